@@ -1,0 +1,138 @@
+// Package catalog is the one description of every Kessho tool: its name,
+// parameters (JSON type, required, default, bounds, enum), the errors it
+// may return, and what it does, in English and French.
+//
+// Everything else is derived from it: argument validation (Tool.Validate),
+// the MCP tool list and its JSON Schemas (Tool.Schema), the CLI's friendly
+// forms and help, the Obsidian plugin's forms, and docs/reference.md.
+// No host hard-codes a parameter.
+package catalog
+
+import (
+	"slices"
+)
+
+// Text is a sentence in each supported language.
+type Text struct {
+	En string `json:"en"`
+	Fr string `json:"fr"`
+}
+
+// In returns the text in lang ("fr" or anything else for English).
+func (t Text) In(lang string) string {
+	if lang == "fr" && t.Fr != "" {
+		return t.Fr
+	}
+	return t.En
+}
+
+// JSON types of parameters.
+const (
+	String  = "string"
+	Integer = "integer"
+	Number  = "number"
+	Boolean = "boolean"
+	Array   = "array"
+	Object  = "object"
+)
+
+// Param is one parameter (or, in Items and Props, one part of a value).
+//
+// Bounds: MinLength/MaxLength count characters (runes) of a string;
+// Minimum/Maximum bound a number; MinItems/MaxItems an array. Items types
+// an array's elements; Props lists an object's known fields (an object
+// without Props accepts any fields). A null value is the same as an
+// omitted one.
+type Param struct {
+	Name        string   `json:"name,omitempty"`
+	Type        string   `json:"type"`
+	Required    bool     `json:"required,omitempty"`
+	Default     any      `json:"default,omitempty"`
+	Enum        []string `json:"enum,omitempty"`
+	MinLength   *int     `json:"min_length,omitempty"`
+	MaxLength   *int     `json:"max_length,omitempty"`
+	Minimum     *float64 `json:"minimum,omitempty"`
+	Maximum     *float64 `json:"maximum,omitempty"`
+	MinItems    *int     `json:"min_items,omitempty"`
+	MaxItems    *int     `json:"max_items,omitempty"`
+	Items       *Param   `json:"items,omitempty"`
+	Props       []Param  `json:"props,omitempty"`
+	Description Text     `json:"description"`
+}
+
+// CLI says how the command line offers a tool besides `kessho call`:
+// `kessho <Command> <Args…> [--param value…]`, positional Args first.
+type CLI struct {
+	Command string   `json:"command"`
+	Args    []string `json:"args,omitempty"`
+}
+
+// Tool is one tool of the catalogue.
+type Tool struct {
+	Name        string  `json:"name"`
+	Title       Text    `json:"title"`
+	Description Text    `json:"description"`
+	Params      []Param `json:"params"`
+	Errors      []string `json:"errors"`
+	// Writes is false for tools that never return a plan.
+	Writes bool `json:"writes"`
+	CLI    CLI  `json:"cli"`
+}
+
+// Param returns the parameter named name.
+func (t *Tool) Param(name string) (*Param, bool) {
+	for i := range t.Params {
+		if t.Params[i].Name == name {
+			return &t.Params[i], true
+		}
+	}
+	return nil, false
+}
+
+// Errors every tool shares (SPEC section 7).
+var Shared = []string{"INVALID_ARGUMENT", "INVALID_SLUG", "UNKNOWN_SLUG", "PROJECT_ARCHIVED",
+	"FRONTMATTER_INVALID", "CONFLICT", "VAULT_LOCKED", "LIMIT_EXCEEDED", "INTERNAL"}
+
+var tools []*Tool
+
+func register(t *Tool) {
+	tools = append(tools, t)
+}
+
+// Tools returns every tool, sorted by name.
+func Tools() []*Tool {
+	out := slices.Clone(tools)
+	slices.SortFunc(out, func(a, b *Tool) int {
+		if a.Name < b.Name {
+			return -1
+		}
+		if a.Name > b.Name {
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// Lookup returns the tool named name.
+func Lookup(name string) (*Tool, bool) {
+	for _, t := range tools {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+// ByCommand returns the tool whose CLI command is cmd.
+func ByCommand(cmd string) (*Tool, bool) {
+	for _, t := range tools {
+		if t.CLI.Command == cmd {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+func intp(n int) *int           { return &n }
+func floatp(f float64) *float64 { return &f }

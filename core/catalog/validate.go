@@ -1,0 +1,220 @@
+package catalog
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"kessho/core/fault"
+)
+
+// Validate checks raw arguments against the tool's parameters and returns
+// them normalised: nulls dropped (null means omitted), defaults filled in.
+// Unknown parameters, missing required ones, wrong types and values out of
+// bounds are refused with INVALID_ARGUMENT naming the parameter.
+func (t *Tool) Validate(raw json.RawMessage) (json.RawMessage, error) {
+	args := map[string]any{}
+	if len(bytes.TrimSpace(raw)) > 0 && !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return nil, fault.Argument("args", "is not valid JSON: "+err.Error(), "n'est pas du JSON valide : "+err.Error())
+		}
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, fault.Argument("args", "must be a JSON object of parameters", "doit être un objet JSON de paramètres")
+		}
+		args = m
+	}
+	for name := range args {
+		if _, ok := t.Param(name); !ok {
+			var names []string
+			for _, p := range t.Params {
+				names = append(names, p.Name)
+			}
+			return nil, fault.New(fault.InvalidArgument, map[string]any{"parameter": name, "known": names},
+				fmt.Sprintf("unknown parameter %q for %s; it takes: %s", name, t.Name, strings.Join(names, ", ")),
+				fmt.Sprintf("paramètre inconnu %q pour %s ; il accepte : %s", name, t.Name, strings.Join(names, ", ")))
+		}
+	}
+	out := map[string]any{}
+	for _, p := range t.Params {
+		v, ok := args[p.Name]
+		if !ok || v == nil {
+			if p.Required {
+				return nil, fault.Argument(p.Name, "is required", "est obligatoire")
+			}
+			if p.Default != nil {
+				out[p.Name] = p.Default
+			}
+			continue
+		}
+		if err := p.check(p.Name, v); err != nil {
+			return nil, err
+		}
+		out[p.Name] = v
+	}
+	return json.Marshal(out)
+}
+
+func typeName(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case json.Number:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+var frType = map[string]string{
+	String: "une chaîne", Integer: "un entier", Number: "un nombre",
+	Boolean: "un booléen", Array: "un tableau", Object: "un objet",
+}
+
+func article(typ string) string {
+	if typ == Integer || typ == Array || typ == Object {
+		return "an " + typ
+	}
+	return "a " + typ
+}
+
+// check validates v against p; name is the path of v for messages
+// ("derive[2].fact").
+func (p *Param) check(name string, v any) error {
+	wrong := func() error {
+		return fault.Argument(name, fmt.Sprintf("must be %s, not %s", article(p.Type), typeName(v)),
+			fmt.Sprintf("doit être %s, pas %s", frType[p.Type], typeName(v)))
+	}
+	switch p.Type {
+	case String:
+		s, ok := v.(string)
+		if !ok {
+			return wrong()
+		}
+		n := utf8.RuneCountInString(s)
+		if p.MinLength != nil && n < *p.MinLength {
+			return fault.Argument(name, fmt.Sprintf("must be at least %d characters long", *p.MinLength),
+				fmt.Sprintf("doit compter au moins %d caractères", *p.MinLength))
+		}
+		if p.MaxLength != nil && n > *p.MaxLength {
+			return fault.Argument(name, fmt.Sprintf("is %d characters long, at most %d allowed", n, *p.MaxLength),
+				fmt.Sprintf("compte %d caractères, %d au plus", n, *p.MaxLength))
+		}
+		if len(p.Enum) > 0 && !contains(p.Enum, s) {
+			return fault.Argument(name, fmt.Sprintf("must be one of %s, not %q", strings.Join(p.Enum, ", "), s),
+				fmt.Sprintf("doit valoir %s, pas %q", strings.Join(p.Enum, ", "), s))
+		}
+	case Integer, Number:
+		num, ok := v.(json.Number)
+		if !ok {
+			return wrong()
+		}
+		f, err := num.Float64()
+		if err != nil {
+			return wrong()
+		}
+		if p.Type == Integer {
+			if _, err := num.Int64(); err != nil {
+				return wrong()
+			}
+		}
+		if p.Minimum != nil && f < *p.Minimum || p.Maximum != nil && f > *p.Maximum {
+			return fault.Argument(name, fmt.Sprintf("is %s, outside %s", num, bounds(p.Minimum, p.Maximum)),
+				fmt.Sprintf("vaut %s, hors de %s", num, bounds(p.Minimum, p.Maximum)))
+		}
+	case Boolean:
+		if _, ok := v.(bool); !ok {
+			return wrong()
+		}
+	case Array:
+		items, ok := v.([]any)
+		if !ok {
+			return wrong()
+		}
+		if p.MinItems != nil && len(items) < *p.MinItems || p.MaxItems != nil && len(items) > *p.MaxItems {
+			return fault.Argument(name, fmt.Sprintf("has %d items, outside %s", len(items), bounds(fp(p.MinItems), fp(p.MaxItems))),
+				fmt.Sprintf("a %d éléments, hors de %s", len(items), bounds(fp(p.MinItems), fp(p.MaxItems))))
+		}
+		if p.Items != nil {
+			for i, it := range items {
+				if err := p.Items.check(fmt.Sprintf("%s[%d]", name, i), it); err != nil {
+					return err
+				}
+			}
+		}
+	case Object:
+		m, ok := v.(map[string]any)
+		if !ok {
+			return wrong()
+		}
+		if len(p.Props) == 0 {
+			return nil
+		}
+		for k := range m {
+			found := false
+			for _, q := range p.Props {
+				found = found || q.Name == k
+			}
+			if !found {
+				return fault.Argument(name+"."+k, "is not a known field", "n'est pas un champ connu")
+			}
+		}
+		for i := range p.Props {
+			q := &p.Props[i]
+			fv, ok := m[q.Name]
+			if !ok || fv == nil {
+				if q.Required {
+					return fault.Argument(name+"."+q.Name, "is required", "est obligatoire")
+				}
+				continue
+			}
+			if err := q.check(name+"."+q.Name, fv); err != nil {
+				return err
+			}
+		}
+	default:
+		return fault.Internalf("parameter %s has unknown type %q", name, p.Type)
+	}
+	return nil
+}
+
+func fp(n *int) *float64 {
+	if n == nil {
+		return nil
+	}
+	f := float64(*n)
+	return &f
+}
+
+func bounds(lo, hi *float64) string {
+	switch {
+	case lo != nil && hi != nil:
+		return fmt.Sprintf("[%g, %g]", *lo, *hi)
+	case lo != nil:
+		return fmt.Sprintf("[%g, ∞)", *lo)
+	case hi != nil:
+		return fmt.Sprintf("(-∞, %g]", *hi)
+	}
+	return "any"
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,155 @@
+// Package core is Kessho's pure logic behind one entry point, Handle: JSON
+// in, JSON out, no disk, no clock, no randomness. The wasm module and the
+// native engine call exactly this function.
+//
+// A request names a tool, its arguments, the time, the vault's zone, the
+// language, and the part of the vault the host has read so far:
+//
+//	{"tool":"mem_update_phase","args":{"slug":"a","phase":"draft"},
+//	 "now":"2026-11-30T10:15:00+01:00","tz":"Europe/Paris","lang":"en",
+//	 "files":{"10-episodes/projects/a/context.md":{"sha256":"…","text":"…"}},
+//	 "missing":["…"],"dirs":{"10-episodes/projects":["a/"]}}
+//
+// The answer is one of
+//
+//	{"need":{"files":[…],"dirs":[…],"trees":[…]}}
+//	{"ok":true,"result":{…},"plan":[…]}
+//	{"ok":false,"error":{"code":"…","message":"…","details":{…}}}
+package core
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+	_ "time/tzdata" // the wasm module has no zoneinfo on disk; both engines use this copy
+
+	"kessho/core/catalog"
+	"kessho/core/fault"
+	"kessho/core/plan"
+	"kessho/core/tools"
+	"kessho/core/vault"
+)
+
+// Request is what a host sends to Handle.
+type Request struct {
+	Tool string          `json:"tool"`
+	Args json.RawMessage `json:"args,omitempty"`
+	Now  string          `json:"now"`
+	TZ   string          `json:"tz,omitempty"`
+	Lang string          `json:"lang,omitempty"`
+	vault.Snapshot
+}
+
+// Answer is what Handle returns. Exactly one of Need, (OK with Result and
+// Plan) or Error is set.
+type Answer struct {
+	Need   *vault.Need `json:"need,omitempty"`
+	OK     *bool       `json:"ok,omitempty"`
+	Result any         `json:"result,omitempty"`
+	Error  *ErrorBody  `json:"error,omitempty"`
+	Plan   plan.Plan   `json:"plan,omitempty"`
+}
+
+// ErrorBody is the JSON form of a refusal.
+type ErrorBody struct {
+	Code    string         `json:"code"`
+	Message string         `json:"message"`
+	Details map[string]any `json:"details"`
+}
+
+// Handle runs one request and returns the answer's JSON. It never panics:
+// a bug becomes an INTERNAL error.
+func Handle(request []byte) []byte {
+	ans := handle(request)
+	out, err := json.Marshal(ans)
+	if err != nil {
+		out, _ = json.Marshal(errorAnswer(fault.Internalf("encoding the answer: %v", err), "en"))
+	}
+	return out
+}
+
+func handle(request []byte) (ans Answer) {
+	var req Request
+	lang := "en"
+	defer func() {
+		if r := recover(); r != nil {
+			ans = errorAnswer(fault.Internalf("panic in %s: %v", req.Tool, r), lang)
+		}
+	}()
+	if err := json.Unmarshal(request, &req); err != nil {
+		return errorAnswer(fault.New(fault.InvalidArgument, nil,
+			"the request is not valid JSON: "+err.Error(),
+			"la requête n'est pas du JSON valide : "+err.Error()), lang)
+	}
+	switch req.Lang {
+	case "", "en":
+	case "fr":
+		lang = "fr"
+	default:
+		return errorAnswer(fault.Argument("lang", `must be "en" or "fr", not `+fmt.Sprintf("%q", req.Lang),
+			`doit valoir « en » ou « fr », pas `+fmt.Sprintf("%q", req.Lang)), lang)
+	}
+	env, err := newEnv(req, lang)
+	if err != nil {
+		return errorAnswer(err, lang)
+	}
+	tool, ok := catalog.Lookup(req.Tool)
+	run := tools.Registry[req.Tool]
+	if !ok || run == nil {
+		return errorAnswer(fault.New(fault.InvalidArgument, map[string]any{"tool": req.Tool},
+			fmt.Sprintf("unknown tool %q; `kessho catalog` lists the tools", req.Tool),
+			fmt.Sprintf("outil inconnu %q ; `kessho catalog` liste les outils", req.Tool)), lang)
+	}
+	args, err := tool.Validate(req.Args)
+	if err != nil {
+		return errorAnswer(err, lang)
+	}
+	result, p, err := run(env, args)
+	if errors.Is(err, vault.ErrNeed) {
+		need := env.View.Need()
+		if need.Empty() {
+			return errorAnswer(fault.Internalf("%s asked for more of the vault but named nothing", req.Tool), lang)
+		}
+		return Answer{Need: &need}
+	}
+	if err != nil {
+		return errorAnswer(err, lang)
+	}
+	if err := p.Validate(); err != nil {
+		return errorAnswer(fault.Internalf("%s made a bad plan: %v", req.Tool, err), lang)
+	}
+	t := true
+	return Answer{OK: &t, Result: result, Plan: p}
+}
+
+func newEnv(req Request, lang string) (*tools.Env, error) {
+	loc := time.UTC
+	if req.TZ != "" {
+		l, err := time.LoadLocation(req.TZ)
+		if err != nil {
+			return nil, fault.Argument("tz", fmt.Sprintf("%q is not an IANA time zone (e.g. Europe/Paris)", req.TZ),
+				fmt.Sprintf("%q n'est pas un fuseau IANA (par ex. Europe/Paris)", req.TZ))
+		}
+		loc = l
+	}
+	if req.Now == "" {
+		return nil, fault.Argument("now", "is required (RFC 3339, e.g. 2026-11-30T10:15:00+01:00)",
+			"est obligatoire (RFC 3339, par ex. 2026-11-30T10:15:00+01:00)")
+	}
+	now, err := time.Parse(time.RFC3339, req.Now)
+	if err != nil {
+		return nil, fault.Argument("now", fmt.Sprintf("%q is not RFC 3339 (e.g. 2026-11-30T10:15:00+01:00)", req.Now),
+			fmt.Sprintf("%q n'est pas au format RFC 3339 (par ex. 2026-11-30T10:15:00+01:00)", req.Now))
+	}
+	return &tools.Env{Now: now.In(loc), Lang: lang, View: vault.NewView(req.Snapshot)}, nil
+}
+
+func errorAnswer(err error, lang string) Answer {
+	e, ok := fault.As(err)
+	if !ok {
+		e = fault.Internalf("%v", err)
+	}
+	f := false
+	return Answer{OK: &f, Error: &ErrorBody{Code: e.Code, Message: e.Message(lang), Details: e.Details}}
+}

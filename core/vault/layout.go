@@ -1,0 +1,148 @@
+package vault
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"kessho/core/fault"
+)
+
+// Places of the vault (SPEC section 1).
+const (
+	Episodes = "10-episodes"
+	Projects = "10-episodes/projects"
+	Domains  = "10-episodes/domains"
+	Archived = "10-episodes/archived"
+)
+
+// Kinds of project folder.
+const (
+	KindProject  = "project"
+	KindDomain   = "domain"
+	KindArchived = "archived"
+)
+
+// CheckSlug refuses anything that is not one path segment of letters,
+// digits, ".", "_" and "-", not starting with ".", 1–100 bytes.
+func CheckSlug(param, slug string) error {
+	why := ""
+	switch {
+	case slug == "":
+		why = "is empty"
+	case len(slug) > 100:
+		why = fmt.Sprintf("is %d bytes long, more than 100", len(slug))
+	case strings.HasPrefix(slug, "."):
+		why = "starts with a dot"
+	default:
+		for i, r := range slug {
+			if r == utf8.RuneError || !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-') {
+				why = fmt.Sprintf("holds %q at byte %d", r, i)
+				break
+			}
+		}
+	}
+	if why == "" {
+		return nil
+	}
+	frWhy := map[bool]string{true: "est vide", false: "n'est pas un segment valide"}[slug == ""]
+	return fault.New(fault.InvalidSlug, map[string]any{"parameter": param, "slug": slug},
+		fmt.Sprintf("%s %q %s: a slug is one folder name of letters, digits, '.', '_' and '-', not starting with '.', 1 to 100 bytes", param, slug, why),
+		fmt.Sprintf("%s %q %s : un slug est un nom de dossier fait de lettres, chiffres, « . », « _ » et « - », sans « . » initial, de 1 à 100 octets", param, slug, frWhy))
+}
+
+// Dir returns the folder of a slug of the given kind.
+func Dir(kind, slug string) string {
+	switch kind {
+	case KindDomain:
+		return Domains + "/" + slug
+	case KindArchived:
+		return Archived + "/" + slug
+	}
+	return Projects + "/" + slug
+}
+
+// Project is a resolved project or domain folder.
+type Project struct {
+	Slug string
+	Kind string // KindProject, KindDomain or KindArchived
+	Dir  string
+}
+
+// Context is the path of the project's context.md.
+func (p Project) Context() string { return p.Dir + "/context.md" }
+
+// History is the path of the project's history.md.
+func (p Project) History() string { return p.Dir + "/history.md" }
+
+var kinds = []string{KindProject, KindDomain, KindArchived}
+
+// Resolve finds the folder of slug among projects, domains and archived
+// projects. It prefetches the three listings and the three candidate
+// context.md files in one round, so the caller can read the context next
+// without another round.
+//
+// Errors: INVALID_SLUG, UNKNOWN_SLUG (with up to five close matches),
+// SLUG_CONFLICT when the slug names folders in more than one place.
+func Resolve(v *View, slug string) (Project, error) {
+	if err := CheckSlug("slug", slug); err != nil {
+		return Project{}, err
+	}
+	var files []string
+	for _, k := range kinds {
+		files = append(files, Dir(k, slug)+"/context.md")
+	}
+	if err := v.Prefetch(files, []string{Projects, Domains, Archived}); err != nil {
+		return Project{}, err
+	}
+	var found []Project
+	var all []string
+	for _, k := range kinds {
+		parent := Dir(k, "")
+		parent = strings.TrimSuffix(parent, "/")
+		entries, err := v.List(parent)
+		if err != nil && err != ErrNotExist {
+			return Project{}, err
+		}
+		for _, e := range entries {
+			name, isDir := strings.CutSuffix(e, "/")
+			if !isDir {
+				continue
+			}
+			all = append(all, name)
+			if name == slug {
+				found = append(found, Project{Slug: slug, Kind: k, Dir: Dir(k, slug)})
+			}
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		near := Closest(slug, all, 5)
+		en := fmt.Sprintf("no project or domain is named %q", slug)
+		fr := fmt.Sprintf("aucun projet ni domaine ne s'appelle %q", slug)
+		if len(near) > 0 {
+			en += "; did you mean " + strings.Join(near, ", ") + "?"
+			fr += " ; vouliez-vous dire " + strings.Join(near, ", ") + " ?"
+		} else {
+			en += "; mem_list shows the existing ones"
+			fr += " ; mem_list montre ceux qui existent"
+		}
+		return Project{}, fault.New(fault.UnknownSlug, map[string]any{"slug": slug, "close_matches": nonNil(near)}, en, fr)
+	}
+	var places []string
+	for _, p := range found {
+		places = append(places, p.Dir)
+	}
+	return Project{}, fault.New(fault.SlugConflict, map[string]any{"slug": slug, "places": places},
+		fmt.Sprintf("slug %q exists in several places (%s); keep only one of these folders", slug, strings.Join(places, ", ")),
+		fmt.Sprintf("le slug %q existe à plusieurs endroits (%s) ; n'en gardez qu'un", slug, strings.Join(places, ", ")))
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
