@@ -69,10 +69,10 @@ type CLI struct {
 
 // Tool is one tool of the catalogue.
 type Tool struct {
-	Name        string  `json:"name"`
-	Title       Text    `json:"title"`
-	Description Text    `json:"description"`
-	Params      []Param `json:"params"`
+	Name        string   `json:"name"`
+	Title       Text     `json:"title"`
+	Description Text     `json:"description"`
+	Params      []Param  `json:"params"`
 	Errors      []string `json:"errors"`
 	// Writes is false for tools that never return a plan.
 	Writes bool `json:"writes"`

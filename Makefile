@@ -1,0 +1,49 @@
+# Kessho — the one entry point. `make demo` and `make test` do everything
+# on a fresh machine (Go modules come from the module proxy).
+
+GO      ?= go
+BIN     := bin/kessho
+WASM    := host/engine/kessho.wasm
+GOFILES := $(shell find core wasm host -name '*.go' -not -name '*_test.go' 2>/dev/null)
+
+.PHONY: all build wasm test test-go vet demo bench docs check clean fuzz
+
+all: build
+
+build: $(BIN)
+
+wasm: $(WASM)
+
+# The core compiled once to a WASI reactor; the host embeds it.
+$(WASM): $(GOFILES) go.mod go.sum
+	GOOS=wasip1 GOARCH=wasm $(GO) build -buildmode=c-shared -trimpath -ldflags="-s -w" -o $@ ./wasm
+
+$(BIN): $(WASM) $(GOFILES) go.mod go.sum
+	$(GO) build -trimpath -o $@ ./host/cmd/kessho
+
+vet: $(WASM)
+	$(GO) vet ./...
+	@out=$$(gofmt -l core wasm host); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+# Every test: unit, conformance (both engines), CLI scripts, kill test,
+# fuzz seed corpora.
+test: build vet
+	$(GO) test -count=1 -timeout 20m ./...
+
+# Runs the tools on a copy of the demo vault and prints what changed.
+demo: build
+	@bash testdata/demo/run.sh $(BIN)
+
+# Go benchmarks; figures go to docs/PERFORMANCE.md by hand, with the
+# machine and the date.
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./host/... ./core/... | tee bench.out
+
+docs: build
+	$(GO) run ./host/cmd/docgen > docs/reference.md
+
+fuzz: $(WASM)
+	$(GO) test -run '^$$' -fuzz FuzzSet -fuzztime 60s ./core/frontmatter
+
+clean:
+	rm -rf bin $(WASM) bench.out

@@ -1,0 +1,120 @@
+package catalog
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"kessho/core/fault"
+)
+
+func TestReferenceIsFresh(t *testing.T) {
+	got, err := os.ReadFile("../../docs/reference.md")
+	if err != nil {
+		t.Fatalf("docs/reference.md: %v (run make docs)", err)
+	}
+	if string(got) != Reference() {
+		t.Fatal("docs/reference.md is stale: run make docs")
+	}
+}
+
+func TestEveryToolIsComplete(t *testing.T) {
+	commands := map[string]string{}
+	for _, tool := range Tools() {
+		if tool.Description.En == "" || tool.Description.Fr == "" || tool.Title.En == "" || tool.Title.Fr == "" {
+			t.Errorf("%s: title and description need English and French", tool.Name)
+		}
+		if prev, dup := commands[tool.CLI.Command]; dup || tool.CLI.Command == "" {
+			t.Errorf("%s: CLI command %q empty or taken by %s", tool.Name, tool.CLI.Command, prev)
+		}
+		commands[tool.CLI.Command] = tool.Name
+		for _, a := range tool.CLI.Args {
+			if _, ok := tool.Param(a); !ok {
+				t.Errorf("%s: CLI argument %q is no parameter", tool.Name, a)
+			}
+		}
+		for _, p := range tool.Params {
+			if p.Description.En == "" || p.Description.Fr == "" {
+				t.Errorf("%s.%s: description needs English and French", tool.Name, p.Name)
+			}
+		}
+		if !strings.Contains(strings.Join(tool.Errors, " "), "INVALID_ARGUMENT") {
+			t.Errorf("%s: errors must list the shared ones", tool.Name)
+		}
+	}
+}
+
+func testTool() *Tool {
+	return &Tool{Name: "t", Params: []Param{
+		{Name: "s", Type: String, Required: true, MaxLength: intp(5)},
+		{Name: "mode", Type: String, Enum: []string{"a", "b"}, Default: "a"},
+		{Name: "n", Type: Number, Minimum: floatp(0), Maximum: floatp(24)},
+		{Name: "i", Type: Integer},
+		{Name: "b", Type: Boolean},
+		{Name: "list", Type: Array, Items: &Param{Type: String}, MaxItems: intp(2)},
+		{Name: "objs", Type: Array, Items: &Param{Type: Object, Props: []Param{
+			{Name: "fact", Type: String, Required: true}, {Name: "kind", Type: String, Enum: []string{"goal"}}}}},
+		{Name: "any", Type: Object},
+	}}
+}
+
+func TestValidate(t *testing.T) {
+	tool := testTool()
+	tests := []struct {
+		args  string
+		param string // the parameter the refusal names; "" for success
+		want  string // normalised args on success
+	}{
+		{`{"s":"abc"}`, "", `{"mode":"a","s":"abc"}`},
+		{`{"s":"abc","mode":null,"n":null}`, "", `{"mode":"a","s":"abc"}`},
+		{`{"s":"héllo","mode":"b","n":7.5,"i":3,"b":true,"list":["x"],"any":{"k":[1]}}`, "", `{"any":{"k":[1]},"b":true,"i":3,"list":["x"],"mode":"b","n":7.5,"s":"héllo"}`},
+		{`{}`, "s", ""},
+		{`{"s":null}`, "s", ""},
+		{`{"s":"abc","zz":1}`, "zz", ""},
+		{`{"s":12}`, "s", ""},
+		{`{"s":"abcdef"}`, "s", ""},
+		{`{"s":"a","mode":"c"}`, "mode", ""},
+		{`{"s":"a","n":25}`, "n", ""},
+		{`{"s":"a","n":-1}`, "n", ""},
+		{`{"s":"a","n":"3"}`, "n", ""},
+		{`{"s":"a","i":1.5}`, "i", ""},
+		{`{"s":"a","b":"yes"}`, "b", ""},
+		{`{"s":"a","list":"x"}`, "list", ""},
+		{`{"s":"a","list":["x",2]}`, "list[1]", ""},
+		{`{"s":"a","list":["x","y","z"]}`, "list", ""},
+		{`{"s":"a","objs":[{"kind":"goal"}]}`, "objs[0].fact", ""},
+		{`{"s":"a","objs":[{"fact":"f","x":1}]}`, "objs[0].x", ""},
+		{`{"s":"a","objs":[{"fact":"f","kind":"nope"}]}`, "objs[0].kind", ""},
+		{`{"s":"a","any":[]}`, "any", ""},
+		{`[1]`, "args", ""},
+		{`{"s":`, "args", ""},
+	}
+	for _, tt := range tests {
+		got, err := tool.Validate(json.RawMessage(tt.args))
+		if tt.param == "" {
+			if err != nil || string(got) != tt.want {
+				t.Errorf("Validate(%s) = %s, %v; want %s", tt.args, got, err, tt.want)
+			}
+			continue
+		}
+		e, ok := fault.As(err)
+		if !ok || e.Code != fault.InvalidArgument || e.Details["parameter"] != tt.param {
+			t.Errorf("Validate(%s) = %v; want INVALID_ARGUMENT naming %q", tt.args, err, tt.param)
+			continue
+		}
+		if !strings.Contains(e.En, tt.param) || e.Fr == "" {
+			t.Errorf("Validate(%s): message %q must name %q, in both languages", tt.args, e.En, tt.param)
+		}
+	}
+}
+
+func TestSchema(t *testing.T) {
+	s := testTool().Schema("fr")
+	b, _ := json.Marshal(s)
+	for _, want := range []string{`"additionalProperties":false`, `"required":["s"]`, `"enum":["a","b"]`, `"maximum":24`, `"maxLength":5`, `"required":["fact"]`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("schema lacks %s: %s", want, b)
+		}
+	}
+}

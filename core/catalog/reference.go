@@ -1,0 +1,89 @@
+package catalog
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Reference renders the catalogue as Markdown: docs/reference.md is this
+// text (`make docs` writes it; a test fails when the file is stale).
+func Reference() string {
+	var b strings.Builder
+	b.WriteString("# Kessho tool reference\n\n")
+	b.WriteString("Generated from `core/catalog` by `make docs`; do not edit by hand.\n\n")
+	b.WriteString("Errors every tool shares: " + codeList(Shared) + ".\n\n")
+	for _, t := range Tools() {
+		fmt.Fprintf(&b, "## %s\n\n", t.Name)
+		fmt.Fprintf(&b, "**%s** — %s\n\n", t.Title.En, t.Description.En)
+		fmt.Fprintf(&b, "*%s* — %s\n\n", t.Title.Fr, t.Description.Fr)
+		cli := "kessho " + t.CLI.Command
+		for _, a := range t.CLI.Args {
+			cli += " " + strings.ToUpper(a)
+		}
+		fmt.Fprintf(&b, "CLI: `%s`, or `kessho call %s --json '{…}'`. Writes: %v.\n\n", cli, t.Name, t.Writes)
+		b.WriteString("| parameter | type | required | default | bounds | description |\n|---|---|---|---|---|---|\n")
+		for _, p := range t.Params {
+			writeParam(&b, p, "")
+		}
+		b.WriteString("\nErrors: " + codeList(t.Errors) + ".\n\n")
+	}
+	return b.String()
+}
+
+func writeParam(b *strings.Builder, p Param, prefix string) {
+	typ := p.Type
+	if p.Items != nil {
+		typ += " of " + p.Items.Type
+	}
+	req := ""
+	if p.Required {
+		req = "yes"
+	}
+	def := ""
+	if p.Default != nil {
+		def = fmt.Sprintf("`%v`", p.Default)
+	}
+	var bounds []string
+	if len(p.Enum) > 0 {
+		bounds = append(bounds, "one of "+codeList(p.Enum))
+	}
+	if p.MinLength != nil {
+		bounds = append(bounds, fmt.Sprintf("≥ %d chars", *p.MinLength))
+	}
+	if p.MaxLength != nil {
+		bounds = append(bounds, fmt.Sprintf("≤ %d chars", *p.MaxLength))
+	}
+	if p.Minimum != nil {
+		bounds = append(bounds, fmt.Sprintf("≥ %g", *p.Minimum))
+	}
+	if p.Maximum != nil {
+		bounds = append(bounds, fmt.Sprintf("≤ %g", *p.Maximum))
+	}
+	if p.MinItems != nil {
+		bounds = append(bounds, fmt.Sprintf("≥ %d items", *p.MinItems))
+	}
+	if p.MaxItems != nil {
+		bounds = append(bounds, fmt.Sprintf("≤ %d items", *p.MaxItems))
+	}
+	desc := strings.ReplaceAll(p.Description.En, "|", "\\|")
+	fmt.Fprintf(b, "| `%s%s` | %s | %s | %s | %s | %s |\n", prefix, p.Name, typ, req, def, strings.Join(bounds, ", "), desc)
+	var sub []Param
+	if p.Items != nil {
+		sub = p.Items.Props
+		prefix += p.Name + "[]."
+	} else {
+		sub = p.Props
+		prefix += p.Name + "."
+	}
+	for _, q := range sub {
+		writeParam(b, q, prefix)
+	}
+}
+
+func codeList(codes []string) string {
+	var out []string
+	for _, c := range codes {
+		out = append(out, "`"+c+"`")
+	}
+	return strings.Join(out, ", ")
+}

@@ -1,0 +1,113 @@
+package vault
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"kessho/core/fault"
+)
+
+func TestCheckSlug(t *testing.T) {
+	good := []string{"a", "kessho-docs", "v1.2_x", strings.Repeat("a", 100), "A.b-C_d"}
+	bad := []string{"", "..", ".", ".hidden", "a/b", `a\b`, "a\x00b", "C:", "../x", "é", "a b", strings.Repeat("a", 101)}
+	for _, s := range good {
+		if err := CheckSlug("slug", s); err != nil {
+			t.Errorf("CheckSlug(%q) = %v; want nil", s, err)
+		}
+	}
+	for _, s := range bad {
+		err := CheckSlug("slug", s)
+		if fault.Code(err) != fault.InvalidSlug {
+			t.Errorf("CheckSlug(%q) = %v; want INVALID_SLUG", s, err)
+		}
+	}
+}
+
+func TestClosest(t *testing.T) {
+	got := Closest("kesho", []string{"kessho", "kessho-docs", "alpha", "kesh", "zzzzzz"}, 5)
+	want := []string{"kesh", "kessho"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Closest = %v; want %v", got, want)
+	}
+	if got := Closest("x", []string{"a", "b", "c", "d", "e", "f", "x1", "x2", "x3", "x4", "x5", "x6"}, 5); len(got) != 5 {
+		t.Errorf("Closest returned %d names; want at most 5: %v", len(got), got)
+	}
+}
+
+func TestViewNeeds(t *testing.T) {
+	text := "hello"
+	v := NewView(Snapshot{
+		Files:   map[string]File{"a/x.md": {SHA256: "00", Text: &text}, "a/bin": {SHA256: "11", NotUTF8: true}},
+		Missing: []string{"gone"},
+		Dirs:    map[string][]string{"a": {"bin", "sub/", "x.md"}, "a/sub": {"y.md"}},
+	})
+	if got, sha, err := v.Read("a/x.md"); got != "hello" || sha != "sha256:00" || err != nil {
+		t.Errorf("Read(a/x.md) = %q, %q, %v", got, sha, err)
+	}
+	if _, _, err := v.Read("gone/deep/file.md"); !errors.Is(err, ErrNotExist) {
+		t.Errorf("Read under a missing folder = %v; want ErrNotExist", err)
+	}
+	if _, _, err := v.Read("a/bin"); fault.Code(err) != fault.FileNotUTF8 {
+		t.Errorf("Read(a/bin) = %v; want FILE_NOT_UTF8", err)
+	}
+	if _, _, err := v.Read("b/z.md"); !errors.Is(err, ErrNeed) {
+		t.Errorf("Read(b/z.md) = %v; want ErrNeed", err)
+	}
+	if ok, err := v.Exists("a/sub"); !ok || err != nil {
+		t.Errorf("Exists(a/sub) = %v, %v", ok, err)
+	}
+	if ok, err := v.Exists("a/nope.md"); ok || err != nil {
+		t.Errorf("Exists(a/nope.md) = %v, %v", ok, err)
+	}
+	files, err := v.Walk("a")
+	if err != nil || !reflect.DeepEqual(files, []string{"a/bin", "a/sub/y.md", "a/x.md"}) {
+		t.Errorf("Walk(a) = %v, %v", files, err)
+	}
+	if _, err := v.Walk("c"); !errors.Is(err, ErrNeed) {
+		t.Errorf("Walk(c) = %v; want ErrNeed", err)
+	}
+	if err := v.Prefetch([]string{"a/x.md", "b/z.md", "gone/q"}, []string{"a", "d"}); !errors.Is(err, ErrNeed) {
+		t.Errorf("Prefetch = %v; want ErrNeed", err)
+	}
+	want := Need{Files: []string{"b/z.md"}, Dirs: []string{"d"}, Trees: []Tree{{Root: "c"}}}
+	if got := v.Need(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Need = %+v; want %+v", got, want)
+	}
+}
+
+func TestResolve(t *testing.T) {
+	ctx := "---\nphase: x\n---\n"
+	snap := Snapshot{
+		Files: map[string]File{Projects + "/alpha/context.md": {SHA256: "0", Text: &ctx}},
+		Missing: []string{Domains + "/alpha/context.md", Archived + "/alpha/context.md",
+			Projects + "/beta/context.md", Domains + "/beta/context.md", Archived + "/beta/context.md"},
+		Dirs: map[string][]string{Projects: {"alpha/", "alphabet/", "notes.md"}, Domains: {"beta/"}},
+	}
+	snap.Missing = append(snap.Missing, Archived, Projects+"/alph", Domains+"/alph")
+	p, err := Resolve(NewView(snap), "alpha")
+	if err != nil || p.Kind != KindProject || p.Context() != Projects+"/alpha/context.md" {
+		t.Errorf("Resolve(alpha) = %+v, %v", p, err)
+	}
+	p, err = Resolve(NewView(snap), "beta")
+	if err != nil || p.Kind != KindDomain {
+		t.Errorf("Resolve(beta) = %+v, %v", p, err)
+	}
+	_, err = Resolve(NewView(snap), "alph")
+	e, ok := fault.As(err)
+	if !ok || e.Code != fault.UnknownSlug || !strings.Contains(e.En, "alpha, alphabet") {
+		t.Errorf("Resolve(alph) = %v; want UNKNOWN_SLUG suggesting alpha, alphabet", err)
+	}
+	if _, err := Resolve(NewView(snap), "../x"); fault.Code(err) != fault.InvalidSlug {
+		t.Errorf("Resolve(../x) = %v; want INVALID_SLUG", err)
+	}
+	// The first round asks for the three listings and context files at once.
+	v := NewView(Snapshot{})
+	if _, err := Resolve(v, "alpha"); !errors.Is(err, ErrNeed) {
+		t.Fatalf("Resolve on an empty snapshot = %v", err)
+	}
+	if n := v.Need(); len(n.Files) != 3 || len(n.Dirs) != 3 {
+		t.Errorf("first round need = %+v; want 3 files and 3 dirs", n)
+	}
+}

@@ -1,0 +1,349 @@
+// Package cli is the kessho command line. Run is the whole program, so
+// that tests drive it exactly as a user does:
+//
+//	kessho [--vault DIR] [--now RFC3339] [--tz ZONE] [--lang en|fr] [--engine wasm|native] call TOOL --json '{…}'
+//	kessho phase alpha rédaction
+//	kessho summary alpha "Writing the user guide; chapter 3 next."
+//	kessho catalog
+//
+// `call` prints the answer as one JSON object and exits 0 on success, 1 on a
+// tool error, 2 on a usage error. Global flags go before or after the
+// subcommand. Friendly forms (one per catalogue tool, named by its CLI
+// command) print the summary for people instead, with the same exit codes.
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"kessho/core/catalog"
+	"kessho/host/engine"
+	"kessho/host/vaultfs"
+)
+
+// Exit codes.
+const (
+	ExitOK        = 0
+	ExitToolError = 1
+	ExitUsage     = 2
+)
+
+// Env is what the program reads from its surroundings; tests fake it.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+	Getwd          func() (string, error)
+}
+
+// Main runs kessho with the process's real surroundings.
+func Main() int {
+	return Run(os.Args[1:], Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Getwd: os.Getwd})
+}
+
+// globals are the flags every subcommand accepts.
+type globals struct {
+	vault, now, tz, lang, engine string
+	help                         bool
+}
+
+var globalFlags = []string{"vault", "now", "tz", "lang", "engine"}
+
+// usageError is a mistake on the command line: exit 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// splitGlobals takes the global flags out of args, wherever they stand,
+// and returns the rest in order. "--" ends flag parsing.
+func splitGlobals(args []string) (globals, []string, error) {
+	var g globals
+	var rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			rest = append(rest, args[i:]...)
+			break
+		}
+		if a == "-h" || a == "--help" || a == "-help" {
+			g.help = true
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || !isGlobal(name) {
+			rest = append(rest, a)
+			continue
+		}
+		if !hasVal {
+			if i+1 >= len(args) {
+				return g, nil, usagef("flag --%s needs a value", name)
+			}
+			i++
+			val = args[i]
+		}
+		switch name {
+		case "vault":
+			g.vault = val
+		case "now":
+			g.now = val
+		case "tz":
+			g.tz = val
+		case "lang":
+			g.lang = val
+		case "engine":
+			g.engine = val
+		}
+	}
+	return g, rest, nil
+}
+
+func isGlobal(name string) bool {
+	for _, f := range globalFlags {
+		if f == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Run runs kessho with args (without the program name) and returns the
+// exit code.
+func Run(args []string, env Env) int {
+	g, rest, err := splitGlobals(args)
+	if err != nil {
+		return usage(env, err)
+	}
+	if g.lang == "" {
+		g.lang = "en"
+	}
+	if g.lang != "en" && g.lang != "fr" {
+		return usage(env, usagef("--lang must be en or fr, not %q", g.lang))
+	}
+	if len(rest) == 0 {
+		if g.help {
+			printHelp(env.Stdout, g.lang)
+			return ExitOK
+		}
+		return usage(env, usagef("no command given"))
+	}
+	cmd, rest := rest[0], rest[1:]
+	switch cmd {
+	case "help":
+		if len(rest) > 0 {
+			if t, ok := catalog.ByCommand(rest[0]); ok {
+				printToolHelp(env.Stdout, t, g.lang)
+				return ExitOK
+			}
+			if t, ok := catalog.Lookup(rest[0]); ok {
+				printToolHelp(env.Stdout, t, g.lang)
+				return ExitOK
+			}
+		}
+		printHelp(env.Stdout, g.lang)
+		return ExitOK
+	case "catalog":
+		if g.help {
+			fmt.Fprintln(env.Stdout, "usage: kessho catalog\n\nPrints every tool, its parameters and errors, as JSON.")
+			return ExitOK
+		}
+		return printCatalog(env)
+	case "version":
+		return printVersion(env)
+	case "call":
+		return runCall(g, rest, env)
+	case "mcp":
+		return runMCP(g, rest, env)
+	}
+	if t, ok := catalog.ByCommand(cmd); ok {
+		if g.help {
+			printToolHelp(env.Stdout, t, g.lang)
+			return ExitOK
+		}
+		return runFriendly(g, t, rest, env)
+	}
+	return usage(env, usagef("unknown command %q; `kessho help` lists the commands", cmd))
+}
+
+func usage(env Env, err error) int {
+	fmt.Fprintf(env.Stderr, "kessho: %v\nRun `kessho help` for usage.\n", err)
+	return ExitUsage
+}
+
+// runCall is `kessho call TOOL --json '{…}'`.
+func runCall(g globals, rest []string, env Env) int {
+	if g.help || len(rest) == 0 {
+		fmt.Fprintln(env.Stdout, "usage: kessho [global flags] call TOOL --json '{…}'\n\n--json - reads the arguments from standard input. `kessho catalog` lists the tools.")
+		if len(rest) == 0 && !g.help {
+			return ExitUsage
+		}
+		return ExitOK
+	}
+	tool, rest := rest[0], rest[1:]
+	argsJSON := "{}"
+	for i := 0; i < len(rest); i++ {
+		name, val, hasVal := strings.Cut(strings.TrimLeft(rest[i], "-"), "=")
+		if !strings.HasPrefix(rest[i], "-") || name != "json" {
+			return usage(env, usagef("call: unexpected argument %q (arguments go in --json)", rest[i]))
+		}
+		if !hasVal {
+			if i+1 >= len(rest) {
+				return usage(env, usagef("--json needs a value"))
+			}
+			i++
+			val = rest[i]
+		}
+		argsJSON = val
+	}
+	if argsJSON == "-" {
+		b, err := io.ReadAll(env.Stdin)
+		if err != nil {
+			return usage(env, usagef("reading --json from standard input: %v", err))
+		}
+		argsJSON = string(b)
+	}
+	if !json.Valid([]byte(argsJSON)) {
+		return usage(env, usagef("--json is not valid JSON: %s", argsJSON))
+	}
+	out, code := execute(g, tool, json.RawMessage(argsJSON), env)
+	if out.Answer != nil {
+		env.Stdout.Write(out.Answer)
+		fmt.Fprintln(env.Stdout)
+	}
+	return code
+}
+
+// execute opens the vault and the engine and runs one call.
+func execute(g globals, tool string, args json.RawMessage, env Env) (vaultfs.Outcome, int) {
+	dir, err := findVault(g, env)
+	if err != nil {
+		usage(env, err)
+		return vaultfs.Outcome{}, ExitUsage
+	}
+	now := time.Now()
+	if g.now != "" {
+		now, err = time.Parse(time.RFC3339, g.now)
+		if err != nil {
+			usage(env, usagef("--now %q is not RFC 3339 (e.g. 2026-11-30T10:15:00+01:00)", g.now))
+			return vaultfs.Outcome{}, ExitUsage
+		}
+	}
+	tz := g.tz
+	if tz == "" {
+		tz = localZone(env)
+	}
+	if _, err := time.LoadLocation(tz); err != nil {
+		usage(env, usagef("--tz %q is not an IANA time zone (e.g. Europe/Paris)", tz))
+		return vaultfs.Outcome{}, ExitUsage
+	}
+	ctx := context.Background()
+	eng, err := openEngine(ctx, g.engine)
+	if err != nil {
+		if _, ok := err.(usageError); ok {
+			usage(env, err)
+			return vaultfs.Outcome{}, ExitUsage
+		}
+		fmt.Fprintf(env.Stderr, "kessho: %v\n", err)
+		return vaultfs.Outcome{}, ExitToolError
+	}
+	defer eng.Close(ctx)
+	v, err := vaultfs.Open(dir)
+	if err != nil {
+		usage(env, usagef("vault %s: %v", dir, err))
+		return vaultfs.Outcome{}, ExitUsage
+	}
+	defer v.Close()
+	out, err := v.Call(ctx, eng, tool, args, vaultfs.CallOptions{Now: now, TZ: tz, Lang: g.lang})
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "kessho: %v\n", err)
+		return out, ExitToolError
+	}
+	if !out.OK {
+		return out, ExitToolError
+	}
+	return out, ExitOK
+}
+
+func openEngine(ctx context.Context, name string) (engine.Engine, error) {
+	switch name {
+	case "", "wasm":
+		return engine.NewWasm(ctx, engine.WasmOptions{})
+	case "native":
+		return engine.Native(), nil
+	}
+	return nil, usagef("--engine must be wasm or native, not %q", name)
+}
+
+// findVault picks the vault: --vault, else KESSHO_VAULT, else the current
+// folder when it holds 10-episodes/ or .obsidian/.
+func findVault(g globals, env Env) (string, error) {
+	if g.vault != "" {
+		return g.vault, nil
+	}
+	if d := env.Getenv("KESSHO_VAULT"); d != "" {
+		return d, nil
+	}
+	wd, err := env.Getwd()
+	if err != nil {
+		return "", usagef("no vault: pass --vault DIR or set KESSHO_VAULT (%v)", err)
+	}
+	for _, marker := range []string{"10-episodes", ".obsidian"} {
+		if st, err := os.Stat(filepath.Join(wd, marker)); err == nil && st.IsDir() {
+			return wd, nil
+		}
+	}
+	return "", usagef("no vault: pass --vault DIR, set KESSHO_VAULT, or run inside a vault (a folder holding 10-episodes/ or .obsidian/)")
+}
+
+// localZone names the host's IANA zone: $TZ when it is one, else the
+// target of /etc/localtime, else UTC.
+func localZone(env Env) string {
+	if tz := strings.TrimPrefix(env.Getenv("TZ"), ":"); tz != "" {
+		if _, err := time.LoadLocation(tz); err == nil {
+			return tz
+		}
+	}
+	if target, err := os.Readlink("/etc/localtime"); err == nil {
+		if _, name, ok := strings.Cut(target, "zoneinfo/"); ok {
+			if _, err := time.LoadLocation(name); err == nil {
+				return name
+			}
+		}
+	}
+	return "UTC"
+}
+
+func printCatalog(env Env) int {
+	type entry struct {
+		*catalog.Tool
+		InputSchema map[string]any `json:"input_schema"`
+	}
+	var all []entry
+	for _, t := range catalog.Tools() {
+		all = append(all, entry{t, t.Schema("en")})
+	}
+	b, err := json.MarshalIndent(map[string]any{"tools": all, "shared_errors": catalog.Shared}, "", "  ")
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "kessho: %v\n", err)
+		return ExitToolError
+	}
+	env.Stdout.Write(b)
+	fmt.Fprintln(env.Stdout)
+	return ExitOK
+}
+
+func printVersion(env Env) int {
+	dir, err := engine.CacheDir()
+	if err != nil {
+		dir = "(none: " + err.Error() + ")"
+	}
+	fmt.Fprintf(env.Stdout, "kessho\ncompilation cache: %s\n", dir)
+	return ExitOK
+}

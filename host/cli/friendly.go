@@ -1,0 +1,190 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"kessho/core/catalog"
+)
+
+// runFriendly is a tool's friendly form: `kessho <command> <positional…>
+// [--param value…]`, both drawn from the catalogue. String arrays take a
+// repeated flag or a JSON array; objects take JSON. It prints the result's
+// summary and warnings for people.
+func runFriendly(g globals, t *catalog.Tool, rest []string, env Env) int {
+	args, err := friendlyArgs(t, rest)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "kessho %s: %v\nRun `kessho %s --help` for usage.\n", t.CLI.Command, err, t.CLI.Command)
+		return ExitUsage
+	}
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return usage(env, err)
+	}
+	out, code := execute(g, t.Name, raw, env)
+	if out.Answer == nil {
+		return code
+	}
+	var ans struct {
+		Result struct {
+			SummaryMD string   `json:"summary_md"`
+			Warnings  []string `json:"warnings"`
+		} `json:"result"`
+		Error *struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(out.Answer, &ans); err != nil {
+		env.Stdout.Write(out.Answer)
+		return code
+	}
+	if ans.Error != nil {
+		fmt.Fprintf(env.Stderr, "kessho: %s: %s\n", ans.Error.Code, ans.Error.Message)
+		return code
+	}
+	fmt.Fprintln(env.Stdout, ans.Result.SummaryMD)
+	for _, w := range ans.Result.Warnings {
+		fmt.Fprintf(env.Stdout, "warning: %s\n", w)
+	}
+	return code
+}
+
+func friendlyArgs(t *catalog.Tool, rest []string) (map[string]any, error) {
+	args := map[string]any{}
+	var positional []string
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		if a == "--" {
+			positional = append(positional, rest[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "--") {
+			positional = append(positional, a)
+			continue
+		}
+		name, val, hasVal := strings.Cut(a[2:], "=")
+		name = strings.ReplaceAll(name, "-", "_")
+		p, ok := t.Param(name)
+		if !ok {
+			return nil, fmt.Errorf("unknown flag --%s", name)
+		}
+		if !hasVal {
+			if p.Type == catalog.Boolean && (i+1 >= len(rest) || (rest[i+1] != "true" && rest[i+1] != "false")) {
+				val = "true"
+			} else if i+1 >= len(rest) {
+				return nil, fmt.Errorf("flag --%s needs a value", name)
+			} else {
+				i++
+				val = rest[i]
+			}
+		}
+		if err := setArg(args, p, val); err != nil {
+			return nil, err
+		}
+	}
+	if len(positional) > len(t.CLI.Args) {
+		return nil, fmt.Errorf("too many arguments: %q (expected %s)", positional[len(t.CLI.Args):], strings.Join(t.CLI.Args, " "))
+	}
+	for i, v := range positional {
+		p, _ := t.Param(t.CLI.Args[i])
+		if _, dup := args[p.Name]; dup && p.Type != catalog.Array {
+			return nil, fmt.Errorf("%s given twice", p.Name)
+		}
+		if err := setArg(args, p, v); err != nil {
+			return nil, err
+		}
+	}
+	return args, nil
+}
+
+// setArg converts a command-line string to the parameter's JSON type.
+func setArg(args map[string]any, p *catalog.Param, val string) error {
+	switch p.Type {
+	case catalog.String:
+		args[p.Name] = val
+	case catalog.Integer, catalog.Number:
+		if _, err := strconv.ParseFloat(val, 64); err != nil {
+			return fmt.Errorf("--%s must be a number, not %q", p.Name, val)
+		}
+		args[p.Name] = json.Number(val)
+	case catalog.Boolean:
+		b, err := strconv.ParseBool(val)
+		if err != nil {
+			return fmt.Errorf("--%s must be true or false, not %q", p.Name, val)
+		}
+		args[p.Name] = b
+	case catalog.Array:
+		if strings.HasPrefix(strings.TrimSpace(val), "[") {
+			var v []any
+			if err := json.Unmarshal([]byte(val), &v); err != nil {
+				return fmt.Errorf("--%s: %v", p.Name, err)
+			}
+			args[p.Name] = v
+			return nil
+		}
+		if p.Items != nil && p.Items.Type != catalog.String {
+			return fmt.Errorf("--%s takes a JSON array", p.Name)
+		}
+		list, _ := args[p.Name].([]any)
+		args[p.Name] = append(list, val)
+	case catalog.Object:
+		var v map[string]any
+		if err := json.Unmarshal([]byte(val), &v); err != nil {
+			return fmt.Errorf("--%s takes a JSON object: %v", p.Name, err)
+		}
+		args[p.Name] = v
+	}
+	return nil
+}
+
+const globalHelp = `Global flags (before or after the command):
+  --vault DIR        the vault (else $KESSHO_VAULT, else the current folder if it holds 10-episodes/ or .obsidian/)
+  --now RFC3339      the time of the call (default: now)
+  --tz ZONE          the vault's IANA time zone (default: the host's)
+  --lang en|fr       language of messages (default en)
+  --engine wasm|native  run the core in the wasm module (default) or natively
+`
+
+func printHelp(w io.Writer, lang string) {
+	fmt.Fprintln(w, "kessho — an AI agent's memory in a plain Markdown vault.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Usage:")
+	fmt.Fprintln(w, "  kessho [flags] call TOOL --json '{…}'   run any tool; prints one JSON answer")
+	fmt.Fprintln(w, "  kessho catalog                         every tool, parameter and error, as JSON")
+	fmt.Fprintln(w, "  kessho help COMMAND                    one command's parameters")
+	fmt.Fprintln(w, "  kessho version                         version and compilation cache folder")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Tools:")
+	for _, t := range catalog.Tools() {
+		fmt.Fprintf(w, "  kessho %-30s %s (%s)\n", t.CLI.Command+" "+strings.ToUpper(strings.Join(t.CLI.Args, " ")), t.Title.In(lang), t.Name)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprint(w, globalHelp)
+	fmt.Fprintln(w, "\nExit status: 0 success, 1 tool error, 2 usage error.")
+}
+
+func printToolHelp(w io.Writer, t *catalog.Tool, lang string) {
+	fmt.Fprintf(w, "usage: kessho %s", t.CLI.Command)
+	for _, a := range t.CLI.Args {
+		fmt.Fprintf(w, " %s", strings.ToUpper(a))
+	}
+	fmt.Fprintf(w, " [--param value…]\n       kessho call %s --json '{…}'\n\n%s\n\nParameters:\n", t.Name, t.Description.In(lang))
+	for _, p := range t.Params {
+		req := ""
+		if p.Required {
+			req = ", required"
+		}
+		if p.Default != nil {
+			req += fmt.Sprintf(", default %v", p.Default)
+		}
+		if len(p.Enum) > 0 {
+			req += ", one of " + strings.Join(p.Enum, "|")
+		}
+		fmt.Fprintf(w, "  --%s (%s%s)\n      %s\n", p.Name, p.Type, req, p.Description.In(lang))
+	}
+	fmt.Fprintf(w, "\nErrors: %s\n\n%s", strings.Join(t.Errors, ", "), globalHelp)
+}

@@ -1,0 +1,10 @@
+// Command kessho runs Kessho's tools on a vault: `kessho help` for usage.
+package main
+
+import (
+	"os"
+
+	"kessho/host/cli"
+)
+
+func main() { os.Exit(cli.Main()) }

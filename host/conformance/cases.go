@@ -1,0 +1,232 @@
+// Package conformance loads the cross-host conformance cases of
+// testdata/cases: each a txtar archive holding a vault, a call and what
+// must come of it. The Go tests run every case through both engines; the
+// Obsidian plugin's tests run the same files through its TypeScript host.
+//
+// A case:
+//
+//	# what the case proves (the archive's comment)
+//	-- call.json --
+//	{"tool":"mem_update_phase","args":{…},"now":"2026-11-30T10:15:00+01:00","tz":"Europe/Paris","lang":"en"}
+//	-- answer.json --
+//	{"ok":true,"result":{…}}          (the answer hosts print, without the plan)
+//	-- vault/10-episodes/projects/a/context.md --
+//	…the vault before the call…
+//	-- want/10-episodes/projects/a/context.md --
+//	…a file as it must be after the call…
+//	-- deleted/10-episodes/projects/a/old.md --
+//	(a file the call must remove)
+//
+// The vault after the call must hold exactly the vault before, with every
+// want/ file laid over it and every deleted/ file gone: a case with neither
+// proves that the call wrote nothing.
+//
+// A file name may end with flags in brackets, which apply to its bytes:
+// `[crlf]` turns every "\n" into "\r\n", `[bom]` prefixes a UTF-8 BOM,
+// `[noeol]` drops the final newline, `[latin1]` encodes the text as
+// ISO-8859-1 (to make a file that is not UTF-8). For example
+// `-- vault/10-episodes/projects/a/context.md [crlf,bom] --`.
+package conformance
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// Call is a case's call.json.
+type Call struct {
+	Tool string          `json:"tool"`
+	Args json.RawMessage `json:"args"`
+	Now  string          `json:"now"`
+	TZ   string          `json:"tz"`
+	Lang string          `json:"lang"`
+}
+
+// Case is one conformance case.
+type Case struct {
+	Name    string
+	File    string // the txtar's path
+	Comment string
+	Call    Call
+	Answer  string            // expected answer.json, trimmed
+	Vault   map[string][]byte // before
+	Want    map[string][]byte // after
+	archive *txtar.Archive
+}
+
+// Load reads every case of dir (*.txtar), sorted by name.
+func Load(dir string) ([]*Case, error) {
+	names, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	var cases []*Case
+	for _, n := range names {
+		c, err := LoadFile(n)
+		if err != nil {
+			return nil, err
+		}
+		cases = append(cases, c)
+	}
+	return cases, nil
+}
+
+// LoadFile reads one case.
+func LoadFile(path string) (*Case, error) {
+	a, err := txtar.ParseFile(path)
+	if err != nil {
+		return nil, err
+	}
+	c := &Case{
+		Name: strings.TrimSuffix(filepath.Base(path), ".txtar"), File: path, Comment: string(a.Comment),
+		Vault: map[string][]byte{}, archive: a,
+	}
+	var deleted []string
+	want := map[string][]byte{}
+	haveCall := false
+	for _, f := range a.Files {
+		name, data, err := decode(f.Name, f.Data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		switch {
+		case name == "call.json":
+			if err := json.Unmarshal(data, &c.Call); err != nil {
+				return nil, fmt.Errorf("%s: call.json: %v", path, err)
+			}
+			haveCall = true
+		case name == "answer.json":
+			c.Answer = strings.TrimSpace(string(data))
+		case strings.HasPrefix(name, "vault/"):
+			c.Vault[strings.TrimPrefix(name, "vault/")] = data
+		case strings.HasPrefix(name, "want/"):
+			want[strings.TrimPrefix(name, "want/")] = data
+		case strings.HasPrefix(name, "deleted/"):
+			deleted = append(deleted, strings.TrimPrefix(name, "deleted/"))
+		default:
+			return nil, fmt.Errorf("%s: unknown section %q (call.json, answer.json, vault/…, want/…, deleted/…)", path, f.Name)
+		}
+	}
+	if !haveCall {
+		return nil, fmt.Errorf("%s: no call.json", path)
+	}
+	c.Want = map[string][]byte{}
+	for p, d := range c.Vault {
+		c.Want[p] = d
+	}
+	for p, d := range want {
+		c.Want[p] = d
+	}
+	for _, p := range deleted {
+		if _, ok := c.Want[p]; !ok {
+			return nil, fmt.Errorf("%s: deleted/%s is not in the vault", path, p)
+		}
+		delete(c.Want, p)
+	}
+	return c, nil
+}
+
+// decode applies a section name's [flags] to its data.
+func decode(name string, data []byte) (string, []byte, error) {
+	base, flags, ok := strings.Cut(name, " [")
+	if !ok {
+		return name, data, nil
+	}
+	flags, ok = strings.CutSuffix(flags, "]")
+	if !ok {
+		return "", nil, fmt.Errorf("section %q: flags must end with ]", name)
+	}
+	for _, f := range strings.Split(flags, ",") {
+		switch strings.TrimSpace(f) {
+		case "crlf":
+			data = []byte(strings.ReplaceAll(string(data), "\n", "\r\n"))
+		case "bom":
+			data = append([]byte("\ufeff"), data...)
+		case "noeol":
+			data = []byte(strings.TrimSuffix(strings.TrimSuffix(string(data), "\n"), "\r"))
+		case "latin1":
+			var out []byte
+			for _, r := range string(data) {
+				if r > 0xff {
+					return "", nil, fmt.Errorf("section %q: %q is not Latin-1", name, r)
+				}
+				out = append(out, byte(r))
+			}
+			data = out
+		default:
+			return "", nil, fmt.Errorf("section %q: unknown flag %q (crlf, bom, noeol, latin1)", name, f)
+		}
+	}
+	return base, data, nil
+}
+
+// WriteVault lays the case's vault out in dir.
+func (c *Case) WriteVault(dir string) error {
+	for p, d := range c.Vault {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(full, d, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ReadTree returns every file under dir except dot-folders' content (such
+// as .kessho), by vault-relative path. Dot-files outside dot-folders are
+// included, so a stray temp file shows.
+func ReadTree(dir string) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != dir && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		out[filepath.ToSlash(rel)] = data
+		return nil
+	})
+	return out, err
+}
+
+// SetAnswer replaces the case's answer.json in its file (for -update).
+func (c *Case) SetAnswer(answer string) error {
+	found := false
+	for i := range c.archive.Files {
+		if c.archive.Files[i].Name == "answer.json" {
+			c.archive.Files[i].Data = []byte(answer + "\n")
+			found = true
+		}
+	}
+	if !found {
+		// Put it right after call.json.
+		var files []txtar.File
+		for _, f := range c.archive.Files {
+			files = append(files, f)
+			if f.Name == "call.json" {
+				files = append(files, txtar.File{Name: "answer.json", Data: []byte(answer + "\n")})
+			}
+		}
+		c.archive.Files = files
+	}
+	c.Answer = answer
+	return os.WriteFile(c.File, txtar.Format(c.archive), 0o644)
+}

@@ -1,0 +1,119 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"kessho/host/engine"
+	"kessho/host/vaultfs"
+)
+
+var update = flag.Bool("update", false, "rewrite answer.json of every case from the native engine's answer")
+
+// TestCases runs every case of testdata/cases through the native and the
+// wasm engine: both must give byte-identical raw answers (plans included),
+// the printed answer must equal answer.json, and the vault after the call
+// must equal the case's expected vault byte for byte.
+func TestCases(t *testing.T) {
+	cases, err := Load("../../testdata/cases")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) == 0 {
+		t.Fatal("no conformance case found in testdata/cases")
+	}
+	ctx := context.Background()
+	wasm, err := engine.NewWasm(ctx, engine.WasmOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wasm.Close(ctx)
+	engines := []struct {
+		name string
+		eng  vaultfs.Engine
+	}{{"native", engine.Native()}, {"wasm", wasm}}
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			var raws [][]byte
+			for _, e := range engines {
+				out := run(t, c, e.eng)
+				raws = append(raws, out.Raw)
+				if *update && e.name == "native" && c.Answer != string(out.Answer) {
+					if err := c.SetAnswer(string(out.Answer)); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if string(out.Answer) != c.Answer {
+					t.Errorf("%s engine: answer\n got %s\nwant %s", e.name, out.Answer, c.Answer)
+				}
+			}
+			if !bytes.Equal(raws[0], raws[1]) {
+				t.Errorf("engines differ:\nnative %s\nwasm   %s", raws[0], raws[1])
+			}
+		})
+	}
+}
+
+func run(t *testing.T, c *Case, eng vaultfs.Engine) vaultfs.Outcome {
+	t.Helper()
+	dir := t.TempDir()
+	if err := c.WriteVault(dir); err != nil {
+		t.Fatal(err)
+	}
+	v, err := vaultfs.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	now, err := time.Parse(time.RFC3339, c.Call.Now)
+	if err != nil {
+		t.Fatalf("call.json now: %v", err)
+	}
+	out, err := v.Call(context.Background(), eng, c.Call.Tool, c.Call.Args,
+		vaultfs.CallOptions{Now: now, TZ: c.Call.TZ, Lang: c.Call.Lang})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadTree(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := diffTrees(got, c.Want); diff != "" {
+		t.Errorf("vault after the call differs from the expected one:\n%s", diff)
+	}
+	return out
+}
+
+func diffTrees(got, want map[string][]byte) string {
+	var paths []string
+	seen := map[string]bool{}
+	for p := range got {
+		paths, seen[p] = append(paths, p), true
+	}
+	for p := range want {
+		if !seen[p] {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	var b strings.Builder
+	for _, p := range paths {
+		g, gok := got[p]
+		w, wok := want[p]
+		switch {
+		case !gok:
+			fmt.Fprintf(&b, "missing %s\n", p)
+		case !wok:
+			fmt.Fprintf(&b, "unexpected %s:\n%q\n", p, g)
+		case !bytes.Equal(g, w):
+			fmt.Fprintf(&b, "%s:\n got %q\nwant %q\n", p, g, w)
+		}
+	}
+	return b.String()
+}

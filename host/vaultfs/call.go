@@ -1,0 +1,149 @@
+package vaultfs
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"kessho/core"
+	"kessho/core/fault"
+	"kessho/core/plan"
+	"kessho/core/vault"
+)
+
+// Engine runs core.Handle: natively or in the wasm module.
+type Engine interface {
+	Call(ctx context.Context, request []byte) ([]byte, error)
+}
+
+// CallOptions are a call's inputs besides the tool and its arguments. The
+// zero value means: now, UTC, English, 8 rounds, 256 MiB of file text.
+type CallOptions struct {
+	Now       time.Time
+	TZ        string // IANA zone of the vault; "" is UTC
+	Lang      string // "en" or "fr"
+	MaxRounds int    // need/answer rounds before LIMIT_EXCEEDED; default 8
+	MaxBytes  int64  // file text the request may carry; default 256 MiB
+}
+
+// Outcome is what a call produced.
+type Outcome struct {
+	// Answer is what hosts show: {"ok":true,"result":…} or
+	// {"ok":false,"error":…}, without the plan.
+	Answer []byte
+	// Raw is the engine's last answer, plan included: conformance tests
+	// compare it across engines byte for byte.
+	Raw []byte
+	// Plan is the plan applied (nil when none or on error).
+	Plan plan.Plan
+	// OK is false for a refusal.
+	OK bool
+}
+
+// Call runs tool on the vault: it takes the writer lock, rolls forward a
+// journal left by a crash, asks the engine, answers its needs from disk
+// (up to MaxRounds rounds), and applies the plan it returns, all under the
+// lock. Holding the lock from the first read to the last write makes a
+// call atomic with respect to every other Kessho process on the vault;
+// writers outside Kessho (an editor, git) are caught by the plan's
+// preconditions as CONFLICT.
+//
+// A refusal, from the core or from the host (CONFLICT, VAULT_LOCKED,
+// LIMIT_EXCEEDED), comes back as an Outcome with OK false and a nil
+// error; err is reserved for failures of the engine itself.
+func (v *Vault) Call(ctx context.Context, eng Engine, tool string, args json.RawMessage, opts CallOptions) (Outcome, error) {
+	if opts.MaxRounds == 0 {
+		opts.MaxRounds = 8
+	}
+	if opts.MaxBytes == 0 {
+		opts.MaxBytes = 256 << 20
+	}
+	if opts.Now.IsZero() {
+		opts.Now = time.Now()
+	}
+	refuse := func(err error) (Outcome, error) {
+		e, ok := fault.As(err)
+		if !ok {
+			e = fault.Internalf("%v", err)
+		}
+		return refusal(e, opts.Lang), nil
+	}
+	lock, err := v.Lock(ctx)
+	if err != nil {
+		return refuse(err)
+	}
+	defer lock.Unlock()
+	if err := v.Recover(lock); err != nil {
+		return refuse(err)
+	}
+	req := core.Request{Tool: tool, Args: args, Now: opts.Now.Format(time.RFC3339), TZ: opts.TZ, Lang: opts.Lang}
+	for round := 0; ; round++ {
+		reqJSON, err := json.Marshal(req)
+		if err != nil {
+			return Outcome{}, fmt.Errorf("call %s: encoding request: %w", tool, err)
+		}
+		raw, err := eng.Call(ctx, reqJSON)
+		if err != nil {
+			return Outcome{}, fmt.Errorf("call %s: %w", tool, err)
+		}
+		var ans struct {
+			Need   *json.RawMessage `json:"need"`
+			OK     *bool            `json:"ok"`
+			Result json.RawMessage  `json:"result"`
+			Error  json.RawMessage  `json:"error"`
+			Plan   plan.Plan        `json:"plan"`
+		}
+		if err := json.Unmarshal(raw, &ans); err != nil {
+			return Outcome{}, fmt.Errorf("call %s: the engine answered invalid JSON: %w", tool, err)
+		}
+		if ans.Need != nil {
+			if round+1 >= opts.MaxRounds {
+				return refuse(fault.New(fault.LimitExceeded, map[string]any{"rounds": opts.MaxRounds},
+					fmt.Sprintf("%s still needed more of the vault after %d rounds", tool, opts.MaxRounds),
+					fmt.Sprintf("%s demandait encore des fichiers après %d tours", tool, opts.MaxRounds)))
+			}
+			var need needJSON
+			if err := json.Unmarshal(*ans.Need, &need.Need); err != nil {
+				return Outcome{}, fmt.Errorf("call %s: bad need: %w", tool, err)
+			}
+			if err := v.Answer(need.Need, &req.Snapshot, opts.MaxBytes); err != nil {
+				return refuse(err)
+			}
+			continue
+		}
+		if ans.OK == nil {
+			return Outcome{}, fmt.Errorf("call %s: the engine's answer has neither need nor ok", tool)
+		}
+		if !*ans.OK {
+			out, _ := json.Marshal(struct {
+				OK    bool            `json:"ok"`
+				Error json.RawMessage `json:"error"`
+			}{false, ans.Error})
+			return Outcome{Answer: out, Raw: raw}, nil
+		}
+		if len(ans.Plan) > 0 {
+			if err := v.Apply(lock, ans.Plan); err != nil {
+				o, _ := refuse(err)
+				o.Raw = raw
+				return o, nil
+			}
+		}
+		out, _ := json.Marshal(struct {
+			OK     bool            `json:"ok"`
+			Result json.RawMessage `json:"result"`
+		}{true, ans.Result})
+		return Outcome{Answer: out, Raw: raw, Plan: ans.Plan, OK: true}, nil
+	}
+}
+
+type needJSON struct{ Need vault.Need }
+
+// refusal renders a host-side error exactly as the core renders its own.
+func refusal(e *fault.Error, lang string) Outcome {
+	out, _ := json.Marshal(struct {
+		OK    bool           `json:"ok"`
+		Error core.ErrorBody `json:"error"`
+	}{false, core.ErrorBody{Code: e.Code, Message: e.Message(lang), Details: e.Details}})
+	return Outcome{Answer: out, Raw: out}
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# make demo: run Kessho's tools on a copy of the demo vault (never the
+# vault in the repo) and show, after each step, exactly what changed.
+set -euo pipefail
+kessho=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp -R "$here/vault" "$work/vault"
+cp -R "$here/vault" "$work/before"
+export KESSHO_VAULT="$work/vault"
+flags=(--tz Europe/Paris --now 2026-11-30T10:15:00+01:00)
+
+step() { # step TITLE CMD…: run one kessho command, print its output and the diff
+  local title=$1; shift
+  printf '\n\033[1m== %s\033[0m\n$ kessho %s\n' "$title" "$*"
+  set +e
+  "$kessho" "${flags[@]}" "$@"
+  local code=$?
+  set -e
+  echo "(exit $code)"
+  (cd "$work" && diff -ru --label before --label after before vault) || true
+  rm -rf "$work/before" && cp -R "$work/vault" "$work/before"
+}
+
+echo "Demo vault copied to a temporary folder; the repo's copy is never edited."
+step "Set the phase: only the value's bytes change (quotes and comment kept)" phase kessho-docs review
+step "Set the summary: line breaks joined, other keys untouched" summary kessho-docs "The install chapter is done;
+the CLI chapter is half written."
+step "The same call as JSON, as agents and scripts make it" call mem_update_phase --json '{"slug":"garden-sensor","phase":"field test"}'
+step "A refusal: bad slug, nothing written" call mem_set_summary --json '{"slug":"../etc","summary":"x"}'
+step "A refusal: archived project, nothing written" phase old-blog review
+step "A refusal: too long a summary, never cut" summary kessho-docs "$(printf 'word %.0s' {1..70})"
+echo
+echo "Done. The same calls run in Obsidian and over MCP through the same wasm module."
