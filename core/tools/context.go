@@ -191,6 +191,18 @@ func NormalizeSummary(s string) string {
 	return strings.TrimFunc(b.String(), unicode.IsSpace)
 }
 
+// checkSummaryLength refuses a normalised summary over MaxSummary
+// characters with SUMMARY_TOO_LONG; it is never cut.
+func checkSummaryLength(summary string) error {
+	n := utf8.RuneCountInString(summary)
+	if n <= MaxSummary {
+		return nil
+	}
+	return fault.New(fault.SummaryTooLong, map[string]any{"parameter": "summary", "length": n, "max": MaxSummary},
+		fmt.Sprintf("summary is %d characters long, at most %d allowed: shorten it to one or two sentences (it is never cut for you)", n, MaxSummary),
+		fmt.Sprintf("le résumé compte %d caractères, %d au plus : raccourcissez-le à une ou deux phrases (il n'est jamais tronqué pour vous)", n, MaxSummary))
+}
+
 // setSummary sets `summary` in context.md, on any project or domain.
 func setSummary(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	var args struct {
@@ -205,10 +217,8 @@ func setSummary(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		return nil, nil, fault.Argument("summary", "is empty: write one or two sentences on what the project is and where it stands",
 			"est vide : écrivez une ou deux phrases sur ce qu'est le projet et où il en est")
 	}
-	if n := utf8.RuneCountInString(summary); n > MaxSummary {
-		return nil, nil, fault.New(fault.SummaryTooLong, map[string]any{"parameter": "summary", "length": n, "max": MaxSummary},
-			fmt.Sprintf("summary is %d characters long, at most %d allowed: shorten it to one or two sentences (it is never cut for you)", n, MaxSummary),
-			fmt.Sprintf("le résumé compte %d caractères, %d au plus : raccourcissez-le à une ou deux phrases (il n'est jamais tronqué pour vous)", n, MaxSummary))
+	if err := checkSummaryLength(summary); err != nil {
+		return nil, nil, err
 	}
 	if err := vault.CheckSlug("slug", args.Slug); err != nil {
 		return nil, nil, err

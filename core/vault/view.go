@@ -208,6 +208,14 @@ func (v *View) List(p string) ([]string, error) {
 	return nil, ErrNeed
 }
 
+// Join joins a folder ("." for the vault's root) and a name.
+func Join(dir, name string) string {
+	if dir == "." || dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}
+
 // Walk returns every file path under root, sorted, reading only folder
 // listings (a tree need without content). A missing root gives no files.
 func (v *View) Walk(root string) ([]string, error) {
@@ -225,9 +233,9 @@ func (v *View) Walk(root string) ([]string, error) {
 		}
 		for _, e := range entries {
 			if sub, isDir := strings.CutSuffix(e, "/"); isDir {
-				walk(dir + "/" + sub)
+				walk(Join(dir, sub))
 			} else {
-				files = append(files, dir+"/"+e)
+				files = append(files, Join(dir, e))
 			}
 		}
 	}
@@ -239,3 +247,7 @@ func (v *View) Walk(root string) ([]string, error) {
 	sort.Strings(files)
 	return files, nil
 }
+
+// SHA256 returns the hex SHA-256 the host gave for p ("" when unknown):
+// the precondition for a file sent without text (not UTF-8).
+func (v *View) SHA256(p string) string { return v.snap.Files[p].SHA256 }

@@ -1,0 +1,49 @@
+package markdown
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestLinkedItems(t *testing.T) {
+	src := "# History\r\n\r\nIntro with [a link](archives/x.md).\r\n\r\n- [2026-11-30 10h15 — A](archives/a.md)\r\n\r\n- [B](archives/b%20c.md) tail\r\n  - nested [C](other/c.md)\r\n\r\n```\r\n- [D](archives/d.md)\r\n```\r\n* plain item\r\n"
+	items := LinkedItems([]byte(src))
+	var dests, lines []string
+	for _, it := range items {
+		dests = append(dests, it.Dest)
+		lines = append(lines, src[it.Start:it.End])
+	}
+	wantDests := []string{"archives/a.md", "archives/b%20c.md", "other/c.md"}
+	wantLines := []string{"- [2026-11-30 10h15 — A](archives/a.md)\r\n", "- [B](archives/b%20c.md) tail\r\n", "  - nested [C](other/c.md)\r\n"}
+	if !reflect.DeepEqual(dests, wantDests) || !reflect.DeepEqual(lines, wantLines) {
+		t.Errorf("LinkedItems = %q %q; want %q %q", dests, lines, wantDests, wantLines)
+	}
+	if items[0].Line != "- [2026-11-30 10h15 — A](archives/a.md)" {
+		t.Errorf("Line = %q", items[0].Line)
+	}
+}
+
+func TestWikiLinks(t *testing.T) {
+	src := "See [[Alpha]] and ![[img.png|300]], [[Beta#Part|shown]].\n\n`[[in code]]` and\n\n```\n[[fenced]]\n```\n\n- item [[Gamma^block]]\n\n[[#local]] [[ spaced ]]\n"
+	var got []string
+	for _, l := range WikiLinks([]byte(src)) {
+		got = append(got, l.Target)
+	}
+	want := []string{"Alpha", "img.png", "Beta", "Gamma", "spaced"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("WikiLinks = %q; want %q", got, want)
+	}
+}
+
+func TestHeadings(t *testing.T) {
+	src := "intro\n# One\ntext\n## Next steps\n- a\n\n## Other\nx\n\nSetext\n------\ny\n# Two\n"
+	hs := Headings([]byte(src))
+	var got []string
+	for _, h := range hs {
+		got = append(got, h.Text+"|"+src[h.BodyStart:h.End])
+	}
+	want := []string{"One|text\n## Next steps\n- a\n\n## Other\nx\n\nSetext\n------\ny\n", "Next steps|- a\n\n", "Other|x\n\n", "Setext|y\n", "Two|"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Headings = %q; want %q", got, want)
+	}
+}

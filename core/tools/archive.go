@@ -1,0 +1,665 @@
+package tools
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+	"unicode"
+
+	"kessho/core/fault"
+	"kessho/core/fold"
+	"kessho/core/frontmatter"
+	"kessho/core/markdown"
+	"kessho/core/plan"
+	"kessho/core/relocate"
+	"kessho/core/vault"
+)
+
+func init() { Registry["mem_archive"] = archive }
+
+type deriveItem struct {
+	Fact string `json:"fact"`
+	Body string `json:"body"`
+	Kind string `json:"kind"`
+}
+
+type archiveArgs struct {
+	Slug             string          `json:"slug"`
+	Mode             string          `json:"mode"`
+	Phase            *string         `json:"phase"`
+	ContextMD        *string         `json:"context_md"`
+	ExpectDecisions  []string        `json:"expect_decisions"`
+	ArchiveSubject   *string         `json:"archive_subject"`
+	ArchiveBodyMD    *string         `json:"archive_body_md"`
+	ArchiveAliases   []string        `json:"archive_aliases"`
+	ArchiveExtraFM   json.RawMessage `json:"archive_extra_fm"`
+	Derive           []deriveItem    `json:"derive"`
+	DerivedAtoms     []string        `json:"derived_atoms"`
+	NoDerivedBecause *string         `json:"no_derived_because"`
+	SourceHint       *string         `json:"source_hint"`
+}
+
+// Change is a frontmatter value before and after a call (nil: absent).
+type Change struct {
+	From *string `json:"from"`
+	To   *string `json:"to"`
+}
+
+// ContextChanges says what a call did to context.md.
+type ContextChanges struct {
+	Path         string  `json:"path"`
+	BodyReplaced bool    `json:"body_replaced"`
+	Phase        *Change `json:"phase,omitempty"`
+	LastSession  Change  `json:"last_session"`
+}
+
+// ArchiveResult is mem_archive's result.
+type ArchiveResult struct {
+	Slug         string         `json:"slug"`
+	Kind         string         `json:"kind"`
+	Mode         string         `json:"mode"`
+	Archive      *string        `json:"archive"`
+	HistoryLine  *string        `json:"history_line"`
+	AtomsCreated []string       `json:"atoms_created"`
+	DerivedAtoms []string       `json:"derived_atoms"`
+	Context      ContextChanges `json:"context"`
+	Sigils       int            `json:"sigils_rewritten"`
+	Common
+}
+
+// Atom zones by kind (SPEC section 5).
+var atomZones = map[string]struct{ dir, zone string }{
+	"principle": {"40-principles", "principles"},
+	"goal":      {"50-goals", "goals"},
+	"knowledge": {"20-knowledge", "knowledge"},
+}
+
+// ArcheoKeys must all be in an archeo-git archive's frontmatter.
+var ArcheoKeys = strings.Fields(`source scope collective modality branch branch_base
+branch_base_sha milestone_kind source_milestone commit_sha granularity
+friction_detected derived_atoms content_hash previous_atom topology_snapshot_hash
+repo_path`)
+
+// archive is mem_archive. Argument checks come first, all of them before
+// any read, so that a bad call is refused the same way whatever the vault
+// holds.
+//
+// Choices where SPEC is silent: an empty or blank `phase` counts as not
+// given (it never erases a phase by accident; mem_update_phase does that);
+// a blank archive_subject or archive_body_md is refused like a missing one.
+func archive(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
+	var a archiveArgs
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, nil, fault.Internalf("decoding arguments: %v", err)
+	}
+	full := a.Mode == "full"
+	if err := checkArchiveArgs(&a, full); err != nil {
+		return nil, nil, err
+	}
+	c, err := readContext(env, a.Slug)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := refuseArchived(env, c.project); err != nil {
+		return nil, nil, err
+	}
+	repoRoot, _ := c.doc.String("repo_path")
+	res := &ArchiveResult{Slug: c.project.Slug, Kind: c.project.Kind, Mode: a.Mode,
+		AtomsCreated: []string{}, DerivedAtoms: []string{}, Common: Common{Warnings: []string{}}}
+
+	// The new context.md.
+	ctxText := c.text
+	if a.ContextMD != nil {
+		body := *a.ContextMD
+		if repoRoot != "" {
+			var n int
+			body, n = relocate.Rewrite(body, repoRoot)
+			res.Sigils += n
+		}
+		if ctxText, err = frontmatter.SetBody(ctxText, body); err != nil {
+			return nil, nil, frontmatterError(c.path, err)
+		}
+		res.Context.BodyReplaced = true
+	}
+	res.Context.Path = c.path
+	if a.Phase != nil && strings.TrimSpace(*a.Phase) != "" {
+		phase := strings.TrimSpace(*a.Phase)
+		ch := &Change{To: &phase}
+		if prev, ok := c.doc.String("phase"); ok {
+			ch.From = &prev
+		}
+		res.Context.Phase = ch
+		if ctxText, err = frontmatter.Set(ctxText, "phase", phase); err != nil {
+			return nil, nil, frontmatterError(c.path, err)
+		}
+	}
+	now := env.Now.Format("2006-01-02T15:04:05Z07:00")
+	if prev, ok := c.doc.String("last-session"); ok {
+		res.Context.LastSession.From = &prev
+	}
+	res.Context.LastSession.To = &now
+	if ctxText, err = frontmatter.Set(ctxText, "last-session", now); err != nil {
+		return nil, nil, frontmatterError(c.path, err)
+	}
+	if err := checkDecisions(a.ExpectDecisions, ctxText); err != nil {
+		return nil, nil, err
+	}
+	if !full {
+		res.SummaryMD = env.T(fmt.Sprintf("Context of **%s** updated (last session %s).", res.Slug, now),
+			fmt.Sprintf("Contexte de **%s** mis à jour (dernière session %s).", res.Slug, now))
+		if a.ContextMD != nil {
+			if err := warnLinks(env, res, []string{*a.ContextMD}, nil); err != nil {
+				return nil, nil, err
+			}
+		}
+		return res, plan.Plan{plan.WriteOp(c.path, c.sha, ctxText)}, nil
+	}
+	return archiveFull(env, &a, c, res, ctxText, repoRoot)
+}
+
+// checkArchiveArgs refuses what the arguments alone make wrong.
+func checkArchiveArgs(a *archiveArgs, full bool) error {
+	if err := vault.CheckSlug("slug", a.Slug); err != nil {
+		return err
+	}
+	if a.ContextMD != nil && strings.TrimSpace(*a.ContextMD) == "" {
+		return fault.New("CONTEXT_EMPTY", map[string]any{"parameter": "context_md"},
+			"context_md is empty: pass the complete new context, or omit context_md to keep the body as it is",
+			"context_md est vide : passez le contexte complet, ou omettez context_md pour garder le corps tel quel")
+	}
+	if a.Phase != nil && strings.ContainsAny(*a.Phase, "\r\n\u2028\u2029") {
+		return fault.Argument("phase", "must be one line: a word or a short phrase", "doit tenir sur une ligne : un mot ou une courte expression")
+	}
+	for i, d := range a.ExpectDecisions {
+		if fold.Alnum(d) == "" {
+			p := fmt.Sprintf("expect_decisions[%d]", i)
+			return fault.Argument(p, "has no letter or digit to look for", "ne contient aucune lettre ni chiffre à chercher")
+		}
+	}
+	archiveOnly := map[string]bool{
+		"archive_subject": a.ArchiveSubject != nil, "archive_body_md": a.ArchiveBodyMD != nil,
+		"archive_aliases": a.ArchiveAliases != nil, "archive_extra_fm": a.ArchiveExtraFM != nil,
+		"derive": a.Derive != nil, "derived_atoms": a.DerivedAtoms != nil,
+		"no_derived_because": a.NoDerivedBecause != nil, "source_hint": a.SourceHint != nil,
+	}
+	if !full {
+		for _, name := range []string{"archive_subject", "archive_body_md", "archive_aliases", "archive_extra_fm", "derive", "derived_atoms", "no_derived_because", "source_hint"} {
+			if archiveOnly[name] {
+				return fault.Argument(name, `only applies to mode "full"; pass mode "full" to write an archive, or leave it out (it would be lost)`,
+					`ne vaut qu'en mode « full » ; passez mode « full » pour écrire une archive, ou retirez-le (il serait perdu)`)
+			}
+		}
+		return nil
+	}
+	if a.ArchiveSubject == nil || strings.TrimSpace(*a.ArchiveSubject) == "" {
+		return fault.Argument("archive_subject", `is required in mode "full": a short subject for the archive`,
+			`est obligatoire en mode « full » : un sujet court pour l'archive`)
+	}
+	if strings.ContainsAny(*a.ArchiveSubject, "\r\n\u2028\u2029") {
+		return fault.Argument("archive_subject", "must be one line", "doit tenir sur une ligne")
+	}
+	if a.ArchiveBodyMD == nil || strings.TrimSpace(*a.ArchiveBodyMD) == "" {
+		return fault.Argument("archive_body_md", `is required in mode "full": the archive's Markdown body`,
+			`est obligatoire en mode « full » : le corps Markdown de l'archive`)
+	}
+	for i, al := range a.ArchiveAliases {
+		if strings.TrimSpace(al) == "" || strings.ContainsAny(al, "\r\n") {
+			p := fmt.Sprintf("archive_aliases[%d]", i)
+			return fault.Argument(p, "must be a non-blank line", "doit être une ligne non vide")
+		}
+	}
+	for i, at := range a.DerivedAtoms {
+		if atomName(at) == "" {
+			p := fmt.Sprintf("derived_atoms[%d]", i)
+			return fault.Argument(p, "names no atom: give `[[name]]` or `name`", "ne nomme aucun atome : donnez `[[nom]]` ou `nom`")
+		}
+	}
+	for i, d := range a.Derive {
+		if atomFileName(d.Fact) == "" {
+			p := fmt.Sprintf("derive[%d].fact", i)
+			return fault.Argument(p, "leaves no file name once / \\ : * ? \" < > | # ^ [ ] are removed", "ne laisse aucun nom de fichier une fois / \\ : * ? \" < > | # ^ [ ] retirés")
+		}
+		if strings.TrimSpace(d.Body) == "" {
+			p := fmt.Sprintf("derive[%d].body", i)
+			return fault.Argument(p, "is blank: say why the fact is true and what ignoring it costs", "est vide : dites pourquoi le fait est vrai et ce que coûte de l'ignorer")
+		}
+	}
+	hasAtoms := len(a.Derive)+len(a.DerivedAtoms) > 0
+	reason := a.NoDerivedBecause != nil && strings.TrimSpace(*a.NoDerivedBecause) != ""
+	switch {
+	case !hasAtoms && !reason:
+		return fault.New("DERIVED_REQUIRED", map[string]any{"parameter": "no_derived_because"},
+			"this session leaves no atom: pass derive (new atoms), derived_atoms (existing ones), or no_derived_because with a short reason",
+			"cette session ne laisse aucun atome : passez derive (nouveaux atomes), derived_atoms (existants), ou no_derived_because avec une raison courte")
+	case hasAtoms && a.NoDerivedBecause != nil:
+		return fault.New("DERIVED_REQUIRED", map[string]any{"parameter": "no_derived_because"},
+			"no_derived_because is given with atoms: leave it out when the session derives atoms",
+			"no_derived_because est donné avec des atomes : retirez-le quand la session dérive des atomes")
+	}
+	if a.ArchiveExtraFM != nil {
+		if _, _, err := orderedObject(a.ArchiveExtraFM); err != nil {
+			return fault.Argument("archive_extra_fm", "must be a JSON object", "doit être un objet JSON")
+		}
+	}
+	return nil
+}
+
+// checkDecisions refuses with DECISIONS_LOST when a decision is not in the
+// body of the resulting context (letters and digits, accents folded).
+func checkDecisions(decisions []string, ctxText string) error {
+	if len(decisions) == 0 {
+		return nil
+	}
+	doc, err := frontmatter.Parse(ctxText)
+	if err != nil {
+		return fault.Internalf("re-reading the new context: %v", err)
+	}
+	body := fold.Alnum(doc.Body())
+	var lost []string
+	for _, d := range decisions {
+		if !strings.Contains(body, fold.Alnum(d)) {
+			lost = append(lost, d)
+		}
+	}
+	if len(lost) == 0 {
+		return nil
+	}
+	q := make([]string, len(lost))
+	for i, l := range lost {
+		q[i] = fmt.Sprintf("%q", l)
+	}
+	return fault.New("DECISIONS_LOST", map[string]any{"missing": lost},
+		fmt.Sprintf("the new context lost %d decision(s): %s; put them back in context_md, nothing was written", len(lost), strings.Join(q, ", ")),
+		fmt.Sprintf("le nouveau contexte a perdu %d décision(s) : %s ; remettez-les dans context_md, rien n'a été écrit", len(lost), strings.Join(q, ", ")))
+}
+
+// atomName returns the note name of `[[name]]`, `[[name|alias]]` or `name`.
+func atomName(s string) string {
+	s = strings.TrimSpace(s)
+	if inner, ok := strings.CutPrefix(s, "[["); ok {
+		s, _ = strings.CutSuffix(inner, "]]")
+	}
+	if i := strings.IndexAny(s, "|#^"); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
+}
+
+// atomFileName is the file stem of an atom named by its fact: the fact
+// with / \ : * ? " < > | # ^ [ ] removed, trimmed, at most 120 bytes (cut
+// on a character boundary).
+func atomFileName(fact string) string {
+	s := strings.Map(func(r rune) rune {
+		if strings.ContainsRune(`/\:*?"<>|#^[]`, r) || r < 0x20 {
+			return -1
+		}
+		return r
+	}, fact)
+	s = strings.TrimSpace(s)
+	if len(s) > 120 {
+		cut := 120
+		for cut > 0 && !isRuneStart(s[cut]) {
+			cut--
+		}
+		s = strings.TrimSpace(s[:cut])
+	}
+	return strings.TrimRightFunc(strings.TrimLeft(s, "."), unicode.IsSpace)
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// archiveFull writes the archive, its history line, the atoms and the
+// context, as one plan.
+func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, ctxText, repoRoot string) (any, plan.Plan, error) {
+	v := env.View
+	dir := c.project.Dir
+	date := env.Now.Format("2006-01-02")
+	hhmm := env.Now.Format("15h04")
+	subject := strings.TrimSpace(*a.ArchiveSubject)
+	slug := c.project.Slug
+
+	// Everything this part reads, in one round.
+	if err := v.Prefetch([]string{c.project.History()}, []string{dir + "/archives"}); err != nil {
+		return nil, nil, err
+	}
+	needNames := len(a.Derive) > 0 || hasWikiLinks(*a.ArchiveBodyMD) || a.ContextMD != nil && hasWikiLinks(*a.ContextMD)
+	var names map[string]string // folded stem → path, every note of the vault
+	if needNames {
+		files, err := v.Walk(".")
+		if err != nil {
+			return nil, nil, err
+		}
+		names = map[string]string{}
+		for _, f := range files {
+			names[strings.ToLower(noteStem(f))] = f
+		}
+	}
+
+	// 1. The archive's file name: never overwritten, -2, -3… when taken.
+	entries, err := v.List(dir + "/archives")
+	if err != nil && !errors.Is(err, vault.ErrNotExist) {
+		return nil, nil, err
+	}
+	taken := map[string]bool{}
+	for _, e := range entries {
+		taken[strings.ToLower(strings.TrimSuffix(e, "/"))] = true
+	}
+	base := fmt.Sprintf("%s-%s-%s-%s", date, hhmm, slug, fold.Slug(subject, 60, "session"))
+	stem := base
+	for n := 2; taken[strings.ToLower(stem+".md")]; n++ {
+		stem = fmt.Sprintf("%s-%d", base, n)
+	}
+	archivePath := dir + "/archives/" + stem + ".md"
+
+	// 4 (checked first: a refusal writes nothing). The atoms.
+	type atom struct{ path, name, text string }
+	var atoms []atom
+	links := []string{}
+	seen := map[string]bool{}
+	addLink := func(name string) {
+		l := "[[" + name + "]]"
+		if !seen[strings.ToLower(name)] {
+			seen[strings.ToLower(name)] = true
+			links = append(links, l)
+		}
+	}
+	for _, at := range a.DerivedAtoms {
+		addLink(atomName(at))
+	}
+	inCall := map[string]int{}
+	for i, d := range a.Derive {
+		name := atomFileName(d.Fact)
+		key := strings.ToLower(name)
+		if j, twice := inCall[key]; twice {
+			return nil, nil, atomExists(name, fmt.Sprintf("derive[%d]", j))
+		}
+		inCall[key] = i
+		if p, ok := names[key]; ok {
+			return nil, nil, atomExists(name, p)
+		}
+		z := atomZones[d.Kind]
+		f := fields{
+			{"kind", str(d.Kind)}, {"zone", str(z.zone)}, {"created", stamp(date)},
+			{"source", str("[[" + stem + "]]")},
+		}
+		text, err := f.note(d.Body)
+		if err != nil {
+			return nil, nil, fault.Internalf("writing atom %s: %v", name, err)
+		}
+		atoms = append(atoms, atom{z.dir + "/" + name + ".md", name, text})
+		addLink(name)
+	}
+
+	// The archive note.
+	body := *a.ArchiveBodyMD
+	if repoRoot != "" {
+		var n int
+		body, n = relocate.Rewrite(body, repoRoot)
+		res.Sigils += n
+	}
+	f := fields{
+		{"slug", str(slug)}, {"kind", str("archive")}, {"zone", str("episodes")},
+		{"date", stamp(date)}, {"time", quoted(env.Now.Format("15:04"))}, {"subject", str(subject)},
+		{"display", str(slug + " — " + date + " " + subject)},
+		{"tags", list([]string{"kind/archive", "zone/episodes"})},
+	}
+	if len(a.ArchiveAliases) > 0 {
+		var al []string
+		for _, x := range a.ArchiveAliases {
+			al = append(al, strings.TrimSpace(x))
+		}
+		f = append(f, field{"aliases", list(al)})
+	}
+	if len(links) > 0 {
+		f = append(f, field{"derived_atoms", list(links)})
+	} else {
+		f = append(f, field{"no_derived_because", str(strings.TrimSpace(*a.NoDerivedBecause))})
+	}
+	if a.ArchiveExtraFM != nil {
+		if err := mergeExtra(&f, a.ArchiveExtraFM); err != nil {
+			return nil, nil, err
+		}
+	}
+	if a.SourceHint != nil && *a.SourceHint == "archeo-git" {
+		if err := checkArcheo(f); err != nil {
+			return nil, nil, err
+		}
+	}
+	archiveText, err := f.note(body)
+	if err != nil {
+		return nil, nil, fault.Internalf("writing the archive: %v", err)
+	}
+
+	// 2. history.md: one line before the first entry.
+	line := fmt.Sprintf("- [%s %s — %s](archives/%s)", date, hhmm, subject, markdownDest(stem+".md"))
+	histPath := c.project.History()
+	histText, histSHA, err := v.Read(histPath)
+	histExpect := histSHA
+	switch {
+	case errors.Is(err, vault.ErrNotExist):
+		histText = fmt.Sprintf("# History — %s\n\n", slug)
+		histExpect = plan.Absent
+		histText = insertHistoryLine(histText, line)
+	case err != nil:
+		return nil, nil, err
+	default:
+		histText = insertHistoryLine(histText, line)
+	}
+
+	if err := warnLinks(env, res, texts(a), names, func(name string) bool { _, ok := inCall[strings.ToLower(name)]; return ok }); err != nil {
+		return nil, nil, err
+	}
+
+	p := plan.Plan{plan.WriteOp(archivePath, plan.Absent, archiveText)}
+	for _, at := range atoms {
+		p = append(p, plan.WriteOp(at.path, plan.Absent, at.text))
+		res.AtomsCreated = append(res.AtomsCreated, at.path)
+	}
+	p = append(p, plan.WriteOp(histPath, histExpect, histText), plan.WriteOp(c.path, c.sha, ctxText))
+	res.Archive = &archivePath
+	res.HistoryLine = &line
+	res.DerivedAtoms = links
+	res.SummaryMD = env.T(
+		fmt.Sprintf("Archived **%s**: [[%s]] (%d atom(s) created), history and context updated.", slug, stem, len(atoms)),
+		fmt.Sprintf("**%s** archivé : [[%s]] (%d atome(s) créé(s)), historique et contexte mis à jour.", slug, stem, len(atoms)))
+	return res, p, nil
+}
+
+func texts(a *archiveArgs) []string {
+	out := []string{*a.ArchiveBodyMD}
+	if a.ContextMD != nil {
+		out = append(out, *a.ContextMD)
+	}
+	for _, d := range a.Derive {
+		out = append(out, d.Body)
+	}
+	return out
+}
+
+func atomExists(name, where string) error {
+	return fault.New("ATOM_EXISTS", map[string]any{"atom": name, "taken_by": where},
+		fmt.Sprintf("an atom cannot be named %q: %s already holds that name (Obsidian links by file name); state the fact differently, nothing was written", name, where),
+		fmt.Sprintf("un atome ne peut s'appeler %q : %s porte déjà ce nom (Obsidian relie par nom de fichier) ; formulez le fait autrement, rien n'a été écrit", name, where))
+}
+
+// mergeExtra merges archive_extra_fm: tags are added to the archive's own
+// (no duplicates, order kept); any other key replaces the generated one in
+// place, or comes last when new.
+func mergeExtra(f *fields, raw json.RawMessage) error {
+	keys, vals, err := orderedObject(raw)
+	if err != nil {
+		return fault.Argument("archive_extra_fm", "must be a JSON object", "doit être un objet JSON")
+	}
+	for _, k := range keys {
+		v := vals[k]
+		if k == "tags" {
+			tags := []string{"kind/archive", "zone/episodes"}
+			var extra []any
+			switch x := v.(type) {
+			case []any:
+				extra = x
+			case nil:
+			default:
+				extra = []any{x}
+			}
+			for _, t := range extra {
+				s := fmt.Sprint(t)
+				if !containsString(tags, s) {
+					tags = append(tags, s)
+				}
+			}
+			f.set("tags", list(tags))
+			continue
+		}
+		n, err := value(v)
+		if err != nil {
+			return fault.Argument("archive_extra_fm."+k, "cannot be written as YAML: "+err.Error(), "ne peut s'écrire en YAML : "+err.Error())
+		}
+		f.set(k, n)
+	}
+	return nil
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// checkArcheo refuses an archeo-git archive whose frontmatter lacks a key
+// (absent or null) or whose source is not archeo-git.
+func checkArcheo(f fields) error {
+	var missing []string
+	for _, k := range ArcheoKeys {
+		i := f.index(k)
+		if i < 0 || f[i].node.Tag == "!!null" {
+			missing = append(missing, k)
+			continue
+		}
+		if k == "source" && (f[i].node.Kind != 8 /* yaml.ScalarNode */ || f[i].node.Value != "archeo-git") {
+			missing = append(missing, "source (must be archeo-git)")
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return fault.New("ARCHEO_INVALID", map[string]any{"missing": missing},
+		fmt.Sprintf("an archeo-git archive needs every archeo-git key in its frontmatter; missing or null: %s (pass them in archive_extra_fm; '' or [] are allowed)", strings.Join(missing, ", ")),
+		fmt.Sprintf("une archive archeo-git doit porter toutes les clés archeo-git ; absentes ou nulles : %s (passez-les dans archive_extra_fm ; '' ou [] sont permis)", strings.Join(missing, ", ")))
+}
+
+// markdownDest writes a file name as a Markdown link destination: spaces
+// and parentheses escaped as %20, %28, %29 so the link stays one token.
+func markdownDest(name string) string {
+	r := strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E")
+	return r.Replace(name)
+}
+
+// isEntry reports whether a history list item links into archives/.
+func isEntry(dest string) bool {
+	d := strings.TrimPrefix(strings.Trim(dest, "<>"), "./")
+	return strings.HasPrefix(d, "archives/")
+}
+
+// historyEntries returns history.md's entry lines in order.
+func historyEntries(text string) []markdown.Item {
+	var out []markdown.Item
+	for _, it := range markdown.LinkedItems([]byte(text)) {
+		if isEntry(it.Dest) {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// newline returns the text's first line ending, "\n" when it has none.
+func newline(text string) string {
+	i := strings.IndexAny(text, "\r\n")
+	switch {
+	case i < 0:
+		return "\n"
+	case text[i] == '\r' && i+1 < len(text) && text[i+1] == '\n':
+		return "\r\n"
+	case text[i] == '\r':
+		return "\r"
+	}
+	return "\n"
+}
+
+// insertHistoryLine puts line right before the first entry line, or, with
+// no entry yet, at the end of the file after one blank line; in the
+// file's line ending. No other byte changes.
+func insertHistoryLine(text, line string) string {
+	nl := newline(text)
+	if e := historyEntries(text); len(e) > 0 {
+		at := e[0].Start
+		return text[:at] + line + nl + text[at:]
+	}
+	if text == "" {
+		return line + nl
+	}
+	if !strings.HasSuffix(text, "\n") && !strings.HasSuffix(text, "\r") {
+		text += nl
+	}
+	if !strings.HasSuffix(text, nl+nl) {
+		text += nl
+	}
+	return text + line + nl
+}
+
+// noteStem is a file's name as a wikilink names it: without folder, and
+// without ".md" for notes.
+func noteStem(p string) string {
+	return strings.TrimSuffix(path.Base(p), ".md")
+}
+
+func hasWikiLinks(s string) bool { return strings.Contains(s, "[[") }
+
+// warnLinks adds a warning for each wikilink of texts that resolves to no
+// note of the vault (names: folded stems; nil to read them now) nor to an
+// atom this call creates.
+func warnLinks(env *Env, res *ArchiveResult, texts []string, names map[string]string, creating ...func(string) bool) error {
+	var targets []string
+	for _, t := range texts {
+		for _, l := range markdown.WikiLinks([]byte(t)) {
+			targets = append(targets, l.Target)
+		}
+	}
+	if len(targets) == 0 {
+		return nil
+	}
+	if names == nil {
+		files, err := env.View.Walk(".")
+		if err != nil {
+			return err
+		}
+		names = map[string]string{}
+		for _, f := range files {
+			names[strings.ToLower(noteStem(f))] = f
+		}
+	}
+	byPath := map[string]bool{}
+	for _, p := range names {
+		byPath[strings.ToLower(strings.TrimSuffix(p, ".md"))] = true
+	}
+	warned := map[string]bool{}
+	for _, t := range targets {
+		key := strings.ToLower(strings.TrimSuffix(t, ".md"))
+		if _, ok := names[strings.ToLower(noteStem(t))]; ok && !strings.Contains(t, "/") || byPath[key] || warned[key] {
+			continue
+		}
+		if len(creating) > 0 && creating[0](t) {
+			continue
+		}
+		warned[key] = true
+		res.Warnings = append(res.Warnings, env.T(
+			fmt.Sprintf("[[%s]] links to no note of the vault", t),
+			fmt.Sprintf("[[%s]] ne mène à aucune note du coffre", t)))
+	}
+	return nil
+}

@@ -1,0 +1,150 @@
+package tools
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// field is one key of a note that Kessho creates, in order.
+type field struct {
+	key  string
+	node *yaml.Node
+}
+
+// fields is an ordered frontmatter for a new note. It is encoded with
+// yaml.v3 (2-space indent, block lists), so that new notes look like the
+// ones people write; existing notes are never re-encoded (see frontmatter).
+type fields []field
+
+// str is a string scalar, plain where YAML reads it back as the same
+// string and quoted otherwise (yaml.v3 decides).
+func str(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
+
+// quoted is a double-quoted string scalar: `time: "10:15"` stays a string
+// for every YAML reader (YAML 1.1 reads 10:15 as a number).
+func quoted(s string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s, Style: yaml.DoubleQuotedStyle}
+}
+
+// stamp is a plain date or date-time (`2026-11-30`,
+// `2026-11-30T10:15:00+01:00`), which Obsidian shows as a date property.
+func stamp(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!timestamp", Value: s} }
+
+// list is a block list of strings.
+func list(items []string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+	for _, it := range items {
+		n.Content = append(n.Content, str(it))
+	}
+	return n
+}
+
+// value encodes any JSON value (from archive_extra_fm) as a YAML node.
+func value(v any) (*yaml.Node, error) {
+	n := &yaml.Node{}
+	if err := n.Encode(v); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+func (f fields) index(key string) int {
+	for i, x := range f {
+		if x.key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// set replaces key's value in place, or appends it.
+func (f *fields) set(key string, n *yaml.Node) {
+	if i := f.index(key); i >= 0 {
+		(*f)[i].node = n
+		return
+	}
+	*f = append(*f, field{key, n})
+}
+
+// note renders a new note: frontmatter, then body (ending with a newline).
+func (f fields) note(body string) (string, error) {
+	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	for _, x := range f {
+		m.Content = append(m.Content, str(x.key), x.node)
+	}
+	var b bytes.Buffer
+	b.WriteString("---\n")
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(m); err != nil {
+		return "", err
+	}
+	enc.Close()
+	b.WriteString("---\n")
+	b.WriteString(body)
+	if body != "" && !strings.HasSuffix(body, "\n") {
+		b.WriteByte('\n')
+	}
+	return b.String(), nil
+}
+
+// orderedObject decodes a JSON object keeping its keys' order.
+func orderedObject(raw json.RawMessage) ([]string, map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, nil, err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, nil, fmt.Errorf("not an object")
+	}
+	var keys []string
+	vals := map[string]any{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, nil, err
+		}
+		k := tok.(string)
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return nil, nil, err
+		}
+		if _, dup := vals[k]; !dup {
+			keys = append(keys, k)
+		}
+		vals[k] = numbers(v)
+	}
+	if _, err := dec.Token(); err != nil && err != io.EOF {
+		return nil, nil, err
+	}
+	return keys, vals, nil
+}
+
+// numbers turns json.Number into int64 or float64 so YAML writes them as
+// numbers.
+func numbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		f, _ := x.Float64()
+		return f
+	case []any:
+		for i := range x {
+			x[i] = numbers(x[i])
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = numbers(x[k])
+		}
+	}
+	return v
+}

@@ -1,0 +1,466 @@
+package tools
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"path"
+	"sort"
+	"strings"
+
+	"kessho/core/fault"
+	"kessho/core/frontmatter"
+	"kessho/core/plan"
+	"kessho/core/vault"
+)
+
+func init() {
+	Registry["mem_rollback_archive"] = rollback
+	Registry["mem_historize"] = historize
+	Registry["mem_init_project"] = initProject
+	Registry["mem_list"] = list_
+	Registry["mem_read_context"] = readContextTool
+}
+
+func decode(raw json.RawMessage, v any) error {
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fault.Internalf("decoding arguments: %v", err)
+	}
+	return nil
+}
+
+// RollbackResult is mem_rollback_archive's result.
+type RollbackResult struct {
+	Slug         string   `json:"slug"`
+	Kind         string   `json:"kind"`
+	Archive      string   `json:"archive"`
+	HistoryLine  string   `json:"history_line"`
+	AtomsKept    []string `json:"atoms_kept"`
+	ContextKept  bool     `json:"context_kept"`
+	Common
+}
+
+// rollback is mem_rollback_archive: it deletes the archive of the newest
+// history entry and removes exactly that line. Works on every kind.
+func rollback(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
+	var a struct {
+		Slug string `json:"slug"`
+	}
+	if err := decode(raw, &a); err != nil {
+		return nil, nil, err
+	}
+	p, err := vault.Resolve(env.View, a.Slug)
+	if err != nil {
+		return nil, nil, err
+	}
+	hist := p.History()
+	text, sha, err := env.View.Read(hist)
+	nothing := func(why, pourquoi string) error {
+		return fault.New("NOTHING_TO_ROLL_BACK", map[string]any{"slug": p.Slug, "history": hist},
+			fmt.Sprintf("nothing to roll back for %s: %s", p.Slug, why),
+			fmt.Sprintf("rien à annuler pour %s : %s", p.Slug, pourquoi))
+	}
+	if errors.Is(err, vault.ErrNotExist) {
+		return nil, nil, nothing("it has no history.md", "il n'a pas de history.md")
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	entries := historyEntries(text)
+	if len(entries) == 0 {
+		return nil, nil, nothing("history.md holds no entry", "history.md ne contient aucune entrée")
+	}
+	e := entries[0]
+	dest := strings.TrimPrefix(strings.Trim(e.Dest, "<>"), "./")
+	if u, err := url.PathUnescape(dest); err == nil {
+		dest = u
+	}
+	archivePath := path.Clean(p.Dir + "/" + dest)
+	if plan.CheckPath(archivePath) != nil || !strings.HasPrefix(archivePath, p.Dir+"/archives/") {
+		return nil, nil, nothing(fmt.Sprintf("the newest entry points outside archives/ (%s)", e.Dest),
+			fmt.Sprintf("l'entrée la plus récente pointe hors de archives/ (%s)", e.Dest))
+	}
+	archText, archSHA, err := env.View.Read(archivePath)
+	if errors.Is(err, vault.ErrNotExist) {
+		return nil, nil, nothing(fmt.Sprintf("the newest entry's archive %s is gone; remove its line from history.md by hand if it is stale", archivePath),
+			fmt.Sprintf("l'archive de l'entrée la plus récente, %s, n'existe plus ; retirez sa ligne de history.md à la main si elle est périmée", archivePath))
+	}
+	if err != nil && fault.Code(err) != fault.FileNotUTF8 {
+		return nil, nil, err
+	}
+	res := RollbackResult{Slug: p.Slug, Kind: p.Kind, Archive: archivePath, HistoryLine: e.Line, AtomsKept: []string{},
+		ContextKept: true, Common: Common{Warnings: []string{}}}
+	if err == nil {
+		if doc, perr := frontmatter.Parse(archText); perr == nil {
+			if atoms, ok := doc.Strings("derived_atoms"); ok {
+				res.AtomsKept = atoms
+			}
+		}
+	} else {
+		archSHA = notUTF8SHA(env, archivePath)
+	}
+	if len(res.AtomsKept) > 0 {
+		res.Warnings = append(res.Warnings, env.T(
+			"atoms derived by this archive are kept: "+strings.Join(res.AtomsKept, ", "),
+			"les atomes dérivés de cette archive sont gardés : "+strings.Join(res.AtomsKept, ", ")))
+	}
+	res.Warnings = append(res.Warnings, env.T("context.md is not restored", "context.md n'est pas restauré"))
+	newHist := text[:e.Start] + text[e.End:]
+	res.SummaryMD = env.T(fmt.Sprintf("Rolled back **%s**: deleted %s and its history line.", p.Slug, archivePath),
+		fmt.Sprintf("Dernière archive de **%s** annulée : %s et sa ligne d'historique supprimées.", p.Slug, archivePath))
+	return res, plan.Plan{
+		plan.WriteOp(hist, sha, newHist),
+		{Op: plan.Delete, Path: archivePath, Expect: archSHA},
+	}, nil
+}
+
+// notUTF8SHA returns the precondition of a file the host sent without text.
+func notUTF8SHA(env *Env, p string) string {
+	return "sha256:" + env.View.SHA256(p)
+}
+
+// HistorizeResult is mem_historize's result.
+type HistorizeResult struct {
+	Slug    string `json:"slug"`
+	From    string `json:"from"`
+	To      string `json:"to"`
+	Revive  bool   `json:"revive"`
+	Changed bool   `json:"changed"`
+	Phase   Change `json:"phase"`
+	Common
+}
+
+// historize is mem_historize: one plan of a context edit and a folder move.
+// The edit is made in place first, then the folder moves, so the journal
+// can finish either half.
+func historize(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
+	var a struct {
+		Slug   string `json:"slug"`
+		Revive bool   `json:"revive"`
+	}
+	if err := decode(raw, &a); err != nil {
+		return nil, nil, err
+	}
+	p, err := vault.Resolve(env.View, a.Slug)
+	if err != nil {
+		return nil, nil, err
+	}
+	if p.Kind == vault.KindDomain {
+		return nil, nil, fault.New("NOT_A_PROJECT", map[string]any{"slug": p.Slug, "path": p.Dir},
+			fmt.Sprintf("%s is a domain (%s); only projects are archived", p.Slug, p.Dir),
+			fmt.Sprintf("%s est un domaine (%s) ; seuls les projets s'archivent", p.Slug, p.Dir))
+	}
+	target := vault.KindArchived
+	if a.Revive {
+		target = vault.KindProject
+	}
+	res := HistorizeResult{Slug: p.Slug, From: p.Dir, To: vault.Dir(target, p.Slug), Revive: a.Revive, Common: Common{Warnings: []string{}}}
+	if p.Kind == target {
+		res.From = p.Dir
+		res.Warnings = append(res.Warnings, env.T(
+			fmt.Sprintf("%s is already in %s; nothing written", p.Slug, p.Dir),
+			fmt.Sprintf("%s est déjà dans %s ; rien n'a été écrit", p.Slug, p.Dir)))
+		res.SummaryMD = res.Warnings[0]
+		return res, nil, nil
+	}
+	c, err := readContext(env, a.Slug)
+	if err != nil {
+		return nil, nil, err
+	}
+	text := c.text
+	prev, hadPhase := c.doc.String("phase")
+	if hadPhase {
+		res.Phase.From = &prev
+	}
+	display, hasDisplay := c.doc.String("display")
+	var errs []error
+	set := func(k string, v any) {
+		t, err := frontmatter.Set(text, k, v)
+		errs = append(errs, err)
+		if err == nil {
+			text = t
+		}
+	}
+	remove := func(k string) {
+		t, err := frontmatter.Remove(text, k)
+		errs = append(errs, err)
+		if err == nil {
+			text = t
+		}
+	}
+	const suffix = " [archived]"
+	created := p.Slug + " — context" + suffix
+	if !a.Revive {
+		archived := "archived"
+		res.Phase.To = &archived
+		set("phase", "archived")
+		if hadPhase && prev != "archived" {
+			set("phase_before_archive", prev)
+		}
+		set("archived_at", env.Now.Format("2006-01-02"))
+		switch {
+		case !hasDisplay:
+			set("display", created)
+		case !strings.HasSuffix(display, suffix):
+			set("display", display+suffix)
+		}
+	} else {
+		before, ok := c.doc.String("phase_before_archive")
+		if ok {
+			res.Phase.To = &before
+			set("phase", before)
+			remove("phase_before_archive")
+		} else {
+			remove("phase")
+		}
+		remove("archived_at")
+		switch {
+		case hasDisplay && display == created:
+			remove("display")
+		case hasDisplay && strings.HasSuffix(display, suffix):
+			set("display", strings.TrimSuffix(display, suffix))
+		}
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, nil, frontmatterError(c.path, err)
+		}
+	}
+	res.Changed = true
+	verb := env.T("Historized", "Historisé")
+	if a.Revive {
+		verb = env.T("Revived", "Ravivé")
+	}
+	res.SummaryMD = fmt.Sprintf("%s **%s**: %s → %s.", verb, p.Slug, res.From, res.To)
+	pl := plan.Plan{{Op: plan.Move, From: p.Dir, To: res.To, Expect: plan.Absent}}
+	if text != c.text {
+		pl = append(plan.Plan{plan.WriteOp(c.path, c.sha, text)}, pl...)
+	}
+	return res, pl, nil
+}
+
+// InitResult is mem_init_project's result.
+type InitResult struct {
+	Slug    string `json:"slug"`
+	Kind    string `json:"kind"`
+	Context string `json:"context"`
+	History string `json:"history"`
+	Common
+}
+
+// initProject is mem_init_project. The new context.md holds kind, created,
+// and summary and repo_path when given; its body is a title and the three
+// headings a context usually has; history.md a title.
+func initProject(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
+	var a struct {
+		Slug     string  `json:"slug"`
+		Kind     string  `json:"kind"`
+		Summary  *string `json:"summary"`
+		RepoPath *string `json:"repo_path"`
+	}
+	if err := decode(raw, &a); err != nil {
+		return nil, nil, err
+	}
+	if err := vault.CheckSlug("slug", a.Slug); err != nil {
+		return nil, nil, err
+	}
+	var summary string
+	if a.Summary != nil {
+		summary = NormalizeSummary(*a.Summary)
+		if err := checkSummaryLength(summary); err != nil {
+			return nil, nil, err
+		}
+	}
+	if a.RepoPath != nil && strings.ContainsAny(*a.RepoPath, "\r\n") {
+		return nil, nil, fault.Argument("repo_path", "must be one line", "doit tenir sur une ligne")
+	}
+	_, err := vault.Resolve(env.View, a.Slug)
+	switch fault.Code(err) {
+	case fault.UnknownSlug:
+	case "":
+		if err != nil {
+			return nil, nil, err // a need
+		}
+		fallthrough
+	case fault.SlugConflict:
+		return nil, nil, fault.New("SLUG_EXISTS", map[string]any{"slug": a.Slug},
+			fmt.Sprintf("%s exists already; pick another slug, or revive it with mem_historize if it is archived", a.Slug),
+			fmt.Sprintf("%s existe déjà ; choisissez un autre slug, ou ravivez-le avec mem_historize s'il est archivé", a.Slug))
+	default:
+		return nil, nil, err
+	}
+	kind := vault.KindProject
+	if a.Kind == "domain" {
+		kind = vault.KindDomain
+	}
+	dir := vault.Dir(kind, a.Slug)
+	f := fields{{"slug", str(a.Slug)}, {"kind", str(a.Kind)}, {"created", stamp(env.Now.Format("2006-01-02"))}}
+	if summary != "" {
+		f = append(f, field{"summary", str(summary)})
+	}
+	if a.RepoPath != nil && strings.TrimSpace(*a.RepoPath) != "" {
+		f = append(f, field{"repo_path", str(strings.TrimSpace(*a.RepoPath))})
+	}
+	ctx, err := f.note(fmt.Sprintf("# %s\n\n## Where we are\n\n## Decisions\n\n## Next\n", a.Slug))
+	if err != nil {
+		return nil, nil, fault.Internalf("writing context.md: %v", err)
+	}
+	res := InitResult{Slug: a.Slug, Kind: a.Kind, Context: dir + "/context.md", History: dir + "/history.md", Common: Common{Warnings: []string{}}}
+	res.SummaryMD = env.T(fmt.Sprintf("Created %s **%s** in %s.", a.Kind, a.Slug, dir), fmt.Sprintf("%s **%s** créé dans %s.", a.Kind, a.Slug, dir))
+	return res, plan.Plan{
+		plan.WriteOp(res.Context, plan.Absent, ctx),
+		plan.WriteOp(res.History, plan.Absent, fmt.Sprintf("# History — %s\n", a.Slug)),
+	}, nil
+}
+
+// ListEntry is one project or domain of mem_list.
+type ListEntry struct {
+	Slug        string  `json:"slug"`
+	Kind        string  `json:"kind"`
+	Path        string  `json:"path"`
+	Archived    bool    `json:"archived"`
+	Phase       *string `json:"phase"`
+	Summary     *string `json:"summary"`
+	LastSession *string `json:"last_session"`
+	Problem     *string `json:"problem,omitempty"`
+}
+
+// ListResult is mem_list's result.
+type ListResult struct {
+	Projects []ListEntry `json:"projects"`
+	Common
+}
+
+// list_ is mem_list: every project and domain, sorted by kind then slug.
+// A folder whose context.md is missing or unreadable is listed with the
+// problem instead of failing the whole list.
+func list_(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
+	var a struct {
+		IncludeArchived bool `json:"include_archived"`
+	}
+	if err := decode(raw, &a); err != nil {
+		return nil, nil, err
+	}
+	kinds := []string{vault.KindProject, vault.KindDomain}
+	if a.IncludeArchived {
+		kinds = append(kinds, vault.KindArchived)
+	}
+	var parents []string
+	for _, k := range kinds {
+		parents = append(parents, strings.TrimSuffix(vault.Dir(k, ""), "/"))
+	}
+	if err := env.View.Prefetch(nil, parents); err != nil {
+		return nil, nil, err
+	}
+	var found []vault.Project
+	var files []string
+	for i, k := range kinds {
+		entries, err := env.View.List(parents[i])
+		if err != nil && !errors.Is(err, vault.ErrNotExist) {
+			return nil, nil, err
+		}
+		for _, e := range entries {
+			if name, ok := strings.CutSuffix(e, "/"); ok && vault.CheckSlug("slug", name) == nil {
+				p := vault.Project{Slug: name, Kind: k, Dir: vault.Dir(k, name)}
+				found = append(found, p)
+				files = append(files, p.Context())
+			}
+		}
+	}
+	if err := env.View.Prefetch(files, nil); err != nil {
+		return nil, nil, err
+	}
+	res := ListResult{Projects: []ListEntry{}, Common: Common{Warnings: []string{}}}
+	for _, p := range found {
+		e := ListEntry{Slug: p.Slug, Kind: p.Kind, Path: p.Context(), Archived: p.Kind == vault.KindArchived}
+		if p.Kind == vault.KindArchived {
+			e.Kind = vault.KindProject
+		}
+		text, _, err := env.View.Read(p.Context())
+		var doc *frontmatter.Doc
+		if err == nil {
+			doc, err = frontmatter.Parse(text)
+		}
+		if err != nil {
+			msg := env.T("no context.md", "pas de context.md")
+			if !errors.Is(err, vault.ErrNotExist) {
+				msg = err.Error()
+			}
+			e.Problem = &msg
+			res.Projects = append(res.Projects, e)
+			continue
+		}
+		get := func(k string) *string {
+			if s, ok := doc.String(k); ok {
+				return &s
+			}
+			return nil
+		}
+		e.Phase, e.Summary, e.LastSession = get("phase"), get("summary"), get("last-session")
+		res.Projects = append(res.Projects, e)
+	}
+	sort.SliceStable(res.Projects, func(i, j int) bool {
+		a, b := res.Projects[i], res.Projects[j]
+		if a.Archived != b.Archived {
+			return !a.Archived
+		}
+		return a.Slug < b.Slug
+	})
+	var md strings.Builder
+	for _, e := range res.Projects {
+		fmt.Fprintf(&md, "- **%s** (%s", e.Slug, e.Kind)
+		if e.Archived {
+			md.WriteString(env.T(", archived", ", archivé"))
+		}
+		if e.Phase != nil {
+			fmt.Fprintf(&md, ", %s", *e.Phase)
+		}
+		md.WriteString(")")
+		if e.Summary != nil {
+			fmt.Fprintf(&md, ": %s", *e.Summary)
+		}
+		md.WriteString("\n")
+	}
+	if md.Len() == 0 {
+		md.WriteString(env.T("No project yet.", "Aucun projet pour l'instant."))
+	}
+	res.SummaryMD = strings.TrimSuffix(md.String(), "\n")
+	return res, nil, nil
+}
+
+// ContextResult is mem_read_context's result.
+type ContextResult struct {
+	Slug        string         `json:"slug"`
+	Kind        string         `json:"kind"`
+	Archived    bool           `json:"archived"`
+	Path        string         `json:"path"`
+	Frontmatter map[string]any `json:"frontmatter"`
+	Body        string         `json:"body"`
+	Common
+}
+
+func readContextTool(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
+	var a struct {
+		Slug string `json:"slug"`
+	}
+	if err := decode(raw, &a); err != nil {
+		return nil, nil, err
+	}
+	c, err := readContext(env, a.Slug)
+	if err != nil {
+		return nil, nil, err
+	}
+	fm := map[string]any{}
+	for _, k := range c.doc.Keys() {
+		v, _ := c.doc.Lookup(k)
+		fm[k] = v
+	}
+	res := ContextResult{Slug: c.project.Slug, Kind: c.project.Kind, Archived: c.project.Kind == vault.KindArchived,
+		Path: c.path, Frontmatter: fm, Body: c.doc.Body(), Common: Common{Warnings: []string{}}}
+	if res.Archived {
+		res.Kind = vault.KindProject
+	}
+	res.SummaryMD = c.doc.Body()
+	return res, nil, nil
+}
