@@ -33,7 +33,9 @@ func quoted(s string) *yaml.Node {
 
 // stamp is a plain date or date-time (`2026-11-30`,
 // `2026-11-30T10:15:00+01:00`), which Obsidian shows as a date property.
-func stamp(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!timestamp", Value: s} }
+func stamp(s string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!timestamp", Value: s}
+}
 
 // list is a block list of strings.
 func list(items []string) *yaml.Node {

@@ -32,12 +32,12 @@ func decode(raw json.RawMessage, v any) error {
 
 // RollbackResult is mem_rollback_archive's result.
 type RollbackResult struct {
-	Slug         string   `json:"slug"`
-	Kind         string   `json:"kind"`
-	Archive      string   `json:"archive"`
-	HistoryLine  string   `json:"history_line"`
-	AtomsKept    []string `json:"atoms_kept"`
-	ContextKept  bool     `json:"context_kept"`
+	Slug        string   `json:"slug"`
+	Kind        string   `json:"kind"`
+	Archive     string   `json:"archive"`
+	HistoryLine string   `json:"history_line"`
+	AtomsKept   []string `json:"atoms_kept"`
+	ContextKept bool     `json:"context_kept"`
 	Common
 }
 

@@ -1,6 +1,141 @@
 package cli
 
-// runMCP is `kessho mcp`: being written (issue 4).
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"kessho/host/mcp"
+	"kessho/host/vaultfs"
+)
+
+const mcpUsage = `usage: kessho [global flags] mcp [--http ADDR [--token TOKEN]]
+
+Serves every Kessho tool over MCP (Model Context Protocol) on the vault:
+on standard input and output by default, the way MCP clients start the
+servers they use; with --http, as streamable HTTP at http://ADDR/mcp.
+
+  --http ADDR    listen on ADDR; a missing host is loopback (:7777 is
+                 127.0.0.1:7777). Any other address needs --token.
+  --token TOKEN  require "Authorization: Bearer TOKEN" on every HTTP
+                 request (default $KESSHO_MCP_TOKEN).
+
+--lang picks the language of the tools' descriptions and messages; --tz
+the vault's zone (default the host's); --now fixes the time (for tests).`
+
+// runMCP is `kessho mcp`: an MCP server over stdio or streamable HTTP.
+// The engine starts in the background, so that the client's initialize
+// is answered at once; the first tool call waits for it.
 func runMCP(g globals, rest []string, env Env) int {
-	return usage(env, usagef("mcp: not built yet"))
+	if g.help {
+		fmt.Fprintln(env.Stdout, mcpUsage)
+		return ExitOK
+	}
+	addr, token, err := mcpFlags(rest, env)
+	if err != nil {
+		return usage(env, err)
+	}
+	if addr != "" {
+		if addr, err = mcp.ListenAddr(addr, token); err != nil {
+			return usage(env, usageError{err.Error()})
+		}
+	}
+	opts, err := mcpOptions(g, env)
+	if err != nil {
+		return usage(env, err)
+	}
+	if g.engine != "" && g.engine != "wasm" && g.engine != "native" {
+		return usage(env, usagef("--engine must be wasm or native, not %q", g.engine))
+	}
+	dir, err := findVault(g, env)
+	if err != nil {
+		return usage(env, err)
+	}
+	v, err := vaultfs.Open(dir)
+	if err != nil {
+		return usage(env, usagef("vault %s: %v", dir, err))
+	}
+	defer v.Close()
+
+	eng := mcp.Background(func(ctx context.Context) (mcp.Engine, error) { return openEngine(ctx, g.engine) })
+	defer eng.Close(context.Background())
+	srv := mcp.NewServer(v, eng, opts)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if addr == "" {
+		err = mcp.ServeStdio(ctx, srv, env.Stdin, env.Stdout)
+	} else {
+		err = serveHTTP(ctx, srv, addr, token, env)
+	}
+	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
+		fmt.Fprintf(env.Stderr, "kessho mcp: %v\n", err)
+		return ExitToolError
+	}
+	return ExitOK
+}
+
+// serveHTTP listens on addr and says where on standard error.
+func serveHTTP(ctx context.Context, srv *sdk.Server, addr, token string, env Env) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stderr, "kessho mcp: serving http://%s%s\n", ln.Addr(), mcp.Path)
+	return mcp.ServeHTTP(ctx, srv, ln, token)
+}
+
+// mcpFlags reads `--http ADDR` and `--token TOKEN` (either also as
+// --flag=value).
+func mcpFlags(rest []string, env Env) (addr, token string, err error) {
+	token = env.Getenv("KESSHO_MCP_TOKEN")
+	for i := 0; i < len(rest); i++ {
+		name, val, hasVal := strings.Cut(strings.TrimLeft(rest[i], "-"), "=")
+		if !strings.HasPrefix(rest[i], "-") || (name != "http" && name != "token") {
+			return "", "", usagef("mcp: unexpected argument %q", rest[i])
+		}
+		if !hasVal {
+			if i+1 >= len(rest) {
+				return "", "", usagef("--%s needs a value", name)
+			}
+			i++
+			val = rest[i]
+		}
+		if name == "http" {
+			addr = val
+		} else {
+			token = val
+		}
+	}
+	return addr, token, nil
+}
+
+// mcpOptions turns the global flags into the server's options: each call
+// runs at time.Now() unless --now fixes it, in --tz (default the host's
+// zone), in --lang.
+func mcpOptions(g globals, env Env) (mcp.Options, error) {
+	opts := mcp.Options{Lang: g.lang, TZ: g.tz}
+	if opts.TZ == "" {
+		opts.TZ = localZone(env)
+	}
+	if _, err := time.LoadLocation(opts.TZ); err != nil {
+		return opts, usagef("--tz %q is not an IANA time zone (e.g. Europe/Paris)", opts.TZ)
+	}
+	if g.now != "" {
+		now, err := time.Parse(time.RFC3339, g.now)
+		if err != nil {
+			return opts, usagef("--now %q is not RFC 3339 (e.g. 2026-11-30T10:15:00+01:00)", g.now)
+		}
+		opts.Now = func() time.Time { return now }
+	}
+	return opts, nil
 }
