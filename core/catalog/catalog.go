@@ -76,7 +76,10 @@ type Tool struct {
 	Errors      []string `json:"errors"`
 	// Writes is false for tools that never return a plan.
 	Writes bool `json:"writes"`
-	CLI    CLI  `json:"cli"`
+	// ConflictCode is the code a host gives when a plan's precondition
+	// fails; "" means CONFLICT.
+	ConflictCode string `json:"conflict_code,omitempty"`
+	CLI          CLI    `json:"cli"`
 }
 
 // Param returns the parameter named name.

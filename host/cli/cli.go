@@ -161,6 +161,8 @@ func Run(args []string, env Env) int {
 		return runCall(g, rest, env)
 	case "mcp":
 		return runMCP(g, rest, env)
+	case "hygiene":
+		return runHygiene(g, rest, env)
 	}
 	if t, ok := catalog.ByCommand(cmd); ok {
 		if g.help {

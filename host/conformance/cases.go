@@ -207,6 +207,62 @@ func ReadTree(dir string) (map[string][]byte, error) {
 	return out, err
 }
 
+// SetWant replaces the case's want/ and deleted/ sections with what makes
+// after the expected vault (for -update-want; review the diff before
+// committing: a golden file is only as right as the eyes that read it).
+func (c *Case) SetWant(after map[string][]byte) error {
+	var files []txtar.File
+	for _, f := range c.archive.Files {
+		if !strings.HasPrefix(f.Name, "want/") && !strings.HasPrefix(f.Name, "deleted/") {
+			files = append(files, f)
+		}
+	}
+	var paths []string
+	for p := range after {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		if before, ok := c.Vault[p]; ok && string(before) == string(after[p]) {
+			continue
+		}
+		name, data := encodeFlags("want/"+p, after[p])
+		files = append(files, txtar.File{Name: name, Data: data})
+	}
+	var gone []string
+	for p := range c.Vault {
+		if _, ok := after[p]; !ok {
+			gone = append(gone, p)
+		}
+	}
+	sort.Strings(gone)
+	for _, p := range gone {
+		files = append(files, txtar.File{Name: "deleted/" + p})
+	}
+	c.archive.Files = files
+	c.Want = after
+	return os.WriteFile(c.File, txtar.Format(c.archive), 0o644)
+}
+
+// encodeFlags is decode's inverse for the flags the data needs.
+func encodeFlags(name string, data []byte) (string, []byte) {
+	s := string(data)
+	var flags []string
+	if t, ok := strings.CutPrefix(s, "\ufeff"); ok {
+		s, flags = t, append(flags, "bom")
+	}
+	if strings.Contains(s, "\r\n") && !strings.Contains(strings.ReplaceAll(s, "\r\n", ""), "\n") {
+		s, flags = strings.ReplaceAll(s, "\r\n", "\n"), append(flags, "crlf")
+	}
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		s, flags = s+"\n", append(flags, "noeol")
+	}
+	if len(flags) > 0 {
+		name += " [" + strings.Join(flags, ",") + "]"
+	}
+	return name, []byte(s)
+}
+
 // SetAnswer replaces the case's answer.json in its file (for -update).
 func (c *Case) SetAnswer(answer string) error {
 	found := false

@@ -14,7 +14,10 @@ import (
 	"kessho/host/vaultfs"
 )
 
-var update = flag.Bool("update", false, "rewrite answer.json of every case from the native engine's answer")
+var (
+	update     = flag.Bool("update", false, "rewrite answer.json of every case from the native engine's answer")
+	updateWant = flag.Bool("update-want", false, "rewrite want/ and deleted/ of every case from the native engine's vault")
+)
 
 // TestCases runs every case of testdata/cases through the native and the
 // wasm engine: both must give byte-identical raw answers (plans included),
@@ -42,7 +45,7 @@ func TestCases(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) {
 			var raws [][]byte
 			for _, e := range engines {
-				out := run(t, c, e.eng)
+				out := run(t, c, e.eng, *updateWant && e.name == "native")
 				raws = append(raws, out.Raw)
 				if *update && e.name == "native" && c.Answer != string(out.Answer) {
 					if err := c.SetAnswer(string(out.Answer)); err != nil {
@@ -60,7 +63,7 @@ func TestCases(t *testing.T) {
 	}
 }
 
-func run(t *testing.T, c *Case, eng vaultfs.Engine) vaultfs.Outcome {
+func run(t *testing.T, c *Case, eng vaultfs.Engine, setWant bool) vaultfs.Outcome {
 	t.Helper()
 	dir := t.TempDir()
 	if err := c.WriteVault(dir); err != nil {
@@ -83,6 +86,11 @@ func run(t *testing.T, c *Case, eng vaultfs.Engine) vaultfs.Outcome {
 	got, err := ReadTree(dir)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if setWant {
+		if err := c.SetWant(got); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if diff := diffTrees(got, c.Want); diff != "" {
 		t.Errorf("vault after the call differs from the expected one:\n%s", diff)
