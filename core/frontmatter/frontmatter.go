@@ -1,0 +1,456 @@
+// Package frontmatter reads and edits the YAML frontmatter of a Markdown note
+// without re-serialising it: an edit rewrites only the bytes of the key it
+// touches, and every other byte of the file (key order, comments, quoting,
+// flow lists, blank lines, trailing spaces, CRLF, a UTF-8 BOM, the body) stays
+// as it was (SPEC section 2).
+//
+// Reading:
+//
+//	d, err := frontmatter.Parse(text)
+//	if err != nil { … }            // *frontmatter.Error: not a YAML mapping, or unclosed
+//	phase, _ := d.String("phase")
+//	tags, _ := d.Strings("tags")
+//
+// Editing: each edit takes the whole file and returns the whole new file.
+//
+//	text, err = frontmatter.Set(text, "phase", "review")
+//	text, err = frontmatter.Append(text, "tags", "kessho")
+//	text, err = frontmatter.Remove(text, "draft")
+//	text, err = frontmatter.SetBody(text, newBody)
+//
+// A file has frontmatter when its first line (after an optional BOM) is
+// exactly "---" (trailing spaces allowed); the block ends at the next line
+// that is "---" or "...". The YAML inside is read with yaml.v3's Node API and
+// edited by splicing at the nodes' positions.
+//
+// # Notes
+//
+//   - Every edit re-parses its result and checks it: the edited key reads
+//     back as the value set, every other key reads back unchanged, the body is
+//     byte-identical. An edit that cannot meet that (an anchor another key
+//     uses, a key written as "? key", a key longer than YAML allows…) returns
+//     an error and no text, never a damaged file.
+//   - A top-level flow mapping ("---\n{a: 1}\n---") is read normally but
+//     refused by Set, Remove and Append with an *Error: splicing it would mean
+//     rewriting the line, so the user is asked to write one key per line.
+//   - Merge keys are ordinary keys here: Keys lists "<<", not the keys it
+//     merges in, and Set of a merged-in key adds an explicit key that
+//     overrides it.
+//   - The package is pure (no I/O); it is compiled to GOOS=wasip1 as well.
+package frontmatter
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Error is a refusal: the frontmatter does not parse as a YAML mapping, or
+// it is opened and never closed. Line is 1-based in the whole file, the
+// opening "---" being line 1. Reason is lowercase English.
+//
+// Callers turn it into FRONTMATTER_INVALID:
+//
+//	var fe *frontmatter.Error
+//	if errors.As(err, &fe) { … fe.Line … }
+type Error struct {
+	Line   int
+	Reason string
+}
+
+// Error returns "frontmatter line N: reason".
+func (e *Error) Error() string {
+	return "frontmatter line " + strconv.Itoa(e.Line) + ": " + e.Reason
+}
+
+// Doc is a parsed note: where its frontmatter lies in the text, the YAML
+// nodes inside it, and the body after it. A Doc never changes; the edit
+// functions build new text from it.
+type Doc struct {
+	text   string
+	bomLen int
+	nl     string
+	has    bool
+
+	contentStart int // first byte of the YAML (after the opening line)
+	contentEnd   int // first byte of the closing delimiter line
+	bodyStart    int // first byte after the closing delimiter line
+	closeNL      bool
+
+	root    *yaml.Node // the top-level mapping; nil when the frontmatter is empty
+	flow    bool       // root is a flow mapping ({…})
+	indent  int        // column (0-based) of the top-level keys
+	lines   []int      // start offsets (in text) of the YAML lines, as yaml.v3 counts lines
+	entries []entry
+}
+
+const bom = "\ufeff"
+
+// Parse reads text (a whole note) and returns its Doc. A note without
+// frontmatter is fine (HasFrontmatter is false); frontmatter that is not a
+// YAML mapping, or that is never closed, gives an *Error.
+func Parse(text string) (*Doc, error) {
+	d := &Doc{text: text, nl: "\n"}
+	if strings.HasPrefix(text, bom) {
+		d.bomLen = len(bom)
+	}
+	first, firstEnd, nl := lineAt(text, d.bomLen)
+	if nl != "" {
+		d.nl = nl
+	}
+	if nl == "" || !isDelimiter(first, false) {
+		d.bodyStart = d.bomLen
+		d.contentStart, d.contentEnd = d.bomLen, d.bomLen
+		return d, nil
+	}
+	d.has = true
+	d.contentStart = firstEnd + len(nl)
+	closed := false
+	for p := d.contentStart; p < len(text); {
+		line, end, lnl := lineAt(text, p)
+		if isDelimiter(line, true) {
+			d.contentEnd = p
+			d.bodyStart = end + len(lnl)
+			d.closeNL = lnl != ""
+			closed = true
+			break
+		}
+		if lnl == "" {
+			break
+		}
+		p = end + len(lnl)
+	}
+	if !closed {
+		return nil, &Error{Line: 1, Reason: "unclosed frontmatter"}
+	}
+	if err := d.parseYAML(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// lineAt returns the line starting at p without its line ending, the offset
+// where that ending starts, and the ending itself ("\r\n", "\n", or "" at
+// the end of the text).
+func lineAt(text string, p int) (line string, end int, nl string) {
+	i := strings.IndexByte(text[p:], '\n')
+	if i < 0 {
+		return text[p:], len(text), ""
+	}
+	end = p + i
+	if end > p && text[end-1] == '\r' {
+		return text[p : end-1], end - 1, "\r\n"
+	}
+	return text[p:end], end, "\n"
+}
+
+// isDelimiter reports whether line is "---" (or, closing, "...") followed
+// by nothing but spaces or tabs.
+func isDelimiter(line string, closing bool) bool {
+	t := strings.TrimRight(line, " \t")
+	return t == "---" || closing && t == "..."
+}
+
+// parseYAML reads the YAML between the delimiters into d.root and lays out
+// its entries.
+func (d *Doc) parseYAML() error {
+	content := d.text[d.contentStart:d.contentEnd]
+	d.lines = lineStarts(d.text, d.contentStart, d.contentEnd)
+	dec := yaml.NewDecoder(strings.NewReader(content))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil // nothing but comments or blank lines: an empty mapping
+		}
+		return d.yamlError(err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		if err != nil {
+			return d.yamlError(err)
+		}
+		return &Error{Line: d.fileLine(extra.Line), Reason: "more than one yaml document"}
+	}
+	if len(doc.Content) == 0 {
+		return nil
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		what := "a scalar"
+		if root.Kind == yaml.SequenceNode {
+			what = "a list"
+		} else if root.Kind == yaml.AliasNode {
+			what = "an alias"
+		}
+		return &Error{Line: d.fileLine(root.Line), Reason: "frontmatter is " + what + ", not a mapping"}
+	}
+	untime(root)
+	// Decoding checks what the parser does not: duplicate keys at any depth,
+	// bad tags, merge keys that merge nothing.
+	var all any
+	if err := root.Decode(&all); err != nil {
+		return d.yamlError(err)
+	}
+	d.root = root
+	d.flow = root.Style&yaml.FlowStyle != 0
+	seen := make(map[string]int, len(root.Content)/2)
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k := root.Content[i]
+		name, ok := keyName(k)
+		if !ok {
+			continue
+		}
+		if prev, dup := seen[name]; dup {
+			return &Error{Line: d.fileLine(k.Line), Reason: fmt.Sprintf("mapping key %q already defined at line %d", name, d.fileLine(prev))}
+		}
+		seen[name] = k.Line
+	}
+	return d.layout()
+}
+
+// untime retags the plain dates and times under n as strings, so that
+// Lookup gives back "2026-11-30" as written (yaml.v3 would make it a
+// time.Time), as Set writes it. An explicit !!timestamp tag stays.
+func untime(n *yaml.Node) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!timestamp" && n.Style&yaml.TaggedStyle == 0 {
+		n.Tag = "!!str"
+	}
+	for _, c := range n.Content {
+		untime(c)
+	}
+}
+
+// fileLine turns a 1-based line of the YAML into a 1-based line of the file.
+func (d *Doc) fileLine(yamlLine int) int {
+	if yamlLine < 1 {
+		yamlLine = 1
+	}
+	return yamlLine + 1
+}
+
+// parserErrors are the messages of yaml.v3's parser (as opposed to its
+// scanner): it reports their line 0-based, the scanner 1-based.
+var parserErrors = []string{
+	"did not find expected <document start>",
+	"did not find expected node content",
+	"did not find expected key",
+	"did not find expected '-' indicator",
+	"did not find expected ',' or ']'",
+	"did not find expected ',' or '}'",
+	"found undefined tag handle",
+	"found duplicate %YAML directive",
+	"found incompatible YAML document",
+	"found duplicate %TAG directive",
+}
+
+// yamlError turns a yaml.v3 error ("yaml: line 3: …", or the unmarshal
+// errors "line 3: mapping key …") into an *Error on the file's lines.
+func (d *Doc) yamlError(err error) *Error {
+	msg := err.Error()
+	var te *yaml.TypeError
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		msg = te.Errors[0]
+	}
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	line := 0
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		if n, after, ok := cutNumber(rest); ok && strings.HasPrefix(after, ": ") {
+			line, msg = n, after[2:]
+			for _, p := range parserErrors {
+				if msg == p {
+					line++
+					break
+				}
+			}
+		}
+	}
+	// "mapping key "a" already defined at line 2": that line is the YAML's too.
+	if i := strings.LastIndex(msg, " at line "); i >= 0 {
+		if n, after, ok := cutNumber(msg[i+len(" at line "):]); ok && after == "" {
+			msg = msg[:i] + " at line " + strconv.Itoa(d.fileLine(n))
+		}
+	}
+	if line == 0 && strings.HasPrefix(msg, "control characters") {
+		line = d.controlLine()
+	}
+	if max := len(d.lines); line > max {
+		line = max
+	}
+	return &Error{Line: d.fileLine(line), Reason: msg}
+}
+
+// cutNumber splits a leading decimal number off s.
+func cutNumber(s string) (n int, rest string, ok bool) {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return 0, s, false
+	}
+	n, err := strconv.Atoi(s[:i])
+	return n, s[i:], err == nil
+}
+
+// controlLine finds the YAML line of the first character yaml.v3 refuses.
+func (d *Doc) controlLine() int {
+	for i, r := range d.text[d.contentStart:d.contentEnd] {
+		if !printable(r) {
+			return d.lineOf(d.contentStart+i) + 1
+		}
+	}
+	return 1
+}
+
+// HasFrontmatter reports whether the text opens with a frontmatter block.
+func (d *Doc) HasFrontmatter() bool { return d.has }
+
+// Keys returns the top-level keys in file order.
+func (d *Doc) Keys() []string {
+	keys := make([]string, 0, len(d.entries))
+	for _, e := range d.entries {
+		if e.named {
+			keys = append(keys, e.key)
+		}
+	}
+	return keys
+}
+
+// Lookup returns the value of a top-level key decoded the way yaml.v3
+// decodes into an `any` (string, bool, int, float64, nil, []any), with two
+// differences: mappings are always map[string]any (other keys formatted with
+// fmt), and a plain date or time (2026-11-30, 2026-11-30T10:15:00+01:00) is
+// its string, not a time.Time. ok is false when the key is absent.
+//
+//	v, ok := d.Lookup("tags") // []any{"a", "b"}, true
+func (d *Doc) Lookup(key string) (any, bool) {
+	e := d.find(key)
+	if e == nil {
+		return nil, false
+	}
+	var v any
+	if err := e.val.Decode(&v); err != nil {
+		return nil, false // Parse decoded the whole mapping already: unreachable
+	}
+	return normalize(v), true
+}
+
+// String returns the text of a scalar value as written in the YAML, without
+// quotes or escapes ("007" for 007, "" for a null). ok is false when the key
+// is absent or its value is a list or a mapping.
+func (d *Doc) String(key string) (string, bool) {
+	e := d.find(key)
+	if e == nil {
+		return "", false
+	}
+	return scalarText(e.val)
+}
+
+// Strings returns a list of scalars as strings: a list value item by item, a
+// single scalar as a one-item list, a null as an empty list. ok is false when
+// the key is absent, is a mapping, or its list holds a list or a mapping.
+func (d *Doc) Strings(key string) ([]string, bool) {
+	e := d.find(key)
+	if e == nil {
+		return nil, false
+	}
+	v := resolve(e.val)
+	switch v.Kind {
+	case yaml.ScalarNode:
+		if v.ShortTag() == "!!null" {
+			return []string{}, true
+		}
+		return []string{v.Value}, true
+	case yaml.SequenceNode:
+		out := make([]string, 0, len(v.Content))
+		for _, it := range v.Content {
+			s, ok := scalarText(it)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, s)
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// Body returns every byte after the closing delimiter line; without
+// frontmatter, the whole text minus a BOM.
+func (d *Doc) Body() string { return d.text[d.bodyStart:] }
+
+// BodyOffset returns the byte offset of Body in the text.
+func (d *Doc) BodyOffset() int { return d.bodyStart }
+
+// Newline returns the file's line ending, "\r\n" or "\n": the one of the
+// opening delimiter, or of the first line when there is no frontmatter, or
+// "\n" when the text has no line ending at all.
+func (d *Doc) Newline() string { return d.nl }
+
+// find returns the entry of a top-level key, or nil.
+func (d *Doc) find(key string) *entry {
+	for i := range d.entries {
+		if d.entries[i].named && d.entries[i].key == key {
+			return &d.entries[i]
+		}
+	}
+	return nil
+}
+
+// resolve follows an alias to the node it names.
+func resolve(n *yaml.Node) *yaml.Node {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n
+}
+
+// keyName is the string form of a key node: the text of a scalar (through
+// an alias). Keys that are lists or mappings have none.
+func keyName(k *yaml.Node) (string, bool) {
+	k = resolve(k)
+	if k.Kind != yaml.ScalarNode {
+		return "", false
+	}
+	return k.Value, true
+}
+
+// scalarText is the string form of a scalar node ("" for a null).
+func scalarText(n *yaml.Node) (string, bool) {
+	n = resolve(n)
+	if n.Kind != yaml.ScalarNode {
+		return "", false
+	}
+	if n.ShortTag() == "!!null" {
+		return "", true
+	}
+	return n.Value, true
+}
+
+// normalize turns the map[any]any yaml.v3 builds for mappings with
+// non-string keys into map[string]any, at every depth.
+func normalize(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			t[k] = normalize(x)
+		}
+		return t
+	case map[any]any:
+		m := make(map[string]any, len(t))
+		for k, x := range t {
+			m[fmt.Sprint(k)] = normalize(x)
+		}
+		return m
+	case []any:
+		for i, x := range t {
+			t[i] = normalize(x)
+		}
+		return t
+	}
+	return v
+}

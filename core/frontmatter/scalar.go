@@ -1,0 +1,220 @@
+package frontmatter
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// place is where a scalar is written; what a plain scalar may hold depends
+// on it.
+type place int
+
+const (
+	asValue     place = iota // key: s
+	asKey                    // s: value
+	asFlowItem               // key: [s]
+	asBlockItem              // - s
+)
+
+// quoteStyles are the scalar styles an edit keeps.
+const quoteStyles = yaml.SingleQuotedStyle | yaml.DoubleQuotedStyle
+
+// formatString writes s as a scalar for place: in style (plain, single or
+// double quotes) when that style reads back as exactly s, double-quoted
+// otherwise.
+func formatString(s string, style yaml.Style, at place) string {
+	switch {
+	case style&yaml.DoubleQuotedStyle != 0:
+	case style&yaml.SingleQuotedStyle != 0:
+		if singleOK(s) {
+			return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+		}
+	default:
+		if plainOK(s, at) {
+			return s
+		}
+	}
+	return doubleQuote(s)
+}
+
+// printable reports whether yaml.v3 accepts r in its input at all.
+func printable(r rune) bool {
+	return r == 0x09 || r == 0x0A || r == 0x0D ||
+		r >= 0x20 && r <= 0x7E || r == 0x85 ||
+		r >= 0xA0 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD ||
+		r >= 0x10000 && r <= 0x10FFFF
+}
+
+// oneLine reports whether s can sit between quotes or plain on one line:
+// printable, no line break of any kind, no BOM.
+func oneLine(s string) bool {
+	for _, r := range s {
+		if !printable(r) || r == '\n' || r == '\r' || r == 0x85 || r == 0x2028 || r == 0x2029 || r == 0xFEFF {
+			return false
+		}
+	}
+	return utf8.ValidString(s)
+}
+
+// singleOK reports whether s can be written between single quotes.
+func singleOK(s string) bool { return oneLine(s) }
+
+// plainOK reports whether s, written plain at place, reads back as the
+// string s: it asks yaml.v3 (the round trip), and refuses besides what
+// YAML 1.1 readers would take for something else (yes, no, on, off, 10:15).
+func plainOK(s string, at place) bool {
+	if s == "" || !oneLine(s) || yaml11(s) {
+		return false
+	}
+	var doc string
+	switch at {
+	case asKey:
+		doc = s + ": v\n"
+	case asFlowItem:
+		doc = "k: [" + s + "]\n"
+	case asBlockItem:
+		doc = "- " + s + "\n"
+	default:
+		doc = "k: " + s + "\n"
+	}
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(doc), &n); err != nil || len(n.Content) != 1 {
+		return false
+	}
+	r := n.Content[0]
+	var got *yaml.Node
+	switch at {
+	case asKey:
+		if r.Kind == yaml.MappingNode && len(r.Content) == 2 {
+			got = r.Content[0]
+		}
+	case asFlowItem:
+		if r.Kind == yaml.MappingNode && len(r.Content) == 2 && len(r.Content[1].Content) == 1 {
+			got = r.Content[1].Content[0]
+		}
+	case asBlockItem:
+		if r.Kind == yaml.SequenceNode && len(r.Content) == 1 {
+			got = r.Content[0]
+		}
+	default:
+		if r.Kind == yaml.MappingNode && len(r.Content) == 2 {
+			got = r.Content[1]
+		}
+	}
+	// A plain date or time is a !!timestamp, which Lookup reads back as the
+	// same string: it stays plain, as people write it.
+	return got != nil && got.Kind == yaml.ScalarNode && got.Style == 0 && got.Value == s &&
+		(got.Tag == "!!str" || got.Tag == "!!timestamp")
+}
+
+// yaml11 reports whether a YAML 1.1 reader would not read s as a string:
+// its booleans, and sexagesimal numbers such as 10:15.
+func yaml11(s string) bool {
+	switch strings.ToLower(s) {
+	case "yes", "no", "on", "off", "=", "<<":
+		return true
+	}
+	t := strings.TrimLeft(s, "+-")
+	if t == "" || t[0] < '0' || t[0] > '9' || !strings.Contains(t, ":") {
+		return false
+	}
+	return strings.Trim(t, "0123456789_:.") == ""
+}
+
+// doubleQuote writes s as a double-quoted YAML scalar on one line:
+// non-ASCII text stays UTF-8, what YAML cannot hold raw is escaped.
+func doubleQuote(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		case 0:
+			b.WriteString(`\0`)
+		case 0x07:
+			b.WriteString(`\a`)
+		case 0x08:
+			b.WriteString(`\b`)
+		case 0x0B:
+			b.WriteString(`\v`)
+		case 0x0C:
+			b.WriteString(`\f`)
+		case 0x1B:
+			b.WriteString(`\e`)
+		case 0x85:
+			b.WriteString(`\N`)
+		case 0x2028:
+			b.WriteString(`\L`)
+		case 0x2029:
+			b.WriteString(`\P`)
+		default:
+			switch {
+			case r == 0xFEFF || !printable(r):
+				switch {
+				case r <= 0xFF:
+					b.WriteString(`\x`)
+					writeHex(&b, uint32(r), 2)
+				case r <= 0xFFFF:
+					b.WriteString(`\u`)
+					writeHex(&b, uint32(r), 4)
+				default:
+					b.WriteString(`\U`)
+					writeHex(&b, uint32(r), 8)
+				}
+			default:
+				b.WriteRune(r)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+func writeHex(b *strings.Builder, v uint32, digits int) {
+	const hex = "0123456789ABCDEF"
+	for i := digits - 1; i >= 0; i-- {
+		b.WriteByte(hex[(v>>(4*uint(i)))&0xF])
+	}
+}
+
+// literal writes a null, a boolean, an int or a float64 as a plain scalar
+// that yaml.v3 reads back as the same value.
+func literal(v any) (string, bool) {
+	switch t := v.(type) {
+	case nil:
+		return "null", true
+	case bool:
+		return strconv.FormatBool(t), true
+	case int:
+		return strconv.Itoa(t), true
+	case float64:
+		switch {
+		case math.IsNaN(t):
+			return ".nan", true
+		case math.IsInf(t, 1):
+			return ".inf", true
+		case math.IsInf(t, -1):
+			return "-.inf", true
+		}
+		s := strconv.FormatFloat(t, 'g', -1, 64)
+		if !strings.ContainsAny(s, ".eE") {
+			s += ".0" // "1" would read back as an int
+		}
+		return s, true
+	}
+	return "", false
+}
