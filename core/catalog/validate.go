@@ -40,6 +40,14 @@ func (t *Tool) Validate(raw json.RawMessage) (json.RawMessage, error) {
 				fmt.Sprintf("paramètre inconnu %q pour %s ; il accepte : %s", name, t.Name, strings.Join(names, ", ")))
 		}
 	}
+	// The output keeps each value's JSON as given (nested objects keep the
+	// order of their keys: archive_extra_fm is written in that order).
+	var rawArgs map[string]json.RawMessage
+	if len(args) > 0 {
+		if err := json.Unmarshal(raw, &rawArgs); err != nil {
+			return nil, fault.Argument("args", "is not valid JSON: "+err.Error(), "n'est pas du JSON valide : "+err.Error())
+		}
+	}
 	out := map[string]any{}
 	for _, p := range t.Params {
 		v, ok := args[p.Name]
@@ -55,7 +63,7 @@ func (t *Tool) Validate(raw json.RawMessage) (json.RawMessage, error) {
 		if err := p.check(p.Name, v); err != nil {
 			return nil, err
 		}
-		out[p.Name] = v
+		out[p.Name] = rawArgs[p.Name]
 	}
 	return json.Marshal(out)
 }

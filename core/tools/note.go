@@ -22,8 +22,15 @@ type field struct {
 type fields []field
 
 // str is a string scalar, plain where YAML reads it back as the same
-// string and quoted otherwise (yaml.v3 decides).
-func str(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
+// string (yaml.v3 decides) and double-quoted otherwise, as SPEC section 2
+// writes new scalars.
+func str(s string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	if out, err := yaml.Marshal(n); err != nil || len(out) == 0 || strings.ContainsRune(`'"|>`, rune(out[0])) {
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	return n
+}
 
 // quoted is a double-quoted string scalar: `time: "10:15"` stays a string
 // for every YAML reader (YAML 1.1 reads 10:15 as a number).

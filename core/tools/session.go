@@ -216,7 +216,9 @@ func historize(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		}
 		remove("archived_at")
 		switch {
-		case hasDisplay && display == created:
+		case hasDisplay && display == created && after(c.doc.Keys(), "display", "archived_at"):
+			// Historize appends archived_at, then a display it creates: a
+			// display that was there before comes before archived_at.
 			remove("display")
 		case hasDisplay && strings.HasSuffix(display, suffix):
 			set("display", strings.TrimSuffix(display, suffix))
@@ -238,6 +240,20 @@ func historize(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		pl = append(plan.Plan{plan.WriteOp(c.path, c.sha, text)}, pl...)
 	}
 	return res, pl, nil
+}
+
+// after reports whether key a comes after key b in keys (both present).
+func after(keys []string, a, b string) bool {
+	ia, ib := -1, -1
+	for i, k := range keys {
+		switch k {
+		case a:
+			ia = i
+		case b:
+			ib = i
+		}
+	}
+	return ia >= 0 && ib >= 0 && ia > ib
 }
 
 // InitResult is mem_init_project's result.
@@ -307,7 +323,8 @@ func initProject(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		return nil, nil, fault.Internalf("writing context.md: %v", err)
 	}
 	res := InitResult{Slug: a.Slug, Kind: a.Kind, Context: dir + "/context.md", History: dir + "/history.md", Common: Common{Warnings: []string{}}}
-	res.SummaryMD = env.T(fmt.Sprintf("Created %s **%s** in %s.", a.Kind, a.Slug, dir), fmt.Sprintf("%s **%s** créé dans %s.", a.Kind, a.Slug, dir))
+	fr := map[string]string{"project": "Projet", "domain": "Domaine"}[a.Kind]
+	res.SummaryMD = env.T(fmt.Sprintf("Created %s **%s** in %s.", a.Kind, a.Slug, dir), fmt.Sprintf("%s **%s** créé dans %s.", fr, a.Slug, dir))
 	return res, plan.Plan{
 		plan.WriteOp(res.Context, plan.Absent, ctx),
 		plan.WriteOp(res.History, plan.Absent, fmt.Sprintf("# History — %s\n", a.Slug)),

@@ -1,0 +1,133 @@
+package core
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"sort"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"kessho/core/vault"
+)
+
+// memVault answers needs from a map of files, the way a host answers them
+// from disk: it lets the core's tests run without a host.
+type memVault map[string]string
+
+func (m memVault) answer(need vault.Need, snap *vault.Snapshot) {
+	if snap.Files == nil {
+		snap.Files = map[string]vault.File{}
+		snap.Dirs = map[string][]string{}
+	}
+	file := func(p string) {
+		t, ok := m[p]
+		if !ok {
+			snap.Missing = append(snap.Missing, p)
+			return
+		}
+		sum := sha256.Sum256([]byte(t))
+		f := vault.File{SHA256: hex.EncodeToString(sum[:])}
+		if utf8.ValidString(t) {
+			f.Text = &t
+		} else {
+			f.NotUTF8 = true
+		}
+		snap.Files[p] = f
+	}
+	dir := func(d string) bool {
+		set := map[string]bool{}
+		prefix := d + "/"
+		if d == "." {
+			prefix = ""
+		}
+		for p := range m {
+			if rest, ok := strings.CutPrefix(p, prefix); ok {
+				if i := strings.IndexByte(rest, '/'); i >= 0 {
+					set[rest[:i+1]] = true
+				} else {
+					set[rest] = true
+				}
+			}
+		}
+		if len(set) == 0 {
+			snap.Missing = append(snap.Missing, d)
+			return false
+		}
+		var names []string
+		for n := range set {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		snap.Dirs[d] = names
+		return true
+	}
+	for _, p := range need.Files {
+		file(p)
+	}
+	for _, d := range need.Dirs {
+		dir(d)
+	}
+	for _, t := range need.Trees {
+		var walk func(d string)
+		walk = func(d string) {
+			if !dir(d) {
+				return
+			}
+			for _, e := range snap.Dirs[d] {
+				full := vault.Join(d, strings.TrimSuffix(e, "/"))
+				if strings.HasSuffix(e, "/") {
+					walk(full)
+				} else if t.Content {
+					file(full)
+				}
+			}
+		}
+		walk(t.Root)
+	}
+}
+
+// call runs a tool against m until it answers, and returns the answer.
+func (m memVault) call(t *testing.T, tool, args string) (map[string]any, int) {
+	t.Helper()
+	req := Request{Tool: tool, Args: json.RawMessage(args), Now: "2026-11-30T10:15:00+01:00", TZ: "Europe/Paris", Lang: "en"}
+	for round := 1; round <= 8; round++ {
+		b, _ := json.Marshal(req)
+		var ans map[string]any
+		if err := json.Unmarshal(Handle(b), &ans); err != nil {
+			t.Fatal(err)
+		}
+		need, ok := ans["need"]
+		if !ok {
+			return ans, round
+		}
+		var n vault.Need
+		nb, _ := json.Marshal(need)
+		json.Unmarshal(nb, &n)
+		m.answer(n, &req.Snapshot)
+	}
+	t.Fatalf("%s %s: still needing after 8 rounds", tool, args)
+	return nil, 0
+}
+
+func TestHandleRounds(t *testing.T) {
+	m := memVault{"10-episodes/projects/a/context.md": "---\nphase: x\n---\n"}
+	ans, rounds := m.call(t, "mem_update_phase", `{"slug":"a","phase":"y"}`)
+	if ans["ok"] != true || rounds != 2 {
+		t.Errorf("answer %v after %d rounds; want ok after 2 (one round of needs)", ans, rounds)
+	}
+}
+
+func TestHandleRefusesBadRequests(t *testing.T) {
+	for _, req := range []string{`not json`, `{"tool":"mem_list","now":"yesterday"}`, `{"tool":"mem_list"}`,
+		`{"tool":"mem_list","now":"2026-11-30T10:15:00Z","tz":"Mars/Olympus"}`, `{"tool":"mem_list","now":"2026-11-30T10:15:00Z","lang":"de"}`} {
+		var ans struct {
+			OK    *bool
+			Error struct{ Code string }
+		}
+		if err := json.Unmarshal(Handle([]byte(req)), &ans); err != nil || ans.OK == nil || *ans.OK || ans.Error.Code != "INVALID_ARGUMENT" {
+			t.Errorf("Handle(%s) = %+v, %v; want INVALID_ARGUMENT", req, ans, err)
+		}
+	}
+}
