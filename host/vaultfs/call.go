@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"kessho/core"
+	"kessho/core/catalog"
 	"kessho/core/fault"
 	"kessho/core/plan"
 	"kessho/core/vault"
@@ -124,7 +125,7 @@ func (v *Vault) Call(ctx context.Context, eng Engine, tool string, args json.Raw
 		}
 		if len(ans.Plan) > 0 {
 			if err := v.Apply(lock, ans.Plan); err != nil {
-				o, _ := refuse(err)
+				o, _ := refuse(conflictAs(tool, err))
 				o.Raw = raw
 				return o, nil
 			}
@@ -138,6 +139,21 @@ func (v *Vault) Call(ctx context.Context, eng Engine, tool string, args json.Raw
 }
 
 type needJSON struct{ Need vault.Need }
+
+// conflictAs gives a failed precondition (CONFLICT) the tool's own code,
+// catalog.Tool.ConflictCode when it has one; message and details stay.
+func conflictAs(tool string, err error) error {
+	e, ok := fault.As(err)
+	if !ok || e.Code != fault.Conflict {
+		return err
+	}
+	if t, ok := catalog.Lookup(tool); ok && t.ConflictCode != "" {
+		c := *e
+		c.Code = t.ConflictCode
+		return &c
+	}
+	return err
+}
 
 // refusal renders a host-side error exactly as the core renders its own.
 func refusal(e *fault.Error, lang string) Outcome {

@@ -1,0 +1,120 @@
+package vaultfs
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"kessho/core/fault"
+)
+
+// Lock is the vault's writer lock, held.
+type Lock struct {
+	v   *Vault
+	f   *os.File      // .kessho/lock, flocked; nil once released
+	sem chan struct{} // this process's hold on the vault
+}
+
+// sems holds one semaphore (a channel of capacity 1) per vault folder, so
+// that goroutines of one process wait on a channel rather than poll the
+// file lock.
+var sems sync.Map // key → chan struct{}
+
+// pollEvery is how often Lock tries the file lock again while another
+// process holds it.
+const pollEvery = 10 * time.Millisecond
+
+// Lock takes the vault's writer lock: every process and goroutine that
+// writes the vault (a CLI call, an MCP server, a test) holds it from its
+// first read to its last write, so their calls never interleave.
+//
+// The lock is an exclusive flock on .kessho/lock (the folder and file are
+// made when missing); goroutines of one process also queue on a
+// process-wide semaphore per vault folder. Lock waits until ctx is done or
+// v.LockWait passes (DefaultLockWait when zero), then gives up with
+// VAULT_LOCKED. The operating system releases the lock of a process that
+// dies, so a crash never leaves the vault locked.
+//
+//	l, err := v.Lock(ctx)
+//	if err != nil {
+//		return err // VAULT_LOCKED: another writer is busy
+//	}
+//	defer l.Unlock()
+//
+// # Notes
+//
+// On platforms without flock (see lock_other.go) Lock fails: Kessho does
+// not write a vault it cannot lock.
+func (v *Vault) Lock(ctx context.Context) (*Lock, error) {
+	wait := v.LockWait
+	if wait <= 0 {
+		wait = DefaultLockWait
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	busy := func() error {
+		return fault.New(fault.VaultLocked, map[string]any{"waited_ms": wait.Milliseconds()},
+			fmt.Sprintf("another Kessho process is writing the vault and still held its lock after %s; run the call again when it is done", wait),
+			fmt.Sprintf("un autre processus Kessho écrit dans le coffre et tenait encore son verrou après %s ; relancez l'appel quand il aura fini", wait))
+	}
+
+	s, _ := sems.LoadOrStore(v.key, make(chan struct{}, 1))
+	sem := s.(chan struct{})
+	select {
+	case sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, busy()
+	case <-timer.C:
+		return nil, busy()
+	}
+	release := func() { <-sem }
+
+	if err := v.root.MkdirAll(stateDir, 0o755); err != nil {
+		release()
+		return nil, fault.Internalf("making %s: %v", stateDir, err)
+	}
+	f, err := v.root.OpenFile(lockFile, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		release()
+		return nil, fault.Internalf("opening %s: %v", lockFile, err)
+	}
+	for {
+		got, err := tryLock(f)
+		if err != nil {
+			f.Close()
+			release()
+			return nil, fault.Internalf("locking %s: %v", lockFile, err)
+		}
+		if got {
+			return &Lock{v: v, f: f, sem: sem}, nil
+		}
+		select {
+		case <-time.After(pollEvery):
+		case <-ctx.Done():
+			f.Close()
+			release()
+			return nil, busy()
+		case <-timer.C:
+			f.Close()
+			release()
+			return nil, busy()
+		}
+	}
+}
+
+// Unlock releases the lock. Unlocking a lock already released does
+// nothing, so a deferred Unlock may follow an explicit one.
+func (l *Lock) Unlock() error {
+	if l == nil || l.f == nil {
+		return nil
+	}
+	err := unlock(l.f)
+	if cerr := l.f.Close(); err == nil {
+		err = cerr
+	}
+	l.f = nil
+	<-l.sem
+	return err
+}

@@ -1,0 +1,185 @@
+//go:build unix
+
+package vaultfs
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"kessho/core/fault"
+)
+
+func TestLockGoroutines(t *testing.T) {
+	dir := t.TempDir()
+	v := openVault(t, dir)
+	l1 := lock(t, v)
+
+	// Another Vault on the same folder, as a second server in the
+	// process would open it.
+	v2 := openVault(t, dir)
+	v2.LockWait = 5 * time.Second
+	got := make(chan time.Time, 1)
+	go func() {
+		l2, err := v2.Lock(context.Background())
+		if err != nil {
+			t.Error(err)
+			got <- time.Time{}
+			return
+		}
+		got <- time.Now()
+		l2.Unlock()
+	}()
+	time.Sleep(150 * time.Millisecond)
+	select {
+	case <-got:
+		t.Fatal("a second Lock got the lock while the first was held")
+	default:
+	}
+	released := time.Now()
+	if err := l1.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if at := <-got; at.Before(released) {
+		t.Errorf("second Lock returned at %v, before the release at %v", at, released)
+	}
+	if err := l1.Unlock(); err != nil {
+		t.Errorf("a second Unlock = %v; want nil", err)
+	}
+}
+
+func TestLockWaitBound(t *testing.T) {
+	dir := t.TempDir()
+	v := openVault(t, dir)
+	lock(t, v)
+
+	v2 := openVault(t, dir)
+	v2.LockWait = 100 * time.Millisecond
+	start := time.Now()
+	_, err := v2.Lock(context.Background())
+	wantCode(t, err, fault.VaultLocked)
+	if d := time.Since(start); d < 100*time.Millisecond || d > 2*time.Second {
+		t.Errorf("VAULT_LOCKED after %v; want after about 100ms", d)
+	}
+
+	// A done context ends the wait too.
+	v2.LockWait = time.Minute
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	start = time.Now()
+	_, err = v2.Lock(ctx)
+	wantCode(t, err, fault.VaultLocked)
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Lock ignored its context for %v", d)
+	}
+}
+
+func TestLockProcesses(t *testing.T) {
+	dir := t.TempDir()
+	cmd := helper("hold", dir)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	if s := waitLine(t, bufio.NewReader(stdout)); s != "locked\n" {
+		t.Fatalf("helper said %q", s)
+	}
+
+	v := openVault(t, dir)
+	v.LockWait = 200 * time.Millisecond
+	_, err = v.Lock(context.Background())
+	wantCode(t, err, fault.VaultLocked)
+
+	// The helper lets go after a while; this Lock waits for it.
+	v.LockWait = 10 * time.Second
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		stdin.Close()
+	}()
+	start := time.Now()
+	l, err := v.Lock(context.Background())
+	if err != nil {
+		t.Fatalf("Lock after the other process let go: %v", err)
+	}
+	if d := time.Since(start); d < 150*time.Millisecond {
+		t.Errorf("Lock returned after %v, while the other process held the lock for 200ms", d)
+	}
+	l.Unlock()
+	cmd.Wait()
+
+	// A process that dies holding the lock releases it.
+	cmd = helper("hold", dir)
+	stdout, _ = cmd.StdoutPipe()
+	cmd.Stdin = nil
+	w, _ := cmd.StdinPipe()
+	defer w.Close()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitLine(t, bufio.NewReader(stdout))
+	cmd.Process.Kill()
+	cmd.Wait()
+	v.LockWait = time.Second
+	l, err = v.Lock(context.Background())
+	if err != nil {
+		t.Fatalf("Lock after the holder died: %v", err)
+	}
+	l.Unlock()
+}
+
+// Hammer: goroutines in this process and two other processes each add one
+// to a counter many times; no increment is lost and none conflicts.
+func TestLockHammer(t *testing.T) {
+	dir := t.TempDir()
+	const goroutines, procs, each = 4, 2, 15
+	var cmds []*exec.Cmd
+	for range procs {
+		cmd := helper("increment", dir, countEnv+"="+strconv.Itoa(each))
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+	}
+	var wg sync.WaitGroup
+	for range goroutines {
+		wg.Go(func() {
+			v, err := Open(dir)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer v.Close()
+			v.LockWait = time.Minute
+			for range each {
+				if err := increment(v); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("helper: %v", err)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "count.md"))
+	if want := strconv.Itoa((goroutines + procs) * each); string(b) != want || err != nil {
+		t.Errorf("count.md = %q, %v; want %s", b, err, want)
+	}
+}

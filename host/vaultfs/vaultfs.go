@@ -1,0 +1,197 @@
+// Package vaultfs is the Go host's access to a vault on disk: it answers the
+// core's needs from the files, and applies the plans the core returns.
+//
+// Every access goes through an [os.Root] opened on the vault's folder, so no
+// path, "..", absolute name or symbolic link can lead a read or a write
+// outside the vault. Every path the core sends is checked with
+// [plan.CheckPath] before it is used, so dot-folders (.obsidian, .git, and
+// Kessho's own .kessho) are never read or written on the core's behalf.
+//
+// A call, in the order the host makes it:
+//
+//	v, err := vaultfs.Open(dir)
+//	defer v.Close()
+//	l, err := v.Lock(ctx)    // the cross-process writer lock
+//	defer l.Unlock()
+//	err = v.Recover(l)       // finish a plan a crash interrupted
+//	err = v.Answer(need, &snap, maxBytes) // as often as the core asks
+//	err = v.Apply(l, p)      // all of p, or nothing
+//
+// # Crash safety
+//
+// Apply writes the plan to a journal before it touches the vault, applies
+// it, then removes the journal. A crash at any instant leaves either no
+// journal (and the vault as it was before) or a journal that Recover rolls
+// forward to the state after. The journal lives in the vault, in
+// .kessho/journal/, so that either host (this one or the Obsidian plugin)
+// can finish what the other began. Its format:
+//
+//	.kessho/journal/<id>.json   {"version":1,"id":"<id>","created":"<RFC 3339>","plan":[<ops as plan.Op JSON>]}
+//	.kessho/journal/<id>.done   one line per finished op: its index, "0\n1\n2\n…"
+//
+// The id sorts by creation time (UTC "20060102T150405.000000000Z" and a
+// random suffix); journals are replayed in id order. A journal file is
+// written under a temporary name and renamed into place, so a <id>.json
+// that exists is complete. Recover resumes at the first op the .done file
+// does not list; for that op and every later one it skips an op whose
+// target already holds the new state (write: the bytes equal the text;
+// delete: the path is absent; move: from is absent and to present; mkdir:
+// the folder exists) and applies the others. The .done file is what makes
+// plans whose ops depend on each other safe to resume: a write into a
+// folder that a later op moves away would otherwise be written again. A
+// host that writes journals (the plugin) must record progress the same way:
+// append the op's index and a newline once the op's effects are on disk.
+//
+// # Notes
+//
+// Kessho's writers are serialised by [Vault.Lock]. Writers outside Kessho
+// (an editor, git, a sync client) are not: their changes between the
+// precondition check and the rename are not detected. The preconditions
+// catch everything they did before the check, which is the window that
+// matters (the core's read happened much earlier).
+//
+// A crash test kills a process applying a plan at every internal step and
+// at random instants, and checks the vault is then exactly as before or
+// exactly as after. It kills processes, not machines: the fsyncs are there
+// for power loss, but the test cannot prove they are enough.
+package vaultfs
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"kessho/core/fault"
+)
+
+// Kessho's own places in the vault. They are dot-paths: plans can never
+// name them.
+const (
+	stateDir   = ".kessho"
+	journalDir = ".kessho/journal"
+	lockFile   = ".kessho/lock"
+	tempPrefix = ".kessho-tmp-"
+)
+
+// DefaultLockWait is how long Lock waits for another writer when
+// Vault.LockWait is zero.
+const DefaultLockWait = 10 * time.Second
+
+// Vault is an open vault folder.
+//
+// A Vault is safe for use by several goroutines; writers among them take
+// the lock, as writers in other processes do.
+type Vault struct {
+	// LockWait bounds how long Lock waits for another writer before it
+	// gives up with VAULT_LOCKED. Zero means DefaultLockWait.
+	LockWait time.Duration
+
+	root *os.Root
+	dir  string // absolute
+	key  string // identifies the folder for the in-process lock
+}
+
+// Open opens the vault in folder dir. It creates nothing: a vault is a
+// folder that exists, and Kessho's own files (.kessho/) appear on the
+// first write.
+func Open(dir string) (*Vault, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open vault %s: %w", dir, err)
+	}
+	info, err := os.Stat(abs)
+	if err != nil {
+		return nil, fmt.Errorf("open vault: %w", err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("open vault %s: not a folder", dir)
+	}
+	root, err := os.OpenRoot(abs)
+	if err != nil {
+		return nil, fmt.Errorf("open vault: %w", err)
+	}
+	key := abs
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		key = real
+	}
+	return &Vault{root: root, dir: abs, key: key}, nil
+}
+
+// Close closes the vault. A Lock taken from it must be released first.
+func (v *Vault) Close() error { return v.root.Close() }
+
+// Dir returns the vault's folder as an absolute path.
+func (v *Vault) Dir() string { return v.dir }
+
+// crashHook, when set (by the crash test only), is called after every step
+// of Apply and Recover that changes the disk, with the step's name.
+var crashHook func(step string)
+
+func step(format string, args ...any) {
+	if crashHook != nil {
+		crashHook(fmt.Sprintf(format, args...))
+	}
+}
+
+// conflict is the refusal when the vault does not hold what a plan or a
+// read relies on.
+func conflict(p, en, fr string) *fault.Error {
+	return fault.New(fault.Conflict, map[string]any{"path": p}, en, fr)
+}
+
+// changed is the CONFLICT of a failed precondition.
+func changed(p string) *fault.Error {
+	return conflict(p,
+		p+" changed since Kessho read it (another program or person wrote it); nothing was written, run the call again",
+		p+" a changé depuis que Kessho l'a lu (un autre programme ou une autre personne l'a écrit) ; rien n'a été écrit, relancez l'appel")
+}
+
+// escapes reports whether err is os.Root's refusal of a path that leads
+// outside the vault (through "..", an absolute name or a symbolic link).
+// os does not export that error; its text is pinned by a test.
+func escapes(err error) bool {
+	var pe *fs.PathError
+	return errors.As(err, &pe) && pe.Err != nil && pe.Err.Error() == "path escapes from parent"
+}
+
+// absentErr reports whether err says nothing exists at the path: the path
+// or one of its parents is missing, or a parent is a file.
+func absentErr(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+}
+
+// readErr turns a failed read of p into the caller's error: a refusal
+// for a path that leads outside the vault, INTERNAL otherwise.
+func readErr(p string, err error) error {
+	if escapes(err) {
+		return conflict(p,
+			p+" is or passes through a symbolic link that is absolute or leads outside the vault; Kessho never follows one: replace the link with a relative one inside the vault, or with the files",
+			p+" est ou traverse un lien symbolique absolu ou qui sort du coffre ; Kessho n'en suit jamais : remplacez-le par un lien relatif dans le coffre, ou par les fichiers")
+	}
+	return fault.Internalf("reading %s: %v", p, err)
+}
+
+// randomName returns a fresh hidden name for a temporary file.
+func randomName() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return tempPrefix + hex.EncodeToString(b[:])
+}
+
+// join is path.Join for vault paths where dir may be ".".
+func join(dir, name string) string {
+	if dir == "." {
+		return name
+	}
+	return dir + "/" + name
+}
+
+// under reports whether p lies strictly inside folder dir.
+func under(p, dir string) bool { return strings.HasPrefix(p, dir+"/") }
