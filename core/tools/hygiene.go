@@ -205,8 +205,8 @@ func contextHygiene(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 				}
 			}
 			res.SummaryMD = env.T(
-				fmt.Sprintf("Context hygiene: **FAIL**, %s cannot be read (%s); nothing was written.\n\n`%s`", f.path, why, res.Line),
-				fmt.Sprintf("Hygiène du contexte : **FAIL**, %s est illisible (%s) ; rien n'a été écrit.\n\n`%s`", f.path, why, res.Line))
+				fmt.Sprintf("Context hygiene: **FAIL**, a file cannot be read (%s); nothing was written.\n\n`%s`", why, res.Line),
+				fmt.Sprintf("Hygiène du contexte : **FAIL**, un fichier est illisible (%s) ; rien n'a été écrit.\n\n`%s`", why, res.Line))
 			return res, nil, nil
 		}
 	}

@@ -1,6 +1,232 @@
 package cli
 
-// runHygiene is `kessho hygiene check|trim`: being written (issue 7).
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"kessho/core/hygiene"
+	"kessho/core/tools"
+)
+
+const hygieneTool = "mem_context_hygiene"
+
+const hygieneUsage = `usage: kessho [global flags] hygiene check|trim [--root DIR] [--json]
+
+Checks or trims memory/SESSION_LOG.md and memory/ACTIVE_PRIORITIES.md
+(tool mem_context_hygiene; kessho help mem_context_hygiene tells more).
+
+  check        print the checker's line, CONTEXT_HYGIENE PASS|FAIL …, on
+               standard output; a file that cannot be read prints
+               CONTEXT_HYGIENE FAIL unreadable_input=… on standard error.
+  trim         archive old session blocks and priorities marked stale, then
+               print what moved, the gates left to a person, and the check
+               of the files as they are on disk after the trim.
+  --root DIR   a framework root: its vault/ folder when DIR holds
+               vault/memory/, else DIR itself when it holds memory/.
+               Instead of --vault.
+  --json       print the tool's answer as JSON instead.
+
+Exit status: 0 only when the final line is CONTEXT_HYGIENE PASS; 1 on FAIL,
+unreadable input or any refusal (CONTEXT_HYGIENE_RACE: a file changed during
+the trim, nothing was written); 2 on a usage error.
+`
+
+// runHygiene is `kessho hygiene check|trim [--root DIR] [--json]`.
 func runHygiene(g globals, rest []string, env Env) int {
-	return usage(env, usagef("hygiene: not built yet"))
+	if g.help {
+		fmt.Fprint(env.Stdout, hygieneUsage+"\n"+globalHelp)
+		return ExitOK
+	}
+	var action, root string
+	asJSON := false
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		switch {
+		case a == "check" || a == "trim":
+			if action != "" {
+				return hygieneUsageError(env, "give one action, check or trim, not %q and %q", action, a)
+			}
+			action = a
+		case strings.HasPrefix(a, "-") && name == "json" && !hasVal:
+			asJSON = true
+		case strings.HasPrefix(a, "-") && name == "root":
+			if !hasVal {
+				if i+1 >= len(rest) {
+					return hygieneUsageError(env, "--root needs a folder")
+				}
+				i++
+				val = rest[i]
+			}
+			if val == "" {
+				return hygieneUsageError(env, "--root needs a folder")
+			}
+			root = val
+		default:
+			return hygieneUsageError(env, "unexpected argument %q", a)
+		}
+	}
+	if action == "" {
+		return hygieneUsageError(env, "give an action: check or trim")
+	}
+	if root != "" {
+		if g.vault != "" {
+			return hygieneUsageError(env, "give --root or --vault, not both")
+		}
+		dir, why := frameworkVault(root)
+		if why != "" {
+			fmt.Fprintln(env.Stderr, hygiene.UnreadableLine(why))
+			return ExitToolError
+		}
+		g.vault = dir
+	}
+
+	out, code := execute(g, hygieneTool, json.RawMessage(`{"action":"`+action+`"}`), env)
+	if out.Answer == nil {
+		return code // a usage or engine error, already reported
+	}
+	ans, err := decodeHygiene(out.Answer)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "kessho: %v\n", err)
+		return ExitToolError
+	}
+	if asJSON {
+		env.Stdout.Write(out.Answer)
+		fmt.Fprintln(env.Stdout)
+		if ans.Result != nil && ans.Result.Pass {
+			return ExitOK
+		}
+		return ExitToolError
+	}
+	t := func(en, fr string) string {
+		if g.lang == "fr" {
+			return fr
+		}
+		return en
+	}
+	if action == "check" {
+		return printCheck(env, ans)
+	}
+	if ans.Error != nil {
+		fmt.Fprintf(env.Stderr, "kessho: %s: %s\n", ans.Error.Code, ans.Error.Message)
+		return ExitToolError
+	}
+	r := ans.Result
+	if r.Unreadable != "" || r.Trim == nil {
+		fmt.Fprintln(env.Stderr, r.Line)
+		return ExitToolError
+	}
+	tr := r.Trim
+	w := env.Stdout
+	switch {
+	case tr.Blocked:
+		fmt.Fprintln(w, t("trim stopped by a blocking gate: nothing written", "élagage arrêté par un point bloquant : rien n'a été écrit"))
+	case !tr.Trimmed && r.Pass:
+		fmt.Fprintln(w, t("nothing to trim: the check already passes", "rien à élaguer : la vérification passe déjà"))
+	case !tr.Trimmed:
+		fmt.Fprintln(w, t("nothing to trim: what fails needs a person", "rien à élaguer : ce qui échoue demande une personne"))
+	}
+	for _, a := range tr.Archives {
+		switch {
+		case strings.Contains(a, "SESSION_LOG_ARCHIVE_"):
+			fmt.Fprintf(w, t("archived %d session block(s) to %s", "%d bloc(s) de session archivé(s) dans %s")+"\n", tr.MovedBlocks, a)
+		default:
+			fmt.Fprintf(w, t("archived %d priority item(s) to %s", "%d élément(s) de priorité archivé(s) dans %s")+"\n", tr.MovedPriorityItems, a)
+		}
+	}
+	if n := tr.SkippedDuplicateBlocks + tr.SkippedDuplicatePriorities; n > 0 {
+		fmt.Fprintf(w, t("%d item(s) already archived today, not written twice", "%d élément(s) déjà archivé(s) aujourd'hui, pas écrit(s) deux fois")+"\n", n)
+	}
+	for _, gate := range tr.Gates {
+		fmt.Fprintf(w, "gate: %s\n", gate)
+	}
+	if !tr.Trimmed {
+		fmt.Fprintln(w, r.Line)
+		return exitFor(r.Pass)
+	}
+	// SPEC section 9, step 5: re-run the check on the files as they now are
+	// on disk; only its literal PASS records green.
+	out, code = execute(g, hygieneTool, json.RawMessage(`{"action":"check"}`), env)
+	if out.Answer == nil {
+		return code
+	}
+	again, err := decodeHygiene(out.Answer)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "kessho: %v\n", err)
+		return ExitToolError
+	}
+	return printCheck(env, again)
+}
+
+// hygieneAnswer is the printed answer of mem_context_hygiene.
+type hygieneAnswer struct {
+	Result *tools.HygieneResult `json:"result"`
+	Error  *struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+func decodeHygiene(b []byte) (hygieneAnswer, error) {
+	var a hygieneAnswer
+	if err := json.Unmarshal(b, &a); err != nil {
+		return a, fmt.Errorf("hygiene: the answer is not JSON: %v", err)
+	}
+	if a.Result == nil && a.Error == nil {
+		return a, fmt.Errorf("hygiene: the answer has neither result nor error: %s", b)
+	}
+	return a, nil
+}
+
+// printCheck prints a check's outcome as the reference checker does: the
+// line on standard output, or the unreadable line on standard error (a
+// refusal, such as a folder where a file should be or a locked vault,
+// is input the check could not read).
+func printCheck(env Env, a hygieneAnswer) int {
+	switch {
+	case a.Error != nil:
+		fmt.Fprintln(env.Stderr, hygiene.UnreadableLine(a.Error.Code+": "+a.Error.Message))
+		return ExitToolError
+	case a.Result.Unreadable != "":
+		fmt.Fprintln(env.Stderr, a.Result.Line)
+		return ExitToolError
+	}
+	fmt.Fprintln(env.Stdout, a.Result.Line)
+	return exitFor(a.Result.Pass)
+}
+
+func exitFor(pass bool) int {
+	if pass {
+		return ExitOK
+	}
+	return ExitToolError
+}
+
+// frameworkVault maps --root to the vault folder: root/vault when it holds
+// memory/ (preferred when both exist), else root when it holds memory/.
+// Otherwise it returns why the files cannot be read, and no folder: a
+// check on the wrong folder must not leave .kessho/ there.
+func frameworkVault(root string) (dir, why string) {
+	isDir := func(p string) bool {
+		st, err := os.Stat(p)
+		return err == nil && st.IsDir()
+	}
+	if !isDir(root) {
+		return "", "--root " + root + ": no such folder"
+	}
+	if v := filepath.Join(root, "vault"); isDir(filepath.Join(v, "memory")) {
+		return v, ""
+	}
+	if isDir(filepath.Join(root, "memory")) {
+		return root, ""
+	}
+	return "", "--root " + root + ": holds neither vault/memory/ nor memory/"
+}
+
+func hygieneUsageError(env Env, format string, args ...any) int {
+	fmt.Fprintf(env.Stderr, "kessho hygiene: %s\nRun `kessho hygiene --help` for usage.\n", fmt.Sprintf(format, args...))
+	return ExitUsage
 }
