@@ -1,0 +1,61 @@
+// Package engine runs Kessho's core. It has one interface, Engine, and two
+// implementations: Wasm, the default, runs the core compiled to WebAssembly
+// in a wazero sandbox; Native calls core.Handle in-process, for benchmarks
+// and as --engine native. Both give byte-identical answers.
+//
+//	e, err := engine.NewWasm(ctx, engine.WasmOptions{})
+//	if err != nil { … }
+//	defer e.Close(ctx)
+//	answer, err := e.Call(ctx, []byte(`{"tool":"mem_update_phase",…}`))
+//
+// An error from Call means the engine could not get an answer; a refusal by
+// the core (a tool error, a need) is an answer, not an error.
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+
+	"kessho/core"
+)
+
+// Engine runs requests through the core: JSON in, JSON out (see core.Handle).
+// Call is safe for concurrent use.
+type Engine interface {
+	// Call returns the core's answer to request. It fails when the engine
+	// cannot produce an answer: the context ends, a limit is exceeded
+	// (the error wraps ErrLimit), the sandbox traps, or the engine is closed.
+	Call(ctx context.Context, request []byte) ([]byte, error)
+	// Close releases the engine. Calls made after it fail with ErrClosed.
+	Close(ctx context.Context) error
+}
+
+// ErrLimit is wrapped by the errors of calls that exceed a bound: request or
+// answer size, or the sandbox's memory. Hosts answer LIMIT_EXCEEDED.
+var ErrLimit = errors.New("limit exceeded")
+
+// ErrClosed is returned by calls on a closed engine.
+var ErrClosed = errors.New("engine closed")
+
+// Native returns an engine that calls core.Handle in the host process. It
+// has no sandbox and no limits: a call, once started, runs to its end.
+func Native() Engine { return &native{} }
+
+type native struct{ closed atomic.Bool }
+
+func (n *native) Call(ctx context.Context, request []byte) ([]byte, error) {
+	if n.closed.Load() {
+		return nil, fmt.Errorf("engine: call: %w", ErrClosed)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("engine: call: %w", err)
+	}
+	return core.Handle(request), nil
+}
+
+func (n *native) Close(context.Context) error {
+	n.closed.Store(true)
+	return nil
+}
