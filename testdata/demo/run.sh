@@ -13,13 +13,17 @@ flags=(--tz Europe/Paris --now 2026-11-30T10:15:00+01:00)
 
 step() { # step TITLE CMD…: run one kessho command, print its output and the diff
   local title=$1; shift
-  printf '\n\033[1m== %s\033[0m\n$ kessho %s\n' "$title" "$*"
+  printf '\n\033[1m== %s\033[0m\n$ kessho' "$title"
+  local a; for a in "$@"; do
+    if [[ $a =~ [^A-Za-z0-9_./=-] ]]; then printf " '%s'" "${a//\'/\'\\\'\'}"; else printf ' %s' "$a"; fi
+  done; printf '\n'
+
   set +e
   "$kessho" "${flags[@]}" "$@"
   local code=$?
   set -e
   echo "(exit $code)"
-  (cd "$work" && diff -ru --label before --label after before vault) || true
+  (cd "$work" && diff -ruN -x .kessho before vault | sed -E 's/\t[0-9]{4}-[0-9]{2}-[0-9]{2} .*$//') || true
   rm -rf "$work/before" && cp -R "$work/vault" "$work/before"
 }
 
