@@ -229,21 +229,13 @@ func execute(g globals, tool string, args json.RawMessage, env Env) (vaultfs.Out
 		usage(env, err)
 		return vaultfs.Outcome{}, ExitUsage
 	}
-	now := time.Now()
-	if g.now != "" {
-		now, err = time.Parse(time.RFC3339, g.now)
-		if err != nil {
-			usage(env, usagef("--now %q is not RFC 3339 (e.g. 2026-11-30T10:15:00+01:00)", g.now))
-			return vaultfs.Outcome{}, ExitUsage
-		}
-	}
-	tz := g.tz
-	if tz == "" {
-		tz = localZone(env)
-	}
-	if _, err := time.LoadLocation(tz); err != nil {
-		usage(env, usagef("--tz %q is not an IANA time zone (e.g. Europe/Paris)", tz))
+	now, tz, err := timeFlags(g, env)
+	if err != nil {
+		usage(env, err)
 		return vaultfs.Outcome{}, ExitUsage
+	}
+	if now.IsZero() {
+		now = time.Now()
 	}
 	ctx := context.Background()
 	eng, err := openEngine(ctx, g.engine)
@@ -273,14 +265,41 @@ func execute(g globals, tool string, args json.RawMessage, env Env) (vaultfs.Out
 	return out, ExitOK
 }
 
-func openEngine(ctx context.Context, name string) (engine.Engine, error) {
+// timeFlags reads --now (zero when absent: each call takes the time it
+// runs at) and --tz (default the host's zone).
+func timeFlags(g globals, env Env) (now time.Time, tz string, err error) {
+	if g.now != "" {
+		if now, err = time.Parse(time.RFC3339, g.now); err != nil {
+			return now, "", usagef("--now %q is not RFC 3339 (e.g. 2026-11-30T10:15:00+01:00)", g.now)
+		}
+	}
+	tz = g.tz
+	if tz == "" {
+		tz = localZone(env)
+	}
+	if _, err := time.LoadLocation(tz); err != nil {
+		return now, "", usagef("--tz %q is not an IANA time zone (e.g. Europe/Paris)", tz)
+	}
+	return now, tz, nil
+}
+
+// checkEngine refuses an --engine that names no engine.
+func checkEngine(name string) error {
 	switch name {
-	case "", "wasm":
-		return engine.NewWasm(ctx, engine.WasmOptions{})
-	case "native":
+	case "", "wasm", "native":
+		return nil
+	}
+	return usagef("--engine must be wasm or native, not %q", name)
+}
+
+func openEngine(ctx context.Context, name string) (engine.Engine, error) {
+	if err := checkEngine(name); err != nil {
+		return nil, err
+	}
+	if name == "native" {
 		return engine.Native(), nil
 	}
-	return nil, usagef("--engine must be wasm or native, not %q", name)
+	return engine.NewWasm(ctx, engine.WasmOptions{})
 }
 
 // findVault picks the vault: --vault, else KESSHO_VAULT, else the current

@@ -53,8 +53,8 @@ func runMCP(g globals, rest []string, env Env) int {
 	if err != nil {
 		return usage(env, err)
 	}
-	if g.engine != "" && g.engine != "wasm" && g.engine != "native" {
-		return usage(env, usagef("--engine must be wasm or native, not %q", g.engine))
+	if err := checkEngine(g.engine); err != nil {
+		return usage(env, err)
 	}
 	dir, err := findVault(g, env)
 	if err != nil {
@@ -123,18 +123,12 @@ func mcpFlags(rest []string, env Env) (addr, token string, err error) {
 // runs at time.Now() unless --now fixes it, in --tz (default the host's
 // zone), in --lang.
 func mcpOptions(g globals, env Env) (mcp.Options, error) {
-	opts := mcp.Options{Lang: g.lang, TZ: g.tz}
-	if opts.TZ == "" {
-		opts.TZ = localZone(env)
+	now, tz, err := timeFlags(g, env)
+	if err != nil {
+		return mcp.Options{}, err
 	}
-	if _, err := time.LoadLocation(opts.TZ); err != nil {
-		return opts, usagef("--tz %q is not an IANA time zone (e.g. Europe/Paris)", opts.TZ)
-	}
-	if g.now != "" {
-		now, err := time.Parse(time.RFC3339, g.now)
-		if err != nil {
-			return opts, usagef("--now %q is not RFC 3339 (e.g. 2026-11-30T10:15:00+01:00)", g.now)
-		}
+	opts := mcp.Options{Lang: g.lang, TZ: tz}
+	if !now.IsZero() {
 		opts.Now = func() time.Time { return now }
 	}
 	return opts, nil

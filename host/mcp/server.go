@@ -1,0 +1,169 @@
+// Package mcp serves Kessho's tools over the Model Context Protocol, with
+// the official Go SDK (github.com/modelcontextprotocol/go-sdk).
+//
+// Every tool of the catalogue is offered as it is: its name, title,
+// description and input JSON Schema come from [catalog.Tool], in the
+// server's language, and a call runs through [vaultfs.Vault.Call] like
+// every other host's. Nothing here names a tool or a parameter, so a tool
+// added to the catalogue is served without a line changed in this package.
+//
+//	v, _ := vaultfs.Open(dir)
+//	eng := mcp.Background(func(ctx context.Context) (mcp.Engine, error) { return engine.NewWasm(ctx, engine.WasmOptions{}) })
+//	srv := mcp.NewServer(v, eng, mcp.Options{Lang: "fr", TZ: "Europe/Paris"})
+//	err := mcp.ServeStdio(ctx, srv, os.Stdin, os.Stdout)
+//
+// A call answers the same JSON as `kessho call` prints, as text content:
+// {"ok":true,"result":{…}} (the result object also as structuredContent),
+// or {"ok":false,"error":{"code":…,"message":…,"details":…}} with isError
+// set, so that the agent reads the code and the message and can correct
+// its call. Only a call of a tool the server does not offer is a protocol
+// error, as MCP asks.
+//
+// # Notes
+//
+// The SDK runs the calls of a session concurrently, and HTTP serves many
+// sessions at once. That is safe: the Vault takes its writer lock around
+// each call (in this process and across processes), and the engines are
+// safe for concurrent use.
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"kessho/core"
+	"kessho/core/catalog"
+	"kessho/core/fault"
+	"kessho/host/vaultfs"
+)
+
+// Options configure a server. The zero value means: English, UTC, the
+// time of each call.
+type Options struct {
+	// Lang is the language of the tools' descriptions and of the
+	// messages: "en" or "fr".
+	Lang string
+	// TZ is the vault's IANA time zone; "" is UTC.
+	TZ string
+	// Now returns the time a call runs at; nil means time.Now. Tests fix it.
+	Now func() time.Time
+	// Version is the version reported to clients; "" reports "dev".
+	Version string
+}
+
+// NewServer returns an MCP server that offers every tool of the catalogue
+// on vault v, run by eng. It does no work proportional to the vault or the
+// engine: clients can initialize and list the tools at once, while eng
+// may still be starting (see [Background]).
+func NewServer(v *vaultfs.Vault, eng vaultfs.Engine, opts Options) *sdk.Server {
+	version := opts.Version
+	if version == "" {
+		version = "dev"
+	}
+	srv := sdk.NewServer(&sdk.Implementation{Name: "kessho", Title: "Kessho", Version: version},
+		&sdk.ServerOptions{Capabilities: &sdk.ServerCapabilities{}}) // tools only; no logging
+	c := &caller{vault: v, engine: eng, opts: opts}
+	for _, t := range catalog.Tools() {
+		srv.AddTool(Tool(t, opts.Lang), c.handler(t.Name))
+	}
+	return srv
+}
+
+// Tool returns the MCP description of t in lang: the catalogue's title,
+// description and input schema, and readOnlyHint for a tool that never
+// writes. Kessho's tools touch nothing but the vault: openWorldHint is
+// false.
+func Tool(t *catalog.Tool, lang string) *sdk.Tool {
+	closed := false
+	return &sdk.Tool{
+		Name:        t.Name,
+		Title:       t.Title.In(lang),
+		Description: t.Description.In(lang),
+		InputSchema: t.Schema(lang),
+		Annotations: &sdk.ToolAnnotations{
+			Title:         t.Title.In(lang),
+			ReadOnlyHint:  !t.Writes,
+			OpenWorldHint: &closed,
+		},
+	}
+}
+
+// caller runs tool calls on one vault.
+type caller struct {
+	vault  *vaultfs.Vault
+	engine vaultfs.Engine
+	opts   Options
+}
+
+// waiter is an engine that may still be starting, like a [Pending]: the
+// handler waits for it before the call takes the vault's lock.
+type waiter interface {
+	Wait(ctx context.Context) error
+}
+
+// handler returns the SDK handler of the tool named name.
+func (c *caller) handler(name string) sdk.ToolHandler {
+	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		if w, ok := c.engine.(waiter); ok {
+			if err := w.Wait(ctx); err != nil {
+				return result(internal(err, c.opts.Lang)), nil
+			}
+		}
+		out, err := c.vault.Call(ctx, c.engine, name, arguments(req.Params.Arguments), c.options())
+		if err != nil {
+			out = internal(err, c.opts.Lang)
+		}
+		return result(out), nil
+	}
+}
+
+func (c *caller) options() vaultfs.CallOptions {
+	now := time.Now
+	if c.opts.Now != nil {
+		now = c.opts.Now
+	}
+	return vaultfs.CallOptions{Now: now(), TZ: c.opts.TZ, Lang: c.opts.Lang}
+}
+
+// arguments passes the client's arguments to the core as they came: the
+// core validates them against the catalogue (INVALID_ARGUMENT). Absent or
+// null arguments are no arguments.
+func arguments(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 || string(raw) == "null" {
+		return json.RawMessage(`{}`)
+	}
+	return raw
+}
+
+// result turns an answer into the MCP result: the answer's JSON as text,
+// isError for a refusal, and the result object as structured content.
+func result(out vaultfs.Outcome) *sdk.CallToolResult {
+	res := &sdk.CallToolResult{
+		Content: []sdk.Content{&sdk.TextContent{Text: string(out.Answer)}},
+		IsError: !out.OK,
+	}
+	if out.OK {
+		var ans struct {
+			Result json.RawMessage `json:"result"`
+		}
+		if json.Unmarshal(out.Answer, &ans) == nil && len(ans.Result) > 0 && ans.Result[0] == '{' {
+			res.StructuredContent = ans.Result
+		}
+	}
+	return res
+}
+
+// internal renders a failure of the engine itself (it did not start, it
+// crashed, the call was cancelled) as an INTERNAL refusal, so that the
+// agent sees it and the server goes on.
+func internal(err error, lang string) vaultfs.Outcome {
+	e := fault.Internalf("%v", err)
+	b, _ := json.Marshal(struct {
+		OK    bool           `json:"ok"`
+		Error core.ErrorBody `json:"error"`
+	}{false, core.ErrorBody{Code: e.Code, Message: e.Message(lang), Details: e.Details}})
+	return vaultfs.Outcome{Answer: b}
+}
