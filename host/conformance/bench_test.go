@@ -135,6 +135,8 @@ func BenchmarkCLI(b *testing.B) {
 	}
 }
 
+var archiveRuns int
+
 // BenchmarkArchive5k is a full mem_archive with a derived atom on a
 // generated vault of 5,000 notes (the atom's name is checked against every
 // note, so the whole tree is listed).
@@ -163,7 +165,9 @@ func BenchmarkArchive5k(b *testing.B) {
 			}
 			defer v.Close()
 			now := time.Date(2026, 11, 30, 9, 15, 0, 0, time.UTC)
-			for i := 0; b.Loop(); i++ {
+			for b.Loop() {
+				archiveRuns++ // unique atom names across runs (-count)
+				i := archiveRuns
 				args := fmt.Sprintf(`{"slug":"project-07","mode":"full","archive_subject":"Bench %s %d","archive_body_md":"Did things in /home/ada/src/kessho/core.\n","derive":[{"fact":"Bench fact %s %d","body":"Why.","kind":"knowledge"}]}`, name, i, name, i)
 				out, err := v.Call(context.Background(), eng, "mem_archive", json.RawMessage(args), vaultfs.CallOptions{Now: now, TZ: "Europe/Paris"})
 				if err != nil || !out.OK {
