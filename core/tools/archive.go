@@ -320,21 +320,19 @@ func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, c
 	subject := strings.TrimSpace(*a.ArchiveSubject)
 	slug := c.project.Slug
 
-	// Everything this part reads, in one round.
-	if err := v.Prefetch([]string{c.project.History()}, []string{dir + "/archives"}); err != nil {
-		return nil, nil, err
-	}
+	// Everything this part reads, asked for in one round.
+	errFiles := v.Prefetch([]string{c.project.History()}, []string{dir + "/archives"})
 	needNames := len(a.Derive) > 0 || hasWikiLinks(*a.ArchiveBodyMD) || a.ContextMD != nil && hasWikiLinks(*a.ContextMD)
-	var names map[string]string // folded stem → path, every note of the vault
+	var names map[string]string // lowercased stem → path, every note of the vault
 	if needNames {
 		files, err := v.Walk(".")
 		if err != nil {
 			return nil, nil, err
 		}
-		names = map[string]string{}
-		for _, f := range files {
-			names[strings.ToLower(noteStem(f))] = f
-		}
+		names = noteNames(files)
+	}
+	if errFiles != nil {
+		return nil, nil, errFiles
 	}
 
 	// 1. The archive's file name: never overwritten, -2, -3… when taken.
@@ -618,6 +616,16 @@ func noteStem(p string) string {
 	return strings.TrimSuffix(path.Base(p), ".md")
 }
 
+// noteNames maps each file's lowercased stem (what a wikilink names) to
+// its path.
+func noteNames(files []string) map[string]string {
+	names := make(map[string]string, len(files))
+	for _, f := range files {
+		names[strings.ToLower(noteStem(f))] = f
+	}
+	return names
+}
+
 func hasWikiLinks(s string) bool { return strings.Contains(s, "[[") }
 
 // warnLinks adds a warning for each wikilink of texts that resolves to no
@@ -638,10 +646,7 @@ func warnLinks(env *Env, res *ArchiveResult, texts []string, names map[string]st
 		if err != nil {
 			return err
 		}
-		names = map[string]string{}
-		for _, f := range files {
-			names[strings.ToLower(noteStem(f))] = f
-		}
+		names = noteNames(files)
 	}
 	byPath := map[string]bool{}
 	for _, p := range names {
