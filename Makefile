@@ -6,7 +6,10 @@ BIN     := bin/kessho
 WASM    := host/engine/kessho.wasm
 GOFILES := $(shell find core wasm host -name '*.go' -not -name '*_test.go' 2>/dev/null)
 
-.PHONY: all build wasm test test-go vet demo bench docs check clean fuzz
+PLUGIN  := plugin-shim
+NPM     ?= npm
+
+.PHONY: all build wasm test vet demo bench docs clean fuzz plugin test-plugin bench-plugin
 
 all: build
 
@@ -29,6 +32,23 @@ vet: $(WASM)
 # fuzz seed corpora.
 test: build vet
 	$(GO) test -count=1 -timeout 20m ./...
+	$(MAKE) test-plugin
+
+$(PLUGIN)/node_modules/.package-lock.json: $(PLUGIN)/package-lock.json $(PLUGIN)/package.json
+	cd $(PLUGIN) && $(NPM) ci --no-audit --no-fund
+
+# The Obsidian plugin: plugin-shim/{main.js,manifest.json,styles.css}, the wasm inside main.js.
+plugin: $(BIN) $(PLUGIN)/node_modules/.package-lock.json
+	cd $(PLUGIN) && $(NPM) run build
+
+# Every conformance case through the TypeScript host (Node and headless
+# Chromium, Debian's, installed when missing), conflicts, journal interop, forms.
+test-plugin: $(BIN) $(PLUGIN)/node_modules/.package-lock.json
+	bash $(PLUGIN)/scripts/ensure-chromium.sh
+	cd $(PLUGIN) && $(NPM) test
+
+bench-plugin: $(BIN) $(PLUGIN)/node_modules/.package-lock.json
+	cd $(PLUGIN) && $(NPM) run bench
 
 # Runs the tools on a copy of the demo vault and prints what changed.
 demo: build
@@ -38,6 +58,7 @@ demo: build
 # machine and the date.
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./host/... ./core/... | tee bench.out
+	$(MAKE) bench-plugin
 
 docs: build
 	$(GO) run ./host/cmd/docgen > docs/reference.md
@@ -47,3 +68,4 @@ fuzz: $(WASM)
 
 clean:
 	rm -rf bin $(WASM) bench.out
+	rm -rf $(PLUGIN)/main.js $(PLUGIN)/node_modules $(PLUGIN)/.test-build $(PLUGIN)/.cache $(PLUGIN)/src/generated

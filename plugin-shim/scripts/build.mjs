@@ -1,0 +1,83 @@
+// Builds the plugin: main.js with the wasm core inside it, next to
+// manifest.json and styles.css (the three files Obsidian installs).
+//
+//	node scripts/build.mjs      (npm run build)
+//
+// Reads ../host/engine/kessho.wasm (make wasm) and the catalogue printed by
+// ../bin/kessho catalog (make build), which it writes to
+// src/generated/catalog.json.
+
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { compress } from "./compress.mjs";
+import { pack } from "./pack.mjs";
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const repo = dirname(root);
+// KESSHO_WASM and KESSHO_BIN point elsewhere (a development build).
+const wasmPath = process.env.KESSHO_WASM || join(repo, "host", "engine", "kessho.wasm");
+const kessho = process.env.KESSHO_BIN || join(repo, "bin", "kessho");
+const maxBytes = 2_500_000;
+
+function fail(msg) {
+  console.error(`plugin-shim build: ${msg}`);
+  process.exit(1);
+}
+
+if (!existsSync(wasmPath)) fail(`${relative(process.cwd(), wasmPath)} is missing: run \`make wasm\` (or \`make build\`) at the repository's root first`);
+if (!existsSync(kessho)) fail(`${relative(process.cwd(), kessho)} is missing: run \`make build\` at the repository's root first (the catalogue comes from \`kessho catalog\`)`);
+
+// The catalogue, from the same core.
+const catalog = execFileSync(kessho, ["catalog"], { encoding: "utf8" });
+JSON.parse(catalog);
+mkdirSync(join(root, "src", "generated"), { recursive: true });
+const catalogPath = join(root, "src", "generated", "catalog.json");
+if (!existsSync(catalogPath) || readFileSync(catalogPath, "utf8") !== catalog) writeFileSync(catalogPath, catalog);
+
+// The core: gzip, then packed into a string literal.
+const wasm = readFileSync(wasmPath);
+const gz = await compress(wasm);
+const placeholder = "__KESSHO_WASM_PACKED__";
+const wasmModule = {
+  name: "kessho-wasm",
+  setup(b) {
+    b.onResolve({ filter: /^kessho:wasm$/ }, (args) => ({ path: args.path, namespace: "kessho-wasm" }));
+    b.onLoad({ filter: /.*/, namespace: "kessho-wasm" }, () => ({
+      contents:
+        `export const packed = ${JSON.stringify(placeholder)};\n` +
+        `export const gzipLength = ${gz.length};\n` +
+        `export const wasmSHA256 = ${JSON.stringify(createHash("sha256").update(wasm).digest("hex"))};\n`,
+      loader: "js",
+    }));
+  },
+};
+
+const result = await build({
+  entryPoints: [join(root, "src", "main.ts")],
+  bundle: true,
+  format: "cjs",
+  platform: "browser",
+  target: "es2022",
+  external: ["obsidian", "electron", "@codemirror/*", "@lezer/*"],
+  minify: true,
+  legalComments: "none",
+  write: false,
+  logLevel: "warning",
+  banner: { js: "/* Kessho for Obsidian. Built from the Kessho repository (plugin-shim/); the wasm core is packed inside. */" },
+  plugins: [wasmModule],
+});
+let js = result.outputFiles[0].text;
+const quoted = JSON.stringify(placeholder);
+if (js.split(quoted).length !== 2) fail("the wasm placeholder is not in main.js exactly once");
+js = js.replace(quoted, () => '"' + pack(gz) + '"');
+const out = join(root, "main.js");
+writeFileSync(out, js);
+
+const size = statSync(out).size;
+const mb = (n) => (n / 1e6).toFixed(2) + " MB";
+console.log(`main.js ${mb(size)} (wasm ${mb(wasm.length)}, gzip ${mb(gz.length)}, packed ${mb(Buffer.byteLength(js) - Buffer.byteLength(js.replace(/"[^"]{100000,}"/, "")))})`);
+if (size >= maxBytes) fail(`main.js is ${mb(size)}, over the budget of ${mb(maxBytes)}`);

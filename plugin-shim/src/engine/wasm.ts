@@ -1,0 +1,140 @@
+// The wasm core run in the page: a WASI reactor on @bjorn3/browser_wasi_shim.
+//
+// The module is compiled once, asynchronously (Chromium refuses synchronous
+// compiles of large modules on the main thread). An instance is started
+// with _initialize and serves calls one at a time; any failure (a trap, an
+// exit, an answer that breaks the protocol) discards it, and the next call
+// starts a fresh one: a Go instance that failed once is never reused.
+
+import { ConsoleStdout, File, OpenFile, WASI, WASIProcExit } from "@bjorn3/browser_wasi_shim";
+import type { Engine } from "../host/call";
+
+/** The module's exports (see wasm/main.go). */
+interface Exports {
+  memory: WebAssembly.Memory;
+  _initialize: () => void;
+  alloc: (n: number) => number;
+  free: (ptr: number) => void;
+  handle: (ptr: number, n: number) => bigint;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** How many lines of the module's standard error a failure quotes. */
+const keepLines = 20;
+
+/**
+ * WasmEngine runs core.Handle in the wasm module.
+ *
+ *	const eng = new WasmEngine(() => WebAssembly.compile(bytes));
+ *	const answer = await eng.call('{"tool":…}');
+ */
+export class WasmEngine implements Engine {
+  private module: Promise<WebAssembly.Module> | null = null;
+  private instance: Exports | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private stderr: string[] = [];
+  /** How many instances were started (tests check that a failure makes a new one). */
+  started = 0;
+
+  /**
+   * compile returns the compiled module; it is called once, on the first
+   * call. warmup, when given, is a request each new instance runs once
+   * (its answer dropped), so that the functions a call needs are compiled
+   * before the user's first call rather than during it.
+   */
+  constructor(
+    private compile: () => Promise<WebAssembly.Module>,
+    private warmup?: string,
+  ) {}
+
+  /** call runs one request; calls are queued and run one at a time. */
+  call(request: string): Promise<string> {
+    return this.enqueue(() => this.callNow(request));
+  }
+
+  /** warm compiles the module and starts an instance ahead of the first call. */
+  warm(): Promise<void> {
+    return this.enqueue(async () => {
+      this.instance ??= await this.start();
+    });
+  }
+
+  private enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(task);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async callNow(request: string): Promise<string> {
+    const inst = this.instance ?? (await this.start());
+    try {
+      return handle(inst, request);
+    } catch (err) {
+      this.instance = null;
+      throw this.failure(err);
+    }
+  }
+
+  private async start(): Promise<Exports> {
+    this.module ??= this.compile();
+    let module: WebAssembly.Module;
+    try {
+      module = await this.module;
+    } catch (err) {
+      this.module = null;
+      throw new Error(`kessho: compiling the wasm core: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    this.stderr = [];
+    const line = (l: string) => {
+      this.stderr.push(l);
+      if (this.stderr.length > keepLines) this.stderr.shift();
+    };
+    const wasi = new WASI([], [], [new OpenFile(new File([])), ConsoleStdout.lineBuffered(line), ConsoleStdout.lineBuffered(line)], {
+      debug: false,
+    });
+    try {
+      const instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi.wasiImport });
+      const exports = instance.exports as unknown as Exports;
+      wasi.initialize(instance as unknown as { exports: Exports });
+      if (this.warmup !== undefined) handle(exports, this.warmup);
+      this.started++;
+      this.instance = exports;
+      return exports;
+    } catch (err) {
+      throw this.failure(err);
+    }
+  }
+
+  private failure(err: unknown): Error {
+    let msg = err instanceof WASIProcExit ? `the module exited with code ${err.code}` : err instanceof Error ? err.message : String(err);
+    if (this.stderr.length > 0) msg += "\n" + this.stderr.join("\n");
+    return new Error(`kessho: the wasm core failed: ${msg}`);
+  }
+}
+
+/** handle runs one request through the module's handle export (wasm/main.go). */
+function handle(inst: Exports, request: string): string {
+  const bytes = encoder.encode(request);
+  const ptr = inst.alloc(bytes.length) >>> 0;
+  new Uint8Array(inst.memory.buffer, ptr, bytes.length).set(bytes);
+  const res = inst.handle(ptr, bytes.length);
+  inst.free(ptr);
+  if (res === 0n) throw new Error("the module broke the call protocol (handle returned 0)");
+  const outPtr = Number(res >> 32n);
+  const outLen = Number(res & 0xffffffffn);
+  // A fresh view: the memory may have grown (and the old buffer detached).
+  const answer = decoder.decode(new Uint8Array(inst.memory.buffer, outPtr, outLen));
+  inst.free(outPtr);
+  return answer;
+}
+
+/**
+ * gunzip decompresses gzip bytes with DecompressionStream, a web API that
+ * Obsidian has on desktop and mobile.
+ */
+export async function gunzip(gz: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
+  const stream = new Blob([gz as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}

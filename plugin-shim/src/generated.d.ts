@@ -1,0 +1,17 @@
+// Modules the build makes (scripts/build.mjs).
+
+/** The wasm core, gzipped, then packed into a string (scripts/pack.mjs). */
+declare module "kessho:wasm" {
+  /** The packed gzip bytes. */
+  export const packed: string;
+  /** How many gzip bytes packed holds. */
+  export const gzipLength: number;
+  /** The SHA-256 (hex) of the wasm module itself. */
+  export const wasmSHA256: string;
+}
+
+/** The bench's copy of the packed module (scripts/bench.mjs). */
+declare module "bench-wasm" {
+  export const packed: string;
+  export const gzipLength: number;
+}

@@ -1,0 +1,126 @@
+// The call loop: the TypeScript twin of host/vaultfs/call.go. It asks the
+// core, answers its needs from the vault (up to 8 rounds), applies the plan
+// it returns, and renders the answer the Go host prints, byte for byte:
+// the core's result or error copied verbatim.
+
+import { answerNeed, newSnapshot, snapshotJSON, type Need } from "./answer";
+import { apply } from "./apply";
+import { asHostError, HostError, refusalJSON } from "./fault";
+import { rawFields } from "./gojson";
+import type { Plan } from "./plan";
+import type { VaultPort } from "./port";
+import type { RecoverOptions } from "./journal";
+import { recoverJournals } from "./journal";
+
+/** conflictAs gives a failed precondition (CONFLICT) the tool's own code; message and details stay. */
+function conflictAs(e: HostError, code: string | undefined): HostError {
+  if (e.code !== "CONFLICT" || code === undefined || code === "") return e;
+  return new HostError(code, e.en, e.fr, e.details);
+}
+
+/** An engine runs core.Handle on a request and returns its answer, as JSON text. */
+export interface Engine {
+  call(request: string): Promise<string>;
+}
+
+/** CallOptions are a call's inputs besides the tool and its arguments. */
+export interface CallOptions extends RecoverOptions {
+  /** RFC 3339 time of the call. */
+  now: string;
+  /** IANA zone of the vault; "" is UTC. */
+  tz: string;
+  /** "en" or "fr". */
+  lang: string;
+  /** need/answer rounds before LIMIT_EXCEEDED; default 8 */
+  maxRounds?: number;
+  /** file text the request may carry, in bytes; default 256 MiB */
+  maxBytes?: number;
+  /**
+   * conflictCode returns the code the tool gives a failed precondition
+   * (the catalogue's conflict_code, e.g. CONTEXT_HYGIENE_RACE), or
+   * undefined for CONFLICT.
+   */
+  conflictCode?: (tool: string) => string | undefined;
+}
+
+/** Outcome is what a call produced. */
+export interface Outcome {
+  /** What hosts print: {"ok":true,"result":…} or {"ok":false,"error":…}. */
+  answer: string;
+  /** The engine's last answer, plan included. */
+  raw: string;
+  /** The plan applied, when there was one. */
+  plan: Plan | null;
+  ok: boolean;
+}
+
+/**
+ * call runs tool on the vault. Refusals, the core's or the host's
+ * (CONFLICT, LIMIT_EXCEEDED, INTERNAL), come back as an Outcome with ok
+ * false; it throws only when the engine itself fails.
+ *
+ * args is the arguments' JSON text (passed to the core as written) or
+ * undefined for none.
+ */
+export async function call(v: VaultPort, eng: Engine, tool: string, args: string | undefined, opts: CallOptions): Promise<Outcome> {
+  const maxRounds = opts.maxRounds ?? 8;
+  const maxBytes = opts.maxBytes ?? 256 * 1024 * 1024;
+  const refuse = (err: unknown, raw?: string): Outcome => {
+    const answer = refusalJSON(asHostError(err), opts.lang);
+    return { answer, raw: raw ?? answer, plan: null, ok: false };
+  };
+  try {
+    await recoverJournals(v, opts);
+  } catch (err) {
+    return refuse(err);
+  }
+  let head = '{"tool":' + JSON.stringify(tool);
+  if (args !== undefined) head += ',"args":' + args;
+  head += ',"now":' + JSON.stringify(opts.now);
+  if (opts.tz !== "") head += ',"tz":' + JSON.stringify(opts.tz);
+  if (opts.lang !== "") head += ',"lang":' + JSON.stringify(opts.lang);
+  const snap = newSnapshot();
+  for (let round = 0; ; round++) {
+    const raw = await eng.call(head + snapshotJSON(snap) + "}");
+    let fields: Map<string, string>;
+    try {
+      fields = rawFields(raw);
+    } catch (err) {
+      throw new Error(`call ${tool}: the engine answered invalid JSON: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    const need = fields.get("need");
+    if (need !== undefined && need !== "null") {
+      if (round + 1 >= maxRounds) {
+        return refuse(
+          new HostError(
+            "LIMIT_EXCEEDED",
+            `${tool} still needed more of the vault after ${maxRounds} rounds`,
+            `${tool} demandait encore des fichiers après ${maxRounds} tours`,
+            { rounds: maxRounds },
+          ),
+        );
+      }
+      try {
+        await answerNeed(v, JSON.parse(need) as Need, snap, maxBytes);
+      } catch (err) {
+        return refuse(err);
+      }
+      continue;
+    }
+    const ok = fields.get("ok");
+    if (ok === undefined || ok === "null") throw new Error(`call ${tool}: the engine's answer has neither need nor ok`);
+    if (ok !== "true") {
+      return { answer: '{"ok":false,"error":' + (fields.get("error") ?? "null") + "}", raw, plan: null, ok: false };
+    }
+    const planText = fields.get("plan");
+    const plan = planText === undefined || planText === "null" ? null : (JSON.parse(planText) as Plan);
+    if (plan !== null && plan.length > 0) {
+      try {
+        await apply(v, plan, opts);
+      } catch (err) {
+        return refuse(conflictAs(asHostError(err), opts.conflictCode?.(tool)), raw);
+      }
+    }
+    return { answer: '{"ok":true,"result":' + (fields.get("result") ?? "null") + "}", raw, plan, ok: true };
+  }
+}

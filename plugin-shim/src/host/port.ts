@@ -1,0 +1,84 @@
+// The host's view of a vault: what answering needs and applying plans take.
+// src/obsidian/vault-port.ts implements it with Obsidian's Vault API; the
+// host's logic (answer, apply, journal, call) knows nothing else.
+
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
+
+/** What is at a path: a file, a folder, or nothing. */
+export type Kind = "file" | "folder" | null;
+
+/** A vault, as the host uses it. Paths are vault-relative; "." is the root. */
+export interface VaultPort {
+  /** kind tells what is at p (null: nothing there, or a parent is a file). */
+  kind(p: string): Promise<Kind>;
+  /** readBytes returns the exact bytes of the file at p. */
+  readBytes(p: string): Promise<Uint8Array>;
+  /** list returns the names (not paths) in folder p, dot-names included. */
+  list(p: string): Promise<{ files: string[]; folders: string[] }>;
+
+  /**
+   * modify replaces the text of the file at p. With expect set
+   * ("sha256:<hex>"), the file's hash is checked inside the atomic edit
+   * (vault.process), and a difference throws the CONFLICT of
+   * fault.changed(p) with nothing written. With expect null the file is
+   * overwritten (a journal rolled forward).
+   */
+  modify(p: string, expect: string | null, text: string): Promise<void>;
+  /** create makes a new file; it throws CONFLICT when something is already at p. */
+  create(p: string, text: string): Promise<void>;
+  /** remove deletes the file at p. */
+  remove(p: string): Promise<void>;
+  /** move renames a file or folder (its target's parents made first). */
+  move(from: string, to: string): Promise<void>;
+  /** mkdir makes the folder p and its missing parents. */
+  mkdir(p: string): Promise<void>;
+
+  /** state reaches Kessho's own files under .kessho/, which plans never name. */
+  readonly state: StatePort;
+}
+
+/** Files outside the vault's index (dot-folders): the journal. */
+export interface StatePort {
+  /** list returns the names of the files in folder dir, or null when it does not exist. */
+  list(dir: string): Promise<string[] | null>;
+  /** read returns the file's text, or null when it does not exist. */
+  read(p: string): Promise<string | null>;
+  /** write creates or replaces a file, making its folder first. */
+  write(p: string, text: string): Promise<void>;
+  /** append adds text at the end of a file, creating it when missing. */
+  append(p: string, text: string): Promise<void>;
+  /** remove deletes a file; a missing one is not an error. */
+  remove(p: string): Promise<void>;
+  /** rename moves a file. */
+  rename(from: string, to: string): Promise<void>;
+}
+
+/**
+ * sha256Hex returns the SHA-256 of bytes in lowercase hex. It is
+ * synchronous (@noble/hashes): vault.process's callback is, and
+ * crypto.subtle's digest waits on a worker thread that the wasm compiler
+ * keeps busy for a while after start-up (hundreds of milliseconds on two
+ * cores).
+ */
+export function sha256Hex(bytes: Uint8Array): string {
+  return bytesToHex(sha256(bytes));
+}
+
+const encoder = new TextEncoder();
+
+/** textHash returns the precondition string of a text: "sha256:<hex>" of its UTF-8 bytes. */
+export function textHash(text: string): string {
+  return "sha256:" + sha256Hex(encoder.encode(text));
+}
+
+const strictUTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** decodeUTF8 returns the text of bytes, BOM kept, or null when they are not valid UTF-8. */
+export function decodeUTF8(bytes: Uint8Array): string | null {
+  try {
+    return strictUTF8.decode(bytes);
+  } catch {
+    return null;
+  }
+}

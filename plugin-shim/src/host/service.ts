@@ -1,0 +1,78 @@
+// Host is what the plugin and its API call: one call at a time through the
+// host loop (call.ts), with the time, zone and language filled in.
+
+import { call, type Engine, type Outcome } from "./call";
+import type { VaultPort } from "./port";
+
+/** Per-call overrides: tests pin time, zone and language this way. */
+export interface CallOverrides {
+  /** RFC 3339 text or a Date; default: the host's clock. */
+  now?: string | Date;
+  /** IANA zone; "" is UTC. Default: the settings'. */
+  tz?: string;
+  /** "en" or "fr" ("" is English). Default: the settings'. */
+  lang?: string;
+}
+
+/** The surroundings a Host reads at each call. */
+export interface HostEnv {
+  clock: () => Date;
+  tz: () => string;
+  lang: () => "en" | "fr";
+  /** The catalogue's conflict_code of a tool, if it has one. */
+  conflictCode?: (tool: string) => string | undefined;
+}
+
+/** rfc3339 formats a time to the second, in UTC (the core converts it to the vault's zone). */
+export function rfc3339(d: Date): string {
+  return d.toISOString().replace(/\.\d+Z$/, "Z");
+}
+
+/**
+ * canonicalNow writes an RFC 3339 time as the Go host does (it parses
+ * --now and formats it with time.RFC3339): fractional seconds dropped, a
+ * zero offset written Z. Text that is not RFC 3339 is passed on as is, for
+ * the core to refuse.
+ */
+export function canonicalNow(s: string): string {
+  const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.\d+)?(Z|[+-]\d\d:\d\d)$/.exec(s);
+  if (m === null) return s;
+  return m[1]! + (m[2] === "+00:00" || m[2] === "-00:00" ? "Z" : m[2]!);
+}
+
+export class Host {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly engine: Engine,
+    readonly vault: VaultPort,
+    private env: HostEnv,
+    private lockWaitMs?: number,
+  ) {}
+
+  /**
+   * call runs tool with args (an object, or its JSON text) and returns the
+   * outcome; its answer is the text `kessho call` prints. Calls are queued:
+   * one runs at a time.
+   */
+  call(tool: string, args?: unknown, o: CallOverrides = {}): Promise<Outcome> {
+    let argsText: string | undefined;
+    if (typeof args === "string") {
+      JSON.parse(args); // throws on text that is not JSON, as `kessho call --json` refuses it
+      argsText = args;
+    } else if (args !== undefined) {
+      argsText = JSON.stringify(args);
+    }
+    const now = o.now === undefined ? rfc3339(this.env.clock()) : typeof o.now === "string" ? canonicalNow(o.now) : rfc3339(o.now);
+    const opts = {
+      now,
+      tz: o.tz ?? this.env.tz(),
+      lang: o.lang ?? this.env.lang(),
+      ...(this.env.conflictCode === undefined ? {} : { conflictCode: this.env.conflictCode }),
+      ...(this.lockWaitMs === undefined ? {} : { lockWaitMs: this.lockWaitMs }),
+    };
+    const next = this.queue.then(() => call(this.vault, this.engine, tool, argsText, opts));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+}

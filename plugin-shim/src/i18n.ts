@@ -1,0 +1,43 @@
+// The plugin's own words (the tools' come from the catalogue), in English
+// and French. Sentence case, as Obsidian's UI writes.
+
+import type { Lang } from "./catalog/catalog";
+
+const en = {
+  ribbon: "Kessho",
+  run: "Run",
+  running: "Running…",
+  cancel: "Cancel",
+  required: "Required.",
+  settingsLang: "Language",
+  settingsLangDesc: "Language of messages and forms. Automatic follows Obsidian's language.",
+  langAuto: "Automatic",
+  settingsTZ: "Vault time zone",
+  settingsTZDesc: "IANA time zone used for dates and archive names, e.g. Europe/Paris. Empty: this device's zone",
+  badZone: "not a time zone this device knows",
+  engineFailed: "Kessho failed: ",
+  noTools: "Kessho: no action available in this version of the core.",
+};
+
+const fr: typeof en = {
+  ribbon: "Kessho",
+  run: "Lancer",
+  running: "En cours…",
+  cancel: "Annuler",
+  required: "Obligatoire.",
+  settingsLang: "Langue",
+  settingsLangDesc: "Langue des messages et des formulaires. Automatique suit la langue d'Obsidian.",
+  langAuto: "Automatique",
+  settingsTZ: "Fuseau horaire du coffre",
+  settingsTZDesc: "Fuseau IANA des dates et des noms d'archives, par ex. Europe/Paris. Vide : le fuseau de cet appareil",
+  badZone: "fuseau inconnu de cet appareil",
+  engineFailed: "Échec de Kessho : ",
+  noTools: "Kessho : aucune action disponible dans cette version du cœur.",
+};
+
+export type Words = typeof en;
+
+/** words returns the plugin's words in lang. */
+export function words(lang: Lang): Words {
+  return lang === "fr" ? fr : en;
+}

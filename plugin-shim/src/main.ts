@@ -1,0 +1,77 @@
+// Kessho for Obsidian: lifecycle and registration only. The logic is in
+// src/host (the call loop), src/engine (the wasm core) and src/catalog
+// (forms); what touches Obsidian's API is in src/obsidian.
+
+import { getLanguage, moment, Plugin } from "obsidian";
+import { gzipLength, packed } from "kessho:wasm";
+import catalogJSON from "./generated/catalog.json";
+import { makeAPI, type KesshoAPI } from "./api";
+import { available } from "./catalog/actions";
+import { findTool, textIn, type Catalog, type Lang } from "./catalog/catalog";
+import type { Values } from "./catalog/form";
+import { unpack } from "./engine/unpack";
+import { warmupRequest } from "./engine/warmup";
+import { gunzip, WasmEngine } from "./engine/wasm";
+import { Host } from "./host/service";
+import { words, type Words } from "./i18n";
+import { openTool, showMenu } from "./obsidian/actions";
+import { KesshoSettingTab } from "./obsidian/settings-tab";
+import type { Answer } from "./obsidian/tool-modal";
+import { ObsidianVault } from "./obsidian/vault-port";
+import { mergeSettings, resolveLang, resolveTZ, type Settings } from "./settings";
+
+export default class KesshoPlugin extends Plugin {
+  override settings: Settings = mergeSettings(null);
+  catalog: Catalog = catalogJSON as Catalog;
+  drafts = new Map<string, Values>();
+  /** The clock calls use; tests replace it. */
+  clock: () => Date = () => new Date();
+  engine!: WasmEngine;
+  host!: Host;
+  api!: KesshoAPI;
+
+  override async onload(): Promise<void> {
+    this.settings = mergeSettings(await this.loadData());
+    this.engine = new WasmEngine(async () => WebAssembly.compile(await gunzip(unpack(packed, gzipLength))), warmupRequest);
+    this.host = new Host(this.engine, new ObsidianVault(this.app), {
+      clock: () => this.clock(),
+      tz: () => resolveTZ(this.settings),
+      lang: () => this.lang(),
+      conflictCode: (tool) => findTool(this.catalog, tool)?.conflict_code,
+    });
+    this.api = makeAPI(this.host, this.catalog);
+
+    for (const { action, tool } of available(this.catalog)) {
+      this.addCommand({
+        id: action.id,
+        name: textIn(tool.title, this.lang()),
+        icon: action.icon,
+        callback: () => openTool(this, tool),
+      });
+    }
+    this.addRibbonIcon("gem", words(this.lang()).ribbon, (evt) => showMenu(this, evt));
+    this.addSettingTab(new KesshoSettingTab(this.app, this));
+    // Compile the core once the app is ready, so the first button press is quick.
+    this.app.workspace.onLayoutReady(() => {
+      void this.engine.warm().catch(() => undefined);
+    });
+  }
+
+  /** lang is the language of calls and forms: the setting, or Obsidian's. */
+  lang(): Lang {
+    const app = typeof getLanguage === "function" ? getLanguage() : moment.locale();
+    return resolveLang(this.settings, app);
+  }
+
+  words(): Words {
+    return words(this.lang());
+  }
+
+  async run(tool: string, args: Record<string, unknown>): Promise<Answer> {
+    return (await this.api.call(tool, args)) as Answer;
+  }
+
+  async saveSettings(): Promise<void> {
+    await this.saveData(this.settings);
+  }
+}

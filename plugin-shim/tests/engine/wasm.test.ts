@@ -1,0 +1,100 @@
+// The engine (src/engine): the packed module decodes to the same bytes,
+// calls are queued, and a failed instance is never reused.
+
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { describe, test } from "node:test";
+import { pack } from "../../scripts/pack.mjs";
+import { unpack } from "../../src/engine/unpack";
+import { gunzip, WasmEngine } from "../../src/engine/wasm";
+import { repoDir } from "../node";
+
+const wasmPath = process.env["KESSHO_WASM"] ?? join(repoDir, "host", "engine", "kessho.wasm");
+
+describe("unpack", () => {
+  test("round-trips every length and every byte", () => {
+    let seed = 1;
+    const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) & 0xff;
+    for (let n = 0; n < 300; n++) {
+      const b = new Uint8Array(n).map(rand);
+      assert.deepEqual(unpack(pack(b), n), b, `length ${n}`);
+    }
+    const all = new Uint8Array(4096).map((_, i) => i & 0xff);
+    assert.deepEqual(unpack(pack(all), all.length), all);
+    const zeros = new Uint8Array(1000);
+    assert.deepEqual(unpack(pack(zeros), zeros.length), zeros);
+  });
+
+  test("packs with no character a string literal cannot hold, at 8/7 of the size", () => {
+    const b = new Uint8Array(70000).map((_, i) => (i * 7919) % 251);
+    const s = pack(b);
+    assert.ok(!/["\\\n\r\0\u2028\u2029]/.test(s));
+    assert.ok(![...s].some((ch) => ch.charCodeAt(0) >= 0x400), "two UTF-8 bytes at most");
+    assert.ok(Buffer.byteLength(s) <= Math.ceil((b.length * 8) / 7) + 1);
+  });
+
+  test("main.js carries the module byte for byte", async () => {
+    const wasm = readFileSync(wasmPath);
+    const gz = gzipSync(wasm, { level: 9 });
+    const back = await gunzip(unpack(pack(gz), gz.length));
+    assert.equal(createHash("sha256").update(back).digest("hex"), createHash("sha256").update(wasm).digest("hex"));
+  });
+});
+
+describe("WasmEngine", () => {
+  const compile = () => WebAssembly.compile(readFileSync(wasmPath));
+  const req = (lang: string) => `{"tool":"mem_nope","now":"2026-11-30T10:15:00+01:00","lang":"${lang}"}`;
+
+  test("answers a request; concurrent calls are queued on one instance", async () => {
+    const eng = new WasmEngine(compile);
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => eng.call(req(i % 2 ? "fr" : "en"))));
+    for (const [i, a] of answers.entries()) {
+      assert.match(a, i % 2 ? /outil inconnu \\"mem_nope\\"/ : /unknown tool \\"mem_nope\\"/);
+    }
+    assert.equal(eng.started, 1);
+  });
+
+  test("a request that is not JSON is the core's refusal, not a failure", async () => {
+    const eng = new WasmEngine(compile);
+    assert.match(await eng.call("{nope"), /^\{"ok":false,"error":\{"code":"INVALID_ARGUMENT"/);
+    assert.equal(eng.started, 1);
+  });
+
+  test("after a failure the instance is discarded and the next call gets a fresh one", async () => {
+    const eng = new WasmEngine(compile);
+    await eng.call(req("en"));
+    // Break the running instance, as a trap or an out-of-memory would.
+    const inner = eng as unknown as { instance: { handle: () => bigint } };
+    inner.instance = {
+      ...inner.instance,
+      handle: () => {
+        throw new WebAssembly.RuntimeError("unreachable");
+      },
+    };
+    await assert.rejects(eng.call(req("en")), /the wasm core failed: unreachable/);
+    assert.match(await eng.call(req("en")), /unknown tool/);
+    assert.equal(eng.started, 2);
+  });
+
+  test("a module that cannot compile is reported, and compiling is tried again", async () => {
+    let tries = 0;
+    const eng = new WasmEngine(async () => {
+      tries++;
+      if (tries === 1) throw new Error("bad bytes");
+      return compile();
+    });
+    await assert.rejects(eng.call(req("en")), /compiling the wasm core: bad bytes/);
+    assert.match(await eng.call(req("en")), /unknown tool/);
+  });
+});
+
+describe("warm-up", () => {
+  test("the warm-up request is a complete call: it compiles the path a real call takes", async () => {
+    const { warmupRequest } = await import("../../src/engine/warmup");
+    const eng = new WasmEngine(() => WebAssembly.compile(readFileSync(wasmPath)));
+    assert.match(await eng.call(warmupRequest), /^\{"ok":true,"result":\{/);
+  });
+});

@@ -1,0 +1,41 @@
+// Loads the real built main.js as Obsidian does, with the fake `obsidian`
+// module, and returns the plugin instance.
+
+import * as obsidian from "./obsidian";
+
+export const manifest = { id: "kessho", name: "Kessho", version: "0.1.0", minAppVersion: "1.4.0", isDesktopOnly: false };
+
+/** The parts of the plugin the tests reach. */
+export interface LoadedPlugin {
+  app: obsidian.App;
+  api: {
+    call(tool: string, args?: unknown, o?: { now?: string | Date; tz?: string; lang?: string }): Promise<unknown>;
+    callText(tool: string, args?: unknown, o?: { now?: string | Date; tz?: string; lang?: string }): Promise<string>;
+    catalog: { tools: { name: string; title: { en: string; fr: string }; params: { name: string; type: string }[] }[] };
+  };
+  settings: { lang: string; tz: string };
+  clock: () => Date;
+  engine: { started: number; call(req: string): Promise<string> };
+  commands: obsidian.Command[];
+  ribbonIcons: { icon: string; title: string; callback: (evt: unknown) => unknown }[];
+  settingTabs: obsidian.PluginSettingTab[];
+  drafts: Map<string, Record<string, string | boolean>>;
+  lang(): string;
+  onload(): Promise<void>;
+  unload(): void;
+}
+
+/** loadPlugin evaluates main.js's text and loads the plugin into app. */
+export async function loadPlugin(mainJs: string, app: obsidian.App): Promise<LoadedPlugin> {
+  const mod: { exports: Record<string, unknown> } = { exports: {} };
+  const req = (id: string): unknown => {
+    if (id === "obsidian") return obsidian;
+    throw new Error(`main.js asked for ${JSON.stringify(id)}: only "obsidian" is provided by the app`);
+  };
+  new Function("module", "exports", "require", mainJs)(mod, mod.exports, req);
+  const Cls = mod.exports["default"] as new (app: obsidian.App, m: typeof manifest) => LoadedPlugin;
+  const plugin = new Cls(app, manifest);
+  await plugin.onload();
+  app.plugins.plugins[manifest.id] = plugin;
+  return plugin;
+}

@@ -1,0 +1,88 @@
+// Helpers for the host tests: cases by name, the outcome a call has with no
+// interference, trees on disk, and the Go CLI when it is built.
+
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { Case } from "../cases";
+import { App } from "../fake/obsidian";
+import type { LoadedPlugin } from "../fake/plugin";
+import { loadCases, repoDir } from "../node";
+
+let all: Case[] | null = null;
+
+/** caseNamed returns the conformance case of that name. */
+export function caseNamed(name: string): Case {
+  all ??= loadCases();
+  const c = all.find((x) => x.name === name);
+  if (c === undefined) throw new Error(`no conformance case ${name}`);
+  return c;
+}
+
+/** callCase runs c's call on plugin, whose vault the caller has set. */
+export function callCase(plugin: LoadedPlugin, c: Case): Promise<string> {
+  return plugin.api.callText(c.tool, c.args, { now: c.now, tz: c.tz, lang: c.lang });
+}
+
+/** cleanRun returns c's answer and vault after a call nobody disturbs. */
+export async function cleanRun(plugin: LoadedPlugin, c: Case): Promise<{ answer: string; vault: Map<string, Uint8Array> }> {
+  const app = plugin.app as App;
+  app.vault.reset(c.vault);
+  const answer = await callCase(plugin, c);
+  return { answer, vault: app.vault.snapshot() };
+}
+
+/** journalFiles lists what is in .kessho/journal. */
+export function journalFiles(app: App): string[] {
+  return [...app.vault.files.keys()].filter((p) => p.startsWith(".kessho/journal/")).sort();
+}
+
+/** writeTree lays files out under dir. */
+export function writeTree(dir: string, files: Map<string, Uint8Array>): void {
+  for (const [p, d] of files) {
+    const full = join(dir, ...p.split("/"));
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, d);
+  }
+}
+
+/** readTree reads every file under dir, leaving out dot-folders' content (as the Go tests' ReadTree). */
+export function readTree(dir: string): Map<string, Uint8Array> {
+  const out = new Map<string, Uint8Array>();
+  const walk = (d: string, rel: string) => {
+    for (const n of readdirSync(d)) {
+      const full = join(d, n);
+      const r = rel === "" ? n : rel + "/" + n;
+      if (statSync(full).isDirectory()) {
+        if (!n.startsWith(".")) walk(full, r);
+      } else {
+        out.set(r, new Uint8Array(readFileSync(full)));
+      }
+    }
+  };
+  walk(dir, "");
+  return out;
+}
+
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), "kessho-plugin-"));
+}
+
+/** kesshoBin is the Go CLI (make build), or null when it is not built. */
+export const kesshoBin: string | null = (() => {
+  const p = process.env["KESSHO_BIN"] ?? join(repoDir, "bin", "kessho");
+  return existsSync(p) ? p : null;
+})();
+
+/** goCall runs `kessho call` on the vault in dir and returns what it prints (without the newline). */
+export function goCall(dir: string, tool: string, args: string, o: { now: string; tz: string; lang: string }): string {
+  const argv = ["--vault", dir, "--now", o.now, "--tz", o.tz || "UTC", "--lang", o.lang || "en", "call", tool, "--json", args];
+  try {
+    return execFileSync(kesshoBin!, argv, { encoding: "utf8" }).replace(/\n$/, "");
+  } catch (err) {
+    const e = err as { status?: number; stdout?: string; stderr?: string };
+    if (e.status === 1 && e.stdout) return e.stdout.replace(/\n$/, "");
+    throw new Error(`kessho ${argv.join(" ")}: exit ${e.status}: ${e.stderr}`);
+  }
+}

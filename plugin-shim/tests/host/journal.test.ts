@@ -1,0 +1,147 @@
+// The journal (src/host/journal.ts): the Go host's format, so that either
+// host finishes what the other began.
+
+import assert from "node:assert/strict";
+import { rmSync } from "node:fs";
+import { before, describe, test } from "node:test";
+import { diffTrees } from "../cases";
+import { App } from "../fake/obsidian";
+import { loadPlugin, type LoadedPlugin } from "../fake/plugin";
+import { mainJs } from "../node";
+import { recoverJournals } from "../../src/host/journal";
+import { ObsidianVault } from "../../src/obsidian/vault-port";
+import type { App as ObsidianApp } from "obsidian";
+import { callCase, caseNamed, cleanRun, goCall, journalFiles, kesshoBin, readTree, tempDir, writeTree } from "./helpers";
+
+const dec = new TextDecoder();
+
+/** crashAt makes the n-th change through the Vault API throw, as if the app died there. */
+function crashAt(app: App, n: number): void {
+  let k = 0;
+  app.vault.hooks.beforeChange = (what) => {
+    if (what === "vault.createFolder") return;
+    if (++k === n) throw new Error("simulated crash");
+  };
+}
+
+describe("journal", () => {
+  const app = new App();
+  let plugin: LoadedPlugin;
+  before(async () => {
+    plugin = await loadPlugin(mainJs(), app);
+  });
+
+  test("a plan cut short leaves a journal in the Go host's format, and the next call finishes it", async () => {
+    const c = caseNamed("archive-full");
+    const clean = await cleanRun(plugin, c);
+    app.vault.reset(c.vault);
+    crashAt(app, 2);
+    const answer = await callCase(plugin, c);
+    assert.match(answer, /^\{"ok":false,"error":\{"code":"INTERNAL","message":"internal error: applying op 1 \(write\) of plan \d{8}T\d{6}\.\d{9}Z-[0-9a-f]{8}: simulated crash; the vault is half-way and the next call finishes the plan","details":\{\}\}\}$/);
+    const files = journalFiles(app);
+    assert.equal(files.length, 2, files.join(", "));
+    const [done, json] = files as [string, string];
+    assert.match(json, /^\.kessho\/journal\/\d{8}T\d{6}\.\d{9}Z-[0-9a-f]{8}\.json$/);
+    assert.equal(done, json.replace(/\.json$/, ".done"));
+    assert.equal(dec.decode(app.vault.files.get(done)!), "0\n");
+    const j = JSON.parse(dec.decode(app.vault.files.get(json)!)) as { version: number; id: string; created: string; plan: { op: string }[] };
+    assert.equal(j.version, 1);
+    assert.equal(".kessho/journal/" + j.id + ".json", json);
+    assert.ok(!Number.isNaN(Date.parse(j.created)));
+    assert.ok(j.plan.length >= 3);
+    assert.deepEqual(Object.keys(JSON.parse(dec.decode(app.vault.files.get(json)!))), ["version", "id", "created", "plan"]);
+
+    app.vault.hooks = {};
+    const list = await plugin.api.callText("mem_list", {}, { now: c.now, tz: c.tz, lang: c.lang });
+    assert.match(list, /^\{"ok":true/);
+    assert.equal(diffTrees(app.vault.snapshot(), clean.vault), "", "the next call rolls the plan forward");
+    assert.deepEqual(journalFiles(app), []);
+  });
+
+  test("a journal the Go host left is finished by the plugin", async () => {
+    const c = caseNamed("phase-keeps-every-other-byte");
+    const clean = await cleanRun(plugin, c);
+    const p = [...c.vault.keys()].find((k) => k.endsWith("context.md"))!;
+    const text = dec.decode(clean.vault.get(p)!);
+    // As Go's encoding/json writes it: HTML-safe escapes, fields in struct order.
+    const goText = JSON.stringify(text).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026");
+    const id = "20261130T091500.123456789Z-0badf00d";
+    const journal =
+      `{"version":1,"id":"${id}","created":"2026-11-30T10:15:00.123456789+01:00","plan":[` +
+      `{"op":"mkdir","path":"notes/new"},` +
+      `{"op":"write","path":"notes/new/a.md","expect":"absent","text":"a \\u003c b \\u0026 c\\n"},` +
+      `{"op":"write","path":"${p}","expect":"sha256:${"0".repeat(64)}","text":${goText}}]}`;
+    app.vault.reset(c.vault);
+    app.vault.put(`.kessho/journal/${id}.json`, journal);
+    app.vault.put(`.kessho/journal/${id}.done`, "0\n1"); // op 1's line torn by the crash
+    app.vault.put(`.kessho/journal/20200101T000000.000000000Z-00000000.done`, "0\n"); // progress without its journal
+    app.vault.put(`.kessho/journal/.kessho-tmp-0011223344556677`, "{");
+    app.vault.put(p.replace(/context\.md$/, ".kessho-tmp-8899aabbccddeeff"), "half a write");
+    const list = await plugin.api.callText("mem_list", {}, { now: c.now, tz: c.tz, lang: c.lang });
+    assert.match(list, /^\{"ok":true/);
+    const want = new Map(clean.vault);
+    want.set("notes/new/a.md", new TextEncoder().encode("a < b & c\n"));
+    assert.equal(diffTrees(app.vault.snapshot(), want), "");
+    assert.deepEqual(journalFiles(app), []);
+  });
+
+  test("a journal that is not valid is refused, as the Go host refuses it", async () => {
+    const id = "20261130T091500.123456789Z-0badf00d";
+    app.vault.reset({ [`.kessho/journal/${id}.json`]: `{"version":2,"id":"${id}","plan":[]}` });
+    const answer = await plugin.api.callText("mem_list", {}, { now: "2026-11-30T10:15:00+01:00", tz: "Europe/Paris", lang: "en" });
+    assert.equal(
+      answer,
+      `{"ok":false,"error":{"code":"INTERNAL","message":"internal error: the journal .kessho/journal/${id}.json of an interrupted change has version 2, and this Kessho reads version 1; the vault may be half-way: look at the journal, finish or undo the change by hand, then delete the journal","details":{"path":".kessho/journal/${id}.json"}}}`,
+    );
+  });
+
+  test("a journal younger than the lock wait is left to the host applying it", async () => {
+    const id = "20261130T091500.000000000Z-00000001";
+    const t = Date.UTC(2026, 10, 30, 9, 15, 0);
+    const a = new App({ [`.kessho/journal/${id}.json`]: `{"version":1,"id":"${id}","created":"x","plan":[{"op":"mkdir","path":"made"}]}` });
+    const port = new ObsidianVault(a as unknown as ObsidianApp);
+    let slept = 0;
+    // The other host finishes while we wait.
+    await recoverJournals(port, {
+      nowMs: () => t + 500 + slept,
+      sleep: async (ms) => {
+        slept += ms;
+        if (slept >= 300) a.vault.files.delete(`.kessho/journal/${id}.json`);
+      },
+    });
+    assert.equal(slept, 300);
+    assert.equal(a.vault.kindOf("made"), null, "the other host's plan is not replayed");
+    // A journal that stays past the wait is a crash's: rolled forward.
+    a.vault.put(`.kessho/journal/${id}.json`, `{"version":1,"id":"${id}","created":"x","plan":[{"op":"mkdir","path":"made"}]}`);
+    slept = 0;
+    await recoverJournals(port, { nowMs: () => t + 500 + slept, sleep: async (ms) => void (slept += ms) });
+    assert.equal(slept, 9_500);
+    assert.equal(a.vault.kindOf("made"), "folder");
+    assert.deepEqual(journalFiles(a), []);
+    // A journal from the future (a clock set wrong) is waited for no longer than the lock wait.
+    a.vault.put(`.kessho/journal/${id}.json`, `{"version":1,"id":"${id}","created":"x","plan":[{"op":"mkdir","path":"made2"}]}`);
+    slept = 0;
+    await recoverJournals(port, { nowMs: () => t - 3_600_000 + slept, sleep: async (ms) => void (slept += ms) });
+    assert.equal(slept, 10_000);
+    assert.equal(a.vault.kindOf("made2"), "folder");
+  });
+
+  test("the Go host finishes a plan the plugin left half-way", { skip: kesshoBin === null ? "bin/kessho not built (make build)" : false }, async () => {
+    const c = caseNamed("archive-full");
+    const clean = await cleanRun(plugin, c);
+    app.vault.reset(c.vault);
+    crashAt(app, 2);
+    assert.match(await callCase(plugin, c), /"code":"INTERNAL"/);
+    assert.equal(journalFiles(app).length, 2);
+    const dir = tempDir();
+    try {
+      writeTree(dir, app.vault.files);
+      const out = goCall(dir, "mem_list", "{}", c);
+      assert.match(out, /^\{"ok":true/);
+      assert.equal(diffTrees(readTree(dir), clean.vault), "");
+      assert.deepEqual(readTree(dir + "/.kessho/journal").size, 0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,161 @@
+// The plugin in the (fake) app: commands and the ribbon drawn from the
+// catalogue, forms that keep what the user typed on a refusal, settings.
+
+import assert from "node:assert/strict";
+import { beforeEach, describe, test } from "node:test";
+import { App, ButtonComponent, Menu, Modal, Notice, setLanguage, Setting, TFile, type TextComponent } from "../fake/obsidian";
+import { loadPlugin, type LoadedPlugin } from "../fake/plugin";
+import { mainJs } from "../node";
+
+const context = "10-episodes/projects/alpha/context.md";
+const js = mainJs();
+
+async function until(cond: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (cond()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+function field(name: string): TextComponent {
+  const s = Setting.all.find((x) => x.nameEl.text === name);
+  if (!s) throw new Error(`no field ${name}: ${Setting.all.map((x) => x.nameEl.text).join(", ")}`);
+  return s.components[0] as TextComponent;
+}
+
+function button(text: string): ButtonComponent {
+  for (const s of Setting.all) for (const c of s.components) if (c instanceof ButtonComponent && c.buttonEl.text === text) return c;
+  throw new Error(`no button ${text}`);
+}
+
+async function freshPlugin(files: Record<string, string> = {}): Promise<{ app: App; plugin: LoadedPlugin }> {
+  const app = new App(files);
+  const plugin = await loadPlugin(js, app);
+  plugin.clock = () => new Date(Date.UTC(2026, 10, 30, 9, 15, 0));
+  return { app, plugin };
+}
+
+describe("plugin", () => {
+  beforeEach(() => {
+    Setting.all.length = 0;
+    Modal.opened = [];
+    Notice.messages = [];
+    Menu.last = null;
+    setLanguage("en");
+  });
+
+  test("one command per catalogue tool with a button; stable ids; no default hotkeys", async () => {
+    const { plugin } = await freshPlugin();
+    const tools = new Set(plugin.api.catalog.tools.map((t) => t.name));
+    const want = [
+      ["kessho:archive-session", "mem_archive", "Archive session"],
+      ["kessho:set-phase", "mem_update_phase", "Set phase"],
+      ["kessho:set-summary", "mem_set_summary", "Set summary"],
+      ["kessho:historize-project", "mem_historize", "Historize / revive project"],
+      ["kessho:roll-back-archive", "mem_rollback_archive", "Roll back last archive"],
+      ["kessho:context-hygiene", "mem_context_hygiene", null],
+      ["kessho:worklog", "mem_worklog", null],
+      ["kessho:search", "mem_search", null],
+    ].filter(([, tool]) => tools.has(tool!));
+    assert.deepEqual(
+      plugin.commands.map((c) => c.id),
+      want.map(([id]) => id),
+    );
+    for (const [id, , name] of want) {
+      const c = plugin.commands.find((x) => x.id === id)!;
+      if (name !== null) assert.equal(c.name, name);
+      assert.equal(c.hotkeys, undefined);
+    }
+    assert.ok(plugin.commands.some((c) => c.id === "kessho:set-phase"));
+  });
+
+  test("command names follow Obsidian's language", async () => {
+    setLanguage("fr-CA");
+    const { plugin } = await freshPlugin();
+    assert.equal(plugin.lang(), "fr");
+    assert.equal(plugin.commands.find((c) => c.id === "kessho:set-phase")!.name, "Changer la phase");
+  });
+
+  test("the ribbon menu lists the actions and opens their forms", async () => {
+    const { plugin } = await freshPlugin();
+    assert.equal(plugin.ribbonIcons.length, 1);
+    plugin.ribbonIcons[0]!.callback({});
+    assert.ok(Menu.last !== null);
+    const titles = Menu.last!.items.map((i) => i.title);
+    assert.deepEqual(titles, plugin.commands.map((c) => c.name));
+    Menu.last!.items.find((i) => i.title === "Set summary")!.click();
+    assert.equal(Modal.opened.length, 1);
+    assert.equal(Modal.opened[0]!.titleEl.text, "Set summary");
+  });
+
+  test("a form keeps what the user typed on a refusal, then runs", async () => {
+    const { app, plugin } = await freshPlugin({ [context]: "---\nphase: draft # keep me\n---\nBody\n" });
+    app.workspace.activeFile = new TFile(app.vault, context);
+    plugin.commands.find((c) => c.id === "kessho:set-phase")!.callback!();
+    const modal = Modal.opened[0]!;
+    assert.equal(field("Slug").getValue(), "alpha", "the active note's project is preselected");
+    field("Slug").input("alpah");
+    field("Phase").input("review");
+    button("Run").click();
+    await until(() => Notice.messages.length === 1, "the refusal");
+    assert.match(Notice.messages[0]!, /alpah/);
+    assert.ok(modal.isOpen, "the modal stays open on a refusal");
+    assert.equal(field("Phase").getValue(), "review");
+    assert.equal(field("Slug").getValue(), "alpah");
+    assert.match(modal.contentEl.find("kessho-error")[0]!.text, /alpah/);
+
+    // Closed and opened again, the form still holds what was typed.
+    modal.close();
+    Setting.all.length = 0;
+    plugin.commands.find((c) => c.id === "kessho:set-phase")!.callback!();
+    const again = Modal.opened[0]!;
+    assert.equal(field("Slug").getValue(), "alpah");
+    field("Slug").input("alpha");
+    button("Run").click();
+    await until(() => !again.isOpen, "the modal to close");
+    assert.equal(Notice.messages[1], "Phase of **alpha** set to `review` (was `draft`).");
+    assert.equal(new TextDecoder().decode(app.vault.files.get(context)), "---\nphase: review # keep me\n---\nBody\n");
+    assert.equal(plugin.drafts.size, 0);
+  });
+
+  test("settings: language and time zone are saved and used by calls", async () => {
+    const { app, plugin } = await freshPlugin({ [context]: "---\nphase: draft\n---\n" });
+    const seen: string[] = [];
+    const call = plugin.engine.call.bind(plugin.engine);
+    plugin.engine.call = (req: string) => {
+      seen.push(req);
+      return call(req);
+    };
+    const tab = plugin.settingTabs[0]!;
+    tab.display();
+    const lang = Setting.all.find((s) => s.nameEl.text === "Language")!.components[0] as unknown as { options: [string, string][]; input(v: string): void };
+    assert.deepEqual(
+      lang.options.map(([v]) => v),
+      ["auto", "en", "fr"],
+    );
+    lang.input("fr");
+    await until(() => (app.data["kessho"] as { lang?: string } | undefined)?.lang === "fr", "the setting to be saved");
+    Setting.all.length = 0;
+    tab.display();
+    const tz = Setting.all.find((s) => s.nameEl.text === "Fuseau horaire du coffre")!;
+    (tz.components[0] as TextComponent).input("Asia/Tokyo");
+    await until(() => (app.data["kessho"] as { tz?: string }).tz === "Asia/Tokyo", "the zone to be saved");
+    (tz.components[0] as TextComponent).input("Mars/Olympus");
+    assert.match(tz.descEl.text, /Mars\/Olympus/);
+    (tz.components[0] as TextComponent).input("Asia/Tokyo");
+
+    const a = (await plugin.api.call("mem_update_phase", { slug: "alpha", phase: "x" })) as { ok: boolean };
+    assert.equal(a.ok, true);
+    assert.match(seen[0]!, /"now":"2026-11-30T09:15:00Z","tz":"Asia\/Tokyo","lang":"fr"/);
+
+    // Saved settings come back at the next load.
+    const again = await loadPlugin(js, app);
+    assert.deepEqual(again.settings, { lang: "fr", tz: "Asia/Tokyo" });
+  });
+
+  test("unload leaves nothing behind", async () => {
+    const { plugin } = await freshPlugin();
+    plugin.unload();
+  });
+});
