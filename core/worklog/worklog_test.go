@@ -1,0 +1,199 @@
+package worklog
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+func TestWeekOf(t *testing.T) {
+	tests := []struct{ day, week, start, end string }{
+		{"2026-11-30", "2026-W49", "2026-11-30", "2026-12-06"}, // a Monday
+		{"2026-11-29", "2026-W48", "2026-11-23", "2026-11-29"}, // a Sunday
+		{"2026-11-26", "2026-W48", "2026-11-23", "2026-11-29"},
+		{"2026-12-31", "2026-W53", "2026-12-28", "2027-01-03"}, // 2026 has 53 weeks
+		{"2027-01-01", "2026-W53", "2026-12-28", "2027-01-03"}, // the year boundary
+		{"2027-01-03", "2026-W53", "2026-12-28", "2027-01-03"},
+		{"2027-01-04", "2027-W01", "2027-01-04", "2027-01-10"},
+		{"2025-12-29", "2026-W01", "2025-12-29", "2026-01-04"}, // week 1 starts in December
+		{"2026-01-01", "2026-W01", "2025-12-29", "2026-01-04"},
+		{"2025-12-28", "2025-W52", "2025-12-22", "2025-12-28"},
+		{"2020-12-31", "2020-W53", "2020-12-28", "2021-01-03"},
+		{"2021-01-01", "2020-W53", "2020-12-28", "2021-01-03"},
+		{"2024-02-29", "2024-W09", "2024-02-26", "2024-03-03"}, // leap day
+		{"2026-03-29", "2026-W13", "2026-03-23", "2026-03-29"}, // DST starts in Europe
+		{"2026-10-25", "2026-W43", "2026-10-19", "2026-10-25"}, // DST ends in Europe
+	}
+	for _, tt := range tests {
+		w := WeekOf(MustDate(tt.day))
+		if w.String() != tt.week || w.Start().String() != tt.start || w.End().String() != tt.end {
+			t.Errorf("WeekOf(%s) = %s %s..%s; want %s %s..%s", tt.day, w, w.Start(), w.End(), tt.week, tt.start, tt.end)
+		}
+		days := w.Days()
+		if days[0] != w.Start() || days[6] != w.End() || days[0].Weekday() != time.Monday || days[6].Weekday() != time.Sunday {
+			t.Errorf("WeekOf(%s).Days() = %v", tt.day, days)
+		}
+		if !w.Contains(MustDate(tt.day)) || w.Contains(w.End().AddDays(1)) || w.Contains(w.Start().AddDays(-1)) {
+			t.Errorf("WeekOf(%s).Contains is wrong", tt.day)
+		}
+	}
+}
+
+// TestWeekOfEveryDay checks, for every day of 1999–2041, that the week
+// holds it, starts on a Monday, lasts seven calendar days, and that
+// consecutive weeks follow each other with numbers that restart at 1.
+func TestWeekOfEveryDay(t *testing.T) {
+	d := MustDate("1999-01-01")
+	prev := WeekOf(d)
+	for d.Year < 2042 {
+		w := WeekOf(d)
+		if !w.Contains(d) || w.Start().Weekday() != time.Monday || w.Start().AddDays(6) != w.End() {
+			t.Fatalf("WeekOf(%s) = %s from %s", d, w, w.Start())
+		}
+		if w != prev {
+			ok := w.Start() == prev.Start().AddDays(7) &&
+				(w.Year == prev.Year && w.Num == prev.Num+1 || w.Year == prev.Year+1 && w.Num == 1 && (prev.Num == 52 || prev.Num == 53))
+			if !ok {
+				t.Fatalf("%s follows %s", w, prev)
+			}
+			prev = w
+		}
+		d = d.AddDays(1)
+	}
+}
+
+func TestDateOfZone(t *testing.T) {
+	paris, err := time.LoadLocation("Europe/Paris")
+	if err != nil {
+		t.Skip(err)
+	}
+	// 22:30 UTC on Sunday 2026-03-29 is 00:30 on Monday in Paris (after
+	// the clocks went forward): the week is the Monday's.
+	now := time.Date(2026, 3, 29, 22, 30, 0, 0, time.UTC).In(paris)
+	if w := WeekOf(DateOf(now)); w.String() != "2026-W14" || w.Start().String() != "2026-03-30" {
+		t.Errorf("week of %v = %s from %s", now, w, w.Start())
+	}
+}
+
+func TestParseDate(t *testing.T) {
+	for _, bad := range []string{"", "2026-1-30", "2026-11-31", "2026-02-29", "26-11-30", "2026/11/30", "2026-11-30T10:00", "２026-11-30", "+026-11-30"} {
+		if _, err := ParseDate(bad); err == nil {
+			t.Errorf("ParseDate(%q) accepted", bad)
+		}
+	}
+	if d, err := ParseDate("2028-02-29"); err != nil || d.String() != "2028-02-29" {
+		t.Errorf("ParseDate(2028-02-29) = %v, %v", d, err)
+	}
+}
+
+func TestParseName(t *testing.T) {
+	tests := []struct {
+		name, date, time, rest string
+		ok                     bool
+	}{
+		{"2026-11-30-10h15-alpha-premier-jet.md", "2026-11-30", "10:15", "alpha-premier-jet.md", true},
+		{"2026-11-30-10H15-alpha.md", "2026-11-30", "10:15", "alpha.md", true},
+		{"2026-11-30-alpha-kickoff.md", "2026-11-30", "", "alpha-kickoff.md", true},
+		{"2026-11-30.md", "2026-11-30", "", ".md", true},
+		{"2026-11-30_notes.md", "2026-11-30", "", "notes.md", true},
+		{"2026-11-30-25h00-x.md", "2026-11-30", "", "25h00-x.md", true}, // not a time
+		{"2026-11-30-10h155-x.md", "2026-11-30", "", "10h155-x.md", true},
+		{"2026-11-301.md", "", "", "", false},
+		{"2026-13-01-x.md", "", "", "", false},
+		{"notes.md", "", "", "", false},
+		{"x2026-11-30.md", "", "", "", false},
+	}
+	for _, tt := range tests {
+		s, ok := ParseName(tt.name)
+		if ok != tt.ok || ok && (s.Date.String() != tt.date || s.Time != tt.time || s.Rest != tt.rest) {
+			t.Errorf("ParseName(%q) = %+v %v; want %s %q %q %v", tt.name, s, ok, tt.date, tt.time, tt.rest, tt.ok)
+		}
+	}
+}
+
+func TestQuarters(t *testing.T) {
+	for h, want := range map[float64]int{7: 28, 7.25: 29, 0.25: 1, 24: 96, 7.5: 30} {
+		if q, ok := Quarters(h); !ok || q != want {
+			t.Errorf("Quarters(%v) = %d %v", h, q, ok)
+		}
+	}
+	for _, h := range []float64{7.1, 0.3, 1e-9, 7.125} {
+		if _, ok := Quarters(h); ok {
+			t.Errorf("Quarters(%v) accepted", h)
+		}
+	}
+}
+
+func TestSplit(t *testing.T) {
+	tests := []struct {
+		total  int
+		shares []Share
+		want   []int
+	}{
+		{28, []Share{{"a", 1}}, []int{28}},
+		{28, []Share{{"a", 1}, {"b", 1}}, []int{14, 14}},
+		// 28·2/3 = 18.67, 28/3 = 9.33: the larger remainder gets the quarter.
+		{28, []Share{{"a", 2}, {"b", 1}}, []int{19, 9}},
+		// 28/3 each, remainder 1 each: one quarter left, to the smaller key.
+		{28, []Share{{"c", 1}, {"b", 1}, {"a", 1}}, []int{9, 9, 10}},
+		// 30/4 = 7.5 each... two quarters left among equal remainders.
+		{30, []Share{{"d", 1}, {"c", 1}, {"b", 1}, {"a", 1}}, []int{7, 7, 8, 8}},
+		// 29·3/5 = 17.4, 29·2/5 = 11.6: the remainder decides, not the sessions.
+		{29, []Share{{"a", 3}, {"b", 2}}, []int{17, 12}},
+		// Equal remainders (28·1/4=7, 28·3/4=21): nothing left over.
+		{28, []Share{{"a", 1}, {"b", 3}}, []int{7, 21}},
+		// 2 quarters, 3 projects (1, 2, 1 sessions) → 0.5, 1, 0.5; remainders
+		// 2, 0, 2 out of 4: the two one-session projects tie; keys decide.
+		{2, []Share{{"x", 1}, {"y", 2}, {"w", 1}}, []int{0, 1, 1}},
+		{28, nil, []int{}},
+		{0, []Share{{"a", 1}}, []int{0}},
+	}
+	for _, tt := range tests {
+		got := Split(tt.total, tt.shares)
+		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("Split(%d, %v) = %v; want %v", tt.total, tt.shares, got, tt.want)
+		}
+	}
+}
+
+// TestSplitProperties: for random days, the parts sum exactly to the
+// amplitude, each is a whole number of quarters within one quarter of its
+// exact share, and the split does not depend on the order of the shares.
+func TestSplitProperties(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 20000; i++ {
+		total := 1 + r.IntN(96) // 0.25 h to 24 h
+		n := 1 + r.IntN(8)
+		shares := make([]Share, n)
+		sessions := 0
+		for j := range shares {
+			shares[j] = Share{Key: fmt.Sprintf("p%02d", r.IntN(50)*100+j), Sessions: 1 + r.IntN(6)}
+			sessions += shares[j].Sessions
+		}
+		parts := Split(total, shares)
+		sum := 0
+		byKey := map[string]int{}
+		for j, p := range parts {
+			sum += p
+			exact := float64(total*shares[j].Sessions) / float64(sessions)
+			if float64(p) < exact-1 || float64(p) > exact+1 || p < 0 {
+				t.Fatalf("Split(%d, %v) = %v: part %d far from %v", total, shares, parts, j, exact)
+			}
+			if h := Hours(p); h*4 != float64(p) {
+				t.Fatalf("Hours(%d) = %v is not a whole number of quarters", p, h)
+			}
+			byKey[shares[j].Key] = p
+		}
+		if sum != total {
+			t.Fatalf("Split(%d, %v) = %v sums to %d", total, shares, parts, sum)
+		}
+		shuffled := append([]Share(nil), shares...)
+		r.Shuffle(len(shuffled), func(a, b int) { shuffled[a], shuffled[b] = shuffled[b], shuffled[a] })
+		for j, p := range Split(total, shuffled) {
+			if byKey[shuffled[j].Key] != p {
+				t.Fatalf("Split depends on order: %v vs %v", shares, shuffled)
+			}
+		}
+	}
+}
