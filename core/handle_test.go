@@ -69,6 +69,23 @@ func (m memVault) answer(need vault.Need, snap *vault.Snapshot) {
 	for _, d := range need.Dirs {
 		dir(d)
 	}
+	for _, mt := range need.Matches {
+		if !dir(mt.Dir) {
+			continue
+		}
+		all := snap.Dirs[mt.Dir]
+		delete(snap.Dirs, mt.Dir) // a match carries only what it selects
+		var sel []string
+		for _, e := range all {
+			if mt.Selects(strings.TrimSuffix(e, "/")) {
+				sel = append(sel, e)
+			}
+		}
+		if snap.Matches == nil {
+			snap.Matches = map[string][]string{}
+		}
+		snap.Matches[mt.Key()] = sel
+	}
 	for _, t := range need.Trees {
 		var walk func(d string)
 		walk = func(d string) {
@@ -88,10 +105,12 @@ func (m memVault) answer(need vault.Need, snap *vault.Snapshot) {
 	}
 }
 
-// call runs a tool against m until it answers, and returns the answer.
-func (m memVault) call(t *testing.T, tool, args string) (map[string]any, int) {
+// run runs a tool against m, answering its needs, and returns every need
+// in order and the final answer.
+func (m memVault) run(t *testing.T, tool, args string) ([]vault.Need, map[string]any) {
 	t.Helper()
 	req := Request{Tool: tool, Args: json.RawMessage(args), Now: "2026-11-30T10:15:00+01:00", TZ: "Europe/Paris", Lang: "en"}
+	var needs []vault.Need
 	for round := 1; round <= 8; round++ {
 		b, _ := json.Marshal(req)
 		var ans map[string]any
@@ -100,15 +119,26 @@ func (m memVault) call(t *testing.T, tool, args string) (map[string]any, int) {
 		}
 		need, ok := ans["need"]
 		if !ok {
-			return ans, round
+			return needs, ans
 		}
 		var n vault.Need
 		nb, _ := json.Marshal(need)
-		json.Unmarshal(nb, &n)
+		if err := json.Unmarshal(nb, &n); err != nil {
+			t.Fatal(err)
+		}
+		needs = append(needs, n)
 		m.answer(n, &req.Snapshot)
 	}
 	t.Fatalf("%s %s: still needing after 8 rounds", tool, args)
-	return nil, 0
+	return nil, nil
+}
+
+// call runs a tool against m and returns the answer and the number of
+// calls it took.
+func (m memVault) call(t *testing.T, tool, args string) (map[string]any, int) {
+	t.Helper()
+	needs, ans := m.run(t, tool, args)
+	return ans, len(needs) + 1
 }
 
 func TestHandleRounds(t *testing.T) {

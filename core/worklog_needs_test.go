@@ -1,14 +1,12 @@
 package core
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
 
-	"kessho/core/vault"
 )
 
 // worklogVault is a vault with archives over many weeks in active and
@@ -50,34 +48,6 @@ func worklogVault() (m memVault, inWeek, undated []string) {
 	return m, inWeek, undated
 }
 
-// runNeeds runs a tool against m, answering its needs, and returns every
-// need in order and the final answer.
-func runNeeds(t *testing.T, m memVault, tool, args string) ([]vault.Need, map[string]any) {
-	t.Helper()
-	req := Request{Tool: tool, Args: json.RawMessage(args), Now: "2026-11-30T10:15:00+01:00", TZ: "Europe/Paris", Lang: "en"}
-	var needs []vault.Need
-	for round := 1; round <= 8; round++ {
-		b, _ := json.Marshal(req)
-		var ans map[string]any
-		if err := json.Unmarshal(Handle(b), &ans); err != nil {
-			t.Fatal(err)
-		}
-		need, ok := ans["need"]
-		if !ok {
-			return needs, ans
-		}
-		var n vault.Need
-		nb, _ := json.Marshal(need)
-		if err := json.Unmarshal(nb, &n); err != nil {
-			t.Fatal(err)
-		}
-		needs = append(needs, n)
-		m.answer(n, &req.Snapshot)
-	}
-	t.Fatalf("%s %s: still needing after 8 rounds", tool, args)
-	return nil, nil
-}
-
 func wlSorted(s []string) []string {
 	s = slices.Clone(s)
 	sort.Strings(s)
@@ -91,7 +61,7 @@ func wlSorted(s []string) []string {
 // plan; four calls in all.
 func TestWorklogCollectReadsOnlyTheWeek(t *testing.T) {
 	m, inWeek, undated := worklogVault()
-	needs, ans := runNeeds(t, m, "mem_worklog", `{"week_of":"2026-11-26"}`)
+	needs, ans := m.run(t, "mem_worklog", `{"week_of":"2026-11-26"}`)
 	if ans["ok"] != true {
 		t.Fatalf("collect failed: %v", ans)
 	}
@@ -109,9 +79,15 @@ func TestWorklogCollectReadsOnlyTheWeek(t *testing.T) {
 	if got, want := wlSorted(needs[0].Dirs), []string{"10-episodes/archived", "10-episodes/domains", "10-episodes/projects"}; !slices.Equal(got, want) || len(needs[0].Files) > 0 {
 		t.Errorf("round 1 = %+v; want the three parent folders only", needs[0])
 	}
+	// Round 2 asks each archives/ folder for the names of the week and the
+	// undated ones only, never a whole listing.
 	wantDirs := []string{"10-episodes/archived/c/archives", "10-episodes/domains/d/archives", "10-episodes/projects/a/archives", "10-episodes/projects/b/archives"}
-	if got := wlSorted(needs[1].Dirs); !slices.Equal(got, wantDirs) || len(needs[1].Files) > 0 {
-		t.Errorf("round 2 = %+v; want the archives/ listings %v (not the worklogs domain's)", needs[1], wantDirs)
+	var matched []string
+	for _, mt := range needs[1].Matches {
+		matched = append(matched, mt.Dir)
+	}
+	if got := wlSorted(matched); !slices.Equal(got, wantDirs) || len(needs[1].Files)+len(needs[1].Dirs) > 0 {
+		t.Errorf("round 2 = %+v; want matches on the archives/ folders %v (not the worklogs domain's) and nothing else", needs[1], wantDirs)
 	}
 	wantFiles := wlSorted(append(slices.Clone(inWeek), undated...))
 	if got := wlSorted(needs[2].Files); !slices.Equal(got, wantFiles) || len(needs[2].Dirs) > 0 {
@@ -129,7 +105,7 @@ func TestWorklogCollectReadsOnlyTheWeek(t *testing.T) {
 // worklogs domain's three files in the first round; still four calls.
 func TestWorklogPersistReads(t *testing.T) {
 	m, inWeek, undated := worklogVault()
-	needs, ans := runNeeds(t, m, "mem_worklog", `{"phase":"persist","week_of":"2026-11-26","brief_md":"b","detailed_md":"d","digest_md":"g"}`)
+	needs, ans := m.run(t, "mem_worklog", `{"phase":"persist","week_of":"2026-11-26","brief_md":"b","detailed_md":"d","digest_md":"g"}`)
 	if ans["ok"] != true || ans["plan"] == nil {
 		t.Fatalf("persist: %v", ans)
 	}
@@ -161,7 +137,7 @@ func TestRewriteRounds(t *testing.T) {
 		"10-episodes/projects/a/history.md":                     "# History\n",
 		"10-episodes/projects/a/archives/2026-11-23-09h00-a.md": "---\nk: /src/a/fm\n---\n/src/a/y and /src/ab\n",
 	}
-	needs, ans := runNeeds(t, m, "mem_archive_rewrite_paths", `{"slug":"a"}`)
+	needs, ans := m.run(t, "mem_archive_rewrite_paths", `{"slug":"a"}`)
 	if ans["ok"] != true || ans["plan"] != nil {
 		t.Fatalf("dry run: %v", ans)
 	}
@@ -172,7 +148,7 @@ func TestRewriteRounds(t *testing.T) {
 	if res["paths_rewritten"].(float64) != 2 || res["files_changed"].(float64) != 2 {
 		t.Errorf("dry run result %v", res)
 	}
-	_, ans = runNeeds(t, m, "mem_archive_rewrite_paths", `{"slug":"a","confirm":true}`)
+	_, ans = m.run(t, "mem_archive_rewrite_paths", `{"slug":"a","confirm":true}`)
 	p, _ := ans["plan"].([]any)
 	if ans["ok"] != true || len(p) != 3 {
 		t.Fatalf("confirm: %v", ans)

@@ -245,8 +245,30 @@ func weekSessions(env *Env, week worklog.Week, extra []string) ([]session, []vau
 			dirs = append(dirs, p.Dir+"/archives")
 		}
 	}
-	if err := v.Prefetch(nil, dirs); err != nil {
-		return nil, nil, nil, err
+	// Only the names that can be this week's sessions travel: those that
+	// start with one of its dates, and those that start with no date (their
+	// frontmatter dates them). A name shaped like a date that is no real
+	// date is not read: it names no session of a real day.
+	var patterns []string
+	for _, d := range week.Days() {
+		patterns = append(patterns, d.String()+"*")
+	}
+	patterns = append(patterns, "![0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*")
+	listings := make([][]string, len(dirs))
+	needed := false
+	for i, d := range dirs {
+		entries, err := v.Match(vault.Match{Dir: d, Patterns: patterns})
+		switch {
+		case errors.Is(err, vault.ErrNeed):
+			needed = true
+		case errors.Is(err, vault.ErrNotExist):
+		case err != nil:
+			return nil, nil, nil, err
+		}
+		listings[i] = entries
+	}
+	if needed {
+		return nil, nil, nil, vault.ErrNeed
 	}
 	type candidate struct {
 		project vault.Project
@@ -257,14 +279,7 @@ func weekSessions(env *Env, week worklog.Week, extra []string) ([]session, []vau
 	var cands []candidate
 	var files []string
 	for i, p := range projects {
-		entries, err := v.List(dirs[i])
-		if errors.Is(err, vault.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		for _, e := range entries {
+		for _, e := range listings[i] {
 			if !isNote(e) {
 				continue
 			}

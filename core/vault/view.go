@@ -41,26 +41,57 @@ type Tree struct {
 	Content bool   `json:"content"`
 }
 
+// Match asks for the entries of folder Dir that its patterns select: a
+// pattern selects the names it matches (path.Match syntax, on the bare
+// name), and a pattern written "!p" selects the names p does not match;
+// an entry is listed when any pattern selects it. It lets a tool that needs
+// a few names of a large folder (one week's archives among years of them)
+// ask for those alone, so the request does not carry the whole listing.
+type Match struct {
+	Dir      string   `json:"dir"`
+	Patterns []string `json:"patterns"`
+}
+
+// Key is the match's key in Snapshot.Matches: the folder and the patterns,
+// each on its own line.
+func (m Match) Key() string { return m.Dir + "\n" + strings.Join(m.Patterns, "\n") }
+
+// Selects reports whether the match lists the entry name (without its
+// trailing "/"). A malformed pattern selects nothing.
+func (m Match) Selects(name string) bool {
+	for _, p := range m.Patterns {
+		neg := strings.HasPrefix(p, "!")
+		ok, err := path.Match(strings.TrimPrefix(p, "!"), name)
+		if err == nil && ok != neg {
+			return true
+		}
+	}
+	return false
+}
+
 // Need is what a tool asked for and the request did not hold.
 type Need struct {
-	Files []string `json:"files,omitempty"`
-	Dirs  []string `json:"dirs,omitempty"`
-	Trees []Tree   `json:"trees,omitempty"`
+	Files   []string `json:"files,omitempty"`
+	Dirs    []string `json:"dirs,omitempty"`
+	Trees   []Tree   `json:"trees,omitempty"`
+	Matches []Match  `json:"matches,omitempty"`
 }
 
 // Empty reports whether nothing is needed.
-func (n Need) Empty() bool { return len(n.Files)+len(n.Dirs)+len(n.Trees) == 0 }
+func (n Need) Empty() bool { return len(n.Files)+len(n.Dirs)+len(n.Trees)+len(n.Matches) == 0 }
 
 // Snapshot is the part of the vault the host has sent so far.
 //
 // Files maps vault-relative paths to their content. Missing lists paths
 // (files or folders) that do not exist. Dirs maps a folder to its entries,
 // sorted, sub-folders written with a trailing "/"; dot-entries are never
-// listed.
+// listed. Matches maps Match.Key() to the entries the match selects, in the
+// form of Dirs (a missing folder goes into Missing).
 type Snapshot struct {
 	Files   map[string]File     `json:"files,omitempty"`
 	Missing []string            `json:"missing,omitempty"`
 	Dirs    map[string][]string `json:"dirs,omitempty"`
+	Matches map[string][]string `json:"matches,omitempty"`
 }
 
 // View reads a Snapshot and records what it lacks.
@@ -214,6 +245,32 @@ func Join(dir, name string) string {
 		return name
 	}
 	return dir + "/" + name
+}
+
+// Match returns the entries of m.Dir that m selects (see Match), sorted,
+// sub-folders with a trailing "/"; ErrNotExist when the folder is missing.
+// A full listing of the folder in the request answers it too.
+func (v *View) Match(m Match) ([]string, error) {
+	if e, ok := v.snap.Matches[m.Key()]; ok {
+		return e, nil
+	}
+	if e, ok := v.snap.Dirs[m.Dir]; ok {
+		var out []string
+		for _, name := range e {
+			if m.Selects(strings.TrimSuffix(name, "/")) {
+				out = append(out, name)
+			}
+		}
+		return out, nil
+	}
+	if v.missingAt(m.Dir) {
+		return nil, ErrNotExist
+	}
+	if !v.seen["m"+m.Key()] {
+		v.seen["m"+m.Key()] = true
+		v.need.Matches = append(v.need.Matches, m)
+	}
+	return nil, ErrNeed
 }
 
 // Walk returns every file path under root, sorted, reading only folder

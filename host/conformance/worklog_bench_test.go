@@ -4,13 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"kessho/host/engine"
 	"kessho/host/vaultfs"
 )
 
@@ -21,15 +18,7 @@ import (
 // It returns how many sessions 2026-W48 holds.
 func worklogBenchVault(b *testing.B, dir string) int {
 	b.Helper()
-	write := func(p, text string) {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
+	write := func(p, text string) { writeFile(b, dir, p, text) }
 	body := strings.Repeat("Worked on the parser, the proration and the cases; reviewed the numbers with Ada. ", 5)
 	sunday := time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC) // the last day of 2026-W48
 	sessions := 0
@@ -80,34 +69,25 @@ func BenchmarkWorklogCollect50k(b *testing.B) {
 	}
 	defer v.Close()
 	ctx := context.Background()
-	wasm, err := engine.NewWasm(ctx, engine.WasmOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer wasm.Close(ctx)
 	opts := vaultfs.CallOptions{Now: time.Date(2026, 11, 30, 9, 15, 0, 0, time.UTC), TZ: "Europe/Paris"}
 	args := json.RawMessage(`{"week_of":"2026-11-26"}`)
 	sessions := fmt.Sprintf(`"sessions":%d,`, want)
-	for _, e := range []struct {
-		name   string
-		eng    vaultfs.Engine
-		budget time.Duration
-	}{{"native", engine.Native(), 0}, {"wasm", wasm, 200 * time.Millisecond}} {
-		b.Run(e.name, func(b *testing.B) {
+	for name, eng := range benchEngines(b) {
+		b.Run(name, func(b *testing.B) {
+			eng := &timed{Engine: eng}
 			call := func() {
-				out, err := v.Call(ctx, e.eng, "mem_worklog", args, opts)
+				out, err := v.Call(ctx, eng, "mem_worklog", args, opts)
 				if err != nil || !out.OK || out.Plan != nil || !strings.Contains(string(out.Answer), sessions) {
 					b.Fatalf("collect: %.300s, %v", out.Answer, err)
 				}
 			}
 			call() // warm
+			eng.spent = 0
 			b.ResetTimer()
 			for b.Loop() {
 				call()
 			}
-			if per := b.Elapsed() / time.Duration(b.N); e.budget > 0 && b.N > 1 && per > e.budget {
-				b.Errorf("%s: %v a collect, over the %v budget", e.name, per, e.budget)
-			}
+			eng.report(b)
 		})
 	}
 }

@@ -62,6 +62,11 @@ func (v *Vault) Answer(need vault.Need, snap *vault.Snapshot, maxBytes int64) er
 			return err
 		}
 	}
+	for _, m := range need.Matches {
+		if err := checkNeed(m.Dir, true); err != nil {
+			return err
+		}
+	}
 
 	a := answerer{v: v, snap: snap, max: maxBytes, missing: map[string]bool{}}
 	if snap.Files == nil {
@@ -97,7 +102,34 @@ func (v *Vault) Answer(need vault.Need, snap *vault.Snapshot, maxBytes int64) er
 			return err
 		}
 	}
+	for _, m := range need.Matches {
+		if err := a.match(m); err != nil {
+			return err
+		}
+	}
 	sort.Strings(snap.Missing)
+	return nil
+}
+
+// match answers a Match need: the entries of m.Dir that m selects.
+func (a *answerer) match(m vault.Match) error {
+	key := m.Key()
+	if _, ok := a.snap.Matches[key]; ok || a.missing[m.Dir] {
+		return nil
+	}
+	entries, err := a.v.list(m.Dir)
+	if err != nil {
+		return err
+	}
+	if entries == nil {
+		a.addMissing(m.Dir)
+		return nil
+	}
+	entries = slices.DeleteFunc(entries, func(e entry) bool { return !m.Selects(e.name) })
+	if a.snap.Matches == nil {
+		a.snap.Matches = map[string][]string{}
+	}
+	a.snap.Matches[key] = names(entries)
 	return nil
 }
 
@@ -264,6 +296,13 @@ func completeRunes(b []byte) int {
 }
 
 // entry is one listed name of a folder.
+// dirent is a folder entry as listed: its name and type (^fs.FileMode(0)
+// when the file system did not report it).
+type dirent struct {
+	name string
+	typ  fs.FileMode
+}
+
 type entry struct {
 	name string
 	dir  bool
@@ -316,24 +355,33 @@ func (v *Vault) list(p string) ([]entry, error) {
 		return nil, readErr(p, err)
 	}
 	defer f.Close()
-	des, err := f.ReadDir(-1)
+	des, err := readDirents(f)
 	if err != nil {
 		return nil, readErr(p, err)
 	}
+	sort.Slice(des, func(i, j int) bool { return des[i].name < des[j].name })
 	out := []entry{}
 	for _, de := range des {
-		name := de.Name()
+		name := de.name
 		if strings.HasPrefix(name, ".") || plan.CheckPath(name) != nil {
 			continue
 		}
 		full := join(p, name)
+		typ := de.typ
+		if typ == ^fs.FileMode(0) { // the file system did not say
+			li, err := v.root.Lstat(full)
+			if err != nil {
+				continue // gone since the listing
+			}
+			typ = li.Mode().Type()
+		}
 		var info fs.FileInfo
-		if de.Type()&fs.ModeSymlink != 0 {
+		if typ&fs.ModeSymlink != 0 {
 			if info, err = v.root.Stat(full); err != nil {
 				continue // broken, or leads outside the vault
 			}
-		} else if de.IsDir() {
-			if info, err = de.Info(); err != nil {
+		} else if typ.IsDir() {
+			if info, err = v.root.Lstat(full); err != nil {
 				continue // gone since the listing
 			}
 		}
@@ -342,7 +390,7 @@ func (v *Vault) list(p string) ([]entry, error) {
 			out = append(out, entry{name: name, dir: true, info: info})
 		case info != nil && !info.Mode().IsRegular():
 			continue
-		case info == nil && !de.Type().IsRegular():
+		case info == nil && !typ.IsRegular():
 			continue
 		default:
 			out = append(out, entry{name: name})

@@ -3,6 +3,7 @@
 import { compareBytes, goQuote } from "./gojson";
 import { conflict, HostError } from "./fault";
 import { checkPath, join } from "./plan";
+import { selects } from "./match";
 import { decodeUTF8, sha256Hex, type VaultPort } from "./port";
 
 /** A file as the request carries it (core/vault.File). */
@@ -17,12 +18,14 @@ export interface Snapshot {
   files: Map<string, SnapFile>;
   missing: string[];
   dirs: Map<string, string[]>;
+  /** Match.Key() → the entries the match selects */
+  matches: Map<string, string[]>;
   /** bytes of text held in files */
   used: number;
 }
 
 export function newSnapshot(): Snapshot {
-  return { files: new Map(), missing: [], dirs: new Map(), used: 0 };
+  return { files: new Map(), missing: [], dirs: new Map(), matches: new Map(), used: 0 };
 }
 
 /** A need (core/vault.Need). */
@@ -30,6 +33,12 @@ export interface Need {
   files?: string[];
   dirs?: string[];
   trees?: { root: string; content: boolean }[];
+  matches?: { dir: string; patterns: string[] }[];
+}
+
+/** matchKey is core/vault.Match.Key(): the folder and the patterns, one a line. */
+export function matchKey(m: { dir: string; patterns: string[] }): string {
+  return [m.dir, ...m.patterns].join("\n");
 }
 
 /** The deepest folder a tree walk enters (Obsidian follows symbolic links; a loop must end). */
@@ -47,9 +56,11 @@ export async function answerNeed(v: VaultPort, need: Need, snap: Snapshot, maxBy
   const files = need.files ?? [];
   const dirs = need.dirs ?? [];
   const trees = need.trees ?? [];
+  const matches = need.matches ?? [];
   for (const p of files) checkNeed(p, false);
   for (const p of dirs) checkNeed(p, true);
   for (const t of trees) checkNeed(t.root, true);
+  for (const m of matches) checkNeed(m.dir, true);
 
   const missing = new Set(snap.missing);
   const addMissing = (p: string) => {
@@ -139,6 +150,13 @@ export async function answerNeed(v: VaultPort, need: Need, snap: Snapshot, maxBy
     };
     await walk(t.root, 0);
   }
+  for (const m of matches) {
+    const key = matchKey(m);
+    if (snap.matches.has(key) || missing.has(m.dir)) continue;
+    const entries = await listDir(m.dir);
+    if (entries === null) addMissing(m.dir);
+    else snap.matches.set(key, entries.filter((e) => selects(m.patterns, e.endsWith("/") ? e.slice(0, -1) : e)));
+  }
   snap.missing.sort(compareBytes);
 }
 
@@ -182,6 +200,11 @@ export function snapshotJSON(snap: Snapshot): string {
     const parts: string[] = [];
     for (const [p, e] of snap.dirs) parts.push(JSON.stringify(p) + ":" + JSON.stringify(e));
     out += ',"dirs":{' + parts.join(",") + "}";
+  }
+  if (snap.matches.size > 0) {
+    const parts: string[] = [];
+    for (const [k, e] of snap.matches) parts.push(JSON.stringify(k) + ":" + JSON.stringify(e));
+    out += ',"matches":{' + parts.join(",") + "}";
   }
   return out;
 }
