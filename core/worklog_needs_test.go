@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-
 )
 
 // worklogVault is a vault with archives over many weeks in active and
