@@ -45,5 +45,6 @@ step "Archive the session in full: archive note, history line, a derived atom, n
   --archive-aliases "the command line" \
   --derive '[{"fact":"Every CLI example names its vault","body":"Readers copy examples; an example without --vault edits whatever folder they stand in.","kind":"principle"}]'
 step "Roll the archive back: the note and its line go, the atom stays" rollback kessho-docs
+step "The week's worklog, collected (read-only): sessions and hours by project" worklog --week-of 2026-11-27
 echo
 echo "Done. The same calls run in Obsidian and over MCP through the same wasm module."
