@@ -106,7 +106,7 @@ func archive(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		return nil, nil, err
 	}
 	repoRoot, _ := c.doc.String("repo_path")
-	res := &ArchiveResult{Slug: c.project.Slug, Kind: c.project.Kind, Mode: a.Mode,
+	res := &ArchiveResult{Slug: c.project.Slug, Kind: c.project.Type(), Mode: a.Mode,
 		AtomsCreated: []string{}, DerivedAtoms: []string{}, Common: Common{Warnings: []string{}}}
 
 	// The new context.md.

@@ -109,7 +109,7 @@ func updatePhase(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	if err := refuseArchived(env, c.project); err != nil {
 		return nil, nil, err
 	}
-	res := PhaseResult{Slug: c.project.Slug, Kind: c.project.Kind, Path: c.path, Phase: phase, Common: Common{Warnings: []string{}}}
+	res := PhaseResult{Slug: c.project.Slug, Kind: c.project.Type(), Path: c.path, Phase: phase, Common: Common{Warnings: []string{}}}
 	if prev, ok := c.doc.String("phase"); ok {
 		res.PreviousPhase = &prev
 	}
@@ -155,6 +155,7 @@ func quoteOr(s, none string) string {
 type SummaryResult struct {
 	Slug            string  `json:"slug"`
 	Kind            string  `json:"kind"`
+	Archived        bool    `json:"archived"`
 	Path            string  `json:"path"`
 	Summary         string  `json:"summary"`
 	Length          int     `json:"length"`
@@ -227,7 +228,7 @@ func setSummary(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	res := SummaryResult{Slug: c.project.Slug, Kind: c.project.Kind, Path: c.path, Summary: summary,
+	res := SummaryResult{Slug: c.project.Slug, Kind: c.project.Type(), Archived: c.project.Archived(), Path: c.path, Summary: summary,
 		Length: utf8.RuneCountInString(summary), Common: Common{Warnings: []string{}}}
 	if prev, ok := c.doc.String("summary"); ok {
 		res.PreviousSummary = &prev

@@ -106,7 +106,7 @@ func rewritePaths(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	if err := v.Prefetch(reads, []string{p.Dir + "/archives"}); err != nil {
 		return nil, nil, err
 	}
-	res := &RewriteResult{Slug: p.Slug, Kind: p.Kind, Archived: p.Kind == vault.KindArchived, Confirm: a.Confirm,
+	res := &RewriteResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(), Confirm: a.Confirm,
 		Files: []RewriteFile{}, Common: Common{Warnings: []string{}}}
 	if res.Archived {
 		res.Kind = vault.KindProject

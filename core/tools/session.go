@@ -34,6 +34,7 @@ func decode(raw json.RawMessage, v any) error {
 type RollbackResult struct {
 	Slug        string   `json:"slug"`
 	Kind        string   `json:"kind"`
+	Archived    bool     `json:"archived"`
 	Archive     string   `json:"archive"`
 	HistoryLine string   `json:"history_line"`
 	AtomsKept   []string `json:"atoms_kept"`
@@ -89,7 +90,7 @@ func rollback(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	if err != nil && fault.Code(err) != fault.FileNotUTF8 {
 		return nil, nil, err
 	}
-	res := RollbackResult{Slug: p.Slug, Kind: p.Kind, Archive: archivePath, HistoryLine: e.Line, AtomsKept: []string{},
+	res := RollbackResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(), Archive: archivePath, HistoryLine: e.Line, AtomsKept: []string{},
 		ContextKept: true, Common: Common{Warnings: []string{}}}
 	if err == nil {
 		if doc, perr := frontmatter.Parse(archText); perr == nil {
@@ -390,10 +391,7 @@ func list_(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	}
 	res := ListResult{Projects: []ListEntry{}, Common: Common{Warnings: []string{}}}
 	for _, p := range found {
-		e := ListEntry{Slug: p.Slug, Kind: p.Kind, Path: p.Context(), Archived: p.Kind == vault.KindArchived}
-		if p.Kind == vault.KindArchived {
-			e.Kind = vault.KindProject
-		}
+		e := ListEntry{Slug: p.Slug, Kind: p.Type(), Path: p.Context(), Archived: p.Archived()}
 		text, _, err := env.View.Read(p.Context())
 		var doc *frontmatter.Doc
 		if err == nil {
@@ -473,11 +471,8 @@ func readContextTool(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		v, _ := c.doc.Lookup(k)
 		fm[k] = v
 	}
-	res := ContextResult{Slug: c.project.Slug, Kind: c.project.Kind, Archived: c.project.Kind == vault.KindArchived,
+	res := ContextResult{Slug: c.project.Slug, Kind: c.project.Type(), Archived: c.project.Archived(),
 		Path: c.path, Frontmatter: fm, Body: c.doc.Body(), Common: Common{Warnings: []string{}}}
-	if res.Archived {
-		res.Kind = vault.KindProject
-	}
 	res.SummaryMD = c.doc.Body()
 	return res, nil, nil
 }

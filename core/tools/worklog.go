@@ -351,7 +351,7 @@ func timeKey(t *string) string {
 // reconstruction, or dated outside the week by its frontmatter, or not
 // dated at all.
 func readSession(env *Env, p vault.Project, path, name string, stamp *worklog.Stamp, week worklog.Week) (*session, string, error) {
-	s := &session{project: p, path: path, out: WorklogSession{Project: p.Slug, Kind: p.Kind, Archive: path}}
+	s := &session{project: p, path: path, out: WorklogSession{Project: p.Slug, Kind: p.Type(), Archive: path}}
 	if p.Kind == vault.KindArchived {
 		s.out.Kind, s.out.Archived = vault.KindProject, true
 	}

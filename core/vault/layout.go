@@ -69,6 +69,18 @@ type Project struct {
 	Dir  string
 }
 
+// Type is "project" or "domain": an archived project is a project (see
+// Archived).
+func (p Project) Type() string {
+	if p.Kind == KindDomain {
+		return KindDomain
+	}
+	return KindProject
+}
+
+// Archived reports whether the project lies in 10-episodes/archived/.
+func (p Project) Archived() bool { return p.Kind == KindArchived }
+
 // Context is the path of the project's context.md.
 func (p Project) Context() string { return p.Dir + "/context.md" }
 
