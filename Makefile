@@ -13,7 +13,8 @@ NPM     ?= npm
 
 all: build
 
-build: $(BIN)
+# The kessho binary (the wasm core inside) and the Obsidian plugin.
+build: $(BIN) plugin
 
 wasm: $(WASM)
 
@@ -56,11 +57,11 @@ demo: build
 
 # Go benchmarks; figures go to docs/PERFORMANCE.md by hand, with the
 # machine and the date.
-bench: build
+bench: $(BIN)
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./host/... ./core/... | tee bench.out
 	$(MAKE) bench-plugin
 
-docs: build
+docs:
 	$(GO) run ./host/cmd/docgen > docs/reference.md
 
 fuzz: $(WASM)
