@@ -156,6 +156,7 @@ func printHelp(w io.Writer, lang string) {
 	fmt.Fprintln(w, "  kessho [flags] call TOOL --json '{…}'   run any tool; prints one JSON answer")
 	fmt.Fprintln(w, "  kessho catalog                         every tool, parameter and error, as JSON")
 	fmt.Fprintln(w, "  kessho help COMMAND                    one command's parameters")
+	fmt.Fprintln(w, "  kessho mcp [--http ADDR [--token T]]   serve every tool over MCP (stdio, or streamable HTTP)")
 	fmt.Fprintln(w, "  kessho version                         version and compilation cache folder")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Tools:")
@@ -184,7 +185,7 @@ func printToolHelp(w io.Writer, t *catalog.Tool, lang string) {
 		if len(p.Enum) > 0 {
 			req += ", one of " + strings.Join(p.Enum, "|")
 		}
-		fmt.Fprintf(w, "  --%s (%s%s)\n      %s\n", p.Name, p.Type, req, p.Description.In(lang))
+		fmt.Fprintf(w, "  --%s (%s%s)\n      %s\n", strings.ReplaceAll(p.Name, "_", "-"), p.Type, req, p.Description.In(lang))
 	}
 	fmt.Fprintf(w, "\nErrors: %s\n\n%s", strings.Join(t.Errors, ", "), globalHelp)
 }
