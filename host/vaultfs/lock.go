@@ -22,16 +22,13 @@ type Lock struct {
 // file lock.
 var sems sync.Map // key → chan struct{}
 
-// pollEvery is how often Lock tries the file lock again while another
-// process holds it.
-const pollEvery = 10 * time.Millisecond
-
 // Lock takes the vault's writer lock: every process and goroutine that
 // writes the vault (a CLI call, an MCP server, a test) holds it from its
 // first read to its last write, so their calls never interleave.
 //
 // The lock is an exclusive flock on .kessho/lock (the folder and file are
-// made when missing); goroutines of one process also queue on a
+// made when missing), waited for in the kernel so that a waiting process is
+// woken when the holder lets go; goroutines of one process also queue on a
 // process-wide semaphore per vault folder. Lock waits until ctx is done or
 // v.LockWait passes (DefaultLockWait when zero), then gives up with
 // VAULT_LOCKED. The operating system releases the lock of a process that
@@ -80,32 +77,45 @@ func (v *Vault) Lock(ctx context.Context) (*Lock, error) {
 		release()
 		return nil, fault.Internalf("opening %s: %v", lockFile, err)
 	}
-	for {
-		got, err := tryLock(f)
+	got, err := tryLock(f)
+	if err != nil {
+		f.Close()
+		release()
+		return nil, fault.Internalf("locking %s: %v", lockFile, err)
+	}
+	if got {
+		return &Lock{v: v, f: f, sem: sem}, nil
+	}
+	// Another process holds it: wait in the kernel (woken as soon as it is
+	// released, so no process starves another), bounded by the wait. A
+	// wait given up leaves its goroutine to release the lock it gets.
+	done := make(chan error, 1)
+	go func() { done <- waitLock(f) }()
+	giveUp := func() (*Lock, error) {
+		go func() {
+			if <-done == nil {
+				unlock(f)
+			}
+			f.Close()
+		}()
+		release()
+		return nil, busy()
+	}
+	select {
+	case err := <-done:
 		if err != nil {
 			f.Close()
 			release()
 			return nil, fault.Internalf("locking %s: %v", lockFile, err)
 		}
-		if got {
-			return &Lock{v: v, f: f, sem: sem}, nil
-		}
-		select {
-		case <-time.After(pollEvery):
-		case <-ctx.Done():
-			f.Close()
-			release()
-			return nil, busy()
-		case <-timer.C:
-			f.Close()
-			release()
-			return nil, busy()
-		}
+		return &Lock{v: v, f: f, sem: sem}, nil
+	case <-ctx.Done():
+		return giveUp()
+	case <-timer.C:
+		return giveUp()
 	}
 }
 
-// Unlock releases the lock. Unlocking a lock already released does
-// nothing, so a deferred Unlock may follow an explicit one.
 func (l *Lock) Unlock() error {
 	if l == nil || l.f == nil {
 		return nil

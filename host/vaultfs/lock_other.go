@@ -19,3 +19,5 @@ func unlock(*os.File) error { return nil }
 
 // syncDir does nothing: folders cannot be fsynced here.
 func (v *Vault) syncDir(string) error { return nil }
+
+func waitLock(f *os.File) error { _, err := tryLock(f); return err }

@@ -183,3 +183,59 @@ func TestLockHammer(t *testing.T) {
 		t.Errorf("count.md = %q, %v; want %s", b, err, want)
 	}
 }
+
+// TestLockFairness: a process waiting for the lock gets it even while this
+// process's goroutines take it again and again with no pause between them
+// (it waits in the kernel and is woken at each release; it does not poll).
+func TestLockFairness(t *testing.T) {
+	dir := t.TempDir()
+	cmd := helper("increment", dir, countEnv+"=5")
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Go(func() {
+			v, err := Open(dir)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer v.Close()
+			v.LockWait = time.Minute
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				l, err := v.Lock(context.Background())
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				time.Sleep(time.Millisecond) // a call's work
+				l.Unlock()
+			}
+		})
+	}
+	time.Sleep(50 * time.Millisecond) // the goroutines are taking turns
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("helper: %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Error("the other process never got the lock while this one kept taking it")
+		cmd.Process.Kill()
+		<-done
+	}
+	close(stop)
+	wg.Wait()
+	if b, _ := os.ReadFile(filepath.Join(dir, "count.md")); string(b) != "5" {
+		t.Errorf("count.md = %q; want 5", b)
+	}
+}

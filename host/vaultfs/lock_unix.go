@@ -53,3 +53,25 @@ func (v *Vault) syncDir(dir string) error {
 	}
 	return err
 }
+
+// waitLock takes an exclusive flock on f, waiting for it in the kernel: a
+// waiter is woken the moment the holder lets go, so a process that waits
+// is not starved by another that takes the lock again and again.
+func waitLock(f *os.File) error {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var ferr error
+	if err := rc.Control(func(fd uintptr) {
+		for {
+			ferr = syscall.Flock(int(fd), syscall.LOCK_EX)
+			if !errors.Is(ferr, syscall.EINTR) {
+				return
+			}
+		}
+	}); err != nil {
+		return err
+	}
+	return ferr
+}
