@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -606,4 +608,28 @@ func BenchmarkWasmCold(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(module)), "module-bytes")
 	b.ReportMetric(float64(pages), "pages/instance")
+}
+
+func TestPruneCaches(t *testing.T) {
+	root := t.TempDir()
+	old := time.Now().Add(-time.Hour)
+	for i, name := range []string{"a", "b", "c", "d", "mine"} {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Join(p, "wazero-x"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		mod := old.Add(time.Duration(i) * time.Minute) // a oldest, d newest
+		if err := os.Chtimes(p, mod, mod); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pruneCaches(root, "mine", 2)
+	entries, _ := os.ReadDir(root)
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	if want := []string{"c", "d", "mine"}; !slices.Equal(got, want) {
+		t.Errorf("after pruning: %v; want %v", got, want)
+	}
 }

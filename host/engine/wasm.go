@@ -80,7 +80,9 @@ func (o WasmOptions) withDefaults() WasmOptions {
 }
 
 // CacheDir returns the default directory of the compilation cache:
-// kessho/wazero under the user's cache directory (os.UserCacheDir).
+// kessho/wazero under the user's cache directory (os.UserCacheDir). Each
+// core module gets its own folder in it, and the folders of other modules
+// are pruned to the two most recently used (see moduleCacheDir).
 func CacheDir() (string, error) {
 	dir, err := os.UserCacheDir()
 	if err != nil {
@@ -168,7 +170,7 @@ func newWasm(ctx context.Context, opts WasmOptions, cacheDir string) (*Wasm, err
 		if err != nil {
 			return nil, err
 		}
-		cacheDir = dir
+		cacheDir = moduleCacheDir(dir)
 		fallthrough
 	default:
 		c, err := wazero.NewCompilationCacheWithDir(cacheDir)
