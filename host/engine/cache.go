@@ -1,8 +1,8 @@
 package engine
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
+	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"sort"
@@ -15,11 +15,13 @@ import (
 // cache folder keeps besides this one's.
 const keepOtherModules = 2
 
-// moduleID names the embedded module: the first 16 hex digits of its
-// SHA-256.
+// moduleID names the embedded module's cache folder: its CRC-32C and
+// length. It only sorts caches into folders (wazero keys each compiled
+// module by its own hash inside), so a CRC, 15 times cheaper than a
+// SHA-256 on every start of the CLI, is enough.
 var moduleID = sync.OnceValue(func() string {
-	sum := sha256.Sum256(module)
-	return hex.EncodeToString(sum[:8])
+	sum := crc32.Checksum(module, crc32.MakeTable(crc32.Castagnoli))
+	return fmt.Sprintf("core-%08x-%d", sum, len(module))
 })
 
 // moduleCacheDir returns the default compilation cache of this module,
