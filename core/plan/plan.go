@@ -25,6 +25,7 @@ const (
 	Delete = "delete" // remove the file at Path
 	Move   = "move"   // rename From (a file or a folder) to To
 	Mkdir  = "mkdir"  // create the folder Path and its parents
+	Check  = "check"  // write nothing: Path must still be as Expect says
 )
 
 // Absent is the precondition "no file or folder exists at this path".
@@ -47,6 +48,9 @@ type Op struct {
 // Plan is an ordered list of operations. Order carries meaning: an archive
 // is written before the source it trims.
 type Plan []Op
+
+// CheckOp returns a check that path still holds what expect says.
+func CheckOp(path, expect string) Op { return Op{Op: Check, Path: path, Expect: expect} }
 
 // WriteOp returns a write of text at path, expecting expect.
 func WriteOp(path, expect, text string) Op {
@@ -103,6 +107,11 @@ func (op Op) validate() error {
 		}
 		return nil
 	case Mkdir:
+		return CheckPath(op.Path)
+	case Check:
+		if op.Expect != Absent && !validHash(op.Expect) {
+			return fmt.Errorf("expect %q is neither %q nor sha256:<hex>", op.Expect, Absent)
+		}
 		return CheckPath(op.Path)
 	}
 	return fmt.Errorf("unknown op %q", op.Op)

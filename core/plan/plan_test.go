@@ -23,7 +23,7 @@ func TestCheckPath(t *testing.T) {
 func TestValidate(t *testing.T) {
 	h := HashString("x")
 	ok := Plan{WriteOp("a/b.md", Absent, ""), WriteOp("a/c.md", h, "y"), {Op: Delete, Path: "a/d.md", Expect: h},
-		{Op: Move, From: "a", To: "b/a", Expect: Absent}, {Op: Mkdir, Path: "z"}}
+		{Op: Move, From: "a", To: "b/a", Expect: Absent}, {Op: Mkdir, Path: "z"}, CheckOp("r.md", h), CheckOp("s.md", Absent)}
 	if err := ok.Validate(); err != nil {
 		t.Fatalf("Validate(good plan) = %v", err)
 	}

@@ -297,6 +297,19 @@ func trim(env *Env, res *HygieneResult, logF, prioF hygieneFile) (any, plan.Plan
 	add(prioArch, tp.PrioritiesArchive)
 	add(logF, tp.SessionLog)
 	add(prioF, tp.Priorities)
+	// The trim relied on both sources; one it does not write must still be
+	// as read when the plan lands (SPEC section 9's compare-and-swap).
+	if len(p) > 0 {
+		for _, f := range []struct {
+			file    hygieneFile
+			written *string
+		}{{logF, tp.SessionLog}, {prioF, tp.Priorities}} {
+			if f.written == nil {
+				p = append(p, plan.CheckOp(f.file.path, f.file.sha))
+			}
+		}
+	}
+	trimmed := len(p) > 0
 	for i := range res.Files {
 		res.Files[i].SHA256After = res.Files[i].SHA256
 		if h, ok := after[res.Files[i].Path]; ok {
@@ -309,7 +322,7 @@ func trim(env *Env, res *HygieneResult, logF, prioF hygieneFile) (any, plan.Plan
 	if tp.PrioritiesArchive != nil {
 		res.Trim.Archives = append(res.Trim.Archives, prioArchP)
 	}
-	res.Trim.Trimmed = len(p) > 0
+	res.Trim.Trimmed = trimmed
 	res.Trim.MovedBlocks, res.Trim.SkippedDuplicateBlocks = tp.MovedBlocks, tp.SkippedDuplicates
 	res.Trim.MovedPriorityItems, res.Trim.SkippedDuplicatePriorities = tp.MovedPriorityItems, tp.SkippedPriorityDuplicates
 	res.Line, res.Pass, res.Report = tp.After.Line(), tp.After.Pass, reportOf(tp.After)

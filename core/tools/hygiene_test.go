@@ -186,8 +186,10 @@ func TestHygieneTrimAppendsToArchive(t *testing.T) {
 	sa := SessionArchivePath("2026-11-30")
 	old := hygiene.SessionArchiveHeader + "\n\n" + hygBlock(hygSeven[6])
 	r, p := runHygiene(t, "trim", map[string]string{SessionLogPath: log, PrioritiesPath: hygPrio, sa: old})
-	if len(p) != 2 || p[0].Path != sa || p[0].Expect != sha(old) || *p[0].Text != old+hygBlock(hygSeven[5]) ||
-		p[1].Path != SessionLogPath || p[1].Expect != sha(log) || *p[1].Text != hygLog(hygSeven[:5]...) {
+	// The priorities, read but not written, are checked still as read.
+	if len(p) != 3 || p[0].Path != sa || p[0].Expect != sha(old) || *p[0].Text != old+hygBlock(hygSeven[5]) ||
+		p[1].Path != SessionLogPath || p[1].Expect != sha(log) || *p[1].Text != hygLog(hygSeven[:5]...) ||
+		p[2].Op != plan.Check || p[2].Path != PrioritiesPath || p[2].Expect != sha(hygPrio) || p[2].Text != nil {
 		t.Fatalf("plan = %+v", p)
 	}
 	if r.Trim.MovedBlocks != 1 || r.Trim.SkippedDuplicateBlocks != 1 || len(r.Warnings) != 1 || !r.Pass {

@@ -241,7 +241,7 @@ func (v *Vault) check(p plan.Plan) error {
 			if err = room(op.Path, k); err == nil {
 				err = is(op.Path, k, op.Expect)
 			}
-		case plan.Delete:
+		case plan.Delete, plan.Check:
 			err = is(op.Path, k, op.Expect)
 		case plan.Move:
 			var n node
@@ -335,6 +335,8 @@ func (v *Vault) holdsNew(op plan.Op) (bool, error) {
 	case plan.Mkdir:
 		n, err := v.stat(op.Path)
 		return err == nil && n.kind == folder, err
+	case plan.Check:
+		return true, nil // nothing to make
 	}
 	return false, fmt.Errorf("unknown op %q", op.Op)
 }
@@ -342,6 +344,7 @@ func (v *Vault) holdsNew(op plan.Op) (bool, error) {
 // do applies one op.
 func (v *Vault) do(op plan.Op) error {
 	switch op.Op {
+	case plan.Check: // verified with every precondition; writes nothing
 	case plan.Write:
 		return v.writeFile(op.Path, []byte(*op.Text), "write "+op.Path)
 	case plan.Delete:

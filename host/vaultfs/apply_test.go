@@ -1,6 +1,7 @@
 package vaultfs
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -255,5 +256,41 @@ func TestJournalFormat(t *testing.T) {
 	}
 	if !strings.HasPrefix(j.ID, start.UTC().Format("20060102T")) {
 		t.Errorf("id %q does not start with the UTC date", j.ID)
+	}
+}
+
+// TestApplyCheck: a check op writes nothing, and a file it names that
+// changed (or appeared) fails the whole plan with CONFLICT.
+func TestApplyCheck(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "read.md"), []byte("as read"), 0o644)
+	v, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	l, err := v.Lock(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Unlock()
+	good := plan.Plan{plan.CheckOp("read.md", plan.HashString("as read")), plan.CheckOp("none.md", plan.Absent), plan.WriteOp("out.md", plan.Absent, "x")}
+	if err := v.Apply(l, good); err != nil {
+		t.Fatalf("Apply(checks that hold) = %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "read.md")); string(b) != "as read" {
+		t.Errorf("a check wrote %q", b)
+	}
+	for _, bad := range []plan.Plan{
+		{plan.WriteOp("out2.md", plan.Absent, "y"), plan.CheckOp("read.md", plan.HashString("old"))},
+		{plan.WriteOp("out2.md", plan.Absent, "y"), plan.CheckOp("out.md", plan.Absent)},
+	} {
+		err := v.Apply(l, bad)
+		if e, ok := fault.As(err); !ok || e.Code != fault.Conflict {
+			t.Errorf("Apply(%v) = %v; want CONFLICT", bad, err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "out2.md")); err == nil {
+			t.Errorf("a failed check let out2.md be written")
+		}
 	}
 }

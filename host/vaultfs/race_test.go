@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -258,5 +259,39 @@ func TestHygieneTrimCrashBetweenArchiveAndSource(t *testing.T) {
 	if strings.Count(got[raceSessArchive], "## 2026-11-24") != 1 || strings.Count(got[raceSessArchive], "## 2026-11-23") != 1 ||
 		strings.Count(got["memory/SESSION_LOG.md"], "\n## ") != 5 || strings.Contains(got["memory/ACTIVE_PRIORITIES.md"], "#stale") {
 		t.Errorf("after the roll-forward:\n%v", got)
+	}
+}
+
+// TestHygieneTrimRaceOnUnwrittenSource: when only SESSION_LOG.md is
+// trimmed, ACTIVE_PRIORITIES.md, read and relied on but not written, is
+// checked too: another process editing it aborts the trim.
+func TestHygieneTrimRaceOnUnwrittenSource(t *testing.T) {
+	vaultWithCleanPriorities := maps.Clone(raceVault)
+	vaultWithCleanPriorities["memory/ACTIVE_PRIORITIES.md"] = "## Operating Mode: ship\n\n## Tier 1\n- one\n\nLast reviewed: 2026-11-20\n"
+	edited := "## Operating Mode: ship\n\n## Tier 1\n- one\n- two\n\nLast reviewed: 2026-11-30\n"
+	for name, eng := range raceEngines(t) {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			makeTree(t, dir, vaultWithCleanPriorities)
+			v := openVault(t, dir)
+			r := &racer{inner: eng, path: filepath.Join(dir, "memory", "ACTIVE_PRIORITIES.md"), data: edited}
+			out, err := v.Call(context.Background(), r, "mem_context_hygiene", json.RawMessage(`{"action":"trim"}`), raceOpts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var raw struct{ Plan plan.Plan }
+			json.Unmarshal(out.Raw, &raw)
+			if len(raw.Plan) != 3 || raw.Plan[2].Op != plan.Check {
+				t.Fatalf("plan %+v; want the archive, the log and a check of the priorities", raw.Plan)
+			}
+			if out.OK || !strings.Contains(string(out.Answer), `"code":"CONTEXT_HYGIENE_RACE"`) || !strings.Contains(string(out.Answer), `"path":"memory/ACTIVE_PRIORITIES.md"`) {
+				t.Fatalf("answer %s; want CONTEXT_HYGIENE_RACE naming memory/ACTIVE_PRIORITIES.md", out.Answer)
+			}
+			want := treeOf(vaultWithCleanPriorities)
+			want["memory/ACTIVE_PRIORITIES.md"] = edited
+			if d := diffTree(readTree(t, dir), want); d != "" {
+				t.Errorf("the vault holds more than the other process's write:\n%s", d)
+			}
+		})
 	}
 }

@@ -122,6 +122,7 @@ export async function check(v: VaultPort, p: Plan): Promise<void> {
         await is(op.path!, k, op.expect!);
         break;
       case "delete":
+      case "check":
         await is(op.path!, k, op.expect!);
         break;
       case "move": {
@@ -220,6 +221,8 @@ async function holdsNew(v: VaultPort, op: Op): Promise<boolean> {
       return (await v.kind(op.from!)) === null && (await v.kind(op.to!)) !== null;
     case "mkdir":
       return (await v.kind(op.path!)) === "folder";
+    case "check":
+      return true; // nothing to make
   }
 }
 
@@ -279,5 +282,14 @@ async function doOp(v: VaultPort, op: Op, recheck: boolean): Promise<void> {
     case "mkdir":
       await v.mkdir(op.path!);
       return;
+    case "check": {
+      // Verified with every precondition; with recheck, again right now.
+      if (!recheck) return;
+      const kind = await v.kind(op.path!);
+      if (op.expect === ABSENT ? kind !== null : kind !== "file" || "sha256:" + sha256Hex(await v.readBytes(op.path!)) !== op.expect) {
+        throw changed(op.path!);
+      }
+      return;
+    }
   }
 }

@@ -6,7 +6,7 @@ import { goQuote } from "./gojson";
 
 /** One operation of a plan. */
 export interface Op {
-  op: "write" | "delete" | "move" | "mkdir";
+  op: "write" | "delete" | "move" | "mkdir" | "check";
   path?: string;
   from?: string;
   to?: string;
@@ -56,6 +56,11 @@ function validateOp(op: Op): string | null {
       return null;
     }
     case "mkdir":
+      return checkPath(op.path ?? "");
+    case "check":
+      if (expect !== ABSENT && !validHash(expect)) {
+        return `expect ${goQuote(expect)} is neither "absent" nor sha256:<hex>`;
+      }
       return checkPath(op.path ?? "");
   }
   return `unknown op ${goQuote(String(op.op))}`;

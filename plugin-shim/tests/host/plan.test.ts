@@ -31,9 +31,11 @@ test("validatePlan refuses malformed ops", () => {
     [[{ op: "move", from: "a", to: "b", expect: h }], 'plan op 0 (move): move must expect "absent" at its target'],
     [[{ op: "move", from: "a", to: "a/b", expect: "absent" }], 'plan op 0 (move): move "a" into itself'],
     [[{ op: "mkdir", path: "x" }, { op: "chmod" as "mkdir", path: "x" }], 'plan op 1 (chmod): unknown op "chmod"'],
+    [[{ op: "check", path: "a.md", expect: "sha256:x" }], 'plan op 0 (check): expect "sha256:x" is neither "absent" nor sha256:<hex>'],
+    [[{ op: "check", path: ".obsidian/a.md", expect: "absent" }], 'plan op 0 (check): path ".obsidian/a.md" enters a dot-folder'],
   ];
   for (const [p, want] of bad) assert.equal(validatePlan(p), want);
-  assert.equal(validatePlan([{ op: "write", path: "a.md", expect: h, text: "x" }, { op: "mkdir", path: "d" }]), null);
+  assert.equal(validatePlan([{ op: "write", path: "a.md", expect: h, text: "x" }, { op: "mkdir", path: "d" }, { op: "check", path: "b.md", expect: h }]), null);
 });
 
 test("opJSON writes ops in the Go field order", () => {
