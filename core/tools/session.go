@@ -428,11 +428,14 @@ func list_(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		if e.Archived {
 			md.WriteString(env.T(", archived", ", archivé"))
 		}
-		if e.Phase != nil {
+		if e.Phase != nil && !(e.Archived && *e.Phase == "archived") {
 			fmt.Fprintf(&md, ", %s", *e.Phase)
 		}
 		md.WriteString(")")
-		if e.Summary != nil {
+		switch {
+		case e.Problem != nil:
+			fmt.Fprintf(&md, " — %s", *e.Problem)
+		case e.Summary != nil:
 			fmt.Fprintf(&md, ": %s", *e.Summary)
 		}
 		md.WriteString("\n")

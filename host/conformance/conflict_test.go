@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"kessho/host/engine"
 	"kessho/host/vaultfs"
 )
 
@@ -76,5 +78,34 @@ func TestConflict(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestEngineLimit: a call over one of the engine's bounds is refused with
+// LIMIT_EXCEEDED, as a tool error, and writes nothing.
+func TestEngineLimit(t *testing.T) {
+	ctx := context.Background()
+	small, err := engine.NewWasm(ctx, engine.WasmOptions{MaxRequest: 512})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer small.Close(ctx)
+	dir := memoryKit(t)
+	v, err := vaultfs.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	before, _ := ReadTree(dir)
+	out, err := v.Call(ctx, small, "mem_list", nil, vaultfs.CallOptions{TZ: "Europe/Paris"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.OK || !strings.Contains(string(out.Answer), `"code":"LIMIT_EXCEEDED"`) || !strings.Contains(string(out.Answer), "over the limit of 512") {
+		t.Fatalf("answer %s; want LIMIT_EXCEEDED naming the bound", out.Answer)
+	}
+	after, _ := ReadTree(dir)
+	if d := diffTrees(after, before); d != "" {
+		t.Errorf("the vault changed:\n%s", d)
 	}
 }

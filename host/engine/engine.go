@@ -19,6 +19,7 @@ import (
 	"sync/atomic"
 
 	"kessho/core"
+	"kessho/core/fault"
 )
 
 // Engine runs requests through the core: JSON in, JSON out (see core.Handle).
@@ -34,7 +35,11 @@ type Engine interface {
 
 // ErrLimit is wrapped by the errors of calls that exceed a bound: request or
 // answer size, or the sandbox's memory. Hosts answer LIMIT_EXCEEDED.
-var ErrLimit = errors.New("limit exceeded")
+//
+// It is a LIMIT_EXCEEDED refusal, so hosts answer it as one (SPEC section 7).
+var ErrLimit error = fault.New(fault.LimitExceeded, nil,
+	"the call went over one of the engine's bounds (request, answer or memory size)",
+	"l'appel a dépassé une des limites du moteur (taille de la requête, de la réponse ou de la mémoire)")
 
 // ErrClosed is returned by calls on a closed engine.
 var ErrClosed = errors.New("engine closed")

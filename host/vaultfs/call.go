@@ -85,6 +85,12 @@ func (v *Vault) Call(ctx context.Context, eng Engine, tool string, args json.Raw
 			return Outcome{}, fmt.Errorf("call %s: encoding request: %w", tool, err)
 		}
 		raw, err := eng.Call(ctx, reqJSON)
+		if e, ok := fault.As(err); ok && e.Code == fault.LimitExceeded {
+			// A bound of the engine: a refusal like the host's own bounds.
+			return refuse(fault.New(fault.LimitExceeded, map[string]any{"tool": tool},
+				fmt.Sprintf("%s: %v; ask for less (a smaller text, fewer files)", tool, err),
+				fmt.Sprintf("%s : %s ; demandez moins (un texte plus court, moins de fichiers)", tool, e.Fr)))
+		}
 		if err != nil {
 			return Outcome{}, fmt.Errorf("call %s: %w", tool, err)
 		}
