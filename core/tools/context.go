@@ -221,9 +221,6 @@ func setSummary(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	if err := checkSummaryLength(summary); err != nil {
 		return nil, nil, err
 	}
-	if err := vault.CheckSlug("slug", args.Slug); err != nil {
-		return nil, nil, err
-	}
 	c, err := readContext(env, args.Slug)
 	if err != nil {
 		return nil, nil, err
