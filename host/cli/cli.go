@@ -159,6 +159,8 @@ func Run(args []string, env Env) int {
 		return printVersion(env)
 	case "call":
 		return runCall(g, rest, env)
+	case "script":
+		return runScript(g, rest, env)
 	case "mcp":
 		return runMCP(g, rest, env)
 	case "hygiene":
@@ -224,39 +226,68 @@ func runCall(g globals, rest []string, env Env) int {
 
 // execute opens the vault and the engine and runs one call.
 func execute(g globals, tool string, args json.RawMessage, env Env) (vaultfs.Outcome, int) {
+	r, code := openRunner(g, env)
+	if r == nil {
+		return vaultfs.Outcome{}, code
+	}
+	defer r.close()
+	return r.call(tool, args)
+}
+
+// runner is an open vault and a started engine: one call, or a script of
+// them on one warm engine.
+type runner struct {
+	ctx   context.Context
+	env   Env
+	eng   engine.Engine
+	v     *vaultfs.Vault
+	fixed time.Time // --now, or zero
+	opts  vaultfs.CallOptions
+}
+
+// openRunner checks the flags, finds the vault and starts the engine; on
+// failure it reports and returns the exit code.
+func openRunner(g globals, env Env) (*runner, int) {
 	dir, err := findVault(g, env)
 	if err != nil {
-		usage(env, err)
-		return vaultfs.Outcome{}, ExitUsage
+		return nil, usage(env, err)
 	}
 	now, tz, err := timeFlags(g, env)
 	if err != nil {
-		usage(env, err)
-		return vaultfs.Outcome{}, ExitUsage
-	}
-	if now.IsZero() {
-		now = time.Now()
+		return nil, usage(env, err)
 	}
 	ctx := context.Background()
 	eng, err := openEngine(ctx, g.engine)
 	if err != nil {
 		if _, ok := err.(usageError); ok {
-			usage(env, err)
-			return vaultfs.Outcome{}, ExitUsage
+			return nil, usage(env, err)
 		}
 		fmt.Fprintf(env.Stderr, "kessho: %v\n", err)
-		return vaultfs.Outcome{}, ExitToolError
+		return nil, ExitToolError
 	}
-	defer eng.Close(ctx)
 	v, err := vaultfs.Open(dir)
 	if err != nil {
-		usage(env, usagef("vault %s: %v", dir, err))
-		return vaultfs.Outcome{}, ExitUsage
+		eng.Close(ctx)
+		return nil, usage(env, usagef("vault %s: %v", dir, err))
 	}
-	defer v.Close()
-	out, err := v.Call(ctx, eng, tool, args, vaultfs.CallOptions{Now: now, TZ: tz, Lang: g.lang})
+	return &runner{ctx: ctx, env: env, eng: eng, v: v, fixed: now, opts: vaultfs.CallOptions{TZ: tz, Lang: g.lang}}, ExitOK
+}
+
+func (r *runner) close() {
+	r.v.Close()
+	r.eng.Close(r.ctx)
+}
+
+// call runs one tool: exit 0 on success, 1 on a refusal or a failure.
+func (r *runner) call(tool string, args json.RawMessage) (vaultfs.Outcome, int) {
+	opts := r.opts
+	opts.Now = r.fixed
+	if opts.Now.IsZero() {
+		opts.Now = time.Now()
+	}
+	out, err := r.v.Call(r.ctx, r.eng, tool, args, opts)
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "kessho: %v\n", err)
+		fmt.Fprintf(r.env.Stderr, "kessho: %v\n", err)
 		return out, ExitToolError
 	}
 	if !out.OK {

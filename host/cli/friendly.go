@@ -154,6 +154,7 @@ func printHelp(w io.Writer, lang string) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Usage:")
 	fmt.Fprintln(w, "  kessho [flags] call TOOL --json '{…}'   run any tool; prints one JSON answer")
+	fmt.Fprintln(w, "  kessho script [FILE]                   many calls, one JSON {tool, args} a line, on one warm engine")
 	fmt.Fprintln(w, "  kessho catalog                         every tool, parameter and error, as JSON")
 	fmt.Fprintln(w, "  kessho help COMMAND                    one command's parameters")
 	fmt.Fprintln(w, "  kessho mcp [--http ADDR [--token T]]   serve every tool over MCP (stdio, or streamable HTTP)")
