@@ -155,8 +155,6 @@ func BenchmarkCLI(b *testing.B) {
 	}
 }
 
-var archiveRuns int
-
 // BenchmarkArchive5k is a full mem_archive with a derived atom on a
 // generated vault of 5,000 notes (the atom's name is checked against every
 // note, so the whole tree is listed).
@@ -187,14 +185,26 @@ func BenchmarkArchive5k(b *testing.B) {
 			now := time.Date(2026, 11, 30, 9, 15, 0, 0, time.UTC)
 			eng := &timed{Engine: eng}
 			defer eng.report(b)
+			opts := vaultfs.CallOptions{Now: now, TZ: "Europe/Paris"}
 			for b.Loop() {
-				archiveRuns++ // unique atom names across runs (-count)
-				i := archiveRuns
-				args := fmt.Sprintf(`{"slug":"project-07","mode":"full","archive_subject":"Bench %s %d","archive_body_md":"Did things in /home/ada/src/kessho/core.\n","derive":[{"fact":"Bench fact %s %d","body":"Why.","kind":"knowledge"}]}`, name, i, name, i)
-				out, err := v.Call(context.Background(), eng, "mem_archive", json.RawMessage(args), vaultfs.CallOptions{Now: now, TZ: "Europe/Paris"})
+				args := `{"slug":"project-07","mode":"full","archive_subject":"Bench","archive_body_md":"Did things in /home/ada/src/kessho/core.\n","derive":[{"fact":"Bench fact","body":"Why.","kind":"knowledge"}]}`
+				out, err := v.Call(context.Background(), eng, "mem_archive", json.RawMessage(args), opts)
 				if err != nil || !out.OK {
 					b.Fatalf("%s: %v", out.Answer, err)
 				}
+				// Undo it outside the timer, so every call meets the same
+				// 5,000-note vault: the rollback drops the archive and its
+				// history line (context.md only gains a last-session).
+				b.StopTimer()
+				spent := eng.spent
+				if out, err := v.Call(context.Background(), eng.Engine, "mem_rollback_archive", json.RawMessage(`{"slug":"project-07"}`), opts); err != nil || !out.OK {
+					b.Fatalf("rollback: %s: %v", out.Answer, err)
+				}
+				if err := os.Remove(filepath.Join(dir, "20-knowledge", "Bench fact.md")); err != nil {
+					b.Fatal(err)
+				}
+				eng.spent = spent
+				b.StartTimer()
 			}
 		})
 	}
