@@ -9,7 +9,7 @@ GOFILES := $(shell find core wasm host -name '*.go' -not -name '*_test.go' 2>/de
 PLUGIN  := plugin-shim
 NPM     ?= npm
 
-.PHONY: all build wasm test vet demo bench docs clean fuzz plugin test-plugin bench-plugin
+.PHONY: all build wasm test vet check demo bench docs clean fuzz plugin test-plugin bench-plugin
 
 all: build
 
@@ -28,6 +28,9 @@ $(BIN): $(WASM) $(GOFILES) go.mod go.sum
 vet: $(WASM)
 	$(GO) vet ./...
 	@out=$$(gofmt -l core wasm host); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+# Static checks alone: go vet and gofmt.
+check: vet
 
 # Every test: unit, conformance (both engines), CLI scripts, kill test,
 # fuzz seed corpora.
