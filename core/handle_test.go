@@ -1,13 +1,10 @@
 package core
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"sort"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"kessho/core/catalog"
 	"kessho/core/tools"
@@ -29,14 +26,7 @@ func (m memVault) answer(need vault.Need, snap *vault.Snapshot) {
 			snap.Missing = append(snap.Missing, p)
 			return
 		}
-		sum := sha256.Sum256([]byte(t))
-		f := vault.File{SHA256: hex.EncodeToString(sum[:])}
-		if utf8.ValidString(t) {
-			f.Text = &t
-		} else {
-			f.NotUTF8 = true
-		}
-		snap.Files[p] = f
+		snap.Files[p] = vault.FileOf(t)
 	}
 	dir := func(d string) bool {
 		set := map[string]bool{}

@@ -91,8 +91,8 @@ repo_path`)
 // a blank archive_subject or archive_body_md is refused like a missing one.
 func archive(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	var a archiveArgs
-	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, nil, fault.Internalf("decoding arguments: %v", err)
+	if err := decode(raw, &a); err != nil {
+		return nil, nil, err
 	}
 	full := a.Mode == "full"
 	if err := checkArchiveArgs(&a, full); err != nil {

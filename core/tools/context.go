@@ -94,8 +94,8 @@ func updatePhase(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		Slug  string `json:"slug"`
 		Phase string `json:"phase"`
 	}
-	if err := json.Unmarshal(raw, &args); err != nil {
-		return nil, nil, fault.Internalf("decoding arguments: %v", err)
+	if err := decode(raw, &args); err != nil {
+		return nil, nil, err
 	}
 	phase := strings.TrimFunc(args.Phase, unicode.IsSpace)
 	if strings.ContainsAny(phase, "\r\n\u2028\u2029") {
@@ -210,8 +210,8 @@ func setSummary(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		Slug    string `json:"slug"`
 		Summary string `json:"summary"`
 	}
-	if err := json.Unmarshal(raw, &args); err != nil {
-		return nil, nil, fault.Internalf("decoding arguments: %v", err)
+	if err := decode(raw, &args); err != nil {
+		return nil, nil, err
 	}
 	summary := NormalizeSummary(args.Summary)
 	if summary == "" {

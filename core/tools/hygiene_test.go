@@ -1,15 +1,12 @@
 package tools
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"kessho/core/hygiene"
 	"kessho/core/plan"
@@ -48,14 +45,7 @@ var hygNow = time.Date(2026, 11, 30, 10, 15, 0, 0, time.FixedZone("CET", 3600))
 func snapshotOf(files map[string]string, absent ...string) vault.Snapshot {
 	s := vault.Snapshot{Files: map[string]vault.File{}, Missing: absent}
 	for p, t := range files {
-		sum := sha256.Sum256([]byte(t))
-		f := vault.File{SHA256: hex.EncodeToString(sum[:])}
-		if utf8.ValidString(t) {
-			f.Text = &t
-		} else {
-			f.NotUTF8 = true
-		}
-		s.Files[p] = f
+		s.Files[p] = vault.FileOf(t)
 	}
 	return s
 }

@@ -23,13 +23,6 @@ func init() {
 	Registry["mem_read_context"] = readContextTool
 }
 
-func decode(raw json.RawMessage, v any) error {
-	if err := json.Unmarshal(raw, v); err != nil {
-		return fault.Internalf("decoding arguments: %v", err)
-	}
-	return nil
-}
-
 // RollbackResult is mem_rollback_archive's result.
 type RollbackResult struct {
 	Slug        string   `json:"slug"`
@@ -364,27 +357,13 @@ func list_(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	if a.IncludeArchived {
 		kinds = append(kinds, vault.KindArchived)
 	}
-	var parents []string
-	for _, k := range kinds {
-		parents = append(parents, strings.TrimSuffix(vault.Dir(k, ""), "/"))
-	}
-	if err := env.View.Prefetch(nil, parents); err != nil {
+	found, err := vault.Folders(env.View, nil, kinds...)
+	if err != nil {
 		return nil, nil, err
 	}
-	var found []vault.Project
 	var files []string
-	for i, k := range kinds {
-		entries, err := env.View.List(parents[i])
-		if err != nil && !errors.Is(err, vault.ErrNotExist) {
-			return nil, nil, err
-		}
-		for _, e := range entries {
-			if name, ok := strings.CutSuffix(e, "/"); ok && vault.CheckSlug("slug", name) == nil {
-				p := vault.Project{Slug: name, Kind: k, Dir: vault.Dir(k, name)}
-				found = append(found, p)
-				files = append(files, p.Context())
-			}
-		}
+	for _, p := range found {
+		files = append(files, p.Context())
 	}
 	if err := env.View.Prefetch(files, nil); err != nil {
 		return nil, nil, err

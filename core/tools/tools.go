@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"kessho/core/fault"
 	"kessho/core/plan"
 	"kessho/core/vault"
 )
@@ -25,6 +26,14 @@ func (e *Env) T(en, fr string) string {
 		return fr
 	}
 	return en
+}
+
+// decode reads a tool's arguments, already validated by the catalogue.
+func decode(raw json.RawMessage, v any) error {
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fault.Internalf("decoding arguments: %v", err)
+	}
+	return nil
 }
 
 // Func runs a tool on validated, normalised arguments.

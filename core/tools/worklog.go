@@ -219,31 +219,18 @@ type session struct {
 // another archive's content. It also returns every project folder found.
 func weekSessions(env *Env, week worklog.Week, extra []string) ([]session, []vault.Project, []string, error) {
 	v := env.View
-	kinds := []string{vault.KindProject, vault.KindDomain, vault.KindArchived}
-	parents := []string{vault.Projects, vault.Domains, vault.Archived}
-	if err := v.Prefetch(extra, parents); err != nil {
+	folders, err := vault.Folders(v, extra)
+	if err != nil {
 		return nil, nil, nil, err
 	}
-	var folders, projects []vault.Project
+	var projects []vault.Project
 	var dirs []string
-	for i, k := range kinds {
-		entries, err := v.List(parents[i])
-		if err != nil && !errors.Is(err, vault.ErrNotExist) {
-			return nil, nil, nil, err
+	for _, p := range folders {
+		if p.Kind == vault.KindDomain && p.Slug == WorklogsSlug {
+			continue
 		}
-		for _, e := range entries {
-			name, ok := strings.CutSuffix(e, "/")
-			if !ok || vault.CheckSlug("slug", name) != nil {
-				continue
-			}
-			p := vault.Project{Slug: name, Kind: k, Dir: vault.Dir(k, name)}
-			folders = append(folders, p)
-			if k == vault.KindDomain && name == WorklogsSlug {
-				continue
-			}
-			projects = append(projects, p)
-			dirs = append(dirs, p.Dir+"/archives")
-		}
+		projects = append(projects, p)
+		dirs = append(dirs, p.Dir+"/archives")
 	}
 	// Only the names that can be this week's sessions travel: those that
 	// start with one of its dates, and those that start with no date (their

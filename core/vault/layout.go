@@ -89,6 +89,37 @@ func (p Project) History() string { return p.Dir + "/history.md" }
 
 var kinds = []string{KindProject, KindDomain, KindArchived}
 
+// Folders lists the project and domain folders of the given kinds (all
+// three when none are given), kind by kind in that order, each sorted by
+// name; a folder whose name is no valid slug is left out. The parent
+// listings are asked for in one round, together with the extra files the
+// caller will read next.
+func Folders(v *View, extra []string, only ...string) ([]Project, error) {
+	if len(only) == 0 {
+		only = kinds
+	}
+	var parents []string
+	for _, k := range only {
+		parents = append(parents, strings.TrimSuffix(Dir(k, ""), "/"))
+	}
+	if err := v.Prefetch(extra, parents); err != nil {
+		return nil, err
+	}
+	var out []Project
+	for i, k := range only {
+		entries, err := v.List(parents[i])
+		if err != nil && err != ErrNotExist {
+			return nil, err
+		}
+		for _, e := range entries {
+			if name, ok := strings.CutSuffix(e, "/"); ok && CheckSlug("slug", name) == nil {
+				out = append(out, Project{Slug: name, Kind: k, Dir: Dir(k, name)})
+			}
+		}
+	}
+	return out, nil
+}
+
 // Resolve finds the folder of slug among projects, domains and archived
 // projects. It prefetches the three listings and the three candidate
 // context.md files in one round, so the caller can read the context next
@@ -104,27 +135,16 @@ func Resolve(v *View, slug string) (Project, error) {
 	for _, k := range kinds {
 		files = append(files, Dir(k, slug)+"/context.md")
 	}
-	if err := v.Prefetch(files, []string{Projects, Domains, Archived}); err != nil {
+	folders, err := Folders(v, files)
+	if err != nil {
 		return Project{}, err
 	}
 	var found []Project
 	var all []string
-	for _, k := range kinds {
-		parent := Dir(k, "")
-		parent = strings.TrimSuffix(parent, "/")
-		entries, err := v.List(parent)
-		if err != nil && err != ErrNotExist {
-			return Project{}, err
-		}
-		for _, e := range entries {
-			name, isDir := strings.CutSuffix(e, "/")
-			if !isDir {
-				continue
-			}
-			all = append(all, name)
-			if name == slug {
-				found = append(found, Project{Slug: slug, Kind: k, Dir: Dir(k, slug)})
-			}
+	for _, f := range folders {
+		all = append(all, f.Slug)
+		if f.Slug == slug {
+			found = append(found, f)
 		}
 	}
 	switch len(found) {

@@ -9,11 +9,14 @@
 package vault
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"path"
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"kessho/core/fault"
 )
@@ -32,6 +35,19 @@ type File struct {
 	SHA256  string  `json:"sha256"`
 	Text    *string `json:"text,omitempty"`
 	NotUTF8 bool    `json:"not_utf8,omitempty"`
+}
+
+// FileOf returns content as a host sends it: its SHA-256 and, when it is
+// valid UTF-8, its text.
+func FileOf(content string) File {
+	sum := sha256.Sum256([]byte(content))
+	f := File{SHA256: hex.EncodeToString(sum[:])}
+	if utf8.ValidString(content) {
+		f.Text = &content
+	} else {
+		f.NotUTF8 = true
+	}
+	return f
 }
 
 // Tree asks for a whole folder: every folder under Root (Root included)
