@@ -43,6 +43,14 @@ const (
 // an array's elements; Props lists an object's known fields (an object
 // without Props accepts any fields). A null value is the same as an
 // omitted one.
+//
+// OneLine marks a string that Kessho writes as (part of) one line of YAML
+// or Markdown: a frontmatter value, a history line, a file name. Such a
+// string may not hold a control character (Unicode category Cc: U+0000 to
+// U+001F, U+007F, U+0080 to U+009F), except TAB, which is a blank, and CR
+// and LF, which each tool treats as documented (refused by phase and
+// archive_subject, joined into a space by summary). Every string
+// parameter, one line or not, must be valid UTF-8 (see Validate).
 type Param struct {
 	Name        string   `json:"name,omitempty"`
 	Type        string   `json:"type"`
@@ -57,6 +65,7 @@ type Param struct {
 	MaxItems    *int     `json:"max_items,omitempty"`
 	Items       *Param   `json:"items,omitempty"`
 	Props       []Param  `json:"props,omitempty"`
+	OneLine     bool     `json:"one_line,omitempty"`
 	Description Text     `json:"description"`
 }
 

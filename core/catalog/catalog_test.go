@@ -56,6 +56,8 @@ func testTool() *Tool {
 		{Name: "objs", Type: Array, Items: &Param{Type: Object, Props: []Param{
 			{Name: "fact", Type: String, Required: true}, {Name: "kind", Type: String, Enum: []string{"goal"}}}}},
 		{Name: "any", Type: Object},
+		{Name: "line", Type: String, OneLine: true},
+		{Name: "lines", Type: Array, Items: &Param{Type: String, OneLine: true}},
 	}}
 }
 
@@ -89,6 +91,28 @@ func TestValidate(t *testing.T) {
 		{`{"s":"a","any":[]}`, "any", ""},
 		{`[1]`, "args", ""},
 		{`{"s":`, "args", ""},
+		// One-line strings: TAB, CR and LF pass (the tools treat line
+		// breaks), every other control character is refused.
+		{`{"s":"a","line":"x\ty\r\nz"}`, "", `{"line":"x\ty\r\nz","mode":"a","s":"a"}`},
+		{`{"s":"a","line":"x\u0000y"}`, "line", ""},
+		{`{"s":"a","line":"x\u001b[31my"}`, "line", ""},
+		{`{"s":"a","line":"x\u007fy"}`, "line", ""},
+		{`{"s":"a","line":"x\u0085y"}`, "line", ""},
+		{`{"s":"a","line":"x\u009fy"}`, "line", ""},
+		{"{\"s\":\"a\",\"line\":\"x\u0085y\"}", "line", ""},
+		{`{"s":"a","lines":["ok","x\u0007"]}`, "lines[1]", ""},
+		{`{"s":"a","line":"​‮ é 🌞"}`, "", `{"line":"​‮ é 🌞","mode":"a","s":"a"}`},
+		// Strings that are not UTF-8 are refused, not replaced.
+		{"{\"s\":\"a\xffb\"}", "s", ""},
+		{`{"s":"a\ud800"}`, "s", ""},
+		{`{"s":"a\uDC00"}`, "s", ""},
+		{`{"s":"a\ud800\u0041"}`, "s", ""},
+		{`{"s":"\ud83c\udf1e"}`, "", `{"mode":"a","s":"\ud83c\udf1e"}`},
+		{"{\"s\":\"a\xed\xa0\x80\"}", "s", ""},
+		{"{\"s\":\"a\",\"objs\":[{\"fact\":\"f\xc3\"}]}", "objs[0].fact", ""},
+		{"{\"s\":\"a\",\"any\":{\"k\":[\"ok\",\"\\udfff\"]}}", "any.k[1]", ""},
+		{"{\"s\":\"a\",\"any\":{\"k\\ud800\":1}}", "any", ""},
+		{"{\"s\xff\":\"a\"}", "args", ""},
 	}
 	for _, tt := range tests {
 		got, err := tool.Validate(json.RawMessage(tt.args))

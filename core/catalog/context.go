@@ -20,7 +20,7 @@ func init() {
 		},
 		Params: []Param{
 			slugParam,
-			{Name: "phase", Type: String, Required: true, MaxLength: intp(200),
+			{Name: "phase", Type: String, Required: true, MaxLength: intp(200), OneLine: true,
 				Description: Text{
 					En: "The new phase, one short word or phrase (at most 200 characters); an empty string removes the phase.",
 					Fr: "La nouvelle phase, un mot ou une courte expression (200 caractères au plus) ; une chaîne vide retire la phase.",
@@ -39,7 +39,7 @@ func init() {
 		},
 		Params: []Param{
 			slugParam,
-			{Name: "summary", Type: String, Required: true,
+			{Name: "summary", Type: String, Required: true, OneLine: true,
 				Description: Text{
 					En: "One or two sentences, at most 300 characters once line breaks are joined: what the project is and where it stands now.",
 					Fr: "Une ou deux phrases, 300 caractères au plus une fois les sauts de ligne joints : ce qu'est le projet et où il en est.",

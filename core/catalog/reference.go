@@ -27,6 +27,7 @@ func Reference() string {
 		}
 		b.WriteString("\nErrors: " + codeList(t.Errors) + ".\n\n")
 	}
+	b.WriteString(textRules)
 	return b.String()
 }
 
@@ -65,6 +66,12 @@ func writeParam(b *strings.Builder, p Param, prefix string) {
 	if p.MaxItems != nil {
 		bounds = append(bounds, fmt.Sprintf("≤ %d items", *p.MaxItems))
 	}
+	if p.OneLine {
+		bounds = append(bounds, "one line (no control character)")
+	}
+	if p.Items != nil && p.Items.OneLine {
+		bounds = append(bounds, "items one line (no control character)")
+	}
 	desc := strings.ReplaceAll(p.Description.En, "|", "\\|")
 	fmt.Fprintf(b, "| `%s%s` | %s | %s | %s | %s | %s |\n", prefix, p.Name, typ, req, def, strings.Join(bounds, ", "), desc)
 	var sub []Param
@@ -87,3 +94,21 @@ func codeList(codes []string) string {
 	}
 	return strings.Join(out, ", ")
 }
+
+// textRules closes the reference: what every string argument must be.
+const textRules = `## Text arguments
+
+Every string argument must be valid UTF-8: an invalid byte, or a JSON escape of a
+lone surrogate (` + "`\\ud800`" + `), is refused with INVALID_ARGUMENT naming the parameter,
+never replaced by U+FFFD.
+
+A parameter marked "one line" is written by Kessho as (part of) one line of YAML or
+Markdown — a frontmatter value, a history.md line, a file name. It may not hold a
+control character (U+0000–U+001F, U+007F, U+0080–U+009F): INVALID_ARGUMENT naming the
+parameter, the character and its place. TAB is allowed (a blank). Line breaks (CR, LF)
+follow each tool's own rule, for example: ` + "`phase`" + ` and ` + "`archive_subject`" + ` refuse them,
+` + "`summary`" + ` joins them into a space, a ` + "`derive[].fact`" + ` has them replaced by a space in
+its file name.
+Format characters (zero-width joiner, bidirectional marks) are text and pass.
+Multi-line Markdown texts (` + "`context_md`" + `, ` + "`archive_body_md`" + `, …) are written as given.
+`

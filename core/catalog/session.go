@@ -18,7 +18,7 @@ func init() {
 					En: "incremental: update context.md only. full: also write an archive note, its history.md line and atoms.",
 					Fr: "incremental : ne met à jour que context.md. full : écrit aussi une note d'archive, sa ligne dans history.md et les atomes.",
 				}},
-			{Name: "phase", Type: String, MaxLength: intp(200),
+			{Name: "phase", Type: String, MaxLength: intp(200), OneLine: true,
 				Description: Text{
 					En: "New phase of the project; written only when given.",
 					Fr: "Nouvelle phase du projet ; écrite seulement si elle est donnée.",
@@ -33,7 +33,7 @@ func init() {
 					En: "Decisions that must still be in the context after the call (compared on letters and digits, case and accents ignored); if one is missing nothing is written. Use it to guard against dropping a decision when rewriting context_md.",
 					Fr: "Décisions qui doivent encore figurer dans le contexte après l'appel (comparées sur lettres et chiffres, sans casse ni accents) ; s'il en manque une, rien n'est écrit. Protège contre l'oubli d'une décision en réécrivant context_md.",
 				}},
-			{Name: "archive_subject", Type: String, MaxLength: intp(200),
+			{Name: "archive_subject", Type: String, MaxLength: intp(200), OneLine: true,
 				Description: Text{
 					En: "full mode, required: a short subject naming what the session did; it names the archive file and its history line.",
 					Fr: "mode full, obligatoire : un sujet court qui dit ce que la session a fait ; il nomme le fichier d'archive et sa ligne d'historique.",
@@ -43,7 +43,7 @@ func init() {
 					En: "full mode, required: the archive's Markdown body: what was done, decided, learned, and what comes next (a 'Next steps' section is picked up by the worklog).",
 					Fr: "mode full, obligatoire : le corps Markdown de l'archive : ce qui a été fait, décidé, appris, et la suite (une section « Prochaines étapes » est reprise par le worklog).",
 				}},
-			{Name: "archive_aliases", Type: Array, Items: &Param{Type: String},
+			{Name: "archive_aliases", Type: Array, Items: &Param{Type: String, OneLine: true},
 				Description: Text{
 					En: "full mode: the words the user actually lived and will search with later, not the fix's vocabulary (e.g. \"menu bar\" for a systray bug, \"the app is all white\" for a blank screen); they rank like a title in search.",
 					Fr: "mode full : les mots que l'utilisateur a vécus et cherchera plus tard, pas le vocabulaire du correctif (par ex. « barre de menus » pour un bug de systray, « l'appli est toute blanche » pour un écran vide) ; ils comptent comme un titre dans la recherche.",
@@ -54,7 +54,7 @@ func init() {
 					Fr: "mode full : clés de frontmatter en plus pour l'archive ; les `tags` s'ajoutent à ceux de l'archive (sans doublon), toute autre clé remplace celle générée.",
 				}},
 			{Name: "derive", Type: Array, Items: &Param{Type: Object, Props: []Param{
-				{Name: "fact", Type: String, Required: true, MinLength: intp(1), MaxLength: intp(300),
+				{Name: "fact", Type: String, Required: true, MinLength: intp(1), MaxLength: intp(300), OneLine: true,
 					Description: Text{En: "The fact itself, as a short sentence: it names the atom's note and is how it will be found.", Fr: "Le fait lui-même, en une phrase courte : il nomme la note de l'atome et c'est par lui qu'on la retrouvera."}},
 				{Name: "body", Type: String, Required: true,
 					Description: Text{En: "Why it is true and what ignoring it costs.", Fr: "Pourquoi c'est vrai et ce que coûte de l'ignorer."}},
@@ -65,12 +65,12 @@ func init() {
 					En: "full mode: the durable facts to write as curated atoms in this call — a principle that will constrain future work, a goal set or changed, knowledge that was costly to get. A fact left only in an archive takes several searches to find again; an atom, one or two. A name already used in the vault refuses the call.",
 					Fr: "mode full : les faits durables à écrire comme atomes dans cet appel — un principe qui contraindra la suite, un objectif fixé ou changé, un savoir coûteux à obtenir. Un fait laissé dans une archive demande plusieurs recherches pour être retrouvé ; un atome, une ou deux. Un nom déjà pris dans le coffre fait refuser l'appel.",
 				}},
-			{Name: "derived_atoms", Type: Array, Items: &Param{Type: String},
+			{Name: "derived_atoms", Type: Array, Items: &Param{Type: String, OneLine: true},
 				Description: Text{
 					En: "full mode: existing atoms this session produced or changed, as `[[name]]` or `name`.",
 					Fr: "mode full : atomes existants que la session a produits ou modifiés, en `[[nom]]` ou `nom`.",
 				}},
-			{Name: "no_derived_because", Type: String,
+			{Name: "no_derived_because", Type: String, OneLine: true,
 				Description: Text{
 					En: "full mode: required when the session leaves no atom (derive and derived_atoms both empty); a short reason is enough — silence is what is refused. Not allowed with atoms.",
 					Fr: "mode full : obligatoire quand la session ne laisse aucun atome (derive et derived_atoms vides) ; une raison courte suffit — c'est le silence qui est refusé. Interdit avec des atomes.",
@@ -124,9 +124,9 @@ func init() {
 			slugParam,
 			{Name: "kind", Type: String, Enum: []string{"project", "domain"}, Default: "project",
 				Description: Text{En: "project (has an end, can be archived) or domain (a long-lived scope: a repo, a team).", Fr: "project (a une fin, peut être archivé) ou domain (un périmètre durable : un dépôt, une équipe)."}},
-			{Name: "summary", Type: String,
+			{Name: "summary", Type: String, OneLine: true,
 				Description: Text{En: "One or two sentences on what it is (at most 300 characters once line breaks are joined).", Fr: "Une ou deux phrases sur ce que c'est (300 caractères au plus, sauts de ligne joints)."}},
-			{Name: "repo_path", Type: String, MaxLength: intp(1000),
+			{Name: "repo_path", Type: String, MaxLength: intp(1000), OneLine: true,
 				Description: Text{En: "Absolute path of the project's repository; paths under it in archives become `<repo>/…`.", Fr: "Chemin absolu du dépôt du projet ; les chemins dessous deviennent `<repo>/…` dans les archives."}},
 		},
 		Errors: append([]string{"SLUG_EXISTS", "SUMMARY_TOO_LONG"}, Shared...),

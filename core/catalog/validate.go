@@ -13,7 +13,10 @@ import (
 // Validate checks raw arguments against the tool's parameters and returns
 // them normalised: nulls dropped (null means omitted), defaults filled in.
 // Unknown parameters, missing required ones, wrong types and values out of
-// bounds are refused with INVALID_ARGUMENT naming the parameter.
+// bounds are refused with INVALID_ARGUMENT naming the parameter; so are a
+// string that is not valid UTF-8 (checked on the raw bytes: decoding would
+// replace the bad bytes with U+FFFD unseen) and a control character in a
+// one-line string (Param.OneLine).
 func (t *Tool) Validate(raw json.RawMessage) (json.RawMessage, error) {
 	args := map[string]any{}
 	if len(bytes.TrimSpace(raw)) > 0 && !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
@@ -28,6 +31,9 @@ func (t *Tool) Validate(raw json.RawMessage) (json.RawMessage, error) {
 			return nil, fault.Argument("args", "must be a JSON object of parameters", "doit être un objet JSON de paramètres")
 		}
 		args = m
+		if err := notUTF8(raw); err != nil {
+			return nil, err
+		}
 	}
 	for name := range args {
 		if _, ok := t.Param(name); !ok {
@@ -119,6 +125,11 @@ func (p *Param) check(name string, v any) error {
 		if p.MaxLength != nil && n > *p.MaxLength {
 			return fault.Argument(name, fmt.Sprintf("is %d characters long, at most %d allowed", n, *p.MaxLength),
 				fmt.Sprintf("compte %d caractères, %d au plus", n, *p.MaxLength))
+		}
+		if p.OneLine {
+			if err := checkOneLine(name, s); err != nil {
+				return err
+			}
 		}
 		if len(p.Enum) > 0 && !contains(p.Enum, s) {
 			return fault.Argument(name, fmt.Sprintf("must be one of %s, not %q", strings.Join(p.Enum, ", "), s),

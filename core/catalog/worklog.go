@@ -60,7 +60,7 @@ func init() {
 		},
 		Params: []Param{
 			slugParam,
-			{Name: "old_root", Type: String, MaxLength: intp(1000),
+			{Name: "old_root", Type: String, MaxLength: intp(1000), OneLine: true,
 				Description: Text{
 					En: "The absolute root to replace (POSIX `/home/ada/src/x` or Windows `C:\\src\\x`), e.g. where the repository used to be. Omitted or empty: context.md's repo_path.",
 					Fr: "La racine absolue à remplacer (POSIX `/home/ada/src/x` ou Windows `C:\\src\\x`), par ex. l'ancien emplacement du dépôt. Omise ou vide : le repo_path de context.md.",
