@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"kessho/core/catalog"
 )
@@ -105,7 +106,7 @@ func friendlyArgs(t *catalog.Tool, rest []string) (map[string]any, error) {
 func setArg(args map[string]any, p *catalog.Param, val string) error {
 	switch p.Type {
 	case catalog.String:
-		args[p.Name] = val
+		args[p.Name] = rawString(val)
 	case catalog.Integer, catalog.Number:
 		if _, err := strconv.ParseFloat(val, 64); err != nil {
 			return fmt.Errorf("--%s must be a number, not %q", p.Name, val)
@@ -130,7 +131,7 @@ func setArg(args map[string]any, p *catalog.Param, val string) error {
 			return fmt.Errorf("--%s takes a JSON array", p.Name)
 		}
 		list, _ := args[p.Name].([]any)
-		args[p.Name] = append(list, val)
+		args[p.Name] = append(list, rawString(val))
 	case catalog.Object:
 		var v map[string]any
 		if err := json.Unmarshal([]byte(val), &v); err != nil {
@@ -189,4 +190,29 @@ func printToolHelp(w io.Writer, t *catalog.Tool, lang string) {
 		fmt.Fprintf(w, "  --%s (%s%s)\n      %s\n", strings.ReplaceAll(p.Name, "_", "-"), p.Type, req, p.Description.In(lang))
 	}
 	fmt.Fprintf(w, "\nErrors: %s\n\n%s", strings.Join(t.Errors, ", "), globalHelp)
+}
+
+// rawString is a command-line string as JSON, its bytes kept: json.Marshal
+// would turn bytes that are not UTF-8 into U+FFFD unseen, where the core
+// refuses them naming the parameter (INVALID_ARGUMENT), as for --json.
+func rawString(s string) json.RawMessage {
+	var b []byte
+	for len(s) > 0 {
+		n := 0
+		for n < len(s) {
+			r, w := utf8.DecodeRuneInString(s[n:])
+			if r == utf8.RuneError && w == 1 {
+				break
+			}
+			n += w
+		}
+		q, _ := json.Marshal(s[:n])
+		b = append(b, q[1:len(q)-1]...)
+		if n < len(s) {
+			b = append(b, s[n]) // an invalid byte, as it came
+			n++
+		}
+		s = s[n:]
+	}
+	return json.RawMessage(append(append([]byte{'"'}, b...), '"'))
 }
