@@ -181,7 +181,7 @@ func SetBody(text, body string) (string, error) {
 	case d.has && !d.closeNL && body != "":
 		head += d.nl
 	case !d.has:
-		if first, _, nl := lineAt(body, 0); nl != "" && isDelimiter(first, false) {
+		if first, _, nl := lineAt(loneCR(body), 0); nl != "" && isDelimiter(first, false) {
 			head += "---" + d.nl + "---" + d.nl
 		}
 	}
@@ -340,9 +340,9 @@ func (d *Doc) insert(key string, value any) (string, error) {
 		line += d.nl + strings.Join(r.block, d.nl) + d.nl
 	}
 	if !d.has {
-		return d.text[:d.bomLen] + "---" + d.nl + line + "---" + d.nl + d.text[d.bomLen:], nil
+		return d.src[:d.bomLen] + "---" + d.nl + line + "---" + d.nl + d.src[d.bomLen:], nil
 	}
-	return splice(d.text, d.contentEnd, d.contentEnd, line), nil
+	return splice(d.src, d.contentEnd, d.contentEnd, line), nil
 }
 
 // replace gives the existing entry e a new value.
@@ -354,7 +354,7 @@ func (d *Doc) replace(e *entry, value any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	t := d.text
+	t := d.src // offsets are the same in d.text; the file's own bytes are kept
 	if r.block == nil {
 		switch {
 		case e.valStart == e.valEnd: // empty value, right after the colon
@@ -385,10 +385,10 @@ func (d *Doc) replace(e *entry, value any) (string, error) {
 // appendItems adds items to the list of e, inside its brackets or on new
 // "- " lines.
 func (d *Doc) appendItems(e *entry, items []string) (string, error) {
-	t := d.text
+	t := d.src // offsets are the same in d.text; the file's own bytes are kept
 	v := e.val
 	if v.Style&yaml.FlowStyle != 0 {
-		_, last, ok := flowEnd(t[:d.contentEnd], e.cs)
+		_, last, ok := flowEnd(d.text[:d.contentEnd], e.cs)
 		if !ok {
 			return "", fmt.Errorf("frontmatter: cannot append to %q in place: its list could not be measured", e.key)
 		}

@@ -23,6 +23,12 @@
 // that is "---" or "...". The YAML inside is read with yaml.v3's Node API and
 // edited by splicing at the nodes' positions.
 //
+// Lines end in "\n", "\r\n" or a lone "\r" (classic Mac OS), as in YAML
+// itself. A file with lone "\r" endings is read through a copy in which
+// each of them is a "\n": the copy has the same length and every offset in
+// it is an offset in the file, so edits splice the file's own bytes and
+// write its own line ending.
+//
 // # Notes
 //
 //   - Every edit re-parses its result and checks it: the edited key reads
@@ -71,7 +77,8 @@ func (e *Error) Error() string {
 // nodes inside it, and the body after it. A Doc never changes; the edit
 // functions build new text from it.
 type Doc struct {
-	text   string
+	text   string // what is read: src with each lone "\r" made "\n"
+	src    string // the file as given, what edits splice
 	bomLen int
 	nl     string
 	has    bool
@@ -94,11 +101,16 @@ const bom = "\ufeff"
 // frontmatter is fine (HasFrontmatter is false); frontmatter that is not a
 // YAML mapping, or that is never closed, gives an *Error.
 func Parse(text string) (*Doc, error) {
-	d := &Doc{text: text, nl: "\n"}
+	d := &Doc{src: text, nl: "\n"}
+	text = loneCR(text)
+	d.text = text
 	if strings.HasPrefix(text, bom) {
 		d.bomLen = len(bom)
 	}
 	first, firstEnd, nl := lineAt(text, d.bomLen)
+	if nl == "\n" && d.src[firstEnd] == '\r' {
+		nl = "\r" // a lone "\r" in the file
+	}
 	if nl != "" {
 		d.nl = nl
 	}
@@ -108,7 +120,7 @@ func Parse(text string) (*Doc, error) {
 		return d, nil
 	}
 	d.has = true
-	d.contentStart = firstEnd + len(nl)
+	d.contentStart = firstEnd + len(nl) // "\r" and "\n" have one length
 	closed := false
 	for p := d.contentStart; p < len(text); {
 		line, end, lnl := lineAt(text, p)
@@ -131,6 +143,30 @@ func Parse(text string) (*Doc, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// loneCR returns text with each "\r" that is not followed by "\n" made a
+// "\n" (text itself when it has none): the same length, the same offsets,
+// and lines that the rest of the package, and yaml.v3, read as lines.
+func loneCR(text string) string {
+	i := strings.IndexByte(text, '\r')
+	for i >= 0 && i+1 < len(text) && text[i+1] == '\n' {
+		j := strings.IndexByte(text[i+1:], '\r')
+		if j < 0 {
+			return text
+		}
+		i += 1 + j
+	}
+	if i < 0 {
+		return text
+	}
+	b := []byte(text)
+	for ; i < len(b); i++ {
+		if b[i] == '\r' && (i+1 == len(b) || b[i+1] != '\n') {
+			b[i] = '\n'
+		}
+	}
+	return string(b)
 }
 
 // lineAt returns the line starting at p without its line ending, the offset
@@ -381,14 +417,14 @@ func (d *Doc) Strings(key string) ([]string, bool) {
 
 // Body returns every byte after the closing delimiter line; without
 // frontmatter, the whole text minus a BOM.
-func (d *Doc) Body() string { return d.text[d.bodyStart:] }
+func (d *Doc) Body() string { return d.src[d.bodyStart:] }
 
 // BodyOffset returns the byte offset of Body in the text.
 func (d *Doc) BodyOffset() int { return d.bodyStart }
 
-// Newline returns the file's line ending, "\r\n" or "\n": the one of the
-// opening delimiter, or of the first line when there is no frontmatter, or
-// "\n" when the text has no line ending at all.
+// Newline returns the file's line ending, "\r\n", "\n" or "\r": the one of
+// the opening delimiter, or of the first line when there is no frontmatter,
+// or "\n" when the text has no line ending at all.
 func (d *Doc) Newline() string { return d.nl }
 
 // find returns the entry of a top-level key, or nil.

@@ -512,3 +512,63 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+// TestOldMacLineEndings: a file whose lines end in a lone "\r" (classic
+// Mac OS) has frontmatter like any other; edits write "\r" where they add a
+// line ending, and every other byte stays.
+func TestOldMacLineEndings(t *testing.T) {
+	const in = "---\rtitle: Old\rtags:\r  - a\rphase: draft # c\r---\rBody\r\rmore\r"
+	d, err := Parse(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.HasFrontmatter() || d.Newline() != "\r" || d.Body() != "Body\r\rmore\r" {
+		t.Fatalf("Parse: has %v, newline %q, body %q; want frontmatter, \"\\r\", the body", d.HasFrontmatter(), d.Newline(), d.Body())
+	}
+	if got := d.Keys(); !reflect.DeepEqual(got, []string{"title", "tags", "phase"}) {
+		t.Errorf("Keys = %q", got)
+	}
+	if v, _ := d.String("phase"); v != "draft" {
+		t.Errorf("phase = %q; want draft", v)
+	}
+	edits := []struct {
+		name string
+		edit func(string) (string, error)
+		want string
+	}{
+		{"set", func(s string) (string, error) { return Set(s, "phase", "review") },
+			"---\rtitle: Old\rtags:\r  - a\rphase: review # c\r---\rBody\r\rmore\r"},
+		{"new key", func(s string) (string, error) { return Set(s, "summary", "S.") },
+			"---\rtitle: Old\rtags:\r  - a\rphase: draft # c\rsummary: S.\r---\rBody\r\rmore\r"},
+		{"new list", func(s string) (string, error) { return Set(s, "aliases", []string{"x", "y"}) },
+			"---\rtitle: Old\rtags:\r  - a\rphase: draft # c\raliases:\r  - x\r  - y\r---\rBody\r\rmore\r"},
+		{"list replaced", func(s string) (string, error) { return Set(s, "tags", []string{"p", "q"}) },
+			"---\rtitle: Old\rtags:\r  - p\r  - q\rphase: draft # c\r---\rBody\r\rmore\r"},
+		{"append", func(s string) (string, error) { return Append(s, "tags", "b") },
+			"---\rtitle: Old\rtags:\r  - a\r  - b\rphase: draft # c\r---\rBody\r\rmore\r"},
+		{"remove", func(s string) (string, error) { return Remove(s, "tags") },
+			"---\rtitle: Old\rphase: draft # c\r---\rBody\r\rmore\r"},
+		{"set body", func(s string) (string, error) { return SetBody(s, "New\r") },
+			"---\rtitle: Old\rtags:\r  - a\rphase: draft # c\r---\rNew\r"},
+	}
+	for _, e := range edits {
+		got, err := e.edit(in)
+		if err != nil || got != e.want {
+			t.Errorf("%s: got %q, %v\nwant %q", e.name, got, err, e.want)
+		}
+	}
+	// Without frontmatter: one is added in the file's line ending.
+	got, err := Set("# Title\rtext\r", "phase", "x")
+	if want := "---\rphase: x\r---\r# Title\rtext\r"; err != nil || got != want {
+		t.Errorf("Set on a file without frontmatter: %q, %v; want %q", got, err, want)
+	}
+	// Mixed endings: each line keeps its own.
+	got, err = Set("---\r\na: 1\rb: 2\n---\r\nbody\r", "b", "x")
+	if want := "---\r\na: 1\rb: x\n---\r\nbody\r"; err != nil || got != want {
+		t.Errorf("Set on mixed endings: %q, %v; want %q", got, err, want)
+	}
+	// Unclosed stays refused.
+	if _, err := Parse("---\ra: 1\rbody\r"); err == nil {
+		t.Error("unclosed frontmatter with \\r endings parsed")
+	}
+}

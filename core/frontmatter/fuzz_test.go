@@ -203,6 +203,10 @@ func checkCommon(t *testing.T, text, out string, before *Doc) *Doc {
 	if strings.HasPrefix(text, bom) != strings.HasPrefix(out, bom) {
 		t.Fatalf("BOM changed")
 	}
+	// A file whose lines all end in a lone "\r" gets "\r" endings only.
+	if strings.Contains(text, "\r") && !strings.Contains(text, "\n") && strings.Contains(out, "\n") {
+		t.Fatalf("an edit wrote \"\\n\" in a file whose lines end in \"\\r\":\nbefore %q\nafter  %q", text, out)
+	}
 	return after
 }
 

@@ -47,3 +47,22 @@ func TestHeadings(t *testing.T) {
 		t.Errorf("Headings = %q; want %q", got, want)
 	}
 }
+
+// TestOldMacLineEndings: lines ending in a lone "\r" are lines.
+func TestOldMacLineEndings(t *testing.T) {
+	src := "# History\r\r- [b](archives/b.md)\r- [a](archives/a.md)\r\r## Old\r\rtext [[Note]]\r"
+	items := LinkedItems([]byte(src))
+	if len(items) != 2 || items[0].Dest != "archives/b.md" || items[1].Dest != "archives/a.md" {
+		t.Fatalf("LinkedItems = %+v; want two items", items)
+	}
+	if got := src[items[0].Start:items[0].End]; got != "- [b](archives/b.md)\r" || items[0].Line != "- [b](archives/b.md)" {
+		t.Errorf("first item spans %q, line %q", got, items[0].Line)
+	}
+	hs := Headings([]byte(src))
+	if len(hs) != 2 || hs[0].Text != "History" || hs[1].Text != "Old" || src[hs[1].Start:hs[1].BodyStart] != "## Old\r" {
+		t.Errorf("Headings = %+v", hs)
+	}
+	if links := WikiLinks([]byte(src)); len(links) != 1 || links[0].Target != "Note" {
+		t.Errorf("WikiLinks = %+v", links)
+	}
+}

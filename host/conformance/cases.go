@@ -22,7 +22,8 @@
 // proves that the call wrote nothing.
 //
 // A file name may end with flags in brackets, which apply to its bytes:
-// `[crlf]` turns every "\n" into "\r\n", `[bom]` prefixes a UTF-8 BOM,
+// `[crlf]` turns every "\n" into "\r\n", `[cr]` into a lone "\r" (old Mac
+// line endings), `[bom]` prefixes a UTF-8 BOM,
 // `[noeol]` drops the final newline, `[latin1]` encodes the text as
 // ISO-8859-1 (to make a file that is not UTF-8). For example
 // `-- vault/10-episodes/projects/a/context.md [crlf,bom] --`.
@@ -147,6 +148,8 @@ func decode(name string, data []byte) (string, []byte, error) {
 		switch strings.TrimSpace(f) {
 		case "crlf":
 			data = []byte(strings.ReplaceAll(string(data), "\n", "\r\n"))
+		case "cr":
+			data = []byte(strings.ReplaceAll(string(data), "\n", "\r"))
 		case "bom":
 			data = append([]byte("\ufeff"), data...)
 		case "noeol":
@@ -161,7 +164,7 @@ func decode(name string, data []byte) (string, []byte, error) {
 			}
 			data = out
 		default:
-			return "", nil, fmt.Errorf("section %q: unknown flag %q (crlf, bom, noeol, latin1)", name, f)
+			return "", nil, fmt.Errorf("section %q: unknown flag %q (crlf, cr, bom, noeol, latin1)", name, f)
 		}
 	}
 	return base, data, nil
@@ -253,6 +256,8 @@ func encodeFlags(name string, data []byte) (string, []byte) {
 	}
 	if strings.Contains(s, "\r\n") && !strings.Contains(strings.ReplaceAll(s, "\r\n", ""), "\n") {
 		s, flags = strings.ReplaceAll(s, "\r\n", "\n"), append(flags, "crlf")
+	} else if strings.Contains(s, "\r") && !strings.Contains(s, "\n") {
+		s, flags = strings.ReplaceAll(s, "\r", "\n"), append(flags, "cr")
 	}
 	if s != "" && !strings.HasSuffix(s, "\n") {
 		s, flags = s+"\n", append(flags, "noeol")

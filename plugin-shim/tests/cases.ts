@@ -1,6 +1,6 @@
 // Conformance cases (testdata/cases/*.txtar), parsed as the Go side parses
 // them (host/conformance/cases.go and rogpeppe/go-internal/txtar): the same
-// sections, the same [crlf,bom,noeol,latin1] flags. Pure: runs in Node and
+// sections, the same [crlf,cr,bom,noeol,latin1] flags. Pure: runs in Node and
 // in the browser.
 
 import { rawFields } from "../src/host/gojson";
@@ -66,6 +66,9 @@ export function decodeSection(name: string, data: string): [string, Uint8Array] 
     switch (raw.trim()) {
       case "crlf":
         s = s.replaceAll("\n", "\r\n");
+        break;
+      case "cr":
+        s = s.replaceAll("\n", "\r");
         break;
       case "bom":
         s = "\ufeff" + s;
