@@ -111,4 +111,15 @@ follow each tool's own rule, for example: ` + "`phase`" + ` and ` + "`archive_su
 its file name.
 Format characters (zero-width joiner, bidirectional marks) are text and pass.
 Multi-line Markdown texts (` + "`context_md`" + `, ` + "`archive_body_md`" + `, …) are written as given.
+
+## Atom file names
+
+A ` + "`derive`" + ` item's atom is the note ` + "`<zone>/<name>.md`" + `, its name made from ` + "`fact`" + ` so that it is
+a safe file name on every system and in Obsidian: each run of line breaks and tabs becomes one
+space; ` + "`/ \\ : * ? \" < > | # ^ [ ]`" + ` are removed; dots and spaces at both ends are trimmed (a
+leading dot hides a file, Windows drops a trailing dot or space); at most 120 bytes, cut on a
+character and trimmed again; a Windows device name — ` + "`CON PRN AUX NUL COM1`" + `–` + "`COM9 LPT1`" + `–` + "`LPT9`" + `,
+any case, alone or before a dot — gets ` + "`_`" + ` right after it (` + "`CON`" + ` → ` + "`CON_`" + `, ` + "`nul.tar`" + ` →
+` + "`nul_.tar`" + `). ATOM_EXISTS and the ` + "`[[name]]`" + ` links use this final name. A fact that leaves no
+name is refused (INVALID_ARGUMENT naming ` + "`derive[i].fact`" + `).
 `

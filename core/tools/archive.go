@@ -219,7 +219,7 @@ func checkArchiveArgs(a *archiveArgs, full bool) error {
 	for i, d := range a.Derive {
 		if atomFileName(d.Fact) == "" {
 			p := fmt.Sprintf("derive[%d].fact", i)
-			return fault.Argument(p, "leaves no file name once / \\ : * ? \" < > | # ^ [ ] are removed", "ne laisse aucun nom de fichier une fois / \\ : * ? \" < > | # ^ [ ] retirés")
+			return fault.Argument(p, "leaves no file name once / \\ : * ? \" < > | # ^ [ ] and the dots and spaces at its ends are removed", "ne laisse aucun nom de fichier une fois / \\ : * ? \" < > | # ^ [ ] et les points et espaces à ses bouts retirés")
 		}
 		if strings.TrimSpace(d.Body) == "" {
 			p := fmt.Sprintf("derive[%d].body", i)
@@ -287,25 +287,73 @@ func atomName(s string) string {
 	return strings.TrimSpace(s)
 }
 
-// atomFileName is the file stem of an atom named by its fact: the fact
-// with / \ : * ? " < > | # ^ [ ] removed, trimmed, at most 120 bytes (cut
-// on a character boundary).
+// atomFileName is the file stem of an atom named by its fact: each run of
+// line breaks and tabs becomes one space; / \ : * ? " < > | # ^ [ ] and
+// other control characters are removed; leading and trailing spaces and
+// dots are trimmed (a leading dot hides the file, Windows drops a trailing
+// dot or space); at most 120 bytes (cut on a character boundary, then
+// trimmed again); and a Windows device name (CON, PRN, AUX, NUL, COM1–COM9,
+// LPT1–LPT9, any case, alone or before a dot: "CON.tar") gets "_" right
+// after it ("CON_", "CON_.tar"). "" when nothing is left. ATOM_EXISTS and
+// the wikilinks use this final name.
 func atomFileName(fact string) string {
-	s := strings.Map(func(r rune) rune {
-		if strings.ContainsRune(`/\:*?"<>|#^[]`, r) || r < 0x20 {
-			return -1
-		}
-		return r
-	}, fact)
-	s = strings.TrimSpace(s)
-	if len(s) > 120 {
-		cut := 120
-		for cut > 0 && !isRuneStart(s[cut]) {
-			cut--
-		}
-		s = strings.TrimSpace(s[:cut])
+	isBreak := func(r rune) bool {
+		return r == '\n' || r == '\r' || r == '\t' || r == '\u2028' || r == '\u2029'
 	}
-	return strings.TrimRightFunc(strings.TrimLeft(s, "."), unicode.IsSpace)
+	var b strings.Builder
+	inBreak := false
+	for _, r := range fact {
+		switch {
+		case isBreak(r):
+			if !inBreak {
+				b.WriteByte(' ')
+			}
+			inBreak = true
+			continue
+		case strings.ContainsRune(`/\:*?"<>|#^[]`, r) || r < 0x20 || r >= 0x7F && r <= 0x9F:
+		default:
+			b.WriteRune(r)
+		}
+		inBreak = false
+	}
+	trim := func(s string) string {
+		return strings.TrimFunc(s, func(r rune) bool { return r == '.' || unicode.IsSpace(r) })
+	}
+	cut := func(s string) string {
+		if len(s) <= 120 {
+			return s
+		}
+		n := 120
+		for n > 0 && !isRuneStart(s[n]) {
+			n--
+		}
+		return trim(s[:n])
+	}
+	s := cut(trim(b.String()))
+	stem, _, _ := strings.Cut(s, ".")
+	stem = strings.TrimRightFunc(stem, unicode.IsSpace)
+	if windowsDevice(stem) {
+		s = cut(stem + "_" + s[len(stem):])
+	}
+	return s
+}
+
+// windowsDevice reports whether name is a device name Windows reserves in
+// every folder, whatever the case.
+func windowsDevice(name string) bool {
+	switch strings.ToUpper(name) {
+	case "CON", "PRN", "AUX", "NUL":
+		return true
+	}
+	if len(name) < 4 {
+		return false
+	}
+	switch strings.ToUpper(name[:3]) {
+	case "COM", "LPT":
+		n := name[3:]
+		return len(n) == 1 && n[0] >= '1' && n[0] <= '9' || n == "¹" || n == "²" || n == "³"
+	}
+	return false
 }
 
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
