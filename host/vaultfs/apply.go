@@ -137,6 +137,35 @@ func (s *sim) at(x string, k int) (node, error) {
 	return s.onDisk(x)
 }
 
+// link reports whether x will be a symbolic link once ops [0,k) have
+// run: a link on disk that no earlier op replaced (a write or mkdir under
+// it goes through it and leaves it a link).
+func (s *sim) link(x string, k int) (bool, error) {
+	for i := k - 1; i >= 0; i-- {
+		op := s.p[i]
+		switch op.Op {
+		case plan.Write, plan.Delete:
+			if x == op.Path || under(x, op.Path) {
+				return false, nil
+			}
+		case plan.Move:
+			if x == op.To {
+				x = op.From
+				continue
+			}
+			if rest, ok := strings.CutPrefix(x, op.To+"/"); ok {
+				x = op.From + "/" + rest
+				continue
+			}
+			if x == op.From || under(x, op.From) {
+				return false, nil
+			}
+		}
+	}
+	n, err := s.onDisk(x)
+	return n.link, err
+}
+
 // onDisk returns what is at x now, following symbolic links inside the
 // vault as Answer does.
 func (s *sim) onDisk(x string) (node, error) {
@@ -267,9 +296,10 @@ func (v *Vault) check(p plan.Plan) error {
 			err = is(op.Path, k, op.Expect)
 		case plan.Move:
 			var n node
-			if n, err = s.at(op.From, k); err == nil && n.link {
+			var link bool
+			if link, err = s.link(op.From, k); err == nil && link {
 				err = linkMoved(op.From)
-			} else if err == nil && n.kind != file && n.kind != folder {
+			} else if n, err = s.at(op.From, k); err == nil && n.kind != file && n.kind != folder {
 				err = changed(op.From)
 			}
 			if err == nil {
