@@ -547,9 +547,8 @@ func (v *Vault) land(op plan.Op) (landed, error) {
 		if l.made, err = v.mkdirsMade(path.Dir(op.Path)); err != nil {
 			return l, err
 		}
-		err = v.replace(op.Path, []byte(*op.Text), "write "+op.Path, 0, func() error {
-			return expect(op.Path, op.Expect)
-		})
+		l.prior, l.perm, err = v.replace(op.Path, []byte(*op.Text), "write "+op.Path, 0, op.Expect)
+		l.had = op.Expect != plan.Absent
 	case plan.Delete:
 		step("delete %s: re-checking", op.Path)
 		if err = expect(op.Path, op.Expect); err != nil {
@@ -644,7 +643,8 @@ func (v *Vault) undo(l landed) error {
 			return err
 		}
 		if l.had {
-			return v.replace(op.Path, l.prior, "undo write "+op.Path, l.perm, nil)
+			_, _, err := v.replace(op.Path, l.prior, "undo write "+op.Path, l.perm, h)
+			return ignoreMismatch(err)
 		}
 		if err := v.root.Remove(op.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
@@ -656,7 +656,8 @@ func (v *Vault) undo(l landed) error {
 		if err != nil || n.kind != absent {
 			return err
 		}
-		return v.replace(op.Path, l.prior, "undo delete "+op.Path, l.perm, nil)
+		_, _, err = v.replace(op.Path, l.prior, "undo delete "+op.Path, l.perm, plan.Absent)
+		return ignoreMismatch(err)
 	case plan.Move:
 		from, err := v.stat(op.From)
 		if err != nil || from.kind != absent {
@@ -680,6 +681,14 @@ func (v *Vault) undo(l landed) error {
 	return nil // mkdir: its folders go with l.made; check: nothing
 }
 
+// ignoreMismatch: an undo whose target changed since is left as it is.
+func ignoreMismatch(err error) error {
+	if _, ok := err.(*mismatch); ok {
+		return nil
+	}
+	return err
+}
+
 // removeEmpty removes the folders in made, last first, each only if
 // empty: what an abandoned op made and left nothing in.
 func (v *Vault) removeEmpty(made []string) {
@@ -697,16 +706,19 @@ func (v *Vault) writeFile(p string, data []byte, what string) error {
 	if err := v.mkdirs(path.Dir(p)); err != nil {
 		return err
 	}
-	return v.replace(p, data, what, 0, nil)
+	_, _, err := v.replace(p, data, what, 0, "")
+	return err
 }
 
 // replace replaces the file at p, whose folder exists, with data: a
-// temporary file beside it, written and fsynced, then recheck (when not
-// nil: the last look at p before it changes), then the rename over p and
-// the folder fsynced. The file gets perm, or when perm is 0 the
-// permission bits of the file it replaces (0644 for a new one). When
-// recheck fails, the temporary file is removed and p is untouched.
-func (v *Vault) replace(p string, data []byte, what string, perm fs.FileMode, recheck func() error) error {
+// temporary file beside it, written and fsynced, then (when want is not
+// "") the re-check of p against want ("absent" or "sha256:<hex>"), then
+// the rename over p (swapInto) and the folder fsynced. The file gets
+// perm, or when perm is 0 the permission bits of the file it replaces
+// (0644 for a new one). It returns the bytes and permission bits p held
+// at the re-check. When p does not hold want, the error is a *mismatch,
+// the temporary file is removed and p is untouched.
+func (v *Vault) replace(p string, data []byte, what string, perm fs.FileMode, want string) ([]byte, fs.FileMode, error) {
 	dir := path.Dir(p)
 	if perm == 0 {
 		perm = 0o644
@@ -717,7 +729,7 @@ func (v *Vault) replace(p string, data []byte, what string, perm fs.FileMode, re
 	tmp := join(dir, randomName())
 	f, err := v.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
-		return err
+		return nil, 0, err
 	}
 	step("%s: temp created", what)
 	ok := false
@@ -728,32 +740,83 @@ func (v *Vault) replace(p string, data []byte, what string, perm fs.FileMode, re
 		}
 	}()
 	if _, err := f.Write(data); err != nil {
-		return err
+		return nil, 0, err
 	}
 	step("%s: temp written", what)
 	if err := f.Sync(); err != nil {
-		return err
+		return nil, 0, err
 	}
 	step("%s: temp synced", what)
 	if err := f.Close(); err != nil {
-		return err
+		return nil, 0, err
 	}
-	if recheck != nil {
+	var prior []byte
+	var priorPerm fs.FileMode
+	if want == "" {
+		err = v.root.Rename(tmp, p)
+	} else {
 		step("%s: re-checking", what)
-		if err := recheck(); err != nil {
-			return err
+		var seen *os.File
+		prior, priorPerm, seen, err = v.recheck(p, want)
+		if err != nil {
+			return nil, 0, err
+		}
+		err = v.swapInto(tmp, p, want, seen)
+		if seen != nil {
+			seen.Close()
 		}
 	}
-	if err := v.root.Rename(tmp, p); err != nil {
-		return err
+	if err != nil {
+		return nil, 0, err
 	}
 	ok = true
 	step("%s: renamed", what)
 	if err := v.syncDir(dir); err != nil {
-		return err
+		return nil, 0, err
 	}
 	step("%s: folder synced", what)
-	return nil
+	return prior, priorPerm, nil
+}
+
+// recheck compares the file at p with want ("absent" or "sha256:<hex>")
+// and, for a hash, returns its bytes, its permission bits and the file,
+// open (the caller closes it). A difference is a *mismatch.
+func (v *Vault) recheck(p, want string) ([]byte, fs.FileMode, *os.File, error) {
+	if want == plan.Absent {
+		n, err := v.stat(p)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		if n.kind != absent {
+			return nil, 0, nil, &mismatch{exists(p)}
+		}
+		return nil, 0, nil, nil
+	}
+	f, err := v.root.Open(p)
+	if absentErr(err) || escapes(err) {
+		return nil, 0, nil, &mismatch{changed(p)}
+	}
+	if err != nil {
+		return nil, 0, nil, readErr(p, err)
+	}
+	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		f.Close()
+		return nil, 0, nil, &mismatch{changed(p)}
+	}
+	var b []byte
+	if err == nil {
+		b, err = io.ReadAll(f)
+	}
+	if err != nil {
+		f.Close()
+		return nil, 0, nil, readErr(p, err)
+	}
+	if plan.Hash(b) != want {
+		f.Close()
+		return nil, 0, nil, &mismatch{changed(p)}
+	}
+	return b, info.Mode().Perm(), f, nil
 }
 
 // mkdirs makes folder p and its missing parents, fsyncing each new one
