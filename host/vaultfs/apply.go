@@ -24,17 +24,33 @@ import (
 // no op may need a folder where a file is. The first that fails gives
 // CONFLICT naming the path, and nothing is written.
 //
-// Then Apply writes the journal (see the package documentation), applies
-// the ops in order, recording each one done, and removes the journal:
+// A move whose source is a symbolic link is refused with
+// INVALID_ARGUMENT naming the link, before anything is written.
 //
-//   - write: a temporary file beside the target (".kessho-tmp-<random>"),
-//     written and fsynced, renamed over the target, folder fsynced; missing
-//     parent folders are made first, each fsynced into its parent. An
-//     overwritten file keeps its permission bits.
-//   - delete: remove, fsync the folder.
-//   - move: make the target's parent folders, rename (a file or a whole
-//     folder), fsync both folders.
-//   - mkdir: make the folder and its parents.
+// Then Apply writes the journal (see the package documentation) and
+// lands the ops in order, recording each one done, and removes the
+// journal. Each op re-reads its target immediately before it changes the
+// disk (see land), because another program (an editor, a sync client)
+// may have written it since the check:
+//
+//   - write: missing parent folders are made, each fsynced into its
+//     parent; a temporary file beside the target (".kessho-tmp-<random>")
+//     is written and fsynced; then the target is re-checked and the
+//     temporary file renamed over it (on Linux with renameat2, see
+//     swapInto), the folder fsynced. An overwritten file keeps its
+//     permission bits.
+//   - delete: re-check, remove, fsync the folder.
+//   - move: make the target's parent folders, re-check (the source is
+//     there, the target is not), rename (a file or a whole folder), fsync
+//     both folders.
+//   - mkdir: re-check (nothing or a folder there), make the folder and
+//     its parents.
+//   - check: re-check.
+//
+// When a re-check fails, Apply stops there, undoes the ops that landed
+// (last first, each only where its target still holds what the op left),
+// removes the journal and returns CONFLICT naming the path: the other
+// program's write survives and the vault is as before.
 //
 // An error while applying (a full disk, a permission) leaves the journal
 // in place: the vault is then half-way, and the next Recover (the next

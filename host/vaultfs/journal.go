@@ -158,10 +158,15 @@ func (v *Vault) removeJournal(id string) error {
 //
 // For each journal, Recover removes stray temporary files
 // (".kessho-tmp-*") from the folders the remaining writes target, then
-// resumes at the first op the journal's progress does not list, skipping
-// ops whose target already holds the new state (see the package
-// documentation). Leftovers that carry no plan (temporary files in the
-// journal folder, a progress file without its journal) are removed.
+// resumes at the first op the journal's progress does not list. An op
+// whose target holds its after-state is recorded done; one whose target
+// holds its before-state is landed (with the re-check of Apply); any
+// other is a recovery conflict: the target is kept as it is, Kessho's
+// version is written beside it, and Recover (so every call) fails with
+// RECOVERY_CONFLICT until a person deletes that copy (see the package
+// documentation). A check op, which writes nothing, is recorded done.
+// Leftovers that carry no plan (temporary files in the journal folder, a
+// progress file or conflict record without its journal) are removed.
 //
 // A journal that cannot be read or is not a valid plan is an error: the
 // vault may be half-way, and only a person can tell how to finish it.
