@@ -103,7 +103,7 @@ func (t *Tool) Param(name string) (*Param, bool) {
 
 // Errors every tool shares (SPEC section 7).
 var Shared = []string{"INVALID_ARGUMENT", "INVALID_SLUG", "UNKNOWN_SLUG", "PROJECT_ARCHIVED",
-	"FRONTMATTER_INVALID", "CONFLICT", "VAULT_LOCKED", "LIMIT_EXCEEDED", "INTERNAL"}
+	"FRONTMATTER_INVALID", "CONFLICT", "RECOVERY_CONFLICT", "VAULT_LOCKED", "LIMIT_EXCEEDED", "INTERNAL"}
 
 var tools []*Tool
 

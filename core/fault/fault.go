@@ -19,6 +19,7 @@ const (
 	ProjectArchived    = "PROJECT_ARCHIVED"
 	FrontmatterInvalid = "FRONTMATTER_INVALID"
 	Conflict           = "CONFLICT"
+	RecoveryConflict   = "RECOVERY_CONFLICT"
 	VaultLocked        = "VAULT_LOCKED"
 	LimitExceeded      = "LIMIT_EXCEEDED"
 	Internal           = "INTERNAL"

@@ -3,6 +3,7 @@ package vaultfs
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -23,17 +24,33 @@ import (
 // no op may need a folder where a file is. The first that fails gives
 // CONFLICT naming the path, and nothing is written.
 //
-// Then Apply writes the journal (see the package documentation), applies
-// the ops in order, recording each one done, and removes the journal:
+// A move whose source is a symbolic link is refused with
+// INVALID_ARGUMENT naming the link, before anything is written.
 //
-//   - write: a temporary file beside the target (".kessho-tmp-<random>"),
-//     written and fsynced, renamed over the target, folder fsynced; missing
-//     parent folders are made first, each fsynced into its parent. An
-//     overwritten file keeps its permission bits.
-//   - delete: remove, fsync the folder.
-//   - move: make the target's parent folders, rename (a file or a whole
-//     folder), fsync both folders.
-//   - mkdir: make the folder and its parents.
+// Then Apply writes the journal (see the package documentation) and
+// lands the ops in order, recording each one done, and removes the
+// journal. Each op re-reads its target immediately before it changes the
+// disk (see land), because another program (an editor, a sync client)
+// may have written it since the check:
+//
+//   - write: missing parent folders are made, each fsynced into its
+//     parent; a temporary file beside the target (".kessho-tmp-<random>")
+//     is written and fsynced; then the target is re-checked and the
+//     temporary file renamed over it (on Linux with renameat2, see
+//     swapInto), the folder fsynced. An overwritten file keeps its
+//     permission bits.
+//   - delete: re-check, remove, fsync the folder.
+//   - move: make the target's parent folders, re-check (the source is
+//     there, the target is not), rename (a file or a whole folder), fsync
+//     both folders.
+//   - mkdir: re-check (nothing or a folder there), make the folder and
+//     its parents.
+//   - check: re-check.
+//
+// When a re-check fails, Apply stops there, undoes the ops that landed
+// (last first, each only where its target still holds what the op left),
+// removes the journal and returns CONFLICT naming the path: the other
+// program's write survives and the vault is as before.
 //
 // An error while applying (a full disk, a permission) leaves the journal
 // in place: the vault is then half-way, and the next Recover (the next
@@ -58,7 +75,7 @@ func (v *Vault) Apply(l *Lock, p plan.Plan) error {
 	if err != nil {
 		return err
 	}
-	return v.run(j, 0, 0)
+	return v.run(j, 0, 0, true)
 }
 
 // holds refuses a lock that is not v's or not held.
@@ -79,6 +96,7 @@ const (
 
 type node struct {
 	kind int
+	link bool   // on disk, a symbolic link (kind is what it leads to)
 	hash string // "sha256:<hex>" for a file the plan writes
 	disk string // for a file on disk: its path now (before moves), to hash it
 }
@@ -135,6 +153,35 @@ func (s *sim) at(x string, k int) (node, error) {
 	return s.onDisk(x)
 }
 
+// link reports whether x will be a symbolic link once ops [0,k) have
+// run: a link on disk that no earlier op replaced (a write or mkdir under
+// it goes through it and leaves it a link).
+func (s *sim) link(x string, k int) (bool, error) {
+	for i := k - 1; i >= 0; i-- {
+		op := s.p[i]
+		switch op.Op {
+		case plan.Write, plan.Delete:
+			if x == op.Path || under(x, op.Path) {
+				return false, nil
+			}
+		case plan.Move:
+			if x == op.To {
+				x = op.From
+				continue
+			}
+			if rest, ok := strings.CutPrefix(x, op.To+"/"); ok {
+				x = op.From + "/" + rest
+				continue
+			}
+			if x == op.From || under(x, op.From) {
+				return false, nil
+			}
+		}
+	}
+	n, err := s.onDisk(x)
+	return n.link, err
+}
+
 // onDisk returns what is at x now, following symbolic links inside the
 // vault as Answer does.
 func (s *sim) onDisk(x string) (node, error) {
@@ -162,18 +209,19 @@ func (v *Vault) stat(x string) (node, error) {
 	if err != nil {
 		return node{}, fault.Internalf("checking %s: %v", x, err)
 	}
-	if info.Mode()&fs.ModeSymlink != 0 {
+	link := info.Mode()&fs.ModeSymlink != 0
+	if link {
 		if info, err = v.root.Stat(x); err != nil {
-			return node{kind: other}, nil
+			return node{kind: other, link: true}, nil
 		}
 	}
 	switch {
 	case info.IsDir():
-		return node{kind: folder}, nil
+		return node{kind: folder, link: link}, nil
 	case info.Mode().IsRegular():
-		return node{kind: file}, nil
+		return node{kind: file, link: link}, nil
 	}
-	return node{kind: other}, nil
+	return node{kind: other, link: link}, nil
 }
 
 // hashOf returns n's hash, reading the disk for a file the plan did not
@@ -189,6 +237,29 @@ func (s *sim) hashOf(n node) (string, error) {
 	return plan.Hash(b), nil
 }
 
+// exists is the CONFLICT of an "absent" precondition that fails.
+func exists(x string) *fault.Error {
+	return conflict(x,
+		x+" already exists, where Kessho expected nothing; nothing was written, run the call again",
+		x+" existe déjà, là où Kessho n'attendait rien ; rien n'a été écrit, relancez l'appel")
+}
+
+// fileInTheWay is the CONFLICT of a file where a plan needs a folder.
+func fileInTheWay(x string) *fault.Error {
+	return conflict(x,
+		x+" is a file where Kessho needs a folder; nothing was written, move the file away and run the call again",
+		x+" est un fichier là où Kessho a besoin d'un dossier ; rien n'a été écrit, déplacez le fichier et relancez l'appel")
+}
+
+// linkMoved refuses a move whose source is a symbolic link: renaming the
+// link would leave the files where it points, and the plan's later writes
+// under the new name would go through the link into them.
+func linkMoved(x string) *fault.Error {
+	return fault.New(fault.InvalidArgument, map[string]any{"path": x},
+		x+" is a symbolic link; Kessho moves only real files and folders, never a link: replace the link with what it points to, then run the call again",
+		x+" est un lien symbolique ; Kessho ne déplace que de vrais fichiers et dossiers, jamais un lien : remplacez le lien par ce vers quoi il pointe, puis relancez l'appel")
+}
+
 // check evaluates every op's precondition, in order, against the state
 // the ops before it leave.
 func (v *Vault) check(p plan.Plan) error {
@@ -200,9 +271,7 @@ func (v *Vault) check(p plan.Plan) error {
 		}
 		if want == plan.Absent {
 			if n.kind != absent {
-				return conflict(x,
-					x+" already exists, where Kessho expected nothing; nothing was written, run the call again",
-					x+" existe déjà, là où Kessho n'attendait rien ; rien n'a été écrit, relancez l'appel")
+				return exists(x)
 			}
 			return nil
 		}
@@ -227,9 +296,7 @@ func (v *Vault) check(p plan.Plan) error {
 				return err
 			}
 			if n.kind == file || n.kind == other {
-				return conflict(d,
-					d+" is a file where Kessho needs a folder; nothing was written, move the file away and run the call again",
-					d+" est un fichier là où Kessho a besoin d'un dossier ; rien n'a été écrit, déplacez le fichier et relancez l'appel")
+				return fileInTheWay(d)
 			}
 		}
 		return nil
@@ -245,7 +312,10 @@ func (v *Vault) check(p plan.Plan) error {
 			err = is(op.Path, k, op.Expect)
 		case plan.Move:
 			var n node
-			if n, err = s.at(op.From, k); err == nil && n.kind != file && n.kind != folder {
+			var link bool
+			if link, err = s.link(op.From, k); err == nil && link {
+				err = linkMoved(op.From)
+			} else if n, err = s.at(op.From, k); err == nil && n.kind != file && n.kind != folder {
 				err = changed(op.From)
 			}
 			if err == nil {
@@ -258,9 +328,7 @@ func (v *Vault) check(p plan.Plan) error {
 			if err = room(op.Path, k); err == nil {
 				var n node
 				if n, err = s.at(op.Path, k); err == nil && n.kind != absent && n.kind != folder {
-					err = conflict(op.Path,
-						op.Path+" is a file where Kessho needs a folder; nothing was written, move the file away and run the call again",
-						op.Path+" est un fichier là où Kessho a besoin d'un dossier ; rien n'a été écrit, déplacez le fichier et relancez l'appel")
+					err = fileInTheWay(op.Path)
 				}
 			}
 		}
@@ -271,35 +339,73 @@ func (v *Vault) check(p plan.Plan) error {
 	return nil
 }
 
-// run applies j's ops from index from on, skipping those whose target
-// already holds the new state, recording each done after the first size
-// bytes of the progress file, then removes the journal.
-func (v *Vault) run(j *journal, from int, size int64) error {
+// run applies j's ops from index from on, recording each done after the
+// first size bytes of the progress file, then removes the journal.
+//
+// Every op is landed by land, which re-reads its target right before it
+// changes the disk. In a live call (live true), a target that no longer
+// holds the op's before-state (another program wrote it since the
+// precondition check) stops the plan: the ops already landed are undone
+// and the call answers CONFLICT. In a recovery (live false), an op whose
+// target holds its after-state is recorded done, one whose target holds
+// its before-state is landed, and any other (or a re-check that fails)
+// becomes a recovery conflict (see conflictCopy): nothing the user wrote
+// is overwritten or deleted.
+func (v *Vault) run(j *journal, from int, size int64, live bool) error {
 	done, err := v.openDone(j.ID, size)
 	if err != nil {
 		return err
 	}
 	defer done.Close()
+	var ls []landed
 	for k := from; k < len(j.Plan); k++ {
 		op := j.Plan[k]
-		finished, err := v.holdsNew(op)
+		if !live {
+			at, err := v.holdsState(op, j.States[k])
+			if err != nil {
+				return v.applyErr(j, k, err)
+			}
+			switch {
+			case at == atAfter || op.Op == plan.Check:
+				// Landed already, or a check: it writes nothing, so it can
+				// overwrite nothing, and the live call passed it.
+				if err := record(done, k); err != nil {
+					return v.applyErr(j, k, err)
+				}
+				continue
+			case at == atNeither:
+				return v.conflictCopy(j, k)
+			}
+		}
+		l, err := v.land(op)
+		if m, ok := err.(*mismatch); ok {
+			if live {
+				return v.abandon(j, append(ls, l), m)
+			}
+			v.removeEmpty(l.made)
+			return v.conflictCopy(j, k)
+		}
 		if err != nil {
 			return v.applyErr(j, k, err)
 		}
-		if !finished {
-			if err := v.do(op); err != nil {
-				return v.applyErr(j, k, err)
-			}
-		}
-		if _, err := fmt.Fprintf(done, "%d\n", k); err != nil {
+		ls = append(ls, l)
+		if err := record(done, k); err != nil {
 			return v.applyErr(j, k, err)
 		}
-		if err := done.Sync(); err != nil {
-			return v.applyErr(j, k, err)
-		}
-		step("op %d: recorded done", k)
 	}
 	return v.removeJournal(j.ID)
+}
+
+// record appends op k to the progress file and syncs it.
+func record(done *os.File, k int) error {
+	if _, err := fmt.Fprintf(done, "%d\n", k); err != nil {
+		return err
+	}
+	if err := done.Sync(); err != nil {
+		return err
+	}
+	step("op %d: recorded done", k)
+	return nil
 }
 
 func (v *Vault) applyErr(j *journal, k int, err error) error {
@@ -309,93 +415,337 @@ func (v *Vault) applyErr(j *journal, k int, err error) error {
 	return fault.Internalf("applying op %d (%s) of plan %s: %v; the vault is half-way and the next call finishes the plan", k, j.Plan[k].Op, j.ID, err)
 }
 
-// holdsNew reports whether op's target already holds the state op makes.
-func (v *Vault) holdsNew(op plan.Op) (bool, error) {
+// Where an op's target stands, against the op's states.
+const (
+	atNeither = iota
+	atBefore
+	atAfter
+)
+
+// holdsState reports whether op's target holds st.After, else st.Before,
+// else neither (journal version 2's states; see stateOf).
+func (v *Vault) holdsState(op plan.Op, st opState) (int, error) {
 	switch op.Op {
-	case plan.Write:
-		n, err := v.stat(op.Path)
-		if err != nil || n.kind != file {
-			return false, err
-		}
-		b, err := v.root.ReadFile(op.Path)
+	case plan.Write, plan.Delete, plan.Check:
+		h, err := v.hashAt(op.Path)
 		if err != nil {
-			return false, readErr(op.Path, err)
+			return atNeither, err
 		}
-		return string(b) == *op.Text, nil
-	case plan.Delete:
-		n, err := v.stat(op.Path)
-		return err == nil && n.kind == absent, err
+		switch h {
+		case st.After:
+			return atAfter, nil
+		case st.Before:
+			return atBefore, nil
+		}
 	case plan.Move:
 		from, err := v.stat(op.From)
 		if err != nil {
-			return false, err
+			return atNeither, err
 		}
 		to, err := v.stat(op.To)
-		return err == nil && from.kind == absent && to.kind != absent, err
+		if err != nil {
+			return atNeither, err
+		}
+		switch {
+		case from.kind == absent && to.kind != absent:
+			return atAfter, nil
+		case (from.kind == file || from.kind == folder) && to.kind == absent:
+			return atBefore, nil
+		}
 	case plan.Mkdir:
 		n, err := v.stat(op.Path)
-		return err == nil && n.kind == folder, err
-	case plan.Check:
-		return true, nil // nothing to make
+		if err != nil {
+			return atNeither, err
+		}
+		switch n.kind {
+		case folder:
+			return atAfter, nil
+		case absent:
+			return atBefore, nil
+		}
 	}
-	return false, fmt.Errorf("unknown op %q", op.Op)
+	return atNeither, nil
 }
 
-// do applies one op.
-func (v *Vault) do(op plan.Op) error {
-	switch op.Op {
-	case plan.Check: // verified with every precondition; writes nothing
-	case plan.Write:
-		return v.writeFile(op.Path, []byte(*op.Text), "write "+op.Path)
-	case plan.Delete:
-		if err := v.root.Remove(op.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+// hashAt returns what is at x as a state: plan.Absent, the file's
+// "sha256:<hex>", or "" for anything else (a folder, a special file).
+func (v *Vault) hashAt(x string) (string, error) {
+	b, _, n, err := v.readAt(x)
+	switch {
+	case err != nil:
+		return "", err
+	case n.kind == absent:
+		return plan.Absent, nil
+	case n.kind == file:
+		return plan.Hash(b), nil
+	}
+	return "", nil
+}
+
+// readAt returns what is at x, and for a file its bytes and permission
+// bits.
+func (v *Vault) readAt(x string) ([]byte, fs.FileMode, node, error) {
+	n, err := v.stat(x)
+	if err != nil || n.kind != file {
+		return nil, 0, n, err
+	}
+	f, err := v.root.Open(x)
+	if absentErr(err) {
+		return nil, 0, node{kind: absent}, nil
+	}
+	if err != nil {
+		return nil, 0, n, readErr(x, err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, 0, n, readErr(x, err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, 0, node{kind: other}, nil
+	}
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, 0, n, readErr(x, err)
+	}
+	return b, info.Mode().Perm(), n, nil
+}
+
+// landed is what undoing an op that landed needs.
+type landed struct {
+	op    plan.Op
+	prior []byte      // the bytes a write replaced or a delete removed, read at the re-check
+	had   bool        // a write replaced a file (rather than made one)
+	perm  fs.FileMode // prior's permission bits
+	made  []string    // folders made for the op, in the order made
+}
+
+// mismatch is land's refusal: the op's target no longer holds its
+// before-state. err is the CONFLICT a live call answers.
+type mismatch struct{ err *fault.Error }
+
+func (m *mismatch) Error() string { return m.err.Error() }
+
+// land applies one op, re-reading its target immediately before the
+// change (after the slow parts: the temporary file of a write is written
+// and synced first) and comparing it with the op's before-state: the
+// bytes hash to op.Expect, or nothing is there for "absent" (write,
+// delete, check); the source exists and the target does not (move);
+// nothing or a folder is there (mkdir). When it does not hold, land
+// changes nothing but the folders it made (in the result) and returns a
+// *mismatch.
+func (v *Vault) land(op plan.Op) (landed, error) {
+	l := landed{op: op}
+	var err error
+	// expect re-reads x and compares it with want, keeping the bytes.
+	expect := func(x, want string) error {
+		b, perm, n, err := v.readAt(x)
+		if err != nil {
 			return err
+		}
+		if want == plan.Absent {
+			if n.kind != absent {
+				return &mismatch{exists(x)}
+			}
+			return nil
+		}
+		if n.kind != file || plan.Hash(b) != want {
+			return &mismatch{changed(x)}
+		}
+		l.prior, l.had, l.perm = b, true, perm
+		return nil
+	}
+	switch op.Op {
+	case plan.Check:
+		step("check %s: re-checking", op.Path)
+		err = expect(op.Path, op.Expect)
+	case plan.Write:
+		if l.made, err = v.mkdirsMade(path.Dir(op.Path)); err != nil {
+			return l, err
+		}
+		l.prior, l.perm, err = v.replace(op.Path, []byte(*op.Text), "write "+op.Path, 0, op.Expect)
+		l.had = op.Expect != plan.Absent
+	case plan.Delete:
+		step("delete %s: re-checking", op.Path)
+		if err = expect(op.Path, op.Expect); err != nil {
+			return l, err
+		}
+		if err := v.root.Remove(op.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return l, err
 		}
 		step("delete %s: removed", op.Path)
 		if err := v.syncDir(path.Dir(op.Path)); err != nil {
-			return err
+			return l, err
 		}
 		step("delete %s: folder synced", op.Path)
 	case plan.Move:
-		if err := v.mkdirs(path.Dir(op.To)); err != nil {
-			return err
+		if l.made, err = v.mkdirsMade(path.Dir(op.To)); err != nil {
+			return l, err
+		}
+		step("move %s: re-checking", op.From)
+		from, err := v.stat(op.From)
+		if err != nil {
+			return l, err
+		}
+		if from.kind != file && from.kind != folder {
+			return l, &mismatch{changed(op.From)}
+		}
+		to, err := v.stat(op.To)
+		if err != nil {
+			return l, err
+		}
+		if to.kind != absent {
+			return l, &mismatch{exists(op.To)}
 		}
 		if err := v.root.Rename(op.From, op.To); err != nil {
-			return err
+			return l, err
 		}
 		step("move %s: renamed", op.From)
 		if err := v.syncDir(path.Dir(op.From)); err != nil {
-			return err
+			return l, err
 		}
 		step("move %s: source folder synced", op.From)
 		if path.Dir(op.From) != path.Dir(op.To) {
 			if err := v.syncDir(path.Dir(op.To)); err != nil {
-				return err
+				return l, err
 			}
 			step("move %s: target folder synced", op.From)
 		}
 	case plan.Mkdir:
-		return v.mkdirs(op.Path)
+		step("mkdir %s: re-checking", op.Path)
+		n, err := v.stat(op.Path)
+		if err != nil {
+			return l, err
+		}
+		if n.kind != absent && n.kind != folder {
+			return l, &mismatch{fileInTheWay(op.Path)}
+		}
+		l.made, err = v.mkdirsMade(op.Path)
+		return l, err
 	}
-	return nil
+	return l, err
 }
 
-// writeFile replaces the file at p with data atomically: a temporary file
-// beside it, fsynced, renamed over p, the folder fsynced. what names the
-// steps for the crash test.
-func (v *Vault) writeFile(p string, data []byte, what string) error {
-	dir := path.Dir(p)
-	if err := v.mkdirs(dir); err != nil {
+// abandon undoes the ops of a live call that landed (the last of ls is
+// the op whose re-check failed: only the folders made for it are
+// removed), removes the journal and returns m's CONFLICT. Each undo
+// happens only when its target still holds what the op left; otherwise
+// the target is left as it is (someone edited Kessho's fresh file: theirs
+// is kept). An error while undoing leaves the journal: the next call
+// rolls the plan forward, and the edited file becomes a recovery
+// conflict.
+func (v *Vault) abandon(j *journal, ls []landed, m *mismatch) error {
+	for i := len(ls) - 1; i >= 0; i-- {
+		if i < len(ls)-1 {
+			if err := v.undo(ls[i]); err != nil {
+				return fault.Internalf("undoing op %d (%s) of plan %s after %v: %v; the next call finishes the plan", i, ls[i].op.Op, j.ID, m.err, err)
+			}
+		}
+		v.removeEmpty(ls[i].made)
+	}
+	if err := v.removeJournal(j.ID); err != nil {
 		return err
 	}
-	perm := fs.FileMode(0o644)
-	if info, err := v.root.Stat(p); err == nil && info.Mode().IsRegular() {
-		perm = info.Mode().Perm()
+	return m.err
+}
+
+// undo reverts one landed op when its target holds what the op left.
+func (v *Vault) undo(l landed) error {
+	op := l.op
+	switch op.Op {
+	case plan.Write:
+		h, err := v.hashAt(op.Path)
+		if err != nil || h != plan.HashString(*op.Text) {
+			return err
+		}
+		if l.had {
+			_, _, err := v.replace(op.Path, l.prior, "undo write "+op.Path, l.perm, h)
+			return ignoreMismatch(err)
+		}
+		if err := v.root.Remove(op.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		step("undo write %s: removed", op.Path)
+		return v.syncDir(path.Dir(op.Path))
+	case plan.Delete:
+		n, err := v.stat(op.Path)
+		if err != nil || n.kind != absent {
+			return err
+		}
+		_, _, err = v.replace(op.Path, l.prior, "undo delete "+op.Path, l.perm, plan.Absent)
+		return ignoreMismatch(err)
+	case plan.Move:
+		from, err := v.stat(op.From)
+		if err != nil || from.kind != absent {
+			return err
+		}
+		to, err := v.stat(op.To)
+		if err != nil || to.kind == absent {
+			return err
+		}
+		if err := v.root.Rename(op.To, op.From); err != nil {
+			return err
+		}
+		step("undo move %s: renamed", op.From)
+		if err := v.syncDir(path.Dir(op.To)); err != nil {
+			return err
+		}
+		if path.Dir(op.From) != path.Dir(op.To) {
+			return v.syncDir(path.Dir(op.From))
+		}
+	}
+	return nil // mkdir: its folders go with l.made; check: nothing
+}
+
+// ignoreMismatch: an undo whose target changed since is left as it is.
+func ignoreMismatch(err error) error {
+	if _, ok := err.(*mismatch); ok {
+		return nil
+	}
+	return err
+}
+
+// removeEmpty removes the folders in made, last first, each only if
+// empty: what an abandoned op made and left nothing in.
+func (v *Vault) removeEmpty(made []string) {
+	for i := len(made) - 1; i >= 0; i-- {
+		if v.root.Remove(made[i]) == nil {
+			v.syncDir(path.Dir(made[i]))
+		}
+	}
+}
+
+// writeFile replaces the file at p with data atomically (see replace),
+// making its missing parent folders first. what names the steps for the
+// crash test.
+func (v *Vault) writeFile(p string, data []byte, what string) error {
+	if err := v.mkdirs(path.Dir(p)); err != nil {
+		return err
+	}
+	_, _, err := v.replace(p, data, what, 0, "")
+	return err
+}
+
+// replace replaces the file at p, whose folder exists, with data: a
+// temporary file beside it, written and fsynced, then (when want is not
+// "") the re-check of p against want ("absent" or "sha256:<hex>"), then
+// the rename over p (swapInto) and the folder fsynced. The file gets
+// perm, or when perm is 0 the permission bits of the file it replaces
+// (0644 for a new one). It returns the bytes and permission bits p held
+// at the re-check. When p does not hold want, the error is a *mismatch,
+// the temporary file is removed and p is untouched.
+func (v *Vault) replace(p string, data []byte, what string, perm fs.FileMode, want string) ([]byte, fs.FileMode, error) {
+	dir := path.Dir(p)
+	if perm == 0 {
+		perm = 0o644
+		if info, err := v.root.Stat(p); err == nil && info.Mode().IsRegular() {
+			perm = info.Mode().Perm()
+		}
 	}
 	tmp := join(dir, randomName())
 	f, err := v.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
-		return err
+		return nil, 0, err
 	}
 	step("%s: temp created", what)
 	ok := false
@@ -406,33 +756,97 @@ func (v *Vault) writeFile(p string, data []byte, what string) error {
 		}
 	}()
 	if _, err := f.Write(data); err != nil {
-		return err
+		return nil, 0, err
 	}
 	step("%s: temp written", what)
 	if err := f.Sync(); err != nil {
-		return err
+		return nil, 0, err
 	}
 	step("%s: temp synced", what)
 	if err := f.Close(); err != nil {
-		return err
+		return nil, 0, err
 	}
-	if err := v.root.Rename(tmp, p); err != nil {
-		return err
+	var prior []byte
+	var priorPerm fs.FileMode
+	if want == "" {
+		err = v.root.Rename(tmp, p)
+	} else {
+		step("%s: re-checking", what)
+		var seen *os.File
+		prior, priorPerm, seen, err = v.recheck(p, want)
+		if err != nil {
+			return nil, 0, err
+		}
+		err = v.swapInto(tmp, p, want, seen)
+		if seen != nil {
+			seen.Close()
+		}
+	}
+	if err != nil {
+		return nil, 0, err
 	}
 	ok = true
 	step("%s: renamed", what)
 	if err := v.syncDir(dir); err != nil {
-		return err
+		return nil, 0, err
 	}
 	step("%s: folder synced", what)
-	return nil
+	return prior, priorPerm, nil
+}
+
+// recheck compares the file at p with want ("absent" or "sha256:<hex>")
+// and, for a hash, returns its bytes, its permission bits and the file,
+// open (the caller closes it). A difference is a *mismatch.
+func (v *Vault) recheck(p, want string) ([]byte, fs.FileMode, *os.File, error) {
+	if want == plan.Absent {
+		n, err := v.stat(p)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		if n.kind != absent {
+			return nil, 0, nil, &mismatch{exists(p)}
+		}
+		return nil, 0, nil, nil
+	}
+	f, err := v.root.Open(p)
+	if absentErr(err) || escapes(err) {
+		return nil, 0, nil, &mismatch{changed(p)}
+	}
+	if err != nil {
+		return nil, 0, nil, readErr(p, err)
+	}
+	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		f.Close()
+		return nil, 0, nil, &mismatch{changed(p)}
+	}
+	var b []byte
+	if err == nil {
+		b, err = io.ReadAll(f)
+	}
+	if err != nil {
+		f.Close()
+		return nil, 0, nil, readErr(p, err)
+	}
+	if plan.Hash(b) != want {
+		f.Close()
+		return nil, 0, nil, &mismatch{changed(p)}
+	}
+	return b, info.Mode().Perm(), f, nil
 }
 
 // mkdirs makes folder p and its missing parents, fsyncing each new one
 // into its parent.
 func (v *Vault) mkdirs(p string) error {
+	_, err := v.mkdirsMade(p)
+	return err
+}
+
+// mkdirsMade is mkdirs, and returns the folders it made, parents first.
+func (v *Vault) mkdirsMade(p string) ([]string, error) {
+	var made []string
 	if p == "." {
-		return nil
+		return nil, nil
 	}
 	cur := "."
 	for seg := range strings.SplitSeq(p, "/") {
@@ -441,21 +855,22 @@ func (v *Vault) mkdirs(p string) error {
 		if errors.Is(err, fs.ErrExist) {
 			info, serr := v.root.Stat(cur)
 			if serr != nil {
-				return serr
+				return made, serr
 			}
 			if !info.IsDir() {
-				return fmt.Errorf("mkdir %s: a file is in the way", cur)
+				return made, fmt.Errorf("mkdir %s: a file is in the way", cur)
 			}
 			continue
 		}
 		if err != nil {
-			return err
+			return made, err
 		}
+		made = append(made, cur)
 		step("mkdir %s", cur)
 		if err := v.syncDir(path.Dir(cur)); err != nil {
-			return err
+			return made, err
 		}
 		step("mkdir %s: parent synced", cur)
 	}
-	return nil
+	return made, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -236,12 +237,17 @@ func TestJournalFormat(t *testing.T) {
 		ID      string            `json:"id"`
 		Created string            `json:"created"`
 		Plan    []json.RawMessage `json:"plan"`
+		States  []opState         `json:"states"`
 	}
 	if err := json.Unmarshal(data, &got); err != nil {
 		t.Fatal(err)
 	}
 	created, err := time.Parse(time.RFC3339, got.Created)
-	if got.Version != 1 || got.ID != j.ID || err != nil || created.Before(start.Add(-time.Second)) || len(got.Plan) != len(p) {
+	wantStates := []opState{{plan.Absent, h("<b>&é\n")}, {h("b"), plan.Absent}, {plan.Absent, "present"}, {plan.Absent, "folder"}}
+	if !slices.Equal(got.States, wantStates) {
+		t.Errorf("journal states = %v; want %v", got.States, wantStates)
+	}
+	if got.Version != 2 || got.ID != j.ID || err != nil || created.Before(start.Add(-time.Second)) || len(got.Plan) != len(p) {
 		t.Errorf("journal = %s", data)
 	}
 	for i, raw := range got.Plan {

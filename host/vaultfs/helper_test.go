@@ -25,6 +25,7 @@ const (
 	dirEnv     = "KESSHO_VAULTFS_DIR"      // the vault
 	crashAtEnv = "KESSHO_VAULTFS_CRASH_AT" // SIGKILL self at this step (1-based)
 	countEnv   = "KESSHO_VAULTFS_COUNT"    // increments to make
+	caseEnv    = "KESSHO_VAULTFS_CASE"     // apply: run this conformance case's call instead of killPlan
 )
 
 // helper returns a command running the helper in mode on vault dir.
@@ -81,9 +82,14 @@ func helperMain(mode string) int {
 	case "apply", "recover": // say "go", do it, say "done <duration>"
 		fmt.Println("go")
 		start := time.Now()
-		if mode == "apply" {
+		switch {
+		case mode == "apply" && os.Getenv(caseEnv) != "":
+			l.Unlock() // the call takes the lock itself
+			err = callCase(v, os.Getenv(caseEnv))
+			l, _ = v.Lock(context.Background())
+		case mode == "apply":
 			err = v.Apply(l, killPlan())
-		} else {
+		default:
 			err = v.Recover(l)
 		}
 		fmt.Println("done", time.Since(start))

@@ -121,11 +121,15 @@ func TestRecoverInOrder(t *testing.T) {
 func TestRecoverRefusesBadJournal(t *testing.T) {
 	const id = "20260101T000000.000000000Z-abcdef01"
 	for name, text := range map[string]string{
-		"not JSON":      `{"version":1,`,
-		"other version": `{"version":2,"id":"` + id + `","created":"2026-01-01T00:00:00Z","plan":[]}`,
-		"other id":      `{"version":1,"id":"x","created":"2026-01-01T00:00:00Z","plan":[]}`,
-		"bad plan":      `{"version":1,"id":"` + id + `","created":"2026-01-01T00:00:00Z","plan":[{"op":"write","path":"../x","expect":"absent","text":"x"}]}`,
-		"bad progress":  `{"version":1,"id":"` + id + `","created":"2026-01-01T00:00:00Z","plan":[]}`,
+		"not JSON":                    `{"version":1,`,
+		"other version":               `{"version":3,"id":"` + id + `","created":"2026-01-01T00:00:00Z","plan":[]}`,
+		"v2 without states":           `{"version":2,"id":"` + id + `","created":"2026-01-01T00:00:00Z","plan":[{"op":"delete","path":"keep.md","expect":"` + h("k") + `"}]}`,
+		"v2 with inconsistent states": `{"version":2,"id":"` + id + `","created":"2026-01-01T00:00:00Z","plan":[{"op":"delete","path":"keep.md","expect":"` + h("k") + `"}],"states":[{"before":"` + h("k") + `","after":"` + h("other") + `"}]}`,
+		"v2 with too many states":     `{"version":2,"id":"` + id + `","created":"2026-01-01T00:00:00Z","plan":[{"op":"delete","path":"keep.md","expect":"` + h("k") + `"}],"states":[{"before":"` + h("k") + `","after":"absent"},{"before":"absent","after":"absent"}]}`,
+		"v1 with states":              `{"version":1,"id":"` + id + `","created":"2026-01-01T00:00:00Z","plan":[{"op":"delete","path":"keep.md","expect":"` + h("k") + `"}],"states":[{"before":"` + h("k") + `","after":"absent"}]}`,
+		"other id":                    `{"version":1,"id":"x","created":"2026-01-01T00:00:00Z","plan":[]}`,
+		"bad plan":                    `{"version":1,"id":"` + id + `","created":"2026-01-01T00:00:00Z","plan":[{"op":"write","path":"../x","expect":"absent","text":"x"}]}`,
+		"bad progress":                `{"version":1,"id":"` + id + `","created":"2026-01-01T00:00:00Z","plan":[]}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"kessho/core/plan"
+	"kessho/host/conformance"
+	"kessho/host/engine"
 )
 
 // killBefore is the vault the kill test starts from.
@@ -55,6 +57,19 @@ var killAfter = map[string]string{
 	"empty/dir/":             "",
 }
 
+// killCase is one plan the kill test interrupts: a vault before, the
+// vault after, how to apply it (in this process, to count the steps) and
+// the helper mode and environment that apply it in a child process.
+type killCase struct {
+	before, after map[string]string // readTree forms
+	files         map[string]string // makeTree form of before
+	apply         func(v *Vault) error
+	env           []string // for the helper's "apply" mode
+	// Random kills: at least min, at most want, stopping past budget.
+	min, want int
+	budget    time.Duration
+}
+
 // TestKill applies killPlan in a helper process and kills it with SIGKILL:
 // at every step of Apply (the helper kills itself there), again at a step
 // of the Recover that follows, and at random instants. After each kill it
@@ -65,31 +80,98 @@ func TestKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills processes for several seconds")
 	}
+	killTest(t, killCase{
+		before: treeOf(killBefore), after: treeOf(killAfter), files: killBefore,
+		apply: func(v *Vault) error {
+			l, err := v.Lock(context.Background())
+			if err != nil {
+				return err
+			}
+			defer l.Unlock()
+			return v.Apply(l, killPlan())
+		},
+		min: 200, want: 300, budget: 40 * time.Second,
+	})
+}
+
+// TestKillCall does the same to whole calls of tools whose plans make
+// new folders and files (mem_init_project) or rewrite many files and
+// create a log (mem_archive_rewrite_paths with confirm), from their
+// conformance cases.
+func TestKillCall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills processes for several seconds")
+	}
+	for _, name := range []string{"init-project", "rewrite-confirm"} {
+		t.Run(name, func(t *testing.T) {
+			file, err := filepath.Abs(filepath.Join("..", "..", "testdata", "cases", name+".txtar"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := conformance.LoadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files, after := map[string]string{}, map[string]string{}
+			for p, b := range c.Vault {
+				files[p] = string(b)
+			}
+			for p, b := range c.Want {
+				after[p] = string(b)
+			}
+			killTest(t, killCase{
+				before: treeOf(files), after: treeOf(after), files: files,
+				apply: func(v *Vault) error { return callCase(v, file) },
+				env:   []string{caseEnv + "=" + file},
+				min:   40, want: 60, budget: 10 * time.Second,
+			})
+		})
+	}
+}
+
+// callCase runs the call of the conformance case in file on v, natively.
+func callCase(v *Vault, file string) error {
+	c, err := conformance.LoadFile(file)
+	if err != nil {
+		return err
+	}
+	now, err := time.Parse(time.RFC3339, c.Call.Now)
+	if err != nil {
+		return err
+	}
+	out, err := v.Call(context.Background(), engine.Native(), c.Call.Tool, c.Call.Args, CallOptions{Now: now, TZ: c.Call.TZ, Lang: c.Call.Lang})
+	if err == nil && !out.OK {
+		err = fmt.Errorf("%s: %s", c.Call.Tool, out.Answer)
+	}
+	return err
+}
+
+func killTest(t *testing.T, kc killCase) {
 	start := time.Now()
 	base := t.TempDir()
-	before, after := treeOf(killBefore), treeOf(killAfter)
+	before, after := kc.before, kc.after
 	rng := rand.New(rand.NewPCG(1, uint64(time.Now().UnixNano())))
 
 	// The steps, counted in this process; the helper takes the same ones.
 	dir := filepath.Join(base, "count")
-	makeTree(t, dir, killBefore)
+	makeTree(t, dir, kc.files)
 	var steps []string
 	crashHook = func(s string) { steps = append(steps, s) }
 	v := openVault(t, dir)
-	err := v.Apply(lock(t, v), killPlan())
+	err := kc.apply(v)
 	crashHook = nil
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := diffTree(readTree(t, dir), after); d != "" {
-		t.Fatalf("killPlan does not make killAfter:\n%s", d)
+		t.Fatalf("the plan does not make the vault after:\n%s", d)
 	}
 
 	run := 0
 	fresh := func() string {
 		run++
 		d := filepath.Join(base, strconv.Itoa(run))
-		makeTree(t, d, killBefore)
+		makeTree(t, d, kc.files)
 		return d
 	}
 	// check recovers dir and compares it with before and after.
@@ -136,7 +218,7 @@ func TestKill(t *testing.T) {
 	// and reports whether it died of SIGKILL.
 	crash := func(mode, dir string, at int) bool {
 		t.Helper()
-		cmd := helper(mode, dir, crashAtEnv+"="+strconv.Itoa(at))
+		cmd := helper(mode, dir, append([]string{crashAtEnv + "=" + strconv.Itoa(at)}, kc.env...)...)
 		out, err := cmd.Output()
 		if err != nil && !killed(cmd) {
 			t.Fatalf("%s helper (crash at %d): %v, said %q", mode, at, err, out)
@@ -163,7 +245,7 @@ func TestKill(t *testing.T) {
 	// Apply takes on this machine now (shorter after a run that finished,
 	// longer after one that was killed), and counts when it came before
 	// "done". Past minKills, the phase stops at wantKills or at budget.
-	const minKills, wantKills, budget = 200, 300, 40 * time.Second
+	minKills, wantKills, budget := kc.min, kc.want, kc.budget
 	window, late := 20*time.Millisecond, 0
 	for tries := 0; tries < 20*wantKills; tries++ {
 		total := atSteps + inRecover + atRandom
@@ -171,7 +253,7 @@ func TestKill(t *testing.T) {
 			break
 		}
 		dir := fresh()
-		cmd := helper("apply", dir)
+		cmd := helper("apply", dir, kc.env...)
 		stdout, _ := cmd.StdoutPipe()
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)

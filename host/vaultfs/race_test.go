@@ -295,3 +295,64 @@ func TestHygieneTrimRaceOnUnwrittenSource(t *testing.T) {
 		})
 	}
 }
+
+// TestRaceDuringApply: another process's write after the preconditions
+// passed, while the host applies the plan (the journal written, some ops
+// landed), is caught by the re-check right before the op on that file:
+// the call answers the tool's conflict code, what landed is undone (the
+// trim's archives too), and the other write survives.
+func TestRaceDuringApply(t *testing.T) {
+	const ctx = "---\nkind: project\nphase: build\nsummary: old\n---\nBody\n"
+	projVault := map[string]string{"10-episodes/projects/alpha/context.md": ctx}
+	tests := []struct {
+		name, tool, args string
+		vault            map[string]string
+		at, path, data   string
+		code             string
+	}{
+		{"trim, log edited once the journal is durable", "mem_context_hygiene", `{"action":"trim"}`, raceVault,
+			journalDurable, "memory/SESSION_LOG.md", raceLog(append([]string{"2026-11-30"}, raceDates...)...), "CONTEXT_HYGIENE_RACE"},
+		{"trim, log edited right before its rename", "mem_context_hygiene", `{"action":"trim"}`, raceVault,
+			"write memory/SESSION_LOG.md: re-checking", "memory/SESSION_LOG.md", raceLog(append([]string{"2026-11-30"}, raceDates...)...), "CONTEXT_HYGIENE_RACE"},
+		{"trim, priorities edited after the log was trimmed", "mem_context_hygiene", `{"action":"trim"}`, raceVault,
+			"op 2: recorded done", "memory/ACTIVE_PRIORITIES.md", "## Operating Mode: ship\n\n## Tier 1\n- one\n\nLast reviewed: 2026-11-30\n", "CONTEXT_HYGIENE_RACE"},
+		{"summary, context edited", "mem_set_summary", `{"slug":"alpha","summary":"new"}`, projVault,
+			journalDurable, "10-episodes/projects/alpha/context.md", ctx + "A line added by an editor.\n", "CONFLICT"},
+	}
+	for name, eng := range raceEngines(t) {
+		for _, tt := range tests {
+			t.Run(name+"/"+tt.name, func(t *testing.T) {
+				dir := t.TempDir()
+				makeTree(t, dir, tt.vault)
+				v := openVault(t, dir)
+				hook, ran := editAt(t, tt.at, func() {
+					cmd := exec.Command(os.Args[0], "-test.run=^TestRaceWriterProcess$")
+					cmd.Env = append(os.Environ(), raceFileEnv+"="+filepath.Join(dir, filepath.FromSlash(tt.path)), raceDataEnv+"="+tt.data)
+					if out, err := cmd.CombinedOutput(); err != nil {
+						t.Errorf("writer: %v, %s", err, out)
+					}
+				})
+				crashHook = hook
+				out, err := v.Call(context.Background(), eng, tt.tool, json.RawMessage(tt.args), raceOpts)
+				crashHook = nil
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !*ran {
+					t.Fatalf("no step %q", tt.at)
+				}
+				if out.OK || !strings.Contains(string(out.Answer), `"code":"`+tt.code+`"`) || !strings.Contains(string(out.Answer), `"path":"`+tt.path+`"`) {
+					t.Fatalf("answer %s; want %s naming %s", out.Answer, tt.code, tt.path)
+				}
+				want := treeOf(tt.vault)
+				want[tt.path] = tt.data
+				if d := diffTree(readTree(t, dir), want); d != "" {
+					t.Errorf("the vault holds more than the other process's write:\n%s", d)
+				}
+				if j := journalFiles(t, dir); len(j) != 0 {
+					t.Errorf("journal left: %v", j)
+				}
+			})
+		}
+	}
+}

@@ -24,31 +24,49 @@
 // journal (and the vault as it was before) or a journal that Recover rolls
 // forward to the state after. The journal lives in the vault, in
 // .kessho/journal/, so that either host (this one or the Obsidian plugin)
-// can finish what the other began. Its format:
+// can finish what the other began. Its format (version 2):
 //
-//	.kessho/journal/<id>.json   {"version":1,"id":"<id>","created":"<RFC 3339>","plan":[<ops as plan.Op JSON>]}
-//	.kessho/journal/<id>.done   one line per finished op: its index, "0\n1\n2\n…"
+//	.kessho/journal/<id>.json      {"version":2,"id":"<id>","created":"<RFC 3339>","plan":[<ops as plan.Op JSON>],
+//	                                "states":[{"before":"…","after":"…"}, …one per op]}
+//	.kessho/journal/<id>.done      one line per finished op: its index, "0\n1\n2\n…"
+//	.kessho/journal/<id>.conflict  {"op":k,"path":"<target>","copy":"<conflict copy>"}
+//
+// The states are those of each op's target: a write goes from its expect
+// to "sha256:<hex of its text>", a delete from its expect to "absent", a
+// check stays at its expect, a move's target (to) goes from "absent" to
+// "present", a mkdir's from "absent" to "folder". Version 1 (no states)
+// is still read, its states derived by that table; a version 2 whose
+// states differ from the table is refused like any bad journal.
 //
 // The id sorts by creation time (UTC "20060102T150405.000000000Z" and a
 // random suffix); journals are replayed in id order. A journal file is
 // written under a temporary name and renamed into place, so a <id>.json
 // that exists is complete. Recover resumes at the first op the .done file
-// does not list; for that op and every later one it skips an op whose
-// target already holds the new state (write: the bytes equal the text;
-// delete: the path is absent; move: from is absent and to present; mkdir:
-// the folder exists) and applies the others. The .done file is what makes
-// plans whose ops depend on each other safe to resume: a write into a
-// folder that a later op moves away would otherwise be written again. A
-// host that writes journals (the plugin) must record progress the same way:
-// append the op's index and a newline once the op's effects are on disk.
+// does not list; for that op and every later one it records done an op
+// whose target holds the after-state, lands one whose target holds the
+// before-state, and stops at any other: an edit made after the crash, or
+// a journal made by hand or synced from elsewhere that names a file whose
+// hash differs. The target is then never overwritten nor deleted: Kessho's
+// version goes beside it as "<name>.kessho-conflict-<UTC
+// YYYYMMDDTHHMMSSZ>.md" (the op's text, or for a delete, move or mkdir a
+// note saying what it was), <id>.conflict records the stop, and every
+// call answers RECOVERY_CONFLICT naming both files until a person deletes
+// the copy; the person's version of that target then wins and the rest of
+// the plan is finished. The .done file is what makes plans whose ops
+// depend on each other safe to resume: a write into a folder that a later
+// op moves away would otherwise be written again. A host that writes
+// journals (the plugin) must record progress the same way: append the
+// op's index and a newline once the op's effects are on disk.
 //
 // # Notes
 //
 // Kessho's writers are serialised by [Vault.Lock]. Writers outside Kessho
-// (an editor, git, a sync client) are not: their changes between the
-// precondition check and the rename are not detected. The preconditions
-// catch everything they did before the check, which is the window that
-// matters (the core's read happened much earlier).
+// (an editor, git, a sync client) are not; the preconditions catch what
+// they wrote before the check, and each op re-reads its target right
+// before it lands, so a write made while the plan is applied stops the
+// plan (CONFLICT) and what landed is undone. The window that remains is
+// described in RATIONALE.md ("Why re-check each file right before its
+// rename?").
 //
 // A crash test kills a process applying a plan at every internal step and
 // at random instants, and checks the vault is then exactly as before or

@@ -1,0 +1,110 @@
+//go:build linux
+
+package vaultfs
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+
+	"golang.org/x/sys/unix"
+
+	"kessho/core/plan"
+)
+
+// swapInto renames the temporary file tmp over p, a file in the same
+// folder that held want ("absent" or "sha256:<hex>") at the re-check
+// (seen is that file, open, for a hash), so that no other program's
+// write made since the re-check is lost:
+//
+//   - want "absent": renameat2(RENAME_NOREPLACE), which fails if
+//     anything appeared at p;
+//   - a hash: renameat2(RENAME_EXCHANGE), then a look at the file that
+//     was at p, now at tmp: when it is not seen, or seen's bytes changed
+//     (an in-place write), the exchange is undone and the other program's
+//     file is back at p. Otherwise that old file is removed.
+//
+// Either way, a change is a *mismatch and tmp is left for the caller to
+// remove. A file system without renameat2 gets a plain rename (the
+// window is then the re-check's: see RATIONALE.md); a symbolic link at p
+// too (the rename replaces the link, as it always has).
+func (v *Vault) swapInto(tmp, p, want string, seen *os.File) error {
+	dir := path.Dir(p)
+	d, err := v.root.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	fd := int(d.Fd())
+	tb, pb := path.Base(tmp), path.Base(p)
+	if want == plan.Absent {
+		err := unix.Renameat2(fd, tb, fd, pb, unix.RENAME_NOREPLACE)
+		switch {
+		case errors.Is(err, unix.EEXIST):
+			return &mismatch{exists(p)}
+		case unsupported(err):
+			return v.root.Rename(tmp, p)
+		}
+		return err
+	}
+	if info, err := v.root.Lstat(p); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		return v.root.Rename(tmp, p)
+	}
+	ours, err := v.root.Lstat(tmp)
+	if err != nil {
+		return err
+	}
+	err = unix.Renameat2(fd, tb, fd, pb, unix.RENAME_EXCHANGE)
+	switch {
+	case errors.Is(err, unix.ENOENT):
+		return &mismatch{changed(p)} // p was removed since the re-check
+	case unsupported(err):
+		return v.root.Rename(tmp, p)
+	case err != nil:
+		return err
+	}
+	step("swap %s: exchanged", p)
+	was, err := v.root.Lstat(tmp)
+	if err != nil {
+		return err
+	}
+	seenInfo, err := seen.Stat()
+	if err != nil {
+		return err
+	}
+	same := os.SameFile(was, seenInfo)
+	if same {
+		if _, err := seen.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		b, err := io.ReadAll(seen)
+		if err != nil {
+			return err
+		}
+		same = plan.Hash(b) == want
+	}
+	if same {
+		if err := v.root.Remove(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	// Another program wrote p since the re-check: give its file back.
+	if now, err := v.root.Lstat(p); err == nil && os.SameFile(now, ours) {
+		if err := unix.Renameat2(fd, tb, fd, pb, unix.RENAME_EXCHANGE); err != nil {
+			return err
+		}
+	} else {
+		// p was replaced yet again: keep the file that was there under a
+		// fresh temporary name rather than remove it.
+		v.root.Rename(tmp, path.Join(dir, randomName()))
+	}
+	return &mismatch{changed(p)}
+}
+
+// unsupported reports whether renameat2 or its flag is not available.
+func unsupported(err error) bool {
+	return errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EINVAL) || errors.Is(err, unix.EOPNOTSUPP)
+}
