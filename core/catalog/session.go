@@ -89,11 +89,18 @@ func init() {
 		Name:  "mem_rollback_archive",
 		Title: Text{En: "Roll back last archive", Fr: "Annuler la dernière archive"},
 		Description: Text{
-			En: "Undoes the last archive of a project or domain: deletes the archive note named by the newest history.md entry and removes exactly that line. context.md is not restored; atoms the archive derived are kept and listed.",
-			Fr: "Annule la dernière archive d'un projet ou domaine : supprime la note d'archive de l'entrée la plus récente de history.md et retire exactement cette ligne. context.md n'est pas restauré ; les atomes dérivés sont gardés et listés.",
+			En: "Undoes the last archive of a project or domain: deletes the archive note named by the newest history.md entry and removes exactly that line. context.md is not restored; atoms the archive derived are kept and listed. Refused, nothing written, when that entry does not name the newest file of archives/ (HISTORY_MISMATCH; archives made in the same minute all count as newest) or is not the archive given in `archive` (ARCHIVE_MISMATCH).",
+			Fr: "Annule la dernière archive d'un projet ou domaine : supprime la note d'archive de l'entrée la plus récente de history.md et retire exactement cette ligne. context.md n'est pas restauré ; les atomes dérivés sont gardés et listés. Refusé, sans rien écrire, quand cette entrée ne nomme pas le fichier le plus récent de archives/ (HISTORY_MISMATCH ; les archives d'une même minute comptent toutes comme les plus récentes) ou n'est pas l'archive donnée dans `archive` (ARCHIVE_MISMATCH).",
 		},
-		Params: []Param{slugParam},
-		Errors: append([]string{"NOTHING_TO_ROLL_BACK", "NO_CONTEXT", "SLUG_CONFLICT", "FILE_NOT_UTF8"}, Shared...),
+		Params: []Param{
+			slugParam,
+			{Name: "archive", Type: String, MinLength: intp(1), MaxLength: intp(1000),
+				Description: Text{
+					En: "The archive you mean to remove: its file name, or the path mem_archive returned. When the newest archive is another (already rolled back, or a later one), nothing is written (ARCHIVE_MISMATCH): pass it when retrying, so a retry never removes a second archive.",
+					Fr: "L'archive que vous voulez supprimer : son nom de fichier, ou le chemin renvoyé par mem_archive. Si l'archive la plus récente en est une autre (déjà annulée, ou plus récente), rien n'est écrit (ARCHIVE_MISMATCH) : passez-la en cas de nouvel essai, pour qu'il ne supprime jamais une seconde archive.",
+				}},
+		},
+		Errors: append([]string{"NOTHING_TO_ROLL_BACK", "HISTORY_MISMATCH", "ARCHIVE_MISMATCH", "NO_CONTEXT", "SLUG_CONFLICT", "FILE_NOT_UTF8"}, Shared...),
 		Writes: true,
 		CLI:    CLI{Command: "rollback", Args: []string{"slug"}},
 	})

@@ -431,7 +431,7 @@ func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, c
 	}
 
 	// 2. history.md: one line before the first entry.
-	line := fmt.Sprintf("- [%s %s — %s](archives/%s)", date, hhmm, subject, markdownDest(stem+".md"))
+	line := historyLine(date, hhmm, subject, stem+".md")
 	histPath := c.project.History()
 	histText, histSHA, err := v.Read(histPath)
 	histExpect := histSHA
