@@ -161,3 +161,42 @@ func TestRollbackUndoesHostileArchive(t *testing.T) {
 		}
 	}
 }
+
+// A full archive run again (a retry after an answer lost, or after a
+// half-way failure that recovery finished) answers the existing archive
+// and writes nothing, up to 24 hours later; from then on, or with another
+// body, it is a new session.
+func TestArchiveRetryWritesNothing(t *testing.T) {
+	m := historyVault()
+	m[hAlpha+"context.md"] = "---\nkind: project\nrepo_path: /src/alpha\n---\n# Alpha\n"
+	args := `{"slug":"alpha","mode":"full","phase":"review","archive_subject":"Retry me","archive_body_md":"Edited /src/alpha/a.go\r\nand more","context_md":"# Alpha\n\nSee /src/alpha/b.go.\n","no_derived_because":"test"}`
+	ans, p := m.runAt(t, "mem_archive", args, "2026-11-30T10:15:00+01:00")
+	first := mustOK(t, ans)
+	m.applyAll(t, p)
+	after := m.clone()
+	for _, now := range []string{"2026-11-30T10:15:00+01:00", "2026-11-30T18:00:00+01:00", "2026-12-01T10:14:00+01:00"} {
+		ans, p = m.runAt(t, "mem_archive", args, now)
+		r := mustOK(t, ans)
+		if len(p) != 0 || r["already_archived"] != true || r["archive"] != first["archive"] || r["history_line"] != first["history_line"] ||
+			len(r["warnings"].([]any)) != 0 || !strings.Contains(r["summary_md"].(string), "already archived") {
+			b, _ := json.Marshal(ans)
+			t.Errorf("retry at %s: %s with %d op(s); want the first archive, already_archived, nothing written", now, b, len(p))
+		}
+	}
+	for k, v := range after {
+		if m[k] != v {
+			t.Errorf("%s changed", k)
+		}
+	}
+	// 24 hours later: a new session.
+	ans, p = m.runAt(t, "mem_archive", args, "2026-12-01T10:15:00+01:00")
+	if r := mustOK(t, ans); r["already_archived"] != false || r["archive"] == first["archive"] || len(p) == 0 {
+		t.Errorf("24 hours later: %v; want a new archive", r)
+	}
+	// Another body: a new session, even at once.
+	other := strings.Replace(args, "and more", "and less", 1)
+	ans, p = m.runAt(t, "mem_archive", other, "2026-11-30T10:16:00+01:00")
+	if r := mustOK(t, ans); r["already_archived"] != false || r["archive"] == first["archive"] || len(p) == 0 {
+		t.Errorf("another body: %v; want a new archive", r)
+	}
+}

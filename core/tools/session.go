@@ -126,13 +126,13 @@ func rollback(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	}
 	newest := newestArchives(listing)
 	if expected != "" && !slices.Contains(newest, expected) {
-		return nil, nil, archiveMismatch(p, expected, newest)
+		return nil, nil, archiveMismatch(p, expected, newest, "")
 	}
 	if !slices.Contains(newest, name) {
 		return nil, nil, historyMismatch(p, e.Line, archivePath, newest)
 	}
 	if expected != "" && expected != name {
-		return nil, nil, archiveMismatch(p, expected, []string{name})
+		return nil, nil, archiveMismatch(p, expected, nil, name)
 	}
 	archText, archSHA, err := env.View.Read(archivePath)
 	if errors.Is(err, vault.ErrNotExist) {
@@ -214,9 +214,17 @@ func historyMismatch(p vault.Project, line, entryPath string, newest []string) e
 }
 
 // archiveMismatch is ARCHIVE_MISMATCH: the archive the caller expects to
-// remove is not the one a rollback would remove.
-func archiveMismatch(p vault.Project, expected string, newest []string) error {
+// remove is not the one a rollback would remove: not among the newest
+// files of archives/ (newest), or, among archives of the same minute, not
+// the one history.md's first entry names (entry).
+func archiveMismatch(p vault.Project, expected string, newest []string, entry string) error {
 	want := p.Dir + "/archives/" + expected
+	if entry != "" {
+		other := p.Dir + "/archives/" + entry
+		return fault.New("ARCHIVE_MISMATCH", map[string]any{"slug": p.Slug, "expected": want, "newest": []string{other}},
+			fmt.Sprintf("%s is not the archive a rollback of %s would remove: it was made in the same minute as %s, which history.md's newest entry names; nothing was deleted; call again naming %s if that is the one to undo", want, p.Slug, other, other),
+			fmt.Sprintf("%s n'est pas l'archive qu'un retour en arrière supprimerait pour %s : elle date de la même minute que %s, que nomme l'entrée la plus récente de history.md ; rien n'a été supprimé ; rappelez en nommant %s si c'est elle qu'il faut annuler", want, p.Slug, other, other))
+	}
 	paths := archivePaths(p, newest)
 	is := strings.Join(paths, " or ")
 	est := strings.Join(paths, " ou ")
@@ -225,7 +233,7 @@ func archiveMismatch(p vault.Project, expected string, newest []string) error {
 	}
 	return fault.New("ARCHIVE_MISMATCH", map[string]any{"slug": p.Slug, "expected": want, "newest": paths},
 		fmt.Sprintf("%s is not the archive a rollback of %s would remove: the newest is %s; nothing was deleted (it may be rolled back already); call again naming the newest archive if that is the one to undo", want, p.Slug, is),
-		fmt.Sprintf("%s n'est pas l'archive qu'annulerait un retour en arrière de %s : la plus récente est %s ; rien n'a été supprimé (elle est peut-être déjà annulée) ; rappelez en nommant l'archive la plus récente si c'est elle qu'il faut annuler", want, p.Slug, est))
+		fmt.Sprintf("%s n'est pas l'archive qu'un retour en arrière supprimerait pour %s : la plus récente est %s ; rien n'a été supprimé (elle est peut-être déjà annulée) ; rappelez en nommant l'archive la plus récente si c'est elle qu'il faut annuler", want, p.Slug, est))
 }
 
 // notUTF8SHA returns the precondition of a file the host sent without text.
