@@ -8,8 +8,8 @@ func init() {
 		Name:  "mem_archive",
 		Title: Text{En: "Archive session", Fr: "Archiver la session"},
 		Description: Text{
-			En: "Records the end of a work session on a project or domain. mode=incremental (default) only updates context.md (phase, body, last-session). mode=full also writes a timestamped archive note, prepends its line to history.md, and can create curated atoms (derive) in the same all-or-nothing call. Call it when the user asks to archive or checkpoint a session.",
-			Fr: "Enregistre la fin d'une session de travail sur un projet ou domaine. mode=incremental (défaut) ne met à jour que context.md (phase, corps, last-session). mode=full écrit aussi une note d'archive horodatée, ajoute sa ligne en tête de history.md, et peut créer des atomes (derive) dans le même appel tout-ou-rien. À appeler quand l'utilisateur demande d'archiver ou de faire le point sur une session.",
+			En: "Records the end of a work session on a project or domain. mode=incremental (default) only updates context.md (phase, body, last-session). mode=full also writes a timestamped archive note, prepends its line to history.md, and can create curated atoms (derive) in the same all-or-nothing call. A full archive with the same subject and body as the project's newest archive, less than 24 hours after it, is a retry: it answers that archive with already_archived true and writes nothing. Call it when the user asks to archive or checkpoint a session.",
+			Fr: "Enregistre la fin d'une session de travail sur un projet ou domaine. mode=incremental (défaut) ne met à jour que context.md (phase, corps, last-session). mode=full écrit aussi une note d'archive horodatée, ajoute sa ligne en tête de history.md, et peut créer des atomes (derive) dans le même appel tout-ou-rien. Une archive full de même sujet et même corps que la plus récente du projet, moins de 24 heures après elle, est un nouvel essai : il renvoie cette archive avec already_archived à true et n'écrit rien. À appeler quand l'utilisateur demande d'archiver ou de faire le point sur une session.",
 		},
 		Params: []Param{
 			slugParam,
