@@ -200,3 +200,34 @@ func TestArchiveRetryWritesNothing(t *testing.T) {
 		t.Errorf("another body: %v; want a new archive", r)
 	}
 }
+
+// Historize then revive gives context.md back byte for byte, whatever its
+// display was; and revive never deletes a display that historize did not
+// create, even one that reads like a created one.
+func TestHistorizeReviveDisplay(t *testing.T) {
+	const dir, archived = "10-episodes/projects/legacy-app/", "10-episodes/archived/legacy-app/"
+	for _, ctx := range []string{
+		"---\nkind: project\nphase: build\n---\nBody\n",
+		"---\r\nkind: project\r\n---\r\nBody\r\n",
+		"---\nkind: project\ndisplay: My app # mine\nphase: build\n---\nBody\n",
+		"---\nkind: project\nphase: build\ndisplay: legacy-app — context\n---\nBody\n",
+		"---\nkind: project\ndisplay: \"legacy-app — context [v2]\"\n---\nBody\n",
+	} {
+		m := memVault{dir + "context.md": ctx}
+		_, p := m.runAt(t, "mem_historize", `{"slug":"legacy-app"}`, "2026-11-30T10:15:00+01:00")
+		m.applyAll(t, p)
+		_, p = m.runAt(t, "mem_historize", `{"slug":"legacy-app","revive":true}`, "2026-11-30T10:16:00+01:00")
+		m.applyAll(t, p)
+		if m[dir+"context.md"] != ctx {
+			t.Errorf("historize then revive of\n%q\ngave\n%q", ctx, m[dir+"context.md"])
+		}
+	}
+	// Another tool's archived project: its display is the user's.
+	m := memVault{archived + "context.md": "---\nphase: archived\narchived_at: 2025-03-01\ndisplay: legacy-app — context [archived]\n---\n"}
+	ans, p := m.runAt(t, "mem_historize", `{"slug":"legacy-app","revive":true}`, "2026-11-30T10:16:00+01:00")
+	mustOK(t, ans)
+	m.applyAll(t, p)
+	if got := m[dir+"context.md"]; got != "---\ndisplay: legacy-app — context\n---\n" {
+		t.Errorf("revive of another tool's project gave %q; want its display kept without the suffix", got)
+	}
+}

@@ -108,8 +108,8 @@ func init() {
 		Name:  "mem_historize",
 		Title: Text{En: "Historize / revive project", Fr: "Historiser / raviver le projet"},
 		Description: Text{
-			En: "Moves a finished project to 10-episodes/archived/ (phase: archived, the previous phase kept, archived_at, ` [archived]` in display), or with revive=true brings it back exactly as it was. Domains cannot be archived.",
-			Fr: "Déplace un projet terminé dans 10-episodes/archived/ (phase: archived, phase précédente gardée, archived_at, ` [archived]` dans display), ou avec revive=true le ramène exactement tel qu'il était. Les domaines ne s'archivent pas.",
+			En: "Moves a finished project to 10-episodes/archived/ (phase: archived, the previous phase kept, archived_at, ` [archived]` in display; a display it has to create is marked display_created_on_archive), or with revive=true brings it back exactly as it was: revive removes the suffix and deletes display only when historize created it. Domains cannot be archived.",
+			Fr: "Déplace un projet terminé dans 10-episodes/archived/ (phase: archived, phase précédente gardée, archived_at, ` [archived]` dans display ; un display qu'il doit créer est marqué display_created_on_archive), ou avec revive=true le ramène exactement tel qu'il était : revive retire le suffixe et ne supprime display que si historize l'a créé. Les domaines ne s'archivent pas.",
 		},
 		Params: []Param{
 			slugParam,

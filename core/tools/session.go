@@ -252,9 +252,24 @@ type HistorizeResult struct {
 	Common
 }
 
+// displayCreatedKey marks, in an archived project's context.md, a display
+// that mem_historize created (there was none): revive removes such a
+// display, and only such a one.
+const displayCreatedKey = "display_created_on_archive"
+
 // historize is mem_historize: one plan of a context edit and a folder move.
 // The edit is made in place first, then the folder moves, so the journal
 // can finish either half.
+//
+// The display: historize appends " [archived]" to the one there is, or,
+// when there is none, creates `<slug> — context [archived]` and records
+// that it did with `display_created_on_archive: true`. Revive removes the
+// suffix and keeps the key; it removes the key only when that mark is
+// there and the value is still the one created (a display the user
+// rewrote while archived is theirs: only its suffix goes). The value alone
+// never decides: another tool's `legacy-app — context [archived]` stays
+// `legacy-app — context`. The mark is removed on revive, so historize then
+// revive gives back context.md byte for byte.
 func historize(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	var a struct {
 		Slug   string `json:"slug"`
@@ -323,6 +338,7 @@ func historize(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		switch {
 		case !hasDisplay:
 			set("display", created)
+			set(displayCreatedKey, true)
 		case !strings.HasSuffix(display, suffix):
 			set("display", display+suffix)
 		}
@@ -336,10 +352,12 @@ func historize(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 			remove("phase")
 		}
 		remove("archived_at")
+		madeByUs, marked := c.doc.Lookup(displayCreatedKey)
+		if marked {
+			remove(displayCreatedKey)
+		}
 		switch {
-		case hasDisplay && display == created && after(c.doc.Keys(), "display", "archived_at"):
-			// Historize appends archived_at, then a display it creates: a
-			// display that was there before comes before archived_at.
+		case hasDisplay && madeByUs == true && display == created:
 			remove("display")
 		case hasDisplay && strings.HasSuffix(display, suffix):
 			set("display", strings.TrimSuffix(display, suffix))
@@ -361,20 +379,6 @@ func historize(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		pl = append(plan.Plan{plan.WriteOp(c.path, c.sha, text)}, pl...)
 	}
 	return res, pl, nil
-}
-
-// after reports whether key a comes after key b in keys (both present).
-func after(keys []string, a, b string) bool {
-	ia, ib := -1, -1
-	for i, k := range keys {
-		switch k {
-		case a:
-			ia = i
-		case b:
-			ib = i
-		}
-	}
-	return ia >= 0 && ib >= 0 && ia > ib
 }
 
 // InitResult is mem_init_project's result.
