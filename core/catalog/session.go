@@ -8,8 +8,8 @@ func init() {
 		Name:  "mem_archive",
 		Title: Text{En: "Archive session", Fr: "Archiver la session"},
 		Description: Text{
-			En: "Records the end of a work session on a project or domain. mode=incremental (default) only updates context.md (phase, body, last-session). mode=full also writes a timestamped archive note, prepends its line to history.md, and can create curated atoms (derive) in the same all-or-nothing call. Call it when the user asks to archive or checkpoint a session.",
-			Fr: "Enregistre la fin d'une session de travail sur un projet ou domaine. mode=incremental (défaut) ne met à jour que context.md (phase, corps, last-session). mode=full écrit aussi une note d'archive horodatée, ajoute sa ligne en tête de history.md, et peut créer des atomes (derive) dans le même appel tout-ou-rien. À appeler quand l'utilisateur demande d'archiver ou de faire le point sur une session.",
+			En: "Records the end of a work session on a project or domain. mode=incremental (default) only updates context.md (phase, body, last-session). mode=full also writes a timestamped archive note, prepends its line to history.md, and can create curated atoms (derive) in the same all-or-nothing call. A full archive with the same subject and body as the project's newest archive, less than 24 hours after it, is a retry: it answers that archive with already_archived true and writes nothing. Call it when the user asks to archive or checkpoint a session.",
+			Fr: "Enregistre la fin d'une session de travail sur un projet ou domaine. mode=incremental (défaut) ne met à jour que context.md (phase, corps, last-session). mode=full écrit aussi une note d'archive horodatée, ajoute sa ligne en tête de history.md, et peut créer des atomes (derive) dans le même appel tout-ou-rien. Une archive full de même sujet et même corps que la plus récente du projet, moins de 24 heures après elle, est un nouvel essai : il renvoie cette archive avec already_archived à true et n'écrit rien. À appeler quand l'utilisateur demande d'archiver ou de faire le point sur une session.",
 		},
 		Params: []Param{
 			slugParam,
@@ -89,11 +89,18 @@ func init() {
 		Name:  "mem_rollback_archive",
 		Title: Text{En: "Roll back last archive", Fr: "Annuler la dernière archive"},
 		Description: Text{
-			En: "Undoes the last archive of a project or domain: deletes the archive note named by the newest history.md entry and removes exactly that line. context.md is not restored; atoms the archive derived are kept and listed.",
-			Fr: "Annule la dernière archive d'un projet ou domaine : supprime la note d'archive de l'entrée la plus récente de history.md et retire exactement cette ligne. context.md n'est pas restauré ; les atomes dérivés sont gardés et listés.",
+			En: "Undoes the last archive of a project or domain: deletes the archive note named by the newest history.md entry and removes exactly that line. context.md is not restored; atoms the archive derived are kept and listed. Refused, nothing written, when that entry does not name the newest file of archives/ (HISTORY_MISMATCH; archives made in the same minute all count as newest) or is not the archive given in `archive` (ARCHIVE_MISMATCH).",
+			Fr: "Annule la dernière archive d'un projet ou domaine : supprime la note d'archive de l'entrée la plus récente de history.md et retire exactement cette ligne. context.md n'est pas restauré ; les atomes dérivés sont gardés et listés. Refusé, sans rien écrire, quand cette entrée ne nomme pas le fichier le plus récent de archives/ (HISTORY_MISMATCH ; les archives d'une même minute comptent toutes comme les plus récentes) ou n'est pas l'archive donnée dans `archive` (ARCHIVE_MISMATCH).",
 		},
-		Params: []Param{slugParam},
-		Errors: append([]string{"NOTHING_TO_ROLL_BACK", "NO_CONTEXT", "SLUG_CONFLICT", "FILE_NOT_UTF8"}, Shared...),
+		Params: []Param{
+			slugParam,
+			{Name: "archive", Type: String, MinLength: intp(1), MaxLength: intp(1000),
+				Description: Text{
+					En: "The archive you mean to remove: its file name, or the path mem_archive returned. When the newest archive is another (already rolled back, or a later one), nothing is written (ARCHIVE_MISMATCH): pass it when retrying, so a retry never removes a second archive.",
+					Fr: "L'archive que vous voulez supprimer : son nom de fichier, ou le chemin renvoyé par mem_archive. Si l'archive la plus récente en est une autre (déjà annulée, ou plus récente), rien n'est écrit (ARCHIVE_MISMATCH) : passez-la en cas de nouvel essai, pour qu'il ne supprime jamais une seconde archive.",
+				}},
+		},
+		Errors: append([]string{"NOTHING_TO_ROLL_BACK", "HISTORY_MISMATCH", "ARCHIVE_MISMATCH", "NO_CONTEXT", "SLUG_CONFLICT", "FILE_NOT_UTF8"}, Shared...),
 		Writes: true,
 		CLI:    CLI{Command: "rollback", Args: []string{"slug"}},
 	})
@@ -101,8 +108,8 @@ func init() {
 		Name:  "mem_historize",
 		Title: Text{En: "Historize / revive project", Fr: "Historiser / raviver le projet"},
 		Description: Text{
-			En: "Moves a finished project to 10-episodes/archived/ (phase: archived, the previous phase kept, archived_at, ` [archived]` in display), or with revive=true brings it back exactly as it was. Domains cannot be archived.",
-			Fr: "Déplace un projet terminé dans 10-episodes/archived/ (phase: archived, phase précédente gardée, archived_at, ` [archived]` dans display), ou avec revive=true le ramène exactement tel qu'il était. Les domaines ne s'archivent pas.",
+			En: "Moves a finished project to 10-episodes/archived/ (phase: archived, the previous phase kept, archived_at, ` [archived]` in display; a display it has to create is marked display_created_on_archive), or with revive=true brings it back exactly as it was: revive removes the suffix and deletes display only when historize created it. Domains cannot be archived.",
+			Fr: "Déplace un projet terminé dans 10-episodes/archived/ (phase: archived, phase précédente gardée, archived_at, ` [archived]` dans display ; un display qu'il doit créer est marqué display_created_on_archive), ou avec revive=true le ramène exactement tel qu'il était : revive retire le suffixe et ne supprime display que si historize l'a créé. Les domaines ne s'archivent pas.",
 		},
 		Params: []Param{
 			slugParam,

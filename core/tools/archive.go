@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"sort"
 	"strings"
+	"time"
 	"unicode"
 
 	"kessho/core/fault"
@@ -15,6 +17,7 @@ import (
 	"kessho/core/plan"
 	"kessho/core/relocate"
 	"kessho/core/vault"
+	"kessho/core/worklog"
 )
 
 func init() { Registry["mem_archive"] = archive }
@@ -66,6 +69,9 @@ type ArchiveResult struct {
 	DerivedAtoms []string       `json:"derived_atoms"`
 	Context      ContextChanges `json:"context"`
 	Sigils       int            `json:"sigils_rewritten"`
+	// AlreadyArchived is true when a full archive found this very session
+	// archived already (a retry) and wrote nothing.
+	AlreadyArchived bool `json:"already_archived"`
 	Common
 }
 
@@ -382,12 +388,21 @@ func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, c
 	if errFiles != nil {
 		return nil, nil, errFiles
 	}
-
-	// 1. The archive's file name: never overwritten, -2, -3… when taken.
 	entries, err := v.List(dir + "/archives")
 	if err != nil && !errors.Is(err, vault.ErrNotExist) {
 		return nil, nil, err
 	}
+
+	// 0. A retry of this very session writes nothing (checked before any
+	// refusal that the first call's own writes would cause).
+	if done, err := alreadyArchived(env, a, c, res, entries, repoRoot); done || err != nil {
+		if err != nil {
+			return nil, nil, err
+		}
+		return res, nil, nil
+	}
+
+	// 1. The archive's file name: never overwritten, -2, -3… when taken.
 	taken := map[string]bool{}
 	for _, e := range entries {
 		taken[strings.ToLower(strings.TrimSuffix(e, "/"))] = true
@@ -479,7 +494,7 @@ func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, c
 	}
 
 	// 2. history.md: one line before the first entry.
-	line := fmt.Sprintf("- [%s %s — %s](archives/%s)", date, hhmm, subject, markdownDest(stem+".md"))
+	line := historyLine(date, hhmm, subject, stem+".md")
 	histPath := c.project.History()
 	histText, histSHA, err := v.Read(histPath)
 	histExpect := histSHA
@@ -511,6 +526,164 @@ func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, c
 		fmt.Sprintf("Archived **%s**: [[%s]] (%d atom(s) created), history and context updated.", slug, stem, len(atoms)),
 		fmt.Sprintf("**%s** archivé : [[%s]] (%d atome(s) créé(s)), historique et contexte mis à jour.", slug, stem, len(atoms)))
 	return res, p, nil
+}
+
+// alreadyArchived reports whether this full archive is a retry of the
+// newest archive of the project, and then fills res with that archive and
+// says so. A retry is a call with the same subject and the same body as
+// the newest archive file (see newestArchives; any of several made in the
+// same minute), made less than 24 hours from the minute its name dates it
+// (in the vault's zone, either way, so a host whose clock lags is
+// covered):
+//
+//   - same subject: the archive's frontmatter `subject` is the one this call
+//     would write (archive_subject, or archive_extra_fm's subject); and its
+//     file name is the one this subject gives, up to the -2, -3… suffix
+//     (so only a likely retry costs a read);
+//   - same body: the archive's body is the one this call would write,
+//     <repo>/… sigils rewritten, line endings aside.
+//
+// Nothing is written then, not even context.md: the archive is the
+// identity of a session, and its first call already set the context. A
+// context_md, phase or atom list that differs from what the vault holds
+// now is not applied (it would overwrite what changed since) but named in
+// a warning, so the caller can send it as an incremental archive.
+func alreadyArchived(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, listing []string, repoRoot string) (bool, error) {
+	subject := strings.TrimSpace(*a.ArchiveSubject)
+	rest := c.project.Slug + "-" + fold.Slug(subject, 60, "session")
+	var candidates []string
+	for _, name := range newestArchives(listing) {
+		stamp, ok := worklog.ParseName(name)
+		if !ok || stamp.Time == "" {
+			continue
+		}
+		r := strings.TrimSuffix(stamp.Rest, ".md")
+		if n, ok := strings.CutPrefix(r, rest+"-"); r != rest && (!ok || n == "" || strings.Trim(n, "0123456789") != "") {
+			continue
+		}
+		at, err := time.ParseInLocation("2006-01-02 15:04", stamp.Date.String()+" "+stamp.Time, env.Now.Location())
+		if d := env.Now.Sub(at); err != nil || d >= 24*time.Hour || d <= -24*time.Hour {
+			continue
+		}
+		candidates = append(candidates, name)
+	}
+	if len(candidates) == 0 {
+		return false, nil
+	}
+	dir := c.project.Dir + "/archives/"
+	paths := make([]string, len(candidates))
+	for i, n := range candidates {
+		paths[i] = dir + n
+	}
+	if err := env.View.Prefetch(paths, nil); err != nil {
+		return false, err
+	}
+	// What this call would write.
+	sf := fields{{"subject", str(subject)}}
+	if a.ArchiveExtraFM != nil {
+		_ = mergeExtra(&sf, a.ArchiveExtraFM)
+	}
+	wantSubject := sf[sf.index("subject")].node.Value
+	body := *a.ArchiveBodyMD
+	if repoRoot != "" {
+		body, _ = relocate.Rewrite(body, repoRoot)
+	}
+	if !strings.HasSuffix(body, "\n") {
+		body += "\n"
+	}
+	body = lf(body)
+	for i, p := range paths {
+		text, _, err := env.View.Read(p)
+		if err != nil {
+			continue // not UTF-8: not this call's archive
+		}
+		doc, err := frontmatter.Parse(text)
+		if err != nil {
+			continue
+		}
+		if got, ok := doc.String("subject"); !ok || got != wantSubject || lf(doc.Body()) != body {
+			continue
+		}
+		fillAlreadyArchived(env, a, c, res, p, candidates[i], doc)
+		return true, nil
+	}
+	return false, nil
+}
+
+// fillAlreadyArchived makes res the answer of a retry: the existing
+// archive, its history line, its atoms, nothing changed.
+func fillAlreadyArchived(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, archivePath, name string, doc *frontmatter.Doc) {
+	stem := strings.TrimSuffix(name, ".md")
+	res.AlreadyArchived = true
+	res.Archive = &archivePath
+	res.Sigils = 0
+	res.Context = ContextChanges{Path: c.path}
+	if prev, ok := c.doc.String("last-session"); ok {
+		res.Context.LastSession = Change{From: &prev, To: &prev}
+	}
+	if histText, _, err := env.View.Read(c.project.History()); err == nil {
+		if e, ok := findEntry(histText, name); ok {
+			res.HistoryLine = &e.Line
+		}
+	}
+	if res.HistoryLine == nil {
+		res.Warnings = append(res.Warnings, env.T(
+			fmt.Sprintf("%s has no line for %s", c.project.History(), archivePath),
+			fmt.Sprintf("%s n'a pas de ligne pour %s", c.project.History(), archivePath)))
+	}
+	if atoms, ok := doc.Strings("derived_atoms"); ok {
+		res.DerivedAtoms = atoms
+	}
+	// What this retry asks that the vault does not hold now: not applied.
+	var differs []string
+	if a.ContextMD != nil {
+		body := *a.ContextMD
+		if root, ok := c.doc.String("repo_path"); ok && root != "" {
+			body, _ = relocate.Rewrite(body, root)
+		}
+		if t, err := frontmatter.SetBody(c.text, body); err != nil || t != c.text {
+			differs = append(differs, "context_md")
+		}
+	}
+	if a.Phase != nil && strings.TrimSpace(*a.Phase) != "" {
+		if prev, ok := c.doc.String("phase"); !ok || prev != strings.TrimSpace(*a.Phase) {
+			differs = append(differs, "phase")
+		}
+	}
+	var want []string
+	for _, at := range a.DerivedAtoms {
+		want = append(want, strings.ToLower(atomName(at)))
+	}
+	for _, d := range a.Derive {
+		want = append(want, strings.ToLower(atomFileName(d.Fact)))
+	}
+	var have []string
+	for _, at := range res.DerivedAtoms {
+		have = append(have, strings.ToLower(atomName(at)))
+	}
+	sort.Strings(want)
+	sort.Strings(have)
+	if strings.Join(want, "\n") != strings.Join(have, "\n") {
+		differs = append(differs, "derive/derived_atoms")
+	}
+	if len(differs) > 0 {
+		list := strings.Join(differs, ", ")
+		res.Warnings = append(res.Warnings, env.T(
+			fmt.Sprintf("%s differ from what the vault holds now and were not applied (this session is archived already); send them with mode incremental if they are newer", list),
+			fmt.Sprintf("%s diffèrent de ce que le coffre contient et n'ont pas été appliqués (cette session est déjà archivée) ; envoyez-les en mode incremental s'ils sont plus récents", list)))
+	}
+	hhmm := strings.Replace(name[11:16], "H", "h", 1)
+	res.SummaryMD = env.T(
+		fmt.Sprintf("**%s** already archived: [[%s]] (%s) holds this session, same subject and body; nothing written.", c.project.Slug, stem, hhmm),
+		fmt.Sprintf("**%s** déjà archivé : [[%s]] (%s) contient cette session, même sujet et même corps ; rien n'a été écrit.", c.project.Slug, stem, hhmm))
+}
+
+// lf returns s with every line ending as "\n".
+func lf(s string) string {
+	if !strings.Contains(s, "\r") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
 }
 
 func texts(a *archiveArgs) []string {

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -37,18 +37,59 @@ type RollbackResult struct {
 
 // rollback is mem_rollback_archive: it deletes the archive of the newest
 // history entry and removes exactly that line. Works on every kind.
+//
+// It deletes only an archive it can show is the newest, so that a broken
+// or hand-edited history.md never makes it delete an older one:
+//
+//   - The newest archive file is, among the files directly in the
+//     project's archives/, the one whose name dates it latest
+//     (`<YYYY-MM-DD>-<HH>h<MM>-….md`: that minute; a worklog
+//     `<YYYY>-W<WW>-worklog.md`: Sunday 23:59 of that week; any other name
+//     dates nothing and is never the newest). Archives made in the same
+//     minute tie: each of them is "the newest".
+//   - The first history entry (a list item whose link points into
+//     archives/) is read by its link target only. Its file must be one of
+//     the newest (any of the tied ones is fine: within one minute names
+//     cannot tell which came last, and history.md's order decides);
+//     otherwise HISTORY_MISMATCH, nothing written. An entry whose file is
+//     not in archives/ any more is NOTHING_TO_ROLL_BACK, as before.
+//   - `archive` (optional) names the file the caller expects to remove:
+//     its base name, its stem, or its vault path as mem_archive returned it
+//     (the path may name the project's folder before or after
+//     mem_historize moved it). When it is not the newest archive, or not
+//     the one the first entry names, ARCHIVE_MISMATCH names both and
+//     nothing is written: a retried rollback never deletes a second
+//     archive.
 func rollback(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	var a struct {
-		Slug string `json:"slug"`
+		Slug    string  `json:"slug"`
+		Archive *string `json:"archive"`
 	}
 	if err := decode(raw, &a); err != nil {
 		return nil, nil, err
+	}
+	var expected string
+	if a.Archive != nil {
+		expected = strings.TrimSpace(*a.Archive)
+		if expected == "" || strings.ContainsAny(expected, "\\\r\n") {
+			return nil, nil, fault.Argument("archive", "must name one archive file: its name (as in archives/) or the path mem_archive returned",
+				"doit nommer un fichier d'archive : son nom (comme dans archives/) ou le chemin renvoyé par mem_archive")
+		}
 	}
 	p, err := vault.Resolve(env.View, a.Slug)
 	if err != nil {
 		return nil, nil, err
 	}
+	if expected != "" {
+		if expected, err = expectedArchive(p, expected); err != nil {
+			return nil, nil, err
+		}
+	}
 	hist := p.History()
+	archDir := p.Dir + "/archives"
+	if err := env.View.Prefetch([]string{hist}, []string{archDir}); err != nil {
+		return nil, nil, err
+	}
 	text, sha, err := env.View.Read(hist)
 	nothing := func(why, pourquoi string) error {
 		return fault.New("NOTHING_TO_ROLL_BACK", map[string]any{"slug": p.Slug, "history": hist},
@@ -66,19 +107,36 @@ func rollback(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		return nil, nil, nothing("history.md holds no entry", "history.md ne contient aucune entrée")
 	}
 	e := entries[0]
-	dest := strings.TrimPrefix(strings.Trim(e.Dest, "<>"), "./")
-	if u, err := url.PathUnescape(dest); err == nil {
-		dest = u
-	}
-	archivePath := path.Clean(p.Dir + "/" + dest)
-	if plan.CheckPath(archivePath) != nil || !strings.HasPrefix(archivePath, p.Dir+"/archives/") {
+	archivePath := path.Clean(p.Dir + "/" + entryTarget(e.Dest))
+	if plan.CheckPath(archivePath) != nil || !strings.HasPrefix(archivePath, archDir+"/") {
 		return nil, nil, nothing(fmt.Sprintf("the newest entry points outside archives/ (%s)", e.Dest),
 			fmt.Sprintf("l'entrée la plus récente pointe hors de archives/ (%s)", e.Dest))
 	}
+	listing, err := env.View.List(archDir)
+	if err != nil && !errors.Is(err, vault.ErrNotExist) {
+		return nil, nil, err
+	}
+	name := strings.TrimPrefix(archivePath, archDir+"/")
+	gone := func() error {
+		return nothing(fmt.Sprintf("the newest entry's archive %s is gone; remove its line from history.md by hand if it is stale", archivePath),
+			fmt.Sprintf("l'archive de l'entrée la plus récente, %s, n'existe plus ; retirez sa ligne de history.md à la main si elle est périmée", archivePath))
+	}
+	if !strings.Contains(name, "/") && !slices.Contains(listing, name) {
+		return nil, nil, gone()
+	}
+	newest := newestArchives(listing)
+	if expected != "" && !slices.Contains(newest, expected) {
+		return nil, nil, archiveMismatch(p, expected, newest, "")
+	}
+	if !slices.Contains(newest, name) {
+		return nil, nil, historyMismatch(p, e.Line, archivePath, newest)
+	}
+	if expected != "" && expected != name {
+		return nil, nil, archiveMismatch(p, expected, nil, name)
+	}
 	archText, archSHA, err := env.View.Read(archivePath)
 	if errors.Is(err, vault.ErrNotExist) {
-		return nil, nil, nothing(fmt.Sprintf("the newest entry's archive %s is gone; remove its line from history.md by hand if it is stale", archivePath),
-			fmt.Sprintf("l'archive de l'entrée la plus récente, %s, n'existe plus ; retirez sa ligne de history.md à la main si elle est périmée", archivePath))
+		return nil, nil, gone()
 	}
 	if err != nil && fault.Code(err) != fault.FileNotUTF8 {
 		return nil, nil, err
@@ -109,6 +167,75 @@ func rollback(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	}, nil
 }
 
+// expectedArchive reads rollback's `archive` argument as a file name of
+// p's archives/: a base name (".md" optional) or a vault path into the
+// archives/ of p's folder, wherever mem_historize put it.
+func expectedArchive(p vault.Project, s string) (string, error) {
+	if dir, base := path.Split(s); dir != "" {
+		dir = strings.TrimSuffix(dir, "/")
+		ok := false
+		for _, k := range []string{vault.KindProject, vault.KindArchived, vault.KindDomain} {
+			ok = ok || dir == vault.Dir(k, p.Slug)+"/archives"
+		}
+		if !ok || base == "" {
+			return "", fault.Argument("archive", fmt.Sprintf("names a file outside the archives/ of %s (%s): give the archive's file name", p.Slug, s),
+				fmt.Sprintf("nomme un fichier hors de archives/ de %s (%s) : donnez le nom du fichier d'archive", p.Slug, s))
+		}
+		s = base
+	}
+	if !strings.HasSuffix(s, ".md") {
+		s += ".md"
+	}
+	return s, nil
+}
+
+// archivePaths returns the vault paths of names in p's archives/.
+func archivePaths(p vault.Project, names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = p.Dir + "/archives/" + n
+	}
+	return out
+}
+
+// historyMismatch is HISTORY_MISMATCH: history.md's first entry does not
+// name the newest archive file.
+func historyMismatch(p vault.Project, line, entryPath string, newest []string) error {
+	paths := archivePaths(p, newest)
+	details := map[string]any{"slug": p.Slug, "history": p.History(), "entry": line, "entry_archive": entryPath, "newest": paths}
+	if len(newest) == 0 {
+		return fault.New("HISTORY_MISMATCH", details,
+			fmt.Sprintf("the newest entry of %s names %s, but no file of its archives/ is named like an archive (<date>-<HH>h<MM>-…); nothing was deleted: delete the archive and its line by hand if it is what you want to undo", p.History(), entryPath),
+			fmt.Sprintf("l'entrée la plus récente de %s nomme %s, mais aucun fichier de son archives/ n'est nommé comme une archive (<date>-<HH>h<MM>-…) ; rien n'a été supprimé : supprimez l'archive et sa ligne à la main si c'est ce que vous voulez annuler", p.History(), entryPath))
+	}
+	return fault.New("HISTORY_MISMATCH", details,
+		fmt.Sprintf("history.md and archives/ of %s disagree: the newest entry names %s but the newest archive is %s; nothing was deleted: put the newest archive's line first in %s (or delete the archive by hand)", p.Slug, entryPath, strings.Join(paths, " or "), p.History()),
+		fmt.Sprintf("history.md et archives/ de %s divergent : l'entrée la plus récente nomme %s mais l'archive la plus récente est %s ; rien n'a été supprimé : mettez la ligne de l'archive la plus récente en tête de %s (ou supprimez l'archive à la main)", p.Slug, entryPath, strings.Join(paths, " ou "), p.History()))
+}
+
+// archiveMismatch is ARCHIVE_MISMATCH: the archive the caller expects to
+// remove is not the one a rollback would remove: not among the newest
+// files of archives/ (newest), or, among archives of the same minute, not
+// the one history.md's first entry names (entry).
+func archiveMismatch(p vault.Project, expected string, newest []string, entry string) error {
+	want := p.Dir + "/archives/" + expected
+	if entry != "" {
+		other := p.Dir + "/archives/" + entry
+		return fault.New("ARCHIVE_MISMATCH", map[string]any{"slug": p.Slug, "expected": want, "newest": []string{other}},
+			fmt.Sprintf("%s is not the archive a rollback of %s would remove: it was made in the same minute as %s, which history.md's newest entry names; nothing was deleted; call again naming %s if that is the one to undo", want, p.Slug, other, other),
+			fmt.Sprintf("%s n'est pas l'archive qu'un retour en arrière supprimerait pour %s : elle date de la même minute que %s, que nomme l'entrée la plus récente de history.md ; rien n'a été supprimé ; rappelez en nommant %s si c'est elle qu'il faut annuler", want, p.Slug, other, other))
+	}
+	paths := archivePaths(p, newest)
+	is := strings.Join(paths, " or ")
+	est := strings.Join(paths, " ou ")
+	if len(paths) == 0 {
+		is, est = "none (no file of archives/ is named like an archive)", "aucune (aucun fichier de archives/ n'est nommé comme une archive)"
+	}
+	return fault.New("ARCHIVE_MISMATCH", map[string]any{"slug": p.Slug, "expected": want, "newest": paths},
+		fmt.Sprintf("%s is not the archive a rollback of %s would remove: the newest is %s; nothing was deleted (it may be rolled back already); call again naming the newest archive if that is the one to undo", want, p.Slug, is),
+		fmt.Sprintf("%s n'est pas l'archive qu'un retour en arrière supprimerait pour %s : la plus récente est %s ; rien n'a été supprimé (elle est peut-être déjà annulée) ; rappelez en nommant l'archive la plus récente si c'est elle qu'il faut annuler", want, p.Slug, est))
+}
+
 // notUTF8SHA returns the precondition of a file the host sent without text.
 func notUTF8SHA(env *Env, p string) string {
 	return "sha256:" + env.View.SHA256(p)
@@ -125,9 +252,24 @@ type HistorizeResult struct {
 	Common
 }
 
+// displayCreatedKey marks, in an archived project's context.md, a display
+// that mem_historize created (there was none): revive removes such a
+// display, and only such a one.
+const displayCreatedKey = "display_created_on_archive"
+
 // historize is mem_historize: one plan of a context edit and a folder move.
 // The edit is made in place first, then the folder moves, so the journal
 // can finish either half.
+//
+// The display: historize appends " [archived]" to the one there is, or,
+// when there is none, creates `<slug> — context [archived]` and records
+// that it did with `display_created_on_archive: true`. Revive removes the
+// suffix and keeps the key; it removes the key only when that mark is
+// there and the value is still the one created (a display the user
+// rewrote while archived is theirs: only its suffix goes). The value alone
+// never decides: another tool's `legacy-app — context [archived]` stays
+// `legacy-app — context`. The mark is removed on revive, so historize then
+// revive gives back context.md byte for byte.
 func historize(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	var a struct {
 		Slug   string `json:"slug"`
@@ -196,6 +338,7 @@ func historize(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		switch {
 		case !hasDisplay:
 			set("display", created)
+			set(displayCreatedKey, true)
 		case !strings.HasSuffix(display, suffix):
 			set("display", display+suffix)
 		}
@@ -209,10 +352,12 @@ func historize(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 			remove("phase")
 		}
 		remove("archived_at")
+		madeByUs, marked := c.doc.Lookup(displayCreatedKey)
+		if marked {
+			remove(displayCreatedKey)
+		}
 		switch {
-		case hasDisplay && display == created && after(c.doc.Keys(), "display", "archived_at"):
-			// Historize appends archived_at, then a display it creates: a
-			// display that was there before comes before archived_at.
+		case hasDisplay && madeByUs == true && display == created:
 			remove("display")
 		case hasDisplay && strings.HasSuffix(display, suffix):
 			set("display", strings.TrimSuffix(display, suffix))
@@ -234,20 +379,6 @@ func historize(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		pl = append(plan.Plan{plan.WriteOp(c.path, c.sha, text)}, pl...)
 	}
 	return res, pl, nil
-}
-
-// after reports whether key a comes after key b in keys (both present).
-func after(keys []string, a, b string) bool {
-	ia, ib := -1, -1
-	for i, k := range keys {
-		switch k {
-		case a:
-			ia = i
-		case b:
-			ib = i
-		}
-	}
-	return ia >= 0 && ib >= 0 && ia > ib
 }
 
 // InitResult is mem_init_project's result.

@@ -1,0 +1,128 @@
+package tools
+
+import (
+	"bytes"
+	"math/rand"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/util"
+
+	"kessho/core/markdown"
+)
+
+// checkHistoryLine proves, with goldmark, that subject's history line is
+// one list item holding one link whose text is exactly the date, time and
+// subject, and whose destination is the archive; and that history.md's
+// reader finds it by that destination.
+func checkHistoryLine(t *testing.T, subject string) {
+	t.Helper()
+	const file = "2026-11-30-10h15-alpha-x.md"
+	line := historyLine("2026-11-30", "10h15", subject, file)
+	var html bytes.Buffer
+	if err := goldmark.New().Convert([]byte(line+"\n"), &html); err != nil {
+		t.Fatal(err)
+	}
+	want := `<ul>` + "\n" + `<li><a href="archives/` + file + `">` +
+		string(util.EscapeHTML([]byte("2026-11-30 10h15 — "+subject))) + "</a></li>\n</ul>\n"
+	if html.String() != want {
+		t.Errorf("subject %q: line %s renders\n%s\nwant\n%s", subject, line, html.String(), want)
+	}
+	text := "# History\n\n" + line + "\n- [2026-11-20 09h05 — Older](archives/2026-11-20-09h05-alpha-older.md)\n"
+	e, ok := findEntry(text, file)
+	if items := markdown.LinkedItems([]byte(text)); !ok || len(items) != 2 || e.Line != line || items[0].Line != line {
+		t.Errorf("subject %q: the entry of %s is not found by its target (%v, %+v)", subject, line, ok, e)
+	}
+}
+
+// Subjects that break a link written as is: each reads back exactly.
+func TestHistoryLineHostileSubjects(t *testing.T) {
+	for _, s := range []string{
+		`a ] b`, `a [ b`, `a \ b`, `ends in a backslash \`, `a](archives/old.md) b`, `![img](pic.png)`,
+		`[x](archives/old.md)`, `[[wiki link]]`, `]`, `[`, `\]`, `\\`, `*stars* and _under_`, "`code` span",
+		`<b>html</b> & &amp; &#91;`, `<https://example.com>`, `~~strike~~ ==mark== %%hidden%% $x$`,
+		`a\[b\]c](x)`, `]]]] [[[[ )(`, `\`, `plain subject, accents été`, `50% of $PATH`, `a  b	tab`,
+	} {
+		checkHistoryLine(t, s)
+	}
+}
+
+// Random subjects over an alphabet rich in Markdown punctuation.
+func TestHistoryLineRandomSubjects(t *testing.T) {
+	alphabet := []rune("ab \\[]()!<>&*_`~=$%#|:;'\"{}^-+.é—\t")
+	r := rand.New(rand.NewSource(1))
+	for i := 0; i < 3000; i++ {
+		n := 1 + r.Intn(24)
+		var b strings.Builder
+		for j := 0; j < n; j++ {
+			b.WriteRune(alphabet[r.Intn(len(alphabet))])
+		}
+		s := strings.TrimSpace(b.String())
+		if s == "" {
+			continue
+		}
+		checkHistoryLine(t, s)
+	}
+}
+
+// FuzzHistoryLine checks the same for any one-line subject an archive
+// accepts (trimmed, no control character).
+func FuzzHistoryLine(f *testing.F) {
+	for _, s := range []string{`a ] b`, `\`, `[x](y)`, "`x`", `&amp;`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		s = strings.TrimSpace(s)
+		if s == "" || !utf8.ValidString(s) || strings.IndexFunc(s, func(r rune) bool {
+			return unicode.IsControl(r) && r != '\t' || r == '\u2028' || r == '\u2029' || r == utf8.RuneError
+		}) >= 0 {
+			return
+		}
+		checkHistoryLine(t, s)
+	})
+}
+
+func TestArchiveStamp(t *testing.T) {
+	for name, want := range map[string]string{
+		"2026-11-30-10h15-alpha-x.md":    "2026-11-30 10:15",
+		"2026-11-30-10H15-alpha-x.md":    "2026-11-30 10:15",
+		"2026-11-30-10h15-a-x-2.md":      "2026-11-30 10:15",
+		"2026-W48-worklog.md":            "2026-11-29 23:59",
+		"2026-W53-worklog.md":            "2027-01-03 23:59",
+		"2026-W01-worklog.md":            "2026-01-04 23:59",
+		"2025-W53-worklog.md":            "",
+		"2026-W00-worklog.md":            "",
+		"2026-W4x-worklog.md":            "",
+		"2026-11-30-10h15.md":            "",
+		"2026-11-30-alpha.md":            "",
+		"2026-11-30-25h00-alpha.md":      "",
+		"2026-02-30-10h15-alpha.md":      "",
+		"2026-11-30-10h15-alpha.txt":     "",
+		"notes.md":                       "",
+		"2026-11-30-10h150-alpha-x.md":   "",
+		"2026-11-30-10h15-alpha-x.md.md": "2026-11-30 10:15",
+	} {
+		got, ok := archiveStamp(name)
+		if got != want || ok != (want != "") {
+			t.Errorf("archiveStamp(%q) = %q, %v; want %q", name, got, ok, want)
+		}
+	}
+}
+
+func TestNewestArchives(t *testing.T) {
+	got := newestArchives([]string{"2026-11-30-10h15-a-y.md", "2026-11-30-10h15-a-x.md", "2026-11-29-23h59-a-z.md",
+		"zzz.md", "2026-12-01-00h00-dir/", "2026-11-30-10h14-a-w.md"})
+	if strings.Join(got, ",") != "2026-11-30-10h15-a-x.md,2026-11-30-10h15-a-y.md" {
+		t.Errorf("newestArchives = %q", got)
+	}
+	if got := newestArchives([]string{"notes.md", "sub/"}); len(got) != 0 {
+		t.Errorf("newestArchives of undated names = %q", got)
+	}
+	got = newestArchives([]string{"2026-W47-worklog.md", "2026-W48-worklog.md", "2026-11-29-20h00-worklogs-x.md"})
+	if strings.Join(got, ",") != "2026-W48-worklog.md" {
+		t.Errorf("newestArchives with worklogs = %q", got)
+	}
+}
