@@ -63,3 +63,18 @@ export function refusalJSON(e: HostError, lang: string): string {
     "}}"
   );
 }
+
+/**
+ * recoveryConflict is RECOVERY_CONFLICT: recovery found p changed after
+ * the change of journal began (neither the state before the op nor the
+ * state after it), kept it, and put Kessho's version (or a note) in copy.
+ * The words are the Go host's, word for word.
+ */
+export function recoveryConflict(p: string, copy: string, journal: string): HostError {
+  return new HostError(
+    "RECOVERY_CONFLICT",
+    `an interrupted change could not be finished: ${p} was changed after it began; your version is kept and Kessho's is in ${copy}; copy what you need from it into ${p}, then delete ${copy} and run the call again`,
+    `une modification interrompue n'a pas pu être terminée : ${p} a été modifié depuis son début ; votre version est gardée et celle de Kessho est dans ${copy} ; reportez-en ce qu'il vous faut dans ${p}, puis supprimez ${copy} et relancez l'appel`,
+    { path: p, copy, journal },
+  );
+}

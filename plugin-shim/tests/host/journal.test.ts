@@ -9,6 +9,7 @@ import { App } from "../fake/obsidian";
 import { loadPlugin, type LoadedPlugin } from "../fake/plugin";
 import { mainJs } from "../node";
 import { recoverJournals } from "../../src/host/journal";
+import { sha256Hex, textHash } from "../../src/host/port";
 import { ObsidianVault } from "../../src/obsidian/vault-port";
 import type { App as ObsidianApp } from "obsidian";
 import { callCase, caseNamed, cleanRun, goCall, journalFiles, kesshoBin, readTree, tempDir, writeTree } from "./helpers";
@@ -44,12 +45,36 @@ describe("journal", () => {
     assert.match(json, /^\.kessho\/journal\/\d{8}T\d{6}\.\d{9}Z-[0-9a-f]{8}\.json$/);
     assert.equal(done, json.replace(/\.json$/, ".done"));
     assert.equal(dec.decode(app.vault.files.get(done)!), "0\n");
-    const j = JSON.parse(dec.decode(app.vault.files.get(json)!)) as { version: number; id: string; created: string; plan: { op: string }[] };
-    assert.equal(j.version, 1);
+    const j = JSON.parse(dec.decode(app.vault.files.get(json)!)) as {
+      version: number;
+      id: string;
+      created: string;
+      plan: { op: string; expect?: string; text?: string }[];
+      states: { before: string; after: string }[];
+    };
+    assert.equal(j.version, 2);
     assert.equal(".kessho/journal/" + j.id + ".json", json);
     assert.ok(!Number.isNaN(Date.parse(j.created)));
     assert.ok(j.plan.length >= 3);
-    assert.deepEqual(Object.keys(JSON.parse(dec.decode(app.vault.files.get(json)!))), ["version", "id", "created", "plan"]);
+    assert.deepEqual(Object.keys(JSON.parse(dec.decode(app.vault.files.get(json)!))), ["version", "id", "created", "plan", "states"]);
+    assert.deepEqual(
+      j.states,
+      j.plan.map((op) => {
+        switch (op.op) {
+          case "write":
+            return { before: op.expect, after: textHash(op.text!) };
+          case "delete":
+            return { before: op.expect, after: "absent" };
+          case "check":
+            return { before: op.expect, after: op.expect };
+          case "move":
+            return { before: "absent", after: "present" };
+          default:
+            return { before: "absent", after: "folder" };
+        }
+      }),
+    );
+    assert.match(dec.decode(app.vault.files.get(json)!), /,"states":\[\{"before":"(absent|sha256:[0-9a-f]{64})","after":"/);
 
     app.vault.hooks = {};
     const list = await plugin.api.callText("mem_list", {}, { now: c.now, tz: c.tz, lang: c.lang });
@@ -70,7 +95,7 @@ describe("journal", () => {
       `{"version":1,"id":"${id}","created":"2026-11-30T10:15:00.123456789+01:00","plan":[` +
       `{"op":"mkdir","path":"notes/new"},` +
       `{"op":"write","path":"notes/new/a.md","expect":"absent","text":"a \\u003c b \\u0026 c\\n"},` +
-      `{"op":"write","path":"${p}","expect":"sha256:${"0".repeat(64)}","text":${goText}}]}`;
+      `{"op":"write","path":"${p}","expect":"sha256:${sha256Hex(c.vault.get(p)!)}","text":${goText}}]}`;
     app.vault.reset(c.vault);
     app.vault.put(`.kessho/journal/${id}.json`, journal);
     app.vault.put(`.kessho/journal/${id}.done`, "0\n1"); // op 1's line torn by the crash
@@ -87,11 +112,11 @@ describe("journal", () => {
 
   test("a journal that is not valid is refused, as the Go host refuses it", async () => {
     const id = "20261130T091500.123456789Z-0badf00d";
-    app.vault.reset({ [`.kessho/journal/${id}.json`]: `{"version":2,"id":"${id}","plan":[]}` });
+    app.vault.reset({ [`.kessho/journal/${id}.json`]: `{"version":3,"id":"${id}","plan":[]}` });
     const answer = await plugin.api.callText("mem_list", {}, { now: "2026-11-30T10:15:00+01:00", tz: "Europe/Paris", lang: "en" });
     assert.equal(
       answer,
-      `{"ok":false,"error":{"code":"INTERNAL","message":"internal error: the journal .kessho/journal/${id}.json of an interrupted change has version 2, and this Kessho reads version 1; the vault may be half-way: look at the journal, finish or undo the change by hand, then delete the journal","details":{"path":".kessho/journal/${id}.json"}}}`,
+      `{"ok":false,"error":{"code":"INTERNAL","message":"internal error: the journal .kessho/journal/${id}.json of an interrupted change has version 3, and this Kessho reads versions 1 and 2; the vault may be half-way: look at the journal, finish or undo the change by hand, then delete the journal","details":{"path":".kessho/journal/${id}.json"}}}`,
     );
   });
 
