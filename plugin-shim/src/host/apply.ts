@@ -6,7 +6,7 @@
 // program changed one meanwhile. The rules are journal-v2's, shared with
 // the Go host.
 
-import { changed, conflict, HostError, internal, recoveryConflict } from "./fault";
+import { changed, conflict, exists, fileInTheWay, HostError, internal, recoveryConflict } from "./fault";
 import { ABSENT, join, parent, under, validatePlan, type Op, type Plan } from "./plan";
 import { sha256Hex, textHash, type VaultPort } from "./port";
 import {
@@ -190,10 +190,14 @@ export async function apply(v: VaultPort, p: Plan, opts: ApplyOptions = {}): Pro
   await applyLive(v, j);
 }
 
-/** Stale is thrown when an op's target does not hold the op's before-state. */
+/**
+ * Stale is thrown when an op's target does not hold the op's
+ * before-state; err is the CONFLICT a live call answers (the Go host's
+ * words: changed, exists or fileInTheWay).
+ */
 class Stale extends Error {
-  constructor(readonly path: string) {
-    super(`${path} changed`);
+  constructor(readonly err: HostError) {
+    super(err.en);
   }
 }
 
@@ -236,26 +240,26 @@ async function land(v: VaultPort, op: Op): Promise<Undo> {
       const p = op.path!;
       const after = textHash(op.text!);
       if (op.expect === ABSENT) {
-        if ((await v.kind(p)) !== null) throw new Stale(p);
+        if ((await v.kind(p)) !== null) throw new Stale(exists(p));
         const made = await v.mkdir(parent(p));
         try {
           await v.create(p, op.text!);
         } catch (err) {
           if (!isConflict(err)) throw err;
           await rmdirs(v, made);
-          throw new Stale(p);
+          throw new Stale(exists(p));
         }
         return async () => {
           if ((await hashOf(v, p)) === after) await v.remove(p);
           await rmdirs(v, made);
         };
       }
-      if ((await v.kind(p)) !== "file") throw new Stale(p);
+      if ((await v.kind(p)) !== "file") throw new Stale(changed(p));
       let prior: string;
       try {
         prior = await v.modify(p, op.expect!, op.text!);
       } catch (err) {
-        if (isConflict(err)) throw new Stale(p);
+        if (isConflict(err)) throw new Stale(changed(p));
         throw err;
       }
       return async () => {
@@ -268,9 +272,9 @@ async function land(v: VaultPort, op: Op): Promise<Undo> {
     }
     case "delete": {
       const p = op.path!;
-      if ((await v.kind(p)) !== "file") throw new Stale(p);
+      if ((await v.kind(p)) !== "file") throw new Stale(changed(p));
       const bytes = await v.readBytes(p);
-      if ("sha256:" + sha256Hex(bytes) !== op.expect) throw new Stale(p);
+      if ("sha256:" + sha256Hex(bytes) !== op.expect) throw new Stale(changed(p));
       await v.remove(p);
       return async () => {
         if ((await v.kind(p)) !== null) return;
@@ -286,8 +290,8 @@ async function land(v: VaultPort, op: Op): Promise<Undo> {
     case "move": {
       const from = op.from!;
       const to = op.to!;
-      if ((await v.kind(from)) === null) throw new Stale(from);
-      if ((await v.kind(to)) !== null) throw new Stale(to);
+      if ((await v.kind(from)) === null) throw new Stale(changed(from));
+      if ((await v.kind(to)) !== null) throw new Stale(exists(to));
       const made = await v.mkdir(parent(to));
       await v.move(from, to);
       return async () => {
@@ -300,7 +304,7 @@ async function land(v: VaultPort, op: Op): Promise<Undo> {
     case "mkdir": {
       const p = op.path!;
       const k = await v.kind(p);
-      if (k === "file") throw new Stale(p);
+      if (k === "file") throw new Stale(fileInTheWay(p));
       if (k === "folder") return noUndo;
       const made = await v.mkdir(p);
       return () => rmdirs(v, made);
@@ -308,7 +312,11 @@ async function land(v: VaultPort, op: Op): Promise<Undo> {
     case "check": {
       const p = op.path!;
       const h = await hashOf(v, p);
-      if (op.expect === ABSENT ? (await v.kind(p)) !== null : h !== op.expect) throw new Stale(p);
+      if (op.expect === ABSENT) {
+        if ((await v.kind(p)) !== null) throw new Stale(exists(p));
+      } else if (h !== op.expect) {
+        throw new Stale(changed(p));
+      }
       return noUndo;
     }
   }
@@ -321,7 +329,7 @@ async function applyLive(v: VaultPort, j: Journal): Promise<void> {
     try {
       undos.push(await land(v, j.plan[k]!));
     } catch (err) {
-      if (err instanceof Stale) return stop(v, j, err.path, undos);
+      if (err instanceof Stale) return stop(v, j, err.err, undos);
       return failed(v, j, k, err);
     }
     try {
@@ -340,7 +348,8 @@ async function applyLive(v: VaultPort, j: Journal): Promise<void> {
  * whose every op recovery looks at again (an undone op holds its
  * before-state and lands again; one not undone yet holds its after-state).
  */
-async function stop(v: VaultPort, j: Journal, path: string, undos: Undo[]): Promise<void> {
+async function stop(v: VaultPort, j: Journal, why: HostError, undos: Undo[]): Promise<void> {
+  const path = String(why.details["path"]);
   if (await finishedElsewhere(v, j, path)) return;
   try {
     await forgetProgress(v, j.id);
@@ -350,7 +359,7 @@ async function stop(v: VaultPort, j: Journal, path: string, undos: Undo[]): Prom
     throw internal(`undoing plan ${j.id} after ${path} changed: ${msg}; the vault is half-way and the next call finishes the plan`);
   }
   await removeJournal(v, j.id);
-  throw changed(path);
+  throw why;
 }
 
 /** failed ends a live apply whose op k failed to land: the journal stays for the next call. */
@@ -432,8 +441,9 @@ async function holds(v: VaultPort, p: string, s: string): Promise<boolean> {
 /** holdsState tells whether op's target holds s, one of its before or after states. */
 async function holdsState(v: VaultPort, op: Op, s: string): Promise<boolean> {
   if (op.op === "move") {
-    if (s === ABSENT) return (await v.kind(op.from!)) !== null && (await v.kind(op.to!)) === null;
-    return (await v.kind(op.to!)) !== null;
+    const from = await v.kind(op.from!);
+    const to = await v.kind(op.to!);
+    return s === ABSENT ? from !== null && to === null : from === null && to !== null;
   }
   return holds(v, op.path!, s);
 }
@@ -520,7 +530,7 @@ async function keepTheirs(v: VaultPort, j: Journal, k: number, nowMs: () => numb
   const text =
     op.op === "write"
       ? op.text!
-      : `Kessho's interrupted change (journal ${j.id}) was to ${what}; it was changed since, so it was kept as it is. Delete this note once you have decided; Kessho then goes on with the rest of that change.\n`;
+      : `Kessho's interrupted change (journal ${j.id}) was to ${what}; it was changed since, so it was kept as it is. Delete this note once you have decided; Kessho then goes on with the rest of that change.`;
   try {
     await v.mkdir(parent(copy));
     await v.create(copy, text);

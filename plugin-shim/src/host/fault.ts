@@ -41,6 +41,24 @@ export function changed(p: string): HostError {
   );
 }
 
+/** exists is the CONFLICT of something where Kessho expected nothing. */
+export function exists(p: string): HostError {
+  return conflict(
+    p,
+    p + " already exists, where Kessho expected nothing; nothing was written, run the call again",
+    p + " existe déjà, là où Kessho n'attendait rien ; rien n'a été écrit, relancez l'appel",
+  );
+}
+
+/** fileInTheWay is the CONFLICT of a file where a plan needs a folder. */
+export function fileInTheWay(p: string): HostError {
+  return conflict(
+    p,
+    p + " is a file where Kessho needs a folder; nothing was written, move the file away and run the call again",
+    p + " est un fichier là où Kessho a besoin d'un dossier ; rien n'a été écrit, déplacez le fichier et relancez l'appel",
+  );
+}
+
 /** asHostError turns anything thrown into a HostError (INTERNAL unless it is one). */
 export function asHostError(err: unknown): HostError {
   if (err instanceof HostError) return err;

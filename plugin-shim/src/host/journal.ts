@@ -16,7 +16,7 @@
 
 import { compareBytes, goQuote, goString } from "./gojson";
 import { HostError, internal } from "./fault";
-import { ABSENT, join, opJSON, parent, validatePlan, type Plan } from "./plan";
+import { ABSENT, checkPath, join, opJSON, parent, validatePlan, type Plan } from "./plan";
 import { textHash, type VaultPort } from "./port";
 import { rollForward } from "./apply";
 
@@ -292,20 +292,31 @@ async function recoverOne(v: VaultPort, id: string, nowMs: () => number): Promis
   const invalid = validatePlan(j.plan);
   if (invalid !== null) throw bad(`holds an invalid plan (${invalid})`);
   const want = statesOf(j.plan);
+  const got: unknown = j.states ?? null;
+  if (version === 1 && got !== null) throw bad("has version 1 and states");
   if (version === 2) {
-    const got: unknown = j.states;
-    if (!Array.isArray(got) || got.length !== want.length) throw bad(`holds ${Array.isArray(got) ? got.length : 0} states for ${want.length} ops`);
-    for (let k = 0; k < want.length; k++) {
-      const s = got[k] as OpState | null;
-      if (s === null || typeof s !== "object" || s.before !== want[k]!.before || s.after !== want[k]!.after) {
-        throw bad(`holds states for op ${k} that its plan does not give`);
-      }
-    }
+    const list = Array.isArray(got) ? (got as (OpState | null)[]) : [];
+    const same =
+      (got === null || Array.isArray(got)) &&
+      list.length === want.length &&
+      list.every((s, k) => s !== null && typeof s === "object" && s.before === want[k]!.before && s.after === want[k]!.after);
+    if (!same) throw bad("holds states that do not match its plan");
   }
   j.states = want;
-  const marker = await readMarker(v, id, bad);
   const done = await progress(v, id);
   if (done > j.plan.length) throw bad(`lists ${done} ops done out of ${j.plan.length}`);
+  let marker = await readMarker(v, id, bad);
+  if (marker !== null) {
+    const op = j.plan[marker.op];
+    if (marker.op > done || marker.op < 0 || op === undefined || marker.path !== (op.op === "move" ? op.from : op.path) || checkPath(marker.copy) !== null) {
+      throw bad(`has a conflict record that does not match its progress (op ${marker.op}, path ${goQuote(marker.path)}, copy ${goQuote(marker.copy)})`);
+    }
+    if (marker.op < done) {
+      // recorded done before its record was removed (a crash): the record goes
+      await removeMarker(v, id);
+      marker = null;
+    }
+  }
   await rewriteProgress(v, id, done);
   await removeTemps(v, j.plan.slice(done));
   await rollForward(v, j, done, marker, nowMs);
@@ -319,13 +330,12 @@ async function readMarker(v: VaultPort, id: string, bad: (why: string) => HostEr
   let m: Marker;
   try {
     m = JSON.parse(data) as Marker;
-  } catch {
-    throw bad(`has a conflict file ${p} that is not valid JSON`);
+  } catch (err) {
+    throw bad(`has a conflict record that is not valid JSON (${err instanceof Error ? err.message : String(err)})`);
   }
-  if (m === null || typeof m !== "object" || !Number.isInteger(m.op) || typeof m.path !== "string" || typeof m.copy !== "string") {
-    throw bad(`has a conflict file ${p} without op, path and copy`);
-  }
-  return m;
+  if (m === null || typeof m !== "object") throw bad("has a conflict record that is not valid JSON (not an object)");
+  // Go decodes missing fields as zero values
+  return { op: Number.isInteger(m.op) ? m.op : 0, path: typeof m.path === "string" ? m.path : "", copy: typeof m.copy === "string" ? m.copy : "" };
 }
 
 /** progress returns how many ops the .done file lists, as its leading lines "0", "1", …. */

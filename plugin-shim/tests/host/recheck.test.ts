@@ -43,14 +43,18 @@ const plan: Plan = [
 ];
 
 // What another program does to op k's target.
-const edits: { k: number; path: string; edit: (a: App) => void }[] = [
-  { k: 1, path: "f/new.md", edit: (a) => a.vault.put("f/new.md", "theirs\n") },
+const edits: { k: number; path: string; edit: (a: App) => void; exists?: true }[] = [
+  { k: 1, path: "f/new.md", exists: true, edit: (a) => a.vault.put("f/new.md", "theirs\n") },
   { k: 2, path: "b.md", edit: (a) => a.vault.put("b.md", "theirs\n") },
   { k: 3, path: "c.md", edit: (a) => a.vault.put("c.md", "theirs\n") },
-  { k: 4, path: "g/sub/d.md", edit: (a) => a.vault.put("g/sub/d.md", "theirs\n") },
+  { k: 4, path: "g/sub/d.md", exists: true, edit: (a) => a.vault.put("g/sub/d.md", "theirs\n") },
   { k: 5, path: "h.md", edit: (a) => a.vault.put("h.md", "theirs\n") },
   { k: 6, path: "last.md", edit: (a) => a.vault.put("last.md", "theirs\n") },
 ];
+
+function existsMessage(p: string): string {
+  return p + " already exists, where Kessho expected nothing; nothing was written, run the call again";
+}
 
 function changedMessage(p: string): string {
   return p + " changed since Kessho read it (another program or person wrote it); nothing was written, run the call again";
@@ -95,7 +99,7 @@ describe("re-check before each op", () => {
         const err = await refusal(apply(port, plan));
         assert.ok(edited, "the edit was made");
         assert.equal(err.code, "CONFLICT");
-        assert.equal(err.en, changedMessage(e.path));
+        assert.equal(err.en, e.exists ? existsMessage(e.path) : changedMessage(e.path));
         assert.deepEqual(err.details, { path: e.path });
         const want = new App(initial);
         e.edit(want);

@@ -58,7 +58,7 @@ function journal(p: Plan, version = 2): string {
 }
 
 function note(what: string): string {
-  return `Kessho's interrupted change (journal ${id}) was to ${what}; it was changed since, so it was kept as it is. Delete this note once you have decided; Kessho then goes on with the rest of that change.\n`;
+  return `Kessho's interrupted change (journal ${id}) was to ${what}; it was changed since, so it was kept as it is. Delete this note once you have decided; Kessho then goes on with the rest of that change.`;
 }
 
 function en(p: string, copy: string): string {
@@ -125,11 +125,13 @@ describe("recovery", () => {
     assert.equal(err?.code, "INTERNAL");
     assert.equal(
       err?.en,
-      `internal error: the journal ${jpath} of an interrupted change holds states for op 0 that its plan does not give; the vault may be half-way: look at the journal, finish or undo the change by hand, then delete the journal`,
+      `internal error: the journal ${jpath} of an interrupted change holds states that do not match its plan; the vault may be half-way: look at the journal, finish or undo the change by hand, then delete the journal`,
     );
     assert.equal(text(a, "a.md"), "a0\n");
+    const v1 = new App({ [jpath]: journal(plan).replace('"version":2', '"version":1'), "a.md": "a0\n" });
+    assert.match((await recover(v1))?.en ?? "", /of an interrupted change has version 1 and states;/);
     const missing = new App({ [jpath]: journal(plan).replace(/,"states":.*\}$/, "}"), "a.md": "a0\n" });
-    assert.match((await recover(missing))?.en ?? "", /holds 0 states for 1 ops/);
+    assert.match((await recover(missing))?.en ?? "", /holds states that do not match its plan/);
   });
 
   test("a write over a file edited after the crash: kept; Kessho's text beside it; RECOVERY_CONFLICT until the copy is deleted", async () => {
@@ -158,6 +160,25 @@ describe("recovery", () => {
     assert.equal(text(a, "notes/a.md"), "theirs, merged\n");
     assert.equal(text(a, "notes/b.md"), "b\n");
     assert.deepEqual(journalFiles(a), []);
+  });
+
+  test("a conflict record that does not match the journal: the bad-journal INTERNAL; one already recorded done is removed", async () => {
+    const plan: Plan = [
+      { op: "write", path: "a.md", expect: h("a0\n"), text: "a1\n" },
+      { op: "write", path: "b.md", expect: h("b0\n"), text: "b1\n" },
+    ];
+    const rec = `.kessho/journal/${id}.conflict`;
+    const a = new App({ [jpath]: journal(plan), [rec]: '{"op":0,"path":"b.md","copy":"b.kessho-conflict-x.md"}', "a.md": "a0\n", "b.md": "b0\n" });
+    assert.equal(
+      (await recover(a))?.en,
+      `internal error: the journal ${jpath} of an interrupted change has a conflict record that does not match its progress (op 0, path "b.md", copy "b.kessho-conflict-x.md"); the vault may be half-way: look at the journal, finish or undo the change by hand, then delete the journal`,
+    );
+    assert.equal(text(a, "a.md"), "a0\n");
+    const b = new App({ [jpath]: journal(plan), [`.kessho/journal/${id}.done`]: "0\n", [rec]: '{"op":0,"path":"a.md","copy":"a.kessho-conflict-x.md"}', "a.md": "theirs\n", "a.kessho-conflict-x.md": "a1\n", "b.md": "b0\n" });
+    assert.equal(await recover(b), null);
+    assert.equal(text(b, "a.md"), "theirs\n");
+    assert.equal(text(b, "b.md"), "b1\n");
+    assert.deepEqual(journalFiles(b), []);
   });
 
   test("a hand-made journal deleting a file whose hash differs never deletes it", async () => {
