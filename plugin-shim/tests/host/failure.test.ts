@@ -118,6 +118,27 @@ describe("the plugin after a failure", () => {
     assert.deepEqual(journalFiles(app), []);
   });
 
+  test("another host finished the plan and a target changed since: CONFLICT saying so, nothing undone", async () => {
+    const c = caseNamed("archive-full");
+    const clean = await cleanRun(plugin, c);
+    const ctx = [...c.vault.keys()].find((k) => k.endsWith("/context.md"))!;
+    app.vault.reset(c.vault);
+    failAt(app, 2, () => {
+      finishElsewhere(clean.vault)();
+      app.vault.put(ctx, "edited after\n");
+    });
+    const out = JSON.parse(await callCase(plugin, c)) as { ok: boolean; error: { code: string; message: string; details: { path: string } } };
+    assert.equal(out.ok, false);
+    assert.equal(out.error.code, "CONFLICT");
+    assert.equal(out.error.details.path, ctx);
+    const esc = ctx.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    assert.match(out.error.message, new RegExp(`^\\S+ changed while Kessho was applying its plan, and another Kessho finished the plan meanwhile; ${esc} has changed since: look at it, then run the call again if it is still needed$`));
+    const want = new Map(clean.vault);
+    want.set(ctx, new TextEncoder().encode("edited after\n"));
+    assert.equal(diffTrees(app.vault.snapshot(), want), "", "nothing undone");
+    assert.deepEqual(journalFiles(app), []);
+  });
+
   // Item 4 (needs the core's already_archived, made on another branch): the
   // same full archive run again after its apply failed half-way answers ok
   // with the archive recovery finished, and writes no second one.

@@ -13,6 +13,7 @@ import { loadPlugin, type LoadedPlugin } from "../fake/plugin";
 import { mainJs } from "../node";
 import { apply } from "../../src/host/apply";
 import { HostError } from "../../src/host/fault";
+import { recoverJournals } from "../../src/host/journal";
 import type { Plan } from "../../src/host/plan";
 import { sha256Hex } from "../../src/host/port";
 import { ObsidianVault } from "../../src/obsidian/vault-port";
@@ -130,6 +131,35 @@ describe("re-check before each op", () => {
     want.vault.put("b.md", "edited b\n");
     want.vault.put("last.md", "theirs\n");
     assert.equal(diffTrees(a.vault.snapshot(), want.vault.snapshot()), "");
+    assert.deepEqual(journalFiles(a), []);
+  });
+
+  test("a failure while undoing leaves the journal without its progress: recovery looks at every op again", async () => {
+    const a = new App(initial);
+    const port = new ObsidianVault(a as unknown as ObsidianApp);
+    let processes = 0;
+    a.vault.hooks.onCall = (entry) => {
+      if (/^adapter\.rename \.kessho\/journal\/\.kessho-tmp-/.test(entry)) a.vault.put("last.md", "theirs\n");
+    };
+    a.vault.hooks.beforeProcess = (p) => {
+      if (p === "b.md" && ++processes === 2) throw new Error("disk gone"); // the undo of op 2
+    };
+    const err = await refusal(apply(port, plan));
+    assert.equal(err.code, "INTERNAL");
+    assert.match(err.en, /^internal error: undoing plan \S+ after last\.md changed: disk gone; the vault is half-way and the next call finishes the plan$/);
+    const files = journalFiles(a);
+    assert.equal(files.length, 1, files.join(", "));
+    assert.match(files[0]!, /\.json$/, "the progress is gone");
+    // ops 4 and 3 were undone, 2 was not: recovery lands 3 and 4 again, and
+    // keeps the editor's last.md (a conflict copy beside it).
+    a.vault.hooks = {};
+    const stop = await refusal(recoverJournals(port));
+    assert.equal(stop.code, "RECOVERY_CONFLICT");
+    assert.equal(stop.details["path"], "last.md");
+    a.vault.files.delete(String(stop.details["copy"]));
+    await recoverJournals(port);
+    const want = new App({ "b.md": "b1\n", "f/new.md": "new\n", "g/sub/d.md": "d0\n", "h.md": "h0\n", "last.md": "theirs\n" });
+    assert.equal(diffTrees(a.vault.snapshot(), want.vault.snapshot()), "", "the whole plan but the editor's file");
     assert.deepEqual(journalFiles(a), []);
   });
 
