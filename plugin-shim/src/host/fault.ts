@@ -41,6 +41,24 @@ export function changed(p: string): HostError {
   );
 }
 
+/** exists is the CONFLICT of something where Kessho expected nothing. */
+export function exists(p: string): HostError {
+  return conflict(
+    p,
+    p + " already exists, where Kessho expected nothing; nothing was written, run the call again",
+    p + " existe déjà, là où Kessho n'attendait rien ; rien n'a été écrit, relancez l'appel",
+  );
+}
+
+/** fileInTheWay is the CONFLICT of a file where a plan needs a folder. */
+export function fileInTheWay(p: string): HostError {
+  return conflict(
+    p,
+    p + " is a file where Kessho needs a folder; nothing was written, move the file away and run the call again",
+    p + " est un fichier là où Kessho a besoin d'un dossier ; rien n'a été écrit, déplacez le fichier et relancez l'appel",
+  );
+}
+
 /** asHostError turns anything thrown into a HostError (INTERNAL unless it is one). */
 export function asHostError(err: unknown): HostError {
   if (err instanceof HostError) return err;
@@ -61,5 +79,20 @@ export function refusalJSON(e: HostError, lang: string): string {
     ',"details":' +
     goValue(e.details) +
     "}}"
+  );
+}
+
+/**
+ * recoveryConflict is RECOVERY_CONFLICT: recovery found p changed after
+ * the change of journal began (neither the state before the op nor the
+ * state after it), kept it, and put Kessho's version (or a note) in copy.
+ * The words are the Go host's, word for word.
+ */
+export function recoveryConflict(p: string, copy: string, journal: string): HostError {
+  return new HostError(
+    "RECOVERY_CONFLICT",
+    `an interrupted change could not be finished: ${p} was changed after it began; your version is kept and Kessho's is in ${copy}; copy what you need from it into ${p}, then delete ${copy} and run the call again`,
+    `une modification interrompue n'a pas pu être terminée : ${p} a été modifié depuis son début ; votre version est gardée et celle de Kessho est dans ${copy} ; reportez-en ce qu'il vous faut dans ${p}, puis supprimez ${copy} et relancez l'appel`,
+    { path: p, copy, journal },
   );
 }

@@ -22,17 +22,21 @@ export interface VaultPort {
    * ("sha256:<hex>"), the file's hash is checked inside the atomic edit
    * (vault.process), and a difference throws the CONFLICT of
    * fault.changed(p) with nothing written. With expect null the file is
-   * overwritten (a journal rolled forward).
+   * overwritten. It returns the text it replaced, exactly as it was (a
+   * leading BOM Obsidian's read dropped is put back when the hash held
+   * with it), so that the edit can be undone.
    */
-  modify(p: string, expect: string | null, text: string): Promise<void>;
-  /** create makes a new file; it throws CONFLICT when something is already at p. */
-  create(p: string, text: string): Promise<void>;
+  modify(p: string, expect: string | null, text: string): Promise<string>;
+  /** create makes a new file (text, or exact bytes); it throws CONFLICT when something is already at p. */
+  create(p: string, data: string | Uint8Array): Promise<void>;
   /** remove deletes the file at p. */
   remove(p: string): Promise<void>;
   /** move renames a file or folder (its target's parents made first). */
   move(from: string, to: string): Promise<void>;
-  /** mkdir makes the folder p and its missing parents. */
-  mkdir(p: string): Promise<void>;
+  /** mkdir makes the folder p and its missing parents; it returns the folders it made, outermost first. */
+  mkdir(p: string): Promise<string[]>;
+  /** rmdir removes the folder p when it is empty, and does nothing otherwise. */
+  rmdir(p: string): Promise<void>;
 
   /** state reaches Kessho's own files under .kessho/, which plans never name. */
   readonly state: StatePort;

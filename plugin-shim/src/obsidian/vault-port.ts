@@ -57,9 +57,12 @@ export class ObsidianVault implements VaultPort {
     return { files: l.files.map(baseName), folders: l.folders.map(baseName) };
   }
 
-  async modify(p: string, expect: string | null, text: string): Promise<void> {
+  async modify(p: string, expect: string | null, text: string): Promise<string> {
+    let prior = "";
     const edit = (data: string): string => {
-      if (expect !== null && !holds(data, expect)) throw new Mismatch();
+      if (expect === null || textHash(data) === expect) prior = data;
+      else if (textHash("\ufeff" + data) === expect) prior = "\ufeff" + data;
+      else throw new Mismatch();
       return text;
     };
     try {
@@ -70,11 +73,13 @@ export class ObsidianVault implements VaultPort {
       if (err instanceof Mismatch) throw changed(p);
       throw err;
     }
+    return prior;
   }
 
-  async create(p: string, text: string): Promise<void> {
+  async create(p: string, data: string | Uint8Array): Promise<void> {
     try {
-      await this.app.vault.create(p, text);
+      if (typeof data === "string") await this.app.vault.create(p, data);
+      else await this.app.vault.createBinary(p, data.slice().buffer as ArrayBuffer);
     } catch (err) {
       if ((await this.kind(p)) !== null) {
         throw conflict(
@@ -99,8 +104,9 @@ export class ObsidianVault implements VaultPort {
     else await this.app.vault.adapter.rename(from, to);
   }
 
-  async mkdir(p: string): Promise<void> {
-    if (p === "." || p === "") return;
+  async mkdir(p: string): Promise<string[]> {
+    const made: string[] = [];
+    if (p === "." || p === "") return made;
     const segs = p.split("/");
     for (let i = 1; i <= segs.length; i++) {
       const d = segs.slice(0, i).join("/");
@@ -109,10 +115,21 @@ export class ObsidianVault implements VaultPort {
       if (k === "file") throw new Error(`mkdir ${d}: a file is in the way`);
       try {
         await this.app.vault.createFolder(d);
+        made.push(d);
       } catch (err) {
         if ((await this.kind(d)) !== "folder") throw err;
       }
     }
+    return made;
+  }
+
+  async rmdir(p: string): Promise<void> {
+    if (p === "." || p === "" || (await this.kind(p)) !== "folder") return;
+    const l = await this.app.vault.adapter.list(adapterPath(p));
+    if (l.files.length > 0 || l.folders.length > 0) return;
+    const f = this.app.vault.getAbstractFileByPath(p);
+    if (f !== null) await this.app.vault.delete(f, true);
+    else await this.app.vault.adapter.rmdir(p, false);
   }
 }
 

@@ -103,7 +103,7 @@ export class Workspace {
 export class FileManager {
   constructor(private vault: FakeVault) {}
   async renameFile(file: TAbstractFile, newPath: string): Promise<void> {
-    this.vault.calls.push(`fileManager.renameFile ${file.path} -> ${newPath}`);
+    this.vault.log(`fileManager.renameFile ${file.path} -> ${newPath}`);
     await this.vault.rename(file, newPath);
   }
   async trashFile(file: TAbstractFile): Promise<void> {

@@ -61,6 +61,8 @@ export interface Hooks {
   beforeProcess?: (path: string) => void;
   /** before every change through the Vault API or FileManager; throwing simulates a crash */
   beforeChange?: (what: string, path: string) => void;
+  /** at every call logged in calls (changes through the adapter too), before it acts */
+  onCall?: (entry: string) => void;
 }
 
 function norm(p: string): string {
@@ -144,8 +146,14 @@ export class FakeVault {
     return out.sort();
   }
 
+  /** log records a call the plugin made, then lets the test act. */
+  log(entry: string): void {
+    this.calls.push(entry);
+    this.hooks.onCall?.(entry);
+  }
+
   private change(what: string, p: string): void {
-    this.calls.push(`${what} ${p}`);
+    this.log(`${what} ${p}`);
     this.hooks.beforeChange?.(what, p);
   }
 
@@ -198,6 +206,15 @@ export class FakeVault {
     if (this.kindOf(p) !== null) throw new Error("File already exists.");
     if (this.kindOf(parentOf(p)) !== "folder") throw fsError("ENOENT", p);
     this.files.set(p, enc.encode(data));
+    return new TFile(this, p);
+  }
+
+  async createBinary(path: string, data: ArrayBuffer): Promise<TFile> {
+    const p = norm(path);
+    this.change("vault.createBinary", p);
+    if (this.kindOf(p) !== null) throw new Error("File already exists.");
+    if (this.kindOf(parentOf(p)) !== "folder") throw fsError("ENOENT", p);
+    this.files.set(p, new Uint8Array(data.slice(0)));
     return new TFile(this, p);
   }
 
@@ -307,7 +324,7 @@ export class FakeAdapter {
 
   async write(path: string, data: string): Promise<void> {
     const p = norm(path);
-    this.v.calls.push(`adapter.write ${p}`);
+    this.v.log(`adapter.write ${p}`);
     if (this.v.kindOf(parentOf(p)) !== "folder") throw fsError("ENOENT", p);
     if (this.v.kindOf(p) === "folder") throw fsError("EISDIR", p);
     this.v.files.set(p, enc.encode(data));
@@ -315,7 +332,7 @@ export class FakeAdapter {
 
   async append(path: string, data: string): Promise<void> {
     const p = norm(path);
-    this.v.calls.push(`adapter.append ${p}`);
+    this.v.log(`adapter.append ${p}`);
     if (this.v.kindOf(parentOf(p)) !== "folder") throw fsError("ENOENT", p);
     const cur = this.v.files.get(p) ?? new Uint8Array();
     const add = enc.encode(data);
@@ -327,7 +344,7 @@ export class FakeAdapter {
 
   async process(path: string, fn: (data: string) => string): Promise<string> {
     const p = norm(path);
-    this.v.calls.push(`adapter.process ${p}`);
+    this.v.log(`adapter.process ${p}`);
     const next = fn(await this.read(p));
     this.v.files.set(p, enc.encode(next));
     return next;
@@ -335,7 +352,7 @@ export class FakeAdapter {
 
   async mkdir(path: string): Promise<void> {
     const p = norm(path);
-    this.v.calls.push(`adapter.mkdir ${p}`);
+    this.v.log(`adapter.mkdir ${p}`);
     if (this.v.kindOf(p) === "folder") return;
     if (this.v.kindOf(p) === "file") throw fsError("EEXIST", p);
     if (this.v.kindOf(parentOf(p)) !== "folder") throw fsError("ENOENT", p);
@@ -344,18 +361,18 @@ export class FakeAdapter {
 
   async remove(path: string): Promise<void> {
     const p = norm(path);
-    this.v.calls.push(`adapter.remove ${p}`);
+    this.v.log(`adapter.remove ${p}`);
     if (!this.v.files.delete(p)) throw fsError("ENOENT", p);
   }
 
   async rmdir(path: string, _recursive: boolean): Promise<void> {
     const p = norm(path);
-    this.v.calls.push(`adapter.rmdir ${p}`);
+    this.v.log(`adapter.rmdir ${p}`);
     this.v.removeAt(p);
   }
 
   async rename(from: string, to: string): Promise<void> {
-    this.v.calls.push(`adapter.rename ${norm(from)}`);
+    this.v.log(`adapter.rename ${norm(from)}`);
     this.v.moveAt(norm(from), norm(to));
   }
 }
