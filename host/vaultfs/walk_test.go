@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"kessho/core/fault"
 	"kessho/core/vault"
 	"kessho/host/engine"
 )
@@ -206,5 +207,29 @@ func TestWalkLinksOnce(t *testing.T) {
 	}
 	if strings.Contains(fmt.Sprint(snap), "SECRET") {
 		t.Error("the walk read outside the vault")
+	}
+}
+
+// TestWalkDeadline: a walk that passes its context's deadline stops with
+// LIMIT_EXCEEDED at the next folder, having listed no more.
+func TestWalkDeadline(t *testing.T) {
+	dir := t.TempDir()
+	linkChain(t, dir)
+	v := openVault(t, dir)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	listed := 0
+	walkHook = func(string) {
+		listed++
+		if listed == 3 { // the deadline passes while the walk lists its third folder
+			<-ctx.Done()
+		}
+	}
+	defer func() { walkHook = nil }()
+	var snap vault.Snapshot
+	err := v.AnswerContext(ctx, vault.Need{Trees: []vault.Tree{{Root: "."}}}, &snap, 0)
+	wantCode(t, err, fault.LimitExceeded)
+	if listed != 3 {
+		t.Errorf("the walk listed %d folders; want it stopped after the third", listed)
 	}
 }
