@@ -1,7 +1,7 @@
 // Package cli is the kessho command line. Run is the whole program, so
 // that tests drive it exactly as a user does:
 //
-//	kessho [--vault DIR] [--now RFC3339] [--tz ZONE] [--lang en|fr] [--engine wasm|native] call TOOL --json '{…}'
+//	kessho [--vault DIR] [--now RFC3339] [--tz ZONE] [--lang en|fr] [--engine wasm|native] [--timeout DURATION] call TOOL --json '{…}'
 //	kessho phase alpha rédaction
 //	kessho summary alpha "Writing the user guide; chapter 3 next."
 //	kessho catalog
@@ -22,7 +22,9 @@ import (
 	"strings"
 	"time"
 
+	"kessho/core"
 	"kessho/core/catalog"
+	"kessho/core/fault"
 	"kessho/host/engine"
 	"kessho/host/vaultfs"
 )
@@ -49,11 +51,11 @@ func Main() int {
 
 // globals are the flags every subcommand accepts.
 type globals struct {
-	vault, now, tz, lang, engine string
-	help                         bool
+	vault, now, tz, lang, engine, timeout string
+	help                                  bool
 }
 
-var globalFlags = []string{"vault", "now", "tz", "lang", "engine"}
+var globalFlags = []string{"vault", "now", "tz", "lang", "engine", "timeout"}
 
 // usageError is a mistake on the command line: exit 2.
 type usageError struct{ msg string }
@@ -100,6 +102,8 @@ func splitGlobals(args []string) (globals, []string, error) {
 			g.lang = val
 		case "engine":
 			g.engine = val
+		case "timeout":
+			g.timeout = val
 		}
 	}
 	return g, rest, nil
@@ -256,6 +260,10 @@ func openRunner(g globals, env Env) (*runner, int) {
 	if err != nil {
 		return nil, usage(env, err)
 	}
+	timeout, err := timeoutFlag(g)
+	if err != nil {
+		return nil, usage(env, err)
+	}
 	ctx := context.Background()
 	eng, err := openEngine(ctx, g.engine)
 	if err != nil {
@@ -270,7 +278,7 @@ func openRunner(g globals, env Env) (*runner, int) {
 		eng.Close(ctx)
 		return nil, usage(env, usagef("vault %s: %v", dir, err))
 	}
-	return &runner{ctx: ctx, env: env, eng: eng, v: v, fixed: now, opts: vaultfs.CallOptions{TZ: tz, Lang: g.lang}}, ExitOK
+	return &runner{ctx: ctx, env: env, eng: eng, v: v, fixed: now, opts: vaultfs.CallOptions{TZ: tz, Lang: g.lang, Timeout: timeout}}, ExitOK
 }
 
 func (r *runner) close() {
@@ -279,6 +287,10 @@ func (r *runner) close() {
 }
 
 // call runs one tool: exit 0 on success, 1 on a refusal or a failure.
+// A failure of the engine itself is answered as an INTERNAL refusal
+// naming it, so that every call prints one answer (a script's answers
+// line up with its calls) and the friendly forms say it once, as they say
+// every refusal.
 func (r *runner) call(tool string, args json.RawMessage) (vaultfs.Outcome, int) {
 	opts := r.opts
 	opts.Now = r.fixed
@@ -287,13 +299,36 @@ func (r *runner) call(tool string, args json.RawMessage) (vaultfs.Outcome, int) 
 	}
 	out, err := r.v.Call(r.ctx, r.eng, tool, args, opts)
 	if err != nil {
-		fmt.Fprintf(r.env.Stderr, "kessho: %v\n", err)
-		return out, ExitToolError
+		return internal(err, opts.Lang), ExitToolError
 	}
 	if !out.OK {
 		return out, ExitToolError
 	}
 	return out, ExitOK
+}
+
+// internal renders a failure of the engine as an INTERNAL refusal, as
+// the MCP server does.
+func internal(err error, lang string) vaultfs.Outcome {
+	e := fault.Internalf("%v", err)
+	b, _ := json.Marshal(struct {
+		OK    bool           `json:"ok"`
+		Error core.ErrorBody `json:"error"`
+	}{false, core.ErrorBody{Code: e.Code, Message: e.Message(lang), Details: e.Details}})
+	return vaultfs.Outcome{Answer: b}
+}
+
+// timeoutFlag reads --timeout: each call's deadline, a Go duration
+// (vaultfs.DefaultTimeout when absent).
+func timeoutFlag(g globals) (time.Duration, error) {
+	if g.timeout == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(g.timeout)
+	if err != nil || d <= 0 {
+		return 0, usagef("--timeout %q is not a duration above zero (e.g. 30s, 2m)", g.timeout)
+	}
+	return d, nil
 }
 
 // timeFlags reads --now (zero when absent: each call takes the time it

@@ -148,6 +148,7 @@ const globalHelp = `Global flags (before or after the command):
   --tz ZONE          the vault's IANA time zone (default: the host's)
   --lang en|fr       language of messages (default en)
   --engine wasm|native  run the core in the wasm module (default) or natively
+  --timeout DURATION the deadline of each call, all its work included (default 10s)
 `
 
 func printHelp(w io.Writer, lang string) {

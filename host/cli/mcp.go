@@ -127,7 +127,11 @@ func mcpOptions(g globals, env Env) (mcp.Options, error) {
 	if err != nil {
 		return mcp.Options{}, err
 	}
-	opts := mcp.Options{Lang: g.lang, TZ: tz}
+	timeout, err := timeoutFlag(g)
+	if err != nil {
+		return mcp.Options{}, err
+	}
+	opts := mcp.Options{Lang: g.lang, TZ: tz, Timeout: timeout}
 	if !now.IsZero() {
 		opts.Now = func() time.Time { return now }
 	}

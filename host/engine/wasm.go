@@ -42,7 +42,10 @@ type WasmOptions struct {
 	// 0 means DefaultMemoryLimitPages. The module declares a minimum (74
 	// pages today, growing with the core); NewWasm fails below it.
 	MemoryLimitPages uint32
-	// CallTimeout bounds each call. 0 means DefaultCallTimeout.
+	// CallTimeout bounds each call. 0 means DefaultCallTimeout. It is the
+	// engine's own bound on one run of the core; a tool call of several
+	// rounds is bounded as a whole by its host (vaultfs.CallOptions.Timeout),
+	// through the context's deadline.
 	CallTimeout time.Duration
 	// MaxRequest and MaxAnswer bound the request and the answer, in bytes.
 	// 0 means DefaultMaxRequest and DefaultMaxAnswer. A call over either

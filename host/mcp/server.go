@@ -52,6 +52,10 @@ type Options struct {
 	Now func() time.Time
 	// Version is the version reported to clients; "" reports "dev".
 	Version string
+	// Timeout bounds each call, all its work included (see
+	// vaultfs.CallOptions.Timeout); 0 means vaultfs.DefaultTimeout. A call
+	// past it answers LIMIT_EXCEEDED.
+	Timeout time.Duration
 }
 
 // NewServer returns an MCP server that offers every tool of the catalogue
@@ -125,7 +129,7 @@ func (c *caller) options() vaultfs.CallOptions {
 	if c.opts.Now != nil {
 		now = c.opts.Now
 	}
-	return vaultfs.CallOptions{Now: now(), TZ: c.opts.TZ, Lang: c.opts.Lang}
+	return vaultfs.CallOptions{Now: now(), TZ: c.opts.TZ, Lang: c.opts.Lang, Timeout: c.opts.Timeout}
 }
 
 // arguments passes the client's arguments to the core as they came: the

@@ -1,8 +1,10 @@
 package vaultfs
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -27,8 +29,10 @@ import (
 //     colon, invalid UTF-8), symbolic links that are broken or lead outside
 //     the vault, and anything that is neither a file nor a folder.
 //   - A tree lists its root and every folder under it in snap.Dirs and,
-//     with Content, reads every file under it into snap.Files. A symbolic
-//     link back to a folder the walk is inside is left out (no cycles).
+//     with Content, reads every file under it into snap.Files. Each real
+//     folder is listed once, however many links lead to it: a symbolic
+//     link to a folder listed elsewhere in the tree (an enclosing one, a
+//     sibling) is left out, so links make neither cycles nor repeats.
 //   - A path where nothing exists goes into snap.Missing (sorted).
 //
 // Folders and tree roots may be "." (the vault's root); every other path
@@ -47,6 +51,14 @@ import (
 // exists there). A path through a symbolic link that leads outside the
 // vault gives CONFLICT too.
 func (v *Vault) Answer(need vault.Need, snap *vault.Snapshot, maxBytes int64) error {
+	return v.AnswerContext(context.Background(), need, snap, maxBytes)
+}
+
+// AnswerContext is Answer bounded by ctx: once ctx's deadline has passed,
+// reading stops with LIMIT_EXCEEDED (checked before each folder listed
+// and each file read); a ctx cancelled otherwise stops it with ctx's
+// error. What was read before stays in snap.
+func (v *Vault) AnswerContext(ctx context.Context, need vault.Need, snap *vault.Snapshot, maxBytes int64) error {
 	for _, p := range need.Files {
 		if err := checkNeed(p, false); err != nil {
 			return err
@@ -68,7 +80,7 @@ func (v *Vault) Answer(need vault.Need, snap *vault.Snapshot, maxBytes int64) er
 		}
 	}
 
-	a := answerer{v: v, snap: snap, max: maxBytes, missing: map[string]bool{}}
+	a := answerer{ctx: ctx, v: v, snap: snap, max: maxBytes, missing: map[string]bool{}}
 	if snap.Files == nil {
 		snap.Files = map[string]vault.File{}
 	}
@@ -148,11 +160,26 @@ func checkNeed(p string, folder bool) error {
 
 // answerer carries one Answer's state.
 type answerer struct {
+	ctx     context.Context
 	v       *Vault
 	snap    *vault.Snapshot
 	max     int64
 	used    int64 // bytes of text in snap.Files
 	missing map[string]bool
+}
+
+// live refuses to read p once the call's context has ended.
+func (a *answerer) live(p string) error {
+	err := a.ctx.Err()
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, context.DeadlineExceeded):
+		return fault.New(fault.LimitExceeded, map[string]any{"path": p},
+			fmt.Sprintf("the call's deadline passed while Kessho was reading the vault (at %s); ask for less of the vault or give the call more time", p),
+			fmt.Sprintf("le délai de l'appel est passé pendant que Kessho lisait le coffre (à %s) ; demandez moins du coffre ou donnez plus de temps à l'appel", p))
+	}
+	return fmt.Errorf("reading %s: %w", p, err)
 }
 
 func (a *answerer) addMissing(p string) {
@@ -166,6 +193,9 @@ func (a *answerer) addMissing(p string) {
 func (a *answerer) file(p string) error {
 	if _, ok := a.snap.Files[p]; ok || a.missing[p] {
 		return nil
+	}
+	if err := a.live(p); err != nil {
+		return err
 	}
 	info, err := a.v.root.Stat(p)
 	if absentErr(err) {
@@ -295,7 +325,6 @@ func completeRunes(b []byte) int {
 	return len(b)
 }
 
-// entry is one listed name of a folder.
 // dirent is a folder entry as listed: its name and type (^fs.FileMode(0)
 // when the file system did not report it).
 type dirent struct {
@@ -303,9 +332,11 @@ type dirent struct {
 	typ  fs.FileMode
 }
 
+// entry is one listed name of a folder.
 type entry struct {
 	name string
 	dir  bool
+	link bool        // a symbolic link (to a folder, when dir)
 	info fs.FileInfo // for folders: the folder's own (followed) FileInfo
 }
 
@@ -387,7 +418,7 @@ func (v *Vault) list(p string) ([]entry, error) {
 		}
 		switch {
 		case info != nil && info.IsDir():
-			out = append(out, entry{name: name, dir: true, info: info})
+			out = append(out, entry{name: name, dir: true, link: typ&fs.ModeSymlink != 0, info: info})
 		case info != nil && !info.Mode().IsRegular():
 			continue
 		case info == nil && !typ.IsRegular():
@@ -399,7 +430,46 @@ func (v *Vault) list(p string) ([]entry, error) {
 	return out, nil
 }
 
-// tree answers a Tree need.
+// dirID is a file's identity: its device and inode.
+type dirID struct{ dev, ino uint64 }
+
+// dirSet is a set of folders by identity (os.SameFile).
+type dirSet struct {
+	ids   map[dirID]bool
+	other []fs.FileInfo // where the platform gives no dirID
+}
+
+// add adds the folder info describes and reports whether it was new.
+func (s *dirSet) add(info fs.FileInfo) bool {
+	if id, ok := dirIDOf(info); ok {
+		if s.ids[id] {
+			return false
+		}
+		if s.ids == nil {
+			s.ids = map[dirID]bool{}
+		}
+		s.ids[id] = true
+		return true
+	}
+	if slices.ContainsFunc(s.other, func(o fs.FileInfo) bool { return os.SameFile(o, info) }) {
+		return false
+	}
+	s.other = append(s.other, info)
+	return true
+}
+
+// walkHook, when set (by tests), is called with each folder a tree walk lists.
+var walkHook func(p string)
+
+// tree answers a Tree need. It lists each real folder (a device and an
+// inode) once, however many paths lead to it, so that links between
+// folders cannot make the walk grow: first every folder reached without a
+// link, then, in the order met, each link to a folder the walk has not
+// listed yet, walked at the link's path the same way. A link to a folder
+// already listed (an enclosing one, a sibling, another link's target) is
+// left out of its folder's listing, so every listed sub-folder is listed
+// itself and a note is read once. RATIONALE.md says why links are followed
+// at all ("Why does a tree walk list each real folder once?").
 func (a *answerer) tree(t vault.Tree) error {
 	rootInfo, err := a.v.root.Stat(t.Root)
 	if absentErr(err) {
@@ -409,8 +479,25 @@ func (a *answerer) tree(t vault.Tree) error {
 	if err != nil {
 		return readErr(t.Root, err)
 	}
-	var walk func(p string, ancestors []fs.FileInfo) error
-	walk = func(p string, ancestors []fs.FileInfo) error {
+	type link struct {
+		parent string
+		e      entry
+	}
+	var (
+		seen     = &dirSet{}
+		listings = map[string][]entry{}
+		order    []string // listed folders, in walk order
+		links    []link   // links to folders, in the order met
+	)
+	seen.add(rootInfo)
+	var walk func(p string) error
+	walk = func(p string) error {
+		if err := a.live(p); err != nil {
+			return err
+		}
+		if walkHook != nil {
+			walkHook(p)
+		}
 		entries, err := a.v.list(p)
 		if err != nil {
 			return err
@@ -420,16 +507,26 @@ func (a *answerer) tree(t vault.Tree) error {
 			return nil
 		}
 		entries = slices.DeleteFunc(entries, func(e entry) bool {
-			return e.dir && slices.ContainsFunc(ancestors, func(anc fs.FileInfo) bool { return os.SameFile(anc, e.info) })
+			switch {
+			case !e.dir:
+				return false
+			case e.link:
+				links = append(links, link{p, e})
+				return false // decided once every real folder is listed
+			default:
+				return !seen.add(e.info) // a bind mount of a folder listed
+			}
 		})
-		a.snap.Dirs[p] = names(entries)
+		listings[p] = entries
+		order = append(order, p)
 		for _, e := range entries {
 			full := join(p, e.name)
-			if e.dir {
-				if err := walk(full, append(ancestors, e.info)); err != nil {
+			switch {
+			case e.dir && !e.link:
+				if err := walk(full); err != nil {
 					return err
 				}
-			} else if t.Content {
+			case !e.dir && t.Content:
 				if err := a.file(full); err != nil {
 					return err
 				}
@@ -437,5 +534,21 @@ func (a *answerer) tree(t vault.Tree) error {
 		}
 		return nil
 	}
-	return walk(t.Root, []fs.FileInfo{rootInfo})
+	if err := walk(t.Root); err != nil {
+		return err
+	}
+	for i := 0; i < len(links); i++ { // walking a link may add links
+		l := links[i]
+		if seen.add(l.e.info) {
+			if err := walk(join(l.parent, l.e.name)); err != nil {
+				return err
+			}
+			continue
+		}
+		listings[l.parent] = slices.DeleteFunc(listings[l.parent], func(e entry) bool { return e.name == l.e.name })
+	}
+	for _, p := range order {
+		a.snap.Dirs[p] = names(listings[p])
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package vaultfs
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -19,14 +20,25 @@ type Engine interface {
 }
 
 // CallOptions are a call's inputs besides the tool and its arguments. The
-// zero value means: now, UTC, English, 8 rounds, 256 MiB of file text.
+// zero value means: now, UTC, English, 8 rounds, 256 MiB of file text, a
+// deadline of DefaultTimeout.
 type CallOptions struct {
 	Now       time.Time
 	TZ        string // IANA zone of the vault; "" is UTC
 	Lang      string // "en" or "fr"
 	MaxRounds int    // need/answer rounds before LIMIT_EXCEEDED; default 8
 	MaxBytes  int64  // file text the request may carry; default 256 MiB
+	// Timeout bounds the whole call, from the moment it holds the vault's
+	// lock to the engine's last answer: every round of the engine and
+	// every read of the host. 0 means DefaultTimeout; a negative value
+	// means no bound but ctx's own deadline. See Call.
+	Timeout time.Duration
 }
+
+// DefaultTimeout is a call's deadline when CallOptions.Timeout is zero:
+// the wasm engine's own bound on one run of the core
+// (engine.DefaultCallTimeout), now for the whole call.
+const DefaultTimeout = 10 * time.Second
 
 // Outcome is what a call produced.
 type Outcome struct {
@@ -53,7 +65,27 @@ type Outcome struct {
 // A refusal, from the core or from the host (CONFLICT, VAULT_LOCKED,
 // LIMIT_EXCEEDED), comes back as an Outcome with OK false and a nil
 // error; err is reserved for failures of the engine itself.
+//
+// # Deadline
+//
+// One deadline bounds the call: opts.Timeout (or ctx's deadline, when
+// earlier), counted from the moment the call holds the lock, so that
+// waiting for another writer (bounded by Vault.LockWait, VAULT_LOCKED) and
+// rolling a crashed plan forward do not eat it. The same context, made
+// once, goes to every round of the engine and every read of the vault, so
+// the rounds share the deadline rather than each getting it anew. A call
+// whose deadline passes before the engine's last answer answers
+// LIMIT_EXCEEDED, whatever noticed it first: the host before a round, the
+// engine (its deadline error, or a trap it died of once the deadline had
+// passed), an engine answer that came back late (the native engine cannot
+// be interrupted), the walk of the vault, or the round cap. Deciding by
+// the clock rather than by which error came first keeps one input's
+// answer one code. The plan, once answered in time, is applied whatever
+// the clock says: stopping half-way would leave the journal to finish it.
 func (v *Vault) Call(ctx context.Context, eng Engine, tool string, args json.RawMessage, opts CallOptions) (Outcome, error) {
+	if opts.Timeout == 0 {
+		opts.Timeout = DefaultTimeout
+	}
 	if opts.MaxRounds == 0 {
 		opts.MaxRounds = 8
 	}
@@ -78,13 +110,48 @@ func (v *Vault) Call(ctx context.Context, eng Engine, tool string, args json.Raw
 	if err := v.Recover(lock); err != nil {
 		return refuse(err)
 	}
+
+	start := time.Now()
+	limit := opts.Timeout
+	if limit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, limit)
+		defer cancel()
+	}
+	deadline, bounded := ctx.Deadline()
+	if bounded && (limit <= 0 || deadline.Before(start.Add(limit))) {
+		limit = 0 // ctx's own deadline, earlier: its length is the caller's
+	}
+	// late reports whether the deadline has passed, by the clock: a timer
+	// may not have fired yet.
+	late := func(err error) bool {
+		return bounded && !time.Now().Before(deadline) || errors.Is(err, context.DeadlineExceeded)
+	}
+	overrun := func() (Outcome, error) {
+		if limit <= 0 {
+			return refuse(fault.New(fault.LimitExceeded, map[string]any{"tool": tool},
+				fmt.Sprintf("%s did not finish before the call's deadline; ask for less of the vault, or give the call more time", tool),
+				fmt.Sprintf("%s n'a pas fini avant l'échéance de l'appel ; demandez moins du coffre, ou donnez plus de temps à l'appel", tool)))
+		}
+		return refuse(fault.New(fault.LimitExceeded, map[string]any{"tool": tool, "timeout_ms": limit.Milliseconds()},
+			fmt.Sprintf("%s did not finish within the call's deadline of %s; ask for less of the vault, or give the call more time (kessho --timeout)", tool, limit),
+			fmt.Sprintf("%s n'a pas fini dans le délai de l'appel (%s) ; demandez moins du coffre, ou donnez plus de temps à l'appel (kessho --timeout)", tool, limit)))
+	}
+
 	req := core.Request{Tool: tool, Args: args, Now: opts.Now.Format(time.RFC3339), TZ: opts.TZ, Lang: opts.Lang}
 	for round := 0; ; round++ {
+		if late(nil) {
+			return overrun()
+		}
 		reqJSON, err := json.Marshal(req)
 		if err != nil {
 			return Outcome{}, fmt.Errorf("call %s: encoding request: %w", tool, err)
 		}
 		raw, err := eng.Call(ctx, reqJSON)
+		if late(err) {
+			// Whatever the engine answered or died of: the deadline passed.
+			return overrun()
+		}
 		if e, ok := fault.As(err); ok && e.Code == fault.LimitExceeded {
 			// A bound of the engine: a refusal like the host's own bounds.
 			return refuse(fault.New(fault.LimitExceeded, map[string]any{"tool": tool},
@@ -114,7 +181,10 @@ func (v *Vault) Call(ctx context.Context, eng Engine, tool string, args json.Raw
 			if err := json.Unmarshal(*ans.Need, &need.Need); err != nil {
 				return Outcome{}, fmt.Errorf("call %s: bad need: %w", tool, err)
 			}
-			if err := v.Answer(need.Need, &req.Snapshot, opts.MaxBytes); err != nil {
+			if err := v.AnswerContext(ctx, need.Need, &req.Snapshot, opts.MaxBytes); err != nil {
+				if late(err) {
+					return overrun()
+				}
 				return refuse(err)
 			}
 			continue

@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"kessho/host/engine"
+	"kessho/host/vaultfs"
+)
+
+// lineEngine runs requests through inner, except those naming a phase
+// it knows: "timed-out" fails at once as an engine fails at its own
+// deadline; "blocks" waits until the call's context ends, as a call that
+// runs away does; "crashes" fails as an engine that died.
+type lineEngine struct{ inner engine.Engine }
+
+func (e lineEngine) Call(ctx context.Context, req []byte) ([]byte, error) {
+	switch {
+	case bytes.Contains(req, []byte(`"phase":"timed-out"`)):
+		return nil, fmt.Errorf("engine: call: %w", context.DeadlineExceeded)
+	case bytes.Contains(req, []byte(`"phase":"blocks"`)):
+		<-ctx.Done()
+		return nil, fmt.Errorf("engine: call: %w", ctx.Err())
+	case bytes.Contains(req, []byte(`"phase":"crashes"`)):
+		return nil, errors.New("engine: call: the core failed: wasm error: unreachable")
+	}
+	return e.inner.Call(ctx, req)
+}
+
+func (e lineEngine) Close(ctx context.Context) error { return e.inner.Close(ctx) }
+
+// TestScriptAnswersLineUp: a script whose calls pass their deadline, or
+// whose engine fails, still prints exactly one answer a call, in order:
+// LIMIT_EXCEEDED for the deadline, INTERNAL for a crash; the calls around
+// them run. On both engines.
+func TestScriptAnswersLineUp(t *testing.T) {
+	ctx := context.Background()
+	w, err := engine.NewWasm(ctx, engine.WasmOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close(ctx)
+	for name, inner := range map[string]engine.Engine{"native": engine.Native(), "wasm": w} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, "10-episodes", "projects", "alpha")
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(p, "context.md"), []byte("---\nphase: draft\n---\nBody\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			v, err := vaultfs.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer v.Close()
+			var stdout, stderr bytes.Buffer
+			env := Env{Stdout: &stdout, Stderr: &stderr}
+			r := &runner{ctx: ctx, env: env, eng: lineEngine{inner}, v: v, opts: vaultfs.CallOptions{TZ: "UTC", Lang: "en", Timeout: 300 * time.Millisecond}}
+			calls := []struct{ phase, want string }{
+				{"one", `"ok":true`},
+				{"timed-out", `"code":"LIMIT_EXCEEDED"`},
+				{"two", `"ok":true`},
+				{"blocks", `"code":"LIMIT_EXCEEDED"`},
+				{"crashes", `"code":"INTERNAL"`},
+				{"three", `"ok":true`},
+			}
+			var in strings.Builder
+			for _, c := range calls {
+				fmt.Fprintf(&in, `{"tool":"mem_update_phase","args":{"slug":"alpha","phase":%q}}`+"\n", c.phase)
+			}
+			if code := script(r, strings.NewReader(in.String()), "test", env); code != ExitToolError {
+				t.Errorf("exit %d; want %d", code, ExitToolError)
+			}
+			lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+			if len(lines) != len(calls) {
+				t.Fatalf("%d calls, %d answers:\n%s\nstderr:\n%s", len(calls), len(lines), stdout.String(), stderr.String())
+			}
+			for i, c := range calls {
+				if !json.Valid([]byte(lines[i])) || !strings.Contains(lines[i], c.want) {
+					t.Errorf("answer %d (phase %s) = %s; want %s", i+1, c.phase, lines[i], c.want)
+				}
+			}
+			b, _ := os.ReadFile(filepath.Join(p, "context.md"))
+			if !strings.Contains(string(b), "phase: three") {
+				t.Errorf("context.md = %q; want the last call's phase", b)
+			}
+		})
+	}
+}

@@ -1,0 +1,250 @@
+//go:build unix
+
+package vaultfs
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"kessho/core/fault"
+)
+
+// stubEngine runs each round through inner after before has run, and
+// records the deadline of each round's context.
+type stubEngine struct {
+	inner  Engine
+	before func(ctx context.Context, round int, req []byte) ([]byte, error) // nil, nil: go on to inner
+	mu     sync.Mutex
+	rounds []time.Time // each round's deadline; zero when none
+}
+
+func (s *stubEngine) Call(ctx context.Context, req []byte) ([]byte, error) {
+	s.mu.Lock()
+	d, _ := ctx.Deadline()
+	s.rounds = append(s.rounds, d)
+	round := len(s.rounds)
+	s.mu.Unlock()
+	if s.before != nil {
+		if raw, err := s.before(ctx, round, req); raw != nil || err != nil {
+			return raw, err
+		}
+	}
+	return s.inner.Call(ctx, req)
+}
+
+var deadlineVault = map[string]string{
+	"10-episodes/projects/alpha/context.md": "---\nkind: project\nphase: build\n---\n# Alpha\n",
+	"10-episodes/projects/alpha/history.md": "# History\n",
+	"20-knowledge/Note.md":                  "A note.\n",
+}
+
+const (
+	phaseArgs   = `{"slug":"alpha","phase":"review"}`
+	archiveArgs = `{"slug":"alpha","mode":"full","archive_subject":"S","archive_body_md":"See [[Note]].\n","no_derived_because":"test"}`
+)
+
+var deadlineNow = time.Date(2026, 11, 30, 9, 15, 0, 0, time.UTC)
+
+// answerOf decodes an answer's code ("" for ok).
+func answerOf(t *testing.T, out Outcome) string {
+	t.Helper()
+	var ans struct {
+		OK    bool
+		Error struct{ Code string }
+	}
+	if err := json.Unmarshal(out.Answer, &ans); err != nil {
+		t.Fatalf("answer %q: %v", out.Answer, err)
+	}
+	if ans.OK != out.OK {
+		t.Fatalf("answer %s; Outcome.OK %v", out.Answer, out.OK)
+	}
+	return ans.Error.Code
+}
+
+// TestDeadlineSharedAcrossRounds: every round of a call gets the one
+// deadline made when the call started (the default one included), not a
+// new one each round.
+func TestDeadlineSharedAcrossRounds(t *testing.T) {
+	for name, eng := range bothEngines(t) {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			makeTree(t, dir, deadlineVault)
+			v := openVault(t, dir)
+			s := &stubEngine{inner: eng}
+			start := time.Now()
+			out, err := v.Call(context.Background(), s, "mem_archive", json.RawMessage(archiveArgs), CallOptions{Now: deadlineNow})
+			if err != nil || !out.OK {
+				t.Fatalf("answer %s, %v; want ok", out.Answer, err)
+			}
+			if len(s.rounds) < 2 {
+				t.Fatalf("the call took %d rounds; the test needs 2 or more", len(s.rounds))
+			}
+			for i, d := range s.rounds {
+				if d.IsZero() || d.Before(start) || d.After(start.Add(DefaultTimeout+time.Second)) {
+					t.Errorf("round %d had deadline %v; want about %v after %v", i+1, d, DefaultTimeout, start)
+				}
+				if !d.Equal(s.rounds[0]) {
+					t.Errorf("round %d had deadline %v, round 1 %v: each round got its own", i+1, d, s.rounds[0])
+				}
+			}
+		})
+	}
+}
+
+// TestDeadlineSpansRounds: an engine that takes 60% of the deadline each
+// round (and cannot be interrupted, like the native engine) makes the
+// call fail on its second round, with LIMIT_EXCEEDED and nothing written,
+// whether the deadline is the call's option or its context's.
+func TestDeadlineSpansRounds(t *testing.T) {
+	const limit = time.Second
+	for name, eng := range bothEngines(t) {
+		for _, how := range []string{"option", "context"} {
+			t.Run(name+"/"+how, func(t *testing.T) {
+				dir := t.TempDir()
+				makeTree(t, dir, deadlineVault)
+				v := openVault(t, dir)
+				s := &stubEngine{inner: eng, before: func(ctx context.Context, round int, req []byte) ([]byte, error) {
+					time.Sleep(limit * 6 / 10)
+					return nil, nil
+				}}
+				ctx, opts := context.Background(), CallOptions{Now: deadlineNow}
+				if how == "option" {
+					opts.Timeout = limit
+				} else {
+					c, cancel := context.WithTimeout(ctx, limit)
+					defer cancel()
+					ctx = c
+				}
+				out, err := v.Call(ctx, s, "mem_update_phase", json.RawMessage(phaseArgs), opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if code := answerOf(t, out); code != fault.LimitExceeded {
+					t.Errorf("answer %s; want LIMIT_EXCEEDED", out.Answer)
+				}
+				if ms := fmt.Sprintf(`"timeout_ms":%d`, limit.Milliseconds()); how == "option" && !bytes.Contains(out.Answer, []byte(ms)) {
+					t.Errorf("answer %s does not name the deadline", out.Answer)
+				}
+				if len(s.rounds) != 2 {
+					t.Errorf("the engine ran %d rounds; want 2", len(s.rounds))
+				}
+				if d := diffTree(readTree(t, dir), treeOf(deadlineVault)); d != "" {
+					t.Errorf("the vault changed:\n%s", d)
+				}
+			})
+		}
+	}
+}
+
+// TestDeadlineSameCode: however the overrun shows (the engine's deadline
+// error, a trap after the deadline, a late answer, the round cap, the
+// walk of the vault), the call answers the same LIMIT_EXCEEDED, byte for
+// byte, on both engines; and a call given no time at all answers it too.
+func TestDeadlineSameCode(t *testing.T) {
+	const limit = 200 * time.Millisecond
+	waitDeadline := func(ctx context.Context) {
+		<-ctx.Done()
+		for d, _ := ctx.Deadline(); time.Now().Before(d); {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	type variant struct {
+		name   string
+		tool   string
+		rounds int // MaxRounds; 0: the default
+		before func(ctx context.Context, round int, req []byte) ([]byte, error)
+		walk   bool // the walk of the vault sleeps past the deadline
+	}
+	variants := func(eng Engine) []variant {
+		return []variant{
+			{name: "engine deadline", tool: "mem_update_phase", before: func(ctx context.Context, round int, req []byte) ([]byte, error) {
+				waitDeadline(ctx)
+				return nil, nil // the real engine, given an ended context
+			}},
+			{name: "trap after the deadline", tool: "mem_update_phase", before: func(ctx context.Context, round int, req []byte) ([]byte, error) {
+				waitDeadline(ctx)
+				return nil, errors.New("engine: call: the core failed: wasm error: unreachable")
+			}},
+			{name: "bad answer after the deadline", tool: "mem_update_phase", before: func(ctx context.Context, round int, req []byte) ([]byte, error) {
+				waitDeadline(ctx)
+				return []byte("not json"), nil
+			}},
+			{name: "late answer", tool: "mem_update_phase", before: func(ctx context.Context, round int, req []byte) ([]byte, error) {
+				waitDeadline(ctx)
+				return eng.Call(context.Background(), req) // an engine that cannot be interrupted
+			}},
+			{name: "round cap", tool: "mem_update_phase", rounds: 1, before: func(ctx context.Context, round int, req []byte) ([]byte, error) {
+				waitDeadline(ctx)
+				return []byte(`{"need":{"files":["more.md"]}}`), nil
+			}},
+			{name: "walk", tool: "mem_archive", walk: true},
+		}
+	}
+	var want []byte
+	for name, eng := range bothEngines(t) {
+		for _, vt := range variants(eng) {
+			t.Run(name+"/"+vt.name, func(t *testing.T) {
+				dir := t.TempDir()
+				makeTree(t, dir, deadlineVault)
+				v := openVault(t, dir)
+				ctx, cancel := context.WithTimeout(context.Background(), limit)
+				defer cancel()
+				if vt.walk {
+					walkHook = func(string) { waitDeadline(ctx) }
+					defer func() { walkHook = nil }()
+				}
+				args := phaseArgs
+				if vt.tool == "mem_archive" {
+					args = archiveArgs
+				}
+				s := &stubEngine{inner: eng, before: vt.before}
+				out, err := v.Call(ctx, s, vt.tool, json.RawMessage(args), CallOptions{Now: deadlineNow, MaxRounds: vt.rounds})
+				if err != nil {
+					t.Fatalf("Call: %v; want a LIMIT_EXCEEDED answer", err)
+				}
+				if code := answerOf(t, out); code != fault.LimitExceeded {
+					t.Fatalf("answer %s; want LIMIT_EXCEEDED", out.Answer)
+				}
+				// One message for every variant but the tool's name.
+				got := bytes.ReplaceAll(out.Answer, []byte(vt.tool), []byte("TOOL"))
+				if want == nil {
+					want = got
+				} else if !bytes.Equal(got, want) {
+					t.Errorf("answer\n%s\nwant\n%s", got, want)
+				}
+				if d := diffTree(readTree(t, dir), treeOf(deadlineVault)); d != "" {
+					t.Errorf("the vault changed:\n%s", d)
+				}
+			})
+		}
+	}
+}
+
+// TestDeadlineNoTime: a call whose deadline has passed when it holds the
+// lock runs no round of the engine, on either engine.
+func TestDeadlineNoTime(t *testing.T) {
+	for name, eng := range bothEngines(t) {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			makeTree(t, dir, deadlineVault)
+			v := openVault(t, dir)
+			s := &stubEngine{inner: eng}
+			out, err := v.Call(context.Background(), s, "mem_update_phase", json.RawMessage(phaseArgs), CallOptions{Now: deadlineNow, Timeout: time.Nanosecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if code := answerOf(t, out); code != fault.LimitExceeded {
+				t.Errorf("answer %s; want LIMIT_EXCEEDED", out.Answer)
+			}
+			if len(s.rounds) != 0 {
+				t.Errorf("the engine ran %d rounds", len(s.rounds))
+			}
+		})
+	}
+}
