@@ -634,7 +634,20 @@ func (v *Vault) land(op plan.Op) (landed, error) {
 // is kept). An error while undoing leaves the journal: the next call
 // rolls the plan forward, and the edited file becomes a recovery
 // conflict.
+//
+// The progress goes first: a crash in the middle of the undos must not
+// leave a progress that lists as done the ops already undone, or recovery
+// would resume after them and leave the plan half-made. Without it,
+// recovery looks at every op from the first (those undone hold their
+// before-state and land again; the others hold their after-state).
 func (v *Vault) abandon(j *journal, ls []landed, m *mismatch) error {
+	if err := v.root.Remove(path.Join(journalDir, j.ID+".done")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fault.Internalf("forgetting the progress of plan %s after %v: %v; the next call finishes the plan", j.ID, m.err, err)
+	}
+	if err := v.syncDir(journalDir); err != nil {
+		return fault.Internalf("syncing %s after %v: %v; the next call finishes the plan", journalDir, m.err, err)
+	}
+	step("abandon %s: progress removed", j.ID)
 	for i := len(ls) - 1; i >= 0; i-- {
 		if i < len(ls)-1 {
 			if err := v.undo(ls[i]); err != nil {

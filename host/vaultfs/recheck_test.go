@@ -125,3 +125,64 @@ func TestApplyRecheck(t *testing.T) {
 		})
 	}
 }
+
+// TestCrashWhileUndoing: a crash in the middle of the undos of a live
+// conflict leaves the journal; recovery then looks at every op again (the
+// progress was dropped before the first undo) and finishes the plan, so
+// the vault is never left with ops recorded done that were undone. The
+// file the other program edited becomes a recovery conflict, its edit kept.
+func TestCrashWhileUndoing(t *testing.T) {
+	multi := plan.Plan{
+		write("new/deep/n.md", plan.Absent, "N"),
+		write("notes/a.md", h("A"), "A2"),
+		{Op: plan.Delete, Path: "notes/b.md", Expect: h("B")},
+		{Op: plan.Move, From: "proj/x", To: "done/x", Expect: plan.Absent},
+		{Op: plan.Mkdir, Path: "m/n"},
+		write("done/x/context.md", h("ctx"), "ctx2"),
+		write("keep.md", h("keep"), "keep2"),
+	}
+	dir := t.TempDir()
+	makeTree(t, dir, base)
+	v := openVault(t, dir)
+	l := lock(t, v)
+	type crash struct{}
+	edited := false
+	crashHook = func(s string) {
+		switch {
+		case s == "op 5: recorded done" && !edited:
+			edited = true
+			os.WriteFile(filepath.Join(dir, "keep.md"), []byte("keep, edited"), 0o644)
+		case strings.HasPrefix(s, "undo move proj/x: renamed"):
+			panic(crash{}) // the process dies half-way through the undos
+		}
+	}
+	func() {
+		defer func() {
+			if r := recover(); r != (crash{}) {
+				t.Fatalf("no crash while undoing (recovered %v)", r)
+			}
+		}()
+		v.Apply(l, multi)
+	}()
+	crashHook = nil
+	if len(journalFiles(t, dir)) == 0 {
+		t.Fatal("the journal is gone after a crash while undoing")
+	}
+	wantCode(t, v.Recover(l), fault.RecoveryConflict)
+	got := readTree(t, dir)
+	for p, want := range map[string]string{
+		"new/deep/n.md": "N", "notes/a.md": "A2", "done/x/context.md": "ctx2", "done/x/arch/1.md": "one", "keep.md": "keep, edited",
+	} {
+		if got[p] != want {
+			t.Errorf("%s = %q after recovery, want %q (the plan finished, the edit kept)", p, got[p], want)
+		}
+	}
+	for _, p := range []string{"notes/b.md", "proj/x/context.md"} {
+		if _, ok := got[p]; ok {
+			t.Errorf("%s is still there after recovery: the plan is half-made", p)
+		}
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "m", "n")); err != nil || !fi.IsDir() {
+		t.Errorf("m/n is not a folder after recovery: %v", err)
+	}
+}
