@@ -59,12 +59,18 @@ func (v *Vault) Lock(ctx context.Context) (*Lock, error) {
 
 	s, _ := sems.LoadOrStore(v.key, make(chan struct{}, 1))
 	sem := s.(chan struct{})
+	// A free lock is taken even when ctx has ended: the same call gets the
+	// same answer, never a random pick between the two ready cases.
 	select {
 	case sem <- struct{}{}:
-	case <-ctx.Done():
-		return nil, busy()
-	case <-timer.C:
-		return nil, busy()
+	default:
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			return nil, busy()
+		case <-timer.C:
+			return nil, busy()
+		}
 	}
 	release := func() { <-sem }
 

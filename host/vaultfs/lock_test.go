@@ -239,3 +239,19 @@ func TestLockFairness(t *testing.T) {
 		t.Errorf("count.md = %q; want 5", b)
 	}
 }
+
+// TestLockFreeWithEndedContext: a free lock is taken even when the
+// caller's context has already ended, every time (the same call never
+// answers VAULT_LOCKED one time and runs the next).
+func TestLockFreeWithEndedContext(t *testing.T) {
+	v := openVault(t, t.TempDir())
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for i := range 200 {
+		l, err := v.Lock(ctx)
+		if err != nil {
+			t.Fatalf("try %d: a free lock was refused with an ended context: %v", i, err)
+		}
+		l.Unlock()
+	}
+}
