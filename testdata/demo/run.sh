@@ -35,16 +35,20 @@ step "The same call as JSON, as agents and scripts make it" call mem_update_phas
 step "A refusal: bad slug, nothing written" call mem_set_summary --json '{"slug":"../etc","summary":"x"}'
 step "A refusal: archived project, nothing written" phase old-blog review
 step "A refusal: too long a summary, never cut" summary kessho-docs "$(printf 'word %.0s' {1..70})"
-step "Archive the session in full: archive note, history line, a derived atom, new phase" \
-  archive kessho-docs --mode full --phase review \
-  --archive-subject "CLI chapter" \
+archive=(archive kessho-docs --mode full --phase review
+  --archive-subject "CLI chapter"
   --archive-body-md "Wrote the CLI chapter from /home/ada/src/kessho/host/cli/cli.go.
 
 ## Next steps
-- Obsidian chapter." \
-  --archive-aliases "the command line" \
-  --derive '[{"fact":"Every CLI example names its vault","body":"Readers copy examples; an example without --vault edits whatever folder they stand in.","kind":"principle"}]'
-step "Roll the archive back: the note and its line go, the atom stays" rollback kessho-docs
+- Obsidian chapter."
+  --archive-aliases "the command line"
+  --derive '[{"fact":"Every CLI example names its vault","body":"Readers copy examples; an example without --vault edits whatever folder they stand in.","kind":"principle"}]')
+step "Archive the session in full: archive note, history line, a derived atom, new phase" "${archive[@]}"
+step "The same archive again, as an agent retrying: already archived, nothing written" "${archive[@]}"
+step "Roll the archive back, naming it: the note and its line go, the atom stays" \
+  rollback kessho-docs --archive 2026-11-30-10h15-kessho-docs-cli-chapter.md
+step "Roll back again with the same name: refused, the older archive is safe" \
+  rollback kessho-docs --archive 2026-11-30-10h15-kessho-docs-cli-chapter.md
 step "The week's worklog, collected (read-only): sessions and hours by project" worklog --week-of 2026-11-27
 echo
 echo "Done. The same calls run in Obsidian and over MCP through the same wasm module."
