@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
+
+	"kessho/core/eol"
 )
 
 // Set gives a top-level key a value and returns the new text. Only the
@@ -181,7 +183,7 @@ func SetBody(text, body string) (string, error) {
 	case d.has && !d.closeNL && body != "":
 		head += d.nl
 	case !d.has:
-		if first, _, nl := lineAt(loneCR(body), 0); nl != "" && isDelimiter(first, false) {
+		if first, _, nl := lineAt(eol.LoneCR(body), 0); nl != "" && isDelimiter(first, false) {
 			head += "---" + d.nl + "---" + d.nl
 		}
 	}

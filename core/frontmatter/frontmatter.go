@@ -53,6 +53,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"kessho/core/eol"
 )
 
 // Error is a refusal: the frontmatter does not parse as a YAML mapping, or
@@ -102,7 +104,7 @@ const bom = "\ufeff"
 // YAML mapping, or that is never closed, gives an *Error.
 func Parse(text string) (*Doc, error) {
 	d := &Doc{src: text, nl: "\n"}
-	text = loneCR(text)
+	text = eol.LoneCR(text) // lone-CR lines read as lines, offsets kept
 	d.text = text
 	if strings.HasPrefix(text, bom) {
 		d.bomLen = len(bom)
@@ -143,30 +145,6 @@ func Parse(text string) (*Doc, error) {
 		return nil, err
 	}
 	return d, nil
-}
-
-// loneCR returns text with each "\r" that is not followed by "\n" made a
-// "\n" (text itself when it has none): the same length, the same offsets,
-// and lines that the rest of the package, and yaml.v3, read as lines.
-func loneCR(text string) string {
-	i := strings.IndexByte(text, '\r')
-	for i >= 0 && i+1 < len(text) && text[i+1] == '\n' {
-		j := strings.IndexByte(text[i+1:], '\r')
-		if j < 0 {
-			return text
-		}
-		i += 1 + j
-	}
-	if i < 0 {
-		return text
-	}
-	b := []byte(text)
-	for ; i < len(b); i++ {
-		if b[i] == '\r' && (i+1 == len(b) || b[i+1] != '\n') {
-			b[i] = '\n'
-		}
-	}
-	return string(b)
 }
 
 // lineAt returns the line starting at p without its line ending, the offset

@@ -5,13 +5,14 @@
 package markdown
 
 import (
-	"bytes"
 	"strings"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+
+	"kessho/core/eol"
 )
 
 var md = goldmark.New()
@@ -21,30 +22,7 @@ var md = goldmark.New()
 // each lone "\r" is a "\n". The copy has src's length and offsets, so
 // every position found in it is one in src, and callers splice src.
 func parse(src []byte) ast.Node {
-	return md.Parser().Parse(text.NewReader(loneCR(src)), parser.WithContext(parser.NewContext()))
-}
-
-// loneCR returns src, or a copy of it where each "\r" not followed by
-// "\n" is a "\n".
-func loneCR(src []byte) []byte {
-	i := bytes.IndexByte(src, '\r')
-	for i >= 0 && i+1 < len(src) && src[i+1] == '\n' {
-		j := bytes.IndexByte(src[i+1:], '\r')
-		if j < 0 {
-			return src
-		}
-		i += 1 + j
-	}
-	if i < 0 {
-		return src
-	}
-	b := bytes.Clone(src)
-	for ; i < len(b); i++ {
-		if b[i] == '\r' && (i+1 == len(b) || b[i+1] != '\n') {
-			b[i] = '\n'
-		}
-	}
-	return b
+	return md.Parser().Parse(text.NewReader(eol.LoneCRBytes(src)), parser.WithContext(parser.NewContext()))
 }
 
 // lineStart returns the offset of the start of the line holding off.

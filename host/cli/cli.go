@@ -22,9 +22,7 @@ import (
 	"strings"
 	"time"
 
-	"kessho/core"
 	"kessho/core/catalog"
-	"kessho/core/fault"
 	"kessho/host/engine"
 	"kessho/host/vaultfs"
 )
@@ -299,23 +297,12 @@ func (r *runner) call(tool string, args json.RawMessage) (vaultfs.Outcome, int) 
 	}
 	out, err := r.v.Call(r.ctx, r.eng, tool, args, opts)
 	if err != nil {
-		return internal(err, opts.Lang), ExitToolError
+		return vaultfs.Refusal(err, opts.Lang), ExitToolError
 	}
 	if !out.OK {
 		return out, ExitToolError
 	}
 	return out, ExitOK
-}
-
-// internal renders a failure of the engine as an INTERNAL refusal, as
-// the MCP server does.
-func internal(err error, lang string) vaultfs.Outcome {
-	e := fault.Internalf("%v", err)
-	b, _ := json.Marshal(struct {
-		OK    bool           `json:"ok"`
-		Error core.ErrorBody `json:"error"`
-	}{false, core.ErrorBody{Code: e.Code, Message: e.Message(lang), Details: e.Details}})
-	return vaultfs.Outcome{Answer: b}
 }
 
 // timeoutFlag reads --timeout: each call's deadline, a Go duration

@@ -34,9 +34,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"kessho/core"
 	"kessho/core/catalog"
-	"kessho/core/fault"
 	"kessho/host/vaultfs"
 )
 
@@ -113,12 +111,12 @@ func (c *caller) handler(name string) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		if w, ok := c.engine.(waiter); ok {
 			if err := w.Wait(ctx); err != nil {
-				return result(internal(err, c.opts.Lang)), nil
+				return result(vaultfs.Refusal(err, c.opts.Lang)), nil
 			}
 		}
 		out, err := c.vault.Call(ctx, c.engine, name, arguments(req.Params.Arguments), c.options())
 		if err != nil {
-			out = internal(err, c.opts.Lang)
+			out = vaultfs.Refusal(err, c.opts.Lang)
 		}
 		return result(out), nil
 	}
@@ -158,16 +156,4 @@ func result(out vaultfs.Outcome) *sdk.CallToolResult {
 		}
 	}
 	return res
-}
-
-// internal renders a failure of the engine itself (it did not start, it
-// crashed, the call was cancelled) as an INTERNAL refusal, so that the
-// agent sees it and the server goes on.
-func internal(err error, lang string) vaultfs.Outcome {
-	e := fault.Internalf("%v", err)
-	b, _ := json.Marshal(struct {
-		OK    bool           `json:"ok"`
-		Error core.ErrorBody `json:"error"`
-	}{false, core.ErrorBody{Code: e.Code, Message: e.Message(lang), Details: e.Details}})
-	return vaultfs.Outcome{Answer: b}
 }

@@ -134,12 +134,8 @@ func (s *sim) at(x string, k int) (node, error) {
 				return node{kind: folder}, nil
 			}
 		case plan.Move:
-			if x == op.To {
-				x = op.From
-				continue
-			}
-			if rest, ok := strings.CutPrefix(x, op.To+"/"); ok {
-				x = op.From + "/" + rest
+			if y, ok := beforeMove(op, x); ok {
+				x = y
 				continue
 			}
 			if x == op.From || under(x, op.From) {
@@ -151,6 +147,18 @@ func (s *sim) at(x string, k int) (node, error) {
 		}
 	}
 	return s.onDisk(x)
+}
+
+// beforeMove returns where x was before move op ran, and true, when op
+// moved it (x is op's target or under it).
+func beforeMove(op plan.Op, x string) (string, bool) {
+	if x == op.To {
+		return op.From, true
+	}
+	if rest, ok := strings.CutPrefix(x, op.To+"/"); ok {
+		return op.From + "/" + rest, true
+	}
+	return x, false
 }
 
 // link reports whether x will be a symbolic link once ops [0,k) have
@@ -165,12 +173,8 @@ func (s *sim) link(x string, k int) (bool, error) {
 				return false, nil
 			}
 		case plan.Move:
-			if x == op.To {
-				x = op.From
-				continue
-			}
-			if rest, ok := strings.CutPrefix(x, op.To+"/"); ok {
-				x = op.From + "/" + rest
+			if y, ok := beforeMove(op, x); ok {
+				x = y
 				continue
 			}
 			if x == op.From || under(x, op.From) {

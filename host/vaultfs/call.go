@@ -100,7 +100,7 @@ func (v *Vault) Call(ctx context.Context, eng Engine, tool string, args json.Raw
 		if !ok {
 			e = fault.Internalf("%v", err)
 		}
-		return refusal(e, opts.Lang), nil
+		return Refusal(e, opts.Lang), nil
 	}
 	lock, err := v.Lock(ctx)
 	if err != nil {
@@ -231,8 +231,15 @@ func conflictAs(tool string, err error) error {
 	return err
 }
 
-// refusal renders a host-side error exactly as the core renders its own.
-func refusal(e *fault.Error, lang string) Outcome {
+// Refusal renders a host-side error as the core renders its own refusals
+// ({"ok":false,"error":…}); an error that is no *fault.Error is INTERNAL.
+// Hosts use it for failures of the engine itself, so that every call gets
+// one answer.
+func Refusal(err error, lang string) Outcome {
+	e, ok := fault.As(err)
+	if !ok {
+		e = fault.Internalf("%v", err)
+	}
 	out, _ := json.Marshal(struct {
 		OK    bool           `json:"ok"`
 		Error core.ErrorBody `json:"error"`

@@ -27,20 +27,22 @@ func editAt(t *testing.T, at string, edit func()) (hook func(string), ran *bool)
 	}, ran
 }
 
+// multi is a plan of every kind of op, on the base tree.
+var multi = plan.Plan{
+	write("new/deep/n.md", plan.Absent, "N"),
+	write("notes/a.md", h("A"), "A2"),
+	{Op: plan.Delete, Path: "notes/b.md", Expect: h("B")},
+	{Op: plan.Move, From: "proj/x", To: "done/x", Expect: plan.Absent},
+	{Op: plan.Mkdir, Path: "m/n"},
+	write("done/x/context.md", h("ctx"), "ctx2"),
+	write("keep.md", h("keep"), "keep2"),
+}
+
 // TestApplyRecheck: a file changed after the precondition check and
 // before its op lands stops the plan with CONFLICT naming it; every op
 // that landed before it is undone, and the other program's write
 // survives.
 func TestApplyRecheck(t *testing.T) {
-	multi := plan.Plan{
-		write("new/deep/n.md", plan.Absent, "N"),
-		write("notes/a.md", h("A"), "A2"),
-		{Op: plan.Delete, Path: "notes/b.md", Expect: h("B")},
-		{Op: plan.Move, From: "proj/x", To: "done/x", Expect: plan.Absent},
-		{Op: plan.Mkdir, Path: "m/n"},
-		write("done/x/context.md", h("ctx"), "ctx2"),
-		write("keep.md", h("keep"), "keep2"),
-	}
 	cases := []struct {
 		name  string
 		plan  plan.Plan
@@ -132,15 +134,6 @@ func TestApplyRecheck(t *testing.T) {
 // the vault is never left with ops recorded done that were undone. The
 // file the other program edited becomes a recovery conflict, its edit kept.
 func TestCrashWhileUndoing(t *testing.T) {
-	multi := plan.Plan{
-		write("new/deep/n.md", plan.Absent, "N"),
-		write("notes/a.md", h("A"), "A2"),
-		{Op: plan.Delete, Path: "notes/b.md", Expect: h("B")},
-		{Op: plan.Move, From: "proj/x", To: "done/x", Expect: plan.Absent},
-		{Op: plan.Mkdir, Path: "m/n"},
-		write("done/x/context.md", h("ctx"), "ctx2"),
-		write("keep.md", h("keep"), "keep2"),
-	}
 	dir := t.TempDir()
 	makeTree(t, dir, base)
 	v := openVault(t, dir)
