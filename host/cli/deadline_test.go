@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,29 +12,9 @@ import (
 	"time"
 
 	"kessho/host/engine"
+	"kessho/host/internal/enginetest"
 	"kessho/host/vaultfs"
 )
-
-// lineEngine runs requests through inner, except those naming a phase
-// it knows: "timed-out" fails at once as an engine fails at its own
-// deadline; "blocks" waits until the call's context ends, as a call that
-// runs away does; "crashes" fails as an engine that died.
-type lineEngine struct{ inner engine.Engine }
-
-func (e lineEngine) Call(ctx context.Context, req []byte) ([]byte, error) {
-	switch {
-	case bytes.Contains(req, []byte(`"phase":"timed-out"`)):
-		return nil, fmt.Errorf("engine: call: %w", context.DeadlineExceeded)
-	case bytes.Contains(req, []byte(`"phase":"blocks"`)):
-		<-ctx.Done()
-		return nil, fmt.Errorf("engine: call: %w", ctx.Err())
-	case bytes.Contains(req, []byte(`"phase":"crashes"`)):
-		return nil, errors.New("engine: call: the core failed: wasm error: unreachable")
-	}
-	return e.inner.Call(ctx, req)
-}
-
-func (e lineEngine) Close(ctx context.Context) error { return e.inner.Close(ctx) }
 
 // TestScriptAnswersLineUp: a script whose calls pass their deadline, or
 // whose engine fails, still prints exactly one answer a call, in order:
@@ -65,7 +44,7 @@ func TestScriptAnswersLineUp(t *testing.T) {
 			defer v.Close()
 			var stdout, stderr bytes.Buffer
 			env := Env{Stdout: &stdout, Stderr: &stderr}
-			r := &runner{ctx: ctx, env: env, eng: lineEngine{inner}, v: v, opts: vaultfs.CallOptions{TZ: "UTC", Lang: "en", Timeout: 300 * time.Millisecond}}
+			r := &runner{ctx: ctx, env: env, eng: enginetest.Faulty{Inner: inner}, v: v, opts: vaultfs.CallOptions{TZ: "UTC", Lang: "en", Timeout: 300 * time.Millisecond}}
 			calls := []struct{ phase, want string }{
 				{"one", `"ok":true`},
 				{"timed-out", `"code":"LIMIT_EXCEEDED"`},
