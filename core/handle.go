@@ -151,5 +151,5 @@ func errorAnswer(err error, lang string) Answer {
 		e = fault.Internalf("%v", err)
 	}
 	f := false
-	return Answer{OK: &f, Error: &ErrorBody{Code: e.Code, Message: e.Message(lang), Details: e.Details}}
+	return Answer{OK: &f, Error: &ErrorBody{Code: string(e.Code), Message: e.Message(lang), Details: e.Details}}
 }

@@ -10,6 +10,8 @@ package catalog
 
 import (
 	"slices"
+
+	"kessho/core/fault"
 )
 
 // Text is a sentence in each supported language.
@@ -78,17 +80,17 @@ type CLI struct {
 
 // Tool is one tool of the catalogue.
 type Tool struct {
-	Name        string   `json:"name"`
-	Title       Text     `json:"title"`
-	Description Text     `json:"description"`
-	Params      []Param  `json:"params"`
-	Errors      []string `json:"errors"`
+	Name        string       `json:"name"`
+	Title       Text         `json:"title"`
+	Description Text         `json:"description"`
+	Params      []Param      `json:"params"`
+	Errors      []fault.Code `json:"errors"`
 	// Writes is false for tools that never return a plan.
 	Writes bool `json:"writes"`
 	// ConflictCode is the code a host gives when a plan's precondition
 	// fails; "" means CONFLICT.
-	ConflictCode string `json:"conflict_code,omitempty"`
-	CLI          CLI    `json:"cli"`
+	ConflictCode fault.Code `json:"conflict_code,omitempty"`
+	CLI          CLI        `json:"cli"`
 }
 
 // Param returns the parameter named name.
@@ -102,8 +104,8 @@ func (t *Tool) Param(name string) (*Param, bool) {
 }
 
 // Errors every tool shares (SPEC section 7).
-var Shared = []string{"INVALID_ARGUMENT", "INVALID_SLUG", "UNKNOWN_SLUG", "PROJECT_ARCHIVED",
-	"FRONTMATTER_INVALID", "CONFLICT", "RECOVERY_CONFLICT", "VAULT_LOCKED", "LIMIT_EXCEEDED", "INTERNAL"}
+var Shared = []fault.Code{fault.InvalidArgument, fault.InvalidSlug, fault.UnknownSlug, fault.ProjectArchived,
+	fault.FrontmatterInvalid, fault.Conflict, fault.RecoveryConflict, fault.VaultLocked, fault.LimitExceeded, fault.Internal}
 
 var tools []*Tool
 
@@ -148,3 +150,12 @@ func ByCommand(cmd string) (*Tool, bool) {
 
 func intp(n int) *int           { return &n }
 func floatp(f float64) *float64 { return &f }
+
+// CodeNames returns codes as strings, in order.
+func CodeNames(codes []fault.Code) []string {
+	out := make([]string, len(codes))
+	for i, c := range codes {
+		out[i] = string(c)
+	}
+	return out
+}

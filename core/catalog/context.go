@@ -1,5 +1,7 @@
 package catalog
 
+import "kessho/core/fault"
+
 // The context tools: small edits of a project's context.md.
 
 var slugParam = Param{
@@ -26,7 +28,7 @@ func init() {
 					Fr: "La nouvelle phase, un mot ou une courte expression (200 caractères au plus) ; une chaîne vide retire la phase.",
 				}},
 		},
-		Errors: append([]string{"NO_CONTEXT", "SLUG_CONFLICT", "FILE_NOT_UTF8"}, Shared...),
+		Errors: append([]fault.Code{fault.NoContext, fault.SlugConflict}, Shared...),
 		Writes: true,
 		CLI:    CLI{Command: "phase", Args: []string{"slug", "phase"}},
 	})
@@ -45,7 +47,7 @@ func init() {
 					Fr: "Une ou deux phrases, 300 caractères au plus une fois les sauts de ligne joints : ce qu'est le projet et où il en est.",
 				}},
 		},
-		Errors: append([]string{"SUMMARY_TOO_LONG", "NO_CONTEXT", "SLUG_CONFLICT", "FILE_NOT_UTF8"}, Shared...),
+		Errors: append([]fault.Code{fault.SummaryTooLong, fault.NoContext, fault.SlugConflict}, Shared...),
 		Writes: true,
 		CLI:    CLI{Command: "summary", Args: []string{"slug", "summary"}},
 	})

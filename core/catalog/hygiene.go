@@ -1,5 +1,7 @@
 package catalog
 
+import "kessho/core/fault"
+
 // Context hygiene (SPEC section 9): the nightly check and trim of
 // memory/SESSION_LOG.md and memory/ACTIVE_PRIORITIES.md.
 
@@ -18,9 +20,9 @@ func init() {
 					Fr: "check : verdict en lecture seule. trim : archive ce que les règles permettent, puis donne le nouveau verdict.",
 				}},
 		},
-		Errors:       append([]string{"CONTEXT_HYGIENE_RACE"}, Shared...),
+		Errors:       append([]fault.Code{fault.ContextHygieneRace}, Shared...),
 		Writes:       true,
-		ConflictCode: "CONTEXT_HYGIENE_RACE",
+		ConflictCode: fault.ContextHygieneRace,
 		CLI:          CLI{Command: "hygiene", Args: []string{"action"}},
 	})
 }

@@ -87,10 +87,10 @@ func writeParam(b *strings.Builder, p Param, prefix string) {
 	}
 }
 
-func codeList(codes []string) string {
+func codeList[S ~string](codes []S) string {
 	var out []string
 	for _, c := range codes {
-		out = append(out, "`"+c+"`")
+		out = append(out, "`"+string(c)+"`")
 	}
 	return strings.Join(out, ", ")
 }

@@ -1,5 +1,7 @@
 package catalog
 
+import "kessho/core/fault"
+
 // The session tools (SPEC sections 5 and 6): archive, roll back,
 // historize, create, list, read.
 
@@ -81,7 +83,7 @@ func init() {
 					Fr: "mode full : `archeo-git` pour les archives reconstituées depuis l'historique git ; le frontmatter de l'archive doit alors porter toutes les clés archeo-git (via archive_extra_fm).",
 				}},
 		},
-		Errors: append([]string{"CONTEXT_EMPTY", "DECISIONS_LOST", "DERIVED_REQUIRED", "ATOM_EXISTS", "ARCHEO_INVALID", "NO_CONTEXT", "SLUG_CONFLICT", "FILE_NOT_UTF8"}, Shared...),
+		Errors: append([]fault.Code{fault.ContextEmpty, fault.DecisionsLost, fault.DerivedRequired, fault.AtomExists, fault.ArcheoInvalid, fault.NoContext, fault.SlugConflict}, Shared...),
 		Writes: true,
 		CLI:    CLI{Command: "archive", Args: []string{"slug"}},
 	})
@@ -100,7 +102,7 @@ func init() {
 					Fr: "L'archive que vous voulez supprimer : son nom de fichier, ou le chemin renvoyé par mem_archive. Si l'archive la plus récente en est une autre (déjà annulée, ou plus récente), rien n'est écrit (ARCHIVE_MISMATCH) : passez-la en cas de nouvel essai, pour qu'il ne supprime jamais une seconde archive.",
 				}},
 		},
-		Errors: append([]string{"NOTHING_TO_ROLL_BACK", "HISTORY_MISMATCH", "ARCHIVE_MISMATCH", "NO_CONTEXT", "SLUG_CONFLICT", "FILE_NOT_UTF8"}, Shared...),
+		Errors: append([]fault.Code{fault.NothingToRollBack, fault.HistoryMismatch, fault.ArchiveMismatch, fault.NoContext, fault.SlugConflict}, Shared...),
 		Writes: true,
 		CLI:    CLI{Command: "rollback", Args: []string{"slug"}},
 	})
@@ -116,7 +118,7 @@ func init() {
 			{Name: "revive", Type: Boolean, Default: false,
 				Description: Text{En: "true brings an archived project back to 10-episodes/projects/.", Fr: "true ramène un projet archivé dans 10-episodes/projects/."}},
 		},
-		Errors: append([]string{"NOT_A_PROJECT", "NO_CONTEXT", "SLUG_CONFLICT", "FILE_NOT_UTF8"}, Shared...),
+		Errors: append([]fault.Code{fault.NotAProject, fault.NoContext, fault.SlugConflict}, Shared...),
 		Writes: true,
 		CLI:    CLI{Command: "historize", Args: []string{"slug"}},
 	})
@@ -136,7 +138,7 @@ func init() {
 			{Name: "repo_path", Type: String, MaxLength: intp(1000), OneLine: true,
 				Description: Text{En: "Absolute path of the project's repository; paths under it in archives become `<repo>/…`.", Fr: "Chemin absolu du dépôt du projet ; les chemins dessous deviennent `<repo>/…` dans les archives."}},
 		},
-		Errors: append([]string{"SLUG_EXISTS", "SUMMARY_TOO_LONG"}, Shared...),
+		Errors: append([]fault.Code{fault.SlugExists, fault.SummaryTooLong}, Shared...),
 		Writes: true,
 		CLI:    CLI{Command: "init", Args: []string{"slug"}},
 	})
@@ -162,7 +164,7 @@ func init() {
 			Fr: "Renvoie le context.md d'un projet ou domaine : son frontmatter en objet et son corps. À lire en début de session. Lecture seule.",
 		},
 		Params: []Param{slugParam},
-		Errors: append([]string{"NO_CONTEXT", "SLUG_CONFLICT", "FILE_NOT_UTF8"}, Shared...),
+		Errors: append([]fault.Code{fault.NoContext, fault.SlugConflict}, Shared...),
 		CLI:    CLI{Command: "context", Args: []string{"slug"}},
 	})
 }

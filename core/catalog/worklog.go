@@ -1,5 +1,7 @@
 package catalog
 
+import "kessho/core/fault"
+
 // The week's worklog and the rewrite of archive paths (SPEC section 5).
 
 func init() {
@@ -47,7 +49,7 @@ func init() {
 					Fr: "persist seulement, obligatoire : un paragraphe ou une courte liste par projet — ce qui a avancé, ce qui a été décidé, ce qui bloque.",
 				}},
 		},
-		Errors: append([]string{"SLUG_CONFLICT", "FILE_NOT_UTF8"}, Shared...),
+		Errors: append([]fault.Code{fault.SlugConflict}, Shared...),
 		Writes: true,
 		CLI:    CLI{Command: "worklog"},
 	})
@@ -76,7 +78,7 @@ func init() {
 					Fr: "false (défaut) : essai à blanc, montre ce qui changerait sans rien écrire. true : écrit les changements et les consigne. Faites d'abord l'essai à blanc et vérifiez ses lignes.",
 				}},
 		},
-		Errors: append([]string{"NO_REPO_ROOT", "SLUG_CONFLICT"}, Shared...),
+		Errors: append([]fault.Code{fault.NoRepoRoot, fault.SlugConflict}, Shared...),
 		Writes: true,
 		CLI:    CLI{Command: "rewrite-paths", Args: []string{"slug"}},
 	})

@@ -11,34 +11,61 @@ import (
 	"fmt"
 )
 
-// Codes shared by every tool (SPEC section 7), and the tools' own.
+// Code is an error's stable code, written in capitals in the answer's
+// "code". Every code Kessho gives is one of the constants below; the
+// catalogue's tools declare theirs (catalog.Tool.Errors), and a test ties
+// what each tool raises to what it declares and to the cases raising it.
+type Code string
+
+// Codes shared by every tool (SPEC section 7).
 const (
-	InvalidArgument    = "INVALID_ARGUMENT"
-	InvalidSlug        = "INVALID_SLUG"
-	UnknownSlug        = "UNKNOWN_SLUG"
-	ProjectArchived    = "PROJECT_ARCHIVED"
-	FrontmatterInvalid = "FRONTMATTER_INVALID"
-	Conflict           = "CONFLICT"
-	RecoveryConflict   = "RECOVERY_CONFLICT"
-	VaultLocked        = "VAULT_LOCKED"
-	LimitExceeded      = "LIMIT_EXCEEDED"
-	Internal           = "INTERNAL"
-	SummaryTooLong     = "SUMMARY_TOO_LONG"
-	NoContext          = "NO_CONTEXT"
-	SlugConflict       = "SLUG_CONFLICT"
-	FileNotUTF8        = "FILE_NOT_UTF8"
+	InvalidArgument    Code = "INVALID_ARGUMENT"
+	InvalidSlug        Code = "INVALID_SLUG"
+	UnknownSlug        Code = "UNKNOWN_SLUG"
+	ProjectArchived    Code = "PROJECT_ARCHIVED"
+	FrontmatterInvalid Code = "FRONTMATTER_INVALID"
+	Conflict           Code = "CONFLICT"
+	RecoveryConflict   Code = "RECOVERY_CONFLICT"
+	VaultLocked        Code = "VAULT_LOCKED"
+	LimitExceeded      Code = "LIMIT_EXCEEDED"
+	Internal           Code = "INTERNAL"
+)
+
+// Codes some tools share: raised by the reads and checks they have in
+// common (resolving a slug, reading context.md, reading a file as text).
+const (
+	NoContext      Code = "NO_CONTEXT"
+	SlugConflict   Code = "SLUG_CONFLICT"
+	FileNotUTF8    Code = "FILE_NOT_UTF8"
+	SummaryTooLong Code = "SUMMARY_TOO_LONG"
+)
+
+// The tools' own codes.
+const (
+	ContextEmpty       Code = "CONTEXT_EMPTY"        // mem_archive
+	DecisionsLost      Code = "DECISIONS_LOST"       // mem_archive
+	DerivedRequired    Code = "DERIVED_REQUIRED"     // mem_archive
+	AtomExists         Code = "ATOM_EXISTS"          // mem_archive
+	ArcheoInvalid      Code = "ARCHEO_INVALID"       // mem_archive
+	NothingToRollBack  Code = "NOTHING_TO_ROLL_BACK" // mem_rollback_archive
+	HistoryMismatch    Code = "HISTORY_MISMATCH"     // mem_rollback_archive
+	ArchiveMismatch    Code = "ARCHIVE_MISMATCH"     // mem_rollback_archive
+	NotAProject        Code = "NOT_A_PROJECT"        // mem_historize
+	SlugExists         Code = "SLUG_EXISTS"          // mem_init_project
+	NoRepoRoot         Code = "NO_REPO_ROOT"         // mem_archive_rewrite_paths
+	ContextHygieneRace Code = "CONTEXT_HYGIENE_RACE" // mem_context_hygiene (its conflict code)
 )
 
 // Error is a refusal: Code is stable, messages exist in English and French.
 type Error struct {
-	Code    string
+	Code    Code
 	En, Fr  string
 	Details map[string]any
 }
 
 // New returns an error with code, its English and French messages and
 // optional details (nil for none).
-func New(code string, details map[string]any, en, fr string) *Error {
+func New(code Code, details map[string]any, en, fr string) *Error {
 	if details == nil {
 		details = map[string]any{}
 	}
@@ -46,7 +73,7 @@ func New(code string, details map[string]any, en, fr string) *Error {
 }
 
 // Error returns "CODE: english message".
-func (e *Error) Error() string { return e.Code + ": " + e.En }
+func (e *Error) Error() string { return string(e.Code) + ": " + e.En }
 
 // Message returns the message in lang ("en" or "fr"; anything else is English).
 func (e *Error) Message(lang string) string {
@@ -63,8 +90,8 @@ func As(err error) (*Error, bool) {
 	return e, ok
 }
 
-// Code returns err's code, or "" when err is not an *Error.
-func Code(err error) string {
+// CodeOf returns err's code, or "" when err is not an *Error.
+func CodeOf(err error) Code {
 	if e, ok := As(err); ok {
 		return e.Code
 	}

@@ -171,7 +171,7 @@ func checkArchiveArgs(a *archiveArgs, full bool) error {
 		return err
 	}
 	if a.ContextMD != nil && strings.TrimSpace(*a.ContextMD) == "" {
-		return fault.New("CONTEXT_EMPTY", map[string]any{"parameter": "context_md"},
+		return fault.New(fault.ContextEmpty, map[string]any{"parameter": "context_md"},
 			"context_md is empty: pass the complete new context, or omit context_md to keep the body as it is",
 			"context_md est vide : passez le contexte complet, ou omettez context_md pour garder le corps tel quel")
 	}
@@ -236,11 +236,11 @@ func checkArchiveArgs(a *archiveArgs, full bool) error {
 	reason := a.NoDerivedBecause != nil && strings.TrimSpace(*a.NoDerivedBecause) != ""
 	switch {
 	case !hasAtoms && !reason:
-		return fault.New("DERIVED_REQUIRED", map[string]any{"parameter": "no_derived_because"},
+		return fault.New(fault.DerivedRequired, map[string]any{"parameter": "no_derived_because"},
 			"this session leaves no atom: pass derive (new atoms), derived_atoms (existing ones), or no_derived_because with a short reason",
 			"cette session ne laisse aucun atome : passez derive (nouveaux atomes), derived_atoms (existants), ou no_derived_because avec une raison courte")
 	case hasAtoms && a.NoDerivedBecause != nil:
-		return fault.New("DERIVED_REQUIRED", map[string]any{"parameter": "no_derived_because"},
+		return fault.New(fault.DerivedRequired, map[string]any{"parameter": "no_derived_because"},
 			"no_derived_because is given with atoms: leave it out when the session derives atoms",
 			"no_derived_because est donné avec des atomes : retirez-le quand la session dérive des atomes")
 	}
@@ -276,7 +276,7 @@ func checkDecisions(decisions []string, ctxText string) error {
 	for i, l := range lost {
 		q[i] = fmt.Sprintf("%q", l)
 	}
-	return fault.New("DECISIONS_LOST", map[string]any{"missing": lost},
+	return fault.New(fault.DecisionsLost, map[string]any{"missing": lost},
 		fmt.Sprintf("the new context lost %d decision(s): %s; put them back in context_md, nothing was written", len(lost), strings.Join(q, ", ")),
 		fmt.Sprintf("le nouveau contexte a perdu %d décision(s) : %s ; remettez-les dans context_md, rien n'a été écrit", len(lost), strings.Join(q, ", ")))
 }
@@ -698,7 +698,7 @@ func texts(a *archiveArgs) []string {
 }
 
 func atomExists(name, where string) error {
-	return fault.New("ATOM_EXISTS", map[string]any{"atom": name, "taken_by": where},
+	return fault.New(fault.AtomExists, map[string]any{"atom": name, "taken_by": where},
 		fmt.Sprintf("an atom cannot be named %q: %s already holds that name (Obsidian links by file name); state the fact differently, nothing was written", name, where),
 		fmt.Sprintf("un atome ne peut s'appeler %q : %s porte déjà ce nom (Obsidian relie par nom de fichier) ; formulez le fait autrement, rien n'a été écrit", name, where))
 }
@@ -767,7 +767,7 @@ func checkArcheo(f fields) error {
 	if len(missing) == 0 {
 		return nil
 	}
-	return fault.New("ARCHEO_INVALID", map[string]any{"missing": missing},
+	return fault.New(fault.ArcheoInvalid, map[string]any{"missing": missing},
 		fmt.Sprintf("an archeo-git archive needs every archeo-git key in its frontmatter; missing or null: %s (pass them in archive_extra_fm; '' or [] are allowed)", strings.Join(missing, ", ")),
 		fmt.Sprintf("une archive archeo-git doit porter toutes les clés archeo-git ; absentes ou nulles : %s (passez-les dans archive_extra_fm ; '' ou [] sont permis)", strings.Join(missing, ", ")))
 }

@@ -122,7 +122,7 @@ func readHygieneFile(env *Env, p string) (hygieneFile, error) {
 	switch {
 	case errors.Is(err, vault.ErrNotExist):
 		return hygieneFile{path: p, sha: plan.Absent}, nil
-	case fault.Code(err) == fault.FileNotUTF8:
+	case fault.CodeOf(err) == fault.FileNotUTF8:
 		return hygieneFile{path: p, sha: "sha256:" + env.View.SHA256(p), notUTF8: true}, nil
 	case err != nil:
 		return hygieneFile{}, err

@@ -114,7 +114,7 @@ func rewritePaths(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 
 	// The root: old_root, else context.md's repo_path.
 	ctxText, _, ctxErr := v.Read(p.Context())
-	if ctxErr != nil && !errors.Is(ctxErr, vault.ErrNotExist) && fault.Code(ctxErr) != fault.FileNotUTF8 {
+	if ctxErr != nil && !errors.Is(ctxErr, vault.ErrNotExist) && fault.CodeOf(ctxErr) != fault.FileNotUTF8 {
 		return nil, nil, ctxErr
 	}
 	if given {
@@ -143,7 +143,7 @@ func rewritePaths(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	// The files, read in one round.
 	var files []string
 	if a.IncludeContextHistory {
-		if ctxErr == nil || fault.Code(ctxErr) == fault.FileNotUTF8 {
+		if ctxErr == nil || fault.CodeOf(ctxErr) == fault.FileNotUTF8 {
 			files = append(files, p.Context())
 		}
 		if _, _, err := v.Read(p.History()); !errors.Is(err, vault.ErrNotExist) {
@@ -166,7 +166,7 @@ func rewritePaths(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	var ops plan.Plan
 	for _, f := range files {
 		text, sha, err := v.Read(f)
-		if fault.Code(err) == fault.FileNotUTF8 {
+		if fault.CodeOf(err) == fault.FileNotUTF8 {
 			res.Warnings = append(res.Warnings, env.T(f+" is not UTF-8 text: left as it is", f+" n'est pas du texte UTF-8 : laissé tel quel"))
 			continue
 		}
@@ -234,11 +234,11 @@ func rewritePaths(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 
 func noRepoRoot(env *Env, p vault.Project, bad string) error {
 	if bad != "" {
-		return fault.New("NO_REPO_ROOT", map[string]any{"slug": p.Slug, "repo_path": bad},
+		return fault.New(fault.NoRepoRoot, map[string]any{"slug": p.Slug, "repo_path": bad},
 			fmt.Sprintf("repo_path %q in %s is not an absolute path; pass old_root, or fix repo_path", bad, p.Context()),
 			fmt.Sprintf("repo_path %q dans %s n'est pas un chemin absolu ; passez old_root, ou corrigez repo_path", bad, p.Context()))
 	}
-	return fault.New("NO_REPO_ROOT", map[string]any{"slug": p.Slug},
+	return fault.New(fault.NoRepoRoot, map[string]any{"slug": p.Slug},
 		fmt.Sprintf("no root to rewrite for %s: pass old_root (the absolute path to replace), or set repo_path in %s", p.Slug, p.Context()),
 		fmt.Sprintf("aucune racine à réécrire pour %s : passez old_root (le chemin absolu à remplacer), ou renseignez repo_path dans %s", p.Slug, p.Context()))
 }

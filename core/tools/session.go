@@ -92,7 +92,7 @@ func rollback(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	}
 	text, sha, err := env.View.Read(hist)
 	nothing := func(why, pourquoi string) error {
-		return fault.New("NOTHING_TO_ROLL_BACK", map[string]any{"slug": p.Slug, "history": hist},
+		return fault.New(fault.NothingToRollBack, map[string]any{"slug": p.Slug, "history": hist},
 			fmt.Sprintf("nothing to roll back for %s: %s", p.Slug, why),
 			fmt.Sprintf("rien à annuler pour %s : %s", p.Slug, pourquoi))
 	}
@@ -138,7 +138,7 @@ func rollback(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	if errors.Is(err, vault.ErrNotExist) {
 		return nil, nil, gone()
 	}
-	if err != nil && fault.Code(err) != fault.FileNotUTF8 {
+	if err != nil && fault.CodeOf(err) != fault.FileNotUTF8 {
 		return nil, nil, err
 	}
 	res := RollbackResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(), Archive: archivePath, HistoryLine: e.Line, AtomsKept: []string{},
@@ -204,11 +204,11 @@ func historyMismatch(p vault.Project, line, entryPath string, newest []string) e
 	paths := archivePaths(p, newest)
 	details := map[string]any{"slug": p.Slug, "history": p.History(), "entry": line, "entry_archive": entryPath, "newest": paths}
 	if len(newest) == 0 {
-		return fault.New("HISTORY_MISMATCH", details,
+		return fault.New(fault.HistoryMismatch, details,
 			fmt.Sprintf("the newest entry of %s names %s, but no file of its archives/ is named like an archive (<date>-<HH>h<MM>-…); nothing was deleted: delete the archive and its line by hand if it is what you want to undo", p.History(), entryPath),
 			fmt.Sprintf("l'entrée la plus récente de %s nomme %s, mais aucun fichier de son archives/ n'est nommé comme une archive (<date>-<HH>h<MM>-…) ; rien n'a été supprimé : supprimez l'archive et sa ligne à la main si c'est ce que vous voulez annuler", p.History(), entryPath))
 	}
-	return fault.New("HISTORY_MISMATCH", details,
+	return fault.New(fault.HistoryMismatch, details,
 		fmt.Sprintf("history.md and archives/ of %s disagree: the newest entry names %s but the newest archive is %s; nothing was deleted: put the newest archive's line first in %s (or delete the archive by hand)", p.Slug, entryPath, strings.Join(paths, " or "), p.History()),
 		fmt.Sprintf("history.md et archives/ de %s divergent : l'entrée la plus récente nomme %s mais l'archive la plus récente est %s ; rien n'a été supprimé : mettez la ligne de l'archive la plus récente en tête de %s (ou supprimez l'archive à la main)", p.Slug, entryPath, strings.Join(paths, " ou "), p.History()))
 }
@@ -221,7 +221,7 @@ func archiveMismatch(p vault.Project, expected string, newest []string, entry st
 	want := p.Dir + "/archives/" + expected
 	if entry != "" {
 		other := p.Dir + "/archives/" + entry
-		return fault.New("ARCHIVE_MISMATCH", map[string]any{"slug": p.Slug, "expected": want, "newest": []string{other}},
+		return fault.New(fault.ArchiveMismatch, map[string]any{"slug": p.Slug, "expected": want, "newest": []string{other}},
 			fmt.Sprintf("%s is not the archive a rollback of %s would remove: it was made in the same minute as %s, which history.md's newest entry names; nothing was deleted; call again naming %s if that is the one to undo", want, p.Slug, other, other),
 			fmt.Sprintf("%s n'est pas l'archive qu'un retour en arrière supprimerait pour %s : elle date de la même minute que %s, que nomme l'entrée la plus récente de history.md ; rien n'a été supprimé ; rappelez en nommant %s si c'est elle qu'il faut annuler", want, p.Slug, other, other))
 	}
@@ -231,7 +231,7 @@ func archiveMismatch(p vault.Project, expected string, newest []string, entry st
 	if len(paths) == 0 {
 		is, est = "none (no file of archives/ is named like an archive)", "aucune (aucun fichier de archives/ n'est nommé comme une archive)"
 	}
-	return fault.New("ARCHIVE_MISMATCH", map[string]any{"slug": p.Slug, "expected": want, "newest": paths},
+	return fault.New(fault.ArchiveMismatch, map[string]any{"slug": p.Slug, "expected": want, "newest": paths},
 		fmt.Sprintf("%s is not the archive a rollback of %s would remove: the newest is %s; nothing was deleted (it may be rolled back already); call again naming the newest archive if that is the one to undo", want, p.Slug, is),
 		fmt.Sprintf("%s n'est pas l'archive qu'un retour en arrière supprimerait pour %s : la plus récente est %s ; rien n'a été supprimé (elle est peut-être déjà annulée) ; rappelez en nommant l'archive la plus récente si c'est elle qu'il faut annuler", want, p.Slug, est))
 }
@@ -283,7 +283,7 @@ func historize(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		return nil, nil, err
 	}
 	if p.Kind == vault.KindDomain {
-		return nil, nil, fault.New("NOT_A_PROJECT", map[string]any{"slug": p.Slug, "path": p.Dir},
+		return nil, nil, fault.New(fault.NotAProject, map[string]any{"slug": p.Slug, "path": p.Dir},
 			fmt.Sprintf("%s is a domain (%s); only projects are archived", p.Slug, p.Dir),
 			fmt.Sprintf("%s est un domaine (%s) ; seuls les projets s'archivent", p.Slug, p.Dir))
 	}
@@ -417,7 +417,7 @@ func initProject(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		return nil, nil, fault.Argument("repo_path", "must be one line", "doit tenir sur une ligne")
 	}
 	_, err := vault.Resolve(env.View, a.Slug)
-	switch fault.Code(err) {
+	switch fault.CodeOf(err) {
 	case fault.UnknownSlug:
 	case "":
 		if err != nil {
@@ -425,7 +425,7 @@ func initProject(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		}
 		fallthrough
 	case fault.SlugConflict:
-		return nil, nil, fault.New("SLUG_EXISTS", map[string]any{"slug": a.Slug},
+		return nil, nil, fault.New(fault.SlugExists, map[string]any{"slug": a.Slug},
 			fmt.Sprintf("%s exists already; pick another slug, or revive it with mem_historize if it is archived", a.Slug),
 			fmt.Sprintf("%s existe déjà ; choisissez un autre slug, ou ravivez-le avec mem_historize s'il est archivé", a.Slug))
 	default:

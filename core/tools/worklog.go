@@ -346,7 +346,7 @@ func readSession(env *Env, p vault.Project, path, name string, stamp *worklog.St
 	var doc *frontmatter.Doc
 	var problem string
 	switch {
-	case fault.Code(err) == fault.FileNotUTF8:
+	case fault.CodeOf(err) == fault.FileNotUTF8:
 		problem = env.T("is not UTF-8 text", "n'est pas du texte UTF-8")
 	case err != nil:
 		return nil, "", err
@@ -686,7 +686,7 @@ func persistWorklog(env *Env, a *worklogArgs, w WorklogWeek, folders []vault.Pro
 	case errors.Is(err, vault.ErrNotExist):
 		res.Status = "created"
 		p = append(p, plan.WriteOp(note, plan.Absent, text))
-	case fault.Code(err) == fault.FileNotUTF8:
+	case fault.CodeOf(err) == fault.FileNotUTF8:
 		res.Status = "replaced"
 		p = append(p, plan.WriteOp(note, notUTF8SHA(env, note), text))
 	case err != nil:
@@ -723,7 +723,7 @@ func persistWorklog(env *Env, a *worklogArgs, w WorklogWeek, folders []vault.Pro
 		}
 		res.DomainCreated = true
 		p = append(p, plan.WriteOp(dom.Context(), plan.Absent, ctx))
-	} else if err != nil && fault.Code(err) != fault.FileNotUTF8 {
+	} else if err != nil && fault.CodeOf(err) != fault.FileNotUTF8 {
 		return nil, nil, err
 	}
 

@@ -19,7 +19,7 @@ func TestCheckSlug(t *testing.T) {
 	}
 	for _, s := range bad {
 		err := CheckSlug("slug", s)
-		if fault.Code(err) != fault.InvalidSlug {
+		if fault.CodeOf(err) != fault.InvalidSlug {
 			t.Errorf("CheckSlug(%q) = %v; want INVALID_SLUG", s, err)
 		}
 	}
@@ -49,7 +49,7 @@ func TestViewNeeds(t *testing.T) {
 	if _, _, err := v.Read("gone/deep/file.md"); !errors.Is(err, ErrNotExist) {
 		t.Errorf("Read under a missing folder = %v; want ErrNotExist", err)
 	}
-	if _, _, err := v.Read("a/bin"); fault.Code(err) != fault.FileNotUTF8 {
+	if _, _, err := v.Read("a/bin"); fault.CodeOf(err) != fault.FileNotUTF8 {
 		t.Errorf("Read(a/bin) = %v; want FILE_NOT_UTF8", err)
 	}
 	if _, _, err := v.Read("b/z.md"); !errors.Is(err, ErrNeed) {
@@ -99,7 +99,7 @@ func TestResolve(t *testing.T) {
 	if !ok || e.Code != fault.UnknownSlug || !strings.Contains(e.En, "alpha, alphabet") {
 		t.Errorf("Resolve(alph) = %v; want UNKNOWN_SLUG suggesting alpha, alphabet", err)
 	}
-	if _, err := Resolve(NewView(snap), "../x"); fault.Code(err) != fault.InvalidSlug {
+	if _, err := Resolve(NewView(snap), "../x"); fault.CodeOf(err) != fault.InvalidSlug {
 		t.Errorf("Resolve(../x) = %v; want INVALID_SLUG", err)
 	}
 	// The first round asks for the three listings and context files at once.

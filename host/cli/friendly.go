@@ -190,7 +190,7 @@ func printToolHelp(w io.Writer, t *catalog.Tool, lang string) {
 		}
 		fmt.Fprintf(w, "  --%s (%s%s)\n      %s\n", strings.ReplaceAll(p.Name, "_", "-"), p.Type, req, p.Description.In(lang))
 	}
-	fmt.Fprintf(w, "\nErrors: %s\n\n%s", strings.Join(t.Errors, ", "), globalHelp)
+	fmt.Fprintf(w, "\nErrors: %s\n\n%s", strings.Join(catalog.CodeNames(t.Errors), ", "), globalHelp)
 }
 
 // rawString is a command-line string as JSON, its bytes kept: json.Marshal

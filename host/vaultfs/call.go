@@ -243,6 +243,6 @@ func Refusal(err error, lang string) Outcome {
 	out, _ := json.Marshal(struct {
 		OK    bool           `json:"ok"`
 		Error core.ErrorBody `json:"error"`
-	}{false, core.ErrorBody{Code: e.Code, Message: e.Message(lang), Details: e.Details}})
+	}{false, core.ErrorBody{Code: string(e.Code), Message: e.Message(lang), Details: e.Details}})
 	return Outcome{Answer: out, Raw: out}
 }

@@ -125,7 +125,7 @@ func TestDeadlineSpansRounds(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if code := answerOf(t, out); code != fault.LimitExceeded {
+				if code := answerOf(t, out); code != string(fault.LimitExceeded) {
 					t.Errorf("answer %s; want LIMIT_EXCEEDED", out.Answer)
 				}
 				if ms := fmt.Sprintf(`"timeout_ms":%d`, limit.Milliseconds()); how == "option" && !bytes.Contains(out.Answer, []byte(ms)) {
@@ -208,7 +208,7 @@ func TestDeadlineSameCode(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Call: %v; want a LIMIT_EXCEEDED answer", err)
 				}
-				if code := answerOf(t, out); code != fault.LimitExceeded {
+				if code := answerOf(t, out); code != string(fault.LimitExceeded) {
 					t.Fatalf("answer %s; want LIMIT_EXCEEDED", out.Answer)
 				}
 				// One message for every variant but the tool's name.
@@ -239,7 +239,7 @@ func TestDeadlineNoTime(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if code := answerOf(t, out); code != fault.LimitExceeded {
+			if code := answerOf(t, out); code != string(fault.LimitExceeded) {
 				t.Errorf("answer %s; want LIMIT_EXCEEDED", out.Answer)
 			}
 			if len(s.rounds) != 0 {

@@ -157,7 +157,7 @@ func journalFiles(t testing.TB, dir string) []string {
 }
 
 // wantCode fails unless err is a *fault.Error with code.
-func wantCode(t testing.TB, err error, code string) *fault.Error {
+func wantCode(t testing.TB, err error, code fault.Code) *fault.Error {
 	t.Helper()
 	e, ok := fault.As(err)
 	if !ok || e.Code != code {
