@@ -28,7 +28,7 @@ func init() {
 					Fr: "La nouvelle phase, un mot ou une courte expression (200 caractères au plus) ; une chaîne vide retire la phase.",
 				}},
 		},
-		Errors: append([]fault.Code{fault.NoContext, fault.SlugConflict}, Shared...),
+		Errors: append([]fault.Code{fault.NoContext, fault.SlugConflict, fault.FileNotUTF8}, Shared...),
 		Writes: true,
 		CLI:    CLI{Command: "phase", Args: []string{"slug", "phase"}},
 	})
@@ -47,7 +47,7 @@ func init() {
 					Fr: "Une ou deux phrases, 300 caractères au plus une fois les sauts de ligne joints : ce qu'est le projet et où il en est.",
 				}},
 		},
-		Errors: append([]fault.Code{fault.SummaryTooLong, fault.NoContext, fault.SlugConflict}, Shared...),
+		Errors: append([]fault.Code{fault.SummaryTooLong, fault.NoContext, fault.SlugConflict, fault.FileNotUTF8}, Shared...),
 		Writes: true,
 		CLI:    CLI{Command: "summary", Args: []string{"slug", "summary"}},
 	})

@@ -83,7 +83,7 @@ func init() {
 					Fr: "mode full : `archeo-git` pour les archives reconstituées depuis l'historique git ; le frontmatter de l'archive doit alors porter toutes les clés archeo-git (via archive_extra_fm).",
 				}},
 		},
-		Errors: append([]fault.Code{fault.ContextEmpty, fault.DecisionsLost, fault.DerivedRequired, fault.AtomExists, fault.ArcheoInvalid, fault.NoContext, fault.SlugConflict}, Shared...),
+		Errors: append([]fault.Code{fault.ContextEmpty, fault.DecisionsLost, fault.DerivedRequired, fault.AtomExists, fault.ArcheoInvalid, fault.NoContext, fault.SlugConflict, fault.FileNotUTF8}, Shared...),
 		Writes: true,
 		CLI:    CLI{Command: "archive", Args: []string{"slug"}},
 	})
@@ -102,7 +102,7 @@ func init() {
 					Fr: "L'archive que vous voulez supprimer : son nom de fichier, ou le chemin renvoyé par mem_archive. Si l'archive la plus récente en est une autre (déjà annulée, ou plus récente), rien n'est écrit (ARCHIVE_MISMATCH) : passez-la en cas de nouvel essai, pour qu'il ne supprime jamais une seconde archive.",
 				}},
 		},
-		Errors: append([]fault.Code{fault.NothingToRollBack, fault.HistoryMismatch, fault.ArchiveMismatch, fault.NoContext, fault.SlugConflict}, Shared...),
+		Errors: append([]fault.Code{fault.NothingToRollBack, fault.HistoryMismatch, fault.ArchiveMismatch, fault.NoContext, fault.SlugConflict, fault.FileNotUTF8}, Shared...),
 		Writes: true,
 		CLI:    CLI{Command: "rollback", Args: []string{"slug"}},
 	})
@@ -118,7 +118,7 @@ func init() {
 			{Name: "revive", Type: Boolean, Default: false,
 				Description: Text{En: "true brings an archived project back to 10-episodes/projects/.", Fr: "true ramène un projet archivé dans 10-episodes/projects/."}},
 		},
-		Errors: append([]fault.Code{fault.NotAProject, fault.NoContext, fault.SlugConflict}, Shared...),
+		Errors: append([]fault.Code{fault.NotAProject, fault.NoContext, fault.SlugConflict, fault.FileNotUTF8}, Shared...),
 		Writes: true,
 		CLI:    CLI{Command: "historize", Args: []string{"slug"}},
 	})
@@ -164,7 +164,7 @@ func init() {
 			Fr: "Renvoie le context.md d'un projet ou domaine : son frontmatter en objet et son corps. À lire en début de session. Lecture seule.",
 		},
 		Params: []Param{slugParam},
-		Errors: append([]fault.Code{fault.NoContext, fault.SlugConflict}, Shared...),
+		Errors: append([]fault.Code{fault.NoContext, fault.SlugConflict, fault.FileNotUTF8}, Shared...),
 		CLI:    CLI{Command: "context", Args: []string{"slug"}},
 	})
 }

@@ -49,7 +49,7 @@ func init() {
 					Fr: "persist seulement, obligatoire : un paragraphe ou une courte liste par projet — ce qui a avancé, ce qui a été décidé, ce qui bloque.",
 				}},
 		},
-		Errors: append([]fault.Code{fault.SlugConflict}, Shared...),
+		Errors: append([]fault.Code{fault.SlugConflict, fault.FileNotUTF8}, Shared...),
 		Writes: true,
 		CLI:    CLI{Command: "worklog"},
 	})
