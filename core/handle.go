@@ -24,7 +24,6 @@ import (
 	"time"
 	_ "time/tzdata" // the wasm module has no zoneinfo on disk; both engines use this copy
 
-	"kessho/core/catalog"
 	"kessho/core/fault"
 	"kessho/core/plan"
 	"kessho/core/tools"
@@ -94,18 +93,17 @@ func handle(request []byte) (ans Answer) {
 	if err != nil {
 		return errorAnswer(err, lang)
 	}
-	tool, ok := catalog.Lookup(req.Tool)
-	run := tools.Registry[req.Tool]
-	if !ok || run == nil {
+	tool, ok := tools.Lookup(req.Tool)
+	if !ok {
 		return errorAnswer(fault.New(fault.InvalidArgument, map[string]any{"tool": req.Tool},
 			fmt.Sprintf("unknown tool %q; `kessho catalog` lists the tools", req.Tool),
 			fmt.Sprintf("outil inconnu %q ; `kessho catalog` liste les outils", req.Tool)), lang)
 	}
-	args, err := tool.Validate(req.Args)
+	args, err := tool.Spec.Validate(req.Args)
 	if err != nil {
 		return errorAnswer(err, lang)
 	}
-	result, p, err := run(env, args)
+	result, p, err := tool.Run(env, args)
 	if errors.Is(err, vault.ErrNeed) {
 		need := env.View.Need()
 		if need.Empty() {

@@ -2,15 +2,15 @@
 // parameters (JSON type, required, default, bounds, enum), the errors it
 // may return, and what it does, in English and French.
 //
-// Everything else is derived from it: argument validation (Tool.Validate),
+// The specs themselves sit beside each tool's code (core/tools: one
+// catalog.Tool per tool, in tools.All); this package holds their types and
+// what is derived from them. Everything else is derived from it: argument validation (Tool.Validate),
 // the MCP tool list and its JSON Schemas (Tool.Schema), the CLI's friendly
 // forms and help, the Obsidian plugin's forms, and docs/reference.md.
 // No host hard-codes a parameter.
 package catalog
 
 import (
-	"slices"
-
 	"kessho/core/fault"
 )
 
@@ -106,50 +106,6 @@ func (t *Tool) Param(name string) (*Param, bool) {
 // Errors every tool shares (SPEC section 7).
 var Shared = []fault.Code{fault.InvalidArgument, fault.InvalidSlug, fault.UnknownSlug, fault.ProjectArchived,
 	fault.FrontmatterInvalid, fault.Conflict, fault.RecoveryConflict, fault.VaultLocked, fault.LimitExceeded, fault.Internal}
-
-var tools []*Tool
-
-func register(t *Tool) {
-	tools = append(tools, t)
-}
-
-// Tools returns every tool, sorted by name.
-func Tools() []*Tool {
-	out := slices.Clone(tools)
-	slices.SortFunc(out, func(a, b *Tool) int {
-		if a.Name < b.Name {
-			return -1
-		}
-		if a.Name > b.Name {
-			return 1
-		}
-		return 0
-	})
-	return out
-}
-
-// Lookup returns the tool named name.
-func Lookup(name string) (*Tool, bool) {
-	for _, t := range tools {
-		if t.Name == name {
-			return t, true
-		}
-	}
-	return nil, false
-}
-
-// ByCommand returns the tool whose CLI command is cmd.
-func ByCommand(cmd string) (*Tool, bool) {
-	for _, t := range tools {
-		if t.CLI.Command == cmd {
-			return t, true
-		}
-	}
-	return nil, false
-}
-
-func intp(n int) *int           { return &n }
-func floatp(f float64) *float64 { return &f }
 
 // CodeNames returns codes as strings, in order.
 func CodeNames(codes []fault.Code) []string {

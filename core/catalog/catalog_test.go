@@ -2,48 +2,14 @@ package catalog
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
 	"kessho/core/fault"
 )
 
-func TestReferenceIsFresh(t *testing.T) {
-	got, err := os.ReadFile("../../docs/reference.md")
-	if err != nil {
-		t.Fatalf("docs/reference.md: %v (run make docs)", err)
-	}
-	if string(got) != Reference() {
-		t.Fatal("docs/reference.md is stale: run make docs")
-	}
-}
-
-func TestEveryToolIsComplete(t *testing.T) {
-	commands := map[string]string{}
-	for _, tool := range Tools() {
-		if tool.Description.En == "" || tool.Description.Fr == "" || tool.Title.En == "" || tool.Title.Fr == "" {
-			t.Errorf("%s: title and description need English and French", tool.Name)
-		}
-		if prev, dup := commands[tool.CLI.Command]; dup || tool.CLI.Command == "" {
-			t.Errorf("%s: CLI command %q empty or taken by %s", tool.Name, tool.CLI.Command, prev)
-		}
-		commands[tool.CLI.Command] = tool.Name
-		for _, a := range tool.CLI.Args {
-			if _, ok := tool.Param(a); !ok {
-				t.Errorf("%s: CLI argument %q is no parameter", tool.Name, a)
-			}
-		}
-		for _, p := range tool.Params {
-			if p.Description.En == "" || p.Description.Fr == "" {
-				t.Errorf("%s.%s: description needs English and French", tool.Name, p.Name)
-			}
-		}
-		if !strings.Contains(strings.Join(CodeNames(tool.Errors), " "), "INVALID_ARGUMENT") {
-			t.Errorf("%s: errors must list the shared ones", tool.Name)
-		}
-	}
-}
+func intp(n int) *int           { return &n }
+func floatp(f float64) *float64 { return &f }
 
 func testTool() *Tool {
 	return &Tool{Name: "t", Params: []Param{

@@ -5,14 +5,15 @@ import (
 	"strings"
 )
 
-// Reference renders the catalogue as Markdown: docs/reference.md is this
-// text (`make docs` writes it; a test fails when the file is stale).
-func Reference() string {
+// Reference renders the catalogue (every tool's spec, sorted by name) as
+// Markdown: docs/reference.md is this text (`make docs` writes it; a test
+// fails when the file is stale).
+func Reference(tools []*Tool) string {
 	var b strings.Builder
 	b.WriteString("# Kessho tool reference\n\n")
 	b.WriteString("Generated from `core/catalog` by `make docs`; do not edit by hand.\n\n")
 	b.WriteString("Errors every tool shares: " + codeList(Shared) + ".\n\n")
-	for _, t := range Tools() {
+	for _, t := range tools {
 		fmt.Fprintf(&b, "## %s\n\n", t.Name)
 		fmt.Fprintf(&b, "**%s** — %s\n\n", t.Title.En, t.Description.En)
 		fmt.Fprintf(&b, "*%s* — %s\n\n", t.Title.Fr, t.Description.Fr)

@@ -110,3 +110,26 @@ func Argument(param, en, fr string) *Error {
 		fmt.Sprintf("parameter %q: %s", param, en),
 		fmt.Sprintf("paramètre « %s » : %s", param, fr))
 }
+
+// Msg is a message in English and French: a fmt format each, taking the
+// same arguments. Tools keep theirs in one table per tool.
+type Msg struct{ En, Fr string }
+
+// In returns the message in lang ("fr", or English otherwise), formatted
+// with args.
+func (m Msg) In(lang string, args ...any) string {
+	f := m.En
+	if lang == "fr" {
+		f = m.Fr
+	}
+	if len(args) == 0 {
+		return f
+	}
+	return fmt.Sprintf(f, args...)
+}
+
+// Err returns an error with code and details whose messages are m
+// formatted with args.
+func (m Msg) Err(code Code, details map[string]any, args ...any) *Error {
+	return New(code, details, m.In("en", args...), m.In("fr", args...))
+}

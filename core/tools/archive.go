@@ -4,23 +4,106 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path"
+	"kessho/core/atom"
+	"kessho/core/catalog"
+	"kessho/core/history"
+	"kessho/core/note"
+	"kessho/core/wikilink"
 	"sort"
 	"strings"
 	"time"
-	"unicode"
 
 	"kessho/core/fault"
 	"kessho/core/fold"
 	"kessho/core/frontmatter"
-	"kessho/core/markdown"
 	"kessho/core/plan"
 	"kessho/core/relocate"
 	"kessho/core/vault"
 	"kessho/core/worklog"
 )
 
-func init() { Registry["mem_archive"] = archive }
+// archiveSpec is mem_archive in the catalogue.
+var archiveSpec = &catalog.Tool{
+	Name:  "mem_archive",
+	Title: catalog.Text{En: "Archive session", Fr: "Archiver la session"},
+	Description: catalog.Text{
+		En: "Records the end of a work session on a project or domain. mode=incremental (default) only updates context.md (phase, body, last-session). mode=full also writes a timestamped archive note, prepends its line to history.md, and can create curated atoms (derive) in the same all-or-nothing call. A full archive with the same subject and body as the project's newest archive, less than 24 hours after it, is a retry: it answers that archive with already_archived true and writes nothing. Call it when the user asks to archive or checkpoint a session.",
+		Fr: "Enregistre la fin d'une session de travail sur un projet ou domaine. mode=incremental (défaut) ne met à jour que context.md (phase, corps, last-session). mode=full écrit aussi une note d'archive horodatée, ajoute sa ligne en tête de history.md, et peut créer des atomes (derive) dans le même appel tout-ou-rien. Une archive full de même sujet et même corps que la plus récente du projet, moins de 24 heures après elle, est un nouvel essai : il renvoie cette archive avec already_archived à true et n'écrit rien. À appeler quand l'utilisateur demande d'archiver ou de faire le point sur une session.",
+	},
+	Params: []catalog.Param{
+		slugParam,
+		{Name: "mode", Type: catalog.String, Enum: []string{"incremental", "full"}, Default: "incremental",
+			Description: catalog.Text{
+				En: "incremental: update context.md only. full: also write an archive note, its history.md line and atoms.",
+				Fr: "incremental : ne met à jour que context.md. full : écrit aussi une note d'archive, sa ligne dans history.md et les atomes.",
+			}},
+		{Name: "phase", Type: catalog.String, MaxLength: intp(200), OneLine: true,
+			Description: catalog.Text{
+				En: "New phase of the project; written only when given.",
+				Fr: "Nouvelle phase du projet ; écrite seulement si elle est donnée.",
+			}},
+		{Name: "context_md", Type: catalog.String,
+			Description: catalog.Text{
+				En: "REPLACES the whole body of context.md: pass the complete new context, never a diff or a fragment. Omit it to keep the body byte for byte (how one sets a phase or adds an archive without touching the context). Empty is refused.",
+				Fr: "REMPLACE tout le corps de context.md : passez le contexte complet, jamais un diff ni un fragment. Omettez-le pour garder le corps à l'octet près (pour changer la phase ou ajouter une archive sans toucher au contexte). Vide : refusé.",
+			}},
+		{Name: "expect_decisions", Type: catalog.Array, Items: &catalog.Param{Type: catalog.String},
+			Description: catalog.Text{
+				En: "Decisions that must still be in the context after the call (compared on letters and digits, case and accents ignored); if one is missing nothing is written. Use it to guard against dropping a decision when rewriting context_md.",
+				Fr: "Décisions qui doivent encore figurer dans le contexte après l'appel (comparées sur lettres et chiffres, sans casse ni accents) ; s'il en manque une, rien n'est écrit. Protège contre l'oubli d'une décision en réécrivant context_md.",
+			}},
+		{Name: "archive_subject", Type: catalog.String, MaxLength: intp(200), OneLine: true,
+			Description: catalog.Text{
+				En: "full mode, required: a short subject naming what the session did; it names the archive file and its history line.",
+				Fr: "mode full, obligatoire : un sujet court qui dit ce que la session a fait ; il nomme le fichier d'archive et sa ligne d'historique.",
+			}},
+		{Name: "archive_body_md", Type: catalog.String,
+			Description: catalog.Text{
+				En: "full mode, required: the archive's Markdown body: what was done, decided, learned, and what comes next (a 'Next steps' section is picked up by the worklog).",
+				Fr: "mode full, obligatoire : le corps Markdown de l'archive : ce qui a été fait, décidé, appris, et la suite (une section « Prochaines étapes » est reprise par le worklog).",
+			}},
+		{Name: "archive_aliases", Type: catalog.Array, Items: &catalog.Param{Type: catalog.String, OneLine: true},
+			Description: catalog.Text{
+				En: "full mode: the words the user actually lived and will search with later, not the fix's vocabulary (e.g. \"menu bar\" for a systray bug, \"the app is all white\" for a blank screen); they rank like a title in search.",
+				Fr: "mode full : les mots que l'utilisateur a vécus et cherchera plus tard, pas le vocabulaire du correctif (par ex. « barre de menus » pour un bug de systray, « l'appli est toute blanche » pour un écran vide) ; ils comptent comme un titre dans la recherche.",
+			}},
+		{Name: "archive_extra_fm", Type: catalog.Object,
+			Description: catalog.Text{
+				En: "full mode: extra frontmatter keys for the archive; `tags` are added to the archive's own tags (no duplicates), any other key replaces the generated one.",
+				Fr: "mode full : clés de frontmatter en plus pour l'archive ; les `tags` s'ajoutent à ceux de l'archive (sans doublon), toute autre clé remplace celle générée.",
+			}},
+		{Name: "derive", Type: catalog.Array, Items: &catalog.Param{Type: catalog.Object, Props: []catalog.Param{
+			{Name: "fact", Type: catalog.String, Required: true, MinLength: intp(1), MaxLength: intp(300), OneLine: true,
+				Description: catalog.Text{En: "The fact itself, as a short sentence: it names the atom's note and is how it will be found.", Fr: "Le fait lui-même, en une phrase courte : il nomme la note de l'atome et c'est par lui qu'on la retrouvera."}},
+			{Name: "body", Type: catalog.String, Required: true,
+				Description: catalog.Text{En: "Why it is true and what ignoring it costs.", Fr: "Pourquoi c'est vrai et ce que coûte de l'ignorer."}},
+			{Name: "kind", Type: catalog.String, Required: true, Enum: []string{"principle", "goal", "knowledge"},
+				Description: catalog.Text{En: "principle (constrains future work), goal (set or changed), knowledge (costly to get).", Fr: "principle (contraint le travail futur), goal (fixé ou changé), knowledge (coûteux à obtenir)."}},
+		}},
+			Description: catalog.Text{
+				En: "full mode: the durable facts to write as curated atoms in this call — a principle that will constrain future work, a goal set or changed, knowledge that was costly to get. A fact left only in an archive takes several searches to find again; an atom, one or two. A name already used in the vault refuses the call.",
+				Fr: "mode full : les faits durables à écrire comme atomes dans cet appel — un principe qui contraindra la suite, un objectif fixé ou changé, un savoir coûteux à obtenir. Un fait laissé dans une archive demande plusieurs recherches pour être retrouvé ; un atome, une ou deux. Un nom déjà pris dans le coffre fait refuser l'appel.",
+			}},
+		{Name: "derived_atoms", Type: catalog.Array, Items: &catalog.Param{Type: catalog.String, OneLine: true},
+			Description: catalog.Text{
+				En: "full mode: existing atoms this session produced or changed, as `[[name]]` or `name`.",
+				Fr: "mode full : atomes existants que la session a produits ou modifiés, en `[[nom]]` ou `nom`.",
+			}},
+		{Name: "no_derived_because", Type: catalog.String, OneLine: true,
+			Description: catalog.Text{
+				En: "full mode: required when the session leaves no atom (derive and derived_atoms both empty); a short reason is enough — silence is what is refused. Not allowed with atoms.",
+				Fr: "mode full : obligatoire quand la session ne laisse aucun atome (derive et derived_atoms vides) ; une raison courte suffit — c'est le silence qui est refusé. Interdit avec des atomes.",
+			}},
+		{Name: "source_hint", Type: catalog.String, Enum: []string{"archeo-git"},
+			Description: catalog.Text{
+				En: "full mode: `archeo-git` for archives reconstructed from git history; the archive's frontmatter must then hold every archeo-git key (through archive_extra_fm).",
+				Fr: "mode full : `archeo-git` pour les archives reconstituées depuis l'historique git ; le frontmatter de l'archive doit alors porter toutes les clés archeo-git (via archive_extra_fm).",
+			}},
+	},
+	Errors: append([]fault.Code{fault.ContextEmpty, fault.DecisionsLost, fault.DerivedRequired, fault.AtomExists, fault.ArcheoInvalid, fault.NoContext, fault.SlugConflict, fault.FileNotUTF8}, catalog.Shared...),
+	Writes: true,
+	CLI:    catalog.CLI{Command: "archive", Args: []string{"slug"}},
+}
 
 type deriveItem struct {
 	Fact string `json:"fact"`
@@ -75,13 +158,6 @@ type ArchiveResult struct {
 	Common
 }
 
-// Atom zones by kind (SPEC section 5).
-var atomZones = map[string]struct{ dir, zone string }{
-	"principle": {"40-principles", "principles"},
-	"goal":      {"50-goals", "goals"},
-	"knowledge": {"20-knowledge", "knowledge"},
-}
-
 // ArcheoKeys must all be in an archeo-git archive's frontmatter.
 var ArcheoKeys = strings.Fields(`source scope collective modality branch branch_base
 branch_base_sha milestone_kind source_milestone commit_sha granularity
@@ -108,7 +184,7 @@ func archive(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := refuseArchived(env, c.project); err != nil {
+	if err := refuseArchived(c.project); err != nil {
 		return nil, nil, err
 	}
 	repoRoot, _ := c.doc.String("repo_path")
@@ -156,7 +232,7 @@ func archive(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		res.SummaryMD = env.T(fmt.Sprintf("Context of **%s** updated (last session %s).", res.Slug, now),
 			fmt.Sprintf("Contexte de **%s** mis à jour (dernière session %s).", res.Slug, now))
 		if a.ContextMD != nil {
-			if err := warnLinks(env, res, []string{*a.ContextMD}, nil); err != nil {
+			if err := warnLinks(env, res, []string{*a.ContextMD}, nil, nil); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -217,13 +293,13 @@ func checkArchiveArgs(a *archiveArgs, full bool) error {
 		}
 	}
 	for i, at := range a.DerivedAtoms {
-		if atomName(at) == "" {
+		if atom.Name(at) == "" {
 			p := fmt.Sprintf("derived_atoms[%d]", i)
 			return fault.Argument(p, "names no atom: give `[[name]]` or `name`", "ne nomme aucun atome : donnez `[[nom]]` ou `nom`")
 		}
 	}
 	for i, d := range a.Derive {
-		if atomFileName(d.Fact) == "" {
+		if atom.FileName(d.Fact) == "" {
 			p := fmt.Sprintf("derive[%d].fact", i)
 			return fault.Argument(p, "leaves no file name once / \\ : * ? \" < > | # ^ [ ] and the dots and spaces at its ends are removed", "ne laisse aucun nom de fichier une fois / \\ : * ? \" < > | # ^ [ ] et les points et espaces à ses bouts retirés")
 		}
@@ -245,7 +321,7 @@ func checkArchiveArgs(a *archiveArgs, full bool) error {
 			"no_derived_because est donné avec des atomes : retirez-le quand la session dérive des atomes")
 	}
 	if a.ArchiveExtraFM != nil {
-		if _, _, err := orderedObject(a.ArchiveExtraFM); err != nil {
+		if _, _, err := note.OrderedObject(a.ArchiveExtraFM); err != nil {
 			return fault.Argument("archive_extra_fm", "must be a JSON object", "doit être un objet JSON")
 		}
 	}
@@ -281,88 +357,34 @@ func checkDecisions(decisions []string, ctxText string) error {
 		fmt.Sprintf("le nouveau contexte a perdu %d décision(s) : %s ; remettez-les dans context_md, rien n'a été écrit", len(lost), strings.Join(q, ", ")))
 }
 
-// atomName returns the note name of `[[name]]`, `[[name|alias]]` or `name`.
-func atomName(s string) string {
-	s = strings.TrimSpace(s)
-	if inner, ok := strings.CutPrefix(s, "[["); ok {
-		s, _ = strings.CutSuffix(inner, "]]")
+// archiveReads reads, in one round, what a full archive needs: the
+// listing of archives/ and history.md, and every note's name when the
+// call derives atoms or its texts hold wikilinks (nil otherwise).
+func archiveReads(env *Env, a *archiveArgs, c *contextFile) ([]string, *wikilink.Names, error) {
+	v := env.View
+	ask := vault.Need{Files: []string{c.project.History()}, Dirs: []string{c.project.Dir + "/archives"}}
+	needNames := len(a.Derive) > 0 || wikilink.Has(*a.ArchiveBodyMD) || a.ContextMD != nil && wikilink.Has(*a.ContextMD)
+	if needNames {
+		ask.Trees = []vault.Tree{{Root: "."}}
 	}
-	if i := strings.IndexAny(s, "|#^"); i >= 0 {
-		s = s[:i]
+	if err := v.Ask(ask); err != nil {
+		return nil, nil, err
 	}
-	return strings.TrimSpace(s)
-}
-
-// atomFileName is the file stem of an atom named by its fact: each run of
-// line breaks and tabs becomes one space; / \ : * ? " < > | # ^ [ ] and
-// other control characters are removed; leading and trailing spaces and
-// dots are trimmed (a leading dot hides the file, Windows drops a trailing
-// dot or space); at most 120 bytes (cut on a character boundary, then
-// trimmed again); and a Windows device name (CON, PRN, AUX, NUL, COM1–COM9,
-// LPT1–LPT9, any case, alone or before a dot: "CON.tar") gets "_" right
-// after it ("CON_", "CON_.tar"). "" when nothing is left. ATOM_EXISTS and
-// the wikilinks use this final name.
-func atomFileName(fact string) string {
-	isBreak := func(r rune) bool {
-		return r == '\n' || r == '\r' || r == '\t' || r == '\u2028' || r == '\u2029'
-	}
-	var b strings.Builder
-	inBreak := false
-	for _, r := range fact {
-		switch {
-		case isBreak(r):
-			if !inBreak {
-				b.WriteByte(' ')
-			}
-			inBreak = true
-			continue
-		case strings.ContainsRune(`/\:*?"<>|#^[]`, r) || r < 0x20 || r >= 0x7F && r <= 0x9F:
-		default:
-			b.WriteRune(r)
+	var names *wikilink.Names
+	if needNames {
+		files, err := v.Walk(".")
+		if err != nil {
+			return nil, nil, err
 		}
-		inBreak = false
+		n := wikilink.NamesOf(files)
+		names = &n
 	}
-	trim := func(s string) string {
-		return strings.TrimFunc(s, func(r rune) bool { return r == '.' || unicode.IsSpace(r) })
+	entries, err := v.List(c.project.Dir + "/archives")
+	if err != nil && !errors.Is(err, vault.ErrNotExist) {
+		return nil, nil, err
 	}
-	cut := func(s string) string {
-		if len(s) <= 120 {
-			return s
-		}
-		n := 120
-		for n > 0 && !isRuneStart(s[n]) {
-			n--
-		}
-		return trim(s[:n])
-	}
-	s := cut(trim(b.String()))
-	stem, _, _ := strings.Cut(s, ".")
-	stem = strings.TrimRightFunc(stem, unicode.IsSpace)
-	if windowsDevice(stem) {
-		s = cut(stem + "_" + s[len(stem):])
-	}
-	return s
+	return entries, names, nil
 }
-
-// windowsDevice reports whether name is a device name Windows reserves in
-// every folder, whatever the case.
-func windowsDevice(name string) bool {
-	switch strings.ToUpper(name) {
-	case "CON", "PRN", "AUX", "NUL":
-		return true
-	}
-	if len(name) < 4 {
-		return false
-	}
-	switch strings.ToUpper(name[:3]) {
-	case "COM", "LPT":
-		n := name[3:]
-		return len(n) == 1 && n[0] >= '1' && n[0] <= '9' || n == "¹" || n == "²" || n == "³"
-	}
-	return false
-}
-
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // archiveFull writes the archive, its history line, the atoms and the
 // context, as one plan.
@@ -374,22 +396,8 @@ func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, c
 	subject := strings.TrimSpace(*a.ArchiveSubject)
 	slug := c.project.Slug
 
-	// Everything this part reads, asked for in one round.
-	errFiles := v.Prefetch([]string{c.project.History()}, []string{dir + "/archives"})
-	needNames := len(a.Derive) > 0 || hasWikiLinks(*a.ArchiveBodyMD) || a.ContextMD != nil && hasWikiLinks(*a.ContextMD)
-	var names map[string]string // lowercased stem → path, every note of the vault
-	if needNames {
-		files, err := v.Walk(".")
-		if err != nil {
-			return nil, nil, err
-		}
-		names = noteNames(files)
-	}
-	if errFiles != nil {
-		return nil, nil, errFiles
-	}
-	entries, err := v.List(dir + "/archives")
-	if err != nil && !errors.Is(err, vault.ErrNotExist) {
+	entries, names, err := archiveReads(env, a, c)
+	if err != nil {
 		return nil, nil, err
 	}
 
@@ -415,8 +423,8 @@ func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, c
 	archivePath := dir + "/archives/" + stem + ".md"
 
 	// 4 (checked first: a refusal writes nothing). The atoms.
-	type atom struct{ path, name, text string }
-	var atoms []atom
+	type newAtom struct{ path, name, text string }
+	var atoms []newAtom
 	links := []string{}
 	seen := map[string]bool{}
 	addLink := func(name string) {
@@ -427,29 +435,29 @@ func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, c
 		}
 	}
 	for _, at := range a.DerivedAtoms {
-		addLink(atomName(at))
+		addLink(atom.Name(at))
 	}
 	inCall := map[string]int{}
 	for i, d := range a.Derive {
-		name := atomFileName(d.Fact)
+		name := atom.FileName(d.Fact)
 		key := strings.ToLower(name)
 		if j, twice := inCall[key]; twice {
 			return nil, nil, atomExists(name, fmt.Sprintf("derive[%d]", j))
 		}
 		inCall[key] = i
-		if p, ok := names[key]; ok {
+		if p, ok := names.Taken(name); ok {
 			return nil, nil, atomExists(name, p)
 		}
-		z := atomZones[d.Kind]
-		f := fields{
-			{"kind", str(d.Kind)}, {"zone", str(z.zone)}, {"created", stamp(date)},
-			{"source", str("[[" + stem + "]]")},
+		z := atom.Zones[d.Kind]
+		f := note.Fields{
+			{Key: "kind", Node: note.Str(d.Kind)}, {Key: "zone", Node: note.Str(z.Zone)}, {Key: "created", Node: note.Stamp(date)},
+			{Key: "source", Node: note.Str("[[" + stem + "]]")},
 		}
-		text, err := f.note(d.Body)
+		text, err := f.Render(d.Body)
 		if err != nil {
 			return nil, nil, fault.Internalf("writing atom %s: %v", name, err)
 		}
-		atoms = append(atoms, atom{z.dir + "/" + name + ".md", name, text})
+		atoms = append(atoms, newAtom{z.Dir + "/" + name + ".md", name, text})
 		addLink(name)
 	}
 
@@ -460,23 +468,23 @@ func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, c
 		body, n = relocate.Rewrite(body, repoRoot)
 		res.Sigils += n
 	}
-	f := fields{
-		{"slug", str(slug)}, {"kind", str("archive")}, {"zone", str("episodes")},
-		{"date", stamp(date)}, {"time", quoted(env.Now.Format("15:04"))}, {"subject", str(subject)},
-		{"display", str(slug + " — " + date + " " + subject)},
-		{"tags", list([]string{"kind/archive", "zone/episodes"})},
+	f := note.Fields{
+		{Key: "slug", Node: note.Str(slug)}, {Key: "kind", Node: note.Str("archive")}, {Key: "zone", Node: note.Str("episodes")},
+		{Key: "date", Node: note.Stamp(date)}, {Key: "time", Node: note.Quoted(env.Now.Format("15:04"))}, {Key: "subject", Node: note.Str(subject)},
+		{Key: "display", Node: note.Str(slug + " — " + date + " " + subject)},
+		{Key: "tags", Node: note.List([]string{"kind/archive", "zone/episodes"})},
 	}
 	if len(a.ArchiveAliases) > 0 {
 		var al []string
 		for _, x := range a.ArchiveAliases {
 			al = append(al, strings.TrimSpace(x))
 		}
-		f = append(f, field{"aliases", list(al)})
+		f = append(f, note.Field{Key: "aliases", Node: note.List(al)})
 	}
 	if len(links) > 0 {
-		f = append(f, field{"derived_atoms", list(links)})
+		f = append(f, note.Field{Key: "derived_atoms", Node: note.List(links)})
 	} else {
-		f = append(f, field{"no_derived_because", str(strings.TrimSpace(*a.NoDerivedBecause))})
+		f = append(f, note.Field{Key: "no_derived_because", Node: note.Str(strings.TrimSpace(*a.NoDerivedBecause))})
 	}
 	if a.ArchiveExtraFM != nil {
 		if err := mergeExtra(&f, a.ArchiveExtraFM); err != nil {
@@ -488,26 +496,22 @@ func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, c
 			return nil, nil, err
 		}
 	}
-	archiveText, err := f.note(body)
+	archiveText, err := f.Render(body)
 	if err != nil {
 		return nil, nil, fault.Internalf("writing the archive: %v", err)
 	}
 
 	// 2. history.md: one line before the first entry.
-	line := historyLine(date, hhmm, subject, stem+".md")
+	line := history.Line(date, hhmm, subject, stem+".md")
 	histPath := c.project.History()
-	histText, histSHA, err := v.Read(histPath)
-	histExpect := histSHA
-	switch {
-	case errors.Is(err, vault.ErrNotExist):
-		histText = fmt.Sprintf("# History — %s\n\n", slug)
-		histExpect = plan.Absent
-		histText = insertHistoryLine(histText, line)
-	case err != nil:
+	hist, err := v.ReadText(histPath)
+	if err != nil {
 		return nil, nil, err
-	default:
-		histText = insertHistoryLine(histText, line)
 	}
+	if !hist.Exists {
+		hist.Text = history.Title(slug)
+	}
+	histText, histExpect := history.Insert(hist.Text, line), hist.Expect
 
 	if err := warnLinks(env, res, texts(a), names, func(name string) bool { _, ok := inCall[strings.ToLower(name)]; return ok }); err != nil {
 		return nil, nil, err
@@ -552,7 +556,7 @@ func alreadyArchived(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResul
 	subject := strings.TrimSpace(*a.ArchiveSubject)
 	rest := c.project.Slug + "-" + fold.Slug(subject, 60, "session")
 	var candidates []string
-	for _, name := range newestArchives(listing) {
+	for _, name := range history.Newest(listing) {
 		stamp, ok := worklog.ParseName(name)
 		if !ok || stamp.Time == "" {
 			continue
@@ -575,15 +579,15 @@ func alreadyArchived(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResul
 	for i, n := range candidates {
 		paths[i] = dir + n
 	}
-	if err := env.View.Prefetch(paths, nil); err != nil {
+	if err := env.View.Ask(vault.Need{Files: paths}); err != nil {
 		return false, err
 	}
 	// What this call would write.
-	sf := fields{{"subject", str(subject)}}
+	sf := note.Fields{{Key: "subject", Node: note.Str(subject)}}
 	if a.ArchiveExtraFM != nil {
 		_ = mergeExtra(&sf, a.ArchiveExtraFM)
 	}
-	wantSubject := sf[sf.index("subject")].node.Value
+	wantSubject := sf[sf.Index("subject")].Node.Value
 	body := *a.ArchiveBodyMD
 	if repoRoot != "" {
 		body, _ = relocate.Rewrite(body, repoRoot)
@@ -593,11 +597,14 @@ func alreadyArchived(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResul
 	}
 	body = lf(body)
 	for i, p := range paths {
-		text, _, err := env.View.Read(p)
+		found, err := env.View.Read(p)
 		if err != nil {
-			continue // not UTF-8: not this call's archive
+			return false, err
 		}
-		doc, err := frontmatter.Parse(text)
+		if !found.Exists || found.NotUTF8 {
+			continue // not this call's archive
+		}
+		doc, err := frontmatter.Parse(found.Text)
 		if err != nil {
 			continue
 		}
@@ -621,8 +628,8 @@ func fillAlreadyArchived(env *Env, a *archiveArgs, c *contextFile, res *ArchiveR
 	if prev, ok := c.doc.String("last-session"); ok {
 		res.Context.LastSession = Change{From: &prev, To: &prev}
 	}
-	if histText, _, err := env.View.Read(c.project.History()); err == nil {
-		if e, ok := findEntry(histText, name); ok {
+	if hist, err := env.View.Read(c.project.History()); err == nil {
+		if e, ok := history.Find(hist.Text, name); ok {
 			res.HistoryLine = &e.Line
 		}
 	}
@@ -652,14 +659,14 @@ func fillAlreadyArchived(env *Env, a *archiveArgs, c *contextFile, res *ArchiveR
 	}
 	var want []string
 	for _, at := range a.DerivedAtoms {
-		want = append(want, strings.ToLower(atomName(at)))
+		want = append(want, strings.ToLower(atom.Name(at)))
 	}
 	for _, d := range a.Derive {
-		want = append(want, strings.ToLower(atomFileName(d.Fact)))
+		want = append(want, strings.ToLower(atom.FileName(d.Fact)))
 	}
 	var have []string
 	for _, at := range res.DerivedAtoms {
-		have = append(have, strings.ToLower(atomName(at)))
+		have = append(have, strings.ToLower(atom.Name(at)))
 	}
 	sort.Strings(want)
 	sort.Strings(have)
@@ -706,8 +713,8 @@ func atomExists(name, where string) error {
 // mergeExtra merges archive_extra_fm: tags are added to the archive's own
 // (no duplicates, order kept); any other key replaces the generated one in
 // place, or comes last when new.
-func mergeExtra(f *fields, raw json.RawMessage) error {
-	keys, vals, err := orderedObject(raw)
+func mergeExtra(f *note.Fields, raw json.RawMessage) error {
+	keys, vals, err := note.OrderedObject(raw)
 	if err != nil {
 		return fault.Argument("archive_extra_fm", "must be a JSON object", "doit être un objet JSON")
 	}
@@ -729,14 +736,14 @@ func mergeExtra(f *fields, raw json.RawMessage) error {
 					tags = append(tags, s)
 				}
 			}
-			f.set("tags", list(tags))
+			f.Set("tags", note.List(tags))
 			continue
 		}
-		n, err := value(v)
+		n, err := note.Value(v)
 		if err != nil {
 			return fault.Argument("archive_extra_fm."+k, "cannot be written as YAML: "+err.Error(), "ne peut s'écrire en YAML : "+err.Error())
 		}
-		f.set(k, n)
+		f.Set(k, n)
 	}
 	return nil
 }
@@ -752,15 +759,15 @@ func containsString(list []string, s string) bool {
 
 // checkArcheo refuses an archeo-git archive whose frontmatter lacks a key
 // (absent or null) or whose source is not archeo-git.
-func checkArcheo(f fields) error {
+func checkArcheo(f note.Fields) error {
 	var missing []string
 	for _, k := range ArcheoKeys {
-		i := f.index(k)
-		if i < 0 || f[i].node.Tag == "!!null" {
+		i := f.Index(k)
+		if i < 0 || f[i].Node.Tag == "!!null" {
 			missing = append(missing, k)
 			continue
 		}
-		if k == "source" && (f[i].node.Kind != 8 /* yaml.ScalarNode */ || f[i].node.Value != "archeo-git") {
+		if k == "source" && (f[i].Node.Kind != 8 /* yaml.ScalarNode */ || f[i].Node.Value != "archeo-git") {
 			missing = append(missing, "source (must be archeo-git)")
 		}
 	}
@@ -772,93 +779,11 @@ func checkArcheo(f fields) error {
 		fmt.Sprintf("une archive archeo-git doit porter toutes les clés archeo-git ; absentes ou nulles : %s (passez-les dans archive_extra_fm ; '' ou [] sont permis)", strings.Join(missing, ", ")))
 }
 
-// markdownDest writes a file name as a Markdown link destination: spaces
-// and parentheses escaped as %20, %28, %29 so the link stays one token.
-func markdownDest(name string) string {
-	r := strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E")
-	return r.Replace(name)
-}
-
-// isEntry reports whether a history list item links into archives/.
-func isEntry(dest string) bool {
-	d := strings.TrimPrefix(strings.Trim(dest, "<>"), "./")
-	return strings.HasPrefix(d, "archives/")
-}
-
-// historyEntries returns history.md's entry lines in order.
-func historyEntries(text string) []markdown.Item {
-	var out []markdown.Item
-	for _, it := range markdown.LinkedItems([]byte(text)) {
-		if isEntry(it.Dest) {
-			out = append(out, it)
-		}
-	}
-	return out
-}
-
-// newline returns the text's first line ending, "\n" when it has none.
-func newline(text string) string {
-	i := strings.IndexAny(text, "\r\n")
-	switch {
-	case i < 0:
-		return "\n"
-	case text[i] == '\r' && i+1 < len(text) && text[i+1] == '\n':
-		return "\r\n"
-	case text[i] == '\r':
-		return "\r"
-	}
-	return "\n"
-}
-
-// insertHistoryLine puts line right before the first entry line, or, with
-// no entry yet, at the end of the file after one blank line; in the
-// file's line ending. No other byte changes.
-func insertHistoryLine(text, line string) string {
-	nl := newline(text)
-	if e := historyEntries(text); len(e) > 0 {
-		at := e[0].Start
-		return text[:at] + line + nl + text[at:]
-	}
-	if text == "" {
-		return line + nl
-	}
-	if !strings.HasSuffix(text, "\n") && !strings.HasSuffix(text, "\r") {
-		text += nl
-	}
-	if !strings.HasSuffix(text, nl+nl) {
-		text += nl
-	}
-	return text + line + nl
-}
-
-// noteStem is a file's name as a wikilink names it: without folder, and
-// without ".md" for notes.
-func noteStem(p string) string {
-	return strings.TrimSuffix(path.Base(p), ".md")
-}
-
-// noteNames maps each file's lowercased stem (what a wikilink names) to
-// its path.
-func noteNames(files []string) map[string]string {
-	names := make(map[string]string, len(files))
-	for _, f := range files {
-		names[strings.ToLower(noteStem(f))] = f
-	}
-	return names
-}
-
-func hasWikiLinks(s string) bool { return strings.Contains(s, "[[") }
-
 // warnLinks adds a warning for each wikilink of texts that resolves to no
-// note of the vault (names: folded stems; nil to read them now) nor to an
-// atom this call creates.
-func warnLinks(env *Env, res *ArchiveResult, texts []string, names map[string]string, creating ...func(string) bool) error {
-	var targets []string
-	for _, t := range texts {
-		for _, l := range markdown.WikiLinks([]byte(t)) {
-			targets = append(targets, l.Target)
-		}
-	}
+// note of the vault (names; read now when nil) nor to an atom this call
+// creates (creating; nil for none).
+func warnLinks(env *Env, res *ArchiveResult, texts []string, names *wikilink.Names, creating func(string) bool) error {
+	targets := wikilink.Targets(texts)
 	if len(targets) == 0 {
 		return nil
 	}
@@ -867,22 +792,10 @@ func warnLinks(env *Env, res *ArchiveResult, texts []string, names map[string]st
 		if err != nil {
 			return err
 		}
-		names = noteNames(files)
+		n := wikilink.NamesOf(files)
+		names = &n
 	}
-	byPath := map[string]bool{}
-	for _, p := range names {
-		byPath[strings.ToLower(strings.TrimSuffix(p, ".md"))] = true
-	}
-	warned := map[string]bool{}
-	for _, t := range targets {
-		key := strings.ToLower(strings.TrimSuffix(t, ".md"))
-		if _, ok := names[strings.ToLower(noteStem(t))]; ok && !strings.Contains(t, "/") || byPath[key] || warned[key] {
-			continue
-		}
-		if len(creating) > 0 && creating[0](t) {
-			continue
-		}
-		warned[key] = true
+	for _, t := range wikilink.Unresolved(targets, *names, creating) {
 		res.Warnings = append(res.Warnings, env.T(
 			fmt.Sprintf("[[%s]] links to no note of the vault", t),
 			fmt.Sprintf("[[%s]] ne mène à aucune note du coffre", t)))

@@ -1,16 +1,85 @@
-// Package tools holds the implementation of every catalogue tool, one file
-// per family. A tool reads the vault through Env.View, and returns its
-// result and the plan of writes; it never writes.
+// Package tools holds every catalogue tool, one unit each: its catalogue
+// spec (what it takes, what it may refuse, what it does, in English and
+// French) beside its run function, in one explicit list, All. A tool's
+// file reads as the SPEC's steps; the domain logic lives in noun packages
+// (history, note, atom, wikilink, worklog, hygiene, relocate, vault). A
+// tool reads the vault through Env.View, and returns its result and the
+// plan of writes; it never writes.
+//
+// Adding a tool: one file here holding its spec, its messages table and
+// its run function; one line in All; its conformance cases.
 package tools
 
 import (
 	"encoding/json"
+	"slices"
+	"strings"
 	"time"
 
+	"kessho/core/catalog"
 	"kessho/core/fault"
 	"kessho/core/plan"
 	"kessho/core/vault"
 )
+
+// Tool is one tool: its catalogue spec and its implementation.
+type Tool struct {
+	Spec *catalog.Tool
+	Run  Func
+}
+
+// Func runs a tool on validated, normalised arguments.
+type Func func(env *Env, args json.RawMessage) (result any, p plan.Plan, err error)
+
+// All is every tool, sorted by name.
+var All = []Tool{
+	{archiveSpec, archive},
+	{rewritePathsSpec, rewritePaths},
+	{contextHygieneSpec, contextHygiene},
+	{historizeSpec, historize},
+	{initProjectSpec, initProject},
+	{listSpec, listTool},
+	{readContextSpec, readContextTool},
+	{rollbackSpec, rollback},
+	{setSummarySpec, setSummary},
+	{updatePhaseSpec, updatePhase},
+	{worklogSpec, worklogTool},
+}
+
+// Lookup returns the tool named name.
+func Lookup(name string) (Tool, bool) {
+	i := slices.IndexFunc(All, func(t Tool) bool { return t.Spec.Name == name })
+	if i < 0 {
+		return Tool{}, false
+	}
+	return All[i], true
+}
+
+// Specs returns every tool's catalogue spec, sorted by name: what hosts,
+// the MCP server and docgen describe.
+func Specs() []*catalog.Tool {
+	out := make([]*catalog.Tool, len(All))
+	for i, t := range All {
+		out[i] = t.Spec
+	}
+	slices.SortFunc(out, func(a, b *catalog.Tool) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// Spec returns the spec of the tool named name.
+func Spec(name string) (*catalog.Tool, bool) {
+	t, ok := Lookup(name)
+	return t.Spec, ok
+}
+
+// SpecByCommand returns the spec of the tool whose CLI command is cmd.
+func SpecByCommand(cmd string) (*catalog.Tool, bool) {
+	i := slices.IndexFunc(All, func(t Tool) bool { return t.Spec.CLI.Command == cmd })
+	if i < 0 {
+		return nil, false
+	}
+	return All[i].Spec, true
+}
 
 // Env is what a tool runs with: the time in the vault's zone, the caller's
 // language and the view of the vault.
@@ -20,13 +89,8 @@ type Env struct {
 	View *vault.View
 }
 
-// T picks the English or French text by the caller's language.
-func (e *Env) T(en, fr string) string {
-	if e.Lang == "fr" {
-		return fr
-	}
-	return en
-}
+// Say returns m in the caller's language, formatted with args.
+func (e *Env) Say(m fault.Msg, args ...any) string { return m.In(e.Lang, args...) }
 
 // decode reads a tool's arguments, already validated by the catalogue.
 func decode(raw json.RawMessage, v any) error {
@@ -36,16 +100,19 @@ func decode(raw json.RawMessage, v any) error {
 	return nil
 }
 
-// Func runs a tool on validated, normalised arguments.
-type Func func(env *Env, args json.RawMessage) (result any, p plan.Plan, err error)
-
-// Registry maps tool names to their implementation. Every catalogue tool
-// has one (a test checks it).
-var Registry = map[string]Func{}
-
 // Common is embedded in every result: a short Markdown summary for people
 // and the warnings (never nil, so it encodes as []).
 type Common struct {
 	SummaryMD string   `json:"summary_md"`
 	Warnings  []string `json:"warnings"`
 }
+
+// common returns an empty Common.
+func common() Common { return Common{Warnings: []string{}} }
+
+func intp(n int) *int           { return &n }
+func floatp(f float64) *float64 { return &f }
+
+// T picks the English or French text by the caller's language (the tools
+// not yet moved to a messages table still use it).
+func (e *Env) T(en, fr string) string { return fault.Msg{En: en, Fr: fr}.In(e.Lang) }

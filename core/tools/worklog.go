@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
+	"kessho/core/catalog"
+	"kessho/core/history"
+	"kessho/core/note"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,7 +25,55 @@ import (
 	"kessho/core/worklog"
 )
 
-func init() { Registry["mem_worklog"] = worklogTool }
+// worklogSpec is mem_worklog in the catalogue.
+var worklogSpec = &catalog.Tool{
+	Name:  "mem_worklog",
+	Title: catalog.Text{En: "Weekly worklog", Fr: "Journal de la semaine"},
+	Description: catalog.Text{
+		En: "Builds the worklog of one ISO week (Monday to Sunday) in two calls. First phase=collect (the default; read-only, writes nothing): it returns every archived session of the week across active and archived projects and domains (project, archive, time, subject, an excerpt, its next steps) and the hours of each worked day split among that day's projects in proportion to their sessions, in quarter hours. From that, write three texts yourself — brief_md, digest_md, detailed_md — then call again with phase=persist, the same week_of and amplitude_hours, and the texts: it writes 10-episodes/domains/worklogs/archives/<YYYY>-W<WW>-worklog.md (replacing that week's note if it exists) with a pie chart of hours by project, and adds its history line once.",
+		Fr: "Construit le journal d'une semaine ISO (du lundi au dimanche) en deux appels. D'abord phase=collect (par défaut ; lecture seule, rien n'est écrit) : il renvoie chaque session archivée de la semaine dans les projets actifs, archivés et les domaines (projet, archive, heure, sujet, un extrait, ses prochaines étapes) et les heures de chaque jour travaillé réparties entre les projets du jour au prorata de leurs sessions, au quart d'heure. À partir de là, rédigez vous-même trois textes — brief_md, digest_md, detailed_md — puis rappelez avec phase=persist, les mêmes week_of et amplitude_hours, et les textes : il écrit 10-episodes/domains/worklogs/archives/<AAAA>-W<SS>-worklog.md (en remplaçant la note de cette semaine si elle existe) avec un camembert des heures par projet, et ajoute sa ligne d'historique une seule fois.",
+	},
+	Params: []catalog.Param{
+		{Name: "phase", Type: catalog.String, Enum: []string{"collect", "persist"}, Default: "collect",
+			Description: catalog.Text{
+				En: "collect first (read-only: returns the week's sessions and hours, writes nothing); write the three texts from what it returns; then persist (writes the worklog note with those texts).",
+				Fr: "collect d'abord (lecture seule : renvoie les sessions et les heures de la semaine, n'écrit rien) ; rédigez les trois textes d'après ce qu'il renvoie ; puis persist (écrit la note du journal avec ces textes).",
+			}},
+		{Name: "week_of", Type: catalog.String,
+			Description: catalog.Text{
+				En: "Any day of the wanted week, YYYY-MM-DD (e.g. last Friday for last week's worklog); empty or omitted: today, in the vault's time zone.",
+				Fr: "N'importe quel jour de la semaine voulue, AAAA-MM-JJ (par ex. vendredi dernier pour le journal de la semaine passée) ; vide ou omis : aujourd'hui, dans le fuseau du coffre.",
+			}},
+		{Name: "amplitude_hours", Type: catalog.Number, Default: 7, Minimum: floatp(0.25), Maximum: floatp(24),
+			Description: catalog.Text{
+				En: "Hours worked on each worked day, in quarter hours (7, 7.5, 7.75…), at most 24; each worked day's hours sum exactly to it.",
+				Fr: "Heures travaillées chaque jour travaillé, au quart d'heure (7, 7.5, 7.75…), 24 au plus ; les heures de chaque jour travaillé y somment exactement.",
+			}},
+		{Name: "include_weekend", Type: catalog.Boolean, Default: false,
+			Description: catalog.Text{
+				En: "Count Saturday and Sunday as worked days. Without it, weekend sessions are listed with 0 h.",
+				Fr: "Compter samedi et dimanche comme jours travaillés. Sans cela, les sessions du week-end sont listées avec 0 h.",
+			}},
+		{Name: "brief_md", Type: catalog.String,
+			Description: catalog.Text{
+				En: "persist only, required: a few lines for a manager — what the week delivered. Written by you from the collect result.",
+				Fr: "persist seulement, obligatoire : quelques lignes pour un responsable — ce que la semaine a livré. Rédigé par vous d'après le résultat de collect.",
+			}},
+		{Name: "detailed_md", Type: catalog.String,
+			Description: catalog.Text{
+				En: "persist only, required: the day-by-day account, session by session, with the next steps that remain.",
+				Fr: "persist seulement, obligatoire : le compte rendu jour par jour, session par session, avec les prochaines étapes qui restent.",
+			}},
+		{Name: "digest_md", Type: catalog.String,
+			Description: catalog.Text{
+				En: "persist only, required: one paragraph or a short list per project — what moved, what was decided, what is blocked.",
+				Fr: "persist seulement, obligatoire : un paragraphe ou une courte liste par projet — ce qui a avancé, ce qui a été décidé, ce qui bloque.",
+			}},
+	},
+	Errors: append([]fault.Code{fault.SlugConflict, fault.FileNotUTF8}, catalog.Shared...),
+	Writes: true,
+	CLI:    catalog.CLI{Command: "worklog"},
+}
 
 // WorklogsSlug is the domain that holds the worklogs; its own archives are
 // never sessions of a week.
@@ -143,10 +193,10 @@ func worklogTool(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	}
 	persist := a.Phase == "persist"
 	dir := vault.Dir(vault.KindDomain, WorklogsSlug)
-	note := fmt.Sprintf("%s/archives/%s-worklog.md", dir, week)
+	notePath := fmt.Sprintf("%s/archives/%s-worklog.md", dir, week)
 	var extra []string
 	if persist {
-		extra = []string{dir + "/context.md", dir + "/history.md", note}
+		extra = []string{dir + "/context.md", dir + "/history.md", notePath}
 	}
 	sessions, folders, warnings, err := weekSessions(env, week, extra)
 	if err != nil {
@@ -161,7 +211,7 @@ func worklogTool(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		out.SummaryMD = collectSummary(env, &out.WorklogWeek, days)
 		return out, nil, nil
 	}
-	return persistWorklog(env, &a, res, folders, note, warnings)
+	return persistWorklog(env, &a, res, folders, notePath, warnings)
 }
 
 // checkWorklogArgs refuses what the arguments alone make wrong and returns
@@ -241,21 +291,20 @@ func weekSessions(env *Env, week worklog.Week, extra []string) ([]session, []vau
 		patterns = append(patterns, d.String()+"*")
 	}
 	patterns = append(patterns, "![0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*")
-	listings := make([][]string, len(dirs))
-	needed := false
+	matches := make([]vault.Match, len(dirs))
 	for i, d := range dirs {
-		entries, err := v.Match(vault.Match{Dir: d, Patterns: patterns})
-		switch {
-		case errors.Is(err, vault.ErrNeed):
-			needed = true
-		case errors.Is(err, vault.ErrNotExist):
-		case err != nil:
+		matches[i] = vault.Match{Dir: d, Patterns: patterns}
+	}
+	if err := v.Ask(vault.Need{Matches: matches}); err != nil {
+		return nil, nil, nil, err
+	}
+	listings := make([][]string, len(dirs))
+	for i, m := range matches {
+		entries, err := v.Match(m)
+		if err != nil && !errors.Is(err, vault.ErrNotExist) {
 			return nil, nil, nil, err
 		}
 		listings[i] = entries
-	}
-	if needed {
-		return nil, nil, nil, vault.ErrNeed
 	}
 	type candidate struct {
 		project vault.Project
@@ -284,7 +333,7 @@ func weekSessions(env *Env, week worklog.Week, extra []string) ([]session, []vau
 			files = append(files, c.path)
 		}
 	}
-	if err := v.Prefetch(files, nil); err != nil {
+	if err := v.Ask(vault.Need{Files: files}); err != nil {
 		return nil, nil, nil, err
 	}
 	warnings := []string{}
@@ -342,17 +391,17 @@ func readSession(env *Env, p vault.Project, path, name string, stamp *worklog.St
 	if p.Kind == vault.KindArchived {
 		s.out.Kind, s.out.Archived = vault.KindProject, true
 	}
-	text, _, err := env.View.Read(path)
+	c, err := env.View.Read(path)
 	var doc *frontmatter.Doc
 	var problem string
 	switch {
-	case fault.CodeOf(err) == fault.FileNotUTF8:
-		problem = env.T("is not UTF-8 text", "n'est pas du texte UTF-8")
 	case err != nil:
 		return nil, "", err
+	case c.NotUTF8:
+		problem = env.T("is not UTF-8 text", "n'est pas du texte UTF-8")
 	default:
 		var perr error
-		doc, perr = frontmatter.Parse(text)
+		doc, perr = frontmatter.Parse(c.Text)
 		if perr != nil {
 			line := 1
 			var fe *frontmatter.Error
@@ -658,7 +707,7 @@ func collectSummary(env *Env, w *WorklogWeek, days []WorklogDay) string {
 
 // persistWorklog writes the week's note, its history line, and the
 // worklogs domain when it is missing.
-func persistWorklog(env *Env, a *worklogArgs, w WorklogWeek, folders []vault.Project, note string, warnings []string) (any, plan.Plan, error) {
+func persistWorklog(env *Env, a *worklogArgs, w WorklogWeek, folders []vault.Project, notePath string, warnings []string) (any, plan.Plan, error) {
 	v := env.View
 	dom := vault.Project{Slug: WorklogsSlug, Kind: vault.KindDomain, Dir: vault.Dir(vault.KindDomain, WorklogsSlug)}
 	for _, f := range folders {
@@ -668,8 +717,8 @@ func persistWorklog(env *Env, a *worklogArgs, w WorklogWeek, folders []vault.Pro
 				fmt.Sprintf("%s est un projet, mais les journaux s'écrivent dans le domaine %s ; renommez ce projet, rien n'a été écrit", f.Dir, dom.Dir))
 		}
 	}
-	file := strings.TrimPrefix(note, dom.Dir+"/archives/")
-	res := &WorklogPersist{WorklogWeek: w, Note: note, Common: Common{Warnings: warnings}}
+	file := strings.TrimPrefix(notePath, dom.Dir+"/archives/")
+	res := &WorklogPersist{WorklogWeek: w, Note: notePath, Common: Common{Warnings: warnings}}
 	if w.Sessions == 0 {
 		res.Warnings = append(res.Warnings, env.T("no archived session this week: the worklog holds no hours",
 			"aucune session archivée cette semaine : le journal ne compte aucune heure"))
@@ -681,50 +730,50 @@ func persistWorklog(env *Env, a *worklogArgs, w WorklogWeek, folders []vault.Pro
 	var p plan.Plan
 
 	// The note: created, or replaced when its text changes.
-	old, sha, err := v.Read(note)
+	old, err := v.Read(notePath)
 	switch {
-	case errors.Is(err, vault.ErrNotExist):
-		res.Status = "created"
-		p = append(p, plan.WriteOp(note, plan.Absent, text))
-	case fault.CodeOf(err) == fault.FileNotUTF8:
-		res.Status = "replaced"
-		p = append(p, plan.WriteOp(note, notUTF8SHA(env, note), text))
 	case err != nil:
 		return nil, nil, err
-	case old == text:
+	case !old.Exists:
+		res.Status = "created"
+		p = append(p, plan.WriteOp(notePath, plan.Absent, text))
+	case old.NotUTF8:
+		res.Status = "replaced"
+		p = append(p, plan.WriteOp(notePath, old.Expect, text))
+	case old.Text == text:
 		res.Status = "unchanged"
 	default:
 		res.Status = "replaced"
-		p = append(p, plan.WriteOp(note, sha, text))
+		p = append(p, plan.WriteOp(notePath, old.Expect, text))
 	}
 
 	// history.md: the line once.
-	res.HistoryLine = fmt.Sprintf("- [%s — Worklog](archives/%s)", w.Week, markdownDest(file))
-	hist, histSHA, err := v.Read(dom.History())
-	switch {
-	case errors.Is(err, vault.ErrNotExist):
-		hist, histSHA = fmt.Sprintf("# History — %s\n\n", WorklogsSlug), plan.Absent
-	case err != nil:
+	res.HistoryLine = history.WeekLine(w.Week, file)
+	hist, err := v.ReadText(dom.History())
+	if err != nil {
 		return nil, nil, err
 	}
-	if !hasEntry(hist, "archives/"+file) {
+	if !hist.Exists {
+		hist.Text = history.Title(WorklogsSlug)
+	}
+	if !hasEntry(hist.Text, file) {
 		res.HistoryLineAdded = true
-		p = append(p, plan.WriteOp(dom.History(), histSHA, insertHistoryLine(hist, res.HistoryLine)))
+		p = append(p, plan.WriteOp(dom.History(), hist.Expect, history.Insert(hist.Text, res.HistoryLine)))
 	}
 
 	// The domain's context.md, only when missing.
-	if _, _, err := v.Read(dom.Context()); errors.Is(err, vault.ErrNotExist) {
-		f := fields{{"slug", str(WorklogsSlug)}, {"kind", str("domain")}, {"created", stamp(env.Now.Format("2006-01-02"))},
-			{"summary", str(env.T("Weekly worklogs, one note a week, written by mem_worklog.", "Journaux hebdomadaires, une note par semaine, écrits par mem_worklog."))}}
-		ctx, err := f.note(env.T("# worklogs\n\nOne worklog a week in archives/, written by mem_worklog (phase persist); history.md lists them.\n",
+	if ctx, err := v.Read(dom.Context()); err != nil {
+		return nil, nil, err
+	} else if !ctx.Exists {
+		f := note.Fields{{Key: "slug", Node: note.Str(WorklogsSlug)}, {Key: "kind", Node: note.Str("domain")}, {Key: "created", Node: note.Stamp(env.Now.Format("2006-01-02"))},
+			{Key: "summary", Node: note.Str(env.T("Weekly worklogs, one note a week, written by mem_worklog.", "Journaux hebdomadaires, une note par semaine, écrits par mem_worklog."))}}
+		text, err := f.Render(env.T("# worklogs\n\nOne worklog a week in archives/, written by mem_worklog (phase persist); history.md lists them.\n",
 			"# worklogs\n\nUn journal par semaine dans archives/, écrit par mem_worklog (phase persist) ; history.md les liste.\n"))
 		if err != nil {
 			return nil, nil, fault.Internalf("writing the worklogs domain: %v", err)
 		}
 		res.DomainCreated = true
-		p = append(p, plan.WriteOp(dom.Context(), plan.Absent, ctx))
-	} else if err != nil && fault.CodeOf(err) != fault.FileNotUTF8 {
-		return nil, nil, err
+		p = append(p, plan.WriteOp(dom.Context(), plan.Absent, text))
 	}
 
 	stem := strings.TrimSuffix(file, ".md")
@@ -745,29 +794,6 @@ func persistWorklog(env *Env, a *worklogArgs, w WorklogWeek, folders []vault.Pro
 	return res, p, nil
 }
 
-// hasEntry reports whether history text has an entry line linking to dest.
-func hasEntry(text, dest string) bool {
-	for _, e := range historyEntries(text) {
-		d := strings.TrimPrefix(strings.Trim(e.Dest, "<>"), "./")
-		if u, err := url.PathUnescape(d); err == nil {
-			d = u
-		}
-		if d == dest {
-			return true
-		}
-	}
-	return false
-}
-
-// number is a YAML number scalar (7, 7.5).
-func number(h float64) *yaml.Node {
-	tag := "!!float"
-	if h == float64(int64(h)) {
-		tag = "!!int"
-	}
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: fmtHours(h)}
-}
-
 // worklogNote renders the week's note.
 func worklogNote(env *Env, a *worklogArgs, w *WorklogWeek) (string, error) {
 	hours := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
@@ -777,17 +803,17 @@ func worklogNote(env *Env, a *worklogArgs, w *WorklogWeek) (string, error) {
 	}
 	sort.Strings(slugs)
 	for _, k := range slugs {
-		hours.Content = append(hours.Content, str(k), number(w.HoursByProject[k]))
+		hours.Content = append(hours.Content, note.Str(k), note.Number(w.HoursByProject[k]))
 	}
 	if len(slugs) == 0 {
 		hours.Style = yaml.FlowStyle
 	}
-	f := fields{
-		{"slug", str(WorklogsSlug)}, {"kind", str("worklog")}, {"zone", str("episodes")},
-		{"week", str(w.Week)}, {"week_start", stamp(w.Start)}, {"week_end", stamp(w.End)},
-		{"amplitude_hours", number(w.AmplitudeHours)}, {"hours_by_project", hours},
-		{"display", str(WorklogsSlug + " — " + w.Week + " Worklog")},
-		{"tags", list([]string{"kind/worklog", "zone/episodes"})},
+	f := note.Fields{
+		{Key: "slug", Node: note.Str(WorklogsSlug)}, {Key: "kind", Node: note.Str("worklog")}, {Key: "zone", Node: note.Str("episodes")},
+		{Key: "week", Node: note.Str(w.Week)}, {Key: "week_start", Node: note.Stamp(w.Start)}, {Key: "week_end", Node: note.Stamp(w.End)},
+		{Key: "amplitude_hours", Node: note.Number(w.AmplitudeHours)}, {Key: "hours_by_project", Node: hours},
+		{Key: "display", Node: note.Str(WorklogsSlug + " — " + w.Week + " Worklog")},
+		{Key: "tags", Node: note.List([]string{"kind/worklog", "zone/episodes"})},
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s %s\n\n", env.T("Worklog", "Journal"), w.Week)
@@ -812,7 +838,14 @@ func worklogNote(env *Env, a *worklogArgs, w *WorklogWeek) (string, error) {
 		}
 		b.WriteString("```\n")
 	}
-	return f.note(b.String())
+	return f.Render(b.String())
+}
+
+// hasEntry reports whether history text has an entry line linking to
+// archives/<file>.
+func hasEntry(text, file string) bool {
+	_, ok := history.Find(text, file)
+	return ok
 }
 
 // sectionText trims a text for its section: blank lines around it, and a

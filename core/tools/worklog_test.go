@@ -105,7 +105,7 @@ func TestSectionText(t *testing.T) {
 
 func TestHasEntry(t *testing.T) {
 	hist := "# History\n\n- [W48](archives/2026-W48-worklog.md)\n- [x](<./archives/a%20b.md>)\n"
-	for dest, want := range map[string]bool{"archives/2026-W48-worklog.md": true, "archives/a b.md": true, "archives/2026-W47-worklog.md": false} {
+	for dest, want := range map[string]bool{"2026-W48-worklog.md": true, "a b.md": true, "2026-W47-worklog.md": false} {
 		if hasEntry(hist, dest) != want {
 			t.Errorf("hasEntry(%q) = %v", dest, !want)
 		}

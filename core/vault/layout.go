@@ -102,7 +102,7 @@ func Folders(v *View, extra []string, only ...string) ([]Project, error) {
 	for _, k := range only {
 		parents = append(parents, strings.TrimSuffix(Dir(k, ""), "/"))
 	}
-	if err := v.Prefetch(extra, parents); err != nil {
+	if err := v.Ask(Need{Files: extra, Dirs: parents}); err != nil {
 		return nil, err
 	}
 	var out []Project

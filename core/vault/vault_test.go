@@ -43,23 +43,26 @@ func TestViewNeeds(t *testing.T) {
 		Missing: []string{"gone"},
 		Dirs:    map[string][]string{"a": {"bin", "sub/", "x.md"}, "a/sub": {"y.md"}},
 	})
-	if got, sha, err := v.Read("a/x.md"); got != "hello" || sha != "sha256:00" || err != nil {
-		t.Errorf("Read(a/x.md) = %q, %q, %v", got, sha, err)
+	// One read says what it found: text, not UTF-8, absent; and the
+	// precondition a plan puts on the file, in the plan's spelling.
+	reads := []struct {
+		path string
+		want Content
+	}{
+		{"a/x.md", Content{Path: "a/x.md", Exists: true, Text: "hello", Expect: "sha256:00"}},
+		{"a/bin", Content{Path: "a/bin", Exists: true, NotUTF8: true, Expect: "sha256:11"}},
+		{"gone/deep/file.md", Content{Path: "gone/deep/file.md", Expect: "absent"}},
 	}
-	if _, _, err := v.Read("gone/deep/file.md"); !errors.Is(err, ErrNotExist) {
-		t.Errorf("Read under a missing folder = %v; want ErrNotExist", err)
+	for _, r := range reads {
+		if got, err := v.Read(r.path); got != r.want || err != nil {
+			t.Errorf("Read(%s) = %+v, %v; want %+v", r.path, got, err, r.want)
+		}
 	}
-	if _, _, err := v.Read("a/bin"); fault.CodeOf(err) != fault.FileNotUTF8 {
-		t.Errorf("Read(a/bin) = %v; want FILE_NOT_UTF8", err)
+	if err := mustText(v, "a/bin"); fault.CodeOf(err) != fault.FileNotUTF8 {
+		t.Errorf("Text of a/bin = %v; want FILE_NOT_UTF8", err)
 	}
-	if _, _, err := v.Read("b/z.md"); !errors.Is(err, ErrNeed) {
+	if _, err := v.Read("b/z.md"); !errors.Is(err, ErrNeed) {
 		t.Errorf("Read(b/z.md) = %v; want ErrNeed", err)
-	}
-	if ok, err := v.Exists("a/sub"); !ok || err != nil {
-		t.Errorf("Exists(a/sub) = %v, %v", ok, err)
-	}
-	if ok, err := v.Exists("a/nope.md"); ok || err != nil {
-		t.Errorf("Exists(a/nope.md) = %v, %v", ok, err)
 	}
 	files, err := v.Walk("a")
 	if err != nil || !reflect.DeepEqual(files, []string{"a/bin", "a/sub/y.md", "a/x.md"}) {
@@ -68,12 +71,41 @@ func TestViewNeeds(t *testing.T) {
 	if _, err := v.Walk("c"); !errors.Is(err, ErrNeed) {
 		t.Errorf("Walk(c) = %v; want ErrNeed", err)
 	}
-	if err := v.Prefetch([]string{"a/x.md", "b/z.md", "gone/q"}, []string{"a", "d"}); !errors.Is(err, ErrNeed) {
-		t.Errorf("Prefetch = %v; want ErrNeed", err)
-	}
-	want := Need{Files: []string{"b/z.md"}, Dirs: []string{"d"}, Trees: []Tree{{Root: "c"}}}
+	want := Need{Files: []string{"b/z.md"}, Trees: []Tree{{Root: "c"}}}
 	if got := v.Need(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Need = %+v; want %+v", got, want)
+	}
+}
+
+func mustText(v *View, p string) error {
+	c, err := v.Read(p)
+	if err != nil {
+		return err
+	}
+	_, err = c.Textual()
+	return err
+}
+
+// TestViewAsk: needs of every kind are asked in one call, which returns
+// ErrNeed once when anything is lacking and records exactly that.
+func TestViewAsk(t *testing.T) {
+	v := NewView(Snapshot{
+		Files:   map[string]File{"a/x.md": {SHA256: "00", Text: new(string)}},
+		Missing: []string{"gone"},
+		Dirs:    map[string][]string{"a": {"sub/", "x.md"}, "a/sub": {}},
+	})
+	m := Match{Dir: "m", Patterns: []string{"2026-*"}}
+	err := v.Ask(Need{Files: []string{"a/x.md", "b/z.md", "gone/q"}, Dirs: []string{"a", "d"},
+		Trees: []Tree{{Root: "a"}, {Root: "t"}}, Matches: []Match{m, {Dir: "gone/m", Patterns: []string{"*"}}}})
+	if !errors.Is(err, ErrNeed) {
+		t.Fatalf("Ask = %v; want ErrNeed", err)
+	}
+	want := Need{Files: []string{"b/z.md"}, Dirs: []string{"d"}, Trees: []Tree{{Root: "t"}}, Matches: []Match{m}}
+	if got := v.Need(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Need = %+v; want %+v", got, want)
+	}
+	if err := v.Ask(Need{Files: []string{"a/x.md", "gone/q"}, Dirs: []string{"a"}, Trees: []Tree{{Root: "a"}}}); err != nil {
+		t.Errorf("Ask of what the snapshot answers = %v; want nil", err)
 	}
 }
 

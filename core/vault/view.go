@@ -13,7 +13,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"path"
-	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -171,21 +170,31 @@ func (v *View) missingAt(p string) bool {
 	return false
 }
 
-// Prefetch records every file and folder of the lists that the request
-// does not answer yet, and returns ErrNeed when there is any. Tools call it
-// first with everything they will certainly read, so that one round trip
-// brings it all.
-func (v *View) Prefetch(files, dirs []string) error {
+// Ask records, in one call, every file, folder, tree and match of n that
+// the request does not answer yet, and returns ErrNeed when there is any.
+// Tools call it first with everything they will certainly read, so that
+// one round trip brings it all; the reads that follow then succeed.
+func (v *View) Ask(n Need) error {
 	lacking := false
-	for _, f := range files {
+	for _, f := range n.Files {
 		if !v.knownFile(f) {
 			v.wantFile(f)
 			lacking = true
 		}
 	}
-	for _, d := range dirs {
+	for _, d := range n.Dirs {
 		if _, ok := v.snap.Dirs[d]; !ok && !v.missingAt(d) {
 			v.wantDir(d)
+			lacking = true
+		}
+	}
+	for _, t := range n.Trees {
+		if _, err := v.tree(t); err != nil {
+			lacking = true
+		}
+	}
+	for _, m := range n.Matches {
+		if _, err := v.Match(m); errors.Is(err, ErrNeed) {
 			lacking = true
 		}
 	}
@@ -195,51 +204,62 @@ func (v *View) Prefetch(files, dirs []string) error {
 	return nil
 }
 
-// Read returns the file at p: ErrNotExist when the host said it does not
-// exist, ErrNeed when the request does not answer yet, and FILE_NOT_UTF8
-// when it is not text.
-func (v *View) Read(p string) (text, sha string, err error) {
+// Absent is the precondition of a file that does not exist; it is
+// plan.Absent (the plan package names it for plans).
+const Absent = "absent"
+
+// Expect returns the precondition a plan puts on a file whose host-given
+// SHA-256 is hex: "sha256:<hex>". It is the one spelling of a hash in the
+// core's API; the snapshot's bare hex stays on the wire only.
+func Expect(hex string) string { return "sha256:" + hex }
+
+// Content is what a read found at a path: whether a file is there, whether
+// it is text, the text, and the precondition a plan that writes, deletes
+// or checks the file must carry (Expect: "sha256:<hex>" of its bytes, or
+// "absent").
+type Content struct {
+	Path    string
+	Exists  bool
+	NotUTF8 bool   // the file exists but is not UTF-8: no Text
+	Text    string // the file's text when it exists and is UTF-8
+	Expect  string
+}
+
+// Textual returns the text, or FILE_NOT_UTF8 for a file that is not UTF-8
+// (a missing file gives "": callers check Exists first).
+func (c Content) Textual() (string, error) {
+	if c.NotUTF8 {
+		return "", NotUTF8(c.Path)
+	}
+	return c.Text, nil
+}
+
+// NotUTF8 is FILE_NOT_UTF8 for the file at p.
+func NotUTF8(p string) error {
+	return fault.New(fault.FileNotUTF8, map[string]any{"path": p},
+		"file "+p+" is not valid UTF-8 text; Kessho only edits UTF-8 notes, fix or convert it first",
+		"le fichier "+p+" n'est pas du texte UTF-8 valide ; Kessho n'édite que des notes UTF-8, corrigez-le ou convertissez-le d'abord")
+}
+
+// Read returns what is at p. Its only error is ErrNeed, when the request
+// does not answer yet: a missing file and one that is not UTF-8 are
+// answers, said by Content.
+func (v *View) Read(p string) (Content, error) {
 	f, ok := v.snap.Files[p]
 	if !ok {
 		if v.missingAt(p) {
-			return "", "", ErrNotExist
+			return Content{Path: p, Expect: Absent}, nil
 		}
 		v.wantFile(p)
-		return "", "", ErrNeed
+		return Content{}, ErrNeed
 	}
+	c := Content{Path: p, Exists: true, Expect: Expect(f.SHA256)}
 	if f.NotUTF8 || f.Text == nil {
-		return "", "", fault.New(fault.FileNotUTF8, map[string]any{"path": p},
-			"file "+p+" is not valid UTF-8 text; Kessho only edits UTF-8 notes, fix or convert it first",
-			"le fichier "+p+" n'est pas du texte UTF-8 valide ; Kessho n'édite que des notes UTF-8, corrigez-le ou convertissez-le d'abord")
+		c.NotUTF8 = true
+	} else {
+		c.Text = *f.Text
 	}
-	return *f.Text, "sha256:" + f.SHA256, nil
-}
-
-// Exists reports whether a file or folder exists at p, as far as the
-// request tells; it records a need for p's parent listing otherwise.
-func (v *View) Exists(p string) (bool, error) {
-	if _, ok := v.snap.Files[p]; ok {
-		return true, nil
-	}
-	if _, ok := v.snap.Dirs[p]; ok {
-		return true, nil
-	}
-	if v.missingAt(p) {
-		return false, nil
-	}
-	dir, name := path.Split(p)
-	dir = strings.TrimSuffix(dir, "/")
-	if dir == "" {
-		dir = "."
-	}
-	entries, err := v.List(dir)
-	if errors.Is(err, ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	return slices.Contains(entries, name) || slices.Contains(entries, name+"/"), nil
+	return c, nil
 }
 
 // List returns the sorted entries of folder p ("." is the vault's root),
@@ -292,7 +312,12 @@ func (v *View) Match(m Match) ([]string, error) {
 // Walk returns every file path under root, sorted, reading only folder
 // listings (a tree need without content). A missing root gives no files.
 func (v *View) Walk(root string) ([]string, error) {
-	if v.missingAt(root) {
+	return v.tree(Tree{Root: root})
+}
+
+// tree walks t's listings; it records t as a need when one is lacking.
+func (v *View) tree(t Tree) ([]string, error) {
+	if v.missingAt(t.Root) {
 		return nil, nil
 	}
 	var files []string
@@ -308,19 +333,28 @@ func (v *View) Walk(root string) ([]string, error) {
 			if sub, isDir := strings.CutSuffix(e, "/"); isDir {
 				walk(Join(dir, sub))
 			} else {
-				files = append(files, Join(dir, e))
+				f := Join(dir, e)
+				complete = complete && (!t.Content || v.knownFile(f))
+				files = append(files, f)
 			}
 		}
 	}
-	walk(root)
+	walk(t.Root)
 	if !complete {
-		v.wantTree(Tree{Root: root})
+		v.wantTree(t)
 		return nil, ErrNeed
 	}
 	sort.Strings(files)
 	return files, nil
 }
 
-// SHA256 returns the hex SHA-256 the host gave for p ("" when unknown):
-// the precondition for a file sent without text (not UTF-8).
-func (v *View) SHA256(p string) string { return v.snap.Files[p].SHA256 }
+// ReadText is Read for a file the tool edits as text: a file that exists
+// but is not UTF-8 is refused with FILE_NOT_UTF8; a missing one is a
+// Content that does not exist.
+func (v *View) ReadText(p string) (Content, error) {
+	c, err := v.Read(p)
+	if err == nil && c.NotUTF8 {
+		err = NotUTF8(p)
+	}
+	return c, err
+}

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"kessho/core/catalog"
+	"kessho/core/tools"
 	"kessho/host/engine"
 	"kessho/host/vaultfs"
 )
@@ -140,11 +141,11 @@ func Run(args []string, env Env) int {
 	switch cmd {
 	case "help":
 		if len(rest) > 0 {
-			if t, ok := catalog.ByCommand(rest[0]); ok {
+			if t, ok := tools.SpecByCommand(rest[0]); ok {
 				printToolHelp(env.Stdout, t, g.lang)
 				return ExitOK
 			}
-			if t, ok := catalog.Lookup(rest[0]); ok {
+			if t, ok := tools.Spec(rest[0]); ok {
 				printToolHelp(env.Stdout, t, g.lang)
 				return ExitOK
 			}
@@ -168,7 +169,7 @@ func Run(args []string, env Env) int {
 	case "hygiene":
 		return runHygiene(g, rest, env)
 	}
-	if t, ok := catalog.ByCommand(cmd); ok {
+	if t, ok := tools.SpecByCommand(cmd); ok {
 		if g.help {
 			printToolHelp(env.Stdout, t, g.lang)
 			return ExitOK
@@ -400,7 +401,7 @@ func printCatalog(env Env) int {
 		InputSchema map[string]any `json:"input_schema"`
 	}
 	var all []entry
-	for _, t := range catalog.Tools() {
+	for _, t := range tools.Specs() {
 		all = append(all, entry{t, t.Schema("en")})
 	}
 	b, err := json.MarshalIndent(map[string]any{"tools": all, "shared_errors": catalog.Shared}, "", "  ")

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"kessho/core/catalog"
+	"kessho/core/tools"
 )
 
 // runFriendly is a tool's friendly form: `kessho <command> <positional…>
@@ -163,7 +164,7 @@ func printHelp(w io.Writer, lang string) {
 	fmt.Fprintln(w, "  kessho version                         version and compilation cache folder")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Tools:")
-	for _, t := range catalog.Tools() {
+	for _, t := range tools.Specs() {
 		fmt.Fprintf(w, "  kessho %-30s %s (%s)\n", t.CLI.Command+" "+strings.ToUpper(strings.Join(t.CLI.Args, " ")), t.Title.In(lang), t.Name)
 	}
 	fmt.Fprintln(w)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"kessho/core/tools"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,8 +17,6 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"kessho/core/catalog"
 )
 
 // The end-to-end tests run the kessho binary as MCP clients do: a
@@ -109,15 +108,15 @@ func stdioSession(t testing.TB, dir string, args ...string) *sdk.ClientSession {
 func TestStdio(t *testing.T) {
 	dir := newVault(t, "alpha")
 	cs := stdioSession(t, dir, "--now", "2026-11-30T10:15:00+01:00", "--tz", "Europe/Paris", "--lang", "fr")
-	tools, err := cs.ListTools(context.Background(), nil)
+	listed, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tools.Tools) != len(catalog.Tools()) {
-		t.Errorf("%d tools listed, the catalogue holds %d", len(tools.Tools), len(catalog.Tools()))
+	if len(listed.Tools) != len(tools.Specs()) {
+		t.Errorf("%d tools listed, the catalogue holds %d", len(listed.Tools), len(tools.Specs()))
 	}
-	for _, tool := range tools.Tools {
-		want, ok := catalog.Lookup(tool.Name)
+	for _, tool := range listed.Tools {
+		want, ok := tools.Spec(tool.Name)
 		if !ok {
 			t.Errorf("tool %s is not in the catalogue", tool.Name)
 			continue

@@ -35,6 +35,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"kessho/core/catalog"
+	"kessho/core/tools"
 	"kessho/host/vaultfs"
 )
 
@@ -68,7 +69,7 @@ func NewServer(v *vaultfs.Vault, eng vaultfs.Engine, opts Options) *sdk.Server {
 	srv := sdk.NewServer(&sdk.Implementation{Name: "kessho", Title: "Kessho", Version: version},
 		&sdk.ServerOptions{Capabilities: &sdk.ServerCapabilities{}}) // tools only; no logging
 	c := &caller{vault: v, engine: eng, opts: opts}
-	for _, t := range catalog.Tools() {
+	for _, t := range tools.Specs() {
 		srv.AddTool(Tool(t, opts.Lang), c.handler(t.Name))
 	}
 	return srv

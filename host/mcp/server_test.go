@@ -13,7 +13,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"kessho/core/catalog"
+	"kessho/core/tools"
 	"kessho/host/engine"
 	"kessho/host/mcp"
 )
@@ -33,10 +33,10 @@ func TestListTools(t *testing.T) {
 				}
 				got[tool.Name] = tool
 			}
-			if len(got) != len(catalog.Tools()) {
-				t.Errorf("the server lists %d tools, the catalogue holds %d", len(got), len(catalog.Tools()))
+			if len(got) != len(tools.Specs()) {
+				t.Errorf("the server lists %d tools, the catalogue holds %d", len(got), len(tools.Specs()))
 			}
-			for _, want := range catalog.Tools() {
+			for _, want := range tools.Specs() {
 				tool, ok := got[want.Name]
 				if !ok {
 					t.Errorf("tool %s is missing", want.Name)

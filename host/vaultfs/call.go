@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"kessho/core"
-	"kessho/core/catalog"
 	"kessho/core/fault"
 	"kessho/core/plan"
+	"kessho/core/tools"
 	"kessho/core/vault"
 )
 
@@ -223,7 +223,7 @@ func conflictAs(tool string, err error) error {
 	if !ok || e.Code != fault.Conflict {
 		return err
 	}
-	if t, ok := catalog.Lookup(tool); ok && t.ConflictCode != "" {
+	if t, ok := tools.Spec(tool); ok && t.ConflictCode != "" {
 		c := *e
 		c.Code = t.ConflictCode
 		return &c

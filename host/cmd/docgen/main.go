@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"kessho/core/catalog"
+	"kessho/core/tools"
 )
 
-func main() { fmt.Print(catalog.Reference()) }
+func main() { fmt.Print(catalog.Reference(tools.Specs())) }

@@ -1,30 +1,35 @@
-package tools
+// Package note renders the notes Kessho creates: an ordered frontmatter
+// (Fields, encoded with yaml.v3, 2-space indent, block lists, so new notes
+// look like the ones people write) and a body. Existing notes are never
+// re-encoded: edits go through package frontmatter.
+package note
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 )
 
-// field is one key of a note that Kessho creates, in order.
-type field struct {
-	key  string
-	node *yaml.Node
+// Field is one key of a note that Kessho creates, in order.
+type Field struct {
+	Key  string
+	Node *yaml.Node
 }
 
-// fields is an ordered frontmatter for a new note. It is encoded with
+// Fields is an ordered frontmatter for a new note. It is encoded with
 // yaml.v3 (2-space indent, block lists), so that new notes look like the
 // ones people write; existing notes are never re-encoded (see frontmatter).
-type fields []field
+type Fields []Field
 
-// str is a string scalar, plain where YAML reads it back as the same
+// Str is a string scalar, plain where YAML reads it back as the same
 // string (yaml.v3 decides) and double-quoted otherwise, as SPEC section 2
 // writes new scalars.
-func str(s string) *yaml.Node {
+func Str(s string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
 	if out, err := yaml.Marshal(n); err != nil || len(out) == 0 || strings.ContainsRune(`'"|>`, rune(out[0])) {
 		n.Style = yaml.DoubleQuotedStyle
@@ -32,29 +37,29 @@ func str(s string) *yaml.Node {
 	return n
 }
 
-// quoted is a double-quoted string scalar: `time: "10:15"` stays a string
+// Quoted is a double-quoted string scalar: `time: "10:15"` stays a string
 // for every YAML reader (YAML 1.1 reads 10:15 as a number).
-func quoted(s string) *yaml.Node {
+func Quoted(s string) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s, Style: yaml.DoubleQuotedStyle}
 }
 
-// stamp is a plain date or date-time (`2026-11-30`,
+// Stamp is a plain date or date-time (`2026-11-30`,
 // `2026-11-30T10:15:00+01:00`), which Obsidian shows as a date property.
-func stamp(s string) *yaml.Node {
+func Stamp(s string) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!timestamp", Value: s}
 }
 
-// list is a block list of strings.
-func list(items []string) *yaml.Node {
+// List is a block list of strings.
+func List(items []string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
 	for _, it := range items {
-		n.Content = append(n.Content, str(it))
+		n.Content = append(n.Content, Str(it))
 	}
 	return n
 }
 
-// value encodes any JSON value (from archive_extra_fm) as a YAML node.
-func value(v any) (*yaml.Node, error) {
+// Value encodes any JSON value (from archive_extra_fm) as a YAML node.
+func Value(v any) (*yaml.Node, error) {
 	n := &yaml.Node{}
 	if err := n.Encode(v); err != nil {
 		return nil, err
@@ -62,29 +67,30 @@ func value(v any) (*yaml.Node, error) {
 	return n, nil
 }
 
-func (f fields) index(key string) int {
+// Index returns the position of key, or -1.
+func (f Fields) Index(key string) int {
 	for i, x := range f {
-		if x.key == key {
+		if x.Key == key {
 			return i
 		}
 	}
 	return -1
 }
 
-// set replaces key's value in place, or appends it.
-func (f *fields) set(key string, n *yaml.Node) {
-	if i := f.index(key); i >= 0 {
-		(*f)[i].node = n
+// Set replaces key's value in place, or appends it.
+func (f *Fields) Set(key string, n *yaml.Node) {
+	if i := f.Index(key); i >= 0 {
+		(*f)[i].Node = n
 		return
 	}
-	*f = append(*f, field{key, n})
+	*f = append(*f, Field{key, n})
 }
 
-// note renders a new note: frontmatter, then body (ending with a newline).
-func (f fields) note(body string) (string, error) {
+// Render renders a new note: frontmatter, then body (ending with a newline).
+func (f Fields) Render(body string) (string, error) {
 	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 	for _, x := range f {
-		m.Content = append(m.Content, str(x.key), x.node)
+		m.Content = append(m.Content, Str(x.Key), x.Node)
 	}
 	var b bytes.Buffer
 	b.WriteString("---\n")
@@ -102,8 +108,8 @@ func (f fields) note(body string) (string, error) {
 	return b.String(), nil
 }
 
-// orderedObject decodes a JSON object keeping its keys' order.
-func orderedObject(raw json.RawMessage) ([]string, map[string]any, error) {
+// OrderedObject decodes a JSON object keeping its keys' order.
+func OrderedObject(raw json.RawMessage) ([]string, map[string]any, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	tok, err := dec.Token()
@@ -156,4 +162,13 @@ func numbers(v any) any {
 		}
 	}
 	return v
+}
+
+// Number is a YAML number scalar (7, 7.5).
+func Number(h float64) *yaml.Node {
+	tag := "!!float"
+	if h == float64(int64(h)) {
+		tag = "!!int"
+	}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: strconv.FormatFloat(h, 'f', -1, 64)}
 }

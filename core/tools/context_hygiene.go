@@ -2,8 +2,8 @@ package tools
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
+	"kessho/core/catalog"
 	"strings"
 
 	"kessho/core/fault"
@@ -12,8 +12,25 @@ import (
 	"kessho/core/vault"
 )
 
-func init() {
-	Registry["mem_context_hygiene"] = contextHygiene
+// contextHygieneSpec is mem_context_hygiene in the catalogue.
+var contextHygieneSpec = &catalog.Tool{
+	Name:  "mem_context_hygiene",
+	Title: catalog.Text{En: "Context hygiene", Fr: "Hygiène du contexte"},
+	Description: catalog.Text{
+		En: "Checks or trims the two always-loaded memory files, memory/SESSION_LOG.md and memory/ACTIVE_PRIORITIES.md. action=check (default) reads them and returns the verdict line `CONTEXT_HYGIENE PASS|FAIL …` with its counts; it never writes. action=trim, when the check fails, moves session blocks older than the newest five to memory/SESSION_LOG_ARCHIVE_<today>.md and priorities explicitly marked #stale, #superseded or #archived (and an `## Archived` section) to memory/ACTIVE_PRIORITIES_ARCHIVE_<today>.md, archives first, then the sources; nothing else is ever touched. What needs a person (a malformed or out-of-order block, too many priorities, a placeholder, no review stamp) is returned as gates with their file and line; a blocking gate means nothing was written. If either file changes between the read and the write, the trim writes nothing and fails with CONTEXT_HYGIENE_RACE: run it again. Only a `CONTEXT_HYGIENE PASS` line means the files are clean.",
+		Fr: "Vérifie ou élague les deux fichiers de mémoire toujours chargés, memory/SESSION_LOG.md et memory/ACTIVE_PRIORITIES.md. action=check (défaut) les lit et renvoie la ligne de verdict `CONTEXT_HYGIENE PASS|FAIL …` avec ses comptes ; rien n'est écrit. action=trim, quand la vérification échoue, déplace les blocs de session plus anciens que les cinq plus récents vers memory/SESSION_LOG_ARCHIVE_<date du jour>.md et les priorités explicitement marquées #stale, #superseded ou #archived (et une section `## Archived`) vers memory/ACTIVE_PRIORITIES_ARCHIVE_<date du jour>.md, les archives d'abord, puis les sources ; aucun autre fichier n'est jamais touché. Ce qui demande une personne (bloc mal formé ou dans le désordre, trop de priorités, texte à remplir, pas de date de revue) revient sous forme de points de contrôle avec leur fichier et leur ligne ; un point bloquant signifie que rien n'a été écrit. Si l'un des fichiers change entre la lecture et l'écriture, l'élagage n'écrit rien et échoue avec CONTEXT_HYGIENE_RACE : relancez-le. Seule une ligne `CONTEXT_HYGIENE PASS` atteste que les fichiers sont propres.",
+	},
+	Params: []catalog.Param{
+		{Name: "action", Type: catalog.String, Enum: []string{"check", "trim"}, Default: "check",
+			Description: catalog.Text{
+				En: "check: read-only verdict. trim: archive what the rules allow, then report the new verdict.",
+				Fr: "check : verdict en lecture seule. trim : archive ce que les règles permettent, puis donne le nouveau verdict.",
+			}},
+	},
+	Errors:       append([]fault.Code{fault.ContextHygieneRace}, catalog.Shared...),
+	Writes:       true,
+	ConflictCode: fault.ContextHygieneRace,
+	CLI:          catalog.CLI{Command: "hygiene", Args: []string{"action"}},
 }
 
 // The files of context hygiene, vault-relative (SPEC sections 1 and 9).
@@ -118,16 +135,15 @@ type hygieneFile struct {
 }
 
 func readHygieneFile(env *Env, p string) (hygieneFile, error) {
-	text, sha, err := env.View.Read(p)
-	switch {
-	case errors.Is(err, vault.ErrNotExist):
-		return hygieneFile{path: p, sha: plan.Absent}, nil
-	case fault.CodeOf(err) == fault.FileNotUTF8:
-		return hygieneFile{path: p, sha: "sha256:" + env.View.SHA256(p), notUTF8: true}, nil
-	case err != nil:
+	c, err := env.View.Read(p)
+	if err != nil {
 		return hygieneFile{}, err
 	}
-	return hygieneFile{path: p, text: &text, sha: sha}, nil
+	f := hygieneFile{path: p, sha: c.Expect, notUTF8: c.NotUTF8}
+	if c.Exists && !c.NotUTF8 {
+		f.text = &c.Text
+	}
+	return f, nil
 }
 
 // unreadable returns why f cannot be checked, or "".
@@ -178,7 +194,7 @@ func contextHygiene(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	if err := decode(raw, &a); err != nil {
 		return nil, nil, err
 	}
-	if err := env.View.Prefetch([]string{SessionLogPath, PrioritiesPath}, nil); err != nil {
+	if err := env.View.Ask(vault.Need{Files: []string{SessionLogPath, PrioritiesPath}}); err != nil {
 		return nil, nil, err
 	}
 	logF, err := readHygieneFile(env, SessionLogPath)
@@ -233,7 +249,7 @@ func trim(env *Env, res *HygieneResult, logF, prioF hygieneFile) (any, plan.Plan
 	}
 	day := env.Now.Format("2006-01-02")
 	sessArchP, prioArchP := SessionArchivePath(day), PrioritiesArchivePath(day)
-	if err := env.View.Prefetch([]string{sessArchP, prioArchP}, nil); err != nil {
+	if err := env.View.Ask(vault.Need{Files: []string{sessArchP, prioArchP}}); err != nil {
 		return nil, nil, err
 	}
 	sessArch, err := readHygieneFile(env, sessArchP)

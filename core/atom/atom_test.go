@@ -1,4 +1,4 @@
-package tools
+package atom
 
 import (
 	"strings"
@@ -49,11 +49,11 @@ func TestAtomFileName(t *testing.T) {
 		{long, strings.Repeat("é", 59) + "xy"},
 		{strings.Repeat("a", 119) + ". more", strings.Repeat("a", 119)},
 	} {
-		if got := atomFileName(tc.fact); got != tc.want {
-			t.Errorf("atomFileName(%q) = %q; want %q", tc.fact, got, tc.want)
+		if got := FileName(tc.fact); got != tc.want {
+			t.Errorf("FileName(%q) = %q; want %q", tc.fact, got, tc.want)
 		}
-		if got := atomFileName(tc.fact); len(got) > 120 {
-			t.Errorf("atomFileName(%q) is %d bytes", tc.fact, len(got))
+		if got := FileName(tc.fact); len(got) > 120 {
+			t.Errorf("FileName(%q) is %d bytes", tc.fact, len(got))
 		}
 	}
 }

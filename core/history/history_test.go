@@ -1,4 +1,4 @@
-package tools
+package history
 
 import (
 	"bytes"
@@ -21,7 +21,7 @@ import (
 func checkHistoryLine(t *testing.T, subject string) {
 	t.Helper()
 	const file = "2026-11-30-10h15-alpha-x.md"
-	line := historyLine("2026-11-30", "10h15", subject, file)
+	line := Line("2026-11-30", "10h15", subject, file)
 	var html bytes.Buffer
 	if err := goldmark.New().Convert([]byte(line+"\n"), &html); err != nil {
 		t.Fatal(err)
@@ -32,7 +32,7 @@ func checkHistoryLine(t *testing.T, subject string) {
 		t.Errorf("subject %q: line %s renders\n%s\nwant\n%s", subject, line, html.String(), want)
 	}
 	text := "# History\n\n" + line + "\n- [2026-11-20 09h05 — Older](archives/2026-11-20-09h05-alpha-older.md)\n"
-	e, ok := findEntry(text, file)
+	e, ok := Find(text, file)
 	if items := markdown.LinkedItems([]byte(text)); !ok || len(items) != 2 || e.Line != line || items[0].Line != line {
 		t.Errorf("subject %q: the entry of %s is not found by its target (%v, %+v)", subject, line, ok, e)
 	}
@@ -105,23 +105,23 @@ func TestArchiveStamp(t *testing.T) {
 		"2026-11-30-10h150-alpha-x.md":   "",
 		"2026-11-30-10h15-alpha-x.md.md": "2026-11-30 10:15",
 	} {
-		got, ok := archiveStamp(name)
+		got, ok := Stamp(name)
 		if got != want || ok != (want != "") {
-			t.Errorf("archiveStamp(%q) = %q, %v; want %q", name, got, ok, want)
+			t.Errorf("Stamp(%q) = %q, %v; want %q", name, got, ok, want)
 		}
 	}
 }
 
 func TestNewestArchives(t *testing.T) {
-	got := newestArchives([]string{"2026-11-30-10h15-a-y.md", "2026-11-30-10h15-a-x.md", "2026-11-29-23h59-a-z.md",
+	got := Newest([]string{"2026-11-30-10h15-a-y.md", "2026-11-30-10h15-a-x.md", "2026-11-29-23h59-a-z.md",
 		"zzz.md", "2026-12-01-00h00-dir/", "2026-11-30-10h14-a-w.md"})
 	if strings.Join(got, ",") != "2026-11-30-10h15-a-x.md,2026-11-30-10h15-a-y.md" {
 		t.Errorf("newestArchives = %q", got)
 	}
-	if got := newestArchives([]string{"notes.md", "sub/"}); len(got) != 0 {
+	if got := Newest([]string{"notes.md", "sub/"}); len(got) != 0 {
 		t.Errorf("newestArchives of undated names = %q", got)
 	}
-	got = newestArchives([]string{"2026-W47-worklog.md", "2026-W48-worklog.md", "2026-11-29-20h00-worklogs-x.md"})
+	got = Newest([]string{"2026-W47-worklog.md", "2026-W48-worklog.md", "2026-11-29-20h00-worklogs-x.md"})
 	if strings.Join(got, ",") != "2026-W48-worklog.md" {
 		t.Errorf("newestArchives with worklogs = %q", got)
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"kessho/core/catalog"
+	"kessho/core/history"
 	"strings"
 
 	"kessho/core/fault"
@@ -13,7 +15,36 @@ import (
 	"kessho/core/vault"
 )
 
-func init() { Registry["mem_archive_rewrite_paths"] = rewritePaths }
+// rewritePathsSpec is mem_archive_rewrite_paths in the catalogue.
+var rewritePathsSpec = &catalog.Tool{
+	Name:  "mem_archive_rewrite_paths",
+	Title: catalog.Text{En: "Rewrite archive paths", Fr: "Réécrire les chemins des archives"},
+	Description: catalog.Text{
+		En: "Turns absolute paths under a project's repository root into portable `<repo>/…` sigils in the bodies of its archives (and of context.md and history.md), never in frontmatter; run it after a repository moved or to clean old archives. A path matches only at a boundary (`/a/b` rewrites `/a/b/c`, not `/a/bc`); Windows roots match in any case and with either slash. Without confirm=true it is a dry run that writes nothing and shows, per file, how many paths and which lines would change; with confirm=true it rewrites them in one all-or-nothing step and logs the run in 99-meta/migrations/relocations.md. Works on active and archived projects and on domains.",
+		Fr: "Remplace, dans le corps des archives d'un projet (et de context.md et history.md), les chemins absolus sous la racine de son dépôt par des sigles portables `<repo>/…` ; jamais dans le frontmatter. À lancer après le déplacement d'un dépôt ou pour nettoyer d'anciennes archives. Un chemin ne correspond qu'à une frontière (`/a/b` réécrit `/a/b/c`, pas `/a/bc`) ; les racines Windows correspondent sans casse et avec l'une ou l'autre barre. Sans confirm=true c'est un essai à blanc qui n'écrit rien et montre, par fichier, combien de chemins et quelles lignes changeraient ; avec confirm=true il les réécrit en une étape tout-ou-rien et consigne l'opération dans 99-meta/migrations/relocations.md. Vaut pour les projets actifs, archivés et les domaines.",
+	},
+	Params: []catalog.Param{
+		slugParam,
+		{Name: "old_root", Type: catalog.String, MaxLength: intp(1000), OneLine: true,
+			Description: catalog.Text{
+				En: "The absolute root to replace (POSIX `/home/ada/src/x` or Windows `C:\\src\\x`), e.g. where the repository used to be. Omitted or empty: context.md's repo_path.",
+				Fr: "La racine absolue à remplacer (POSIX `/home/ada/src/x` ou Windows `C:\\src\\x`), par ex. l'ancien emplacement du dépôt. Omise ou vide : le repo_path de context.md.",
+			}},
+		{Name: "include_context_history", Type: catalog.Boolean, Default: true,
+			Description: catalog.Text{
+				En: "Also rewrite the bodies of context.md and history.md, not only the archives.",
+				Fr: "Réécrire aussi le corps de context.md et de history.md, pas seulement les archives.",
+			}},
+		{Name: "confirm", Type: catalog.Boolean, Default: false,
+			Description: catalog.Text{
+				En: "false (default): dry run, shows what would change and writes nothing. true: writes the changes and logs them. Run the dry run first and check its lines.",
+				Fr: "false (défaut) : essai à blanc, montre ce qui changerait sans rien écrire. true : écrit les changements et les consigne. Faites d'abord l'essai à blanc et vérifiez ses lignes.",
+			}},
+	},
+	Errors: append([]fault.Code{fault.NoRepoRoot, fault.SlugConflict}, catalog.Shared...),
+	Writes: true,
+	CLI:    catalog.CLI{Command: "rewrite-paths", Args: []string{"slug"}},
+}
 
 // RelocationsLog is the note where confirmed rewrites are logged.
 const RelocationsLog = "99-meta/migrations/relocations.md"
@@ -103,7 +134,7 @@ func rewritePaths(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	if a.Confirm {
 		reads = append(reads, RelocationsLog)
 	}
-	if err := v.Prefetch(reads, []string{p.Dir + "/archives"}); err != nil {
+	if err := v.Ask(vault.Need{Files: reads, Dirs: []string{p.Dir + "/archives"}}); err != nil {
 		return nil, nil, err
 	}
 	res := &RewriteResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(), Confirm: a.Confirm,
@@ -113,18 +144,18 @@ func rewritePaths(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	}
 
 	// The root: old_root, else context.md's repo_path.
-	ctxText, _, ctxErr := v.Read(p.Context())
-	if ctxErr != nil && !errors.Is(ctxErr, vault.ErrNotExist) && fault.CodeOf(ctxErr) != fault.FileNotUTF8 {
-		return nil, nil, ctxErr
+	ctx, err := v.Read(p.Context())
+	if err != nil {
+		return nil, nil, err
 	}
 	if given {
 		res.RootFrom = "old_root"
 	} else {
 		res.RootFrom = "repo_path"
-		if ctxErr != nil {
+		if !ctx.Exists || ctx.NotUTF8 {
 			return nil, nil, noRepoRoot(env, p, "")
 		}
-		doc, err := frontmatter.Parse(ctxText)
+		doc, err := frontmatter.Parse(ctx.Text)
 		if err != nil {
 			return nil, nil, frontmatterError(p.Context(), err)
 		}
@@ -143,10 +174,10 @@ func rewritePaths(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	// The files, read in one round.
 	var files []string
 	if a.IncludeContextHistory {
-		if ctxErr == nil || fault.CodeOf(ctxErr) == fault.FileNotUTF8 {
+		if ctx.Exists {
 			files = append(files, p.Context())
 		}
-		if _, _, err := v.Read(p.History()); !errors.Is(err, vault.ErrNotExist) {
+		if hist, err := v.Read(p.History()); err != nil || hist.Exists {
 			files = append(files, p.History())
 		}
 	}
@@ -159,19 +190,20 @@ func rewritePaths(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 			files = append(files, p.Dir+"/archives/"+e)
 		}
 	}
-	if err := v.Prefetch(files, nil); err != nil {
+	if err := v.Ask(vault.Need{Files: files}); err != nil {
 		return nil, nil, err
 	}
 
 	var ops plan.Plan
 	for _, f := range files {
-		text, sha, err := v.Read(f)
-		if fault.CodeOf(err) == fault.FileNotUTF8 {
-			res.Warnings = append(res.Warnings, env.T(f+" is not UTF-8 text: left as it is", f+" n'est pas du texte UTF-8 : laissé tel quel"))
-			continue
-		}
+		c, err := v.Read(f)
 		if err != nil {
 			return nil, nil, err
+		}
+		text, sha := c.Text, c.Expect
+		if c.NotUTF8 {
+			res.Warnings = append(res.Warnings, env.T(f+" is not UTF-8 text: left as it is", f+" n'est pas du texte UTF-8 : laissé tel quel"))
+			continue
 		}
 		doc, err := frontmatter.Parse(text)
 		if err != nil {
@@ -215,11 +247,12 @@ func rewritePaths(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	line := env.T(
 		fmt.Sprintf("- %s — %s: %s → `%s`, %d file(s), %d path(s) rewritten", env.Now.Format("2006-01-02 15:04"), p.Slug, rootMD, relocate.Sigil, res.FilesChanged, res.PathsRewritten),
 		fmt.Sprintf("- %s — %s : %s → `%s`, %d fichier(s), %d chemin(s) réécrit(s)", env.Now.Format("2006-01-02 15:04"), p.Slug, rootMD, relocate.Sigil, res.FilesChanged, res.PathsRewritten))
-	logText, logSHA, err := v.Read(RelocationsLog)
+	logFile, err := v.ReadText(RelocationsLog)
+	logText, logSHA := logFile.Text, logFile.Expect
 	switch {
-	case errors.Is(err, vault.ErrNotExist):
-		logText, logSHA = env.T("# Path relocations\n\nOne line per confirmed run of mem_archive_rewrite_paths.\n\n",
-			"# Relocalisations de chemins\n\nUne ligne par exécution confirmée de mem_archive_rewrite_paths.\n\n"), plan.Absent
+	case err == nil && !logFile.Exists:
+		logText = env.T("# Path relocations\n\nOne line per confirmed run of mem_archive_rewrite_paths.\n\n",
+			"# Relocalisations de chemins\n\nUne ligne par exécution confirmée de mem_archive_rewrite_paths.\n\n")
 	case err != nil:
 		return nil, nil, err
 	}
@@ -263,7 +296,7 @@ func changedLines(before, after string, first int) []RewriteLine {
 // appendLogLine adds line at the end of text, in its line ending, after a
 // blank line unless the text already ends with a list item.
 func appendLogLine(text, line string) string {
-	nl := newline(text)
+	nl := history.Newline(text)
 	if text != "" && !strings.HasSuffix(text, "\n") && !strings.HasSuffix(text, "\r") {
 		text += nl
 	}

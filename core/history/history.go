@@ -1,0 +1,206 @@
+// Package history reads and writes a project's history.md and names its
+// archives (SPEC section 5): how a line is written so that any subject
+// survives, how an entry is found again (by its link target, never by its
+// text), where a new line goes and how one is removed (no other byte
+// changes), and which archive file is the newest. mem_archive,
+// mem_rollback_archive and mem_worklog use it.
+package history
+
+import (
+	"fmt"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	"kessho/core/markdown"
+	"kessho/core/worklog"
+)
+
+// Title is a new history.md's first line and the blank line after it.
+func Title(slug string) string { return fmt.Sprintf("# History — %s\n\n", slug) }
+
+// linkTextEscapes are the characters backslash-escaped in a history line's
+// link text: every ASCII punctuation character that can open or close an
+// inline construct in CommonMark (\ ` * _ [ ] < &: escapes, code spans,
+// emphasis, links and images, autolinks and HTML, entities), or in
+// Obsidian's own syntax (~ = $ %: strikethrough, highlight, math,
+// comments). CommonMark turns a backslash before any ASCII punctuation
+// into that character, so the link's text reads exactly the subject.
+const linkTextEscapes = "\\`*_[]<&~=$%"
+
+// escapeLinkText writes s as Markdown link text that reads s.
+func escapeLinkText(s string) string {
+	if !strings.ContainsAny(s, linkTextEscapes) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x80 && strings.ContainsRune(linkTextEscapes, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// Line is an archive's line in history.md:
+// `- [<date> <HH>h<MM> — <subject>](archives/<file>)`, the subject escaped
+// so that the link's text is exactly it, whatever it holds.
+func Line(date, hhmm, subject, file string) string {
+	return fmt.Sprintf("- [%s %s — %s](archives/%s)", date, hhmm, escapeLinkText(subject), MarkdownDest(file))
+}
+
+// Target is the path an entry's link destination names, relative to
+// the project's folder: angle brackets and a leading ./ dropped,
+// %-escapes decoded.
+func Target(dest string) string {
+	d := strings.TrimPrefix(strings.Trim(dest, "<>"), "./")
+	if u, err := url.PathUnescape(d); err == nil {
+		d = u
+	}
+	return d
+}
+
+// Find returns the first entry of history text whose link targets
+// archives/<file>, found by its link target only.
+func Find(text, file string) (markdown.Item, bool) {
+	for _, e := range Entries(text) {
+		if Target(e.Dest) == "archives/"+file {
+			return e, true
+		}
+	}
+	return markdown.Item{}, false
+}
+
+// Stamp returns the moment an archive file's name dates it, as
+// "YYYY-MM-DD HH:MM" (ordered as text), and whether the name dates it:
+//
+//   - `<YYYY-MM-DD>-<HH>h<MM>-….md` (what mem_archive writes): that date
+//     and minute;
+//   - `<YYYY>-W<WW>-worklog.md` (what mem_worklog writes in the worklogs
+//     domain): the last minute of that ISO week, Sunday 23:59, since a
+//     week's worklog is written once its sessions are.
+//
+// Any other name (a note added by hand, a sub-folder, a file that is not
+// .md) dates nothing: it is never the newest archive.
+func Stamp(name string) (string, bool) {
+	stem, ok := strings.CutSuffix(name, ".md")
+	if !ok {
+		return "", false
+	}
+	if s, ok := worklog.ParseName(name); ok && s.Time != "" && len(stem) > 16 && stem[16] == '-' {
+		return s.Date.String() + " " + s.Time, true
+	}
+	if w, ok := strings.CutSuffix(stem, "-worklog"); ok && len(w) == 8 && w[4] == '-' && w[5] == 'W' {
+		y, err1 := strconv.Atoi(w[:4])
+		n, err2 := strconv.Atoi(w[6:])
+		if err1 != nil || err2 != nil || !isDigit(w[6]) || !isDigit(w[7]) {
+			return "", false
+		}
+		// The Monday of ISO week 1 is the one of the week holding 4 January.
+		jan4 := worklog.WeekOf(worklog.Date{Year: y, Month: 1, Day: 4})
+		week := worklog.WeekOf(jan4.Start().AddDays(7 * (n - 1)))
+		if n < 1 || week.Year != y || week.Num != n {
+			return "", false
+		}
+		return week.End().String() + " 23:59", true
+	}
+	return "", false
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// Newest returns the newest archive files among a listing of a
+// project's archives/ folder (sub-folders end in "/"): the names that
+// Stamp dates latest, sorted; several when they share that minute
+// (two archives made in one minute cannot be told apart by name). Empty
+// when no name dates an archive.
+func Newest(listing []string) []string {
+	var newest []string
+	best := ""
+	for _, name := range listing {
+		if strings.HasSuffix(name, "/") {
+			continue
+		}
+		stamp, ok := Stamp(name)
+		switch {
+		case !ok || stamp < best:
+		case stamp > best:
+			best, newest = stamp, []string{name}
+		default:
+			newest = append(newest, name)
+		}
+	}
+	sort.Strings(newest)
+	return newest
+}
+
+// WeekLine is a worklog's line in the worklogs domain's history.md:
+// `- [<week> — Worklog](archives/<file>)`.
+func WeekLine(week, file string) string {
+	return fmt.Sprintf("- [%s — Worklog](archives/%s)", week, MarkdownDest(file))
+}
+
+// MarkdownDest writes a file name as a Markdown link destination: spaces
+// and parentheses escaped as %20, %28, %29 so the link stays one token.
+func MarkdownDest(name string) string {
+	r := strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E")
+	return r.Replace(name)
+}
+
+// isEntry reports whether a history list item links into archives/.
+func isEntry(dest string) bool {
+	d := strings.TrimPrefix(strings.Trim(dest, "<>"), "./")
+	return strings.HasPrefix(d, "archives/")
+}
+
+// Entries returns history.md's entry lines in order: the list items whose
+// link points into archives/.
+func Entries(text string) []markdown.Item {
+	var out []markdown.Item
+	for _, it := range markdown.LinkedItems([]byte(text)) {
+		if isEntry(it.Dest) {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// Newline returns the text's first line ending, "\n" when it has none.
+func Newline(text string) string {
+	i := strings.IndexAny(text, "\r\n")
+	switch {
+	case i < 0:
+		return "\n"
+	case text[i] == '\r' && i+1 < len(text) && text[i+1] == '\n':
+		return "\r\n"
+	case text[i] == '\r':
+		return "\r"
+	}
+	return "\n"
+}
+
+// Insert puts line right before the first entry line, or, with no entry
+// yet, at the end of the file after one blank line; in the file's line
+// ending. No other byte changes.
+func Insert(text, line string) string {
+	nl := Newline(text)
+	if e := Entries(text); len(e) > 0 {
+		at := e[0].Start
+		return text[:at] + line + nl + text[at:]
+	}
+	if text == "" {
+		return line + nl
+	}
+	if !strings.HasSuffix(text, "\n") && !strings.HasSuffix(text, "\r") {
+		text += nl
+	}
+	if !strings.HasSuffix(text, nl+nl) {
+		text += nl
+	}
+	return text + line + nl
+}
+
+// Remove returns text without entry e's line; no other byte changes.
+func Remove(text string, e markdown.Item) string { return text[:e.Start] + text[e.End:] }

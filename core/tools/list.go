@@ -1,0 +1,156 @@
+package tools
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"kessho/core/catalog"
+	"kessho/core/fault"
+	"kessho/core/frontmatter"
+	"kessho/core/plan"
+	"kessho/core/vault"
+)
+
+// listSpec is mem_list in the catalogue.
+var listSpec = &catalog.Tool{
+	Name:  "mem_list",
+	Title: catalog.Text{En: "List projects", Fr: "Lister les projets"},
+	Description: catalog.Text{
+		En: "Lists projects and domains with their kind, phase, summary, last session and whether they are archived. Read-only.",
+		Fr: "Liste les projets et domaines avec leur type, phase, résumé, dernière session et s'ils sont archivés. Lecture seule.",
+	},
+	Params: []catalog.Param{
+		{Name: "include_archived", Type: catalog.Boolean, Default: true,
+			Description: catalog.Text{En: "Include archived projects.", Fr: "Inclure les projets archivés."}},
+	},
+	Errors: catalog.Shared,
+	CLI:    catalog.CLI{Command: "list"},
+}
+
+// ListEntry is one project or domain of mem_list.
+type ListEntry struct {
+	Slug        string  `json:"slug"`
+	Kind        string  `json:"kind"`
+	Path        string  `json:"path"`
+	Archived    bool    `json:"archived"`
+	Phase       *string `json:"phase"`
+	Summary     *string `json:"summary"`
+	LastSession *string `json:"last_session"`
+	Problem     *string `json:"problem,omitempty"`
+}
+
+// ListResult is mem_list's result.
+type ListResult struct {
+	Projects []ListEntry `json:"projects"`
+	Common
+}
+
+// listMsg is mem_list's messages.
+var listMsg = struct{ noContext, archived, none fault.Msg }{
+	noContext: fault.Msg{En: "no context.md", Fr: "pas de context.md"},
+	archived:  fault.Msg{En: ", archived", Fr: ", archivé"},
+	none:      fault.Msg{En: "No project yet.", Fr: "Aucun projet pour l'instant."},
+}
+
+// listTool is mem_list: every project and domain, sorted by kind then slug.
+// A folder whose context.md is missing or unreadable is listed with the
+// problem instead of failing the whole list.
+func listTool(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
+	var a struct {
+		IncludeArchived bool `json:"include_archived"`
+	}
+	if err := decode(raw, &a); err != nil {
+		return nil, nil, err
+	}
+	kinds := []string{vault.KindProject, vault.KindDomain}
+	if a.IncludeArchived {
+		kinds = append(kinds, vault.KindArchived)
+	}
+	found, err := vault.Folders(env.View, nil, kinds...)
+	if err != nil {
+		return nil, nil, err
+	}
+	var files []string
+	for _, p := range found {
+		files = append(files, p.Context())
+	}
+	if err := env.View.Ask(vault.Need{Files: files}); err != nil {
+		return nil, nil, err
+	}
+	res := ListResult{Projects: []ListEntry{}, Common: common()}
+	for _, p := range found {
+		e, err := listEntry(env, p)
+		if err != nil {
+			return nil, nil, err
+		}
+		res.Projects = append(res.Projects, e)
+	}
+	sort.SliceStable(res.Projects, func(i, j int) bool {
+		a, b := res.Projects[i], res.Projects[j]
+		if a.Archived != b.Archived {
+			return !a.Archived
+		}
+		return a.Slug < b.Slug
+	})
+	res.SummaryMD = listSummary(env, res.Projects)
+	return res, nil, nil
+}
+
+// listEntry reads one folder's context.md for the list.
+func listEntry(env *Env, p vault.Project) (ListEntry, error) {
+	e := ListEntry{Slug: p.Slug, Kind: p.Type(), Path: p.Context(), Archived: p.Archived()}
+	c, err := env.View.ReadText(p.Context())
+	var doc *frontmatter.Doc
+	switch {
+	case errors.Is(err, vault.ErrNeed):
+		return e, err
+	case err == nil && !c.Exists:
+		msg := env.Say(listMsg.noContext)
+		e.Problem = &msg
+		return e, nil
+	case err == nil:
+		doc, err = frontmatter.Parse(c.Text)
+	}
+	if err != nil {
+		msg := err.Error()
+		e.Problem = &msg
+		return e, nil
+	}
+	get := func(k string) *string {
+		if s, ok := doc.String(k); ok {
+			return &s
+		}
+		return nil
+	}
+	e.Phase, e.Summary, e.LastSession = get("phase"), get("summary"), get("last-session")
+	return e, nil
+}
+
+// listSummary is the list as Markdown, one line a folder.
+func listSummary(env *Env, entries []ListEntry) string {
+	var md strings.Builder
+	for _, e := range entries {
+		fmt.Fprintf(&md, "- **%s** (%s", e.Slug, e.Kind)
+		if e.Archived {
+			md.WriteString(env.Say(listMsg.archived))
+		}
+		if e.Phase != nil && !(e.Archived && *e.Phase == "archived") {
+			fmt.Fprintf(&md, ", %s", *e.Phase)
+		}
+		md.WriteString(")")
+		switch {
+		case e.Problem != nil:
+			fmt.Fprintf(&md, " — %s", *e.Problem)
+		case e.Summary != nil:
+			fmt.Fprintf(&md, ": %s", *e.Summary)
+		}
+		md.WriteString("\n")
+	}
+	if md.Len() == 0 {
+		md.WriteString(env.Say(listMsg.none))
+	}
+	return strings.TrimSuffix(md.String(), "\n")
+}

@@ -1,0 +1,55 @@
+package tools
+
+import (
+	"encoding/json"
+
+	"kessho/core/catalog"
+	"kessho/core/fault"
+	"kessho/core/plan"
+)
+
+// readContextSpec is mem_read_context in the catalogue.
+var readContextSpec = &catalog.Tool{
+	Name:  "mem_read_context",
+	Title: catalog.Text{En: "Read context", Fr: "Lire le contexte"},
+	Description: catalog.Text{
+		En: "Returns a project's or domain's context.md: its frontmatter as an object and its body. Read it at the start of a session. Read-only.",
+		Fr: "Renvoie le context.md d'un projet ou domaine : son frontmatter en objet et son corps. À lire en début de session. Lecture seule.",
+	},
+	Params: []catalog.Param{slugParam},
+	Errors: append([]fault.Code{fault.NoContext, fault.SlugConflict, fault.FileNotUTF8}, catalog.Shared...),
+	CLI:    catalog.CLI{Command: "context", Args: []string{"slug"}},
+}
+
+// ContextResult is mem_read_context's result.
+type ContextResult struct {
+	Slug        string         `json:"slug"`
+	Kind        string         `json:"kind"`
+	Archived    bool           `json:"archived"`
+	Path        string         `json:"path"`
+	Frontmatter map[string]any `json:"frontmatter"`
+	Body        string         `json:"body"`
+	Common
+}
+
+func readContextTool(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
+	var a struct {
+		Slug string `json:"slug"`
+	}
+	if err := decode(raw, &a); err != nil {
+		return nil, nil, err
+	}
+	c, err := readContext(env, a.Slug)
+	if err != nil {
+		return nil, nil, err
+	}
+	fm := map[string]any{}
+	for _, k := range c.doc.Keys() {
+		v, _ := c.doc.Lookup(k)
+		fm[k] = v
+	}
+	res := ContextResult{Slug: c.project.Slug, Kind: c.project.Type(), Archived: c.project.Archived(),
+		Path: c.path, Frontmatter: fm, Body: c.doc.Body(), Common: Common{Warnings: []string{}}}
+	res.SummaryMD = c.doc.Body()
+	return res, nil, nil
+}
