@@ -1,12 +1,14 @@
 //go:build wasip1
 
-// Command wasm is Kessho's core as a WebAssembly reactor. It exports three
+// Command wasm is Kessho's core as a WebAssembly reactor. It exports four
 // functions and does nothing else: no I/O, no clock, no environment.
 //
 //	alloc(n uint32) uint32            a buffer of n bytes the host may write into
 //	free(ptr uint32)                  releases a buffer from alloc or handle
 //	handle(ptr, n uint32) uint64      runs core.Handle on the n bytes at ptr;
 //	                                  returns the answer as ptr<<32 | len
+//	handle_host(ptr, n uint32) uint64 the same with hostlogic.Handle: the
+//	                                  decisions a host makes (docs/HOSTS.md)
 //
 // Build it as a reactor (the host calls _initialize once; main never runs):
 //
@@ -27,6 +29,7 @@ import (
 	"unsafe"
 
 	"kessho/core"
+	"kessho/core/hostlogic"
 )
 
 // pinned holds every buffer the host may still read or write, by address.
@@ -56,7 +59,13 @@ func free(ptr uint32) {
 }
 
 //go:wasmexport handle
-func handle(ptr, n uint32) uint64 {
+func handle(ptr, n uint32) uint64 { return serve(ptr, n, core.Handle) }
+
+//go:wasmexport handle_host
+func handleHost(ptr, n uint32) uint64 { return serve(ptr, n, hostlogic.Handle) }
+
+// serve runs f on the n bytes at ptr and pins its answer.
+func serve(ptr, n uint32, f func([]byte) []byte) uint64 {
 	in, ok := pinned[ptr]
 	if !ok || uint32(len(in)) < n {
 		// The host broke the protocol; answer with nothing rather than read
@@ -64,7 +73,7 @@ func handle(ptr, n uint32) uint64 {
 		runtime.Gosched()
 		return 0
 	}
-	out := core.Handle(in[:n])
+	out := f(in[:n])
 	res := uint64(pin(out))<<32 | uint64(len(out))
 	runtime.Gosched()
 	return res

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"kessho/core/fault"
+	"kessho/core/hostlogic"
 	"kessho/core/plan"
 	"kessho/core/vault"
 )
@@ -59,25 +60,8 @@ func (v *Vault) Answer(need vault.Need, snap *vault.Snapshot, maxBytes int64) er
 // and each file read); a ctx cancelled otherwise stops it with ctx's
 // error. What was read before stays in snap.
 func (v *Vault) AnswerContext(ctx context.Context, need vault.Need, snap *vault.Snapshot, maxBytes int64) error {
-	for _, p := range need.Files {
-		if err := checkNeed(p, false); err != nil {
-			return err
-		}
-	}
-	for _, p := range need.Dirs {
-		if err := checkNeed(p, true); err != nil {
-			return err
-		}
-	}
-	for _, t := range need.Trees {
-		if err := checkNeed(t.Root, true); err != nil {
-			return err
-		}
-	}
-	for _, m := range need.Matches {
-		if err := checkNeed(m.Dir, true); err != nil {
-			return err
-		}
+	if err := hostlogic.CheckNeed(need); err != nil {
+		return err
 	}
 
 	a := answerer{ctx: ctx, v: v, snap: snap, max: maxBytes, missing: map[string]bool{}}
@@ -142,19 +126,6 @@ func (a *answerer) match(m vault.Match) error {
 		a.snap.Matches = map[string][]string{}
 	}
 	a.snap.Matches[key] = names(entries)
-	return nil
-}
-
-// checkNeed refuses a path the module may not ask for.
-func checkNeed(p string, folder bool) error {
-	if folder && p == "." {
-		return nil
-	}
-	if err := plan.CheckPath(p); err != nil {
-		return fault.New(fault.Internal, map[string]any{"path": p},
-			fmt.Sprintf("internal error: the module asked to read a path Kessho never reads: %v", err),
-			fmt.Sprintf("erreur interne : le module a demandé un chemin que Kessho ne lit jamais : %v", err))
-	}
 	return nil
 }
 
@@ -228,9 +199,7 @@ func (a *answerer) file(p string) error {
 		return readErr(p, err)
 	}
 	if isText && text == nil {
-		return fault.New(fault.LimitExceeded, map[string]any{"path": p, "max_bytes": a.max},
-			fmt.Sprintf("reading %s would take the call over its bound of %d bytes of file text; ask for less of the vault or raise the host's bound", p, a.max),
-			fmt.Sprintf("lire %s dépasserait la limite de %d octets de texte de l'appel ; demandez moins du coffre ou relevez la limite de l'hôte", p, a.max))
+		return hostlogic.TooMuchText(p, a.max)
 	}
 	file := vault.File{SHA256: sum}
 	if isText {
@@ -247,9 +216,7 @@ func (a *answerer) file(p string) error {
 // wantFile refuses anything but a regular file at p.
 func wantFile(p string, info fs.FileInfo) error {
 	if info.IsDir() {
-		return conflict(p,
-			p+" is a folder where Kessho expects a file; rename or move the folder, then run the call again",
-			p+" est un dossier là où Kessho attend un fichier ; renommez ou déplacez le dossier, puis relancez l'appel")
+		return hostlogic.FolderNotFile(p)
 	}
 	if !info.Mode().IsRegular() {
 		return conflict(p,
@@ -377,9 +344,7 @@ func (v *Vault) list(p string) ([]entry, error) {
 		return nil, readErr(p, err)
 	}
 	if !info.IsDir() {
-		return nil, conflict(p,
-			p+" is a file where Kessho expects a folder; rename or move the file, then run the call again",
-			p+" est un fichier là où Kessho attend un dossier ; renommez ou déplacez le fichier, puis relancez l'appel")
+		return nil, hostlogic.FileNotFolder(p)
 	}
 	f, err := v.root.Open(p)
 	if err != nil {

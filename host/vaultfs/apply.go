@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"kessho/core/fault"
+	"kessho/core/hostlogic"
 	"kessho/core/plan"
 )
 
@@ -68,7 +69,7 @@ func (v *Vault) Apply(l *Lock, p plan.Plan) error {
 	if len(p) == 0 {
 		return nil
 	}
-	if err := v.check(p); err != nil {
+	if err := hostlogic.Check(p, checkDisk{v}); err != nil {
 		return err
 	}
 	j, err := v.writeJournal(p)
@@ -86,119 +87,35 @@ func (v *Vault) holds(l *Lock) error {
 	return nil
 }
 
-// Kinds of node in the precondition check.
+// Kinds of node: hostlogic's.
 const (
-	absent = iota
-	file
-	folder
-	other // a special file, or a symbolic link Kessho cannot follow
+	absent = hostlogic.Absent
+	file   = hostlogic.File
+	folder = hostlogic.Folder
+	other  = hostlogic.Other // a special file, or a symbolic link Kessho cannot follow
 )
 
 type node struct {
-	kind int
-	link bool   // on disk, a symbolic link (kind is what it leads to)
-	hash string // "sha256:<hex>" for a file the plan writes
-	disk string // for a file on disk: its path now (before moves), to hash it
+	kind hostlogic.Kind
+	link bool // a symbolic link (kind is what it leads to)
 }
 
-// sim answers "what will be at this path after the first k ops", by
-// walking the ops backwards and falling back to the disk. Plans are short;
-// each question is O(len(plan)).
-type sim struct {
-	v    *Vault
-	p    plan.Plan
-	disk map[string]node
+// checkDisk is the vault as hostlogic.Check asks about it: what is at a
+// path (links followed inside the vault, as Answer does), and a file's
+// hash.
+type checkDisk struct{ v *Vault }
+
+func (d checkDisk) Stat(x string) (hostlogic.Node, error) {
+	n, err := d.v.stat(x)
+	return hostlogic.Node{Kind: n.kind, Link: n.link}, err
 }
 
-// at returns what will be at x once ops [0,k) have run.
-func (s *sim) at(x string, k int) (node, error) {
-	for i := k - 1; i >= 0; i-- {
-		op := s.p[i]
-		switch op.Op {
-		case plan.Write:
-			if x == op.Path {
-				return node{kind: file, hash: plan.HashString(*op.Text)}, nil
-			}
-			if under(op.Path, x) {
-				return node{kind: folder}, nil
-			}
-			if under(x, op.Path) {
-				return node{kind: absent}, nil
-			}
-		case plan.Delete:
-			if x == op.Path || under(x, op.Path) {
-				return node{kind: absent}, nil
-			}
-		case plan.Mkdir:
-			if x == op.Path || under(op.Path, x) {
-				return node{kind: folder}, nil
-			}
-		case plan.Move:
-			if y, ok := beforeMove(op, x); ok {
-				x = y
-				continue
-			}
-			if x == op.From || under(x, op.From) {
-				return node{kind: absent}, nil
-			}
-			if under(op.To, x) {
-				return node{kind: folder}, nil
-			}
-		}
-	}
-	return s.onDisk(x)
-}
-
-// beforeMove returns where x was before move op ran, and true, when op
-// moved it (x is op's target or under it).
-func beforeMove(op plan.Op, x string) (string, bool) {
-	if x == op.To {
-		return op.From, true
-	}
-	if rest, ok := strings.CutPrefix(x, op.To+"/"); ok {
-		return op.From + "/" + rest, true
-	}
-	return x, false
-}
-
-// link reports whether x will be a symbolic link once ops [0,k) have
-// run: a link on disk that no earlier op replaced (a write or mkdir under
-// it goes through it and leaves it a link).
-func (s *sim) link(x string, k int) (bool, error) {
-	for i := k - 1; i >= 0; i-- {
-		op := s.p[i]
-		switch op.Op {
-		case plan.Write, plan.Delete:
-			if x == op.Path || under(x, op.Path) {
-				return false, nil
-			}
-		case plan.Move:
-			if y, ok := beforeMove(op, x); ok {
-				x = y
-				continue
-			}
-			if x == op.From || under(x, op.From) {
-				return false, nil
-			}
-		}
-	}
-	n, err := s.onDisk(x)
-	return n.link, err
-}
-
-// onDisk returns what is at x now, following symbolic links inside the
-// vault as Answer does.
-func (s *sim) onDisk(x string) (node, error) {
-	if n, ok := s.disk[x]; ok {
-		return n, nil
-	}
-	n, err := s.v.stat(x)
+func (d checkDisk) Hash(x string) (string, error) {
+	b, err := d.v.root.ReadFile(x)
 	if err != nil {
-		return node{}, err
+		return "", readErr(x, err)
 	}
-	n.disk = x
-	s.disk[x] = n
-	return n, nil
+	return plan.Hash(b), nil
 }
 
 // stat classifies what is at x now.
@@ -228,121 +145,6 @@ func (v *Vault) stat(x string) (node, error) {
 	return node{kind: other, link: link}, nil
 }
 
-// hashOf returns n's hash, reading the disk for a file the plan did not
-// write.
-func (s *sim) hashOf(n node) (string, error) {
-	if n.hash != "" {
-		return n.hash, nil
-	}
-	b, err := s.v.root.ReadFile(n.disk)
-	if err != nil {
-		return "", readErr(n.disk, err)
-	}
-	return plan.Hash(b), nil
-}
-
-// exists is the CONFLICT of an "absent" precondition that fails.
-func exists(x string) *fault.Error {
-	return conflict(x,
-		x+" already exists, where Kessho expected nothing; nothing was written, run the call again",
-		x+" existe déjà, là où Kessho n'attendait rien ; rien n'a été écrit, relancez l'appel")
-}
-
-// fileInTheWay is the CONFLICT of a file where a plan needs a folder.
-func fileInTheWay(x string) *fault.Error {
-	return conflict(x,
-		x+" is a file where Kessho needs a folder; nothing was written, move the file away and run the call again",
-		x+" est un fichier là où Kessho a besoin d'un dossier ; rien n'a été écrit, déplacez le fichier et relancez l'appel")
-}
-
-// linkMoved refuses a move whose source is a symbolic link: renaming the
-// link would leave the files where it points, and the plan's later writes
-// under the new name would go through the link into them.
-func linkMoved(x string) *fault.Error {
-	return fault.New(fault.InvalidArgument, map[string]any{"path": x},
-		x+" is a symbolic link; Kessho moves only real files and folders, never a link: replace the link with what it points to, then run the call again",
-		x+" est un lien symbolique ; Kessho ne déplace que de vrais fichiers et dossiers, jamais un lien : remplacez le lien par ce vers quoi il pointe, puis relancez l'appel")
-}
-
-// check evaluates every op's precondition, in order, against the state
-// the ops before it leave.
-func (v *Vault) check(p plan.Plan) error {
-	s := &sim{v: v, p: p, disk: map[string]node{}}
-	is := func(x string, k int, want string) error {
-		n, err := s.at(x, k)
-		if err != nil {
-			return err
-		}
-		if want == plan.Absent {
-			if n.kind != absent {
-				return exists(x)
-			}
-			return nil
-		}
-		if n.kind != file {
-			return changed(x)
-		}
-		h, err := s.hashOf(n)
-		if err != nil {
-			return err
-		}
-		if h != want {
-			return changed(x)
-		}
-		return nil
-	}
-	// room checks that x's parents are folders or nothing: an op that
-	// makes them cannot go through a file.
-	room := func(x string, k int) error {
-		for d := path.Dir(x); d != "."; d = path.Dir(d) {
-			n, err := s.at(d, k)
-			if err != nil {
-				return err
-			}
-			if n.kind == file || n.kind == other {
-				return fileInTheWay(d)
-			}
-		}
-		return nil
-	}
-	for k, op := range p {
-		var err error
-		switch op.Op {
-		case plan.Write:
-			if err = room(op.Path, k); err == nil {
-				err = is(op.Path, k, op.Expect)
-			}
-		case plan.Delete, plan.Check:
-			err = is(op.Path, k, op.Expect)
-		case plan.Move:
-			var n node
-			var link bool
-			if link, err = s.link(op.From, k); err == nil && link {
-				err = linkMoved(op.From)
-			} else if n, err = s.at(op.From, k); err == nil && n.kind != file && n.kind != folder {
-				err = changed(op.From)
-			}
-			if err == nil {
-				err = room(op.To, k)
-			}
-			if err == nil {
-				err = is(op.To, k, plan.Absent)
-			}
-		case plan.Mkdir:
-			if err = room(op.Path, k); err == nil {
-				var n node
-				if n, err = s.at(op.Path, k); err == nil && n.kind != absent && n.kind != folder {
-					err = fileInTheWay(op.Path)
-				}
-			}
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // run applies j's ops from index from on, recording each done after the
 // first size bytes of the progress file, then removes the journal.
 //
@@ -370,14 +172,14 @@ func (v *Vault) run(j *journal, from int, size int64, live bool) error {
 				return v.applyErr(j, k, err)
 			}
 			switch {
-			case at == atAfter || op.Op == plan.Check:
+			case at == hostlogic.AtAfter || op.Op == plan.Check:
 				// Landed already, or a check: it writes nothing, so it can
 				// overwrite nothing, and the live call passed it.
 				if err := record(done, k); err != nil {
 					return v.applyErr(j, k, err)
 				}
 				continue
-			case at == atNeither:
+			case at == hostlogic.AtNeither:
 				return v.conflictCopy(j, k)
 			}
 		}
@@ -419,56 +221,37 @@ func (v *Vault) applyErr(j *journal, k int, err error) error {
 	return fault.Internalf("applying op %d (%s) of plan %s: %v; the vault is half-way and the next call finishes the plan", k, j.Plan[k].Op, j.ID, err)
 }
 
-// Where an op's target stands, against the op's states.
-const (
-	atNeither = iota
-	atBefore
-	atAfter
-)
-
-// holdsState reports whether op's target holds st.After, else st.Before,
-// else neither (journal version 2's states; see stateOf).
-func (v *Vault) holdsState(op plan.Op, st opState) (int, error) {
-	switch op.Op {
-	case plan.Write, plan.Delete, plan.Check:
-		h, err := v.hashAt(op.Path)
+// holdsState tells where op's target stands against st (hostlogic.Where),
+// reading the paths hostlogic.Looks names.
+func (v *Vault) holdsState(op plan.Op, st hostlogic.OpState) (hostlogic.At, error) {
+	states := map[string]string{}
+	for _, l := range hostlogic.Looks(op) {
+		s, err := v.stateAt(l)
 		if err != nil {
-			return atNeither, err
+			return hostlogic.AtNeither, err
 		}
-		switch h {
-		case st.After:
-			return atAfter, nil
-		case st.Before:
-			return atBefore, nil
-		}
-	case plan.Move:
-		from, err := v.stat(op.From)
-		if err != nil {
-			return atNeither, err
-		}
-		to, err := v.stat(op.To)
-		if err != nil {
-			return atNeither, err
-		}
-		switch {
-		case from.kind == absent && to.kind != absent:
-			return atAfter, nil
-		case (from.kind == file || from.kind == folder) && to.kind == absent:
-			return atBefore, nil
-		}
-	case plan.Mkdir:
-		n, err := v.stat(op.Path)
-		if err != nil {
-			return atNeither, err
-		}
-		switch n.kind {
-		case folder:
-			return atAfter, nil
-		case absent:
-			return atBefore, nil
-		}
+		states[l.Path] = s
 	}
-	return atNeither, nil
+	return hostlogic.Where(op, st, func(x string) string { return states[x] }), nil
+}
+
+// stateAt returns what is at l.Path as hostlogic.Where reads it:
+// plan.Absent, "folder", "other", and for a file its "sha256:<hex>" when
+// l.Hash, else "file".
+func (v *Vault) stateAt(l hostlogic.Look) (string, error) {
+	if l.Hash {
+		b, _, n, err := v.readAt(l.Path)
+		if err == nil && n.kind == file {
+			return plan.Hash(b), nil
+		}
+		return kindState(n.kind), err
+	}
+	n, err := v.stat(l.Path)
+	return kindState(n.kind), err
+}
+
+func kindState(k hostlogic.Kind) string {
+	return [...]string{plan.Absent, "file", hostlogic.StateFolder, "other"}[k]
 }
 
 // hashAt returns what is at x as a state: plan.Absent, the file's
@@ -549,12 +332,12 @@ func (v *Vault) land(op plan.Op) (landed, error) {
 		}
 		if want == plan.Absent {
 			if n.kind != absent {
-				return &mismatch{exists(x)}
+				return &mismatch{hostlogic.Exists(x)}
 			}
 			return nil
 		}
 		if n.kind != file || plan.Hash(b) != want {
-			return &mismatch{changed(x)}
+			return &mismatch{hostlogic.Changed(x)}
 		}
 		l.prior, l.had, l.perm = b, true, perm
 		return nil
@@ -592,14 +375,14 @@ func (v *Vault) land(op plan.Op) (landed, error) {
 			return l, err
 		}
 		if from.kind != file && from.kind != folder {
-			return l, &mismatch{changed(op.From)}
+			return l, &mismatch{hostlogic.Changed(op.From)}
 		}
 		to, err := v.stat(op.To)
 		if err != nil {
 			return l, err
 		}
 		if to.kind != absent {
-			return l, &mismatch{exists(op.To)}
+			return l, &mismatch{hostlogic.Exists(op.To)}
 		}
 		if err := v.root.Rename(op.From, op.To); err != nil {
 			return l, err
@@ -622,7 +405,7 @@ func (v *Vault) land(op plan.Op) (landed, error) {
 			return l, err
 		}
 		if n.kind != absent && n.kind != folder {
-			return l, &mismatch{fileInTheWay(op.Path)}
+			return l, &mismatch{hostlogic.FileInTheWay(op.Path)}
 		}
 		l.made, err = v.mkdirsMade(op.Path)
 		return l, err
@@ -821,13 +604,13 @@ func (v *Vault) recheck(p, want string) ([]byte, fs.FileMode, *os.File, error) {
 			return nil, 0, nil, err
 		}
 		if n.kind != absent {
-			return nil, 0, nil, &mismatch{exists(p)}
+			return nil, 0, nil, &mismatch{hostlogic.Exists(p)}
 		}
 		return nil, 0, nil, nil
 	}
 	f, err := v.root.Open(p)
 	if absentErr(err) || escapes(err) {
-		return nil, 0, nil, &mismatch{changed(p)}
+		return nil, 0, nil, &mismatch{hostlogic.Changed(p)}
 	}
 	if err != nil {
 		return nil, 0, nil, readErr(p, err)
@@ -835,7 +618,7 @@ func (v *Vault) recheck(p, want string) ([]byte, fs.FileMode, *os.File, error) {
 	info, err := f.Stat()
 	if err == nil && !info.Mode().IsRegular() {
 		f.Close()
-		return nil, 0, nil, &mismatch{changed(p)}
+		return nil, 0, nil, &mismatch{hostlogic.Changed(p)}
 	}
 	var b []byte
 	if err == nil {
@@ -847,7 +630,7 @@ func (v *Vault) recheck(p, want string) ([]byte, fs.FileMode, *os.File, error) {
 	}
 	if plan.Hash(b) != want {
 		f.Close()
-		return nil, 0, nil, &mismatch{changed(p)}
+		return nil, 0, nil, &mismatch{hostlogic.Changed(p)}
 	}
 	return b, info.Mode().Perm(), f, nil
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"kessho/core/fault"
+	"kessho/core/hostlogic"
 	"kessho/core/plan"
 )
 
@@ -233,17 +234,17 @@ func TestJournalFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got struct {
-		Version int               `json:"version"`
-		ID      string            `json:"id"`
-		Created string            `json:"created"`
-		Plan    []json.RawMessage `json:"plan"`
-		States  []opState         `json:"states"`
+		Version int                 `json:"version"`
+		ID      string              `json:"id"`
+		Created string              `json:"created"`
+		Plan    []json.RawMessage   `json:"plan"`
+		States  []hostlogic.OpState `json:"states"`
 	}
 	if err := json.Unmarshal(data, &got); err != nil {
 		t.Fatal(err)
 	}
 	created, err := time.Parse(time.RFC3339, got.Created)
-	wantStates := []opState{{plan.Absent, h("<b>&é\n")}, {h("b"), plan.Absent}, {plan.Absent, "present"}, {plan.Absent, "folder"}}
+	wantStates := []hostlogic.OpState{{Before: plan.Absent, After: h("<b>&é\n")}, {Before: h("b"), After: plan.Absent}, {Before: plan.Absent, After: "present"}, {Before: plan.Absent, After: "folder"}}
 	if !slices.Equal(got.States, wantStates) {
 		t.Errorf("journal states = %v; want %v", got.States, wantStates)
 	}
@@ -257,7 +258,7 @@ func TestJournalFormat(t *testing.T) {
 		}
 	}
 	// Ids sort by time.
-	if later := newID(time.Now().Add(time.Millisecond)); later <= j.ID {
+	if later := hostlogic.ID(time.Now().Add(time.Millisecond), newSuffix()); later <= j.ID {
 		t.Errorf("newID: %q sorts before the earlier %q", later, j.ID)
 	}
 	if !strings.HasPrefix(j.ID, start.UTC().Format("20060102T")) {

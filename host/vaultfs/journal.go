@@ -9,93 +9,31 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"kessho/core/fault"
+	"kessho/core/hostlogic"
 	"kessho/core/plan"
 )
 
-// journalVersion is the version of the journal format this package
-// writes. It reads version 1 too (the same without "states").
-const journalVersion = 2
-
 // journal is a plan on its way to the vault; see the package
-// documentation for its format.
-type journal struct {
-	Version int       `json:"version"`
-	ID      string    `json:"id"`
-	Created string    `json:"created"`
-	Plan    plan.Plan `json:"plan"`
-	States  []opState `json:"states,omitempty"`
-}
+// documentation for its format (hostlogic decides what it holds).
+type journal = hostlogic.Journal
 
-// opState is the state of an op's target before and after it lands:
-// "absent", "sha256:<hex>", "present" (a move's target) or "folder".
-type opState struct {
-	Before string `json:"before"`
-	After  string `json:"after"`
-}
-
-// States of a target besides "absent" and a file's hash.
-const (
-	statePresent = "present"
-	stateFolder  = "folder"
-)
-
-// stateOf is op's state, by the table of the journal format: a write's
-// target goes from op.Expect to the hash of its text, a delete's from
-// op.Expect to absent, a check's stays op.Expect, a move's target (To)
-// goes from absent to present, a mkdir's from absent to a folder.
-func stateOf(op plan.Op) opState {
-	switch op.Op {
-	case plan.Write:
-		return opState{op.Expect, plan.HashString(*op.Text)}
-	case plan.Delete:
-		return opState{op.Expect, plan.Absent}
-	case plan.Check:
-		return opState{op.Expect, op.Expect}
-	case plan.Move:
-		return opState{plan.Absent, statePresent}
-	case plan.Mkdir:
-		return opState{plan.Absent, stateFolder}
-	}
-	return opState{}
-}
-
-func statesOf(p plan.Plan) []opState {
-	out := make([]opState, len(p))
-	for i, op := range p {
-		out[i] = stateOf(op)
-	}
-	return out
-}
-
-// conflictRecord is <id>.conflict: recovery stopped at op Op, whose
-// target Path was changed after the plan began; Kessho's version is in
-// Copy.
-type conflictRecord struct {
-	Op   int    `json:"op"`
-	Path string `json:"path"`
-	Copy string `json:"copy"`
-}
-
-// newID returns a journal id that sorts by creation time.
-func newID(now time.Time) string {
+// newID returns a random suffix for a journal id (hostlogic.ID).
+func newSuffix() string {
 	var b [4]byte
 	rand.Read(b[:])
-	return now.UTC().Format("20060102T150405.000000000Z") + "-" + hex.EncodeToString(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // writeJournal makes p durable in .kessho/journal/<id>.json: written under
 // a temporary name, fsynced, renamed into place, the folder fsynced. From
 // the rename on, a crash ends with the plan applied.
 func (v *Vault) writeJournal(p plan.Plan) (*journal, error) {
-	now := time.Now()
-	j := &journal{Version: journalVersion, ID: newID(now), Created: now.Format(time.RFC3339Nano), Plan: p, States: statesOf(p)}
+	j := hostlogic.NewJournal(p, time.Now(), newSuffix())
 	data, err := json.Marshal(j)
 	if err != nil {
 		return nil, fault.Internalf("encoding the journal: %v", err)
@@ -186,24 +124,10 @@ func (v *Vault) Recover(l *Lock) error {
 	if err != nil {
 		return fault.Internalf("listing %s: %v", journalDir, err)
 	}
-	sort.Strings(names)
-	jsons := map[string]bool{}
-	var ids []string
-	for _, n := range names {
-		if id, ok := strings.CutSuffix(n, ".json"); ok && !strings.HasPrefix(n, ".") {
-			jsons[id] = true
-			ids = append(ids, id)
-		}
-	}
-	for _, n := range names {
-		id, isDone := strings.CutSuffix(n, ".done")
-		if !isDone {
-			id, isDone = strings.CutSuffix(n, ".conflict")
-		}
-		if strings.HasPrefix(n, tempPrefix) || (isDone && !jsons[id]) {
-			if err := v.root.Remove(path.Join(journalDir, n)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return fault.Internalf("removing %s: %v", path.Join(journalDir, n), err)
-			}
+	ids, remove := hostlogic.Sweep(names)
+	for _, n := range remove {
+		if err := v.root.Remove(path.Join(journalDir, n)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fault.Internalf("removing %s: %v", path.Join(journalDir, n), err)
 		}
 	}
 	for _, id := range ids {
@@ -214,64 +138,43 @@ func (v *Vault) Recover(l *Lock) error {
 	return nil
 }
 
-// recoverOne finishes the plan of journal id.
+// recoverOne finishes the plan of journal id: hostlogic decodes it,
+// reads its progress and its conflict record; run rolls it forward.
 func (v *Vault) recoverOne(id string) error {
 	name := path.Join(journalDir, id+".json")
-	bad := func(why string) error {
-		return fault.New(fault.Internal, map[string]any{"path": name},
-			fmt.Sprintf("internal error: the journal %s of an interrupted change %s; the vault may be half-way: look at the journal, finish or undo the change by hand, then delete the journal", name, why),
-			fmt.Sprintf("erreur interne : le journal %s d'une modification interrompue %s ; le coffre est peut-être à mi-chemin : lisez le journal, terminez ou défaites la modification à la main, puis supprimez le journal", name, why))
-	}
 	data, err := v.root.ReadFile(name)
 	if err != nil {
-		return bad("cannot be read (" + err.Error() + ")")
+		return hostlogic.BadJournal(name, "cannot be read ("+err.Error()+")")
 	}
-	var j journal
-	if err := json.Unmarshal(data, &j); err != nil {
-		return bad("is not valid JSON (" + err.Error() + ")")
-	}
-	if j.Version != 1 && j.Version != journalVersion {
-		return bad(fmt.Sprintf("has version %d, and this Kessho reads versions 1 and %d", j.Version, journalVersion))
-	}
-	if j.ID != id {
-		return bad(fmt.Sprintf("names itself %q", j.ID))
-	}
-	if err := j.Plan.Validate(); err != nil {
-		return bad("holds an invalid plan (" + err.Error() + ")")
-	}
-	want := statesOf(j.Plan)
-	switch {
-	case j.Version == 1 && j.States != nil:
-		return bad("has version 1 and states")
-	case j.Version == 1:
-		j.States = want
-	case !slices.Equal(j.States, want):
-		return bad("holds states that do not match its plan")
+	j, err := hostlogic.Decode(id, data)
+	if err != nil {
+		return err
 	}
 	from, size, err := v.progress(id)
 	if err != nil {
 		return err
 	}
 	if from > len(j.Plan) {
-		return bad(fmt.Sprintf("lists %d ops done out of %d", from, len(j.Plan)))
+		return hostlogic.BadJournal(name, fmt.Sprintf("lists %d ops done out of %d", from, len(j.Plan)))
 	}
-	from, size, err = v.resolved(&j, from, size, bad)
+	from, size, err = v.resolved(j, from, size)
 	if err != nil {
 		return err
 	}
 	if err := v.removeTemps(j.Plan[from:]); err != nil {
 		return err
 	}
-	return v.run(&j, from, size, false)
+	return v.run(j, from, size, false)
 }
 
 // resolved handles the conflict record of journal j, if any, when
-// recovery is to resume at op from. While the record's copy exists, the
-// call is refused with RECOVERY_CONFLICT. Once a person has deleted it,
-// their version of the target wins: the op is recorded done, the record
-// removed, and recovery resumes at the next op. A record of an op already
-// recorded done (a crash before its removal) is removed.
-func (v *Vault) resolved(j *journal, from int, size int64, bad func(string) error) (int, int64, error) {
+// recovery is to resume at op from (hostlogic.ReadRecord says what it
+// means). While the record's copy exists, the call is refused with
+// RECOVERY_CONFLICT. Once a person has deleted it, their version of the
+// target wins: the op is recorded done, the record removed, and recovery
+// resumes at the next op. A record of an op already recorded done (a
+// crash before its removal) is removed.
+func (v *Vault) resolved(j *journal, from int, size int64) (int, int64, error) {
 	name := path.Join(journalDir, j.ID+".conflict")
 	data, err := v.root.ReadFile(name)
 	if absentErr(err) {
@@ -280,20 +183,17 @@ func (v *Vault) resolved(j *journal, from int, size int64, bad func(string) erro
 	if err != nil {
 		return 0, 0, fault.Internalf("reading %s: %v", name, err)
 	}
-	var c conflictRecord
-	if err := json.Unmarshal(data, &c); err != nil {
-		return 0, 0, bad("has a conflict record that is not valid JSON (" + err.Error() + ")")
+	c, resume, err := hostlogic.ReadRecord(j, data, from)
+	if err != nil {
+		return 0, 0, err
 	}
-	if c.Op > from || c.Op < 0 || c.Op >= len(j.Plan) || c.Path != target(j.Plan[c.Op]) || plan.CheckPath(c.Copy) != nil {
-		return 0, 0, bad(fmt.Sprintf("has a conflict record that does not match its progress (op %d, path %q, copy %q)", c.Op, c.Path, c.Copy))
-	}
-	if c.Op == from {
+	if resume == hostlogic.Pending {
 		n, err := v.stat(c.Copy)
 		if err != nil {
 			return 0, 0, err
 		}
 		if n.kind != absent {
-			return 0, 0, recoveryConflict(c.Path, c.Copy, j.ID)
+			return 0, 0, c.Stop(j.ID)
 		}
 		done, err := v.openDone(j.ID, size)
 		if err != nil {
@@ -314,15 +214,6 @@ func (v *Vault) resolved(j *journal, from int, size int64, bad func(string) erro
 	return from, size, nil
 }
 
-// target is the path whose state an op's journal states describe when a
-// recovery conflict is written: a move's source, any other op's path.
-func target(op plan.Op) string {
-	if op.Op == plan.Move {
-		return op.From
-	}
-	return op.Path
-}
-
 // conflictCopy stops a recovery at op k of j, whose target holds neither
 // the op's before-state nor its after-state (it was changed after the
 // plan began, or the journal was made by hand or synced from elsewhere):
@@ -332,63 +223,25 @@ func target(op plan.Op) string {
 // move or mkdir, a note saying what the change was.
 func (v *Vault) conflictCopy(j *journal, k int) error {
 	op := j.Plan[k]
-	x := target(op)
-	var text string
-	if op.Op == plan.Write {
-		text = *op.Text
-	} else {
-		var what string
-		switch op.Op {
-		case plan.Delete:
-			what = "delete " + op.Path
-		case plan.Move:
-			what = "move " + op.From + " to " + op.To
-		default:
-			what = "make the folder " + op.Path
-		}
-		text = "Kessho's interrupted change (journal " + j.ID + ") was to " + what +
-			"; it was changed since, so it was kept as it is. Delete this note once you have decided; Kessho then goes on with the rest of that change."
-	}
-	cp, err := v.copyName(x, time.Now())
-	if err == nil {
-		err = v.writeFile(cp, []byte(text), "conflict copy")
-	}
-	if err != nil {
-		return v.applyErr(j, k, err)
-	}
-	rec, _ := json.Marshal(conflictRecord{Op: k, Path: x, Copy: cp})
-	if err := v.writeFile(path.Join(journalDir, j.ID+".conflict"), rec, "conflict record"); err != nil {
-		return v.applyErr(j, k, err)
-	}
-	return recoveryConflict(x, cp, j.ID)
-}
-
-// copyName returns a free name for the conflict copy of x: x's folder,
-// x's base name without a final ".md", ".kessho-conflict-", the UTC time
-// as YYYYMMDDTHHMMSSZ, and ".md"; when taken, "-2", "-3"… before ".md".
-func (v *Vault) copyName(x string, now time.Time) (string, error) {
-	stem := join(path.Dir(x), strings.TrimSuffix(path.Base(x), ".md")+".kessho-conflict-"+now.UTC().Format("20060102T150405Z"))
+	rec := hostlogic.Record{Op: k, Path: hostlogic.Target(op)}
+	now := time.Now()
 	for n := 1; ; n++ {
-		p := stem + ".md"
-		if n > 1 {
-			p = stem + "-" + strconv.Itoa(n) + ".md"
-		}
-		info, err := v.stat(p)
+		rec.Copy = hostlogic.CopyName(rec.Path, now, n)
+		info, err := v.stat(rec.Copy)
 		if err != nil {
-			return "", err
+			return v.applyErr(j, k, err)
 		}
 		if info.kind == absent {
-			return p, nil
+			break
 		}
 	}
-}
-
-// recoveryConflict is the refusal of every call while a recovery conflict
-// is unresolved.
-func recoveryConflict(p, cp, id string) *fault.Error {
-	return fault.New(fault.RecoveryConflict, map[string]any{"path": p, "copy": cp, "journal": path.Join(journalDir, id+".json")},
-		"an interrupted change could not be finished: "+p+" was changed after it began; your version is kept and Kessho's is in "+cp+"; copy what you need from it into "+p+", then delete "+cp+" and run the call again",
-		"une modification interrompue n'a pas pu être terminée : "+p+" a été modifié depuis son début ; votre version est gardée et celle de Kessho est dans "+cp+" ; reportez-en ce qu'il vous faut dans "+p+", puis supprimez "+cp+" et relancez l'appel")
+	if err := v.writeFile(rec.Copy, []byte(hostlogic.CopyText(j.ID, op)), "conflict copy"); err != nil {
+		return v.applyErr(j, k, err)
+	}
+	if err := v.writeFile(path.Join(journalDir, j.ID+".conflict"), rec.JSON(), "conflict record"); err != nil {
+		return v.applyErr(j, k, err)
+	}
+	return rec.Stop(j.ID)
 }
 
 // progress returns how many ops of journal id are recorded done (the
@@ -403,15 +256,7 @@ func (v *Vault) progress(id string) (done int, size int64, err error) {
 	if err != nil {
 		return 0, 0, fault.Internalf("reading the progress of journal %s: %v", id, err)
 	}
-	lines := strings.Split(string(data), "\n")
-	lines = lines[:len(lines)-1] // after the last newline: nothing, or a torn line
-	for _, line := range lines {
-		if line != strconv.Itoa(done) {
-			break
-		}
-		done++
-		size += int64(len(line)) + 1
-	}
+	done, size = hostlogic.Progress(data)
 	return done, size, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"kessho/core/fault"
+	"kessho/core/hostlogic"
 	"kessho/core/plan"
 	"kessho/host/engine"
 )
@@ -55,14 +56,14 @@ func TestRecoverWriteConflict(t *testing.T) {
 		t.Fatalf("after the conflict:\n%s", d)
 	}
 	j := journalFiles(t, dir)
-	var rec conflictRecord
+	var rec hostlogic.Record
 	for _, n := range j {
 		if strings.HasSuffix(n, ".conflict") {
 			b, _ := os.ReadFile(filepath.Join(dir, ".kessho", "journal", n))
 			json.Unmarshal(b, &rec)
 		}
 	}
-	if rec != (conflictRecord{Op: 0, Path: "notes/a.md", Copy: cp}) {
+	if rec != (hostlogic.Record{Op: 0, Path: "notes/a.md", Copy: cp}) {
 		t.Errorf("conflict record %+v in %q", rec, j)
 	}
 

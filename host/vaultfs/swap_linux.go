@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"kessho/core/hostlogic"
 	"kessho/core/plan"
 )
 
@@ -43,7 +44,7 @@ func (v *Vault) swapInto(tmp, p, want string, seen *os.File) error {
 		err := unix.Renameat2(fd, tb, fd, pb, unix.RENAME_NOREPLACE)
 		switch {
 		case errors.Is(err, unix.EEXIST):
-			return &mismatch{exists(p)}
+			return &mismatch{hostlogic.Exists(p)}
 		case unsupported(err):
 			return v.root.Rename(tmp, p)
 		}
@@ -59,7 +60,7 @@ func (v *Vault) swapInto(tmp, p, want string, seen *os.File) error {
 	err = unix.Renameat2(fd, tb, fd, pb, unix.RENAME_EXCHANGE)
 	switch {
 	case errors.Is(err, unix.ENOENT):
-		return &mismatch{changed(p)} // p was removed since the re-check
+		return &mismatch{hostlogic.Changed(p)} // p was removed since the re-check
 	case unsupported(err):
 		return v.root.Rename(tmp, p)
 	case err != nil:
@@ -101,7 +102,7 @@ func (v *Vault) swapInto(tmp, p, want string, seen *os.File) error {
 		// fresh temporary name rather than remove it.
 		v.root.Rename(tmp, path.Join(dir, randomName()))
 	}
-	return &mismatch{changed(p)}
+	return &mismatch{hostlogic.Changed(p)}
 }
 
 // unsupported reports whether renameat2 or its flag is not available.

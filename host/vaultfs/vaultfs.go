@@ -87,6 +87,7 @@ import (
 	"time"
 
 	"kessho/core/fault"
+	"kessho/core/hostlogic"
 )
 
 // Kessho's own places in the vault. They are dot-paths: plans can never
@@ -159,17 +160,8 @@ func step(format string, args ...any) {
 }
 
 // conflict is the refusal when the vault does not hold what a plan or a
-// read relies on.
-func conflict(p, en, fr string) *fault.Error {
-	return fault.New(fault.Conflict, map[string]any{"path": p}, en, fr)
-}
-
-// changed is the CONFLICT of a failed precondition.
-func changed(p string) *fault.Error {
-	return conflict(p,
-		p+" changed since Kessho read it (another program or person wrote it); nothing was written, run the call again",
-		p+" a changé depuis que Kessho l'a lu (un autre programme ou une autre personne l'a écrit) ; rien n'a été écrit, relancez l'appel")
-}
+// read relies on (hostlogic.Conflict).
+var conflict = hostlogic.Conflict
 
 // escapes reports whether err is os.Root's refusal of a path that leads
 // outside the vault (through "..", an absolute name or a symbolic link).

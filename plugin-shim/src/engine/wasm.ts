@@ -8,6 +8,7 @@
 
 import { ConsoleStdout, File, OpenFile, WASI, WASIProcExit } from "@bjorn3/browser_wasi_shim";
 import type { Engine } from "../host/call";
+import type { HostCore } from "../host/core";
 
 /** The module's exports (see wasm/main.go). */
 interface Exports {
@@ -16,6 +17,7 @@ interface Exports {
   alloc: (n: number) => number;
   free: (ptr: number) => void;
   handle: (ptr: number, n: number) => bigint;
+  handle_host: (ptr: number, n: number) => bigint;
 }
 
 const encoder = new TextEncoder();
@@ -30,7 +32,7 @@ const keepLines = 20;
  *	const eng = new WasmEngine(() => WebAssembly.compile(bytes));
  *	const answer = await eng.call('{"tool":…}');
  */
-export class WasmEngine implements Engine {
+export class WasmEngine implements Engine, HostCore {
   private module: Promise<WebAssembly.Module> | null = null;
   private instance: Exports | null = null;
   private queue: Promise<unknown> = Promise.resolve();
@@ -51,7 +53,12 @@ export class WasmEngine implements Engine {
 
   /** call runs one request; calls are queued and run one at a time. */
   call(request: string): Promise<string> {
-    return this.enqueue(() => this.callNow(request));
+    return this.enqueue(() => this.callNow(request, "handle"));
+  }
+
+  /** host runs one request of the host's decisions (core/hostlogic.Handle), queued like call. */
+  host(request: string): Promise<string> {
+    return this.enqueue(() => this.callNow(request, "handle_host"));
   }
 
   /** warm compiles the module and starts an instance ahead of the first call. */
@@ -67,10 +74,10 @@ export class WasmEngine implements Engine {
     return next;
   }
 
-  private async callNow(request: string): Promise<string> {
+  private async callNow(request: string, entry: "handle" | "handle_host"): Promise<string> {
     const inst = this.instance ?? (await this.start());
     try {
-      return handle(inst, request);
+      return handle(inst, request, entry);
     } catch (err) {
       this.instance = null;
       throw this.failure(err);
@@ -98,7 +105,7 @@ export class WasmEngine implements Engine {
       const instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi.wasiImport });
       const exports = instance.exports as unknown as Exports;
       wasi.initialize(instance as unknown as { exports: Exports });
-      if (this.warmup !== undefined) handle(exports, this.warmup);
+      if (this.warmup !== undefined) handle(exports, this.warmup, "handle");
       this.started++;
       this.instance = exports;
       return exports;
@@ -114,12 +121,12 @@ export class WasmEngine implements Engine {
   }
 }
 
-/** handle runs one request through the module's handle export (wasm/main.go). */
-function handle(inst: Exports, request: string): string {
+/** handle runs one request through the module's handle or handle_host export (wasm/main.go). */
+function handle(inst: Exports, request: string, entry: "handle" | "handle_host"): string {
   const bytes = encoder.encode(request);
   const ptr = inst.alloc(bytes.length) >>> 0;
   new Uint8Array(inst.memory.buffer, ptr, bytes.length).set(bytes);
-  const res = inst.handle(ptr, bytes.length);
+  const res = inst[entry](ptr, bytes.length);
   inst.free(ptr);
   if (res === 0n) throw new Error("the module broke the call protocol (handle returned 0)");
   const outPtr = Number(res >> 32n);

@@ -6,13 +6,13 @@
 // program changed one meanwhile. The rules are journal-v2's, shared with
 // the Go host.
 
-import { changed, conflict, exists, fileInTheWay, HostError, internal, recoveryConflict } from "./fault";
-import { ABSENT, join, parent, under, validatePlan, type Op, type Plan } from "./plan";
+import { ask, fromWire, type HostCore, type Look, type WireError } from "./core";
+import { changed, exists, fileInTheWay, HostError, internal } from "./fault";
+import { ABSENT, parent, under, type Op, type Plan } from "./plan";
 import { sha256Hex, textHash, type VaultPort } from "./port";
 import {
   forgetProgress,
   journalExists,
-  journalPath,
   markDone,
   recoverJournals,
   removeJournal,
@@ -25,140 +25,38 @@ import {
   type RecoverOptions,
 } from "./journal";
 
-type NodeKind = "absent" | "file" | "folder";
-
-interface Node {
-  kind: NodeKind;
-  /** "sha256:<hex>" for a file, once known */
-  hash?: string;
-  /** for a file still on disk: where it is now */
-  src?: string;
+/** stateOf returns what is at l.path as the core reads it: "absent", "folder", "file", or a file's "sha256:<hex>" when l.hash. */
+async function stateOf(v: VaultPort, l: Look): Promise<string> {
+  const kind = await v.kind(l.path);
+  if (kind === null) return ABSENT;
+  if (kind === "folder") return "folder";
+  return l.hash === true ? "sha256:" + sha256Hex(await v.readBytes(l.path)) : "file";
 }
 
 /**
- * Sim answers "what will be at this path after the first k ops" by walking
- * the ops backwards and falling back to the disk, as the Go host does.
+ * decide asks the core a question about the vault (check_plan, where),
+ * answering the paths it asks to look at until it answers; an error it
+ * answers is thrown.
  */
-class Sim {
-  private disk = new Map<string, Node>();
-  constructor(
-    private v: VaultPort,
-    private p: Plan,
-  ) {}
-
-  async at(x: string, k: number): Promise<Node> {
-    for (let i = k - 1; i >= 0; i--) {
-      const op = this.p[i]!;
-      switch (op.op) {
-        case "write":
-          if (x === op.path) return { kind: "file", hash: textHash(op.text!) };
-          if (under(op.path!, x)) return { kind: "folder" };
-          if (under(x, op.path!)) return { kind: "absent" };
-          break;
-        case "delete":
-          if (x === op.path || under(x, op.path!)) return { kind: "absent" };
-          break;
-        case "mkdir":
-          if (x === op.path || under(op.path!, x)) return { kind: "folder" };
-          break;
-        case "move":
-          if (x === op.to) {
-            x = op.from!;
-            continue;
-          }
-          if (under(x, op.to!)) {
-            x = op.from! + x.slice(op.to!.length);
-            continue;
-          }
-          if (x === op.from || under(x, op.from!)) return { kind: "absent" };
-          if (under(op.to!, x)) return { kind: "folder" };
-          break;
-      }
-    }
-    return this.onDisk(x);
-  }
-
-  private async onDisk(x: string): Promise<Node> {
-    let n = this.disk.get(x);
-    if (n === undefined) {
-      const kind = await this.v.kind(x);
-      n = { kind: kind ?? "absent", src: x };
-      this.disk.set(x, n);
-    }
-    return n;
-  }
-
-  /** hash returns n's hash, reading the disk for a file no op wrote. */
-  async hash(n: Node): Promise<string> {
-    if (n.hash === undefined) {
-      n.hash = "sha256:" + sha256Hex(await this.v.readBytes(n.src!));
-    }
-    return n.hash;
+async function decide<T>(core: HostCore, v: VaultPort, kind: string, req: object): Promise<T> {
+  let nodes: { [path: string]: string } | undefined;
+  for (;;) {
+    const a = await ask<T & { need?: Look[]; error?: WireError }>(core, kind, nodes === undefined ? req : { ...req, nodes });
+    if (a.error !== undefined) throw fromWire(a.error);
+    if (a.need === undefined) return a;
+    nodes ??= {};
+    for (const l of a.need) nodes[l.path] = await stateOf(v, l);
   }
 }
 
 /**
- * check evaluates every op's precondition, in order, against the state the
- * ops before it leave. The first failure throws CONFLICT naming the path.
+ * check validates p and evaluates every op's precondition, in order,
+ * against the state the ops before it leave (hostlogic.Check, in the
+ * core). The first failure throws CONFLICT naming the path.
  */
-export async function check(v: VaultPort, p: Plan): Promise<void> {
-  const s = new Sim(v, p);
-  const is = async (x: string, k: number, want: string): Promise<void> => {
-    const n = await s.at(x, k);
-    if (want === ABSENT) {
-      if (n.kind !== "absent") {
-        throw conflict(
-          x,
-          x + " already exists, where Kessho expected nothing; nothing was written, run the call again",
-          x + " existe déjà, là où Kessho n'attendait rien ; rien n'a été écrit, relancez l'appel",
-        );
-      }
-      return;
-    }
-    if (n.kind !== "file") throw changed(x);
-    if ((await s.hash(n)) !== want) throw changed(x);
-  };
-  const notAFolder = (d: string) =>
-    conflict(
-      d,
-      d + " is a file where Kessho needs a folder; nothing was written, move the file away and run the call again",
-      d + " est un fichier là où Kessho a besoin d'un dossier ; rien n'a été écrit, déplacez le fichier et relancez l'appel",
-    );
-  // room checks that x's parents are folders or nothing.
-  const room = async (x: string, k: number): Promise<void> => {
-    for (let d = parent(x); d !== "."; d = parent(d)) {
-      const n = await s.at(d, k);
-      if (n.kind === "file") throw notAFolder(d);
-    }
-  };
-  for (let k = 0; k < p.length; k++) {
-    const op = p[k]!;
-    switch (op.op) {
-      case "write":
-        await room(op.path!, k);
-        await is(op.path!, k, op.expect!);
-        break;
-      case "delete":
-      case "check":
-        await is(op.path!, k, op.expect!);
-        break;
-      case "move": {
-        const n = await s.at(op.from!, k);
-        if (n.kind !== "file" && n.kind !== "folder") throw changed(op.from!);
-        await room(op.to!, k);
-        await is(op.to!, k, ABSENT);
-        break;
-      }
-      case "mkdir": {
-        await room(op.path!, k);
-        const n = await s.at(op.path!, k);
-        if (n.kind !== "absent" && n.kind !== "folder") throw notAFolder(op.path!);
-        break;
-      }
-    }
-  }
+export async function check(core: HostCore, v: VaultPort, p: Plan): Promise<void> {
+  await decide(core, v, "check_plan", { plan: p });
 }
-
 
 /** ApplyOptions tune apply; the zero value is the Go host's behaviour. */
 export type ApplyOptions = RecoverOptions;
@@ -180,13 +78,11 @@ export type ApplyOptions = RecoverOptions;
  * meanwhile finished the plan (its journal is gone and every target holds
  * the plan's final state), apply returns normally: the change is made.
  */
-export async function apply(v: VaultPort, p: Plan, opts: ApplyOptions = {}): Promise<void> {
-  await recoverJournals(v, opts);
-  const bad = validatePlan(p);
-  if (bad !== null) throw internal(`the module returned an invalid plan: ${bad}`);
+export async function apply(core: HostCore, v: VaultPort, p: Plan, opts: ApplyOptions = {}): Promise<void> {
+  await recoverJournals(core, v, opts);
+  await check(core, v, p);
   if (p.length === 0) return;
-  await check(v, p);
-  const j = await writeJournal(v, p);
+  const j = await writeJournal(core, v, p);
   await applyLive(v, j);
 }
 
@@ -382,10 +278,11 @@ async function finishedElsewhere(v: VaultPort, j: Journal, path: string): Promis
   if (await journalExists(v, j.id)) return false;
   for (const [p, s] of finalStates(j.plan)) {
     if (!(await holds(v, p, s))) {
-      throw conflict(
-        p,
+      throw new HostError(
+        "CONFLICT",
         path + " changed while Kessho was applying its plan, and another Kessho finished the plan meanwhile; " + p + " has changed since: look at it, then run the call again if it is still needed",
         path + " a changé pendant que Kessho appliquait son plan, et un autre Kessho a terminé le plan entre-temps ; " + p + " a changé depuis : regardez-le, puis relancez l'appel s'il le faut encore",
+        { path: p },
       );
     }
   }
@@ -438,16 +335,6 @@ async function holds(v: VaultPort, p: string, s: string): Promise<boolean> {
   return (await hashOf(v, p)) === s;
 }
 
-/** holdsState tells whether op's target holds s, one of its before or after states. */
-async function holdsState(v: VaultPort, op: Op, s: string): Promise<boolean> {
-  if (op.op === "move") {
-    const from = await v.kind(op.from!);
-    const to = await v.kind(op.to!);
-    return s === ABSENT ? from !== null && to === null : from === null && to !== null;
-  }
-  return holds(v, op.path!, s);
-}
-
 /**
  * rollForward finishes journal j from op from on, as recovery does
  * (journal-v2): an op whose target holds its after-state is recorded done;
@@ -460,23 +347,24 @@ async function holdsState(v: VaultPort, op: Op, s: string): Promise<boolean> {
  * rest of the plan goes on. A check op writes nothing: it is recorded done
  * whatever its file holds.
  */
-export async function rollForward(v: VaultPort, j: Journal, from: number, marker: Marker | null, nowMs: () => number): Promise<void> {
+export async function rollForward(core: HostCore, v: VaultPort, j: Journal, from: number, marker: Marker | null, nowMs: () => number): Promise<void> {
   for (let k = from; k < j.plan.length; k++) {
     const op = j.plan[k]!;
-    const st: OpState = j.states[k]!;
+    const state: OpState = j.states[k]!;
     if (marker !== null && marker.op === k) {
-      if ((await v.kind(marker.copy)) !== null) throw recoveryConflict(marker.path, marker.copy, journalPath(j.id));
+      if ((await v.kind(marker.copy)) !== null) throw marker.stop;
       await markDone(v, j.id, k);
       await removeMarker(v, j.id);
       marker = null;
       continue;
     }
     try {
-      if (op.op === "check" || (await holdsState(v, op, st.after))) {
+      const at = op.op === "check" ? "after" : (await decide<{ at: string }>(core, v, "where", { op, state })).at;
+      if (at === "after") {
         await markDone(v, j.id, k);
         continue;
       }
-      if (await holdsState(v, op, st.before)) {
+      if (at === "before") {
         try {
           await land(v, op);
           await markDone(v, j.id, k);
@@ -490,55 +378,38 @@ export async function rollForward(v: VaultPort, j: Journal, from: number, marker
       const msg = err instanceof Error ? err.message : String(err);
       throw internal(`applying op ${k} (${op.op}) of plan ${j.id}: ${msg}; the vault is half-way and the next call finishes the plan`);
     }
-    const m = await keepTheirs(v, j, k, nowMs);
-    throw recoveryConflict(m.path, m.copy, journalPath(j.id));
+    throw await keepTheirs(core, v, j, k, nowMs);
   }
   await removeJournal(v, j.id);
 }
 
-/** stamp formats t (ms) in UTC as YYYYMMDDTHHMMSSZ. */
-function stamp(t: number): string {
-  const d = new Date(t);
-  const p = (n: number, w = 2) => String(n).padStart(w, "0");
-  return p(d.getUTCFullYear(), 4) + p(d.getUTCMonth() + 1) + p(d.getUTCDate()) + "T" + p(d.getUTCHours()) + p(d.getUTCMinutes()) + p(d.getUTCSeconds()) + "Z";
+/** A conflict copy as the core names and fills it (hostlogic.CopyName, CopyText). */
+interface Copy {
+  copy: string;
+  text: string;
+  record: string;
+  error: WireError;
 }
 
 /**
  * keepTheirs writes the conflict copy of op k beside its target (for a
- * move, its source): the op's text for a write, a note saying what the
- * change was for the others; then <id>.conflict.
+ * move, its source) under the first free name the core gives, then
+ * <id>.conflict, and returns RECOVERY_CONFLICT.
  */
-async function keepTheirs(v: VaultPort, j: Journal, k: number, nowMs: () => number): Promise<Marker> {
-  const op = j.plan[k]!;
-  const target = op.op === "move" ? op.from! : op.path!;
-  const slash = target.lastIndexOf("/");
-  const name = target.slice(slash + 1);
-  const base = join(parent(target), (name.endsWith(".md") ? name.slice(0, -3) : name) + ".kessho-conflict-" + stamp(nowMs()));
-  let copy = base + ".md";
-  for (let n = 2; (await v.kind(copy)) !== null; n++) copy = `${base}-${n}.md`;
-  let what: string;
-  switch (op.op) {
-    case "delete":
-      what = "delete " + op.path!;
-      break;
-    case "move":
-      what = "move " + op.from! + " to " + op.to!;
-      break;
-    default:
-      what = "make the folder " + op.path!;
+async function keepTheirs(core: HostCore, v: VaultPort, j: Journal, k: number, nowMs: () => number): Promise<HostError> {
+  const now = new Date(nowMs()).toISOString();
+  let c: Copy;
+  for (let n = 1; ; n++) {
+    c = await ask<Copy>(core, "conflict_copy", { id: j.id, plan: j.plan, k, now, n });
+    if ((await v.kind(c.copy)) === null) break;
   }
-  const text =
-    op.op === "write"
-      ? op.text!
-      : `Kessho's interrupted change (journal ${j.id}) was to ${what}; it was changed since, so it was kept as it is. Delete this note once you have decided; Kessho then goes on with the rest of that change.`;
   try {
-    await v.mkdir(parent(copy));
-    await v.create(copy, text);
+    await v.mkdir(parent(c.copy));
+    await v.create(c.copy, c.text);
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
-    throw internal(`writing the conflict copy ${copy} of plan ${j.id}: ${msg}`);
+    throw internal(`writing the conflict copy ${c.copy} of plan ${j.id}: ${msg}`);
   }
-  const m = { op: k, path: target, copy };
-  await writeMarker(v, j.id, m);
-  return m;
+  await writeMarker(v, j.id, c.record);
+  return fromWire(c.error);
 }

@@ -5,7 +5,8 @@
 
 import { answerNeed, newSnapshot, snapshotJSON, type Need } from "./answer";
 import { apply } from "./apply";
-import { asHostError, HostError, refusalJSON } from "./fault";
+import { render, type HostCore } from "./core";
+import { asHostError, HostError } from "./fault";
 import { rawFields } from "./gojson";
 import type { Plan } from "./plan";
 import type { VaultPort } from "./port";
@@ -25,6 +26,8 @@ export interface Engine {
 
 /** CallOptions are a call's inputs besides the tool and its arguments. */
 export interface CallOptions extends RecoverOptions {
+  /** The core that makes the host's decisions; default: eng, when it is one (WasmEngine). */
+  core?: HostCore;
   /** RFC 3339 time of the call. */
   now: string;
   /** IANA zone of the vault; "" is UTC. */
@@ -65,12 +68,13 @@ export interface Outcome {
 export async function call(v: VaultPort, eng: Engine, tool: string, args: string | undefined, opts: CallOptions): Promise<Outcome> {
   const maxRounds = opts.maxRounds ?? 8;
   const maxBytes = opts.maxBytes ?? 256 * 1024 * 1024;
-  const refuse = (err: unknown, raw?: string): Outcome => {
-    const answer = refusalJSON(asHostError(err), opts.lang);
+  const core = opts.core ?? (eng as Engine & HostCore);
+  const refuse = async (err: unknown, raw?: string): Promise<Outcome> => {
+    const answer = await render(core, asHostError(err), opts.lang);
     return { answer, raw: raw ?? answer, plan: null, ok: false };
   };
   try {
-    await recoverJournals(v, opts);
+    await recoverJournals(core, v, opts);
   } catch (err) {
     return refuse(err);
   }
@@ -116,7 +120,7 @@ export async function call(v: VaultPort, eng: Engine, tool: string, args: string
     const plan = planText === undefined || planText === "null" ? null : (JSON.parse(planText) as Plan);
     if (plan !== null && plan.length > 0) {
       try {
-        await apply(v, plan, opts);
+        await apply(core, v, plan, opts);
       } catch (err) {
         return refuse(conflictAs(asHostError(err), opts.conflictCode?.(tool)), raw);
       }

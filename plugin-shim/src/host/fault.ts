@@ -2,15 +2,13 @@
 // VAULT_LOCKED, INTERNAL. Their wording mirrors the Go host (host/vaultfs),
 // so that a refusal reads the same whichever host made it.
 
-import { goString, goValue, type GoValue } from "./gojson";
-
 /** A refusal with its code, its message in English and French, and details. */
 export class HostError extends Error {
   constructor(
     readonly code: string,
     readonly en: string,
     readonly fr: string,
-    readonly details: { [key: string]: GoValue } = {},
+    readonly details: { [key: string]: unknown } = {},
   ) {
     super(`${code}: ${en}`);
     this.name = "HostError";
@@ -64,35 +62,4 @@ export function asHostError(err: unknown): HostError {
   if (err instanceof HostError) return err;
   const msg = err instanceof Error ? err.message : String(err);
   return internal(msg);
-}
-
-/**
- * refusalJSON renders a host-side error exactly as the Go host prints it:
- * {"ok":false,"error":{"code":…,"message":…,"details":{…}}}.
- */
-export function refusalJSON(e: HostError, lang: string): string {
-  return (
-    '{"ok":false,"error":{"code":' +
-    goString(e.code) +
-    ',"message":' +
-    goString(e.messageIn(lang)) +
-    ',"details":' +
-    goValue(e.details) +
-    "}}"
-  );
-}
-
-/**
- * recoveryConflict is RECOVERY_CONFLICT: recovery found p changed after
- * the change of journal began (neither the state before the op nor the
- * state after it), kept it, and put Kessho's version (or a note) in copy.
- * The words are the Go host's, word for word.
- */
-export function recoveryConflict(p: string, copy: string, journal: string): HostError {
-  return new HostError(
-    "RECOVERY_CONFLICT",
-    `an interrupted change could not be finished: ${p} was changed after it began; your version is kept and Kessho's is in ${copy}; copy what you need from it into ${p}, then delete ${copy} and run the call again`,
-    `une modification interrompue n'a pas pu être terminée : ${p} a été modifié depuis son début ; votre version est gardée et celle de Kessho est dans ${copy} ; reportez-en ce qu'il vous faut dans ${p}, puis supprimez ${copy} et relancez l'appel`,
-    { path: p, copy, journal },
-  );
 }

@@ -14,15 +14,14 @@
 // under a temporary name and renamed into place, so a <id>.json that exists
 // is complete.
 
-import { compareBytes, goQuote, goString } from "./gojson";
+import { ask, fromWire, type HostCore, type WireError } from "./core";
 import { HostError, internal } from "./fault";
-import { ABSENT, checkPath, join, opJSON, parent, validatePlan, type Plan } from "./plan";
-import { textHash, type VaultPort } from "./port";
+import { join, parent, type Plan } from "./plan";
+import type { VaultPort } from "./port";
 import { rollForward } from "./apply";
 
 export const journalDir = ".kessho/journal";
 export const tempPrefix = ".kessho-tmp-";
-const journalVersion = 2;
 
 /** What an op's target holds before and after the op: "absent", "sha256:<hex>", "present" or "folder". */
 export interface OpState {
@@ -38,34 +37,12 @@ export interface Journal {
   states: OpState[];
 }
 
-/** A stop of recovery on a conflict: <id>.conflict. */
+/** A stop of recovery on a conflict (<id>.conflict), and the refusal it makes while its copy exists. */
 export interface Marker {
   op: number;
   path: string;
   copy: string;
-}
-
-/**
- * statesOf returns each op's before and after states (journal-v2):
- * write: expect, then the text's hash; delete: expect, then absent;
- * check: expect both; move (its target "to"): absent, then present;
- * mkdir: absent, then folder.
- */
-export function statesOf(p: Plan): OpState[] {
-  return p.map((op) => {
-    switch (op.op) {
-      case "write":
-        return { before: op.expect!, after: textHash(op.text!) };
-      case "delete":
-        return { before: op.expect!, after: ABSENT };
-      case "check":
-        return { before: op.expect!, after: op.expect! };
-      case "move":
-        return { before: ABSENT, after: "present" };
-      case "mkdir":
-        return { before: ABSENT, after: "folder" };
-    }
-  });
+  stop: HostError;
 }
 
 /**
@@ -99,23 +76,6 @@ function randomHex(bytes: number): string {
   return out;
 }
 
-/** newID returns a journal id that sorts by creation time. */
-export function newID(now: Date): string {
-  const p = (n: number, w = 2) => String(n).padStart(w, "0");
-  const stamp =
-    p(now.getUTCFullYear(), 4) +
-    p(now.getUTCMonth() + 1) +
-    p(now.getUTCDate()) +
-    "T" +
-    p(now.getUTCHours()) +
-    p(now.getUTCMinutes()) +
-    p(now.getUTCSeconds()) +
-    "." +
-    p(now.getUTCMilliseconds(), 3) +
-    "000000Z";
-  return stamp + "-" + randomHex(4);
-}
-
 /** idTime returns the creation time an id carries, in ms, or null. */
 export function idTime(id: string): number | null {
   const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})\.(\d{3})\d{6}Z-/.exec(id);
@@ -124,27 +84,16 @@ export function idTime(id: string): number | null {
   return Date.UTC(y!, mo! - 1, d!, h!, mi!, s!, ms!);
 }
 
-/** writeJournal makes p the vault's journal (temporary name, then renamed into place). */
-export async function writeJournal(v: VaultPort, p: Plan): Promise<Journal> {
-  const now = new Date();
-  const j: Journal = { version: journalVersion, id: newID(now), created: now.toISOString(), plan: p, states: statesOf(p) };
-  const data =
-    '{"version":2,"id":' +
-    JSON.stringify(j.id) +
-    ',"created":' +
-    JSON.stringify(j.created) +
-    ',"plan":[' +
-    p.map(opJSON).join(",") +
-    '],"states":[' +
-    j.states.map((s) => '{"before":' + goString(s.before) + ',"after":' + goString(s.after) + "}").join(",") +
-    "]}";
+/** writeJournal makes p the vault's journal (the core encodes it; temporary name, then renamed into place). */
+export async function writeJournal(core: HostCore, v: VaultPort, p: Plan): Promise<Journal> {
+  const { id, text } = await ask<{ id: string; text: string }>(core, "new_journal", { plan: p, now: new Date().toISOString(), suffix: randomHex(4) });
   try {
-    await writeState(v, join(journalDir, j.id + ".json"), data);
+    await writeState(v, join(journalDir, id + ".json"), text);
   } catch (err) {
     throw internal(`writing the journal: ${err instanceof Error ? err.message : String(err)}`);
   }
-  own.add(j.id);
-  return j;
+  own.add(id);
+  return { version: 2, id, created: "", plan: p, states: [] };
 }
 
 /** writeState writes one of Kessho's files under a temporary name, then renames it into place. */
@@ -165,9 +114,8 @@ export function journalPath(id: string): string {
   return join(journalDir, id + ".json");
 }
 
-/** writeMarker records that recovery of journal id stopped on a conflict (<id>.conflict, Go's JSON). */
-export async function writeMarker(v: VaultPort, id: string, m: Marker): Promise<void> {
-  const data = '{"op":' + String(m.op) + ',"path":' + goString(m.path) + ',"copy":' + goString(m.copy) + "}";
+/** writeMarker records that recovery of journal id stopped on a conflict (<id>.conflict, the core's text). */
+export async function writeMarker(v: VaultPort, id: string, data: string): Promise<void> {
   try {
     await writeState(v, join(journalDir, id + ".conflict"), data);
   } catch (err) {
@@ -221,7 +169,7 @@ export async function removeJournal(v: VaultPort, id: string): Promise<void> {
  * plugin wrote (its own apply failed half-way) and one stopped on a
  * conflict are nobody's work in progress: they are finished at once.
  */
-export async function recoverJournals(v: VaultPort, opts: RecoverOptions = {}): Promise<void> {
+export async function recoverJournals(core: HostCore, v: VaultPort, opts: RecoverOptions = {}): Promise<void> {
   const wait = opts.lockWaitMs ?? 10_000;
   const nowMs = opts.nowMs ?? Date.now;
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
@@ -243,121 +191,42 @@ export async function recoverJournals(v: VaultPort, opts: RecoverOptions = {}): 
     await sleep(100);
     names = (await v.state.list(journalDir)) ?? [];
   }
-  names.sort(compareBytes);
-  const ids: string[] = [];
-  const jsons = new Set<string>();
-  for (const n of names) {
-    if (n.endsWith(".json") && !n.startsWith(".")) {
-      const id = n.slice(0, -5);
-      jsons.add(id);
-      ids.push(id);
-    }
-  }
-  for (const n of names) {
-    const orphan = (n.endsWith(".done") && !jsons.has(n.slice(0, -5))) || (n.endsWith(".conflict") && !jsons.has(n.slice(0, -9)));
-    if (n.startsWith(tempPrefix) || orphan) {
-      await v.state.remove(join(journalDir, n));
-    }
-  }
-  for (const id of ids) await recoverOne(v, id, nowMs);
+  const { ids, remove } = await ask<{ ids: string[]; remove: string[] }>(core, "sweep", { names });
+  for (const n of remove) await v.state.remove(join(journalDir, n));
+  for (const id of ids) await recoverOne(core, v, id, nowMs);
 }
 
-async function recoverOne(v: VaultPort, id: string, nowMs: () => number): Promise<void> {
+/** What the core makes of a journal, its progress and its conflict record (hostlogic.Decode, Progress, ReadRecord). */
+interface Opened {
+  journal: Journal | null;
+  from: number;
+  done: string;
+  resume: "none" | "stale" | "pending";
+  record?: { op: number; path: string; copy: string };
+  error?: WireError;
+}
+
+async function recoverOne(core: HostCore, v: VaultPort, id: string, nowMs: () => number): Promise<void> {
   const name = join(journalDir, id + ".json");
-  const bad = (why: string) =>
-    new HostError(
-      "INTERNAL",
-      `internal error: the journal ${name} of an interrupted change ${why}; the vault may be half-way: look at the journal, finish or undo the change by hand, then delete the journal`,
-      `erreur interne : le journal ${name} d'une modification interrompue ${why} ; le coffre est peut-être à mi-chemin : lisez le journal, terminez ou défaites la modification à la main, puis supprimez le journal`,
-      { path: name },
-    );
-  let data: string | null;
+  const req: { id: string; journal?: string | null; read_error?: string; done?: string | null; record?: string | null } = { id };
   try {
-    data = await v.state.read(name);
+    req.journal = await v.state.read(name);
   } catch (err) {
-    throw bad(`cannot be read (${err instanceof Error ? err.message : String(err)})`);
+    req.read_error = err instanceof Error ? err.message : String(err);
   }
-  if (data === null) return; // finished by someone else since the listing
-  let j: Journal;
-  try {
-    j = JSON.parse(data) as Journal;
-  } catch (err) {
-    throw bad(`is not valid JSON (${err instanceof Error ? err.message : String(err)})`);
-  }
-  if (j === null || typeof j !== "object") throw bad("is not valid JSON (not an object)");
-  const version = typeof j.version === "number" ? j.version : 0;
-  if (version !== 1 && version !== 2) throw bad(`has version ${version}, and this Kessho reads versions 1 and 2`);
-  if (j.id !== id) throw bad(`names itself ${goQuote(String(j.id ?? ""))}`);
-  if (j.plan === null || j.plan === undefined) j.plan = [];
-  const invalid = validatePlan(j.plan);
-  if (invalid !== null) throw bad(`holds an invalid plan (${invalid})`);
-  const want = statesOf(j.plan);
-  const got: unknown = j.states ?? null;
-  if (version === 1 && got !== null) throw bad("has version 1 and states");
-  if (version === 2) {
-    const list = Array.isArray(got) ? (got as (OpState | null)[]) : [];
-    const same =
-      (got === null || Array.isArray(got)) &&
-      list.length === want.length &&
-      list.every((s, k) => s !== null && typeof s === "object" && s.before === want[k]!.before && s.after === want[k]!.after);
-    if (!same) throw bad("holds states that do not match its plan");
-  }
-  j.states = want;
-  const done = await progress(v, id);
-  if (done > j.plan.length) throw bad(`lists ${done} ops done out of ${j.plan.length}`);
-  let marker = await readMarker(v, id, bad);
-  if (marker !== null) {
-    const op = j.plan[marker.op];
-    if (marker.op > done || marker.op < 0 || op === undefined || marker.path !== (op.op === "move" ? op.from : op.path) || checkPath(marker.copy) !== null) {
-      throw bad(`has a conflict record that does not match its progress (op ${marker.op}, path ${goQuote(marker.path)}, copy ${goQuote(marker.copy)})`);
-    }
-    if (marker.op < done) {
-      // recorded done before its record was removed (a crash): the record goes
-      await removeMarker(v, id);
-      marker = null;
-    }
-  }
-  await rewriteProgress(v, id, done);
-  await removeTemps(v, j.plan.slice(done));
-  await rollForward(v, j, done, marker, nowMs);
-}
-
-/** readMarker returns journal id's <id>.conflict, or null. */
-async function readMarker(v: VaultPort, id: string, bad: (why: string) => HostError): Promise<Marker | null> {
-  const p = join(journalDir, id + ".conflict");
-  const data = await v.state.read(p);
-  if (data === null) return null;
-  let m: Marker;
-  try {
-    m = JSON.parse(data) as Marker;
-  } catch (err) {
-    throw bad(`has a conflict record that is not valid JSON (${err instanceof Error ? err.message : String(err)})`);
-  }
-  if (m === null || typeof m !== "object") throw bad("has a conflict record that is not valid JSON (not an object)");
-  // Go decodes missing fields as zero values
-  return { op: Number.isInteger(m.op) ? m.op : 0, path: typeof m.path === "string" ? m.path : "", copy: typeof m.copy === "string" ? m.copy : "" };
-}
-
-/** progress returns how many ops the .done file lists, as its leading lines "0", "1", …. */
-async function progress(v: VaultPort, id: string): Promise<number> {
-  const data = await v.state.read(join(journalDir, id + ".done"));
-  if (data === null) return 0;
-  const lines = data.split("\n");
-  lines.pop(); // after the last newline: nothing, or a torn line
-  let done = 0;
-  for (const line of lines) {
-    if (line !== String(done)) break;
-    done++;
-  }
-  return done;
-}
-
-/** rewriteProgress cuts the .done file to its first done lines (a torn line goes). */
-async function rewriteProgress(v: VaultPort, id: string, done: number): Promise<void> {
-  const p = join(journalDir, id + ".done");
-  const want = Array.from({ length: done }, (_, i) => `${i}\n`).join("");
-  const have = await v.state.read(p);
-  if (have !== null && have !== want) await v.state.write(p, want);
+  if (req.journal === null) return; // finished by someone else since the listing
+  req.done = await v.state.read(join(journalDir, id + ".done"));
+  req.record = await v.state.read(join(journalDir, id + ".conflict"));
+  const o = await ask<Opened>(core, "open_journal", req);
+  if (o.error !== undefined && o.resume === undefined) throw fromWire(o.error);
+  const j = o.journal!;
+  j.plan ??= [];
+  let marker: Marker | null = null;
+  if (o.resume === "stale") await removeMarker(v, id); // recorded done before its record was removed (a crash)
+  if (o.resume === "pending") marker = { ...o.record!, stop: fromWire(o.error!) };
+  if (req.done !== null && req.done !== o.done) await v.state.write(join(journalDir, id + ".done"), o.done);
+  await removeTemps(v, j.plan.slice(o.from));
+  await rollForward(core, v, j, o.from, marker, nowMs);
 }
 
 /** removeTemps removes temporary files the Go host may have left beside its writes' targets. */

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 import type { App as ObsidianApp } from "obsidian";
 import { call, type Engine } from "../../src/host/call";
+import type { HostCore } from "../../src/host/core";
 import { ObsidianVault } from "../../src/obsidian/vault-port";
 import { App } from "../fake/obsidian";
 import { loadPlugin, type LoadedPlugin } from "../fake/plugin";
@@ -28,10 +29,10 @@ describe("call", () => {
         return '{"need":{"dirs":["10-episodes"]}}';
       },
     };
-    const out = await call(port, eng, "mem_x", "{}", opts);
+    const out = await call(port, eng, "mem_x", "{}", { ...opts, core: plugin.engine as unknown as HostCore });
     assert.equal(calls, 8);
     assert.equal(out.answer, '{"ok":false,"error":{"code":"LIMIT_EXCEEDED","message":"mem_x still needed more of the vault after 8 rounds","details":{"rounds":8}}}');
-    const fr = await call(port, eng, "mem_x", "{}", { ...opts, lang: "fr" });
+    const fr = await call(port, eng, "mem_x", "{}", { ...opts, lang: "fr", core: plugin.engine as unknown as HostCore });
     assert.equal(fr.answer, '{"ok":false,"error":{"code":"LIMIT_EXCEEDED","message":"mem_x demandait encore des fichiers après 8 tours","details":{"rounds":8}}}');
   });
 
@@ -45,7 +46,7 @@ describe("call", () => {
 
   test("a module asking for a dot-path is refused before anything is read", async () => {
     const eng: Engine = { call: async () => '{"need":{"files":[".obsidian/app.json"]}}' };
-    const out = await call(port, eng, "mem_x", "{}", opts);
+    const out = await call(port, eng, "mem_x", "{}", { ...opts, core: plugin.engine as unknown as HostCore });
     assert.equal(
       out.answer,
       '{"ok":false,"error":{"code":"INTERNAL","message":"internal error: the module asked to read a path Kessho never reads: path \\".obsidian/app.json\\" enters a dot-folder","details":{"path":".obsidian/app.json"}}}',
@@ -54,7 +55,7 @@ describe("call", () => {
 
   test("an invalid plan is refused with INTERNAL and nothing is written", async () => {
     const eng: Engine = { call: async () => '{"ok":true,"result":{"x":1},"plan":[{"op":"write","path":"../evil.md","expect":"absent","text":"x"}]}' };
-    const out = await call(port, eng, "mem_x", "{}", opts);
+    const out = await call(port, eng, "mem_x", "{}", { ...opts, core: plugin.engine as unknown as HostCore });
     assert.equal(
       out.answer,
       '{"ok":false,"error":{"code":"INTERNAL","message":"internal error: the module returned an invalid plan: plan op 0 (write): path \\"../evil.md\\" is not clean","details":{}}}',

@@ -4,7 +4,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { compareBytes, goQuote, goString, goValue, rawFields } from "../../src/host/gojson";
-import { HostError, refusalJSON, changed } from "../../src/host/fault";
+import { HostError, changed } from "../../src/host/fault";
+import { render } from "../../src/host/core";
+import { hostCore } from "./helpers";
 
 test("goString escapes as encoding/json does", () => {
   const cases: [string, string][] = [
@@ -52,13 +54,14 @@ test("goQuote is strconv.Quote for paths", () => {
   assert.equal(goQuote("été"), '"été"');
 });
 
-test("a host refusal renders as the Go host renders it", () => {
+test("a host refusal renders as the Go host renders it", async () => {
+  const refusalJSON = async (e: HostError, lang: string) => render(await hostCore(), e, lang);
   const e = changed("10-episodes/projects/a<b>/context.md");
   assert.equal(
-    refusalJSON(e, "en"),
+    await refusalJSON(e, "en"),
     '{"ok":false,"error":{"code":"CONFLICT","message":"10-episodes/projects/a\\u003cb\\u003e/context.md changed since Kessho read it (another program or person wrote it); nothing was written, run the call again","details":{"path":"10-episodes/projects/a\\u003cb\\u003e/context.md"}}}',
   );
   const fr = new HostError("LIMIT_EXCEEDED", "en", "fr : « x »", { rounds: 8 });
-  assert.equal(refusalJSON(fr, "fr"), '{"ok":false,"error":{"code":"LIMIT_EXCEEDED","message":"fr : « x »","details":{"rounds":8}}}');
-  assert.equal(refusalJSON(new HostError("INTERNAL", "boom", "boum"), "en"), '{"ok":false,"error":{"code":"INTERNAL","message":"boom","details":{}}}');
+  assert.equal(await refusalJSON(fr, "fr"), '{"ok":false,"error":{"code":"LIMIT_EXCEEDED","message":"fr : « x »","details":{"rounds":8}}}');
+  assert.equal(await refusalJSON(new HostError("INTERNAL", "boom", "boum"), "en"), '{"ok":false,"error":{"code":"INTERNAL","message":"boom","details":{}}}');
 });

@@ -7,8 +7,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Case } from "../cases";
 import { App } from "../fake/obsidian";
-import type { LoadedPlugin } from "../fake/plugin";
-import { loadCases, repoDir } from "../node";
+import { loadPlugin, type LoadedPlugin } from "../fake/plugin";
+import type { HostCore } from "../../src/host/core";
+import { loadCases, mainJs, repoDir } from "../node";
 
 let all: Case[] | null = null;
 
@@ -85,4 +86,12 @@ export function goCall(dir: string, tool: string, args: string, o: { now: string
     if (e.status === 1 && e.stdout) return e.stdout.replace(/\n$/, "");
     throw new Error(`kessho ${argv.join(" ")}: exit ${e.status}: ${e.stderr}`);
   }
+}
+
+let core: Promise<HostCore> | null = null;
+
+/** hostCore is a wasm core for the host's decisions (the plugin's engine), loaded once. */
+export function hostCore(): Promise<HostCore> {
+  core ??= loadPlugin(mainJs(), new App({})).then((p) => p.engine as unknown as HostCore);
+  return core;
 }

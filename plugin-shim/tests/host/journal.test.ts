@@ -14,7 +14,7 @@ import { sha256Hex, textHash } from "../../src/host/port";
 import { opJSON, type Plan } from "../../src/host/plan";
 import { ObsidianVault } from "../../src/obsidian/vault-port";
 import type { App as ObsidianApp } from "obsidian";
-import { callCase, caseNamed, cleanRun, goCall, journalFiles, kesshoBin, readTree, tempDir, writeTree } from "./helpers";
+import { callCase, caseNamed, cleanRun, goCall, journalFiles, kesshoBin, readTree, tempDir, writeTree, hostCore } from "./helpers";
 
 const dec = new TextDecoder();
 
@@ -129,7 +129,7 @@ describe("journal", () => {
     const port = new ObsidianVault(a as unknown as ObsidianApp);
     let slept = 0;
     // The other host finishes while we wait.
-    await recoverJournals(port, {
+    await recoverJournals(await hostCore(), port, {
       nowMs: () => t + 500 + slept,
       sleep: async (ms) => {
         slept += ms;
@@ -141,14 +141,14 @@ describe("journal", () => {
     // A journal that stays past the wait is a crash's: rolled forward.
     a.vault.put(`.kessho/journal/${id}.json`, `{"version":1,"id":"${id}","created":"x","plan":[{"op":"mkdir","path":"made"}]}`);
     slept = 0;
-    await recoverJournals(port, { nowMs: () => t + 500 + slept, sleep: async (ms) => void (slept += ms) });
+    await recoverJournals(await hostCore(), port, { nowMs: () => t + 500 + slept, sleep: async (ms) => void (slept += ms) });
     assert.equal(slept, 9_500);
     assert.equal(a.vault.kindOf("made"), "folder");
     assert.deepEqual(journalFiles(a), []);
     // A journal from the future (a clock set wrong) is waited for no longer than the lock wait.
     a.vault.put(`.kessho/journal/${id}.json`, `{"version":1,"id":"${id}","created":"x","plan":[{"op":"mkdir","path":"made2"}]}`);
     slept = 0;
-    await recoverJournals(port, { nowMs: () => t - 3_600_000 + slept, sleep: async (ms) => void (slept += ms) });
+    await recoverJournals(await hostCore(), port, { nowMs: () => t - 3_600_000 + slept, sleep: async (ms) => void (slept += ms) });
     assert.equal(slept, 10_000);
     assert.equal(a.vault.kindOf("made2"), "folder");
   });

@@ -17,7 +17,7 @@ import { recoverJournals } from "../../src/host/journal";
 import type { Plan } from "../../src/host/plan";
 import { sha256Hex } from "../../src/host/port";
 import { ObsidianVault } from "../../src/obsidian/vault-port";
-import { callCase, caseNamed, journalFiles } from "./helpers";
+import { callCase, caseNamed, journalFiles, hostCore } from "./helpers";
 
 const enc = new TextEncoder();
 const h = (b: Uint8Array | string) => "sha256:" + sha256Hex(typeof b === "string" ? enc.encode(b) : b);
@@ -97,7 +97,7 @@ describe("re-check before each op", () => {
             e.edit(a);
           }
         };
-        const err = await refusal(apply(port, plan));
+        const err = await refusal(apply(await hostCore(), port, plan));
         assert.ok(edited, "the edit was made");
         assert.equal(err.code, "CONFLICT");
         assert.equal(err.en, e.exists ? existsMessage(e.path) : changedMessage(e.path));
@@ -123,7 +123,7 @@ describe("re-check before each op", () => {
         a.vault.put("last.md", "theirs\n");
       }
     };
-    const err = await refusal(apply(port, plan));
+    const err = await refusal(apply(await hostCore(), port, plan));
     assert.equal(err.code, "CONFLICT");
     assert.deepEqual(err.details, { path: "last.md" });
     const want = new App(initial);
@@ -144,7 +144,7 @@ describe("re-check before each op", () => {
     a.vault.hooks.beforeProcess = (p) => {
       if (p === "b.md" && ++processes === 2) throw new Error("disk gone"); // the undo of op 2
     };
-    const err = await refusal(apply(port, plan));
+    const err = await refusal(apply(await hostCore(), port, plan));
     assert.equal(err.code, "INTERNAL");
     assert.match(err.en, /^internal error: undoing plan \S+ after last\.md changed: disk gone; the vault is half-way and the next call finishes the plan$/);
     const files = journalFiles(a);
@@ -153,11 +153,11 @@ describe("re-check before each op", () => {
     // ops 4 and 3 were undone, 2 was not: recovery lands 3 and 4 again, and
     // keeps the editor's last.md (a conflict copy beside it).
     a.vault.hooks = {};
-    const stop = await refusal(recoverJournals(port));
+    const stop = await refusal(recoverJournals(await hostCore(), port));
     assert.equal(stop.code, "RECOVERY_CONFLICT");
     assert.equal(stop.details["path"], "last.md");
     a.vault.files.delete(String(stop.details["copy"]));
-    await recoverJournals(port);
+    await recoverJournals(await hostCore(), port);
     const want = new App({ "b.md": "b1\n", "f/new.md": "new\n", "g/sub/d.md": "d0\n", "h.md": "h0\n", "last.md": "theirs\n" });
     assert.equal(diffTrees(a.vault.snapshot(), want.vault.snapshot()), "", "the whole plan but the editor's file");
     assert.deepEqual(journalFiles(a), []);
@@ -165,7 +165,7 @@ describe("re-check before each op", () => {
 
   test("with nobody meddling, the plan lands whole", async () => {
     const a = new App(initial);
-    await apply(new ObsidianVault(a as unknown as ObsidianApp), plan);
+    await apply(await hostCore(), new ObsidianVault(a as unknown as ObsidianApp), plan);
     const want = new App({ "b.md": "b1\n", "f/new.md": "new\n", "g/sub/d.md": "d0\n", "h.md": "h0\n", "last.md": "l1\n" });
     assert.equal(diffTrees(a.vault.snapshot(), want.vault.snapshot()), "");
     assert.deepEqual(journalFiles(a), []);

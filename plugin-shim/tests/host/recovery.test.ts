@@ -17,7 +17,7 @@ import { recoverJournals } from "../../src/host/journal";
 import { opJSON, type Plan } from "../../src/host/plan";
 import { sha256Hex, textHash } from "../../src/host/port";
 import { ObsidianVault } from "../../src/obsidian/vault-port";
-import { journalFiles } from "./helpers";
+import { journalFiles, hostCore } from "./helpers";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -72,7 +72,7 @@ function fr(p: string, copy: string): string {
 /** recover runs recovery on a, at time t; it returns the refusal, or null. */
 async function recover(a: App): Promise<HostError | null> {
   try {
-    await recoverJournals(new ObsidianVault(a as unknown as ObsidianApp), { nowMs: () => t });
+    await recoverJournals(await hostCore(), new ObsidianVault(a as unknown as ObsidianApp), { nowMs: () => t });
   } catch (err) {
     if (err instanceof HostError) return err;
     throw err;

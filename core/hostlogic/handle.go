@@ -1,0 +1,317 @@
+package hostlogic
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"kessho/core/fault"
+	"kessho/core/plan"
+	"kessho/core/vault"
+)
+
+// Handle answers one request of a host that cannot call this package
+// natively (the plugin, through the wasm module's handle_host export).
+// Requests and answers are JSON; every request has a "kind":
+//
+//	check_plan     {"plan":[…],"nodes":{path:state}}  → {"ok":true} | {"need":[look]} | {"error":e}
+//	where          {"op":…,"state":…,"nodes":{…}}     → {"at":"before"|"after"|"neither"} | {"need":[look]}
+//	open_journal   {"id","journal","read_error","done","record"}   → {"journal":…,"from":n,"done":text,"record":…,"resume":…} | {"error":e}
+//	conflict_copy  {"id","k","op","now","n"}          → {"copy","text","record","error":e}
+//	sweep          {"names":[…]}                      → {"ids":[…],"remove":[…]}
+//	new_journal    {"plan","now","suffix"}            → {"id","text"}
+//	check_need     {"need":…}                         → {"ok":true} | {"error":e}
+//	select         {"patterns":[…],"names":[…]}       → {"names":[…]}
+//	render         {"error":e,"lang"}                 → the refusal as the host prints it
+//
+// A state (in "nodes") is what a host found at a path: "absent",
+// "folder", "file", "sha256:<hex>" (a file, hashed where the look asked
+// for it) or "other". An error e is {"code","en","fr","details"}: the
+// host throws it as it is and renders it with render at the call's end.
+func Handle(req []byte) []byte {
+	var r request
+	if err := json.Unmarshal(req, &r); err != nil {
+		return answer(map[string]any{"error": wireErr(fault.Internalf("a host request is not valid JSON: %v", err))})
+	}
+	if r.Kind == "render" {
+		return Render(r.Error.fault(), r.Lang)
+	}
+	return answer(r.run())
+}
+
+type request struct {
+	Kind      string            `json:"kind"`
+	Plan      plan.Plan         `json:"plan"`
+	Nodes     map[string]string `json:"nodes"`
+	Op        plan.Op           `json:"op"`
+	State     OpState           `json:"state"`
+	ID        string            `json:"id"`
+	Journal   *string           `json:"journal"`
+	ReadError string            `json:"read_error"`
+	Done      *string           `json:"done"`
+	Record    *string           `json:"record"`
+	K         int               `json:"k"`
+	Now       string            `json:"now"`
+	N         int               `json:"n"`
+	Names     []string          `json:"names"`
+	Patterns  []string          `json:"patterns"`
+	Suffix    string            `json:"suffix"`
+	Need      vault.Need        `json:"need"`
+	Error     errorValue        `json:"error"`
+	Lang      string            `json:"lang"`
+}
+
+// errorValue is a *fault.Error on the wire, both languages kept.
+type errorValue struct {
+	Code    string         `json:"code"`
+	En      string         `json:"en"`
+	Fr      string         `json:"fr"`
+	Details map[string]any `json:"details"`
+}
+
+func (e errorValue) fault() *fault.Error { return fault.New(e.Code, e.Details, e.En, e.Fr) }
+
+func wireErr(err error) errorValue {
+	e, ok := fault.As(err)
+	if !ok {
+		e = fault.Internalf("%v", err)
+	}
+	return errorValue{e.Code, e.En, e.Fr, e.Details}
+}
+
+func answer(v any) []byte {
+	out, _ := json.Marshal(v)
+	return out
+}
+
+func (r *request) run() any {
+	switch r.Kind {
+	case "check_plan":
+		return r.checkPlan()
+	case "where":
+		return r.where()
+	case "open_journal":
+		return r.openJournal()
+	case "conflict_copy":
+		now, err := time.Parse(time.RFC3339Nano, r.Now)
+		if err != nil || r.K < 0 || r.K >= len(r.Plan) {
+			return map[string]any{"error": wireErr(fault.Internalf("a conflict_copy request without a valid time or op"))}
+		}
+		op := r.Plan[r.K]
+		rec := Record{Op: r.K, Path: Target(op), Copy: CopyName(Target(op), now, max(r.N, 1))}
+		return map[string]any{"copy": rec.Copy, "text": CopyText(r.ID, op), "record": string(rec.JSON()), "error": wireErr(rec.Stop(r.ID))}
+	case "sweep":
+		ids, remove := Sweep(r.Names)
+		return map[string]any{"ids": nonNil(ids), "remove": nonNil(remove)}
+	case "new_journal":
+		now, err := time.Parse(time.RFC3339Nano, r.Now)
+		if err != nil {
+			return map[string]any{"error": wireErr(fault.Internalf("a new_journal request without a valid time"))}
+		}
+		j := NewJournal(r.Plan, now, r.Suffix)
+		text, _ := json.Marshal(j)
+		return map[string]any{"id": j.ID, "text": string(text)}
+	case "check_need":
+		if err := CheckNeed(r.Need); err != nil {
+			return map[string]any{"error": wireErr(err)}
+		}
+		return map[string]any{"ok": true}
+	case "select":
+		m := vault.Match{Patterns: r.Patterns}
+		out := []string{}
+		for _, n := range r.Names {
+			if m.Selects(n) {
+				out = append(out, n)
+			}
+		}
+		return map[string]any{"names": out}
+	}
+	return map[string]any{"error": wireErr(fault.Internalf("unknown host request kind %q", r.Kind))}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// errNeed stops a decision that needs a path the host has not sent.
+var errNeed = errors.New("need")
+
+// nodes is a Disk over the states a host sent; it records what is missing.
+type nodes struct {
+	m    map[string]string
+	need []Look
+}
+
+func (d *nodes) Stat(x string) (Node, error) {
+	s, ok := d.m[x]
+	if !ok {
+		d.need = append(d.need, Look{Path: x})
+		return Node{}, errNeed
+	}
+	switch {
+	case s == plan.Absent:
+		return Node{Kind: Absent}, nil
+	case s == StateFolder:
+		return Node{Kind: Folder}, nil
+	case s == "other":
+		return Node{Kind: Other}, nil
+	}
+	return Node{Kind: File}, nil
+}
+
+func (d *nodes) Hash(x string) (string, error) {
+	if s := d.m[x]; len(s) > 7 && s[:7] == "sha256:" {
+		return s, nil
+	}
+	d.need = append(d.need, Look{Path: x, Hash: true})
+	return "", errNeed
+}
+
+// checkPlan validates the plan and checks it against the nodes sent. On
+// the first round (no nodes) it asks for every path the ops name and
+// their folders, hashing the files whose bytes a precondition states.
+func (r *request) checkPlan() any {
+	if err := r.Plan.Validate(); err != nil {
+		return map[string]any{"error": wireErr(fault.Internalf("the module returned an invalid plan: %v", err))}
+	}
+	if r.Nodes == nil {
+		if looks := firstLooks(r.Plan); len(looks) > 0 {
+			return map[string]any{"need": looks}
+		}
+	}
+	d := &nodes{m: r.Nodes}
+	err := Check(r.Plan, d)
+	switch {
+	case errors.Is(err, errNeed):
+		return map[string]any{"need": d.need}
+	case err != nil:
+		return map[string]any{"error": wireErr(err)}
+	}
+	return map[string]any{"ok": true}
+}
+
+// firstLooks is what Check will most likely ask about p: each path an op
+// names (hashed where its precondition is a hash) and the folders above.
+func firstLooks(p plan.Plan) []Look {
+	seen := map[string]int{}
+	var out []Look
+	add := func(x string, hash bool) {
+		if i, ok := seen[x]; ok {
+			out[i].Hash = out[i].Hash || hash
+			return
+		}
+		seen[x] = len(out)
+		out = append(out, Look{Path: x, Hash: hash})
+	}
+	for _, op := range p {
+		for _, x := range []string{op.Path, op.From, op.To} {
+			if x == "" {
+				continue
+			}
+			for d := path.Dir(x); d != "."; d = path.Dir(d) {
+				add(d, false)
+			}
+			add(x, x == op.Path && op.Expect != plan.Absent && op.Op != plan.Mkdir)
+		}
+	}
+	return out
+}
+
+func (r *request) where() any {
+	looks := Looks(r.Op)
+	for _, l := range looks {
+		if _, ok := r.Nodes[l.Path]; !ok {
+			return map[string]any{"need": looks}
+		}
+	}
+	at := Where(r.Op, r.State, func(x string) string { return r.Nodes[x] })
+	return map[string]any{"at": [...]string{"neither", "before", "after"}[at]}
+}
+
+func (r *request) openJournal() any {
+	fail := func(err error) any { return map[string]any{"error": wireErr(err)} }
+	if r.ReadError != "" {
+		return fail(BadJournal(JournalPath(r.ID), "cannot be read ("+r.ReadError+")"))
+	}
+	if r.Journal == nil {
+		return map[string]any{"journal": nil} // finished by someone else since the listing
+	}
+	j, err := Decode(r.ID, []byte(*r.Journal))
+	if err != nil {
+		return fail(err)
+	}
+	var done int
+	if r.Done != nil {
+		done, _ = Progress([]byte(*r.Done))
+	}
+	if done > len(j.Plan) {
+		return fail(BadJournal(JournalPath(r.ID), fmt.Sprintf("lists %d ops done out of %d", done, len(j.Plan))))
+	}
+	var data []byte
+	if r.Record != nil {
+		data = []byte(*r.Record)
+	}
+	rec, resume, err := ReadRecord(j, data, done)
+	if err != nil {
+		return fail(err)
+	}
+	out := map[string]any{"journal": j, "from": done, "done": doneText(done), "resume": [...]string{"none", "stale", "pending"}[resume]}
+	if resume != NoRecord {
+		out["record"] = rec
+		out["error"] = wireErr(rec.Stop(j.ID))
+	}
+	return out
+}
+
+// doneText is the progress file that lists ops [0,done) done.
+func doneText(done int) string {
+	var b strings.Builder
+	for i := range done {
+		b.WriteString(strconv.Itoa(i) + "\n")
+	}
+	return b.String()
+}
+
+// CheckNeed refuses a need that names a path the module may never ask
+// for: folders and tree roots may be "." (the vault's root); every other
+// path must pass plan.CheckPath. The host checks this before reading
+// anything.
+func CheckNeed(need vault.Need) error {
+	check := func(p string, folder bool) error {
+		if folder && p == "." {
+			return nil
+		}
+		if err := plan.CheckPath(p); err != nil {
+			return BadNeed(p, err)
+		}
+		return nil
+	}
+	for _, p := range need.Files {
+		if err := check(p, false); err != nil {
+			return err
+		}
+	}
+	for _, p := range need.Dirs {
+		if err := check(p, true); err != nil {
+			return err
+		}
+	}
+	for _, t := range need.Trees {
+		if err := check(t.Root, true); err != nil {
+			return err
+		}
+	}
+	for _, m := range need.Matches {
+		if err := check(m.Dir, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
