@@ -67,7 +67,7 @@ type request struct {
 
 // errorValue is a *fault.Error on the wire, both languages kept.
 type errorValue struct {
-	Code    string         `json:"code"`
+	Code    fault.Code     `json:"code"`
 	En      string         `json:"en"`
 	Fr      string         `json:"fr"`
 	Details map[string]any `json:"details"`

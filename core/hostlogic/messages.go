@@ -121,7 +121,7 @@ func BadJournal(name, why string) *fault.Error {
 // details sorted by key).
 func Render(e *fault.Error, lang string) []byte {
 	type body struct {
-		Code    string         `json:"code"`
+		Code    fault.Code     `json:"code"`
 		Message string         `json:"message"`
 		Details map[string]any `json:"details"`
 	}
