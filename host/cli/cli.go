@@ -307,7 +307,7 @@ func (r *runner) call(tool string, args json.RawMessage) (call.Outcome, int) {
 }
 
 // timeoutFlag reads --timeout: each call's deadline, a Go duration
-// (vaultfs.DefaultTimeout when absent).
+// (call.DefaultTimeout when absent).
 func timeoutFlag(g globals) (time.Duration, error) {
 	if g.timeout == "" {
 		return 0, nil
