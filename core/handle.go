@@ -12,9 +12,20 @@
 //
 // The answer is one of
 //
-//	{"need":{"files":[…],"dirs":[…],"trees":[…]}}
-//	{"ok":true,"result":{…},"plan":[…]}
+//	{"need":{"files":[…],"dirs":[…],"trees":[…],"matches":[…]}}
+//	{"ok":true,"result":{…},"plan":[…],"conflict":"CONTEXT_HYGIENE_RACE"}
 //	{"ok":false,"error":{"code":"…","message":"…","details":{…}}}
+//
+// A need asks the host for more of the vault: it reads what is named and
+// calls again with the same request, the snapshot grown. The other two
+// end the call. "plan" (absent when the call writes nothing) is what the
+// host applies, all or nothing, under its lock; "conflict" is present only
+// beside a plan, and only for a tool whose catalogue entry names a
+// conflict code (catalog.Tool.ConflictCode): it is the code the host
+// gives the call when one of the plan's preconditions no longer holds,
+// instead of CONFLICT, message and details unchanged. What a host shows
+// is {"ok":true,"result":…} or the refusal as it came, without plan or
+// conflict (kessho/host/call renders it).
 package core
 
 import (
@@ -40,14 +51,21 @@ type Request struct {
 	vault.Snapshot
 }
 
-// Answer is what Handle returns. Exactly one of Need, (OK with Result and
-// Plan) or Error is set.
+// Answer is what Handle returns, and what hosts decode: the protocol's one
+// definition. Exactly one of Need, (OK true with Result, Plan and
+// Conflict) or (OK false with Error) is set.
 type Answer struct {
-	Need   *vault.Need `json:"need,omitempty"`
-	OK     *bool       `json:"ok,omitempty"`
-	Result any         `json:"result,omitempty"`
-	Error  *ErrorBody  `json:"error,omitempty"`
-	Plan   plan.Plan   `json:"plan,omitempty"`
+	Need *vault.Need `json:"need,omitempty"`
+	OK   *bool       `json:"ok,omitempty"`
+	// Result is the tool's result as JSON, encoded once by the core
+	// (hosts decode it as the tool's result type, or pass it on).
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *ErrorBody      `json:"error,omitempty"`
+	Plan   plan.Plan       `json:"plan,omitempty"`
+	// Conflict is the code for a plan whose precondition fails when the
+	// host applies it (the tool's catalog.Tool.ConflictCode); "" means
+	// CONFLICT. Set only beside a plan.
+	Conflict string `json:"conflict,omitempty"`
 }
 
 // ErrorBody is the JSON form of a refusal.
@@ -117,8 +135,25 @@ func handle(request []byte) (ans Answer) {
 	if err := p.Validate(); err != nil {
 		return errorAnswer(fault.Internalf("%s made a bad plan: %v", req.Tool, err), lang)
 	}
+	return okAnswer(tool, result, p, lang)
+}
+
+// okAnswer is a tool's success: its result encoded once, its plan, and
+// beside a plan the tool's conflict code.
+func okAnswer(tool tools.Tool, result any, p plan.Plan, lang string) Answer {
 	t := true
-	return Answer{OK: &t, Result: result, Plan: p}
+	ans := Answer{OK: &t, Plan: p}
+	if result != nil {
+		b, err := json.Marshal(result)
+		if err != nil {
+			return errorAnswer(fault.Internalf("encoding the answer: %v", err), lang)
+		}
+		ans.Result = b
+	}
+	if len(p) > 0 {
+		ans.Conflict = string(tool.Spec.ConflictCode)
+	}
+	return ans
 }
 
 func newEnv(req Request, lang string) (*tools.Env, error) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"kessho/core/tools"
 	"kessho/core/vault"
 )
 
@@ -148,6 +149,51 @@ func TestHandleRefusesBadRequests(t *testing.T) {
 		}
 		if err := json.Unmarshal(Handle([]byte(req)), &ans); err != nil || ans.OK == nil || *ans.OK || ans.Error.Code != "INVALID_ARGUMENT" {
 			t.Errorf("Handle(%s) = %+v, %v; want INVALID_ARGUMENT", req, ans, err)
+		}
+	}
+}
+
+// TestAnswerConflict: an answer whose plan a host may find stale names the
+// code the host gives that failure (the catalogue's conflict code), and
+// only then: not without a plan, not for a tool that has none. The result
+// is the tool's result as JSON, decoded as the tool's type.
+func TestAnswerConflict(t *testing.T) {
+	m := memVault{
+		"memory/SESSION_LOG.md":             hygLog("2026-11-29", "2026-11-28", "2026-11-27", "2026-11-26", "2026-11-25", "2026-11-24"),
+		"memory/ACTIVE_PRIORITIES.md":       hygPrio,
+		"10-episodes/projects/a/context.md": "---\nphase: x\n---\n",
+	}
+	for _, c := range []struct {
+		tool, args, conflict string
+		plan                 bool
+	}{
+		{"mem_context_hygiene", `{"action":"trim"}`, "CONTEXT_HYGIENE_RACE", true},
+		{"mem_context_hygiene", `{"action":"check"}`, "", false},
+		{"mem_update_phase", `{"slug":"a","phase":"y"}`, "", true},
+	} {
+		req := Request{Tool: c.tool, Args: json.RawMessage(c.args), Now: "2026-11-30T10:15:00+01:00", TZ: "Europe/Paris", Lang: "en"}
+		var a Answer
+		for round := 0; round < 8; round++ {
+			b, _ := json.Marshal(req)
+			raw := Handle(b)
+			a = Answer{}
+			if err := json.Unmarshal(raw, &a); err != nil {
+				t.Fatal(err)
+			}
+			if a.Need == nil {
+				if got := strings.Contains(string(raw), `"conflict"`); got != (c.conflict != "") {
+					t.Errorf("%s %s: answer %s; want a conflict field: %v", c.tool, c.args, raw, c.conflict != "")
+				}
+				break
+			}
+			m.answer(*a.Need, &req.Snapshot)
+		}
+		if a.OK == nil || !*a.OK || (len(a.Plan) > 0) != c.plan || a.Conflict != c.conflict {
+			t.Errorf("%s %s: ok %v, plan %d ops, conflict %q; want a plan %v, conflict %q", c.tool, c.args, a.OK, len(a.Plan), a.Conflict, c.plan, c.conflict)
+		}
+		var common tools.Common
+		if err := json.Unmarshal(a.Result, &common); err != nil || common.SummaryMD == "" {
+			t.Errorf("%s %s: result %s does not decode as the tool's result: %v", c.tool, c.args, a.Result, err)
 		}
 	}
 }

@@ -24,6 +24,7 @@ import (
 
 	"kessho/core/catalog"
 	"kessho/core/tools"
+	"kessho/host/call"
 	"kessho/host/engine"
 	"kessho/host/vaultfs"
 )
@@ -228,10 +229,10 @@ func runCall(g globals, rest []string, env Env) int {
 }
 
 // execute opens the vault and the engine and runs one call.
-func execute(g globals, tool string, args json.RawMessage, env Env) (vaultfs.Outcome, int) {
+func execute(g globals, tool string, args json.RawMessage, env Env) (call.Outcome, int) {
 	r, code := openRunner(g, env)
 	if r == nil {
-		return vaultfs.Outcome{}, code
+		return call.Outcome{}, code
 	}
 	defer r.close()
 	return r.call(tool, args)
@@ -245,7 +246,7 @@ type runner struct {
 	eng   engine.Engine
 	v     *vaultfs.Vault
 	fixed time.Time // --now, or zero
-	opts  vaultfs.CallOptions
+	opts  call.Options
 }
 
 // openRunner checks the flags, finds the vault and starts the engine; on
@@ -277,7 +278,7 @@ func openRunner(g globals, env Env) (*runner, int) {
 		eng.Close(ctx)
 		return nil, usage(env, usagef("vault %s: %v", dir, err))
 	}
-	return &runner{ctx: ctx, env: env, eng: eng, v: v, fixed: now, opts: vaultfs.CallOptions{TZ: tz, Lang: g.lang, Timeout: timeout}}, ExitOK
+	return &runner{ctx: ctx, env: env, eng: eng, v: v, fixed: now, opts: call.Options{TZ: tz, Lang: g.lang, Timeout: timeout}}, ExitOK
 }
 
 func (r *runner) close() {
@@ -290,15 +291,15 @@ func (r *runner) close() {
 // naming it, so that every call prints one answer (a script's answers
 // line up with its calls) and the friendly forms say it once, as they say
 // every refusal.
-func (r *runner) call(tool string, args json.RawMessage) (vaultfs.Outcome, int) {
+func (r *runner) call(tool string, args json.RawMessage) (call.Outcome, int) {
 	opts := r.opts
 	opts.Now = r.fixed
 	if opts.Now.IsZero() {
 		opts.Now = time.Now()
 	}
-	out, err := r.v.Call(r.ctx, r.eng, tool, args, opts)
+	out, err := call.Run(r.ctx, r.v, r.eng, tool, args, opts)
 	if err != nil {
-		return vaultfs.Refusal(err, opts.Lang), ExitToolError
+		return call.Refusal(err, opts.Lang), ExitToolError
 	}
 	if !out.OK {
 		return out, ExitToolError
@@ -307,7 +308,7 @@ func (r *runner) call(tool string, args json.RawMessage) (vaultfs.Outcome, int) 
 }
 
 // timeoutFlag reads --timeout: each call's deadline, a Go duration
-// (vaultfs.DefaultTimeout when absent).
+// (call.DefaultTimeout when absent).
 func timeoutFlag(g globals) (time.Duration, error) {
 	if g.timeout == "" {
 		return 0, nil

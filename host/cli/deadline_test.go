@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"kessho/host/call"
 	"kessho/host/engine"
 	"kessho/host/internal/enginetest"
 	"kessho/host/vaultfs"
@@ -44,7 +45,7 @@ func TestScriptAnswersLineUp(t *testing.T) {
 			defer v.Close()
 			var stdout, stderr bytes.Buffer
 			env := Env{Stdout: &stdout, Stderr: &stderr}
-			r := &runner{ctx: ctx, env: env, eng: enginetest.Faulty{Inner: inner}, v: v, opts: vaultfs.CallOptions{TZ: "UTC", Lang: "en", Timeout: 300 * time.Millisecond}}
+			r := &runner{ctx: ctx, env: env, eng: enginetest.Faulty{Inner: inner}, v: v, opts: call.Options{TZ: "UTC", Lang: "en", Timeout: 300 * time.Millisecond}}
 			calls := []struct{ phase, want string }{
 				{"one", `"ok":true`},
 				{"timed-out", `"code":"LIMIT_EXCEEDED"`},

@@ -30,26 +30,17 @@ func runFriendly(g globals, t *catalog.Tool, rest []string, env Env) int {
 	if out.Answer == nil {
 		return code
 	}
-	var ans struct {
-		Result struct {
-			SummaryMD string   `json:"summary_md"`
-			Warnings  []string `json:"warnings"`
-		} `json:"result"`
-		Error *struct {
-			Code    string `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
+	if out.Error != nil {
+		fmt.Fprintf(env.Stderr, "kessho: %s: %s\n", out.Error.Code, out.Error.Message)
+		return code
 	}
-	if err := json.Unmarshal(out.Answer, &ans); err != nil {
+	var common tools.Common // every tool's result holds it
+	if out.Result != nil && json.Unmarshal(out.Result, &common) != nil {
 		env.Stdout.Write(out.Answer)
 		return code
 	}
-	if ans.Error != nil {
-		fmt.Fprintf(env.Stderr, "kessho: %s: %s\n", ans.Error.Code, ans.Error.Message)
-		return code
-	}
-	fmt.Fprintln(env.Stdout, ans.Result.SummaryMD)
-	for _, w := range ans.Result.Warnings {
+	fmt.Fprintln(env.Stdout, common.SummaryMD)
+	for _, w := range common.Warnings {
 		fmt.Fprintf(env.Stdout, "warning: %s\n", w)
 	}
 	return code

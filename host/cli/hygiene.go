@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"kessho/core"
 	"kessho/core/hygiene"
 	"kessho/core/tools"
+	"kessho/host/call"
 )
 
 const hygieneTool = "mem_context_hygiene"
@@ -84,11 +86,18 @@ func runHygiene(g globals, rest []string, env Env) int {
 		g.vault = dir
 	}
 
-	out, code := execute(g, hygieneTool, json.RawMessage(`{"action":"`+action+`"}`), env)
-	if out.Answer == nil {
-		return code // a usage or engine error, already reported
+	r, code := openRunner(g, env)
+	if r == nil {
+		return code
 	}
-	ans, err := decodeHygiene(out.Answer)
+	defer r.close()
+	return hygieneCall(r, action, asJSON, g.lang, env)
+}
+
+// hygieneCall runs the check or the trim on r and prints its outcome.
+func hygieneCall(r *runner, action string, asJSON bool, lang string, env Env) int {
+	out, _ := r.call(hygieneTool, json.RawMessage(`{"action":"`+action+`"}`))
+	ans, err := decodeHygiene(out)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "kessho: %v\n", err)
 		return ExitToolError
@@ -102,7 +111,7 @@ func runHygiene(g globals, rest []string, env Env) int {
 		return ExitToolError
 	}
 	t := func(en, fr string) string {
-		if g.lang == "fr" {
+		if lang == "fr" {
 			return fr
 		}
 		return en
@@ -114,17 +123,17 @@ func runHygiene(g globals, rest []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "kessho: %s: %s\n", ans.Error.Code, ans.Error.Message)
 		return ExitToolError
 	}
-	r := ans.Result
-	if r.Unreadable != "" || r.Trim == nil {
-		fmt.Fprintln(env.Stderr, r.Line)
+	res := ans.Result
+	if res.Unreadable != "" || res.Trim == nil {
+		fmt.Fprintln(env.Stderr, res.Line)
 		return ExitToolError
 	}
-	tr := r.Trim
+	tr := res.Trim
 	w := env.Stdout
 	switch {
 	case tr.Blocked:
 		fmt.Fprintln(w, t("trim stopped by a blocking gate: nothing written", "élagage arrêté par un point bloquant : rien n'a été écrit"))
-	case !tr.Trimmed && r.Pass:
+	case !tr.Trimmed && res.Pass:
 		fmt.Fprintln(w, t("nothing to trim: the check already passes", "rien à élaguer : la vérification passe déjà"))
 	case !tr.Trimmed:
 		fmt.Fprintln(w, t("nothing to trim: what fails needs a person", "rien à élaguer : ce qui échoue demande une personne"))
@@ -143,42 +152,29 @@ func runHygiene(g globals, rest []string, env Env) int {
 	for _, gate := range tr.Gates {
 		fmt.Fprintf(w, "gate: %s\n", gate)
 	}
-	if !tr.Trimmed {
-		fmt.Fprintln(w, r.Line)
-		return exitFor(r.Pass)
-	}
-	// SPEC section 9, step 5: re-run the check on the files as they now are
-	// on disk; only its literal PASS records green.
-	out, code = execute(g, hygieneTool, json.RawMessage(`{"action":"check"}`), env)
-	if out.Answer == nil {
-		return code
-	}
-	again, err := decodeHygiene(out.Answer)
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "kessho: %v\n", err)
-		return ExitToolError
-	}
-	return printCheck(env, again)
+	// SPEC section 9, step 5: the line is the check re-run by the core on
+	// the files as the trim leaves them (package kessho/host/call, "How a
+	// call ends"); only its literal PASS records green.
+	fmt.Fprintln(w, res.Line)
+	return exitFor(res.Pass)
 }
 
-// hygieneAnswer is the printed answer of mem_context_hygiene.
+// hygieneAnswer is the outcome of mem_context_hygiene: its result, or the
+// refusal.
 type hygieneAnswer struct {
-	Result *tools.HygieneResult `json:"result"`
-	Error  *struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
+	Result *tools.HygieneResult
+	Error  *core.ErrorBody
 }
 
-func decodeHygiene(b []byte) (hygieneAnswer, error) {
-	var a hygieneAnswer
-	if err := json.Unmarshal(b, &a); err != nil {
-		return a, fmt.Errorf("hygiene: the answer is not JSON: %v", err)
+func decodeHygiene(out call.Outcome) (hygieneAnswer, error) {
+	if !out.OK {
+		return hygieneAnswer{Error: out.Error}, nil
 	}
-	if a.Result == nil && a.Error == nil {
-		return a, fmt.Errorf("hygiene: the answer has neither result nor error: %s", b)
+	var r tools.HygieneResult
+	if err := json.Unmarshal(out.Result, &r); err != nil {
+		return hygieneAnswer{}, fmt.Errorf("hygiene: the result is not the tool's: %v", err)
 	}
-	return a, nil
+	return hygieneAnswer{Result: &r}, nil
 }
 
 // printCheck prints a check's outcome as the reference checker does: the

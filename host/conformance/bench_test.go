@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"kessho/host/call"
 	"kessho/host/engine"
 	"kessho/host/vaultfs"
 )
@@ -18,7 +19,7 @@ import (
 // benchmark can report the engine's share of a call apart from the host's
 // (disk reads, fsyncs).
 type timed struct {
-	vaultfs.Engine
+	call.Engine
 	spent time.Duration
 }
 
@@ -34,13 +35,13 @@ func (t *timed) report(b *testing.B) {
 }
 
 // benchEngines returns the native engine and a warm wasm engine.
-func benchEngines(b *testing.B) map[string]vaultfs.Engine {
+func benchEngines(b *testing.B) map[string]call.Engine {
 	w, err := engine.NewWasm(context.Background(), engine.WasmOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { w.Close(context.Background()) })
-	return map[string]vaultfs.Engine{"native": engine.Native(), "wasm": w}
+	return map[string]call.Engine{"native": engine.Native(), "wasm": w}
 }
 
 func writeFile(b *testing.B, dir, rel, text string) {
@@ -86,12 +87,12 @@ func BenchmarkUpdatePhase(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer v.Close()
-			opts := vaultfs.CallOptions{Now: time.Date(2026, 11, 30, 9, 15, 0, 0, time.UTC), TZ: "Europe/Paris"}
+			opts := call.Options{Now: time.Date(2026, 11, 30, 9, 15, 0, 0, time.UTC), TZ: "Europe/Paris"}
 			eng := &timed{Engine: eng}
 			defer eng.report(b)
 			for i := 0; b.Loop(); i++ {
 				args := fmt.Sprintf(`{"slug":"kessho-docs","phase":"p%d"}`, i)
-				out, err := v.Call(context.Background(), eng, "mem_update_phase", json.RawMessage(args), opts)
+				out, err := call.Run(context.Background(), v, eng, "mem_update_phase", json.RawMessage(args), opts)
 				if err != nil || !out.OK {
 					b.Fatalf("%s: %v", out.Answer, err)
 				}
@@ -185,10 +186,10 @@ func BenchmarkArchive5k(b *testing.B) {
 			now := time.Date(2026, 11, 30, 9, 15, 0, 0, time.UTC)
 			eng := &timed{Engine: eng}
 			defer eng.report(b)
-			opts := vaultfs.CallOptions{Now: now, TZ: "Europe/Paris"}
+			opts := call.Options{Now: now, TZ: "Europe/Paris"}
 			for b.Loop() {
 				args := `{"slug":"project-07","mode":"full","archive_subject":"Bench","archive_body_md":"Did things in /home/ada/src/kessho/core.\n","derive":[{"fact":"Bench fact","body":"Why.","kind":"knowledge"}]}`
-				out, err := v.Call(context.Background(), eng, "mem_archive", json.RawMessage(args), opts)
+				out, err := call.Run(context.Background(), v, eng, "mem_archive", json.RawMessage(args), opts)
 				if err != nil || !out.OK {
 					b.Fatalf("%s: %v", out.Answer, err)
 				}
@@ -197,7 +198,7 @@ func BenchmarkArchive5k(b *testing.B) {
 				// history line (context.md only gains a last-session).
 				b.StopTimer()
 				spent := eng.spent
-				if out, err := v.Call(context.Background(), eng.Engine, "mem_rollback_archive", json.RawMessage(`{"slug":"project-07"}`), opts); err != nil || !out.OK {
+				if out, err := call.Run(context.Background(), v, eng.Engine, "mem_rollback_archive", json.RawMessage(`{"slug":"project-07"}`), opts); err != nil || !out.OK {
 					b.Fatalf("rollback: %s: %v", out.Answer, err)
 				}
 				if err := os.Remove(filepath.Join(dir, "20-knowledge", "Bench fact.md")); err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"kessho/host/call"
 	"kessho/host/engine"
 	"kessho/host/vaultfs"
 )
@@ -18,7 +19,7 @@ import (
 // file between the tool's reads and the host's writes: right after the
 // engine's final answer, before the plan is applied.
 type meddler struct {
-	inner vaultfs.Engine
+	inner call.Engine
 	path  string
 	data  []byte
 }
@@ -54,8 +55,8 @@ func TestConflict(t *testing.T) {
 				}
 				defer v.Close()
 				m := &meddler{inner: eng, path: filepath.Join(dir, filepath.FromSlash(tt.changed)), data: []byte("changed by someone else\n")}
-				out, err := v.Call(context.Background(), m, tt.tool, json.RawMessage(tt.args),
-					vaultfs.CallOptions{Now: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC), TZ: "Europe/Paris"})
+				out, err := call.Run(context.Background(), v, m, tt.tool, json.RawMessage(tt.args),
+					call.Options{Now: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC), TZ: "Europe/Paris"})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -97,7 +98,7 @@ func TestEngineLimit(t *testing.T) {
 	}
 	defer v.Close()
 	before, _ := ReadTree(dir)
-	out, err := v.Call(ctx, small, "mem_list", nil, vaultfs.CallOptions{TZ: "Europe/Paris"})
+	out, err := call.Run(ctx, v, small, "mem_list", nil, call.Options{TZ: "Europe/Paris"})
 	if err != nil {
 		t.Fatal(err)
 	}

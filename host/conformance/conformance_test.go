@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"kessho/host/call"
 	"kessho/host/engine"
 	"kessho/host/vaultfs"
 )
@@ -39,7 +40,7 @@ func TestCases(t *testing.T) {
 	defer wasm.Close(ctx)
 	engines := []struct {
 		name string
-		eng  vaultfs.Engine
+		eng  call.Engine
 	}{{"native", engine.Native()}, {"wasm", wasm}}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
@@ -63,7 +64,7 @@ func TestCases(t *testing.T) {
 	}
 }
 
-func run(t *testing.T, c *Case, eng vaultfs.Engine, setWant bool) vaultfs.Outcome {
+func run(t *testing.T, c *Case, eng call.Engine, setWant bool) call.Outcome {
 	t.Helper()
 	dir := t.TempDir()
 	if err := c.WriteVault(dir); err != nil {
@@ -78,8 +79,8 @@ func run(t *testing.T, c *Case, eng vaultfs.Engine, setWant bool) vaultfs.Outcom
 	if err != nil {
 		t.Fatalf("call.json now: %v", err)
 	}
-	out, err := v.Call(context.Background(), eng, c.Call.Tool, c.Call.Args,
-		vaultfs.CallOptions{Now: now, TZ: c.Call.TZ, Lang: c.Call.Lang})
+	out, err := call.Run(context.Background(), v, eng, c.Call.Tool, c.Call.Args,
+		call.Options{Now: now, TZ: c.Call.TZ, Lang: c.Call.Lang})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"kessho/host/call"
 	"kessho/host/vaultfs"
 )
 
@@ -43,21 +44,21 @@ func BenchmarkHygieneCheck2MB(b *testing.B) {
 	}
 	defer v.Close()
 	ctx := context.Background()
-	opts := vaultfs.CallOptions{Now: time.Date(2026, 11, 30, 9, 15, 0, 0, time.UTC), TZ: "Europe/Paris"}
+	opts := call.Options{Now: time.Date(2026, 11, 30, 9, 15, 0, 0, time.UTC), TZ: "Europe/Paris"}
 	args := json.RawMessage(`{"action":"check"}`)
 	for name, eng := range benchEngines(b) {
 		b.Run(name, func(b *testing.B) {
-			call := func() {
-				out, err := v.Call(ctx, eng, "mem_context_hygiene", args, opts)
+			callTool := func() {
+				out, err := call.Run(ctx, v, eng, "mem_context_hygiene", args, opts)
 				if err != nil || !out.OK || !strings.Contains(string(out.Answer), `"line":"CONTEXT_HYGIENE FAIL session_entries=`) {
 					b.Fatalf("check: %.200s, %v", out.Answer, err)
 				}
 			}
-			call() // warm
+			callTool() // warm
 			b.SetBytes(int64(len(log) + len(prio)))
 			b.ResetTimer()
 			for b.Loop() {
-				call()
+				callTool()
 			}
 		})
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"kessho/host/call"
 	"kessho/host/engine"
 	"kessho/host/vaultfs"
 )
@@ -38,14 +39,14 @@ func memoryKit(t *testing.T) string {
 type session struct {
 	t   *testing.T
 	v   *vaultfs.Vault
-	eng vaultfs.Engine
+	eng call.Engine
 	now time.Time
 }
 
 func (s *session) call(tool, args string) map[string]any {
 	s.t.Helper()
-	out, err := s.v.Call(context.Background(), s.eng, tool, json.RawMessage(args),
-		vaultfs.CallOptions{Now: s.now, TZ: "Europe/Paris", Lang: "fr"})
+	out, err := call.Run(context.Background(), s.v, s.eng, tool, json.RawMessage(args),
+		call.Options{Now: s.now, TZ: "Europe/Paris", Lang: "fr"})
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -60,13 +61,13 @@ func (s *session) call(tool, args string) map[string]any {
 	return ans["result"].(map[string]any)
 }
 
-func engines(t *testing.T) map[string]vaultfs.Engine {
+func engines(t *testing.T) map[string]call.Engine {
 	w, err := engine.NewWasm(context.Background(), engine.WasmOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { w.Close(context.Background()) })
-	return map[string]vaultfs.Engine{"native": engine.Native(), "wasm": w}
+	return map[string]call.Engine{"native": engine.Native(), "wasm": w}
 }
 
 // TestMemoryKitVault runs the session tools on a memory-kit vault as it

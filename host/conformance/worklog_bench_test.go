@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"kessho/host/call"
 	"kessho/host/vaultfs"
 )
 
@@ -69,23 +70,23 @@ func BenchmarkWorklogCollect50k(b *testing.B) {
 	}
 	defer v.Close()
 	ctx := context.Background()
-	opts := vaultfs.CallOptions{Now: time.Date(2026, 11, 30, 9, 15, 0, 0, time.UTC), TZ: "Europe/Paris"}
+	opts := call.Options{Now: time.Date(2026, 11, 30, 9, 15, 0, 0, time.UTC), TZ: "Europe/Paris"}
 	args := json.RawMessage(`{"week_of":"2026-11-26"}`)
 	sessions := fmt.Sprintf(`"sessions":%d,`, want)
 	for name, eng := range benchEngines(b) {
 		b.Run(name, func(b *testing.B) {
 			eng := &timed{Engine: eng}
-			call := func() {
-				out, err := v.Call(ctx, eng, "mem_worklog", args, opts)
+			callTool := func() {
+				out, err := call.Run(ctx, v, eng, "mem_worklog", args, opts)
 				if err != nil || !out.OK || out.Plan != nil || !strings.Contains(string(out.Answer), sessions) {
 					b.Fatalf("collect: %.300s, %v", out.Answer, err)
 				}
 			}
-			call() // warm
+			callTool() // warm
 			eng.spent = 0
 			b.ResetTimer()
 			for b.Loop() {
-				call()
+				callTool()
 			}
 			eng.report(b)
 		})

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"kessho/host/call"
 	"kessho/host/vaultfs"
 )
 
@@ -29,10 +30,10 @@ func TestWorklogAndRewriteRoundTrip(t *testing.T) {
 			}
 			defer v.Close()
 			now := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC) // 10:00 in Paris, Monday of 2026-W49
-			call := func(tool, args string) (map[string]any, vaultfs.Outcome) {
+			callTool := func(tool, args string) (map[string]any, call.Outcome) {
 				t.Helper()
-				out, err := v.Call(context.Background(), eng, tool, json.RawMessage(args),
-					vaultfs.CallOptions{Now: now, TZ: "Europe/Paris", Lang: "en"})
+				out, err := call.Run(context.Background(), v, eng, tool, json.RawMessage(args),
+					call.Options{Now: now, TZ: "Europe/Paris", Lang: "en"})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -57,7 +58,7 @@ func TestWorklogAndRewriteRoundTrip(t *testing.T) {
 			before := tree()
 
 			// Collect is read-only.
-			r, out := call("mem_worklog", `{"week_of":"2026-11-26"}`)
+			r, out := callTool("mem_worklog", `{"week_of":"2026-11-26"}`)
 			if out.Plan != nil || diffTrees(tree(), before) != "" {
 				t.Fatalf("collect wrote: plan %v, diff %s", out.Plan, diffTrees(tree(), before))
 			}
@@ -69,8 +70,8 @@ func TestWorklogAndRewriteRoundTrip(t *testing.T) {
 			}
 
 			// A session archived now is in this week's collect.
-			call("mem_archive", `{"slug":"site-perso","mode":"full","archive_subject":"Chaudière","archive_body_md":"Réglé la chaudière.\n\n## Next steps\n- Purger les radiateurs.\n","no_derived_because":"routine"}`)
-			r, _ = call("mem_worklog", `{}`)
+			callTool("mem_archive", `{"slug":"site-perso","mode":"full","archive_subject":"Chaudière","archive_body_md":"Réglé la chaudière.\n\n## Next steps\n- Purger les radiateurs.\n","no_derived_because":"routine"}`)
+			r, _ = callTool("mem_worklog", `{}`)
 			monday := r["days"].([]any)[0].(map[string]any)
 			if r["week"] != "2026-W49" || r["sessions"] != 1.0 || monday["hours_by_project"].(map[string]any)["site-perso"] != 7.0 ||
 				monday["sessions"].([]any)[0].(map[string]any)["next_steps"] != "- Purger les radiateurs." {
@@ -80,7 +81,7 @@ func TestWorklogAndRewriteRoundTrip(t *testing.T) {
 
 			// Persist, persist again (nothing), persist other texts (replace).
 			texts := `"brief_md":"Migration des articles.","digest_md":"- site-perso : 12 articles.","detailed_md":"Jeudi : migration."`
-			r, out = call("mem_worklog", `{"phase":"persist","week_of":"2026-11-26",`+texts+`}`)
+			r, out = callTool("mem_worklog", `{"phase":"persist","week_of":"2026-11-26",`+texts+`}`)
 			note := "10-episodes/domains/worklogs/archives/2026-W48-worklog.md"
 			if r["status"] != "created" || r["domain_created"] != true || r["note"] != note || len(out.Plan) != 3 {
 				t.Errorf("first persist: %v, plan %v", r, out.Plan)
@@ -90,29 +91,29 @@ func TestWorklogAndRewriteRoundTrip(t *testing.T) {
 				!strings.Contains(string(first[note]), "```mermaid\npie title Hours by project\n    \"site-perso\" : 7\n```\n") {
 				t.Errorf("note:\n%s", first[note])
 			}
-			r, out = call("mem_worklog", `{"phase":"persist","week_of":"2026-11-26",`+texts+`}`)
+			r, out = callTool("mem_worklog", `{"phase":"persist","week_of":"2026-11-26",`+texts+`}`)
 			if r["status"] != "unchanged" || r["history_line_added"] != false || out.Plan != nil || diffTrees(tree(), first) != "" {
 				t.Errorf("second persist: %v, plan %v", r, out.Plan)
 			}
-			r, out = call("mem_worklog", `{"phase":"persist","week_of":"2026-11-29","brief_md":"Autre résumé.","digest_md":"d","detailed_md":"x"}`)
+			r, out = callTool("mem_worklog", `{"phase":"persist","week_of":"2026-11-29","brief_md":"Autre résumé.","digest_md":"d","detailed_md":"x"}`)
 			third := tree()
 			hist := string(third["10-episodes/domains/worklogs/history.md"])
 			if r["status"] != "replaced" || r["history_line_added"] != false || len(out.Plan) != 1 ||
 				strings.Count(hist, "2026-W48-worklog.md") != 1 || !strings.Contains(string(third[note]), "Autre résumé.") {
 				t.Errorf("third persist: %v, plan %v, history:\n%s", r, out.Plan, hist)
 			}
-			r, _ = call("mem_worklog", `{"week_of":"2026-11-26"}`)
+			r, _ = callTool("mem_worklog", `{"week_of":"2026-11-26"}`)
 			if r["sessions"] != 1.0 {
 				t.Errorf("the worklog itself was counted as a session: %v", r)
 			}
 
 			// Rewrite: dry run, confirm, nothing left.
 			arch := "10-episodes/projects/site-perso/archives/2026-11-26-18h20-site-perso-migration-des-articles.md"
-			r, out = call("mem_archive_rewrite_paths", `{"slug":"site-perso"}`)
+			r, out = callTool("mem_archive_rewrite_paths", `{"slug":"site-perso"}`)
 			if out.Plan != nil || r["paths_rewritten"] != 1.0 || diffTrees(tree(), third) != "" {
 				t.Errorf("dry run: %v, plan %v", r, out.Plan)
 			}
-			r, out = call("mem_archive_rewrite_paths", `{"slug":"site-perso","confirm":true}`)
+			r, out = callTool("mem_archive_rewrite_paths", `{"slug":"site-perso","confirm":true}`)
 			rewritten := tree()
 			if r["applied"] != true || len(out.Plan) != 2 ||
 				!strings.Contains(string(rewritten[arch]), "depuis <repo>/content/old/.") ||
@@ -122,7 +123,7 @@ func TestWorklogAndRewriteRoundTrip(t *testing.T) {
 			if got, want := string(rewritten[arch]), strings.Replace(string(before[arch]), "/Users/ada/dev/site-perso/", "<repo>/", 1); got != want {
 				t.Errorf("archive after the rewrite:\n%s\nwant:\n%s", got, want)
 			}
-			r, out = call("mem_archive_rewrite_paths", `{"slug":"site-perso","confirm":true}`)
+			r, out = callTool("mem_archive_rewrite_paths", `{"slug":"site-perso","confirm":true}`)
 			if out.Plan != nil || r["paths_rewritten"] != 0.0 || diffTrees(tree(), rewritten) != "" {
 				t.Errorf("second confirm: %v, plan %v", r, out.Plan)
 			}

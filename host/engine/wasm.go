@@ -44,7 +44,7 @@ type WasmOptions struct {
 	MemoryLimitPages uint32
 	// CallTimeout bounds each call. 0 means DefaultCallTimeout. It is the
 	// engine's own bound on one run of the core; a tool call of several
-	// rounds is bounded as a whole by its host (vaultfs.CallOptions.Timeout),
+	// rounds is bounded as a whole by its host (call.Options.Timeout),
 	// through the context's deadline.
 	CallTimeout time.Duration
 	// MaxRequest and MaxAnswer bound the request and the answer, in bytes.

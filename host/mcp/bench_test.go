@@ -9,14 +9,14 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	hostcall "kessho/host/call"
 	"kessho/host/engine"
 	"kessho/host/mcp"
-	"kessho/host/vaultfs"
 )
 
 // BenchmarkMCPCall measures the warm cost of one call through the MCP
 // server (JSON-RPC framing over the in-memory transport, then the same
-// vaultfs.Call) against a direct vaultfs.Call, with each engine.
+// call.Run) against a direct call.Run, with each engine.
 //
 // "same" sets the phase the project already has: lock, read, engine,
 // answer, no write; it is the server's overhead in full. "write" sets a
@@ -33,7 +33,7 @@ func BenchmarkMCPCall(b *testing.B) {
 	defer wasm.Close(ctx)
 	engines := []struct {
 		name string
-		eng  vaultfs.Engine
+		eng  hostcall.Engine
 	}{{"native", engine.Native()}, {"wasm", wasm}}
 
 	phases := map[string][2]string{"same": {"steady", "steady"}, "write": {"left", "right"}}
@@ -44,10 +44,10 @@ func BenchmarkMCPCall(b *testing.B) {
 			args := func(i int) map[string]any {
 				return map[string]any{"slug": "alpha", "phase": phases[op][i%2]}
 			}
-			b.Run(op+"/vaultfs/"+e.name, func(b *testing.B) {
+			b.Run(op+"/direct/"+e.name, func(b *testing.B) {
 				for i := 0; b.Loop(); i++ {
 					raw, _ := json.Marshal(args(i))
-					out, err := v.Call(ctx, e.eng, "mem_update_phase", raw, vaultfs.CallOptions{})
+					out, err := hostcall.Run(ctx, v, e.eng, "mem_update_phase", raw, hostcall.Options{})
 					if err != nil || !out.OK {
 						b.Fatalf("%s %v", out.Answer, err)
 					}

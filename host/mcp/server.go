@@ -3,8 +3,9 @@
 //
 // Every tool of the catalogue is offered as it is: its name, title,
 // description and input JSON Schema come from [catalog.Tool], in the
-// server's language, and a call runs through [vaultfs.Vault.Call] like
-// every other host's. Nothing here names a tool or a parameter, so a tool
+// server's language, and a call runs through [call.Run] like every other
+// host's, and ends as it does: the answer the call returns is the answer
+// sent. Nothing here names a tool or a parameter, so a tool
 // added to the catalogue is served without a line changed in this package.
 //
 //	v, _ := vaultfs.Open(dir)
@@ -36,6 +37,7 @@ import (
 
 	"kessho/core/catalog"
 	"kessho/core/tools"
+	"kessho/host/call"
 	"kessho/host/vaultfs"
 )
 
@@ -52,8 +54,8 @@ type Options struct {
 	// Version is the version reported to clients; "" reports "dev".
 	Version string
 	// Timeout bounds each call, all its work included (see
-	// vaultfs.CallOptions.Timeout); 0 means vaultfs.DefaultTimeout. A call
-	// past it answers LIMIT_EXCEEDED.
+	// call.Options.Timeout); 0 means call.DefaultTimeout. A call past it
+	// answers LIMIT_EXCEEDED.
 	Timeout time.Duration
 }
 
@@ -61,7 +63,7 @@ type Options struct {
 // on vault v, run by eng. It does no work proportional to the vault or the
 // engine: clients can initialize and list the tools at once, while eng
 // may still be starting (see [Background]).
-func NewServer(v *vaultfs.Vault, eng vaultfs.Engine, opts Options) *sdk.Server {
+func NewServer(v *vaultfs.Vault, eng call.Engine, opts Options) *sdk.Server {
 	version := opts.Version
 	if version == "" {
 		version = "dev"
@@ -97,7 +99,7 @@ func Tool(t *catalog.Tool, lang string) *sdk.Tool {
 // caller runs tool calls on one vault.
 type caller struct {
 	vault  *vaultfs.Vault
-	engine vaultfs.Engine
+	engine call.Engine
 	opts   Options
 }
 
@@ -112,23 +114,23 @@ func (c *caller) handler(name string) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		if w, ok := c.engine.(waiter); ok {
 			if err := w.Wait(ctx); err != nil {
-				return result(vaultfs.Refusal(err, c.opts.Lang)), nil
+				return result(call.Refusal(err, c.opts.Lang)), nil
 			}
 		}
-		out, err := c.vault.Call(ctx, c.engine, name, arguments(req.Params.Arguments), c.options())
+		out, err := call.Run(ctx, c.vault, c.engine, name, arguments(req.Params.Arguments), c.options())
 		if err != nil {
-			out = vaultfs.Refusal(err, c.opts.Lang)
+			out = call.Refusal(err, c.opts.Lang)
 		}
 		return result(out), nil
 	}
 }
 
-func (c *caller) options() vaultfs.CallOptions {
+func (c *caller) options() call.Options {
 	now := time.Now
 	if c.opts.Now != nil {
 		now = c.opts.Now
 	}
-	return vaultfs.CallOptions{Now: now(), TZ: c.opts.TZ, Lang: c.opts.Lang, Timeout: c.opts.Timeout}
+	return call.Options{Now: now(), TZ: c.opts.TZ, Lang: c.opts.Lang, Timeout: c.opts.Timeout}
 }
 
 // arguments passes the client's arguments to the core as they came: the
@@ -143,18 +145,13 @@ func arguments(raw json.RawMessage) json.RawMessage {
 
 // result turns an answer into the MCP result: the answer's JSON as text,
 // isError for a refusal, and the result object as structured content.
-func result(out vaultfs.Outcome) *sdk.CallToolResult {
+func result(out call.Outcome) *sdk.CallToolResult {
 	res := &sdk.CallToolResult{
 		Content: []sdk.Content{&sdk.TextContent{Text: string(out.Answer)}},
 		IsError: !out.OK,
 	}
-	if out.OK {
-		var ans struct {
-			Result json.RawMessage `json:"result"`
-		}
-		if json.Unmarshal(out.Answer, &ans) == nil && len(ans.Result) > 0 && ans.Result[0] == '{' {
-			res.StructuredContent = ans.Result
-		}
+	if out.OK && len(out.Result) > 0 && out.Result[0] == '{' {
+		res.StructuredContent = out.Result
 	}
 	return res
 }

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"kessho/host/call"
 	"kessho/host/engine"
 )
 
@@ -151,7 +152,7 @@ func TestOutsideEditor(t *testing.T) {
 		case 3:
 			tool, args = "mem_context_hygiene", `{"action":"trim"}`
 		}
-		out, err := v.Call(context.Background(), eng, tool, json.RawMessage(args), CallOptions{Now: day.Add(time.Duration(i) * time.Minute)})
+		out, err := call.Run(context.Background(), v, eng, tool, json.RawMessage(args), call.Options{Now: day.Add(time.Duration(i) * time.Minute)})
 		if err != nil {
 			t.Fatalf("call %d %s: %v", i, tool, err)
 		}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"kessho/core/plan"
+	"kessho/host/call"
 	"kessho/host/conformance"
 	"kessho/host/engine"
 )
@@ -139,7 +140,7 @@ func callCase(v *Vault, file string) error {
 	if err != nil {
 		return err
 	}
-	out, err := v.Call(context.Background(), engine.Native(), c.Call.Tool, c.Call.Args, CallOptions{Now: now, TZ: c.Call.TZ, Lang: c.Call.Lang})
+	out, err := call.Run(context.Background(), v, engine.Native(), c.Call.Tool, c.Call.Args, call.Options{Now: now, TZ: c.Call.TZ, Lang: c.Call.Lang})
 	if err == nil && !out.OK {
 		err = fmt.Errorf("%s: %s", c.Call.Tool, out.Answer)
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"kessho/core/plan"
+	"kessho/host/call"
 	"kessho/host/engine"
 )
 
@@ -46,7 +47,7 @@ func TestRaceWriterProcess(t *testing.T) {
 // reads, before the host applies the plan), starts another process that
 // rewrites a file of the vault, and waits for it to finish.
 type racer struct {
-	inner Engine
+	inner call.Engine
 	path  string // absolute
 	data  string
 	ran   bool
@@ -91,9 +92,9 @@ const (
 	racePrioArchive = "memory/ACTIVE_PRIORITIES_ARCHIVE_2026-11-30.md"
 )
 
-var raceOpts = CallOptions{Now: time.Date(2026, 11, 30, 9, 15, 0, 0, time.UTC), TZ: "Europe/Paris"}
+var raceOpts = call.Options{Now: time.Date(2026, 11, 30, 9, 15, 0, 0, time.UTC), TZ: "Europe/Paris"}
 
-func raceEngines(t *testing.T) map[string]Engine {
+func raceEngines(t *testing.T) map[string]call.Engine {
 	t.Helper()
 	ctx := context.Background()
 	w, err := engine.NewWasm(ctx, engine.WasmOptions{})
@@ -101,7 +102,7 @@ func raceEngines(t *testing.T) map[string]Engine {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { w.Close(ctx) })
-	return map[string]Engine{"native": engine.Native(), "wasm": w}
+	return map[string]call.Engine{"native": engine.Native(), "wasm": w}
 }
 
 func TestHygieneTrimRace(t *testing.T) {
@@ -123,7 +124,7 @@ func TestHygieneTrimRace(t *testing.T) {
 				r := &racer{inner: eng, path: filepath.Join(dir, filepath.FromSlash(tt.path)), data: tt.data}
 				opts := raceOpts
 				opts.Lang = tt.lang
-				out, err := v.Call(context.Background(), r, "mem_context_hygiene", json.RawMessage(`{"action":"trim"}`), opts)
+				out, err := call.Run(context.Background(), v, r, "mem_context_hygiene", json.RawMessage(`{"action":"trim"}`), opts)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -159,7 +160,7 @@ func TestHygieneTrimRace(t *testing.T) {
 					t.Errorf("journal left: %v", j)
 				}
 				// Run again, it trims what is there now.
-				again, err := v.Call(context.Background(), eng, "mem_context_hygiene", json.RawMessage(`{"action":"trim"}`), raceOpts)
+				again, err := call.Run(context.Background(), v, eng, "mem_context_hygiene", json.RawMessage(`{"action":"trim"}`), raceOpts)
 				if err != nil || !again.OK {
 					t.Fatalf("second trim: %s, %v", again.Answer, err)
 				}
@@ -177,7 +178,7 @@ func TestHygieneTrimArchiveFirst(t *testing.T) {
 	v := openVault(t, dir)
 	var steps []string
 	crashHook = func(s string) { steps = append(steps, s) }
-	out, err := v.Call(context.Background(), engine.Native(), "mem_context_hygiene", json.RawMessage(`{"action":"trim"}`), raceOpts)
+	out, err := call.Run(context.Background(), v, engine.Native(), "mem_context_hygiene", json.RawMessage(`{"action":"trim"}`), raceOpts)
 	crashHook = nil
 	if err != nil || !out.OK {
 		t.Fatalf("trim: %s, %v", out.Answer, err)
@@ -238,7 +239,7 @@ func TestHygieneTrimCrashBetweenArchiveAndSource(t *testing.T) {
 				panic(r)
 			}
 		}()
-		out, err := v.Call(context.Background(), engine.Native(), "mem_context_hygiene", json.RawMessage(`{"action":"trim"}`), raceOpts)
+		out, err := call.Run(context.Background(), v, engine.Native(), "mem_context_hygiene", json.RawMessage(`{"action":"trim"}`), raceOpts)
 		t.Fatalf("no crash: %s, %v", out.Answer, err)
 	}()
 	mid := readTree(t, dir)
@@ -248,7 +249,7 @@ func TestHygieneTrimCrashBetweenArchiveAndSource(t *testing.T) {
 	if !strings.Contains(mid[raceSessArchive], "## 2026-11-24") || !strings.Contains(mid[racePrioArchive], "- two #stale") {
 		t.Fatalf("the archives are not on disk at the crash: %q / %q", mid[raceSessArchive], mid[racePrioArchive])
 	}
-	out, err := v.Call(context.Background(), engine.Native(), "mem_context_hygiene", json.RawMessage(`{"action":"trim"}`), raceOpts)
+	out, err := call.Run(context.Background(), v, engine.Native(), "mem_context_hygiene", json.RawMessage(`{"action":"trim"}`), raceOpts)
 	if err != nil || !out.OK {
 		t.Fatalf("trim after the crash: %s, %v", out.Answer, err)
 	}
@@ -275,7 +276,7 @@ func TestHygieneTrimRaceOnUnwrittenSource(t *testing.T) {
 			makeTree(t, dir, vaultWithCleanPriorities)
 			v := openVault(t, dir)
 			r := &racer{inner: eng, path: filepath.Join(dir, "memory", "ACTIVE_PRIORITIES.md"), data: edited}
-			out, err := v.Call(context.Background(), r, "mem_context_hygiene", json.RawMessage(`{"action":"trim"}`), raceOpts)
+			out, err := call.Run(context.Background(), v, r, "mem_context_hygiene", json.RawMessage(`{"action":"trim"}`), raceOpts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -333,7 +334,7 @@ func TestRaceDuringApply(t *testing.T) {
 					}
 				})
 				crashHook = hook
-				out, err := v.Call(context.Background(), eng, tt.tool, json.RawMessage(tt.args), raceOpts)
+				out, err := call.Run(context.Background(), v, eng, tt.tool, json.RawMessage(tt.args), raceOpts)
 				crashHook = nil
 				if err != nil {
 					t.Fatal(err)

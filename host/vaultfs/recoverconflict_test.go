@@ -12,6 +12,7 @@ import (
 	"kessho/core/fault"
 	"kessho/core/hostlogic"
 	"kessho/core/plan"
+	"kessho/host/call"
 	"kessho/host/engine"
 )
 
@@ -70,7 +71,7 @@ func TestRecoverWriteConflict(t *testing.T) {
 	// Every later call, read-only ones too, refuses; no second copy.
 	v := openVault(t, dir)
 	for _, tool := range []string{"mem_list", "mem_set_summary"} {
-		out, err := v.Call(context.Background(), engine.Native(), tool, json.RawMessage(`{"slug":"x","summary":"s"}`), CallOptions{})
+		out, err := call.Run(context.Background(), v, engine.Native(), tool, json.RawMessage(`{"slug":"x","summary":"s"}`), call.Options{})
 		if err != nil || out.OK || !strings.Contains(string(out.Answer), `"code":"RECOVERY_CONFLICT"`) || !strings.Contains(string(out.Answer), cp) {
 			t.Errorf("%s during the conflict: %s, %v", tool, out.Answer, err)
 		}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"kessho/host/call"
 )
 
 // TestHistorizeSymlinkedProject: a project whose folder is a symbolic
@@ -25,7 +27,7 @@ func TestHistorizeSymlinkedProject(t *testing.T) {
 			}
 			before := readTree(t, dir)
 			v := openVault(t, dir)
-			out, err := v.Call(context.Background(), eng, "mem_historize", json.RawMessage(`{"slug":"beta"}`), raceOpts)
+			out, err := call.Run(context.Background(), v, eng, "mem_historize", json.RawMessage(`{"slug":"beta"}`), raceOpts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -48,7 +50,7 @@ func TestHistorizeSymlinkedProject(t *testing.T) {
 				t.Errorf("journal left: %q", j)
 			}
 			// A real folder is historized as ever.
-			out, err = v.Call(context.Background(), eng, "mem_historize", json.RawMessage(`{"slug":"alpha"}`), raceOpts)
+			out, err = call.Run(context.Background(), v, eng, "mem_historize", json.RawMessage(`{"slug":"alpha"}`), raceOpts)
 			if err != nil || !out.OK {
 				t.Fatalf("historize alpha: %s, %v", out.Answer, err)
 			}

@@ -7,7 +7,7 @@
 // [plan.CheckPath] before it is used, so dot-folders (.obsidian, .git, and
 // Kessho's own .kessho) are never read or written on the core's behalf.
 //
-// A call, in the order the host makes it:
+// A call, in the order kessho/host/call makes it for every Go host:
 //
 //	v, err := vaultfs.Open(dir)
 //	defer v.Close()

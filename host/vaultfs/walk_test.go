@@ -16,12 +16,13 @@ import (
 
 	"kessho/core/fault"
 	"kessho/core/vault"
+	"kessho/host/call"
 	"kessho/host/engine"
 )
 
 // bothEngines returns the native engine and a wasm one, closed when the
 // test ends.
-func bothEngines(t *testing.T) map[string]Engine {
+func bothEngines(t *testing.T) map[string]call.Engine {
 	t.Helper()
 	ctx := context.Background()
 	w, err := engine.NewWasm(ctx, engine.WasmOptions{})
@@ -29,7 +30,7 @@ func bothEngines(t *testing.T) map[string]Engine {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { w.Close(ctx) })
-	return map[string]Engine{"native": engine.Native(), "wasm": w}
+	return map[string]call.Engine{"native": engine.Native(), "wasm": w}
 }
 
 // linkChain makes, under dir/20-knowledge, the folders d00…d24, each
@@ -99,8 +100,8 @@ func TestWalkSiblingLinks(t *testing.T) {
 			v := openVault(t, dir)
 
 			args := `{"slug":"alpha","mode":"full","archive_subject":"Links","archive_body_md":"See [[Note 24]], [[Note 00]] and [[Nowhere note]].\n","no_derived_because":"test"}`
-			out, err := v.Call(context.Background(), eng, "mem_archive", json.RawMessage(args),
-				CallOptions{Now: time.Date(2026, 11, 30, 9, 15, 0, 0, time.UTC), TZ: "Europe/Paris"})
+			out, err := call.Run(context.Background(), v, eng, "mem_archive", json.RawMessage(args),
+				call.Options{Now: time.Date(2026, 11, 30, 9, 15, 0, 0, time.UTC), TZ: "Europe/Paris"})
 			if err != nil {
 				t.Fatal(err)
 			}

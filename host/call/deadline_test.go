@@ -1,6 +1,6 @@
 //go:build unix
 
-package vaultfs
+package call_test
 
 import (
 	"bytes"
@@ -8,17 +8,89 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"kessho/core/fault"
+	"kessho/core/vault"
+	"kessho/host/call"
+	"kessho/host/conformance"
+	"kessho/host/engine"
+	"kessho/host/vaultfs"
 )
+
+// bothEngines returns the native engine and a wasm one, closed when the
+// test ends.
+func bothEngines(t *testing.T) map[string]call.Engine {
+	t.Helper()
+	ctx := context.Background()
+	w, err := engine.NewWasm(ctx, engine.WasmOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close(ctx) })
+	return map[string]call.Engine{"native": engine.Native(), "wasm": w}
+}
+
+// newVault writes files (vault path: text) into a new folder and opens
+// it, closed when the test ends.
+func newVault(t *testing.T, files map[string]string) (string, *vaultfs.Vault) {
+	t.Helper()
+	dir := t.TempDir()
+	for p, text := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v, err := vaultfs.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { v.Close() })
+	return dir, v
+}
+
+// unchanged fails the test unless dir holds exactly files (Kessho's own
+// .kessho/ aside).
+func unchanged(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	got, err := conformance.ReadTree(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]byte{}
+	for p, text := range files {
+		want[p] = []byte(text)
+	}
+	if !maps.EqualFunc(got, want, bytes.Equal) {
+		t.Errorf("the vault changed: %q; want %q", got, want)
+	}
+}
+
+// slowWalk is a vault whose reads begin only once ctx's deadline has
+// passed, as a walk of a large vault does.
+type slowWalk struct {
+	*vaultfs.Vault
+	wait func(ctx context.Context)
+}
+
+func (s slowWalk) AnswerContext(ctx context.Context, need vault.Need, snap *vault.Snapshot, maxBytes int64) error {
+	s.wait(ctx)
+	return s.Vault.AnswerContext(ctx, need, snap, maxBytes)
+}
 
 // stubEngine runs each round through inner after before has run, and
 // records the deadline of each round's context.
 type stubEngine struct {
-	inner  Engine
+	inner  call.Engine
 	before func(ctx context.Context, round int, req []byte) ([]byte, error) // nil, nil: go on to inner
 	mu     sync.Mutex
 	rounds []time.Time // each round's deadline; zero when none
@@ -52,7 +124,7 @@ const (
 var deadlineNow = time.Date(2026, 11, 30, 9, 15, 0, 0, time.UTC)
 
 // answerOf decodes an answer's code ("" for ok).
-func answerOf(t *testing.T, out Outcome) string {
+func answerOf(t *testing.T, out call.Outcome) string {
 	t.Helper()
 	var ans struct {
 		OK    bool
@@ -64,6 +136,9 @@ func answerOf(t *testing.T, out Outcome) string {
 	if ans.OK != out.OK {
 		t.Fatalf("answer %s; Outcome.OK %v", out.Answer, out.OK)
 	}
+	if out.Error != nil && out.Error.Code != ans.Error.Code {
+		t.Fatalf("answer %s; Outcome.Error %+v", out.Answer, out.Error)
+	}
 	return ans.Error.Code
 }
 
@@ -73,12 +148,10 @@ func answerOf(t *testing.T, out Outcome) string {
 func TestDeadlineSharedAcrossRounds(t *testing.T) {
 	for name, eng := range bothEngines(t) {
 		t.Run(name, func(t *testing.T) {
-			dir := t.TempDir()
-			makeTree(t, dir, deadlineVault)
-			v := openVault(t, dir)
+			_, v := newVault(t, deadlineVault)
 			s := &stubEngine{inner: eng}
 			start := time.Now()
-			out, err := v.Call(context.Background(), s, "mem_archive", json.RawMessage(archiveArgs), CallOptions{Now: deadlineNow})
+			out, err := call.Run(context.Background(), v, s, "mem_archive", json.RawMessage(archiveArgs), call.Options{Now: deadlineNow})
 			if err != nil || !out.OK {
 				t.Fatalf("answer %s, %v; want ok", out.Answer, err)
 			}
@@ -86,8 +159,8 @@ func TestDeadlineSharedAcrossRounds(t *testing.T) {
 				t.Fatalf("the call took %d rounds; the test needs 2 or more", len(s.rounds))
 			}
 			for i, d := range s.rounds {
-				if d.IsZero() || d.Before(start) || d.After(start.Add(DefaultTimeout+time.Second)) {
-					t.Errorf("round %d had deadline %v; want about %v after %v", i+1, d, DefaultTimeout, start)
+				if d.IsZero() || d.Before(start) || d.After(start.Add(call.DefaultTimeout+time.Second)) {
+					t.Errorf("round %d had deadline %v; want about %v after %v", i+1, d, call.DefaultTimeout, start)
 				}
 				if !d.Equal(s.rounds[0]) {
 					t.Errorf("round %d had deadline %v, round 1 %v: each round got its own", i+1, d, s.rounds[0])
@@ -106,14 +179,12 @@ func TestDeadlineSpansRounds(t *testing.T) {
 	for name, eng := range bothEngines(t) {
 		for _, how := range []string{"option", "context"} {
 			t.Run(name+"/"+how, func(t *testing.T) {
-				dir := t.TempDir()
-				makeTree(t, dir, deadlineVault)
-				v := openVault(t, dir)
+				dir, v := newVault(t, deadlineVault)
 				s := &stubEngine{inner: eng, before: func(ctx context.Context, round int, req []byte) ([]byte, error) {
 					time.Sleep(limit * 6 / 10)
 					return nil, nil
 				}}
-				ctx, opts := context.Background(), CallOptions{Now: deadlineNow}
+				ctx, opts := context.Background(), call.Options{Now: deadlineNow}
 				if how == "option" {
 					opts.Timeout = limit
 				} else {
@@ -121,7 +192,7 @@ func TestDeadlineSpansRounds(t *testing.T) {
 					defer cancel()
 					ctx = c
 				}
-				out, err := v.Call(ctx, s, "mem_update_phase", json.RawMessage(phaseArgs), opts)
+				out, err := call.Run(ctx, v, s, "mem_update_phase", json.RawMessage(phaseArgs), opts)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -134,9 +205,7 @@ func TestDeadlineSpansRounds(t *testing.T) {
 				if len(s.rounds) != 2 {
 					t.Errorf("the engine ran %d rounds; want 2", len(s.rounds))
 				}
-				if d := diffTree(readTree(t, dir), treeOf(deadlineVault)); d != "" {
-					t.Errorf("the vault changed:\n%s", d)
-				}
+				unchanged(t, dir, deadlineVault)
 			})
 		}
 	}
@@ -161,7 +230,7 @@ func TestDeadlineSameCode(t *testing.T) {
 		before func(ctx context.Context, round int, req []byte) ([]byte, error)
 		walk   bool // the walk of the vault sleeps past the deadline
 	}
-	variants := func(eng Engine) []variant {
+	variants := func(eng call.Engine) []variant {
 		return []variant{
 			{name: "engine deadline", tool: "mem_update_phase", before: func(ctx context.Context, round int, req []byte) ([]byte, error) {
 				waitDeadline(ctx)
@@ -190,21 +259,19 @@ func TestDeadlineSameCode(t *testing.T) {
 	for name, eng := range bothEngines(t) {
 		for _, vt := range variants(eng) {
 			t.Run(name+"/"+vt.name, func(t *testing.T) {
-				dir := t.TempDir()
-				makeTree(t, dir, deadlineVault)
-				v := openVault(t, dir)
+				dir, v := newVault(t, deadlineVault)
 				ctx, cancel := context.WithTimeout(context.Background(), limit)
 				defer cancel()
+				var disk call.Vault[*vaultfs.Lock] = v
 				if vt.walk {
-					walkHook = func(string) { waitDeadline(ctx) }
-					defer func() { walkHook = nil }()
+					disk = slowWalk{v, waitDeadline}
 				}
 				args := phaseArgs
 				if vt.tool == "mem_archive" {
 					args = archiveArgs
 				}
 				s := &stubEngine{inner: eng, before: vt.before}
-				out, err := v.Call(ctx, s, vt.tool, json.RawMessage(args), CallOptions{Now: deadlineNow, MaxRounds: vt.rounds})
+				out, err := call.Run(ctx, disk, s, vt.tool, json.RawMessage(args), call.Options{Now: deadlineNow, MaxRounds: vt.rounds})
 				if err != nil {
 					t.Fatalf("Call: %v; want a LIMIT_EXCEEDED answer", err)
 				}
@@ -218,9 +285,7 @@ func TestDeadlineSameCode(t *testing.T) {
 				} else if !bytes.Equal(got, want) {
 					t.Errorf("answer\n%s\nwant\n%s", got, want)
 				}
-				if d := diffTree(readTree(t, dir), treeOf(deadlineVault)); d != "" {
-					t.Errorf("the vault changed:\n%s", d)
-				}
+				unchanged(t, dir, deadlineVault)
 			})
 		}
 	}
@@ -231,11 +296,9 @@ func TestDeadlineSameCode(t *testing.T) {
 func TestDeadlineNoTime(t *testing.T) {
 	for name, eng := range bothEngines(t) {
 		t.Run(name, func(t *testing.T) {
-			dir := t.TempDir()
-			makeTree(t, dir, deadlineVault)
-			v := openVault(t, dir)
+			_, v := newVault(t, deadlineVault)
 			s := &stubEngine{inner: eng}
-			out, err := v.Call(context.Background(), s, "mem_update_phase", json.RawMessage(phaseArgs), CallOptions{Now: deadlineNow, Timeout: time.Nanosecond})
+			out, err := call.Run(context.Background(), v, s, "mem_update_phase", json.RawMessage(phaseArgs), call.Options{Now: deadlineNow, Timeout: time.Nanosecond})
 			if err != nil {
 				t.Fatal(err)
 			}
