@@ -394,7 +394,6 @@ func TestGuard(t *testing.T) {
 	disarm := g.arm(ctx)
 	g.osyield() // does not panic
 	cancel()
-	time.Sleep(10 * time.Millisecond) // let AfterFunc run
 	if e := stops("osyield after cancel", g.osyield); e != nil && e.ExitCode() != sys.ExitCodeContextCanceled {
 		t.Errorf("exit code %d; want ExitCodeContextCanceled", e.ExitCode())
 	}
@@ -606,7 +605,8 @@ func BenchmarkWasmCold(b *testing.B) {
 		w.Close(ctx)
 		b.StartTimer()
 	}
-	b.ReportMetric(float64(len(module)), "module-bytes")
+	mod, _ := module()
+	b.ReportMetric(float64(len(mod)), "module-bytes")
 	b.ReportMetric(float64(pages), "pages/instance")
 }
 
@@ -631,5 +631,31 @@ func TestPruneCaches(t *testing.T) {
 	}
 	if want := []string{"c", "d", "mine"}; !slices.Equal(got, want) {
 		t.Errorf("after pruning: %v; want %v", got, want)
+	}
+}
+
+// TestBuildModule builds the core module as a binary without it does (on a
+// fresh clone, every wasm test runs on that module) and checks it is the
+// module `make wasm` embeds, byte for byte: same source, same build
+// arguments. A difference means the embedded module is stale (run
+// `make wasm`) or the Makefile and buildArgs disagree.
+func TestBuildModule(t *testing.T) {
+	built, err := buildModule()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(built, []byte("\x00asm")) {
+		t.Fatalf("buildModule gave %d bytes starting %q; want a WebAssembly module", len(built), built[:min(len(built), 8)])
+	}
+	embeddedModule, err := embedded.ReadFile(moduleFile)
+	if err != nil {
+		t.Logf("no embedded module (%v): the engine uses the one built on demand", err)
+		if got, _ := module(); !bytes.Equal(got, built) {
+			t.Errorf("module() is not the module built on demand")
+		}
+		return
+	}
+	if !bytes.Equal(built, embeddedModule) {
+		t.Errorf("the module built on demand (%d bytes) differs from the embedded one (%d bytes): run `make wasm`", len(built), len(embeddedModule))
 	}
 }
