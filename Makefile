@@ -41,12 +41,16 @@ vet:
 
 # Every static check, all strict: go vet, gofmt, staticcheck, dead code
 # (functions no program or test reaches), go.mod and go.sum tidy, and the
-# plugin's lint (when its package.json has one).
+# plugin's lint (when its package.json has one). Each runs; any finding
+# fails the target.
 check: vet $(PLUGIN)/node_modules/.package-lock.json
-	$(GO) run $(STATICCHECK) ./...
-	@out=$$($(GO) run $(DEADCODE) -test ./...) || exit 1; if [ -n "$$out" ]; then echo "dead code:"; echo "$$out"; exit 1; fi
-	$(GO) mod tidy -diff
-	cd $(PLUGIN) && $(NPM) run lint --if-present
+	@fail=0; \
+	$(GO) run $(STATICCHECK) ./... || fail=1; \
+	dead=$$($(GO) run $(DEADCODE) -test ./...) || fail=1; \
+	if [ -n "$$dead" ]; then echo "dead code:"; echo "$$dead"; fail=1; fi; \
+	$(GO) mod tidy -diff || { echo "go.mod or go.sum not tidy: run go mod tidy"; fail=1; }; \
+	(cd $(PLUGIN) && $(NPM) run lint --if-present) || fail=1; \
+	exit $$fail
 
 # Every test: unit, conformance (both engines), CLI scripts, kill test,
 # fuzz seed corpora.
