@@ -1,7 +1,6 @@
 package frontmatter
 
 import (
-	"fmt"
 	"math"
 	"reflect"
 	"slices"
@@ -89,7 +88,7 @@ func (e edit) want(before *view) any {
 		b, _ := yaml.Marshal(v)
 		var back any
 		_ = yaml.Unmarshal(b, &back)
-		return plain(back)
+		return back
 	}
 	if e.kind != 7 {
 		return e.value
@@ -253,7 +252,7 @@ func readView(t *testing.T, text string) *view {
 			t.Fatalf("oracle: decoding %q of %q: %v", k.Value, text, err)
 		}
 		v.keys = append(v.keys, k.Value)
-		v.values[k.Value] = plain(decoded)
+		v.values[k.Value] = decoded
 		v.nodes[k.Value] = val
 		v.line[k.Value] = first
 		v.indent[k.Value] = root.Content[i].Column - 1
@@ -408,29 +407,6 @@ func checkLocal(t *testing.T, before, after *view, lo, hi int) {
 	if len(a) < lo+tail || !slices.Equal(a[:lo], b[:lo]) || !slices.Equal(a[len(a)-tail:], b[hi:]) {
 		t.Fatalf("lines outside [%d,%d) changed:\nbefore %q\nafter  %q", lo, hi, before.text, after.text)
 	}
-}
-
-// plain turns the map[any]any yaml.v3 decodes mappings with non-string
-// keys into (the package's Lookup gives map[string]any) into
-// map[string]any, at every depth.
-func plain(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, x := range t {
-			t[k] = plain(x)
-		}
-	case map[any]any:
-		m := make(map[string]any, len(t))
-		for k, x := range t {
-			m[fmt.Sprint(k)] = plain(x)
-		}
-		return m
-	case []any:
-		for i, x := range t {
-			t[i] = plain(x)
-		}
-	}
-	return v
 }
 
 // equalValues is reflect.DeepEqual where NaN equals NaN.

@@ -19,7 +19,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -54,8 +53,6 @@ type globals struct {
 	help                                  bool
 }
 
-var globalFlags = []string{"vault", "now", "tz", "lang", "engine", "timeout"}
-
 // usageError is a mistake on the command line: exit 2.
 type usageError struct{ msg string }
 
@@ -69,33 +66,23 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 func splitGlobals(args []string) (globals, []string, error) {
 	var g globals
 	var rest []string
+	values := map[string]*string{"vault": &g.vault, "now": &g.now, "tz": &g.tz, "lang": &g.lang, "engine": &g.engine, "timeout": &g.timeout}
 	err := commandLine{
 		end: endKept,
 		kind: func(arg, name string) flagKind {
-			switch {
-			case arg == "-h" || arg == "--help" || arg == "-help":
-				return switchFlag
-			case slices.Contains(globalFlags, name):
+			if _, ok := values[name]; ok {
 				return valueFlag
+			}
+			if arg == "-h" || arg == "--help" || arg == "-help" {
+				return switchFlag
 			}
 			return notFlag
 		},
 		set: func(name, val string) error {
-			switch name {
-			case "h", "help":
+			if p, ok := values[name]; ok {
+				*p = val
+			} else {
 				g.help = true
-			case "vault":
-				g.vault = val
-			case "now":
-				g.now = val
-			case "tz":
-				g.tz = val
-			case "lang":
-				g.lang = val
-			case "engine":
-				g.engine = val
-			case "timeout":
-				g.timeout = val
 			}
 			return nil
 		},
