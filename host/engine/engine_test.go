@@ -659,3 +659,38 @@ func TestBuildModule(t *testing.T) {
 		t.Errorf("the module built on demand (%d bytes) differs from the embedded one (%d bytes): run `make wasm`", len(built), len(embeddedModule))
 	}
 }
+
+// TestCachedModule checks that a binary without the module builds it once
+// into the cache and reads it from there afterwards, and that the
+// caches of other binaries are pruned.
+func TestCachedModule(t *testing.T) {
+	root := t.TempDir()
+	for _, old := range []string{"exe-a", "exe-b", "exe-c"} {
+		if err := os.MkdirAll(filepath.Join(root, old), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		past := time.Now().Add(-time.Hour)
+		os.Chtimes(filepath.Join(root, old), past, past)
+	}
+	built, err := cachedModule(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(built, []byte("\x00asm")) {
+		t.Fatalf("cachedModule gave %d bytes that are not a module", len(built))
+	}
+	files, _ := filepath.Glob(filepath.Join(root, "*", "kessho.wasm"))
+	if len(files) != 1 {
+		t.Fatalf("cached modules %q; want one", files)
+	}
+	if entries, _ := os.ReadDir(root); len(entries) != 1+keepOtherModules {
+		t.Errorf("%d folders in the module cache; want this binary's and %d others", len(entries), keepOtherModules)
+	}
+	marked := append([]byte("\x00asm"), "from the cache"...)
+	if err := os.WriteFile(files[0], marked, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if again, err := cachedModule(root); err != nil || !bytes.Equal(again, marked) {
+		t.Errorf("second cachedModule gave %d bytes, %v; want the cached file's", len(again), err)
+	}
+}

@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"bytes"
 	"embed"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -29,20 +31,71 @@ const moduleFile = "module/kessho.wasm"
 var buildArgs = []string{"build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w"}
 
 // module returns the core module: the embedded one, or, in a binary built
-// without it (`go build` or `go test` on a fresh clone), the one built by
-// buildModule, once per process.
+// without it (`go build` or `go test` on a fresh clone), the one
+// cachedModule gives, once per process.
 var module = sync.OnceValues(func() ([]byte, error) {
 	if b, err := embedded.ReadFile(moduleFile); err == nil {
 		return b, nil
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("engine: reading the embedded core: %w", err)
 	}
-	b, err := buildModule()
+	var b []byte
+	var err error
+	if cache, cerr := os.UserCacheDir(); cerr == nil {
+		b, err = cachedModule(filepath.Join(cache, "kessho", "module"))
+	} else {
+		b, err = buildModule()
+	}
 	if err != nil {
 		return nil, fmt.Errorf("engine: this binary was built without the core module (`make build` embeds it), and building it failed: %w", err)
 	}
 	return b, nil
 })
+
+// cachedModule returns the module built for this executable: from root
+// (kessho/module in the user's cache), in a folder named by the
+// executable's CRC-32C and length, where
+// the first process of a binary puts the one buildModule makes, so that a
+// binary started many times (the CLI's test scripts) builds it once. The
+// caches of the two most recently used other binaries are kept, the rest
+// pruned, as for the compilation caches. Without a usable cache, it builds.
+//
+// The build runs in this process's environment: a test that starts the
+// binary with another HOME or XDG_CACHE_HOME passes GOCACHE, GOMODCACHE
+// and GOPATH on (as host/cli's scripts do), or the first build starts Go's
+// caches afresh.
+func cachedModule(root string) ([]byte, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return buildModule()
+	}
+	self, err := os.ReadFile(exe)
+	if err != nil {
+		return buildModule()
+	}
+	key := fmt.Sprintf("exe-%08x-%d", crc32.Checksum(self, crc32.MakeTable(crc32.Castagnoli)), len(self))
+	path := filepath.Join(root, key, "kessho.wasm")
+	if b, err := os.ReadFile(path); err == nil && bytes.HasPrefix(b, []byte("\x00asm")) {
+		return b, nil
+	}
+	b, err := buildModule()
+	if err != nil {
+		return nil, err
+	}
+	// Written whole under a temporary name, then renamed: processes that
+	// start together each build, and the last rename wins.
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err == nil {
+		if f, err := os.CreateTemp(filepath.Dir(path), "kessho-*.wasm"); err == nil {
+			_, werr := f.Write(b)
+			if cerr := f.Close(); werr == nil && cerr == nil {
+				_ = os.Rename(f.Name(), path)
+			}
+			_ = os.Remove(f.Name()) // when the rename did not happen
+		}
+	}
+	pruneCaches(root, key, keepOtherModules)
+	return b, nil
+}
 
 // buildModule compiles the core to WebAssembly with the Go toolchain (the
 // `go` command on PATH) from the source tree this package was compiled

@@ -68,7 +68,9 @@ func kesshoCmd(t testing.TB, dir string, args ...string) *exec.Cmd {
 	cmd.Stderr = testLog{t}
 	// The wasm engine's compilation cache, shared by this run's servers
 	// (on Linux; os.UserCacheDir reads XDG_CACHE_HOME).
-	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(binDir, "cache"))
+	// GOCACHE kept: on a fresh clone the binary builds the wasm core with
+	// the go command, whose cache would otherwise move with XDG_CACHE_HOME.
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(binDir, "cache"), "GOCACHE="+goCache(t))
 	return cmd
 }
 
@@ -367,4 +369,14 @@ func TestHTTPFlags(t *testing.T) {
 	if got := phaseOf(contextOf(t, dir, "alpha")); got != "http" {
 		t.Errorf("phase = %q; want http", got)
 	}
+}
+
+// goCache is the go command's build cache.
+func goCache(t testing.TB) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(out))
 }
