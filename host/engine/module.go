@@ -52,13 +52,13 @@ var module = sync.OnceValues(func() ([]byte, error) {
 	return b, nil
 })
 
-// cachedModule returns the module built for this executable: from root
+// cachedModule returns the module built for this executable from root
 // (kessho/module in the user's cache), in a folder named by the
-// executable's CRC-32C and length, where
-// the first process of a binary puts the one buildModule makes, so that a
-// binary started many times (the CLI's test scripts) builds it once. The
-// caches of the two most recently used other binaries are kept, the rest
-// pruned, as for the compilation caches. Without a usable cache, it builds.
+// executable's CRC-32C and length, where the first process of a binary
+// puts the one buildModule makes: a binary started many times (the CLI's
+// test scripts) builds it once. The folders of the two most recently used
+// other binaries are kept, the rest pruned, as for the compilation caches.
+// Without a usable cache, it builds.
 //
 // The build runs in this process's environment: a test that starts the
 // binary with another HOME or XDG_CACHE_HOME passes GOCACHE, GOMODCACHE
