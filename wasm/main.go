@@ -12,7 +12,7 @@
 //
 // Build it as a reactor (the host calls _initialize once; main never runs):
 //
-//	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath -ldflags="-s -w" -o host/engine/kessho.wasm ./wasm
+//	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath -ldflags="-s -w" -o host/engine/module/kessho.wasm ./wasm
 //
 // # Notes
 //

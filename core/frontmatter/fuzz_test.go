@@ -3,6 +3,7 @@ package frontmatter
 import (
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,13 +11,16 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// The fuzz targets check SPEC section 2's property independently of the
-// package's own read-back check: for any file and any edit that succeeds,
-// the result parses, its keys are the original's (plus or minus the edited
-// one, in order), every other key reads back unchanged, the edited key reads
-// back as exactly what was set, the body and BOM are byte-identical, and no
-// byte outside the edited key's span (or the insertion point of a new key)
-// changed.
+// The fuzz targets check SPEC section 2's property against an oracle of
+// their own, which shares no code with the package: for any file and any
+// edit that succeeds, the result parses, its keys are the original's (plus
+// or minus the edited one, in order), every other key reads back unchanged,
+// the edited key reads back as exactly what was set, the body and BOM are
+// byte-identical, and no line outside the edited key's lines (or the
+// insertion point of a new key) changed. The oracle (view) splits the lines
+// and finds the delimiters by hand, decodes the YAML with yaml.v3 alone,
+// and compares lines; only Parse (an edit of a file it refuses must fail,
+// and the result must parse) and the edits themselves are the package's.
 //
 // Seeds live in testdata/fuzz/FuzzSet and testdata/fuzz/FuzzRemove, so a
 // plain `go test` runs them.
@@ -74,30 +78,28 @@ func (e edit) apply(text string) (string, error) {
 	return Set(text, e.key, e.value)
 }
 
-// want is what the edited key must read back as.
-func (e edit) want(before *Doc) any {
+// want is what the edited key must read back as, worked out from the edit
+// alone (and, for Append, the list the oracle read before).
+func (e edit) want(before *view) any {
 	switch v := e.value.(type) {
 	case []string:
-		out := []any{}
-		for _, s := range v {
-			out = append(out, s)
-		}
-		return out
+		return strs(v)
 	case map[string]any:
 		b, _ := yaml.Marshal(v)
 		var back any
 		_ = yaml.Unmarshal(b, &back)
-		return normalize(back)
+		return back
 	}
 	if e.kind != 7 {
 		return e.value
 	}
+	old, _ := before.values[e.key].([]any)
+	return append(append([]any{}, old...), strs(before.newItems(e))...)
+}
+
+func strs(list []string) []any {
 	out := []any{}
-	if old, ok := before.Lookup(e.key); ok {
-		list, _ := old.([]any)
-		out = append(out, list...)
-	}
-	for _, s := range dedupeAgainst(before, e) {
+	for _, s := range list {
 		out = append(out, s)
 	}
 	return out
@@ -113,7 +115,7 @@ func checkEdit(t *testing.T, text, key, value string, kind byte) {
 	// Invalid UTF-8 in a key or value is refused up front; fuzz the rest.
 	key, value = strings.ToValidUTF8(key, "?"), strings.ToValidUTF8(value, "?")
 	e := makeEdit(key, value, kind)
-	before, perr := Parse(text)
+	_, perr := Parse(text)
 	out, err := e.apply(text)
 	if perr != nil {
 		if err == nil {
@@ -124,24 +126,24 @@ func checkEdit(t *testing.T, text, key, value string, kind byte) {
 	if err != nil {
 		return // a refusal writes nothing; the property is about successes
 	}
-	if e.kind == 7 && len(dedupeAgainst(before, e)) == 0 {
+	before := readView(t, text)
+	if e.kind == 7 && len(before.newItems(e)) == 0 {
 		if out != text {
 			t.Fatalf("append of nothing new changed the text:\n%q\n%q", text, out)
 		}
 		return
 	}
 	after := checkCommon(t, text, out, before)
-	want := e.want(before)
-	keys := before.Keys()
-	lo, hi := editedSpan(before, e.key, false)
-	if before.find(e.key) == nil {
-		keys = append(keys, e.key)
+	keys := before.keys
+	if _, ok := before.line[e.key]; !ok {
+		keys = append(slices.Clip(keys), e.key)
 	}
 	checkKeys(t, before, after, keys, e.key)
-	if got, _ := after.Lookup(e.key); !equalValues(got, want) {
+	if got, want := after.values[e.key], e.want(before); !equalValues(got, want) {
 		t.Fatalf("%q reads back %#v, want %#v\nbefore %q\nafter  %q", e.key, got, want, text, out)
 	}
-	checkLocal(t, text, out, lo, hi)
+	lo, hi := before.span(e.key)
+	checkLocal(t, before, after, lo, hi)
 }
 
 func FuzzRemove(f *testing.F) {
@@ -151,7 +153,7 @@ func FuzzRemove(f *testing.F) {
 // checkRemove is FuzzRemove's property for one key.
 func checkRemove(t *testing.T, text, key string) {
 	t.Helper()
-	before, perr := Parse(text)
+	_, perr := Parse(text)
 	out, err := Remove(text, key)
 	if perr != nil {
 		if err == nil {
@@ -162,45 +164,219 @@ func checkRemove(t *testing.T, text, key string) {
 	if err != nil {
 		return
 	}
-	if before.find(key) == nil {
+	before := readView(t, text)
+	if _, ok := before.line[key]; !ok {
 		if out != text {
 			t.Fatalf("remove of an absent key changed the text")
 		}
 		return
 	}
 	after := checkCommon(t, text, out, before)
-	keys := keysWithout(before.Keys(), key)
+	keys := slices.DeleteFunc(slices.Clone(before.keys), func(k string) bool { return k == key })
 	checkKeys(t, before, after, keys, key)
-	if _, ok := after.Lookup(key); ok {
+	if _, ok := after.line[key]; ok {
 		t.Fatalf("%q still there after Remove", key)
 	}
-	lo, hi := editedSpan(before, key, true)
-	checkLocal(t, text, out, lo, hi)
+	lo, hi := before.span(key)
+	checkLocal(t, before, after, lo, hi)
 }
 
-// dedupeAgainst is what Append really adds.
-func dedupeAgainst(before *Doc, e edit) []string {
-	var present []string
-	if e := before.find(e.key); e != nil {
-		for _, it := range resolve(e.val).Content {
-			if s, ok := scalarText(it); ok {
-				present = append(present, s)
+// view is a note as the oracle reads it, without the package: its lines,
+// the delimiters, and the frontmatter's top-level keys decoded by yaml.v3.
+type view struct {
+	text   string
+	bom    bool
+	lines  []string // after the BOM, each with its line ending
+	open   int      // index of the opening "---" line; -1 without frontmatter
+	close  int      // index of the closing "---" or "..." line
+	keys   []string // in order
+	values map[string]any
+	nodes  map[string]*yaml.Node // each key's value
+	line   map[string]int        // index of each key's first line
+	indent map[string]int        // each key's column, from 0
+	starts []int                 // the first line of every top-level entry
+}
+
+// readView reads text, which Parse accepted; it fails the test when it
+// cannot (the oracle and the package disagree on what a note is).
+func readView(t *testing.T, text string) *view {
+	t.Helper()
+	v := &view{text: text, open: -1, values: map[string]any{}, nodes: map[string]*yaml.Node{}, line: map[string]int{}, indent: map[string]int{}}
+	rest, bomFound := strings.CutPrefix(text, "\ufeff")
+	v.bom = bomFound
+	v.lines = splitLines(rest)
+	delim := func(i int, closing bool) bool {
+		l := strings.TrimRight(strings.TrimRight(v.lines[i], "\r\n"), " \t")
+		return l == "---" || closing && l == "..."
+	}
+	if len(v.lines) == 0 || !delim(0, false) || !strings.ContainsAny(v.lines[0], "\r\n") {
+		return v
+	}
+	v.open, v.close = 0, -1
+	for i := 1; i < len(v.lines) && v.close < 0; i++ {
+		if delim(i, true) {
+			v.close = i
+		}
+	}
+	if v.close < 0 {
+		t.Fatalf("oracle: no closing delimiter in %q, which Parse accepted", text)
+	}
+	var content strings.Builder
+	for _, l := range v.lines[1:v.close] {
+		content.WriteString(strings.TrimRight(l, "\r\n") + "\n")
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(content.String()), &doc); err != nil {
+		t.Fatalf("oracle: yaml.v3 refuses the frontmatter of %q, which Parse accepted: %v", text, err)
+	}
+	if len(doc.Content) == 0 {
+		return v
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		t.Fatalf("oracle: the frontmatter of %q is not a mapping, yet Parse accepted it", text)
+	}
+	fileLine := yamlLines(content.String())
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, val := root.Content[i], root.Content[i+1]
+		first := 1 + fileLine[k.Line-1]
+		v.starts = append(v.starts, first)
+		if k.Kind == yaml.AliasNode {
+			k = k.Alias
+		}
+		if k.Kind != yaml.ScalarNode {
+			continue // a list or mapping as a key has no name
+		}
+		var decoded any
+		if err := val.Decode(&decoded); err != nil {
+			t.Fatalf("oracle: decoding %q of %q: %v", k.Value, text, err)
+		}
+		v.keys = append(v.keys, k.Value)
+		v.values[k.Value] = decoded
+		v.nodes[k.Value] = val
+		v.line[k.Value] = first
+		v.indent[k.Value] = root.Content[i].Column - 1
+	}
+	return v
+}
+
+// splitLines cuts s after each "\n", "\r\n" or lone "\r".
+func splitLines(s string) []string {
+	var lines []string
+	for len(s) > 0 {
+		i := strings.IndexAny(s, "\r\n")
+		switch {
+		case i < 0:
+			i = len(s)
+		case strings.HasPrefix(s[i:], "\r\n"):
+			i += 2
+		default:
+			i++
+		}
+		lines = append(lines, s[:i])
+		s = s[i:]
+	}
+	return lines
+}
+
+// yamlLines maps each line yaml.v3 counts in content (from 0) to the line
+// of content it starts on: YAML also breaks lines at U+0085, U+2028 and
+// U+2029, which are no line breaks in a note.
+func yamlLines(content string) []int {
+	starts := []int{0}
+	line := 0
+	for _, r := range content {
+		switch r {
+		case '\n':
+			line++
+			starts = append(starts, line)
+		case '\u0085', '\u2028', '\u2029':
+			starts = append(starts, line)
+		}
+	}
+	return starts
+}
+
+// body is the note after its frontmatter.
+func (v *view) body() string {
+	if v.open < 0 {
+		return strings.Join(v.lines, "")
+	}
+	return strings.Join(v.lines[v.close+1:], "")
+}
+
+// span is the lines [lo, hi) an edit of key may change: the key's first
+// line up to the next key or the closing delimiter, less the comments at
+// the key's indentation or less that end it (they are not its value); for
+// a new key, none, at the closing delimiter (or at the top of a note
+// without frontmatter).
+func (v *view) span(key string) (lo, hi int) {
+	lo, ok := v.line[key]
+	if !ok {
+		if v.open < 0 {
+			return 0, 0
+		}
+		return v.close, v.close
+	}
+	hi = v.close
+	for _, l := range v.starts {
+		if l > lo && l < hi {
+			hi = l
+		}
+	}
+	for hi > lo+1 {
+		l := v.lines[hi-1]
+		trimmed := strings.TrimLeft(l, " \t")
+		if !strings.HasPrefix(trimmed, "#") || len(l)-len(trimmed) > v.indent[key] {
+			break
+		}
+		hi--
+	}
+	return lo, hi
+}
+
+// newItems is what Append must add to key: the items not already in its
+// list (compared with the list's scalars as written, a null as ""), each
+// once.
+func (v *view) newItems(e edit) []string {
+	seen := map[string]bool{}
+	if list := v.nodes[e.key]; list != nil {
+		for list.Kind == yaml.AliasNode {
+			list = list.Alias
+		}
+		for _, it := range list.Content {
+			for it.Kind == yaml.AliasNode {
+				it = it.Alias
+			}
+			switch {
+			case it.Kind != yaml.ScalarNode:
+			case it.ShortTag() == "!!null":
+				seen[""] = true
+			default:
+				seen[it.Value] = true
 			}
 		}
 	}
-	return dedupe(present, e.items)
+	out := []string{}
+	for _, s := range e.items {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
-func checkCommon(t *testing.T, text, out string, before *Doc) *Doc {
+func checkCommon(t *testing.T, text, out string, before *view) *view {
 	t.Helper()
-	after, err := Parse(out)
-	if err != nil {
+	if _, err := Parse(out); err != nil {
 		t.Fatalf("result does not parse: %v\nbefore %q\nafter  %q", err, text, out)
 	}
-	if after.Body() != before.Body() {
-		t.Fatalf("body changed:\nbefore %q\nafter  %q", before.Body(), after.Body())
+	after := readView(t, out)
+	if after.body() != before.body() {
+		t.Fatalf("body changed:\nbefore %q\nafter  %q", before.body(), after.body())
 	}
-	if strings.HasPrefix(text, bom) != strings.HasPrefix(out, bom) {
+	if after.bom != before.bom {
 		t.Fatalf("BOM changed")
 	}
 	// A file whose lines all end in a lone "\r" gets "\r" endings only.
@@ -210,43 +386,26 @@ func checkCommon(t *testing.T, text, out string, before *Doc) *Doc {
 	return after
 }
 
-func checkKeys(t *testing.T, before, after *Doc, keys []string, edited string) {
+func checkKeys(t *testing.T, before, after *view, keys []string, edited string) {
 	t.Helper()
-	if got := after.Keys(); !reflect.DeepEqual(got, keys) && !(len(got) == 0 && len(keys) == 0) {
-		t.Fatalf("keys = %q, want %q\nbefore %q\nafter  %q", got, keys, before.text, after.text)
+	if !slices.Equal(after.keys, keys) {
+		t.Fatalf("keys = %q, want %q\nbefore %q\nafter  %q", after.keys, keys, before.text, after.text)
 	}
 	for _, k := range keys {
-		if k == edited {
-			continue
-		}
-		a, _ := before.Lookup(k)
-		b, _ := after.Lookup(k)
-		if !equalValues(a, b) {
-			t.Fatalf("%q changed from %#v to %#v\nbefore %q\nafter  %q", k, a, b, before.text, after.text)
+		if k != edited && !equalValues(before.values[k], after.values[k]) {
+			t.Fatalf("%q changed from %#v to %#v\nbefore %q\nafter  %q", k, before.values[k], after.values[k], before.text, after.text)
 		}
 	}
 }
 
-// editedSpan is the part of the original text an edit of key may change:
-// from the key's colon (its line, for Remove) to the end of its lines; for a
-// new key, the point before the closing delimiter (or after the BOM).
-func editedSpan(d *Doc, key string, remove bool) (lo, hi int) {
-	if e := d.find(key); e != nil {
-		if remove {
-			return e.lineStart, e.end
-		}
-		return e.colonEnd, e.end
-	}
-	if d.has {
-		return d.contentEnd, d.contentEnd
-	}
-	return d.bomLen, d.bomLen
-}
-
-func checkLocal(t *testing.T, text, out string, lo, hi int) {
+// checkLocal checks that the lines of after are those of before but for
+// before's lines [lo, hi), which may have become any lines.
+func checkLocal(t *testing.T, before, after *view, lo, hi int) {
 	t.Helper()
-	if len(out) < lo+len(text)-hi || out[:lo] != text[:lo] || out[len(out)-(len(text)-hi):] != text[hi:] {
-		t.Fatalf("bytes outside [%d,%d) changed:\nbefore %q\nafter  %q", lo, hi, text, out)
+	b, a := before.lines, after.lines
+	tail := len(b) - hi
+	if len(a) < lo+tail || !slices.Equal(a[:lo], b[:lo]) || !slices.Equal(a[len(a)-tail:], b[hi:]) {
+		t.Fatalf("lines outside [%d,%d) changed:\nbefore %q\nafter  %q", lo, hi, before.text, after.text)
 	}
 }
 

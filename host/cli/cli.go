@@ -55,8 +55,6 @@ type globals struct {
 	help                                  bool
 }
 
-var globalFlags = []string{"vault", "now", "tz", "lang", "engine", "timeout"}
-
 // usageError is a mistake on the command line: exit 2.
 type usageError struct{ msg string }
 
@@ -65,57 +63,38 @@ func (e usageError) Error() string { return e.msg }
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
 // splitGlobals takes the global flags out of args, wherever they stand,
-// and returns the rest in order. "--" ends flag parsing.
+// and returns the rest in order. "--" ends flag parsing (and stays in the
+// rest, for the command).
 func splitGlobals(args []string) (globals, []string, error) {
 	var g globals
 	var rest []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			rest = append(rest, args[i:]...)
-			break
-		}
-		if a == "-h" || a == "--help" || a == "-help" {
-			g.help = true
-			continue
-		}
-		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !strings.HasPrefix(a, "-") || !isGlobal(name) {
-			rest = append(rest, a)
-			continue
-		}
-		if !hasVal {
-			if i+1 >= len(args) {
-				return g, nil, usagef("flag --%s needs a value", name)
+	values := map[string]*string{"vault": &g.vault, "now": &g.now, "tz": &g.tz, "lang": &g.lang, "engine": &g.engine, "timeout": &g.timeout}
+	err := commandLine{
+		end: endKept,
+		kind: func(arg, name string) flagKind {
+			if _, ok := values[name]; ok {
+				return valueFlag
 			}
-			i++
-			val = args[i]
-		}
-		switch name {
-		case "vault":
-			g.vault = val
-		case "now":
-			g.now = val
-		case "tz":
-			g.tz = val
-		case "lang":
-			g.lang = val
-		case "engine":
-			g.engine = val
-		case "timeout":
-			g.timeout = val
-		}
-	}
-	return g, rest, nil
-}
-
-func isGlobal(name string) bool {
-	for _, f := range globalFlags {
-		if f == name {
-			return true
-		}
-	}
-	return false
+			if arg == "-h" || arg == "--help" || arg == "-help" {
+				return switchFlag
+			}
+			return notFlag
+		},
+		set: func(name, val string) error {
+			if p, ok := values[name]; ok {
+				*p = val
+			} else {
+				g.help = true
+			}
+			return nil
+		},
+		positional: func(a string) error {
+			rest = append(rest, a)
+			return nil
+		},
+		needsValue: func(name string) error { return usagef("flag --%s needs a value", name) },
+	}.parse(args)
+	return g, rest, err
 }
 
 // Run runs kessho with args (without the program name) and returns the
@@ -196,19 +175,21 @@ func runCall(g globals, rest []string, env Env) int {
 	}
 	tool, rest := rest[0], rest[1:]
 	argsJSON := "{}"
-	for i := 0; i < len(rest); i++ {
-		name, val, hasVal := strings.Cut(strings.TrimLeft(rest[i], "-"), "=")
-		if !strings.HasPrefix(rest[i], "-") || name != "json" {
-			return usage(env, usagef("call: unexpected argument %q (arguments go in --json)", rest[i]))
-		}
-		if !hasVal {
-			if i+1 >= len(rest) {
-				return usage(env, usagef("--json needs a value"))
-			}
-			i++
-			val = rest[i]
-		}
-		argsJSON = val
+	unexpected := func(arg, _ string) error {
+		return usagef("call: unexpected argument %q (arguments go in --json)", arg)
+	}
+	err := commandLine{
+		flags: map[string]flagKind{"json": valueFlag},
+		set: func(_, val string) error {
+			argsJSON = val
+			return nil
+		},
+		positional: func(a string) error { return unexpected(a, "") },
+		unknown:    unexpected,
+		needsValue: func(string) error { return usagef("--json needs a value") },
+	}.parse(rest)
+	if err != nil {
+		return usage(env, err)
 	}
 	if argsJSON == "-" {
 		b, err := io.ReadAll(env.Stdin)

@@ -49,35 +49,31 @@ func runFriendly(g globals, t *catalog.Tool, rest []string, env Env) int {
 func friendlyArgs(t *catalog.Tool, rest []string) (map[string]any, error) {
 	args := map[string]any{}
 	var positional []string
-	for i := 0; i < len(rest); i++ {
-		a := rest[i]
-		if a == "--" {
-			positional = append(positional, rest[i+1:]...)
-			break
-		}
-		if !strings.HasPrefix(a, "--") {
-			positional = append(positional, a)
-			continue
-		}
-		name, val, hasVal := strings.Cut(a[2:], "=")
-		name = strings.ReplaceAll(name, "-", "_")
-		p, ok := t.Param(name)
-		if !ok {
-			return nil, fmt.Errorf("unknown flag --%s", name)
-		}
-		if !hasVal {
-			if p.Type == catalog.Boolean && (i+1 >= len(rest) || (rest[i+1] != "true" && rest[i+1] != "false")) {
-				val = "true"
-			} else if i+1 >= len(rest) {
-				return nil, fmt.Errorf("flag --%s needs a value", name)
-			} else {
-				i++
-				val = rest[i]
+	err := commandLine{
+		doubleDash: true,
+		end:        endDropped,
+		kind: func(_, name string) flagKind {
+			switch p, ok := t.Param(name); {
+			case !ok:
+				return notFlag
+			case p.Type == catalog.Boolean:
+				return boolFlag
 			}
-		}
-		if err := setArg(args, p, val); err != nil {
-			return nil, err
-		}
+			return valueFlag
+		},
+		set: func(name, val string) error {
+			p, _ := t.Param(name)
+			return setArg(args, p, val)
+		},
+		positional: func(a string) error {
+			positional = append(positional, a)
+			return nil
+		},
+		unknown:    func(_, name string) error { return fmt.Errorf("unknown flag --%s", name) },
+		needsValue: func(name string) error { return fmt.Errorf("flag --%s needs a value", name) },
+	}.parse(rest)
+	if err != nil {
+		return nil, err
 	}
 	if len(positional) > len(t.CLI.Args) {
 		return nil, fmt.Errorf("too many arguments: %q (expected %s)", positional[len(t.CLI.Args):], strings.Join(t.CLI.Args, " "))

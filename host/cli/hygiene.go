@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -44,32 +45,35 @@ func runHygiene(g globals, rest []string, env Env) int {
 	}
 	var action, root string
 	asJSON := false
-	for i := 0; i < len(rest); i++ {
-		a := rest[i]
-		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		switch {
-		case a == "check" || a == "trim":
-			if action != "" {
-				return hygieneUsageError(env, "give one action, check or trim, not %q and %q", action, a)
+	unexpected := func(arg, _ string) error { return fmt.Errorf("unexpected argument %q", arg) }
+	err := commandLine{
+		flags: map[string]flagKind{"json": switchFlag, "root": valueFlag},
+		set: func(name, val string) error {
+			switch {
+			case name == "json":
+				asJSON = true
+			case val == "":
+				return errors.New("--root needs a folder")
+			default:
+				root = val
+			}
+			return nil
+		},
+		positional: func(a string) error {
+			switch {
+			case a != "check" && a != "trim":
+				return unexpected(a, "")
+			case action != "":
+				return fmt.Errorf("give one action, check or trim, not %q and %q", action, a)
 			}
 			action = a
-		case strings.HasPrefix(a, "-") && name == "json" && !hasVal:
-			asJSON = true
-		case strings.HasPrefix(a, "-") && name == "root":
-			if !hasVal {
-				if i+1 >= len(rest) {
-					return hygieneUsageError(env, "--root needs a folder")
-				}
-				i++
-				val = rest[i]
-			}
-			if val == "" {
-				return hygieneUsageError(env, "--root needs a folder")
-			}
-			root = val
-		default:
-			return hygieneUsageError(env, "unexpected argument %q", a)
-		}
+			return nil
+		},
+		unknown:    unexpected,
+		needsValue: func(string) error { return errors.New("--root needs a folder") },
+	}.parse(rest)
+	if err != nil {
+		return hygieneUsageError(env, "%v", err)
 	}
 	if action == "" {
 		return hygieneUsageError(env, "give an action: check or trim")

@@ -8,7 +8,6 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -98,25 +97,22 @@ func serveHTTP(ctx context.Context, srv *sdk.Server, addr, token string, env Env
 // --flag=value).
 func mcpFlags(rest []string, env Env) (addr, token string, err error) {
 	token = env.Getenv("KESSHO_MCP_TOKEN")
-	for i := 0; i < len(rest); i++ {
-		name, val, hasVal := strings.Cut(strings.TrimLeft(rest[i], "-"), "=")
-		if !strings.HasPrefix(rest[i], "-") || (name != "http" && name != "token") {
-			return "", "", usagef("mcp: unexpected argument %q", rest[i])
-		}
-		if !hasVal {
-			if i+1 >= len(rest) {
-				return "", "", usagef("--%s needs a value", name)
+	unexpected := func(arg, _ string) error { return usagef("mcp: unexpected argument %q", arg) }
+	err = commandLine{
+		flags: map[string]flagKind{"http": valueFlag, "token": valueFlag},
+		set: func(name, val string) error {
+			if name == "http" {
+				addr = val
+			} else {
+				token = val
 			}
-			i++
-			val = rest[i]
-		}
-		if name == "http" {
-			addr = val
-		} else {
-			token = val
-		}
-	}
-	return addr, token, nil
+			return nil
+		},
+		positional: func(a string) error { return unexpected(a, "") },
+		unknown:    unexpected,
+		needsValue: func(name string) error { return usagef("--%s needs a value", name) },
+	}.parse(rest)
+	return addr, token, err
 }
 
 // mcpOptions turns the global flags into the server's options: each call

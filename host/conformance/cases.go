@@ -9,7 +9,10 @@
 //	-- call.json --
 //	{"tool":"mem_update_phase","args":{…},"now":"2026-11-30T10:15:00+01:00","tz":"Europe/Paris","lang":"en"}
 //	-- answer.json --
-//	{"ok":true,"result":{…}}          (the answer hosts print, without the plan)
+//	{
+//	  "ok": true,
+//	  "result": {…}                   (the answer hosts print, without the plan,
+//	}                                  stored indented: see below)
 //	-- vault/10-episodes/projects/a/context.md --
 //	…the vault before the call…
 //	-- want/10-episodes/projects/a/context.md --
@@ -21,6 +24,12 @@
 // want/ file laid over it and every deleted/ file gone: a case with neither
 // proves that the call wrote nothing.
 //
+// answer.json is stored indented (json.Indent, two spaces), so that an
+// updated answer reads as a diff of lines; hosts print it compact, and the
+// loaders compact it (json.Compact: only the white space between tokens
+// goes, strings and numbers keep their bytes) before comparing it byte for
+// byte with what a host printed.
+//
 // A file name may end with flags in brackets, which apply to its bytes:
 // `[crlf]` turns every "\n" into "\r\n", `[cr]` into a lone "\r" (old Mac
 // line endings), `[bom]` prefixes a UTF-8 BOM,
@@ -30,6 +39,7 @@
 package conformance
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -55,7 +65,7 @@ type Case struct {
 	File    string // the txtar's path
 	Comment string
 	Call    Call
-	Answer  string            // expected answer.json, trimmed
+	Answer  string            // expected answer.json, compacted
 	Vault   map[string][]byte // before
 	Want    map[string][]byte // after
 	archive *txtar.Archive
@@ -104,7 +114,9 @@ func LoadFile(path string) (*Case, error) {
 			}
 			haveCall = true
 		case name == "answer.json":
-			c.Answer = strings.TrimSpace(string(data))
+			if c.Answer, err = compactAnswer(data); err != nil {
+				return nil, fmt.Errorf("%s: %v", path, err)
+			}
 		case strings.HasPrefix(name, "vault/"):
 			c.Vault[strings.TrimPrefix(name, "vault/")] = data
 		case strings.HasPrefix(name, "want/"):
@@ -268,12 +280,17 @@ func encodeFlags(name string, data []byte) (string, []byte) {
 	return name, []byte(s)
 }
 
-// SetAnswer replaces the case's answer.json in its file (for -update).
+// SetAnswer replaces the case's answer.json in its file, indented (for
+// -update).
 func (c *Case) SetAnswer(answer string) error {
+	data, err := indentAnswer(answer)
+	if err != nil {
+		return err
+	}
 	found := false
 	for i := range c.archive.Files {
 		if c.archive.Files[i].Name == "answer.json" {
-			c.archive.Files[i].Data = []byte(answer + "\n")
+			c.archive.Files[i].Data = data
 			found = true
 		}
 	}
@@ -283,11 +300,35 @@ func (c *Case) SetAnswer(answer string) error {
 		for _, f := range c.archive.Files {
 			files = append(files, f)
 			if f.Name == "call.json" {
-				files = append(files, txtar.File{Name: "answer.json", Data: []byte(answer + "\n")})
+				files = append(files, txtar.File{Name: "answer.json", Data: data})
 			}
 		}
 		c.archive.Files = files
 	}
 	c.Answer = answer
 	return os.WriteFile(c.File, txtar.Format(c.archive), 0o644)
+}
+
+// compactAnswer returns answer.json as hosts print it: compact. An empty
+// section stays empty.
+func compactAnswer(data []byte) (string, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return "", nil
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, data); err != nil {
+		return "", fmt.Errorf("answer.json: %v", err)
+	}
+	return b.String(), nil
+}
+
+// indentAnswer returns answer as answer.json stores it: indented by two
+// spaces, with a final newline.
+func indentAnswer(answer string) ([]byte, error) {
+	var b bytes.Buffer
+	if err := json.Indent(&b, []byte(answer), "", "  "); err != nil {
+		return nil, fmt.Errorf("answer.json: %v", err)
+	}
+	b.WriteByte('\n')
+	return b.Bytes(), nil
 }

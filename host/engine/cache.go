@@ -15,13 +15,14 @@ import (
 // cache folder keeps besides this one's.
 const keepOtherModules = 2
 
-// moduleID names the embedded module's cache folder: its CRC-32C and
+// moduleID names the module's cache folder: its CRC-32C and
 // length. It only sorts caches into folders (wazero keys each compiled
 // module by its own hash inside), so a CRC, 15 times cheaper than a
 // SHA-256 on every start of the CLI, is enough.
 var moduleID = sync.OnceValue(func() string {
-	sum := crc32.Checksum(module, crc32.MakeTable(crc32.Castagnoli))
-	return fmt.Sprintf("core-%08x-%d", sum, len(module))
+	mod, _ := module() // NewWasm checked its error
+	sum := crc32.Checksum(mod, crc32.MakeTable(crc32.Castagnoli))
+	return fmt.Sprintf("core-%08x-%d", sum, len(mod))
 })
 
 // moduleCacheDir returns the default compilation cache of this module,

@@ -394,7 +394,6 @@ func TestGuard(t *testing.T) {
 	disarm := g.arm(ctx)
 	g.osyield() // does not panic
 	cancel()
-	time.Sleep(10 * time.Millisecond) // let AfterFunc run
 	if e := stops("osyield after cancel", g.osyield); e != nil && e.ExitCode() != sys.ExitCodeContextCanceled {
 		t.Errorf("exit code %d; want ExitCodeContextCanceled", e.ExitCode())
 	}
@@ -606,7 +605,8 @@ func BenchmarkWasmCold(b *testing.B) {
 		w.Close(ctx)
 		b.StartTimer()
 	}
-	b.ReportMetric(float64(len(module)), "module-bytes")
+	mod, _ := module()
+	b.ReportMetric(float64(len(mod)), "module-bytes")
 	b.ReportMetric(float64(pages), "pages/instance")
 }
 
@@ -631,5 +631,66 @@ func TestPruneCaches(t *testing.T) {
 	}
 	if want := []string{"c", "d", "mine"}; !slices.Equal(got, want) {
 		t.Errorf("after pruning: %v; want %v", got, want)
+	}
+}
+
+// TestBuildModule builds the core module as a binary without it does (on a
+// fresh clone, every wasm test runs on that module) and checks it is the
+// module `make wasm` embeds, byte for byte: same source, same build
+// arguments. A difference means the embedded module is stale (run
+// `make wasm`) or the Makefile and buildArgs disagree.
+func TestBuildModule(t *testing.T) {
+	built, err := buildModule()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(built, []byte("\x00asm")) {
+		t.Fatalf("buildModule gave %d bytes starting %q; want a WebAssembly module", len(built), built[:min(len(built), 8)])
+	}
+	embeddedModule, err := embedded.ReadFile(moduleFile)
+	if err != nil {
+		t.Logf("no embedded module (%v): the engine uses the one built on demand", err)
+		if got, _ := module(); !bytes.Equal(got, built) {
+			t.Errorf("module() is not the module built on demand")
+		}
+		return
+	}
+	if !bytes.Equal(built, embeddedModule) {
+		t.Errorf("the module built on demand (%d bytes) differs from the embedded one (%d bytes): run `make wasm`", len(built), len(embeddedModule))
+	}
+}
+
+// TestCachedModule checks that a binary without the module builds it once
+// into the cache and reads it from there afterwards, and that the
+// caches of other binaries are pruned.
+func TestCachedModule(t *testing.T) {
+	root := t.TempDir()
+	for _, old := range []string{"exe-a", "exe-b", "exe-c"} {
+		if err := os.MkdirAll(filepath.Join(root, old), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		past := time.Now().Add(-time.Hour)
+		os.Chtimes(filepath.Join(root, old), past, past)
+	}
+	built, err := cachedModule(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(built, []byte("\x00asm")) {
+		t.Fatalf("cachedModule gave %d bytes that are not a module", len(built))
+	}
+	files, _ := filepath.Glob(filepath.Join(root, "*", "kessho.wasm"))
+	if len(files) != 1 {
+		t.Fatalf("cached modules %q; want one", files)
+	}
+	if entries, _ := os.ReadDir(root); len(entries) != 1+keepOtherModules {
+		t.Errorf("%d folders in the module cache; want this binary's and %d others", len(entries), keepOtherModules)
+	}
+	marked := append([]byte("\x00asm"), "from the cache"...)
+	if err := os.WriteFile(files[0], marked, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if again, err := cachedModule(root); err != nil || !bytes.Equal(again, marked) {
+		t.Errorf("second cachedModule gave %d bytes, %v; want the cached file's", len(again), err)
 	}
 }

@@ -124,9 +124,9 @@ func (in *instance) call(ctx context.Context, request []byte, maxAnswer int) ([]
 // every scheduling, so a runaway call that allocates is stopped even when
 // nothing else can interrupt it.
 type guard struct {
-	deadline atomic.Int64 // Unix ns; 0 between calls
-	stopped  atomic.Bool  // the call's context ended
-	wall     atomic.Int64 // fake clocks, ns
+	deadline atomic.Int64                    // Unix ns; 0 between calls
+	done     atomic.Pointer[<-chan struct{}] // the call's ctx.Done(); nil between calls
+	wall     atomic.Int64                    // fake clocks, ns
 	mono     atomic.Int64
 }
 
@@ -141,14 +141,17 @@ func newGuard() *guard {
 }
 
 // arm makes the guard watch ctx until the returned function is called.
+// The guard reads ctx's Done channel itself at each check (a closed channel
+// is seen at once, where a flag set by context.AfterFunc would wait for
+// its goroutine to run).
 func (g *guard) arm(ctx context.Context) (disarm func()) {
 	if d, ok := ctx.Deadline(); ok {
 		g.deadline.Store(d.UnixNano())
 	}
-	g.stopped.Store(false)
-	stop := context.AfterFunc(ctx, func() { g.stopped.Store(true) })
+	done := ctx.Done()
+	g.done.Store(&done)
 	return func() {
-		stop()
+		g.done.Store(nil)
 		g.deadline.Store(0)
 	}
 }
@@ -158,8 +161,12 @@ func (g *guard) arm(ctx context.Context) (disarm func()) {
 // rather than waited for: the host's timers may not run while the module
 // holds the thread.
 func (g *guard) check() {
-	if g.stopped.Load() {
-		panic(sys.NewExitError(sys.ExitCodeContextCanceled))
+	if done := g.done.Load(); done != nil {
+		select {
+		case <-*done:
+			panic(sys.NewExitError(sys.ExitCodeContextCanceled))
+		default:
+		}
 	}
 	if d := g.deadline.Load(); d != 0 && time.Now().UnixNano() > d {
 		panic(sys.NewExitError(sys.ExitCodeDeadlineExceeded))

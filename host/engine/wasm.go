@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"os"
@@ -17,11 +16,6 @@ import (
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 	"github.com/tetratelabs/wazero/sys"
 )
-
-// module is the core built as a wasip1 reactor by `make build` (see wasm/).
-//
-//go:embed kessho.wasm
-var module []byte
 
 // Defaults for WasmOptions' zero fields.
 const (
@@ -142,8 +136,9 @@ type Wasm struct {
 	started atomic.Int64 // instances started, for tests
 }
 
-// NewWasm compiles the embedded module, or loads it from the compilation
-// cache, and starts a first instance. It fails if the module cannot run
+// NewWasm compiles the core module (embedded, or built on demand: see
+// module), or loads it from the compilation cache, and starts a first
+// instance. It fails if the module cannot run
 // under opts, e.g. with a memory limit below the module's minimum.
 func NewWasm(ctx context.Context, opts WasmOptions) (*Wasm, error) {
 	opts = opts.withDefaults()
@@ -152,6 +147,9 @@ func NewWasm(ctx context.Context, opts WasmOptions) (*Wasm, error) {
 	}
 	if opts.MaxRequest > 1<<31 || opts.MaxAnswer > 1<<31 {
 		return nil, errors.New("engine: request and answer limits must be at most 2 GiB")
+	}
+	if _, err := module(); err != nil {
+		return nil, err
 	}
 	w, err := newWasm(ctx, opts, opts.CacheDir)
 	if err != nil && opts.CacheDir == "" {
@@ -198,7 +196,8 @@ func newWasm(ctx context.Context, opts WasmOptions, cacheDir string) (*Wasm, err
 	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
 		return fail(fmt.Errorf("engine: instantiating WASI: %w", err))
 	}
-	compiled, err := rt.CompileModule(ctx, module)
+	mod, _ := module() // NewWasm checked its error
+	compiled, err := rt.CompileModule(ctx, mod)
 	if err != nil {
 		return fail(fmt.Errorf("engine: compiling the core with a memory limit of %d pages: %w", opts.MemoryLimitPages, err))
 	}

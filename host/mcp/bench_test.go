@@ -3,8 +3,6 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -23,9 +21,6 @@ import (
 // new phase each time, so the plan is applied (journal, fsyncs, rename).
 func BenchmarkMCPCall(b *testing.B) {
 	ctx := context.Background()
-	if _, err := os.Stat(filepath.Join("..", "engine", "kessho.wasm")); err != nil {
-		b.Fatalf("host/engine/kessho.wasm is missing (%v): run `make build` first", err)
-	}
 	wasm, err := engine.NewWasm(ctx, engine.WasmOptions{})
 	if err != nil {
 		b.Fatal(err)

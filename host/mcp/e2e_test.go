@@ -42,13 +42,10 @@ func TestMain(m *testing.M) {
 }
 
 // kessho builds the kessho command once per test run and returns its path.
-// The binary embeds the wasm module that `make build` compiles: without it
-// the test fails, telling what to run.
+// The binary embeds the wasm module `make build` compiles, or, on a fresh
+// clone, builds it on first use (see host/engine/module.go).
 func kessho(t testing.TB) string {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join("..", "engine", "kessho.wasm")); err != nil {
-		t.Fatalf("host/engine/kessho.wasm is missing (%v): run `make build` (or `make test`) first, it compiles the core to wasm", err)
-	}
 	buildOnce.Do(func() {
 		binPath = filepath.Join(binDir, "kessho")
 		out, err := exec.Command("go", "build", "-o", binPath, "kessho/host/cmd/kessho").CombinedOutput()
@@ -70,7 +67,9 @@ func kesshoCmd(t testing.TB, dir string, args ...string) *exec.Cmd {
 	cmd.Stderr = testLog{t}
 	// The wasm engine's compilation cache, shared by this run's servers
 	// (on Linux; os.UserCacheDir reads XDG_CACHE_HOME).
-	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(binDir, "cache"))
+	// GOCACHE kept: on a fresh clone the binary builds the wasm core with
+	// the go command, whose cache would otherwise move with XDG_CACHE_HOME.
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(binDir, "cache"), "GOCACHE="+goCache(t))
 	return cmd
 }
 
@@ -369,4 +368,14 @@ func TestHTTPFlags(t *testing.T) {
 	if got := phaseOf(contextOf(t, dir, "alpha")); got != "http" {
 		t.Errorf("phase = %q; want http", got)
 	}
+}
+
+// goCache is the go command's build cache.
+func goCache(t testing.TB) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(out))
 }

@@ -1,6 +1,7 @@
 // Conformance cases (testdata/cases/*.txtar), parsed as the Go side parses
 // them (host/conformance/cases.go and rogpeppe/go-internal/txtar): the same
-// sections, the same [crlf,cr,bom,noeol,latin1] flags. Pure: runs in Node and
+// sections, the same [crlf,cr,bom,noeol,latin1] flags, answer.json stored
+// indented and compacted as Go's json.Compact does. Pure: runs in Node and
 // in the browser.
 
 import { rawFields } from "../src/host/gojson";
@@ -103,7 +104,7 @@ export interface Case {
   now: string;
   tz: string;
   lang: string;
-  /** answer.json, trimmed */
+  /** answer.json, compacted: the bytes a host prints */
   answer: string;
   vault: Map<string, Uint8Array>;
   want: Map<string, Uint8Array>;
@@ -129,7 +130,7 @@ export function parseCase(name: string, text: string): Case {
       c.args = args === undefined || args === "null" ? undefined : args;
       haveCall = true;
     } else if (n === "answer.json") {
-      c.answer = new TextDecoder().decode(data).trim();
+      c.answer = compactJSON(new TextDecoder().decode(data));
     } else if (n.startsWith("vault/")) {
       c.vault.set(n.slice(6), data);
     } else if (n.startsWith("want/")) {
@@ -148,6 +149,32 @@ export function parseCase(name: string, text: string): Case {
     c.want.delete(p);
   }
   return c;
+}
+
+/**
+ * compactJSON removes the white space between the tokens of a JSON text,
+ * as Go's json.Compact does: strings keep their bytes, escapes included
+ * (JSON.stringify(JSON.parse(…)) would rewrite them), so the answer a host
+ * prints is compared byte for byte. It throws on a string left open.
+ */
+export function compactJSON(text: string): string {
+  let out = "";
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (inString) {
+      out += ch;
+      if (ch === "\\") out += text[++i] ?? "";
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') {
+      inString = true;
+      out += ch;
+    } else if (ch !== " " && ch !== "\t" && ch !== "\n" && ch !== "\r") {
+      out += ch;
+    }
+  }
+  if (inString) throw new Error("answer.json: a string is not closed");
+  return out;
 }
 
 /** diffTrees describes how got differs from want, "" when equal byte for byte. */
