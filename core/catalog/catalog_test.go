@@ -67,7 +67,7 @@ func TestValidate(t *testing.T) {
 		{`{"s":"a","line":"x\u009fy"}`, "line", ""},
 		{"{\"s\":\"a\",\"line\":\"x\u0085y\"}", "line", ""},
 		{`{"s":"a","lines":["ok","x\u0007"]}`, "lines[1]", ""},
-		{`{"s":"a","line":"​‮ é 🌞"}`, "", `{"line":"​‮ é 🌞","mode":"a","s":"a"}`},
+		{"{\"s\":\"a\",\"line\":\"\u200b\u202e é 🌞\"}", "", "{\"line\":\"\u200b\u202e é 🌞\",\"mode\":\"a\",\"s\":\"a\"}"},
 		// Strings that are not UTF-8 are refused, not replaced.
 		{"{\"s\":\"a\xffb\"}", "s", ""},
 		{`{"s":"a\ud800"}`, "s", ""},

@@ -38,6 +38,7 @@ import (
 
 	"kessho/core"
 	"kessho/core/fault"
+	"kessho/core/hostlogic"
 	"kessho/core/plan"
 	"kessho/core/vault"
 )
@@ -191,9 +192,7 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 		}
 		if ans.Need != nil {
 			if round+1 >= opts.MaxRounds {
-				return refuse(fault.New(fault.LimitExceeded, map[string]any{"rounds": opts.MaxRounds},
-					fmt.Sprintf("%s still needed more of the vault after %d rounds", tool, opts.MaxRounds),
-					fmt.Sprintf("%s demandait encore des fichiers après %d tours", tool, opts.MaxRounds)))
+				return refuse(hostlogic.TooManyRounds(tool, opts.MaxRounds))
 			}
 			if err := v.AnswerContext(ctx, *ans.Need, &req.Snapshot, opts.MaxBytes); err != nil {
 				if d.late(err) {
@@ -270,10 +269,7 @@ func Refusal(err error, lang string) Outcome {
 	if !ok {
 		e = fault.Internalf("%v", err)
 	}
+	out := hostlogic.Render(e, lang)
 	body := &core.ErrorBody{Code: string(e.Code), Message: e.Message(lang), Details: e.Details}
-	out, _ := json.Marshal(struct {
-		OK    bool            `json:"ok"`
-		Error *core.ErrorBody `json:"error"`
-	}{false, body})
 	return Outcome{Answer: out, Raw: out, Error: body}
 }
