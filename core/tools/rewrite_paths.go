@@ -49,8 +49,8 @@ const RelocationsLog = "99-meta/migrations/relocations.md"
 
 // RewriteFile is what the rewrite changes in one file.
 type RewriteFile struct {
-	Path  string        `json:"path"`
-	Count int           `json:"count"`
+	Path  string          `json:"path"`
+	Count int             `json:"count"`
 	Lines []relocate.Line `json:"lines"`
 }
 
@@ -234,6 +234,7 @@ func rewriteRoot(p vault.Project, ctx vault.Content, given string, res *RewriteR
 	res.OldRoot = r.String()
 	return r, nil
 }
+
 // noRepoRoot is NO_REPO_ROOT: no repo_path in p's context.md, or bad, a
 // path that is not absolute.
 func noRepoRoot(p vault.Project, bad string) error {
