@@ -135,3 +135,13 @@ func TestFindByTarget(t *testing.T) {
 		}
 	}
 }
+
+func TestStem(t *testing.T) {
+	listing := []string{"2026-11-25-15h00-beta-impl.md", "2026-11-25-15h00-beta-impl-2.MD", "old/"}
+	if got := Stem("2026-11-25", "15h00", "beta", "Impl", listing); got != "2026-11-25-15h00-beta-impl-3" {
+		t.Errorf("Stem = %q", got)
+	}
+	if got := Stem("2026-11-25", "15h00", "beta", "", nil); got != "2026-11-25-15h00-beta-session" {
+		t.Errorf("Stem of no subject = %q", got)
+	}
+}
