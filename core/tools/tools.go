@@ -112,7 +112,3 @@ func common() Common { return Common{Warnings: []string{}} }
 
 func intp(n int) *int           { return &n }
 func floatp(f float64) *float64 { return &f }
-
-// T picks the English or French text by the caller's language (the tools
-// not yet moved to a messages table still use it).
-func (e *Env) T(en, fr string) string { return fault.Msg{En: en, Fr: fr}.In(e.Lang) }
