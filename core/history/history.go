@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"kessho/core/fold"
 	"kessho/core/markdown"
 	"kessho/core/worklog"
 )
@@ -204,3 +205,19 @@ func Insert(text, line string) string {
 
 // Remove returns text without entry e's line; no other byte changes.
 func Remove(text string, e markdown.Item) string { return text[:e.Start] + text[e.End:] }
+
+// Stem is the stem of a new archive's file name in a folder whose
+// archives/ lists listing: `<date>-<hhmm>-<slug>-<subject as a slug>`,
+// never one taken (case aside): -2, -3… are added until it is free.
+func Stem(date, hhmm, slug, subject string, listing []string) string {
+	taken := map[string]bool{}
+	for _, e := range listing {
+		taken[strings.ToLower(strings.TrimSuffix(e, "/"))] = true
+	}
+	base := fmt.Sprintf("%s-%s-%s-%s", date, hhmm, slug, fold.Slug(subject, 60, "session"))
+	stem := base
+	for n := 2; taken[strings.ToLower(stem+".md")]; n++ {
+		stem = fmt.Sprintf("%s-%d", base, n)
+	}
+	return stem
+}

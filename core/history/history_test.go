@@ -126,3 +126,22 @@ func TestNewestArchives(t *testing.T) {
 		t.Errorf("newestArchives with worklogs = %q", got)
 	}
 }
+
+func TestFindByTarget(t *testing.T) {
+	hist := "# History\n\n- [W48](archives/2026-W48-worklog.md)\n- [x](<./archives/a%20b.md>)\n"
+	for dest, want := range map[string]bool{"2026-W48-worklog.md": true, "a b.md": true, "2026-W47-worklog.md": false} {
+		if _, ok := Find(hist, dest); ok != want {
+			t.Errorf("Find(%q) found %v", dest, ok)
+		}
+	}
+}
+
+func TestStem(t *testing.T) {
+	listing := []string{"2026-11-25-15h00-beta-impl.md", "2026-11-25-15h00-beta-impl-2.MD", "old/"}
+	if got := Stem("2026-11-25", "15h00", "beta", "Impl", listing); got != "2026-11-25-15h00-beta-impl-3" {
+		t.Errorf("Stem = %q", got)
+	}
+	if got := Stem("2026-11-25", "15h00", "beta", "", nil); got != "2026-11-25-15h00-beta-session" {
+		t.Errorf("Stem of no subject = %q", got)
+	}
+}

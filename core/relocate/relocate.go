@@ -2,6 +2,9 @@
 // portable `<repo>/…` sigils, so archives stay meaningful when the repo
 // moves or another machine reads the vault. mem_archive and
 // mem_archive_rewrite_paths both use Rewrite: one rule, one implementation.
+// Root.Note rewrites a note's body only (never its frontmatter) and lists
+// the lines it changes; AppendLogLine adds a run's line to the
+// relocations log.
 //
 //	out, n := relocate.Rewrite("see /home/ada/src/kessho/core/x.go", "/home/ada/src/kessho")
 //	// out == "see <repo>/core/x.go", n == 1

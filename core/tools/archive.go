@@ -4,21 +4,21 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"kessho/core/atom"
-	"kessho/core/catalog"
-	"kessho/core/history"
-	"kessho/core/note"
-	"kessho/core/wikilink"
 	"sort"
 	"strings"
 	"time"
 
+	"kessho/core/atom"
+	"kessho/core/catalog"
 	"kessho/core/fault"
 	"kessho/core/fold"
 	"kessho/core/frontmatter"
+	"kessho/core/history"
+	"kessho/core/note"
 	"kessho/core/plan"
 	"kessho/core/relocate"
 	"kessho/core/vault"
+	"kessho/core/wikilink"
 	"kessho/core/worklog"
 )
 
@@ -164,9 +164,69 @@ branch_base_sha milestone_kind source_milestone commit_sha granularity
 friction_detected derived_atoms content_hash previous_atom topology_snapshot_hash
 repo_path`)
 
-// archive is mem_archive. Argument checks come first, all of them before
-// any read, so that a bad call is refused the same way whatever the vault
-// holds.
+// archiveMsg is mem_archive's messages.
+var archiveMsg = struct {
+	contextEmpty, oneLine, noAlnum, fullOnly, subject, subjectLine, body fault.Msg
+	alias, derivedName, factName, factBody, noAtoms, reasonWithAtoms     fault.Msg
+	notObject, notYAML, lost, atomExists, archeo, deadLink, noHistLine   fault.Msg
+	differ, already, updated, archived                                   fault.Msg
+}{
+	contextEmpty: fault.Msg{
+		En: "context_md is empty: pass the complete new context, or omit context_md to keep the body as it is",
+		Fr: "context_md est vide : passez le contexte complet, ou omettez context_md pour garder le corps tel quel"},
+	oneLine: fault.Msg{En: "must be one line: a word or a short phrase", Fr: "doit tenir sur une ligne : un mot ou une courte expression"},
+	noAlnum: fault.Msg{En: "has no letter or digit to look for", Fr: "ne contient aucune lettre ni chiffre à chercher"},
+	fullOnly: fault.Msg{
+		En: `only applies to mode "full"; pass mode "full" to write an archive, or leave it out (it would be lost)`,
+		Fr: `ne vaut qu'en mode « full » ; passez mode « full » pour écrire une archive, ou retirez-le (il serait perdu)`},
+	subject: fault.Msg{En: `is required in mode "full": a short subject for the archive`,
+		Fr: `est obligatoire en mode « full » : un sujet court pour l'archive`},
+	subjectLine: fault.Msg{En: "must be one line", Fr: "doit tenir sur une ligne"},
+	body: fault.Msg{En: `is required in mode "full": the archive's Markdown body`,
+		Fr: `est obligatoire en mode « full » : le corps Markdown de l'archive`},
+	alias:       fault.Msg{En: "must be a non-blank line", Fr: "doit être une ligne non vide"},
+	derivedName: fault.Msg{En: "names no atom: give `[[name]]` or `name`", Fr: "ne nomme aucun atome : donnez `[[nom]]` ou `nom`"},
+	factName: fault.Msg{
+		En: "leaves no file name once / \\ : * ? \" < > | # ^ [ ] and the dots and spaces at its ends are removed",
+		Fr: "ne laisse aucun nom de fichier une fois / \\ : * ? \" < > | # ^ [ ] et les points et espaces à ses bouts retirés"},
+	factBody: fault.Msg{En: "is blank: say why the fact is true and what ignoring it costs",
+		Fr: "est vide : dites pourquoi le fait est vrai et ce que coûte de l'ignorer"},
+	noAtoms: fault.Msg{
+		En: "this session leaves no atom: pass derive (new atoms), derived_atoms (existing ones), or no_derived_because with a short reason",
+		Fr: "cette session ne laisse aucun atome : passez derive (nouveaux atomes), derived_atoms (existants), ou no_derived_because avec une raison courte"},
+	reasonWithAtoms: fault.Msg{
+		En: "no_derived_because is given with atoms: leave it out when the session derives atoms",
+		Fr: "no_derived_because est donné avec des atomes : retirez-le quand la session dérive des atomes"},
+	notObject: fault.Msg{En: "must be a JSON object", Fr: "doit être un objet JSON"},
+	notYAML:   fault.Msg{En: "cannot be written as YAML: %s", Fr: "ne peut s'écrire en YAML : %s"},
+	lost: fault.Msg{
+		En: "the new context lost %d decision(s): %s; put them back in context_md, nothing was written",
+		Fr: "le nouveau contexte a perdu %d décision(s) : %s ; remettez-les dans context_md, rien n'a été écrit"},
+	atomExists: fault.Msg{
+		En: "an atom cannot be named %q: %s already holds that name (Obsidian links by file name); state the fact differently, nothing was written",
+		Fr: "un atome ne peut s'appeler %q : %s porte déjà ce nom (Obsidian relie par nom de fichier) ; formulez le fait autrement, rien n'a été écrit"},
+	archeo: fault.Msg{
+		En: "an archeo-git archive needs every archeo-git key in its frontmatter; missing or null: %s (pass them in archive_extra_fm; '' or [] are allowed)",
+		Fr: "une archive archeo-git doit porter toutes les clés archeo-git ; absentes ou nulles : %s (passez-les dans archive_extra_fm ; '' ou [] sont permis)"},
+	deadLink:   fault.Msg{En: "[[%s]] links to no note of the vault", Fr: "[[%s]] ne mène à aucune note du coffre"},
+	noHistLine: fault.Msg{En: "%s has no line for %s", Fr: "%s n'a pas de ligne pour %s"},
+	differ: fault.Msg{
+		En: "%s differ from what the vault holds now and were not applied (this session is archived already); send them with mode incremental if they are newer",
+		Fr: "%s diffèrent de ce que le coffre contient et n'ont pas été appliqués (cette session est déjà archivée) ; envoyez-les en mode incremental s'ils sont plus récents"},
+	already: fault.Msg{
+		En: "**%s** already archived: [[%s]] (%s) holds this session, same subject and body; nothing written.",
+		Fr: "**%s** déjà archivé : [[%s]] (%s) contient cette session, même sujet et même corps ; rien n'a été écrit."},
+	updated: fault.Msg{En: "Context of **%s** updated (last session %s).", Fr: "Contexte de **%s** mis à jour (dernière session %s)."},
+	archived: fault.Msg{
+		En: "Archived **%s**: [[%s]] (%d atom(s) created), history and context updated.",
+		Fr: "**%s** archivé : [[%s]] (%d atome(s) créé(s)), historique et contexte mis à jour."},
+}
+
+// archive is mem_archive: check the arguments (all of them before any
+// read, so that a bad call is refused the same way whatever the vault
+// holds), read context.md, make the new context, check the decisions kept;
+// an incremental archive writes the context alone, a full one goes on in
+// archiveFull.
 //
 // Choices where SPEC is silent: an empty or blank `phase` counts as not
 // given (it never erases a phase by accident; mem_update_phase does that);
@@ -189,10 +249,32 @@ func archive(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	}
 	repoRoot, _ := c.doc.String("repo_path")
 	res := &ArchiveResult{Slug: c.project.Slug, Kind: c.project.Type(), Mode: a.Mode,
-		AtomsCreated: []string{}, DerivedAtoms: []string{}, Common: Common{Warnings: []string{}}}
+		AtomsCreated: []string{}, DerivedAtoms: []string{}, Common: common()}
+	ctxText, err := newContext(env, &a, c, res, repoRoot)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkDecisions(a.ExpectDecisions, ctxText); err != nil {
+		return nil, nil, err
+	}
+	if full {
+		return archiveFull(env, &a, c, res, ctxText, repoRoot)
+	}
+	res.SummaryMD = env.Say(archiveMsg.updated, res.Slug, *res.Context.LastSession.To)
+	if a.ContextMD != nil {
+		if err := warnLinks(env, res, []string{*a.ContextMD}, nil, nil); err != nil {
+			return nil, nil, err
+		}
+	}
+	return res, plan.Plan{plan.WriteOp(c.path, c.sha, ctxText)}, nil
+}
 
-	// The new context.md.
-	ctxText := c.text
+// newContext returns context.md with the new body (its <repo>/… sigils
+// rewritten), the new phase and last-session set, and says so in res.
+func newContext(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, repoRoot string) (string, error) {
+	text := c.text
+	var err error
+	res.Context.Path = c.path
 	if a.ContextMD != nil {
 		body := *a.ContextMD
 		if repoRoot != "" {
@@ -200,21 +282,19 @@ func archive(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 			body, n = relocate.Rewrite(body, repoRoot)
 			res.Sigils += n
 		}
-		if ctxText, err = frontmatter.SetBody(ctxText, body); err != nil {
-			return nil, nil, frontmatterError(c.path, err)
+		if text, err = frontmatter.SetBody(text, body); err != nil {
+			return "", frontmatterError(c.path, err)
 		}
 		res.Context.BodyReplaced = true
 	}
-	res.Context.Path = c.path
 	if a.Phase != nil && strings.TrimSpace(*a.Phase) != "" {
 		phase := strings.TrimSpace(*a.Phase)
-		ch := &Change{To: &phase}
+		res.Context.Phase = &Change{To: &phase}
 		if prev, ok := c.doc.String("phase"); ok {
-			ch.From = &prev
+			res.Context.Phase.From = &prev
 		}
-		res.Context.Phase = ch
-		if ctxText, err = frontmatter.Set(ctxText, "phase", phase); err != nil {
-			return nil, nil, frontmatterError(c.path, err)
+		if text, err = frontmatter.Set(text, "phase", phase); err != nil {
+			return "", frontmatterError(c.path, err)
 		}
 	}
 	now := env.Now.Format("2006-01-02T15:04:05Z07:00")
@@ -222,24 +302,15 @@ func archive(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		res.Context.LastSession.From = &prev
 	}
 	res.Context.LastSession.To = &now
-	if ctxText, err = frontmatter.Set(ctxText, "last-session", now); err != nil {
-		return nil, nil, frontmatterError(c.path, err)
+	if text, err = frontmatter.Set(text, "last-session", now); err != nil {
+		return "", frontmatterError(c.path, err)
 	}
-	if err := checkDecisions(a.ExpectDecisions, ctxText); err != nil {
-		return nil, nil, err
-	}
-	if !full {
-		res.SummaryMD = env.T(fmt.Sprintf("Context of **%s** updated (last session %s).", res.Slug, now),
-			fmt.Sprintf("Contexte de **%s** mis à jour (dernière session %s).", res.Slug, now))
-		if a.ContextMD != nil {
-			if err := warnLinks(env, res, []string{*a.ContextMD}, nil, nil); err != nil {
-				return nil, nil, err
-			}
-		}
-		return res, plan.Plan{plan.WriteOp(c.path, c.sha, ctxText)}, nil
-	}
-	return archiveFull(env, &a, c, res, ctxText, repoRoot)
+	return text, nil
 }
+
+// fullOnly are the parameters of mode full alone, in the order they are
+// refused without it.
+var fullOnly = []string{"archive_subject", "archive_body_md", "archive_aliases", "archive_extra_fm", "derive", "derived_atoms", "no_derived_because", "source_hint"}
 
 // checkArchiveArgs refuses what the arguments alone make wrong.
 func checkArchiveArgs(a *archiveArgs, full bool) error {
@@ -247,82 +318,73 @@ func checkArchiveArgs(a *archiveArgs, full bool) error {
 		return err
 	}
 	if a.ContextMD != nil && strings.TrimSpace(*a.ContextMD) == "" {
-		return fault.New(fault.ContextEmpty, map[string]any{"parameter": "context_md"},
-			"context_md is empty: pass the complete new context, or omit context_md to keep the body as it is",
-			"context_md est vide : passez le contexte complet, ou omettez context_md pour garder le corps tel quel")
+		return archiveMsg.contextEmpty.Err(fault.ContextEmpty, map[string]any{"parameter": "context_md"})
 	}
 	if a.Phase != nil && strings.ContainsAny(*a.Phase, "\r\n\u2028\u2029") {
-		return fault.Argument("phase", "must be one line: a word or a short phrase", "doit tenir sur une ligne : un mot ou une courte expression")
+		return argument("phase", archiveMsg.oneLine)
 	}
 	for i, d := range a.ExpectDecisions {
 		if fold.Alnum(d) == "" {
-			p := fmt.Sprintf("expect_decisions[%d]", i)
-			return fault.Argument(p, "has no letter or digit to look for", "ne contient aucune lettre ni chiffre à chercher")
+			return argument(fmt.Sprintf("expect_decisions[%d]", i), archiveMsg.noAlnum)
 		}
 	}
-	archiveOnly := map[string]bool{
+	if full {
+		return checkFullArgs(a)
+	}
+	given := map[string]bool{
 		"archive_subject": a.ArchiveSubject != nil, "archive_body_md": a.ArchiveBodyMD != nil,
 		"archive_aliases": a.ArchiveAliases != nil, "archive_extra_fm": a.ArchiveExtraFM != nil,
 		"derive": a.Derive != nil, "derived_atoms": a.DerivedAtoms != nil,
 		"no_derived_because": a.NoDerivedBecause != nil, "source_hint": a.SourceHint != nil,
 	}
-	if !full {
-		for _, name := range []string{"archive_subject", "archive_body_md", "archive_aliases", "archive_extra_fm", "derive", "derived_atoms", "no_derived_because", "source_hint"} {
-			if archiveOnly[name] {
-				return fault.Argument(name, `only applies to mode "full"; pass mode "full" to write an archive, or leave it out (it would be lost)`,
-					`ne vaut qu'en mode « full » ; passez mode « full » pour écrire une archive, ou retirez-le (il serait perdu)`)
-			}
+	for _, name := range fullOnly {
+		if given[name] {
+			return argument(name, archiveMsg.fullOnly)
 		}
-		return nil
 	}
-	if a.ArchiveSubject == nil || strings.TrimSpace(*a.ArchiveSubject) == "" {
-		return fault.Argument("archive_subject", `is required in mode "full": a short subject for the archive`,
-			`est obligatoire en mode « full » : un sujet court pour l'archive`)
-	}
-	if strings.ContainsAny(*a.ArchiveSubject, "\r\n\u2028\u2029") {
-		return fault.Argument("archive_subject", "must be one line", "doit tenir sur une ligne")
-	}
-	if a.ArchiveBodyMD == nil || strings.TrimSpace(*a.ArchiveBodyMD) == "" {
-		return fault.Argument("archive_body_md", `is required in mode "full": the archive's Markdown body`,
-			`est obligatoire en mode « full » : le corps Markdown de l'archive`)
+	return nil
+}
+
+// checkFullArgs refuses what makes a full archive's arguments wrong: its
+// subject and body, aliases, atoms, and the reason for none.
+func checkFullArgs(a *archiveArgs) error {
+	switch {
+	case a.ArchiveSubject == nil || strings.TrimSpace(*a.ArchiveSubject) == "":
+		return argument("archive_subject", archiveMsg.subject)
+	case strings.ContainsAny(*a.ArchiveSubject, "\r\n\u2028\u2029"):
+		return argument("archive_subject", archiveMsg.subjectLine)
+	case a.ArchiveBodyMD == nil || strings.TrimSpace(*a.ArchiveBodyMD) == "":
+		return argument("archive_body_md", archiveMsg.body)
 	}
 	for i, al := range a.ArchiveAliases {
 		if strings.TrimSpace(al) == "" || strings.ContainsAny(al, "\r\n") {
-			p := fmt.Sprintf("archive_aliases[%d]", i)
-			return fault.Argument(p, "must be a non-blank line", "doit être une ligne non vide")
+			return argument(fmt.Sprintf("archive_aliases[%d]", i), archiveMsg.alias)
 		}
 	}
 	for i, at := range a.DerivedAtoms {
 		if atom.Name(at) == "" {
-			p := fmt.Sprintf("derived_atoms[%d]", i)
-			return fault.Argument(p, "names no atom: give `[[name]]` or `name`", "ne nomme aucun atome : donnez `[[nom]]` ou `nom`")
+			return argument(fmt.Sprintf("derived_atoms[%d]", i), archiveMsg.derivedName)
 		}
 	}
 	for i, d := range a.Derive {
 		if atom.FileName(d.Fact) == "" {
-			p := fmt.Sprintf("derive[%d].fact", i)
-			return fault.Argument(p, "leaves no file name once / \\ : * ? \" < > | # ^ [ ] and the dots and spaces at its ends are removed", "ne laisse aucun nom de fichier une fois / \\ : * ? \" < > | # ^ [ ] et les points et espaces à ses bouts retirés")
+			return argument(fmt.Sprintf("derive[%d].fact", i), archiveMsg.factName)
 		}
 		if strings.TrimSpace(d.Body) == "" {
-			p := fmt.Sprintf("derive[%d].body", i)
-			return fault.Argument(p, "is blank: say why the fact is true and what ignoring it costs", "est vide : dites pourquoi le fait est vrai et ce que coûte de l'ignorer")
+			return argument(fmt.Sprintf("derive[%d].body", i), archiveMsg.factBody)
 		}
 	}
 	hasAtoms := len(a.Derive)+len(a.DerivedAtoms) > 0
 	reason := a.NoDerivedBecause != nil && strings.TrimSpace(*a.NoDerivedBecause) != ""
 	switch {
 	case !hasAtoms && !reason:
-		return fault.New(fault.DerivedRequired, map[string]any{"parameter": "no_derived_because"},
-			"this session leaves no atom: pass derive (new atoms), derived_atoms (existing ones), or no_derived_because with a short reason",
-			"cette session ne laisse aucun atome : passez derive (nouveaux atomes), derived_atoms (existants), ou no_derived_because avec une raison courte")
+		return archiveMsg.noAtoms.Err(fault.DerivedRequired, map[string]any{"parameter": "no_derived_because"})
 	case hasAtoms && a.NoDerivedBecause != nil:
-		return fault.New(fault.DerivedRequired, map[string]any{"parameter": "no_derived_because"},
-			"no_derived_because is given with atoms: leave it out when the session derives atoms",
-			"no_derived_because est donné avec des atomes : retirez-le quand la session dérive des atomes")
+		return archiveMsg.reasonWithAtoms.Err(fault.DerivedRequired, map[string]any{"parameter": "no_derived_because"})
 	}
 	if a.ArchiveExtraFM != nil {
 		if _, _, err := note.OrderedObject(a.ArchiveExtraFM); err != nil {
-			return fault.Argument("archive_extra_fm", "must be a JSON object", "doit être un objet JSON")
+			return argument("archive_extra_fm", archiveMsg.notObject)
 		}
 	}
 	return nil
@@ -352,9 +414,7 @@ func checkDecisions(decisions []string, ctxText string) error {
 	for i, l := range lost {
 		q[i] = fmt.Sprintf("%q", l)
 	}
-	return fault.New(fault.DecisionsLost, map[string]any{"missing": lost},
-		fmt.Sprintf("the new context lost %d decision(s): %s; put them back in context_md, nothing was written", len(lost), strings.Join(q, ", ")),
-		fmt.Sprintf("le nouveau contexte a perdu %d décision(s) : %s ; remettez-les dans context_md, rien n'a été écrit", len(lost), strings.Join(q, ", ")))
+	return archiveMsg.lost.Err(fault.DecisionsLost, map[string]any{"missing": lost}, len(lost), strings.Join(q, ", "))
 }
 
 // archiveReads reads, in one round, what a full archive needs: the
@@ -386,57 +446,63 @@ func archiveReads(env *Env, a *archiveArgs, c *contextFile) ([]string, *wikilink
 	return entries, names, nil
 }
 
-// archiveFull writes the archive, its history line, the atoms and the
-// context, as one plan.
-func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, ctxText, repoRoot string) (any, plan.Plan, error) {
-	v := env.View
-	dir := c.project.Dir
-	date := env.Now.Format("2006-01-02")
-	hhmm := env.Now.Format("15h04")
-	subject := strings.TrimSpace(*a.ArchiveSubject)
-	slug := c.project.Slug
+// newAtom is an atom a full archive creates.
+type newAtom struct{ path, name, text string }
 
+// archiveFull writes, as one plan, the archive note (named by
+// history.Stem), the atoms it derives, its history line, and the context
+// (ctxText). A retry of the newest archive writes nothing
+// (alreadyArchived); the atoms are checked first, so a refusal writes
+// nothing.
+func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, ctxText, repoRoot string) (any, plan.Plan, error) {
 	entries, names, err := archiveReads(env, a, c)
 	if err != nil {
 		return nil, nil, err
 	}
-
-	// 0. A retry of this very session writes nothing (checked before any
-	// refusal that the first call's own writes would cause).
 	if done, err := alreadyArchived(env, a, c, res, entries, repoRoot); done || err != nil {
 		if err != nil {
 			return nil, nil, err
 		}
 		return res, nil, nil
 	}
-
-	// 1. The archive's file name: never overwritten, -2, -3… when taken.
-	taken := map[string]bool{}
-	for _, e := range entries {
-		taken[strings.ToLower(strings.TrimSuffix(e, "/"))] = true
+	date, hhmm := env.Now.Format("2006-01-02"), env.Now.Format("15h04")
+	subject := strings.TrimSpace(*a.ArchiveSubject)
+	stem := history.Stem(date, hhmm, c.project.Slug, subject, entries)
+	atoms, inCall, err := deriveAtoms(a, names, date, stem)
+	if err != nil {
+		return nil, nil, err
 	}
-	base := fmt.Sprintf("%s-%s-%s-%s", date, hhmm, slug, fold.Slug(subject, 60, "session"))
-	stem := base
-	for n := 2; taken[strings.ToLower(stem+".md")]; n++ {
-		stem = fmt.Sprintf("%s-%d", base, n)
+	links := archiveLinks(a, atoms)
+	archiveText, err := archiveNote(env, a, c.project.Slug, subject, links, res, repoRoot)
+	if err != nil {
+		return nil, nil, err
 	}
-	archivePath := dir + "/archives/" + stem + ".md"
+	line := history.Line(date, hhmm, subject, stem+".md")
+	histOp, err := historyInsertOp(env, c.project, line)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := warnLinks(env, res, texts(a), names, func(name string) bool { _, ok := inCall[strings.ToLower(name)]; return ok }); err != nil {
+		return nil, nil, err
+	}
+	archivePath := c.project.Dir + "/archives/" + stem + ".md"
+	p := plan.Plan{plan.WriteOp(archivePath, plan.Absent, archiveText)}
+	for _, at := range atoms {
+		p = append(p, plan.WriteOp(at.path, plan.Absent, at.text))
+		res.AtomsCreated = append(res.AtomsCreated, at.path)
+	}
+	p = append(p, histOp, plan.WriteOp(c.path, c.sha, ctxText))
+	res.Archive, res.HistoryLine, res.DerivedAtoms = &archivePath, &line, links
+	res.SummaryMD = env.Say(archiveMsg.archived, c.project.Slug, stem, len(atoms))
+	return res, p, nil
+}
 
-	// 4 (checked first: a refusal writes nothing). The atoms.
-	type newAtom struct{ path, name, text string }
+// deriveAtoms renders the atoms of derive, each a note in its kind's zone
+// whose source is the archive stem. A name used twice in the call, or
+// already by a note of the vault, is ATOM_EXISTS. It also returns the
+// index of each name in derive, by lowercase name.
+func deriveAtoms(a *archiveArgs, names *wikilink.Names, date, stem string) ([]newAtom, map[string]int, error) {
 	var atoms []newAtom
-	links := []string{}
-	seen := map[string]bool{}
-	addLink := func(name string) {
-		l := "[[" + name + "]]"
-		if !seen[strings.ToLower(name)] {
-			seen[strings.ToLower(name)] = true
-			links = append(links, l)
-		}
-	}
-	for _, at := range a.DerivedAtoms {
-		addLink(atom.Name(at))
-	}
 	inCall := map[string]int{}
 	for i, d := range a.Derive {
 		name := atom.FileName(d.Fact)
@@ -458,16 +524,41 @@ func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, c
 			return nil, nil, fault.Internalf("writing atom %s: %v", name, err)
 		}
 		atoms = append(atoms, newAtom{z.Dir + "/" + name + ".md", name, text})
-		addLink(name)
 	}
+	return atoms, inCall, nil
+}
 
-	// The archive note.
+// archiveLinks are the archive's derived_atoms: the existing atoms named,
+// then the new ones, as [[name]], each once (case aside).
+func archiveLinks(a *archiveArgs, atoms []newAtom) []string {
+	links := []string{}
+	seen := map[string]bool{}
+	add := func(name string) {
+		if !seen[strings.ToLower(name)] {
+			seen[strings.ToLower(name)] = true
+			links = append(links, "[["+name+"]]")
+		}
+	}
+	for _, at := range a.DerivedAtoms {
+		add(atom.Name(at))
+	}
+	for _, at := range atoms {
+		add(at.name)
+	}
+	return links
+}
+
+// archiveNote renders the archive note: its frontmatter (archive_extra_fm
+// merged, archeo-git keys checked) and its body, <repo>/… sigils
+// rewritten.
+func archiveNote(env *Env, a *archiveArgs, slug, subject string, links []string, res *ArchiveResult, repoRoot string) (string, error) {
 	body := *a.ArchiveBodyMD
 	if repoRoot != "" {
 		var n int
 		body, n = relocate.Rewrite(body, repoRoot)
 		res.Sigils += n
 	}
+	date := env.Now.Format("2006-01-02")
 	f := note.Fields{
 		{Key: "slug", Node: note.Str(slug)}, {Key: "kind", Node: note.Str("archive")}, {Key: "zone", Node: note.Str("episodes")},
 		{Key: "date", Node: note.Stamp(date)}, {Key: "time", Node: note.Quoted(env.Now.Format("15:04"))}, {Key: "subject", Node: note.Str(subject)},
@@ -488,48 +579,32 @@ func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, c
 	}
 	if a.ArchiveExtraFM != nil {
 		if err := mergeExtra(&f, a.ArchiveExtraFM); err != nil {
-			return nil, nil, err
+			return "", err
 		}
 	}
 	if a.SourceHint != nil && *a.SourceHint == "archeo-git" {
 		if err := checkArcheo(f); err != nil {
-			return nil, nil, err
+			return "", err
 		}
 	}
-	archiveText, err := f.Render(body)
+	text, err := f.Render(body)
 	if err != nil {
-		return nil, nil, fault.Internalf("writing the archive: %v", err)
+		return "", fault.Internalf("writing the archive: %v", err)
 	}
+	return text, nil
+}
 
-	// 2. history.md: one line before the first entry.
-	line := history.Line(date, hhmm, subject, stem+".md")
-	histPath := c.project.History()
-	hist, err := v.ReadText(histPath)
+// historyInsertOp puts line before the first entry of p's history.md (a
+// new one gets a title).
+func historyInsertOp(env *Env, p vault.Project, line string) (plan.Op, error) {
+	hist, err := env.View.ReadText(p.History())
 	if err != nil {
-		return nil, nil, err
+		return plan.Op{}, err
 	}
 	if !hist.Exists {
-		hist.Text = history.Title(slug)
+		hist.Text = history.Title(p.Slug)
 	}
-	histText, histExpect := history.Insert(hist.Text, line), hist.Expect
-
-	if err := warnLinks(env, res, texts(a), names, func(name string) bool { _, ok := inCall[strings.ToLower(name)]; return ok }); err != nil {
-		return nil, nil, err
-	}
-
-	p := plan.Plan{plan.WriteOp(archivePath, plan.Absent, archiveText)}
-	for _, at := range atoms {
-		p = append(p, plan.WriteOp(at.path, plan.Absent, at.text))
-		res.AtomsCreated = append(res.AtomsCreated, at.path)
-	}
-	p = append(p, plan.WriteOp(histPath, histExpect, histText), plan.WriteOp(c.path, c.sha, ctxText))
-	res.Archive = &archivePath
-	res.HistoryLine = &line
-	res.DerivedAtoms = links
-	res.SummaryMD = env.T(
-		fmt.Sprintf("Archived **%s**: [[%s]] (%d atom(s) created), history and context updated.", slug, stem, len(atoms)),
-		fmt.Sprintf("**%s** archivé : [[%s]] (%d atome(s) créé(s)), historique et contexte mis à jour.", slug, stem, len(atoms)))
-	return res, p, nil
+	return plan.WriteOp(p.History(), hist.Expect, history.Insert(hist.Text, line)), nil
 }
 
 // alreadyArchived reports whether this full archive is a retry of the
@@ -554,31 +629,11 @@ func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, c
 // a warning, so the caller can send it as an incremental archive.
 func alreadyArchived(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, listing []string, repoRoot string) (bool, error) {
 	subject := strings.TrimSpace(*a.ArchiveSubject)
-	rest := c.project.Slug + "-" + fold.Slug(subject, 60, "session")
-	var candidates []string
-	for _, name := range history.Newest(listing) {
-		stamp, ok := worklog.ParseName(name)
-		if !ok || stamp.Time == "" {
-			continue
-		}
-		r := strings.TrimSuffix(stamp.Rest, ".md")
-		if n, ok := strings.CutPrefix(r, rest+"-"); r != rest && (!ok || n == "" || strings.Trim(n, "0123456789") != "") {
-			continue
-		}
-		at, err := time.ParseInLocation("2006-01-02 15:04", stamp.Date.String()+" "+stamp.Time, env.Now.Location())
-		if d := env.Now.Sub(at); err != nil || d >= 24*time.Hour || d <= -24*time.Hour {
-			continue
-		}
-		candidates = append(candidates, name)
-	}
+	candidates := retryCandidates(env.Now, c.project.Slug+"-"+fold.Slug(subject, 60, "session"), listing)
 	if len(candidates) == 0 {
 		return false, nil
 	}
-	dir := c.project.Dir + "/archives/"
-	paths := make([]string, len(candidates))
-	for i, n := range candidates {
-		paths[i] = dir + n
-	}
+	paths := archivePaths(c.project, candidates)
 	if err := env.View.Ask(vault.Need{Files: paths}); err != nil {
 		return false, err
 	}
@@ -617,10 +672,33 @@ func alreadyArchived(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResul
 	return false, nil
 }
 
+// retryCandidates are the newest archives of listing that a call at now
+// whose name would end in rest (slug and subject) may retry: named by that
+// rest (up to a -2, -3… suffix), less than 24 hours from now either way.
+func retryCandidates(now time.Time, rest string, listing []string) []string {
+	var out []string
+	for _, name := range history.Newest(listing) {
+		stamp, ok := worklog.ParseName(name)
+		if !ok || stamp.Time == "" {
+			continue
+		}
+		r := strings.TrimSuffix(stamp.Rest, ".md")
+		if n, ok := strings.CutPrefix(r, rest+"-"); r != rest && (!ok || n == "" || strings.Trim(n, "0123456789") != "") {
+			continue
+		}
+		at, err := time.ParseInLocation("2006-01-02 15:04", stamp.Date.String()+" "+stamp.Time, now.Location())
+		if d := now.Sub(at); err != nil || d >= 24*time.Hour || d <= -24*time.Hour {
+			continue
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
 // fillAlreadyArchived makes res the answer of a retry: the existing
-// archive, its history line, its atoms, nothing changed.
+// archive, its history line, its atoms, nothing changed, and a warning
+// naming what the retry asks that the vault does not hold now.
 func fillAlreadyArchived(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, archivePath, name string, doc *frontmatter.Doc) {
-	stem := strings.TrimSuffix(name, ".md")
 	res.AlreadyArchived = true
 	res.Archive = &archivePath
 	res.Sigils = 0
@@ -634,14 +712,21 @@ func fillAlreadyArchived(env *Env, a *archiveArgs, c *contextFile, res *ArchiveR
 		}
 	}
 	if res.HistoryLine == nil {
-		res.Warnings = append(res.Warnings, env.T(
-			fmt.Sprintf("%s has no line for %s", c.project.History(), archivePath),
-			fmt.Sprintf("%s n'a pas de ligne pour %s", c.project.History(), archivePath)))
+		res.Warnings = append(res.Warnings, env.Say(archiveMsg.noHistLine, c.project.History(), archivePath))
 	}
 	if atoms, ok := doc.Strings("derived_atoms"); ok {
 		res.DerivedAtoms = atoms
 	}
-	// What this retry asks that the vault does not hold now: not applied.
+	if differs := retryDiffers(a, c, res.DerivedAtoms); len(differs) > 0 {
+		res.Warnings = append(res.Warnings, env.Say(archiveMsg.differ, strings.Join(differs, ", ")))
+	}
+	hhmm := strings.Replace(name[11:16], "H", "h", 1)
+	res.SummaryMD = env.Say(archiveMsg.already, c.project.Slug, strings.TrimSuffix(name, ".md"), hhmm)
+}
+
+// retryDiffers names what a retry asks that the vault does not hold now
+// (have: the archive's derived atoms): not applied.
+func retryDiffers(a *archiveArgs, c *contextFile, have []string) []string {
 	var differs []string
 	if a.ContextMD != nil {
 		body := *a.ContextMD
@@ -657,32 +742,22 @@ func fillAlreadyArchived(env *Env, a *archiveArgs, c *contextFile, res *ArchiveR
 			differs = append(differs, "phase")
 		}
 	}
-	var want []string
+	var want, got []string
 	for _, at := range a.DerivedAtoms {
 		want = append(want, strings.ToLower(atom.Name(at)))
 	}
 	for _, d := range a.Derive {
 		want = append(want, strings.ToLower(atom.FileName(d.Fact)))
 	}
-	var have []string
-	for _, at := range res.DerivedAtoms {
-		have = append(have, strings.ToLower(atom.Name(at)))
+	for _, at := range have {
+		got = append(got, strings.ToLower(atom.Name(at)))
 	}
 	sort.Strings(want)
-	sort.Strings(have)
-	if strings.Join(want, "\n") != strings.Join(have, "\n") {
+	sort.Strings(got)
+	if strings.Join(want, "\n") != strings.Join(got, "\n") {
 		differs = append(differs, "derive/derived_atoms")
 	}
-	if len(differs) > 0 {
-		list := strings.Join(differs, ", ")
-		res.Warnings = append(res.Warnings, env.T(
-			fmt.Sprintf("%s differ from what the vault holds now and were not applied (this session is archived already); send them with mode incremental if they are newer", list),
-			fmt.Sprintf("%s diffèrent de ce que le coffre contient et n'ont pas été appliqués (cette session est déjà archivée) ; envoyez-les en mode incremental s'ils sont plus récents", list)))
-	}
-	hhmm := strings.Replace(name[11:16], "H", "h", 1)
-	res.SummaryMD = env.T(
-		fmt.Sprintf("**%s** already archived: [[%s]] (%s) holds this session, same subject and body; nothing written.", c.project.Slug, stem, hhmm),
-		fmt.Sprintf("**%s** déjà archivé : [[%s]] (%s) contient cette session, même sujet et même corps ; rien n'a été écrit.", c.project.Slug, stem, hhmm))
+	return differs
 }
 
 // lf returns s with every line ending as "\n".
@@ -705,9 +780,7 @@ func texts(a *archiveArgs) []string {
 }
 
 func atomExists(name, where string) error {
-	return fault.New(fault.AtomExists, map[string]any{"atom": name, "taken_by": where},
-		fmt.Sprintf("an atom cannot be named %q: %s already holds that name (Obsidian links by file name); state the fact differently, nothing was written", name, where),
-		fmt.Sprintf("un atome ne peut s'appeler %q : %s porte déjà ce nom (Obsidian relie par nom de fichier) ; formulez le fait autrement, rien n'a été écrit", name, where))
+	return archiveMsg.atomExists.Err(fault.AtomExists, map[string]any{"atom": name, "taken_by": where}, name, where)
 }
 
 // mergeExtra merges archive_extra_fm: tags are added to the archive's own
@@ -716,7 +789,7 @@ func atomExists(name, where string) error {
 func mergeExtra(f *note.Fields, raw json.RawMessage) error {
 	keys, vals, err := note.OrderedObject(raw)
 	if err != nil {
-		return fault.Argument("archive_extra_fm", "must be a JSON object", "doit être un objet JSON")
+		return argument("archive_extra_fm", archiveMsg.notObject)
 	}
 	for _, k := range keys {
 		v := vals[k]
@@ -741,7 +814,7 @@ func mergeExtra(f *note.Fields, raw json.RawMessage) error {
 		}
 		n, err := note.Value(v)
 		if err != nil {
-			return fault.Argument("archive_extra_fm."+k, "cannot be written as YAML: "+err.Error(), "ne peut s'écrire en YAML : "+err.Error())
+			return argument("archive_extra_fm."+k, archiveMsg.notYAML, err.Error())
 		}
 		f.Set(k, n)
 	}
@@ -774,9 +847,7 @@ func checkArcheo(f note.Fields) error {
 	if len(missing) == 0 {
 		return nil
 	}
-	return fault.New(fault.ArcheoInvalid, map[string]any{"missing": missing},
-		fmt.Sprintf("an archeo-git archive needs every archeo-git key in its frontmatter; missing or null: %s (pass them in archive_extra_fm; '' or [] are allowed)", strings.Join(missing, ", ")),
-		fmt.Sprintf("une archive archeo-git doit porter toutes les clés archeo-git ; absentes ou nulles : %s (passez-les dans archive_extra_fm ; '' ou [] sont permis)", strings.Join(missing, ", ")))
+	return archiveMsg.archeo.Err(fault.ArcheoInvalid, map[string]any{"missing": missing}, strings.Join(missing, ", "))
 }
 
 // warnLinks adds a warning for each wikilink of texts that resolves to no
@@ -796,9 +867,7 @@ func warnLinks(env *Env, res *ArchiveResult, texts []string, names *wikilink.Nam
 		names = &n
 	}
 	for _, t := range wikilink.Unresolved(targets, *names, creating) {
-		res.Warnings = append(res.Warnings, env.T(
-			fmt.Sprintf("[[%s]] links to no note of the vault", t),
-			fmt.Sprintf("[[%s]] ne mène à aucune note du coffre", t)))
+		res.Warnings = append(res.Warnings, env.Say(archiveMsg.deadLink, t))
 	}
 	return nil
 }

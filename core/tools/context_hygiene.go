@@ -216,13 +216,9 @@ func contextHygiene(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 			res.Line = hygiene.UnreadableLine(why)
 			if res.Trim != nil {
 				res.Trim.BeforeLine = res.Line
-				for i := range res.Files {
-					res.Files[i].SHA256After = res.Files[i].SHA256
-				}
+				keepHashes(res)
 			}
-			res.SummaryMD = env.T(
-				fmt.Sprintf("Context hygiene: **FAIL**, a file cannot be read (%s); nothing was written.\n\n`%s`", why, res.Line),
-				fmt.Sprintf("Hygiène du contexte : **FAIL**, un fichier est illisible (%s) ; rien n'a été écrit.\n\n`%s`", why, res.Line))
+			res.SummaryMD = env.Say(hygieneMsg.unreadable, why, res.Line)
 			return res, nil, nil
 		}
 	}
@@ -235,146 +231,206 @@ func contextHygiene(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	return trim(env, res, logF, prioF)
 }
 
+// hygieneMsg is mem_context_hygiene's messages (summary_md only: lines,
+// gate and unreadable reasons are English machine lines).
+var hygieneMsg = struct {
+	unreadable, nothing, stopped, dupBlocks, dupItems, movedBlocks, movedItems fault.Msg
+	passes, fails, none, trimmed, sep, pass, fail                              fault.Msg
+	noBlock, tooMany, malformed, order, modes, noLive, tooLive, placeholder    fault.Msg
+	noReview, embedded                                                         fault.Msg
+}{
+	unreadable: fault.Msg{En: "Context hygiene: **FAIL**, a file cannot be read (%s); nothing was written.\n\n`%s`",
+		Fr: "Hygiène du contexte : **FAIL**, un fichier est illisible (%s) ; rien n'a été écrit.\n\n`%s`"},
+	nothing: fault.Msg{En: "Nothing to trim: the check already passes.\n\n`%s`", Fr: "Rien à élaguer : la vérification passe déjà.\n\n`%s`"},
+	stopped: fault.Msg{En: "Trim stopped, nothing written: %d blocking gate(s) need a human.%s\n\n`%s`",
+		Fr: "Élagage arrêté, rien n'a été écrit : %d point(s) bloquant(s) demandent une personne.%s\n\n`%s`"},
+	dupBlocks: fault.Msg{En: "%d session block(s) were already in %s and were not written twice",
+		Fr: "%d bloc(s) de session figuraient déjà dans %s et n'ont pas été écrits deux fois"},
+	dupItems: fault.Msg{En: "%d priority item(s) were already in %s and were not written twice",
+		Fr: "%d élément(s) de priorité figuraient déjà dans %s et n'ont pas été écrits deux fois"},
+	movedBlocks: fault.Msg{En: "moved %d session block(s) to `%s`", Fr: "%d bloc(s) de session déplacé(s) vers `%s`"},
+	movedItems:  fault.Msg{En: "moved %d marked priority item(s) to `%s`", Fr: "%d élément(s) de priorité marqué(s) déplacé(s) vers `%s`"},
+	passes:      fault.Msg{En: "the check now passes", Fr: "la vérification passe désormais"},
+	fails:       fault.Msg{En: "the check still fails", Fr: "la vérification échoue encore"},
+	none:        fault.Msg{En: "Nothing could be trimmed: what fails needs a human.", Fr: "Rien n'a pu être élagué : ce qui échoue demande une personne."},
+	trimmed:     fault.Msg{En: "Trimmed: ", Fr: "Élagage fait : "},
+	sep:         fault.Msg{En: "; ", Fr: " ; "},
+	pass: fault.Msg{En: "Context hygiene: **PASS** (%d session block(s), %d live priorit(ies)).",
+		Fr: "Hygiène du contexte : **PASS** (%d bloc(s) de session, %d priorité(s) active(s))."},
+	fail:    fault.Msg{En: "Context hygiene: **FAIL**: ", Fr: "Hygiène du contexte : **FAIL** : "},
+	noBlock: fault.Msg{En: "no session block", Fr: "aucun bloc de session"},
+	tooMany: fault.Msg{En: "%d session blocks, at most %d (a trim archives the oldest)",
+		Fr: "%d blocs de session, %d au plus (un élagage archive les plus anciens)"},
+	malformed:   fault.Msg{En: "%d malformed session block(s) or header(s)", Fr: "%d bloc(s) ou en-tête(s) de session mal formé(s)"},
+	order:       fault.Msg{En: "session blocks are not newest first", Fr: "les blocs de session ne sont pas du plus récent au plus ancien"},
+	modes:       fault.Msg{En: "%d operating mode(s), exactly one needed", Fr: "%d mode(s) de fonctionnement, il en faut exactement un"},
+	noLive:      fault.Msg{En: "no live priority", Fr: "aucune priorité active"},
+	tooLive:     fault.Msg{En: "%d live priorities, at most 5", Fr: "%d priorités actives, 5 au plus"},
+	placeholder: fault.Msg{En: "%d placeholder priorit(ies)", Fr: "%d priorité(s) à remplir"},
+	noReview:    fault.Msg{En: "no valid `Last reviewed: YYYY-MM-DD`", Fr: "pas de `Last reviewed: AAAA-MM-JJ` valide"},
+	embedded:    fault.Msg{En: "an embedded `## Archived` section", Fr: "une section `## Archived` intégrée"},
+}
+
+// trim is action=trim on readable files: nothing when the check passes;
+// otherwise read today's archives, plan the trim (hygiene.PlanTrim), add
+// the gates Kessho itself raises, and return the plan with the check of
+// the files as it leaves them.
 func trim(env *Env, res *HygieneResult, logF, prioF hygieneFile) (any, plan.Plan, error) {
 	before := hygiene.Check(*logF.text, *prioF.text)
 	res.Trim.BeforeLine = before.Line()
 	if before.Pass {
 		res.Line, res.Pass, res.Report = before.Line(), true, reportOf(before)
-		for i := range res.Files {
-			res.Files[i].SHA256After = res.Files[i].SHA256
-		}
-		res.SummaryMD = env.T("Nothing to trim: the check already passes.\n\n`"+res.Line+"`",
-			"Rien à élaguer : la vérification passe déjà.\n\n`"+res.Line+"`")
+		keepHashes(res)
+		res.SummaryMD = env.Say(hygieneMsg.nothing, res.Line)
 		return res, nil, nil
 	}
 	day := env.Now.Format("2006-01-02")
-	sessArchP, prioArchP := SessionArchivePath(day), PrioritiesArchivePath(day)
-	if err := env.View.Ask(vault.Need{Files: []string{sessArchP, prioArchP}}); err != nil {
-		return nil, nil, err
-	}
-	sessArch, err := readHygieneFile(env, sessArchP)
+	sessArch, prioArch, err := readTrimArchives(env, res, day)
 	if err != nil {
 		return nil, nil, err
 	}
-	prioArch, err := readHygieneFile(env, prioArchP)
-	if err != nil {
-		return nil, nil, err
-	}
-	res.Files = append(res.Files, HygieneFile{Path: sessArch.path, SHA256: sessArch.sha},
-		HygieneFile{Path: prioArch.path, SHA256: prioArch.sha})
-
 	tp := hygiene.PlanTrim(*logF.text, *prioF.text, sessArch.text, prioArch.text)
-	gates := make([]HygieneGate, 0, len(tp.Gates)+2)
-	for _, g := range tp.Gates {
-		gates = append(gates, HygieneGate{File: gateFile(g.File, sessArchP), Line: g.Line, Reason: g.Reason, Blocking: g.Blocking})
-	}
-	// An archive Kessho cannot read as text is never appended to.
-	if !tp.Blocked {
-		for _, c := range []struct {
-			f     hygieneFile
-			write *string
-		}{{sessArch, tp.SessionArchive}, {prioArch, tp.PrioritiesArchive}} {
-			if c.f.notUTF8 && c.write != nil {
-				gates = append(gates, HygieneGate{File: c.f.path, Line: 1, Blocking: true,
-					Reason: "the archive is not UTF-8 text: a human fixes or moves it, then the trim can append to it"})
-				tp.Blocked = true
-			}
-		}
-	}
-	res.Trim.Gates = gates
+	res.Trim.Gates = trimGates(&tp, sessArch, prioArch)
 	if tp.Blocked {
 		res.Trim.Blocked = true
 		res.Line, res.Pass, res.Report = before.Line(), false, reportOf(before)
-		for i := range res.Files {
-			res.Files[i].SHA256After = res.Files[i].SHA256
-		}
+		keepHashes(res)
 		n := 0
-		for _, g := range gates {
+		for _, g := range res.Trim.Gates {
 			if g.Blocking {
 				n++
 			}
 		}
-		res.SummaryMD = env.T(
-			fmt.Sprintf("Trim stopped, nothing written: %d blocking gate(s) need a human.%s\n\n`%s`", n, gateList(gates), res.Line),
-			fmt.Sprintf("Élagage arrêté, rien n'a été écrit : %d point(s) bloquant(s) demandent une personne.%s\n\n`%s`", n, gateList(gates), res.Line))
+		res.SummaryMD = env.Say(hygieneMsg.stopped, n, gateList(res.Trim.Gates), res.Line)
 		return res, nil, nil
 	}
+	p := trimOps(res, &tp, logF, prioF, sessArch, prioArch)
+	res.Line, res.Pass, res.Report = tp.After.Line(), tp.After.Pass, reportOf(tp.After)
+	res.SummaryMD = trimSummary(env, res, &tp, sessArch.path, prioArch.path)
+	return res, p, nil
+}
 
+// keepHashes says every file read is left as it was.
+func keepHashes(res *HygieneResult) {
+	for i := range res.Files {
+		res.Files[i].SHA256After = res.Files[i].SHA256
+	}
+}
+
+// readTrimArchives reads, in one round, the session log's and the
+// priorities' archives of day, and lists them in res.Files.
+func readTrimArchives(env *Env, res *HygieneResult, day string) (hygieneFile, hygieneFile, error) {
+	sessArchP, prioArchP := SessionArchivePath(day), PrioritiesArchivePath(day)
+	if err := env.View.Ask(vault.Need{Files: []string{sessArchP, prioArchP}}); err != nil {
+		return hygieneFile{}, hygieneFile{}, err
+	}
+	sessArch, err := readHygieneFile(env, sessArchP)
+	if err != nil {
+		return hygieneFile{}, hygieneFile{}, err
+	}
+	prioArch, err := readHygieneFile(env, prioArchP)
+	if err != nil {
+		return hygieneFile{}, hygieneFile{}, err
+	}
+	res.Files = append(res.Files, HygieneFile{Path: sessArch.path, SHA256: sessArch.sha},
+		HygieneFile{Path: prioArch.path, SHA256: prioArch.sha})
+	return sessArch, prioArch, nil
+}
+
+// trimGates names the plan's gates by vault path and adds a blocking one
+// for an archive the trim would append to that is not UTF-8 text (Kessho
+// never appends to what it cannot read), blocking tp then.
+func trimGates(tp *hygiene.TrimPlan, sessArch, prioArch hygieneFile) []HygieneGate {
+	gates := make([]HygieneGate, 0, len(tp.Gates)+2)
+	for _, g := range tp.Gates {
+		gates = append(gates, HygieneGate{File: gateFile(g.File, sessArch.path), Line: g.Line, Reason: g.Reason, Blocking: g.Blocking})
+	}
+	if tp.Blocked {
+		return gates
+	}
+	for _, c := range []struct {
+		f     hygieneFile
+		write *string
+	}{{sessArch, tp.SessionArchive}, {prioArch, tp.PrioritiesArchive}} {
+		if c.f.notUTF8 && c.write != nil {
+			gates = append(gates, HygieneGate{File: c.f.path, Line: 1, Blocking: true,
+				Reason: "the archive is not UTF-8 text: a human fixes or moves it, then the trim can append to it"})
+			tp.Blocked = true
+		}
+	}
+	return gates
+}
+
+// trimOps is the trim's plan: the archives, then the sources, each write
+// expecting the bytes read; a source the trim relied on but does not
+// write must still be as read when the plan lands (SPEC section 9's
+// compare-and-swap). It fills res's hashes after and trim counts.
+func trimOps(res *HygieneResult, tp *hygiene.TrimPlan, logF, prioF, sessArch, prioArch hygieneFile) plan.Plan {
 	var p plan.Plan
 	after := map[string]string{}
 	add := func(f hygieneFile, text *string) {
-		if text == nil {
-			return
+		if text != nil {
+			p = append(p, plan.WriteOp(f.path, f.sha, *text))
+			after[f.path] = plan.HashString(*text)
 		}
-		p = append(p, plan.WriteOp(f.path, f.sha, *text))
-		after[f.path] = plan.HashString(*text)
 	}
 	add(sessArch, tp.SessionArchive)
 	add(prioArch, tp.PrioritiesArchive)
 	add(logF, tp.SessionLog)
 	add(prioF, tp.Priorities)
-	// The trim relied on both sources; one it does not write must still be
-	// as read when the plan lands (SPEC section 9's compare-and-swap).
 	if len(p) > 0 {
-		for _, f := range []struct {
-			file    hygieneFile
-			written *string
-		}{{logF, tp.SessionLog}, {prioF, tp.Priorities}} {
-			if f.written == nil {
-				p = append(p, plan.CheckOp(f.file.path, f.file.sha))
+		for _, f := range []hygieneFile{logF, prioF} {
+			if _, written := after[f.path]; !written {
+				p = append(p, plan.CheckOp(f.path, f.sha))
 			}
 		}
 	}
-	trimmed := len(p) > 0
+	keepHashes(res)
 	for i := range res.Files {
-		res.Files[i].SHA256After = res.Files[i].SHA256
 		if h, ok := after[res.Files[i].Path]; ok {
 			res.Files[i].SHA256After = h
 		}
 	}
-	if tp.SessionArchive != nil {
-		res.Trim.Archives = append(res.Trim.Archives, sessArchP)
+	for _, a := range []struct {
+		path  string
+		write *string
+	}{{sessArch.path, tp.SessionArchive}, {prioArch.path, tp.PrioritiesArchive}} {
+		if a.write != nil {
+			res.Trim.Archives = append(res.Trim.Archives, a.path)
+		}
 	}
-	if tp.PrioritiesArchive != nil {
-		res.Trim.Archives = append(res.Trim.Archives, prioArchP)
-	}
-	res.Trim.Trimmed = trimmed
+	res.Trim.Trimmed = len(p) > 0
 	res.Trim.MovedBlocks, res.Trim.SkippedDuplicateBlocks = tp.MovedBlocks, tp.SkippedDuplicates
 	res.Trim.MovedPriorityItems, res.Trim.SkippedDuplicatePriorities = tp.MovedPriorityItems, tp.SkippedPriorityDuplicates
-	res.Line, res.Pass, res.Report = tp.After.Line(), tp.After.Pass, reportOf(tp.After)
+	return p
+}
 
+// trimSummary warns of duplicates skipped and says what the trim moved,
+// the verdict, the gates and the line.
+func trimSummary(env *Env, res *HygieneResult, tp *hygiene.TrimPlan, sessArchP, prioArchP string) string {
 	if n := tp.SkippedDuplicates; n > 0 {
-		res.Warnings = append(res.Warnings, env.T(
-			fmt.Sprintf("%d session block(s) were already in %s and were not written twice", n, sessArchP),
-			fmt.Sprintf("%d bloc(s) de session figuraient déjà dans %s et n'ont pas été écrits deux fois", n, sessArchP)))
+		res.Warnings = append(res.Warnings, env.Say(hygieneMsg.dupBlocks, n, sessArchP))
 	}
 	if n := tp.SkippedPriorityDuplicates; n > 0 {
-		res.Warnings = append(res.Warnings, env.T(
-			fmt.Sprintf("%d priority item(s) were already in %s and were not written twice", n, prioArchP),
-			fmt.Sprintf("%d élément(s) de priorité figuraient déjà dans %s et n'ont pas été écrits deux fois", n, prioArchP)))
+		res.Warnings = append(res.Warnings, env.Say(hygieneMsg.dupItems, n, prioArchP))
 	}
 	var did []string
 	if tp.SessionLog != nil {
-		did = append(did, env.T(
-			fmt.Sprintf("moved %d session block(s) to `%s`", tp.MovedBlocks+tp.SkippedDuplicates, sessArchP),
-			fmt.Sprintf("%d bloc(s) de session déplacé(s) vers `%s`", tp.MovedBlocks+tp.SkippedDuplicates, sessArchP)))
+		did = append(did, env.Say(hygieneMsg.movedBlocks, tp.MovedBlocks+tp.SkippedDuplicates, sessArchP))
 	}
 	if tp.Priorities != nil {
-		did = append(did, env.T(
-			fmt.Sprintf("moved %d marked priority item(s) to `%s`", tp.MovedPriorityItems+tp.SkippedPriorityDuplicates, prioArchP),
-			fmt.Sprintf("%d élément(s) de priorité marqué(s) déplacé(s) vers `%s`", tp.MovedPriorityItems+tp.SkippedPriorityDuplicates, prioArchP)))
+		did = append(did, env.Say(hygieneMsg.movedItems, tp.MovedPriorityItems+tp.SkippedPriorityDuplicates, prioArchP))
 	}
-	verdict := env.T("the check now passes", "la vérification passe désormais")
+	verdict := env.Say(hygieneMsg.passes)
 	if !tp.After.Pass {
-		verdict = env.T("the check still fails", "la vérification échoue encore")
+		verdict = env.Say(hygieneMsg.fails)
 	}
-	if len(did) == 0 {
-		res.SummaryMD = env.T("Nothing could be trimmed: what fails needs a human.", "Rien n'a pu être élagué : ce qui échoue demande une personne.")
-	} else {
-		res.SummaryMD = env.T("Trimmed: ", "Élagage fait : ") + strings.Join(did, env.T("; ", " ; ")) + env.T("; ", " ; ") + verdict + "."
+	s := env.Say(hygieneMsg.none)
+	if len(did) > 0 {
+		sep := env.Say(hygieneMsg.sep)
+		s = env.Say(hygieneMsg.trimmed) + strings.Join(did, sep) + sep + verdict + "."
 	}
-	res.SummaryMD += gateList(gates) + "\n\n`" + res.Line + "`"
-	return res, p, nil
+	return s + gateList(res.Trim.Gates) + "\n\n`" + res.Line + "`"
 }
 
 // gateFile names a gate's file by its vault path.
@@ -406,45 +462,39 @@ func gateList(gates []HygieneGate) string {
 func checkSummary(env *Env, r hygiene.Report) string {
 	line := "\n\n`" + r.Line() + "`"
 	if r.Pass {
-		return env.T(fmt.Sprintf("Context hygiene: **PASS** (%d session block(s), %d live priorit(ies)).", r.SessionEntries, r.LivePriorities),
-			fmt.Sprintf("Hygiène du contexte : **PASS** (%d bloc(s) de session, %d priorité(s) active(s)).", r.SessionEntries, r.LivePriorities)) + line
+		return env.Say(hygieneMsg.pass, r.SessionEntries, r.LivePriorities) + line
 	}
 	var why []string
-	add := func(en, fr string) { why = append(why, env.T(en, fr)) }
+	add := func(m fault.Msg, args ...any) { why = append(why, env.Say(m, args...)) }
 	switch {
 	case r.SessionEntries == 0:
-		add("no session block", "aucun bloc de session")
+		add(hygieneMsg.noBlock)
 	case r.SessionEntries > r.RetentionLimit:
-		add(fmt.Sprintf("%d session blocks, at most %d (a trim archives the oldest)", r.SessionEntries, r.RetentionLimit),
-			fmt.Sprintf("%d blocs de session, %d au plus (un élagage archive les plus anciens)", r.SessionEntries, r.RetentionLimit))
+		add(hygieneMsg.tooMany, r.SessionEntries, r.RetentionLimit)
 	}
 	if r.BlockErrors > 0 {
-		add(fmt.Sprintf("%d malformed session block(s) or header(s)", r.BlockErrors),
-			fmt.Sprintf("%d bloc(s) ou en-tête(s) de session mal formé(s)", r.BlockErrors))
+		add(hygieneMsg.malformed, r.BlockErrors)
 	}
 	if !r.NewestFirst {
-		add("session blocks are not newest first", "les blocs de session ne sont pas du plus récent au plus ancien")
+		add(hygieneMsg.order)
 	}
 	if r.OperatingModes != 1 {
-		add(fmt.Sprintf("%d operating mode(s), exactly one needed", r.OperatingModes),
-			fmt.Sprintf("%d mode(s) de fonctionnement, il en faut exactement un", r.OperatingModes))
+		add(hygieneMsg.modes, r.OperatingModes)
 	}
 	switch {
 	case r.LivePriorities == 0:
-		add("no live priority", "aucune priorité active")
+		add(hygieneMsg.noLive)
 	case r.LivePriorities > 5:
-		add(fmt.Sprintf("%d live priorities, at most 5", r.LivePriorities),
-			fmt.Sprintf("%d priorités actives, 5 au plus", r.LivePriorities))
+		add(hygieneMsg.tooLive, r.LivePriorities)
 	}
 	if r.Placeholders > 0 {
-		add(fmt.Sprintf("%d placeholder priorit(ies)", r.Placeholders),
-			fmt.Sprintf("%d priorité(s) à remplir", r.Placeholders))
+		add(hygieneMsg.placeholder, r.Placeholders)
 	}
 	if !r.LastReviewed {
-		add("no valid `Last reviewed: YYYY-MM-DD`", "pas de `Last reviewed: AAAA-MM-JJ` valide")
+		add(hygieneMsg.noReview)
 	}
 	if r.EmbeddedArchive {
-		add("an embedded `## Archived` section", "une section `## Archived` intégrée")
+		add(hygieneMsg.embedded)
 	}
-	return env.T("Context hygiene: **FAIL**: ", "Hygiène du contexte : **FAIL** : ") + strings.Join(why, env.T("; ", " ; ")) + "." + line
+	return env.Say(hygieneMsg.fail) + strings.Join(why, env.Say(hygieneMsg.sep)) + "." + line
 }

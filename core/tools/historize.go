@@ -72,20 +72,15 @@ func historize(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		return nil, nil, err
 	}
 	if p.Kind == vault.KindDomain {
-		return nil, nil, fault.New(fault.NotAProject, map[string]any{"slug": p.Slug, "path": p.Dir},
-			fmt.Sprintf("%s is a domain (%s); only projects are archived", p.Slug, p.Dir),
-			fmt.Sprintf("%s est un domaine (%s) ; seuls les projets s'archivent", p.Slug, p.Dir))
+		return nil, nil, historizeMsg.domain.Err(fault.NotAProject, map[string]any{"slug": p.Slug, "path": p.Dir}, p.Slug, p.Dir)
 	}
-	target := vault.KindArchived
+	target, verb := vault.KindArchived, historizeMsg.historized
 	if a.Revive {
-		target = vault.KindProject
+		target, verb = vault.KindProject, historizeMsg.revived
 	}
-	res := HistorizeResult{Slug: p.Slug, From: p.Dir, To: vault.Dir(target, p.Slug), Revive: a.Revive, Common: Common{Warnings: []string{}}}
+	res := HistorizeResult{Slug: p.Slug, From: p.Dir, To: vault.Dir(target, p.Slug), Revive: a.Revive, Common: common()}
 	if p.Kind == target {
-		res.From = p.Dir
-		res.Warnings = append(res.Warnings, env.T(
-			fmt.Sprintf("%s is already in %s; nothing written", p.Slug, p.Dir),
-			fmt.Sprintf("%s est déjà dans %s ; rien n'a été écrit", p.Slug, p.Dir)))
+		res.Warnings = append(res.Warnings, env.Say(historizeMsg.already, p.Slug, p.Dir))
 		res.SummaryMD = res.Warnings[0]
 		return res, nil, nil
 	}
@@ -93,79 +88,105 @@ func historize(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	text := c.text
-	prev, hadPhase := c.doc.String("phase")
-	if hadPhase {
+	e := &fmEdit{text: c.text}
+	if prev, ok := c.doc.String("phase"); ok {
 		res.Phase.From = &prev
 	}
-	display, hasDisplay := c.doc.String("display")
-	var errs []error
-	set := func(k string, v any) {
-		t, err := frontmatter.Set(text, k, v)
-		errs = append(errs, err)
-		if err == nil {
-			text = t
-		}
-	}
-	remove := func(k string) {
-		t, err := frontmatter.Remove(text, k)
-		errs = append(errs, err)
-		if err == nil {
-			text = t
-		}
-	}
-	const suffix = " [archived]"
-	created := p.Slug + " — context" + suffix
-	if !a.Revive {
-		archived := "archived"
-		res.Phase.To = &archived
-		set("phase", "archived")
-		if hadPhase && prev != "archived" {
-			set("phase_before_archive", prev)
-		}
-		set("archived_at", env.Now.Format("2006-01-02"))
-		switch {
-		case !hasDisplay:
-			set("display", created)
-			set(displayCreatedKey, true)
-		case !strings.HasSuffix(display, suffix):
-			set("display", display+suffix)
-		}
+	if a.Revive {
+		res.Phase.To = reviveEdits(e, c.doc, p.Slug)
 	} else {
-		before, ok := c.doc.String("phase_before_archive")
-		if ok {
-			res.Phase.To = &before
-			set("phase", before)
-			remove("phase_before_archive")
-		} else {
-			remove("phase")
-		}
-		remove("archived_at")
-		madeByUs, marked := c.doc.Lookup(displayCreatedKey)
-		if marked {
-			remove(displayCreatedKey)
-		}
-		switch {
-		case hasDisplay && madeByUs == true && display == created:
-			remove("display")
-		case hasDisplay && strings.HasSuffix(display, suffix):
-			set("display", strings.TrimSuffix(display, suffix))
-		}
+		res.Phase.To = archiveEdits(e, c.doc, p.Slug, env.Now.Format("2006-01-02"))
 	}
-	for _, err := range errs {
-		if err != nil {
-			return nil, nil, frontmatterError(c.path, err)
-		}
+	if e.err != nil {
+		return nil, nil, frontmatterError(c.path, e.err)
 	}
 	res.Changed = true
-	verb := env.T("Historized", "Historisé")
-	if a.Revive {
-		verb = env.T("Revived", "Ravivé")
-	}
-	res.SummaryMD = fmt.Sprintf("%s **%s**: %s → %s.", verb, p.Slug, res.From, res.To)
+	res.SummaryMD = fmt.Sprintf("%s **%s**: %s → %s.", env.Say(verb), p.Slug, res.From, res.To)
 	pl := plan.Plan{{Op: plan.Move, From: p.Dir, To: res.To, Expect: plan.Absent}}
-	if text != c.text {
-		pl = append(plan.Plan{plan.WriteOp(c.path, c.sha, text)}, pl...)
+	if e.text != c.text {
+		pl = append(plan.Plan{plan.WriteOp(c.path, c.sha, e.text)}, pl...)
 	}
 	return res, pl, nil
+}
+
+// historizeMsg is mem_historize's messages.
+var historizeMsg = struct{ domain, already, historized, revived fault.Msg }{
+	domain: fault.Msg{En: "%s is a domain (%s); only projects are archived",
+		Fr: "%s est un domaine (%s) ; seuls les projets s'archivent"},
+	already:    fault.Msg{En: "%s is already in %s; nothing written", Fr: "%s est déjà dans %s ; rien n'a été écrit"},
+	historized: fault.Msg{En: "Historized", Fr: "Historisé"},
+	revived:    fault.Msg{En: "Revived", Fr: "Ravivé"},
+}
+
+// archivedSuffix ends an archived project's display.
+const archivedSuffix = " [archived]"
+
+// fmEdit applies frontmatter edits to text in turn; after an edit fails,
+// the others do nothing and err holds why.
+type fmEdit struct {
+	text string
+	err  error
+}
+
+func (e *fmEdit) set(k string, v any) {
+	if e.err == nil {
+		e.text, e.err = frontmatter.Set(e.text, k, v)
+	}
+}
+
+func (e *fmEdit) remove(k string) {
+	if e.err == nil {
+		e.text, e.err = frontmatter.Remove(e.text, k)
+	}
+}
+
+// archiveEdits marks context.md archived on day: phase archived (the
+// previous one kept), archived_at, the display suffixed or created (and
+// marked so). It returns the new phase.
+func archiveEdits(e *fmEdit, doc *frontmatter.Doc, slug, day string) *string {
+	e.set("phase", "archived")
+	if prev, ok := doc.String("phase"); ok && prev != "archived" {
+		e.set("phase_before_archive", prev)
+	}
+	e.set("archived_at", day)
+	display, hasDisplay := doc.String("display")
+	switch {
+	case !hasDisplay:
+		e.set("display", slug+" — context"+archivedSuffix)
+		e.set(displayCreatedKey, true)
+	case !strings.HasSuffix(display, archivedSuffix):
+		e.set("display", display+archivedSuffix)
+	}
+	archived := "archived"
+	return &archived
+}
+
+// reviveEdits undoes archiveEdits: the phase before archiving back (or
+// none), archived_at gone, the display's suffix removed, or the display
+// itself when historize created it and it is unchanged. It returns the
+// new phase (nil: none).
+func reviveEdits(e *fmEdit, doc *frontmatter.Doc, slug string) *string {
+	before, ok := doc.String("phase_before_archive")
+	if ok {
+		e.set("phase", before)
+		e.remove("phase_before_archive")
+	} else {
+		e.remove("phase")
+	}
+	e.remove("archived_at")
+	madeByUs, marked := doc.Lookup(displayCreatedKey)
+	if marked {
+		e.remove(displayCreatedKey)
+	}
+	display, hasDisplay := doc.String("display")
+	switch {
+	case hasDisplay && madeByUs == true && display == slug+" — context"+archivedSuffix:
+		e.remove("display")
+	case hasDisplay && strings.HasSuffix(display, archivedSuffix):
+		e.set("display", strings.TrimSuffix(display, archivedSuffix))
+	}
+	if !ok {
+		return nil
+	}
+	return &before
 }

@@ -43,16 +43,32 @@ type InitResult struct {
 	Common
 }
 
-// initProject is mem_init_project. The new context.md holds kind, created,
-// and summary and repo_path when given; its body is a title and the three
-// headings a context usually has; history.md a title.
+// initMsg is mem_init_project's messages.
+var initMsg = struct {
+	oneLine, exists, created fault.Msg
+	kinds                    map[string]fault.Msg
+}{
+	oneLine: fault.Msg{En: "must be one line", Fr: "doit tenir sur une ligne"},
+	exists: fault.Msg{En: "%s exists already; pick another slug, or revive it with mem_historize if it is archived",
+		Fr: "%s existe déjà ; choisissez un autre slug, ou ravivez-le avec mem_historize s'il est archivé"},
+	created: fault.Msg{En: "Created %s **%s** in %s.", Fr: "%s **%s** créé dans %s."},
+	kinds:   map[string]fault.Msg{"project": {En: "project", Fr: "Projet"}, "domain": {En: "domain", Fr: "Domaine"}},
+}
+
+type initArgs struct {
+	Slug     string  `json:"slug"`
+	Kind     string  `json:"kind"`
+	Summary  *string `json:"summary"`
+	RepoPath *string `json:"repo_path"`
+}
+
+// initProject is mem_init_project: check the arguments, refuse a slug
+// that exists (active, archived or a domain), write context.md and
+// history.md. The new context.md holds kind, created, and summary and
+// repo_path when given; its body is a title and the three headings a
+// context usually has; history.md a title.
 func initProject(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
-	var a struct {
-		Slug     string  `json:"slug"`
-		Kind     string  `json:"kind"`
-		Summary  *string `json:"summary"`
-		RepoPath *string `json:"repo_path"`
-	}
+	var a initArgs
 	if err := decode(raw, &a); err != nil {
 		return nil, nil, err
 	}
@@ -67,21 +83,9 @@ func initProject(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		}
 	}
 	if a.RepoPath != nil && strings.ContainsAny(*a.RepoPath, "\r\n") {
-		return nil, nil, fault.Argument("repo_path", "must be one line", "doit tenir sur une ligne")
+		return nil, nil, argument("repo_path", initMsg.oneLine)
 	}
-	_, err := vault.Resolve(env.View, a.Slug)
-	switch fault.CodeOf(err) {
-	case fault.UnknownSlug:
-	case "":
-		if err != nil {
-			return nil, nil, err // a need
-		}
-		fallthrough
-	case fault.SlugConflict:
-		return nil, nil, fault.New(fault.SlugExists, map[string]any{"slug": a.Slug},
-			fmt.Sprintf("%s exists already; pick another slug, or revive it with mem_historize if it is archived", a.Slug),
-			fmt.Sprintf("%s existe déjà ; choisissez un autre slug, ou ravivez-le avec mem_historize s'il est archivé", a.Slug))
-	default:
+	if err := refuseExisting(env, a.Slug); err != nil {
 		return nil, nil, err
 	}
 	kind := vault.KindProject
@@ -89,6 +93,38 @@ func initProject(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		kind = vault.KindDomain
 	}
 	dir := vault.Dir(kind, a.Slug)
+	ctx, err := newContextNote(env, &a, summary)
+	if err != nil {
+		return nil, nil, err
+	}
+	res := InitResult{Slug: a.Slug, Kind: a.Kind, Context: dir + "/context.md", History: dir + "/history.md", Common: common()}
+	res.SummaryMD = env.Say(initMsg.created, env.Say(initMsg.kinds[a.Kind]), a.Slug, dir)
+	return res, plan.Plan{
+		plan.WriteOp(res.Context, plan.Absent, ctx),
+		plan.WriteOp(res.History, plan.Absent, fmt.Sprintf("# History — %s\n", a.Slug)),
+	}, nil
+}
+
+// refuseExisting is SLUG_EXISTS when slug names a folder already, of any
+// kind (vault.Resolve's SLUG_CONFLICT too).
+func refuseExisting(env *Env, slug string) error {
+	_, err := vault.Resolve(env.View, slug)
+	switch fault.CodeOf(err) {
+	case fault.UnknownSlug:
+		return nil
+	case "":
+		if err != nil {
+			return err // a need
+		}
+	case fault.SlugConflict:
+	default:
+		return err
+	}
+	return initMsg.exists.Err(fault.SlugExists, map[string]any{"slug": slug}, slug)
+}
+
+// newContextNote renders the new context.md.
+func newContextNote(env *Env, a *initArgs, summary string) (string, error) {
 	f := note.Fields{{Key: "slug", Node: note.Str(a.Slug)}, {Key: "kind", Node: note.Str(a.Kind)}, {Key: "created", Node: note.Stamp(env.Now.Format("2006-01-02"))}}
 	if summary != "" {
 		f = append(f, note.Field{Key: "summary", Node: note.Str(summary)})
@@ -98,13 +134,7 @@ func initProject(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	}
 	ctx, err := f.Render(fmt.Sprintf("# %s\n\n## Where we are\n\n## Decisions\n\n## Next\n", a.Slug))
 	if err != nil {
-		return nil, nil, fault.Internalf("writing context.md: %v", err)
+		return "", fault.Internalf("writing context.md: %v", err)
 	}
-	res := InitResult{Slug: a.Slug, Kind: a.Kind, Context: dir + "/context.md", History: dir + "/history.md", Common: Common{Warnings: []string{}}}
-	fr := map[string]string{"project": "Projet", "domain": "Domaine"}[a.Kind]
-	res.SummaryMD = env.T(fmt.Sprintf("Created %s **%s** in %s.", a.Kind, a.Slug, dir), fmt.Sprintf("%s **%s** créé dans %s.", fr, a.Slug, dir))
-	return res, plan.Plan{
-		plan.WriteOp(res.Context, plan.Absent, ctx),
-		plan.WriteOp(res.History, plan.Absent, fmt.Sprintf("# History — %s\n", a.Slug)),
-	}, nil
+	return ctx, nil
 }

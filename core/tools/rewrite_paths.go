@@ -3,11 +3,9 @@ package tools
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
-	"kessho/core/catalog"
-	"kessho/core/history"
 	"strings"
 
+	"kessho/core/catalog"
 	"kessho/core/fault"
 	"kessho/core/frontmatter"
 	"kessho/core/plan"
@@ -49,18 +47,11 @@ var rewritePathsSpec = &catalog.Tool{
 // RelocationsLog is the note where confirmed rewrites are logged.
 const RelocationsLog = "99-meta/migrations/relocations.md"
 
-// RewriteLine is a changed line of a file, before and after.
-type RewriteLine struct {
-	Line   int    `json:"line"` // 1-based, in the whole file
-	Before string `json:"before"`
-	After  string `json:"after"`
-}
-
 // RewriteFile is what the rewrite changes in one file.
 type RewriteFile struct {
-	Path  string        `json:"path"`
-	Count int           `json:"count"`
-	Lines []RewriteLine `json:"lines"`
+	Path  string          `json:"path"`
+	Count int             `json:"count"`
+	Lines []relocate.Line `json:"lines"`
 }
 
 // RewriteResult is mem_archive_rewrite_paths's result.
@@ -102,31 +93,15 @@ type RewriteResult struct {
 //   - Nothing to rewrite: success without a plan, whether or not confirm is
 //     set, and nothing is logged.
 func rewritePaths(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
-	var a struct {
-		Slug                  string  `json:"slug"`
-		OldRoot               *string `json:"old_root"`
-		IncludeContextHistory bool    `json:"include_context_history"`
-		Confirm               bool    `json:"confirm"`
-	}
+	var a rewriteArgs
 	if err := decode(raw, &a); err != nil {
 		return nil, nil, err
 	}
-	if err := vault.CheckSlug("slug", a.Slug); err != nil {
+	given, err := checkRewriteArgs(&a)
+	if err != nil {
 		return nil, nil, err
 	}
-	var root relocate.Root
-	given := a.OldRoot != nil && strings.TrimSpace(*a.OldRoot) != ""
-	if given {
-		r, ok := relocate.Parse(*a.OldRoot)
-		if !ok || strings.ContainsAny(*a.OldRoot, "\r\n") {
-			return nil, nil, fault.Argument("old_root",
-				fmt.Sprintf("%q is not an absolute path below the file system's root (e.g. /home/ada/src/app or C:\\src\\app)", *a.OldRoot),
-				fmt.Sprintf("%q n'est pas un chemin absolu sous la racine du système de fichiers (par ex. /home/ada/src/app ou C:\\src\\app)", *a.OldRoot))
-		}
-		root = r
-	}
-	v := env.View
-	p, err := vault.Resolve(v, a.Slug)
+	p, err := vault.Resolve(env.View, a.Slug)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -134,176 +109,209 @@ func rewritePaths(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	if a.Confirm {
 		reads = append(reads, RelocationsLog)
 	}
-	if err := v.Ask(vault.Need{Files: reads, Dirs: []string{p.Dir + "/archives"}}); err != nil {
+	if err := env.View.Ask(vault.Need{Files: reads, Dirs: []string{p.Dir + "/archives"}}); err != nil {
 		return nil, nil, err
 	}
 	res := &RewriteResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(), Confirm: a.Confirm,
-		Files: []RewriteFile{}, Common: Common{Warnings: []string{}}}
+		Files: []RewriteFile{}, Common: common()}
 	if res.Archived {
 		res.Kind = vault.KindProject
 	}
-
-	// The root: old_root, else context.md's repo_path.
-	ctx, err := v.Read(p.Context())
+	ctx, err := env.View.Read(p.Context())
 	if err != nil {
 		return nil, nil, err
 	}
-	if given {
-		res.RootFrom = "old_root"
-	} else {
+	root, err := rewriteRoot(p, ctx, given, res)
+	if err != nil {
+		return nil, nil, err
+	}
+	files, err := rewriteFiles(env, p, ctx, a.IncludeContextHistory)
+	if err != nil {
+		return nil, nil, err
+	}
+	ops, err := rewriteEach(env, root, files, res)
+	if err != nil {
+		return nil, nil, err
+	}
+	rootMD := "`" + res.OldRoot + "`"
+	switch {
+	case res.PathsRewritten == 0:
+		res.SummaryMD = env.Say(rewriteMsg.nothing, p.Slug, rootMD, res.FilesScanned)
+		return res, nil, nil
+	case !a.Confirm:
+		res.SummaryMD = env.Say(rewriteMsg.dryRun, p.Slug, res.PathsRewritten, rootMD, res.FilesChanged)
+		return res, nil, nil
+	}
+	logOp, err := relocationLogOp(env, res, rootMD)
+	if err != nil {
+		return nil, nil, err
+	}
+	res.SummaryMD = env.Say(rewriteMsg.done, res.PathsRewritten, rootMD, res.FilesChanged, p.Slug, RelocationsLog)
+	return res, append(ops, logOp), nil
+}
+
+type rewriteArgs struct {
+	Slug                  string  `json:"slug"`
+	OldRoot               *string `json:"old_root"`
+	IncludeContextHistory bool    `json:"include_context_history"`
+	Confirm               bool    `json:"confirm"`
+}
+
+// rewriteMsg is mem_archive_rewrite_paths's messages.
+var rewriteMsg = struct {
+	badRoot, noRoot, badRepoPath            fault.Msg
+	notUTF8, badFrontmatter                 fault.Msg
+	nothing, dryRun, done, logLine, logHead fault.Msg
+}{
+	badRoot: fault.Msg{
+		En: "%q is not an absolute path below the file system's root (e.g. /home/ada/src/app or C:\\src\\app)",
+		Fr: "%q n'est pas un chemin absolu sous la racine du système de fichiers (par ex. /home/ada/src/app ou C:\\src\\app)"},
+	noRoot: fault.Msg{
+		En: "no root to rewrite for %s: pass old_root (the absolute path to replace), or set repo_path in %s",
+		Fr: "aucune racine à réécrire pour %s : passez old_root (le chemin absolu à remplacer), ou renseignez repo_path dans %s"},
+	badRepoPath: fault.Msg{
+		En: "repo_path %q in %s is not an absolute path; pass old_root, or fix repo_path",
+		Fr: "repo_path %q dans %s n'est pas un chemin absolu ; passez old_root, ou corrigez repo_path"},
+	notUTF8: fault.Msg{En: "%s is not UTF-8 text: left as it is", Fr: "%s n'est pas du texte UTF-8 : laissé tel quel"},
+	badFrontmatter: fault.Msg{
+		En: "%s line %d: the frontmatter is not valid YAML, so the body's start is unknown: left as it is; fix it and run again",
+		Fr: "%s ligne %d : le frontmatter n'est pas du YAML valide, le début du corps est donc inconnu : laissé tel quel ; corrigez-le et relancez"},
+	nothing: fault.Msg{
+		En: "Nothing to rewrite in **%s**: no path under %s in the bodies of %d file(s); nothing written.",
+		Fr: "Rien à réécrire dans **%s** : aucun chemin sous %s dans le corps de %d fichier(s) ; rien n'a été écrit."},
+	dryRun: fault.Msg{
+		En: "Dry run on **%s**: %d path(s) under %s in %d file(s) would become `<repo>/…`; nothing written. Check the lines, then call again with confirm=true.",
+		Fr: "Essai à blanc sur **%s** : %d chemin(s) sous %s dans %d fichier(s) deviendraient `<repo>/…` ; rien n'a été écrit. Vérifiez les lignes, puis rappelez avec confirm=true."},
+	done: fault.Msg{
+		En: "Rewrote %d path(s) under %s in %d file(s) of **%s** as `<repo>/…`; logged in %s.",
+		Fr: "%d chemin(s) sous %s réécrit(s) en `<repo>/…` dans %d fichier(s) de **%s** ; consigné dans %s."},
+	logLine: fault.Msg{
+		En: "- %s — %s: %s → `%s`, %d file(s), %d path(s) rewritten",
+		Fr: "- %s — %s : %s → `%s`, %d fichier(s), %d chemin(s) réécrit(s)"},
+	logHead: fault.Msg{
+		En: "# Path relocations\n\nOne line per confirmed run of mem_archive_rewrite_paths.\n\n",
+		Fr: "# Relocalisations de chemins\n\nUne ligne par exécution confirmée de mem_archive_rewrite_paths.\n\n"},
+}
+
+// checkRewriteArgs refuses a bad slug or old_root, and returns old_root
+// when it is given ("" when not: an empty or blank one is not).
+func checkRewriteArgs(a *rewriteArgs) (string, error) {
+	if err := vault.CheckSlug("slug", a.Slug); err != nil {
+		return "", err
+	}
+	if a.OldRoot == nil || strings.TrimSpace(*a.OldRoot) == "" {
+		return "", nil
+	}
+	if _, ok := relocate.Parse(*a.OldRoot); !ok || strings.ContainsAny(*a.OldRoot, "\r\n") {
+		return "", argument("old_root", rewriteMsg.badRoot, *a.OldRoot)
+	}
+	return *a.OldRoot, nil
+}
+
+// rewriteRoot is the root to rewrite: old_root when given, else
+// context.md's repo_path (NO_REPO_ROOT when there is none, or it is not
+// absolute). It sets res.OldRoot and res.RootFrom.
+func rewriteRoot(p vault.Project, ctx vault.Content, given string, res *RewriteResult) (relocate.Root, error) {
+	res.RootFrom = "old_root"
+	raw := given
+	if given == "" {
 		res.RootFrom = "repo_path"
 		if !ctx.Exists || ctx.NotUTF8 {
-			return nil, nil, noRepoRoot(env, p, "")
+			return relocate.Root{}, noRepoRoot(p, "")
 		}
 		doc, err := frontmatter.Parse(ctx.Text)
 		if err != nil {
-			return nil, nil, frontmatterError(p.Context(), err)
+			return relocate.Root{}, frontmatterError(p.Context(), err)
 		}
-		rp, _ := doc.String("repo_path")
-		if strings.TrimSpace(rp) == "" {
-			return nil, nil, noRepoRoot(env, p, "")
+		if raw, _ = doc.String("repo_path"); strings.TrimSpace(raw) == "" {
+			return relocate.Root{}, noRepoRoot(p, "")
 		}
-		r, ok := relocate.Parse(rp)
-		if !ok || strings.ContainsAny(rp, "\r\n") {
-			return nil, nil, noRepoRoot(env, p, rp)
-		}
-		root = r
 	}
-	res.OldRoot = root.String()
+	r, ok := relocate.Parse(raw)
+	if !ok || strings.ContainsAny(raw, "\r\n") {
+		return relocate.Root{}, noRepoRoot(p, raw)
+	}
+	res.OldRoot = r.String()
+	return r, nil
+}
 
-	// The files, read in one round.
+// noRepoRoot is NO_REPO_ROOT: no repo_path in p's context.md, or bad, a
+// path that is not absolute.
+func noRepoRoot(p vault.Project, bad string) error {
+	if bad != "" {
+		return rewriteMsg.badRepoPath.Err(fault.NoRepoRoot, map[string]any{"slug": p.Slug, "repo_path": bad}, bad, p.Context())
+	}
+	return rewriteMsg.noRoot.Err(fault.NoRepoRoot, map[string]any{"slug": p.Slug}, p.Slug, p.Context())
+}
+
+// rewriteFiles lists, and asks for in one round, the files to rewrite:
+// context.md and history.md when include is set and they exist, then the
+// `.md` files directly in archives/, by name.
+func rewriteFiles(env *Env, p vault.Project, ctx vault.Content, include bool) ([]string, error) {
 	var files []string
-	if a.IncludeContextHistory {
+	if include {
 		if ctx.Exists {
 			files = append(files, p.Context())
 		}
-		if hist, err := v.Read(p.History()); err != nil || hist.Exists {
+		if hist, err := env.View.Read(p.History()); err != nil || hist.Exists {
 			files = append(files, p.History())
 		}
 	}
-	entries, err := v.List(p.Dir + "/archives")
+	entries, err := env.View.List(p.Dir + "/archives")
 	if err != nil && !errors.Is(err, vault.ErrNotExist) {
-		return nil, nil, err
+		return nil, err
 	}
 	for _, e := range entries {
 		if !strings.HasSuffix(e, "/") && strings.HasSuffix(strings.ToLower(e), ".md") {
 			files = append(files, p.Dir+"/archives/"+e)
 		}
 	}
-	if err := v.Ask(vault.Need{Files: files}); err != nil {
-		return nil, nil, err
-	}
+	return files, env.View.Ask(vault.Need{Files: files})
+}
 
+// rewriteEach rewrites the bodies of files under root, counting in res,
+// and returns a write for each file that changes. A file that is not
+// UTF-8, or whose frontmatter does not parse, is left with a warning.
+func rewriteEach(env *Env, root relocate.Root, files []string, res *RewriteResult) (plan.Plan, error) {
 	var ops plan.Plan
 	for _, f := range files {
-		c, err := v.Read(f)
+		c, err := env.View.Read(f)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		text, sha := c.Text, c.Expect
 		if c.NotUTF8 {
-			res.Warnings = append(res.Warnings, env.T(f+" is not UTF-8 text: left as it is", f+" n'est pas du texte UTF-8 : laissé tel quel"))
+			res.Warnings = append(res.Warnings, env.Say(rewriteMsg.notUTF8, f))
 			continue
 		}
-		doc, err := frontmatter.Parse(text)
-		if err != nil {
-			line := 1
-			var fe *frontmatter.Error
-			if errors.As(err, &fe) {
-				line = fe.Line
-			}
-			res.Warnings = append(res.Warnings, env.T(
-				fmt.Sprintf("%s line %d: the frontmatter is not valid YAML, so the body's start is unknown: left as it is; fix it and run again", f, line),
-				fmt.Sprintf("%s ligne %d : le frontmatter n'est pas du YAML valide, le début du corps est donc inconnu : laissé tel quel ; corrigez-le et relancez", f, line)))
+		text, n, lines, bad := root.Note(c.Text)
+		if bad > 0 {
+			res.Warnings = append(res.Warnings, env.Say(rewriteMsg.badFrontmatter, f, bad))
 			continue
 		}
 		res.FilesScanned++
-		off := doc.BodyOffset()
-		body, n := root.Rewrite(text[off:])
 		if n == 0 {
 			continue
 		}
-		res.Files = append(res.Files, RewriteFile{Path: f, Count: n, Lines: changedLines(text[off:], body, strings.Count(text[:off], "\n"))})
+		res.Files = append(res.Files, RewriteFile{Path: f, Count: n, Lines: lines})
 		res.FilesChanged++
 		res.PathsRewritten += n
-		ops = append(ops, plan.WriteOp(f, sha, text[:off]+body))
+		ops = append(ops, plan.WriteOp(f, c.Expect, text))
 	}
+	return ops, nil
+}
 
-	rootMD := "`" + res.OldRoot + "`"
-	switch {
-	case res.PathsRewritten == 0:
-		res.SummaryMD = env.T(
-			fmt.Sprintf("Nothing to rewrite in **%s**: no path under %s in the bodies of %d file(s); nothing written.", p.Slug, rootMD, res.FilesScanned),
-			fmt.Sprintf("Rien à réécrire dans **%s** : aucun chemin sous %s dans le corps de %d fichier(s) ; rien n'a été écrit.", p.Slug, rootMD, res.FilesScanned))
-		return res, nil, nil
-	case !a.Confirm:
-		res.SummaryMD = env.T(
-			fmt.Sprintf("Dry run on **%s**: %d path(s) under %s in %d file(s) would become `<repo>/…`; nothing written. Check the lines, then call again with confirm=true.", p.Slug, res.PathsRewritten, rootMD, res.FilesChanged),
-			fmt.Sprintf("Essai à blanc sur **%s** : %d chemin(s) sous %s dans %d fichier(s) deviendraient `<repo>/…` ; rien n'a été écrit. Vérifiez les lignes, puis rappelez avec confirm=true.", p.Slug, res.PathsRewritten, rootMD, res.FilesChanged))
-		return res, nil, nil
+// relocationLogOp appends the run's line to relocations.md (created with
+// a title and one sentence), and sets res's log.
+func relocationLogOp(env *Env, res *RewriteResult, rootMD string) (plan.Op, error) {
+	line := env.Say(rewriteMsg.logLine, env.Now.Format("2006-01-02 15:04"), res.Slug, rootMD, relocate.Sigil, res.FilesChanged, res.PathsRewritten)
+	logFile, err := env.View.ReadText(RelocationsLog)
+	if err != nil {
+		return plan.Op{}, err
 	}
-
-	// The log line, appended to relocations.md.
-	line := env.T(
-		fmt.Sprintf("- %s — %s: %s → `%s`, %d file(s), %d path(s) rewritten", env.Now.Format("2006-01-02 15:04"), p.Slug, rootMD, relocate.Sigil, res.FilesChanged, res.PathsRewritten),
-		fmt.Sprintf("- %s — %s : %s → `%s`, %d fichier(s), %d chemin(s) réécrit(s)", env.Now.Format("2006-01-02 15:04"), p.Slug, rootMD, relocate.Sigil, res.FilesChanged, res.PathsRewritten))
-	logFile, err := v.ReadText(RelocationsLog)
-	logText, logSHA := logFile.Text, logFile.Expect
-	switch {
-	case err == nil && !logFile.Exists:
-		logText = env.T("# Path relocations\n\nOne line per confirmed run of mem_archive_rewrite_paths.\n\n",
-			"# Relocalisations de chemins\n\nUne ligne par exécution confirmée de mem_archive_rewrite_paths.\n\n")
-	case err != nil:
-		return nil, nil, err
+	if !logFile.Exists {
+		logFile.Text = env.Say(rewriteMsg.logHead)
 	}
-	ops = append(ops, plan.WriteOp(RelocationsLog, logSHA, appendLogLine(logText, line)))
 	log := RelocationsLog
 	res.Applied, res.Log, res.LogLine = true, &log, &line
-	res.SummaryMD = env.T(
-		fmt.Sprintf("Rewrote %d path(s) under %s in %d file(s) of **%s** as `<repo>/…`; logged in %s.", res.PathsRewritten, rootMD, res.FilesChanged, p.Slug, RelocationsLog),
-		fmt.Sprintf("%d chemin(s) sous %s réécrit(s) en `<repo>/…` dans %d fichier(s) de **%s** ; consigné dans %s.", res.PathsRewritten, rootMD, res.FilesChanged, p.Slug, RelocationsLog))
-	return res, ops, nil
-}
-
-func noRepoRoot(env *Env, p vault.Project, bad string) error {
-	if bad != "" {
-		return fault.New(fault.NoRepoRoot, map[string]any{"slug": p.Slug, "repo_path": bad},
-			fmt.Sprintf("repo_path %q in %s is not an absolute path; pass old_root, or fix repo_path", bad, p.Context()),
-			fmt.Sprintf("repo_path %q dans %s n'est pas un chemin absolu ; passez old_root, ou corrigez repo_path", bad, p.Context()))
-	}
-	return fault.New(fault.NoRepoRoot, map[string]any{"slug": p.Slug},
-		fmt.Sprintf("no root to rewrite for %s: pass old_root (the absolute path to replace), or set repo_path in %s", p.Slug, p.Context()),
-		fmt.Sprintf("aucune racine à réécrire pour %s : passez old_root (le chemin absolu à remplacer), ou renseignez repo_path dans %s", p.Slug, p.Context()))
-}
-
-// changedLines pairs the lines of before and after (a rewrite never adds
-// or removes a line break) and returns those that differ, numbered from
-// first+1.
-func changedLines(before, after string, first int) []RewriteLine {
-	b, a := strings.Split(before, "\n"), strings.Split(after, "\n")
-	out := []RewriteLine{}
-	if len(a) != len(b) {
-		return out
-	}
-	for i := range b {
-		if b[i] != a[i] {
-			out = append(out, RewriteLine{Line: first + i + 1, Before: strings.TrimSuffix(b[i], "\r"), After: strings.TrimSuffix(a[i], "\r")})
-		}
-	}
-	return out
-}
-
-// appendLogLine adds line at the end of text, in its line ending, after a
-// blank line unless the text already ends with a list item.
-func appendLogLine(text, line string) string {
-	nl := history.Newline(text)
-	if text != "" && !strings.HasSuffix(text, "\n") && !strings.HasSuffix(text, "\r") {
-		text += nl
-	}
-	trimmed := strings.TrimRight(text, "\r\n")
-	lastLine := trimmed[strings.LastIndexAny(trimmed, "\r\n")+1:]
-	if trimmed != "" && !strings.HasSuffix(text, nl+nl) && !strings.HasPrefix(strings.TrimLeft(lastLine, " "), "- ") {
-		text += nl
-	}
-	return text + line + nl
+	return plan.WriteOp(RelocationsLog, logFile.Expect, relocate.AppendLogLine(logFile.Text, line)), nil
 }

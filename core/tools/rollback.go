@@ -3,7 +3,6 @@ package tools
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"kessho/core/fault"
 	"kessho/core/frontmatter"
 	"kessho/core/history"
+	"kessho/core/markdown"
 	"kessho/core/plan"
 	"kessho/core/vault"
 )
@@ -86,8 +86,7 @@ func rollback(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	if a.Archive != nil {
 		expected = strings.TrimSpace(*a.Archive)
 		if expected == "" || strings.ContainsAny(expected, "\\\r\n") {
-			return nil, nil, fault.Argument("archive", "must name one archive file: its name (as in archives/) or the path mem_archive returned",
-				"doit nommer un fichier d'archive : son nom (comme dans archives/) ou le chemin renvoyé par mem_archive")
+			return nil, nil, argument("archive", rollbackMsg.badArchive)
 		}
 	}
 	p, err := vault.Resolve(env.View, a.Slug)
@@ -99,83 +98,130 @@ func rollback(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 			return nil, nil, err
 		}
 	}
-	hist := p.History()
-	archDir := p.Dir + "/archives"
-	if err := env.View.Ask(vault.Need{Files: []string{hist}, Dirs: []string{archDir}}); err != nil {
+	if err := env.View.Ask(vault.Need{Files: []string{p.History()}, Dirs: []string{p.Dir + "/archives"}}); err != nil {
 		return nil, nil, err
 	}
-	histFile, err := env.View.ReadText(hist)
-	text, sha := histFile.Text, histFile.Expect
-	nothing := func(why, pourquoi string) error {
-		return fault.New(fault.NothingToRollBack, map[string]any{"slug": p.Slug, "history": hist},
-			fmt.Sprintf("nothing to roll back for %s: %s", p.Slug, why),
-			fmt.Sprintf("rien à annuler pour %s : %s", p.Slug, pourquoi))
-	}
+	hist, e, archivePath, err := newestEntry(env, p)
 	if err != nil {
 		return nil, nil, err
 	}
-	if !histFile.Exists {
-		return nil, nil, nothing("it has no history.md", "il n'a pas de history.md")
-	}
-	entries := history.Entries(text)
-	if len(entries) == 0 {
-		return nil, nil, nothing("history.md holds no entry", "history.md ne contient aucune entrée")
-	}
-	e := entries[0]
-	archivePath := path.Clean(p.Dir + "/" + history.Target(e.Dest))
-	if plan.CheckPath(archivePath) != nil || !strings.HasPrefix(archivePath, archDir+"/") {
-		return nil, nil, nothing(fmt.Sprintf("the newest entry points outside archives/ (%s)", e.Dest),
-			fmt.Sprintf("l'entrée la plus récente pointe hors de archives/ (%s)", e.Dest))
-	}
-	listing, err := env.View.List(archDir)
-	if err != nil && !errors.Is(err, vault.ErrNotExist) {
+	if err := checkNewest(env, p, e, archivePath, expected); err != nil {
 		return nil, nil, err
-	}
-	name := strings.TrimPrefix(archivePath, archDir+"/")
-	gone := func() error {
-		return nothing(fmt.Sprintf("the newest entry's archive %s is gone; remove its line from history.md by hand if it is stale", archivePath),
-			fmt.Sprintf("l'archive de l'entrée la plus récente, %s, n'existe plus ; retirez sa ligne de history.md à la main si elle est périmée", archivePath))
-	}
-	if !strings.Contains(name, "/") && !slices.Contains(listing, name) {
-		return nil, nil, gone()
-	}
-	newest := history.Newest(listing)
-	if expected != "" && !slices.Contains(newest, expected) {
-		return nil, nil, archiveMismatch(p, expected, newest, "")
-	}
-	if !slices.Contains(newest, name) {
-		return nil, nil, historyMismatch(p, e.Line, archivePath, newest)
-	}
-	if expected != "" && expected != name {
-		return nil, nil, archiveMismatch(p, expected, nil, name)
 	}
 	arch, err := env.View.Read(archivePath)
 	if err != nil {
 		return nil, nil, err
 	}
 	if !arch.Exists {
-		return nil, nil, gone()
+		return nil, nil, nothingToRollBack(p, rollbackMsg.gone, archivePath)
 	}
 	res := RollbackResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(), Archive: archivePath, HistoryLine: e.Line, AtomsKept: []string{},
-		ContextKept: true, Common: Common{Warnings: []string{}}}
+		ContextKept: true, Common: common()}
 	if doc, perr := frontmatter.Parse(arch.Text); !arch.NotUTF8 && perr == nil {
 		if atoms, ok := doc.Strings("derived_atoms"); ok {
 			res.AtomsKept = atoms
 		}
 	}
 	if len(res.AtomsKept) > 0 {
-		res.Warnings = append(res.Warnings, env.T(
-			"atoms derived by this archive are kept: "+strings.Join(res.AtomsKept, ", "),
-			"les atomes dérivés de cette archive sont gardés : "+strings.Join(res.AtomsKept, ", ")))
+		res.Warnings = append(res.Warnings, env.Say(rollbackMsg.atomsKept, strings.Join(res.AtomsKept, ", ")))
 	}
-	res.Warnings = append(res.Warnings, env.T("context.md is not restored", "context.md n'est pas restauré"))
-	newHist := text[:e.Start] + text[e.End:]
-	res.SummaryMD = env.T(fmt.Sprintf("Rolled back **%s**: deleted %s and its history line.", p.Slug, archivePath),
-		fmt.Sprintf("Dernière archive de **%s** annulée : %s et sa ligne d'historique supprimées.", p.Slug, archivePath))
+	res.Warnings = append(res.Warnings, env.Say(rollbackMsg.contextKept))
+	res.SummaryMD = env.Say(rollbackMsg.done, p.Slug, archivePath)
 	return res, plan.Plan{
-		plan.WriteOp(hist, sha, newHist),
+		plan.WriteOp(p.History(), hist.Expect, history.Remove(hist.Text, e)),
 		{Op: plan.Delete, Path: archivePath, Expect: arch.Expect},
 	}, nil
+}
+
+// rollbackMsg is mem_rollback_archive's messages.
+var rollbackMsg = struct {
+	badArchive, outside, nothing, noHistory, noEntry, outOfArchives, gone fault.Msg
+	noNamed, disagree, sameMinute, notNewest, noneNewest, or              fault.Msg
+	atomsKept, contextKept, done                                          fault.Msg
+}{
+	badArchive: fault.Msg{En: "must name one archive file: its name (as in archives/) or the path mem_archive returned",
+		Fr: "doit nommer un fichier d'archive : son nom (comme dans archives/) ou le chemin renvoyé par mem_archive"},
+	outside: fault.Msg{En: "names a file outside the archives/ of %s (%s): give the archive's file name",
+		Fr: "nomme un fichier hors de archives/ de %s (%s) : donnez le nom du fichier d'archive"},
+	nothing:   fault.Msg{En: "nothing to roll back for %s: %s", Fr: "rien à annuler pour %s : %s"},
+	noHistory: fault.Msg{En: "it has no history.md", Fr: "il n'a pas de history.md"},
+	noEntry:   fault.Msg{En: "history.md holds no entry", Fr: "history.md ne contient aucune entrée"},
+	outOfArchives: fault.Msg{En: "the newest entry points outside archives/ (%s)",
+		Fr: "l'entrée la plus récente pointe hors de archives/ (%s)"},
+	gone: fault.Msg{En: "the newest entry's archive %s is gone; remove its line from history.md by hand if it is stale",
+		Fr: "l'archive de l'entrée la plus récente, %s, n'existe plus ; retirez sa ligne de history.md à la main si elle est périmée"},
+	noNamed: fault.Msg{
+		En: "the newest entry of %s names %s, but no file of its archives/ is named like an archive (<date>-<HH>h<MM>-…); nothing was deleted: delete the archive and its line by hand if it is what you want to undo",
+		Fr: "l'entrée la plus récente de %s nomme %s, mais aucun fichier de son archives/ n'est nommé comme une archive (<date>-<HH>h<MM>-…) ; rien n'a été supprimé : supprimez l'archive et sa ligne à la main si c'est ce que vous voulez annuler"},
+	disagree: fault.Msg{
+		En: "history.md and archives/ of %s disagree: the newest entry names %s but the newest archive is %s; nothing was deleted: put the newest archive's line first in %s (or delete the archive by hand)",
+		Fr: "history.md et archives/ de %s divergent : l'entrée la plus récente nomme %s mais l'archive la plus récente est %s ; rien n'a été supprimé : mettez la ligne de l'archive la plus récente en tête de %s (ou supprimez l'archive à la main)"},
+	sameMinute: fault.Msg{
+		En: "%s is not the archive a rollback of %s would remove: it was made in the same minute as %s, which history.md's newest entry names; nothing was deleted; call again naming %s if that is the one to undo",
+		Fr: "%s n'est pas l'archive qu'un retour en arrière supprimerait pour %s : elle date de la même minute que %s, que nomme l'entrée la plus récente de history.md ; rien n'a été supprimé ; rappelez en nommant %s si c'est elle qu'il faut annuler"},
+	notNewest: fault.Msg{
+		En: "%s is not the archive a rollback of %s would remove: the newest is %s; nothing was deleted (it may be rolled back already); call again naming the newest archive if that is the one to undo",
+		Fr: "%s n'est pas l'archive qu'un retour en arrière supprimerait pour %s : la plus récente est %s ; rien n'a été supprimé (elle est peut-être déjà annulée) ; rappelez en nommant l'archive la plus récente si c'est elle qu'il faut annuler"},
+	noneNewest:  fault.Msg{En: "none (no file of archives/ is named like an archive)", Fr: "aucune (aucun fichier de archives/ n'est nommé comme une archive)"},
+	or:          fault.Msg{En: " or ", Fr: " ou "},
+	atomsKept:   fault.Msg{En: "atoms derived by this archive are kept: %s", Fr: "les atomes dérivés de cette archive sont gardés : %s"},
+	contextKept: fault.Msg{En: "context.md is not restored", Fr: "context.md n'est pas restauré"},
+	done: fault.Msg{En: "Rolled back **%s**: deleted %s and its history line.",
+		Fr: "Dernière archive de **%s** annulée : %s et sa ligne d'historique supprimées."},
+}
+
+// nothingToRollBack is NOTHING_TO_ROLL_BACK for p, saying why (reason
+// formatted with args).
+func nothingToRollBack(p vault.Project, reason fault.Msg, args ...any) error {
+	return fault.New(fault.NothingToRollBack, map[string]any{"slug": p.Slug, "history": p.History()},
+		rollbackMsg.nothing.In("en", p.Slug, reason.In("en", args...)), rollbackMsg.nothing.In("fr", p.Slug, reason.In("fr", args...)))
+}
+
+// newestEntry reads p's history.md and its first entry, and the vault
+// path of the archive it names, which must be in archives/.
+func newestEntry(env *Env, p vault.Project) (vault.Content, markdown.Item, string, error) {
+	hist, err := env.View.ReadText(p.History())
+	if err != nil {
+		return hist, markdown.Item{}, "", err
+	}
+	if !hist.Exists {
+		return hist, markdown.Item{}, "", nothingToRollBack(p, rollbackMsg.noHistory)
+	}
+	entries := history.Entries(hist.Text)
+	if len(entries) == 0 {
+		return hist, markdown.Item{}, "", nothingToRollBack(p, rollbackMsg.noEntry)
+	}
+	e := entries[0]
+	archivePath := path.Clean(p.Dir + "/" + history.Target(e.Dest))
+	if plan.CheckPath(archivePath) != nil || !strings.HasPrefix(archivePath, p.Dir+"/archives/") {
+		return hist, e, "", nothingToRollBack(p, rollbackMsg.outOfArchives, e.Dest)
+	}
+	return hist, e, archivePath, nil
+}
+
+// checkNewest refuses a rollback of archivePath (entry e's) unless its
+// file is in archives/, among the newest, and the one expected (when
+// given).
+func checkNewest(env *Env, p vault.Project, e markdown.Item, archivePath, expected string) error {
+	archDir := p.Dir + "/archives"
+	listing, err := env.View.List(archDir)
+	if err != nil && !errors.Is(err, vault.ErrNotExist) {
+		return err
+	}
+	name := strings.TrimPrefix(archivePath, archDir+"/")
+	if !strings.Contains(name, "/") && !slices.Contains(listing, name) {
+		return nothingToRollBack(p, rollbackMsg.gone, archivePath)
+	}
+	newest := history.Newest(listing)
+	switch {
+	case expected != "" && !slices.Contains(newest, expected):
+		return archiveMismatch(p, expected, newest, "")
+	case !slices.Contains(newest, name):
+		return historyMismatch(p, e.Line, archivePath, newest)
+	case expected != "" && expected != name:
+		return archiveMismatch(p, expected, nil, name)
+	}
+	return nil
 }
 
 // expectedArchive reads rollback's `archive` argument as a file name of
@@ -189,8 +235,7 @@ func expectedArchive(p vault.Project, s string) (string, error) {
 			ok = ok || dir == vault.Dir(k, p.Slug)+"/archives"
 		}
 		if !ok || base == "" {
-			return "", fault.Argument("archive", fmt.Sprintf("names a file outside the archives/ of %s (%s): give the archive's file name", p.Slug, s),
-				fmt.Sprintf("nomme un fichier hors de archives/ de %s (%s) : donnez le nom du fichier d'archive", p.Slug, s))
+			return "", argument("archive", rollbackMsg.outside, p.Slug, s)
 		}
 		s = base
 	}
@@ -215,13 +260,11 @@ func historyMismatch(p vault.Project, line, entryPath string, newest []string) e
 	paths := archivePaths(p, newest)
 	details := map[string]any{"slug": p.Slug, "history": p.History(), "entry": line, "entry_archive": entryPath, "newest": paths}
 	if len(newest) == 0 {
-		return fault.New(fault.HistoryMismatch, details,
-			fmt.Sprintf("the newest entry of %s names %s, but no file of its archives/ is named like an archive (<date>-<HH>h<MM>-…); nothing was deleted: delete the archive and its line by hand if it is what you want to undo", p.History(), entryPath),
-			fmt.Sprintf("l'entrée la plus récente de %s nomme %s, mais aucun fichier de son archives/ n'est nommé comme une archive (<date>-<HH>h<MM>-…) ; rien n'a été supprimé : supprimez l'archive et sa ligne à la main si c'est ce que vous voulez annuler", p.History(), entryPath))
+		return rollbackMsg.noNamed.Err(fault.HistoryMismatch, details, p.History(), entryPath)
 	}
 	return fault.New(fault.HistoryMismatch, details,
-		fmt.Sprintf("history.md and archives/ of %s disagree: the newest entry names %s but the newest archive is %s; nothing was deleted: put the newest archive's line first in %s (or delete the archive by hand)", p.Slug, entryPath, strings.Join(paths, " or "), p.History()),
-		fmt.Sprintf("history.md et archives/ de %s divergent : l'entrée la plus récente nomme %s mais l'archive la plus récente est %s ; rien n'a été supprimé : mettez la ligne de l'archive la plus récente en tête de %s (ou supprimez l'archive à la main)", p.Slug, entryPath, strings.Join(paths, " ou "), p.History()))
+		rollbackMsg.disagree.In("en", p.Slug, entryPath, strings.Join(paths, rollbackMsg.or.En), p.History()),
+		rollbackMsg.disagree.In("fr", p.Slug, entryPath, strings.Join(paths, rollbackMsg.or.Fr), p.History()))
 }
 
 // archiveMismatch is ARCHIVE_MISMATCH: the archive the caller expects to
@@ -232,17 +275,14 @@ func archiveMismatch(p vault.Project, expected string, newest []string, entry st
 	want := p.Dir + "/archives/" + expected
 	if entry != "" {
 		other := p.Dir + "/archives/" + entry
-		return fault.New(fault.ArchiveMismatch, map[string]any{"slug": p.Slug, "expected": want, "newest": []string{other}},
-			fmt.Sprintf("%s is not the archive a rollback of %s would remove: it was made in the same minute as %s, which history.md's newest entry names; nothing was deleted; call again naming %s if that is the one to undo", want, p.Slug, other, other),
-			fmt.Sprintf("%s n'est pas l'archive qu'un retour en arrière supprimerait pour %s : elle date de la même minute que %s, que nomme l'entrée la plus récente de history.md ; rien n'a été supprimé ; rappelez en nommant %s si c'est elle qu'il faut annuler", want, p.Slug, other, other))
+		return rollbackMsg.sameMinute.Err(fault.ArchiveMismatch, map[string]any{"slug": p.Slug, "expected": want, "newest": []string{other}},
+			want, p.Slug, other, other)
 	}
 	paths := archivePaths(p, newest)
-	is := strings.Join(paths, " or ")
-	est := strings.Join(paths, " ou ")
+	is, est := strings.Join(paths, rollbackMsg.or.En), strings.Join(paths, rollbackMsg.or.Fr)
 	if len(paths) == 0 {
-		is, est = "none (no file of archives/ is named like an archive)", "aucune (aucun fichier de archives/ n'est nommé comme une archive)"
+		is, est = rollbackMsg.noneNewest.En, rollbackMsg.noneNewest.Fr
 	}
 	return fault.New(fault.ArchiveMismatch, map[string]any{"slug": p.Slug, "expected": want, "newest": paths},
-		fmt.Sprintf("%s is not the archive a rollback of %s would remove: the newest is %s; nothing was deleted (it may be rolled back already); call again naming the newest archive if that is the one to undo", want, p.Slug, is),
-		fmt.Sprintf("%s n'est pas l'archive qu'un retour en arrière supprimerait pour %s : la plus récente est %s ; rien n'a été supprimé (elle est peut-être déjà annulée) ; rappelez en nommant l'archive la plus récente si c'est elle qu'il faut annuler", want, p.Slug, est))
+		rollbackMsg.notNewest.In("en", want, p.Slug, is), rollbackMsg.notNewest.In("fr", want, p.Slug, est))
 }

@@ -1,13 +1,29 @@
 // Package tools holds every catalogue tool, one unit each: its catalogue
 // spec (what it takes, what it may refuse, what it does, in English and
-// French) beside its run function, in one explicit list, All. A tool's
-// file reads as the SPEC's steps; the domain logic lives in noun packages
-// (history, note, atom, wikilink, worklog, hygiene, relocate, vault). A
-// tool reads the vault through Env.View, and returns its result and the
-// plan of writes; it never writes.
+// French) beside its run function, in one explicit list, All. A tool only
+// orchestrates: it decodes its arguments, refuses bad ones, reads the
+// vault through Env.View, calls the noun packages that hold the domain
+// logic (history, note, atom, wikilink, worklog, hygiene, relocate,
+// vault), and builds its result and the plan of writes; it never writes.
+// Its run function reads as the SPEC's steps, each a named function of at
+// most 60 lines.
 //
-// Adding a tool: one file here holding its spec, its messages table and
-// its run function; one line in All; its conformance cases.
+// Every sentence a tool says (refusals, warnings, summary_md) lives in one
+// messages table per tool, a struct of fault.Msg beside its spec
+// (archiveMsg, worklogMsg…): Env.Say picks the caller's language, Msg.Err
+// makes a refusal, argument an INVALID_ARGUMENT.
+//
+// # Adding a tool
+//
+// Write one file here, named after the tool: its spec (a *catalog.Tool,
+// with every error code it can raise in Errors), its result type
+// (embedding Common), its messages table and its run function (a Func),
+// with any domain logic that is new put in the noun package it belongs to
+// (or a new one). Add one line {spec, run} to All, and the file to
+// TestDeclaredCodes' scan. Then write its conformance cases in
+// testdata/cases (one per refusal it declares, and its successes) and run
+// `make docs` for docs/reference.md. Nothing else names a tool: hosts,
+// the MCP server and the CLI read All.
 package tools
 
 import (
@@ -112,7 +128,3 @@ func common() Common { return Common{Warnings: []string{}} }
 
 func intp(n int) *int           { return &n }
 func floatp(f float64) *float64 { return &f }
-
-// T picks the English or French text by the caller's language (the tools
-// not yet moved to a messages table still use it).
-func (e *Env) T(en, fr string) string { return fault.Msg{En: en, Fr: fr}.In(e.Lang) }

@@ -1,6 +1,11 @@
-// Package worklog holds the pure calendar and arithmetic behind
-// mem_worklog: ISO weeks, archive-name timestamps, and the proration of a
-// day's hours among projects.
+// Package worklog holds the domain of mem_worklog: ISO weeks and
+// archive-name timestamps (this file), which archives are candidates for a
+// week and how one is read as a session (collect.go), its excerpt and next
+// steps (excerpt.go), the proration of a day's hours among projects
+// (prorate.go), and the week's note (render.go). It reads nothing itself:
+// mem_worklog reads through the View and hands it contents; it says
+// nothing in words: outcomes and problems come back as values that the
+// tool turns into messages.
 //
 // Everything works on calendar dates (a Date is a year, month and day, with
 // no clock and no zone), never on 24-hour durations, so that a week that
