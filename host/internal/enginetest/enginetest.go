@@ -9,19 +9,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-)
 
-// Engine is what the hosts call: engine.Engine and mcp.Engine alike.
-type Engine interface {
-	Call(ctx context.Context, request []byte) ([]byte, error)
-	Close(ctx context.Context) error
-}
+	"kessho/host/engine"
+)
 
 // Faulty runs requests through Inner, except those naming a phase it
 // knows: "timed-out" fails at once as an engine fails at its own
 // deadline; "blocks" waits until the call's context ends, as a call that
 // runs away does; "crashes" fails as an engine that died.
-type Faulty struct{ Inner Engine }
+type Faulty struct{ Inner engine.Engine }
 
 func (e Faulty) Call(ctx context.Context, req []byte) ([]byte, error) {
 	switch {
