@@ -218,7 +218,7 @@ func firstLooks(p plan.Plan) []Look {
 			for d := path.Dir(x); d != "."; d = path.Dir(d) {
 				add(d, false)
 			}
-			add(x, x == op.Path && op.Expect != plan.Absent && op.Op != plan.Mkdir)
+			add(x, x == op.Path && op.Expect != plan.Absent)
 		}
 	}
 	return out

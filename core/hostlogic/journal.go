@@ -39,7 +39,7 @@ type Journal struct {
 }
 
 // OpState is the state of an op's target before and after it lands:
-// "absent", "sha256:<hex>", "present" (a move's target) or "folder".
+// "absent", "sha256:<hex>" or "present" (a move's target).
 type OpState struct {
 	Before string `json:"before"`
 	After  string `json:"after"`
@@ -48,13 +48,13 @@ type OpState struct {
 // States of a target besides "absent" and a file's hash.
 const (
 	StatePresent = "present"
-	StateFolder  = "folder"
+	StateFolder  = "folder" // what a host reports for a folder (never an op's state)
 )
 
 // StateOf is op's state, by the table of the journal format: a write's
 // target goes from op.Expect to the hash of its text, a delete's from
 // op.Expect to absent, a check's stays op.Expect, a move's target (To)
-// goes from absent to present, a mkdir's from absent to a folder.
+// goes from absent to present.
 func StateOf(op plan.Op) OpState {
 	switch op.Op {
 	case plan.Write:
@@ -65,8 +65,6 @@ func StateOf(op plan.Op) OpState {
 		return OpState{op.Expect, op.Expect}
 	case plan.Move:
 		return OpState{plan.Absent, StatePresent}
-	case plan.Mkdir:
-		return OpState{plan.Absent, StateFolder}
 	}
 	return OpState{}
 }
@@ -247,13 +245,6 @@ func Where(op plan.Op, st OpState, state func(x string) string) At {
 		case from != plan.Absent && from != "other" && to == plan.Absent:
 			return AtBefore
 		}
-	case plan.Mkdir:
-		switch state(op.Path) {
-		case StateFolder:
-			return AtAfter
-		case plan.Absent:
-			return AtBefore
-		}
 	}
 	return AtNeither
 }
@@ -269,8 +260,6 @@ func Looks(op plan.Op) []Look {
 	switch op.Op {
 	case plan.Move:
 		return []Look{{Path: op.From}, {Path: op.To}}
-	case plan.Mkdir:
-		return []Look{{Path: op.Path}}
 	}
 	return []Look{{Path: op.Path, Hash: true}}
 }
@@ -301,7 +290,7 @@ func CopyName(x string, now time.Time, n int) string {
 }
 
 // CopyText is what the conflict copy of op (of journal id) holds: a
-// write's text exactly; for a delete, move or mkdir, a note saying what
+// write's text exactly; for a delete or move, a note saying what
 // the change was.
 func CopyText(id string, op plan.Op) string {
 	var what string
@@ -310,10 +299,8 @@ func CopyText(id string, op plan.Op) string {
 		return *op.Text
 	case plan.Delete:
 		what = "delete " + op.Path
-	case plan.Move:
-		what = "move " + op.From + " to " + op.To
 	default:
-		what = "make the folder " + op.Path
+		what = "move " + op.From + " to " + op.To
 	}
 	return "Kessho's interrupted change (journal " + id + ") was to " + what +
 		"; it was changed since, so it was kept as it is. Delete this note once you have decided; Kessho then goes on with the rest of that change."
