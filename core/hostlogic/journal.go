@@ -310,3 +310,50 @@ func CopyText(id string, op plan.Op) string {
 func (r Record) Stop(id string) *fault.Error {
 	return RecoveryConflict(r.Path, r.Copy, JournalPath(id))
 }
+
+// PathState is what a path holds once a whole plan has landed.
+type PathState struct {
+	Path  string
+	State string // plan.Absent, StatePresent or "sha256:<hex>"
+}
+
+// FinalStates returns what each path p touches holds once p has landed,
+// in the order the paths were first touched (a path a move carried away
+// goes last, under its new name): a write's its text's hash, a delete's
+// absent, a move's source absent and its target present, the files a
+// move carried under their new names. A check touches nothing.
+func FinalStates(p plan.Plan) []PathState {
+	var out []PathState
+	set := func(x, s string) {
+		for i := range out {
+			if out[i].Path == x {
+				out[i].State = s
+				return
+			}
+		}
+		out = append(out, PathState{x, s})
+	}
+	for _, op := range p {
+		switch op.Op {
+		case plan.Write:
+			set(op.Path, plan.HashString(*op.Text))
+		case plan.Delete:
+			set(op.Path, plan.Absent)
+		case plan.Move:
+			var moved []PathState
+			out = slices.DeleteFunc(out, func(f PathState) bool {
+				if under(f.Path, op.From) {
+					moved = append(moved, PathState{op.To + f.Path[len(op.From):], f.State})
+					return true
+				}
+				return false
+			})
+			for _, f := range moved {
+				set(f.Path, f.State)
+			}
+			set(op.From, plan.Absent)
+			set(op.To, StatePresent)
+		}
+	}
+	return out
+}

@@ -1,21 +1,11 @@
-// The journal: the same format as the Go host (host/vaultfs/journal.go), so
-// that either host can finish or resolve what the other began.
-//
-//	.kessho/journal/<id>.json      {"version":2,"id":"<id>","created":"<RFC 3339>","plan":[<ops>],
-//	                                "states":[{"before":"…","after":"…"}, …one per op]}
-//	.kessho/journal/<id>.done      one line per finished op: its index, "0\n1\n2\n…"
-//	.kessho/journal/<id>.conflict  {"op":k,"path":"<target>","copy":"<conflict copy>"}:
-//	                               recovery stopped at op k (see rollForward in apply.ts)
-//
-// Each op's states are what its target holds before and after it lands
-// (statesOf); version 1 journals carry none and get them from their plan.
-// The id sorts by creation time (UTC "20060102T150405.000000000Z" and a
-// random suffix); journals are replayed in id order. A journal is written
-// under a temporary name and renamed into place, so a <id>.json that exists
-// is complete.
+// The journal's I/O, in the format of docs/HOSTS.md, shared with the Go
+// host so that either can finish or resolve what the other began. The core
+// writes and reads the files' text (new_journal, open_journal, sweep); this
+// file moves them. Each is written under a temporary name and renamed into
+// place, so a <id>.json that exists is complete.
 
 import { ask, fromWire, type HostCore, type WireError } from "./core";
-import { HostError, internal } from "./fault";
+import { HostError, internal, messageOf } from "./fault";
 import { join, parent, type Plan } from "./plan";
 import type { VaultPort } from "./port";
 import { rollForward } from "./apply";
@@ -23,7 +13,7 @@ import { rollForward } from "./apply";
 export const journalDir = ".kessho/journal";
 export const tempPrefix = ".kessho-tmp-";
 
-/** What an op's target holds before and after the op: "absent", "sha256:<hex>", "present" or "folder". */
+/** What an op's target holds before and after the op: "absent", "sha256:<hex>" or "present". */
 export interface OpState {
   before: string;
   after: string;
@@ -90,7 +80,7 @@ export async function writeJournal(core: HostCore, v: VaultPort, p: Plan): Promi
   try {
     await writeState(v, join(journalDir, id + ".json"), text);
   } catch (err) {
-    throw internal(`writing the journal: ${err instanceof Error ? err.message : String(err)}`);
+    throw internal(`writing the journal: ${messageOf(err)}`);
   }
   own.add(id);
   return { version: 2, id, created: "", plan: p, states: [] };
@@ -119,7 +109,7 @@ export async function writeMarker(v: VaultPort, id: string, data: string): Promi
   try {
     await writeState(v, join(journalDir, id + ".conflict"), data);
   } catch (err) {
-    throw internal(`writing the conflict of journal ${id}: ${err instanceof Error ? err.message : String(err)}`);
+    throw internal(`writing the conflict of journal ${id}: ${messageOf(err)}`);
   }
 }
 
@@ -150,7 +140,7 @@ export async function removeJournal(v: VaultPort, id: string): Promise<void> {
     await v.state.remove(join(journalDir, id + ".done"));
     await v.state.remove(join(journalDir, id + ".conflict"));
   } catch (err) {
-    throw internal(`removing the journal: ${err instanceof Error ? err.message : String(err)}`);
+    throw internal(`removing the journal: ${messageOf(err)}`);
   }
   own.delete(id);
 }
@@ -212,7 +202,7 @@ async function recoverOne(core: HostCore, v: VaultPort, id: string, nowMs: () =>
   try {
     req.journal = await v.state.read(name);
   } catch (err) {
-    req.read_error = err instanceof Error ? err.message : String(err);
+    req.read_error = messageOf(err);
   }
   if (req.journal === null) return; // finished by someone else since the listing
   req.done = await v.state.read(join(journalDir, id + ".done"));
