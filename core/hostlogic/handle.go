@@ -23,7 +23,7 @@ import (
 //	where          {"op":…,"state":…,"nodes":{…}}     → {"at":"before"|"after"|"neither"} | {"need":[look]}
 //	open_journal   {"id","journal","read_error","done","record"}   → {"journal":…,"from":n,"done":text,"record":…,"resume":…} | {"error":e}
 //	conflict_copy  {"id","k","op","now","n"}          → {"copy","text","record","error":e}
-//	sweep          {"names":[…]}                      → {"ids":[…],"remove":[…]}
+//	sweep          {"names":[…],"now"?,"wait_ms"?,"own"?} → {"ids":[…],"remove":[…],"young":bool}
 //	new_journal    {"plan","now","suffix"}            → {"id","text"}
 //	check_need     {"need":…}                         → {"ok":true} | {"error":e}
 //	list           {"names":[…],"patterns":[…]|null}  → {"names":[…]}
@@ -67,6 +67,8 @@ type request struct {
 	Max       int64             `json:"max"`
 	Tool      string            `json:"tool"`
 	Rounds    int               `json:"rounds"`
+	WaitMS    int64             `json:"wait_ms"`
+	Own       []string          `json:"own"`
 	Suffix    string            `json:"suffix"`
 	Need      vault.Need        `json:"need"`
 	Error     errorValue        `json:"error"`
@@ -114,7 +116,9 @@ func (r *request) run() any {
 		return map[string]any{"copy": rec.Copy, "text": CopyText(r.ID, op), "record": string(rec.JSON()), "error": wireErr(rec.Stop(r.ID))}
 	case "sweep":
 		ids, remove := Sweep(r.Names)
-		return map[string]any{"ids": nonNil(ids), "remove": nonNil(remove)}
+		now, _ := time.Parse(time.RFC3339Nano, r.Now)
+		young := r.Now != "" && Young(r.Names, r.Own, now, time.Duration(r.WaitMS)*time.Millisecond)
+		return map[string]any{"ids": nonNil(ids), "remove": nonNil(remove), "young": young}
 	case "new_journal":
 		now, err := time.Parse(time.RFC3339Nano, r.Now)
 		if err != nil {

@@ -253,3 +253,26 @@ func TestRefusalsAndRender(t *testing.T) {
 		t.Errorf("Render = %s\nwant %s", got, want)
 	}
 }
+
+func TestYoung(t *testing.T) {
+	now := time.Date(2026, 11, 30, 9, 15, 0, 500_000_000, time.UTC)
+	const id = "20261130T091500.000000000Z-00000001"
+	for _, c := range []struct {
+		name  string
+		names []string
+		own   []string
+		now   time.Time
+		want  bool
+	}{
+		{"another host's, 500 ms old", []string{id + ".json"}, nil, now, true},
+		{"11 s old", []string{id + ".json"}, nil, now.Add(11 * time.Second), false},
+		{"from the future", []string{id + ".json"}, nil, now.Add(-time.Hour), true},
+		{"the asker's own", []string{id + ".json"}, []string{id}, now, false},
+		{"stopped on a conflict", []string{id + ".json", id + ".conflict"}, nil, now, false},
+		{"an id without a time", []string{"x.json"}, nil, now, false},
+	} {
+		if got := Young(c.names, c.own, c.now, 10*time.Second); got != c.want {
+			t.Errorf("%s: Young = %v; want %v", c.name, got, c.want)
+		}
+	}
+}

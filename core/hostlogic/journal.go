@@ -357,3 +357,23 @@ func FinalStates(p plan.Plan) []PathState {
 	}
 	return out
 }
+
+// Young reports whether names (the journal folder's) hold a journal that
+// another host may be applying at this instant: one created (by its id)
+// less than wait before now, or after now (a clock set wrong), that is
+// not one of own (the asking host's) and not stopped on a conflict. A
+// host without a lock leaves such a journal to its writer for wait at
+// most before it rolls it forward.
+func Young(names, own []string, now time.Time, wait time.Duration) bool {
+	for _, n := range names {
+		id, ok := strings.CutSuffix(n, ".json")
+		if !ok || strings.HasPrefix(n, ".") || slices.Contains(own, id) || slices.Contains(names, id+".conflict") || len(id) < 26 {
+			continue
+		}
+		t, err := time.Parse("20060102T150405.000000000Z", id[:26])
+		if err == nil && now.Sub(t) < wait {
+			return true
+		}
+	}
+	return false
+}

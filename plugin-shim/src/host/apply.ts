@@ -1,10 +1,7 @@
-// Applying plans: the TypeScript twin of host/vaultfs/apply.go. Every
-// precondition is checked against the state the ops before it leave, before
-// any op runs; then the plan goes to the journal (see journal.ts) and its
-// ops are applied in order, each one's target re-checked right before it
-// lands (a write's inside vault.process), and the plan undone when another
-// program changed one meanwhile. The rules are journal-v2's, shared with
-// the Go host.
+// Applying plans: the TypeScript twin of host/vaultfs/apply.go, by the
+// rules of docs/HOSTS.md ("Applying a plan", "The journal and recovery").
+// The core checks the plan and decides; this file lands the ops through
+// Obsidian's API and undoes them.
 
 import { ask, decide, fromWire, refusal, type HostCore, type WireError } from "./core";
 import { HostError, internal, messageOf } from "./fault";
@@ -24,11 +21,7 @@ import {
   type RecoverOptions,
 } from "./journal";
 
-/**
- * check validates p and evaluates every op's precondition, in order,
- * against the state the ops before it leave (hostlogic.Check, in the
- * core). The first failure throws CONFLICT naming the path.
- */
+/** check has the core validate p and evaluate its preconditions (hostlogic.Check); the first failure is thrown. */
 export async function check(core: HostCore, v: VaultPort, p: Plan): Promise<void> {
   await decide(core, v, "check_plan", { plan: p });
 }
@@ -37,21 +30,11 @@ export async function check(core: HostCore, v: VaultPort, p: Plan): Promise<void
 export type ApplyOptions = RecoverOptions;
 
 /**
- * apply applies p to the vault, all of it or none of it: it finishes any
- * plan a crash left behind, validates p, checks every precondition, writes
- * the journal, then lands the ops in order, each one right after its
- * target is found again in the state the plan expects (see land).
- *
- * When a target no longer holds that state (another program wrote it in
- * the meantime), the ops already landed are undone, newest first, each
- * only while its target still holds what the op left; the journal goes,
- * and apply throws CONFLICT naming the target: the other program's edit
- * survives and the vault is as before the call.
- *
- * An error while landing an op (a failing disk) leaves the journal: the
- * next call finishes the plan at once. Either way, when another host has
- * meanwhile finished the plan (its journal is gone and every target holds
- * the plan's final state), apply returns normally: the change is made.
+ * apply applies p to the vault, all of it or none of it: recovery, the
+ * check, the journal, then each op re-checked and landed (see land). A
+ * target changed meanwhile undoes the landed ops (stop) and throws
+ * CONFLICT; an I/O error leaves the journal for the next call; a plan
+ * another host finished meanwhile counts as made (finishedElsewhere).
  */
 export async function apply(core: HostCore, v: VaultPort, p: Plan, opts: ApplyOptions = {}): Promise<void> {
   await recoverJournals(core, v, opts);
@@ -183,12 +166,10 @@ async function applyLive(core: HostCore, v: VaultPort, j: Journal): Promise<void
 }
 
 /**
- * stop ends a live apply whose next op found its target changed: it
- * undoes the ops landed, newest first, removes the journal and throws the
- * core's CONFLICT. The progress goes first, so that a crash while undoing
- * leaves a journal whose every op recovery looks at again (an undone op
- * holds its before-state and lands again; one not undone yet holds its
- * after-state).
+ * stop ends a live apply whose next op found its target changed: the
+ * progress goes (a crash while undoing then has recovery look at every op
+ * again), the landed ops are undone newest first, the journal goes, and the
+ * core's CONFLICT is thrown.
  */
 async function stop(core: HostCore, v: VaultPort, j: Journal, s: Stale, undos: Undo[]): Promise<void> {
   if (await finishedElsewhere(core, v, j, s.path)) return;
@@ -212,11 +193,8 @@ async function failed(core: HostCore, v: VaultPort, j: Journal, k: number, err: 
 
 /**
  * finishedElsewhere tells whether another host finished j while this one
- * was applying it (the Go host rolls forward any journal it finds): the
- * journal is gone. The core then checks that every path the plan touches
- * holds its final state (finished: the change is made, the call's answer
- * stands) and otherwise answers the CONFLICT naming the path changed
- * since, thrown here.
+ * was applying it (its journal is gone); the core's "finished" then throws
+ * the CONFLICT naming a path changed since, if one has.
  */
 async function finishedElsewhere(core: HostCore, v: VaultPort, j: Journal, path: string): Promise<boolean> {
   if (await journalExists(v, j.id)) return false;
@@ -226,15 +204,10 @@ async function finishedElsewhere(core: HostCore, v: VaultPort, j: Journal, path:
 
 /**
  * rollForward finishes journal j from op from on, as recovery does
- * (journal-v2): an op whose target holds its after-state is recorded done;
- * one whose target holds its before-state lands (re-checked as in a live
- * apply); any other (an edit made after the crash, or a hand-made journal
- * naming a file whose hash differs) is never overwritten or deleted: the
- * plan's version goes beside it as a conflict copy, <id>.conflict records
- * the stop, and every call answers RECOVERY_CONFLICT until a person
- * deletes the copy; the user's version then wins for that op, and the
- * rest of the plan goes on. A check op writes nothing: it is recorded done
- * whatever its file holds.
+ * (docs/HOSTS.md): the core's "where" says whether each op is done, to
+ * land, or neither; neither, or a re-check that fails, keeps the user's
+ * file and writes Kessho's version beside it (keepTheirs). marker is a
+ * pending conflict record: refused while its copy exists.
  */
 export async function rollForward(core: HostCore, v: VaultPort, j: Journal, from: number, marker: Marker | null, nowMs: () => number): Promise<void> {
   for (let k = from; k < j.plan.length; k++) {

@@ -66,13 +66,6 @@ function randomHex(bytes: number): string {
   return out;
 }
 
-/** idTime returns the creation time an id carries, in ms, or null. */
-export function idTime(id: string): number | null {
-  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})\.(\d{3})\d{6}Z-/.exec(id);
-  if (m === null) return null;
-  const [, y, mo, d, h, mi, s, ms] = m.map(Number) as number[];
-  return Date.UTC(y!, mo! - 1, d!, h!, mi!, s!, ms!);
-}
 
 /** writeJournal makes p the vault's journal (the core encodes it; temporary name, then renamed into place). */
 export async function writeJournal(core: HostCore, v: VaultPort, p: Plan): Promise<Journal> {
@@ -147,17 +140,11 @@ export async function removeJournal(v: VaultPort, id: string): Promise<void> {
 
 /**
  * recoverJournals rolls forward every plan a crash left half-applied, oldest
- * first, as the Go host's Recover does: stray temporary files, and progress
- * and conflict files without their journal, are removed; each journal
- * resumes at the first op its progress does not list (rollForward in
- * apply.ts: an op lands only when its target holds its before-state; an
- * edit made since is kept and answered RECOVERY_CONFLICT).
- *
- * A journal another host wrote less than lockWaitMs ago is first given
- * that long to disappear (that host may be applying it at this instant:
- * rolling it forward beside it would race its re-checks). A journal this
- * plugin wrote (its own apply failed half-way) and one stopped on a
- * conflict are nobody's work in progress: they are finished at once.
+ * first, as the Go host's Recover does (docs/HOSTS.md, "The journal and
+ * recovery"; the core's sweep orders it). A journal another host wrote less
+ * than lockWaitMs ago (the core's "young") is first given that long to
+ * disappear: that host may be applying it at this instant, and rolling it
+ * forward beside it would race its re-checks.
  */
 export async function recoverJournals(core: HostCore, v: VaultPort, opts: RecoverOptions = {}): Promise<void> {
   const wait = opts.lockWaitMs ?? 10_000;
@@ -165,25 +152,19 @@ export async function recoverJournals(core: HostCore, v: VaultPort, opts: Recove
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   let names = await v.state.list(journalDir);
   if (names === null) return;
-  // Another host's plan in progress: let it finish, for lockWaitMs at most
-  // (a clock set wrong must not make us wait for ever).
+  // For lockWaitMs at most: a clock set wrong must not make us wait for ever.
   const deadline = nowMs() + wait;
   for (;;) {
-    const all = new Set(names);
-    const young = names.filter((n) => {
-      if (!n.endsWith(".json") || n.startsWith(".")) return false;
-      const id = n.slice(0, -5);
-      if (own.has(id) || all.has(id + ".conflict")) return false;
-      const t = idTime(id);
-      return t !== null && nowMs() - t < wait;
-    });
-    if (young.length === 0 || nowMs() >= deadline) break;
+    const sweep = { names, now: new Date(nowMs()).toISOString(), wait_ms: wait, own: [...own] };
+    const { ids, remove, young } = await ask<{ ids: string[]; remove: string[]; young: boolean }>(core, "sweep", sweep);
+    if (!young || nowMs() >= deadline) {
+      for (const n of remove) await v.state.remove(join(journalDir, n));
+      for (const id of ids) await recoverOne(core, v, id, nowMs);
+      return;
+    }
     await sleep(100);
     names = (await v.state.list(journalDir)) ?? [];
   }
-  const { ids, remove } = await ask<{ ids: string[]; remove: string[] }>(core, "sweep", { names });
-  for (const n of remove) await v.state.remove(join(journalDir, n));
-  for (const id of ids) await recoverOne(core, v, id, nowMs);
 }
 
 /** What the core makes of a journal, its progress and its conflict record (hostlogic.Decode, Progress, ReadRecord). */
