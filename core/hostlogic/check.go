@@ -74,10 +74,6 @@ func (s *sim) at(x string, k int) (node, error) {
 			if x == op.Path || under(x, op.Path) {
 				return node{}, nil
 			}
-		case plan.Mkdir:
-			if x == op.Path || under(op.Path, x) {
-				return node{Node: Node{Kind: Folder}}, nil
-			}
 		case plan.Move:
 			if y, ok := BeforeMove(op, x); ok {
 				x = y
@@ -107,8 +103,8 @@ func BeforeMove(op plan.Op, x string) (string, bool) {
 }
 
 // link reports whether x will be a symbolic link once ops [0,k) have
-// run: a link on disk that no earlier op replaced (a write or mkdir under
-// it goes through it and leaves it a link).
+// run: a link on disk that no earlier op replaced (a write under it goes
+// through it and leaves it a link).
 func (s *sim) link(x string, k int) (bool, error) {
 	for i := k - 1; i >= 0; i-- {
 		op := s.p[i]
@@ -223,13 +219,6 @@ func Check(p plan.Plan, d Disk) error {
 			}
 			if err == nil {
 				err = is(op.To, k, plan.Absent)
-			}
-		case plan.Mkdir:
-			if err = room(op.Path, k); err == nil {
-				var n node
-				if n, err = s.at(op.Path, k); err == nil && n.Kind != Absent && n.Kind != Folder {
-					err = FileInTheWay(op.Path)
-				}
 			}
 		}
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -22,10 +23,12 @@ import (
 //	where          {"op":…,"state":…,"nodes":{…}}     → {"at":"before"|"after"|"neither"} | {"need":[look]}
 //	open_journal   {"id","journal","read_error","done","record"}   → {"journal":…,"from":n,"done":text,"record":…,"resume":…} | {"error":e}
 //	conflict_copy  {"id","k","op","now","n"}          → {"copy","text","record","error":e}
-//	sweep          {"names":[…]}                      → {"ids":[…],"remove":[…]}
+//	sweep          {"names":[…],"now"?,"wait_ms"?,"own"?} → {"ids":[…],"remove":[…],"young":bool}
 //	new_journal    {"plan","now","suffix"}            → {"id","text"}
 //	check_need     {"need":…}                         → {"ok":true} | {"error":e}
-//	select         {"patterns":[…],"names":[…]}       → {"names":[…]}
+//	list           {"names":[…],"patterns":[…]|null}  → {"names":[…]}
+//	finished       {"plan","path","nodes"}            → {"ok":true} | {"need":[look]} | {"error":e}
+//	refuse         {"why","path","max","tool","rounds"} → {"error":e}
 //	render         {"error":e,"lang"}                 → the refusal as the host prints it
 //
 // A state (in "nodes") is what a host found at a path: "absent",
@@ -59,6 +62,13 @@ type request struct {
 	N         int               `json:"n"`
 	Names     []string          `json:"names"`
 	Patterns  []string          `json:"patterns"`
+	Path      string            `json:"path"`
+	Why       string            `json:"why"`
+	Max       int64             `json:"max"`
+	Tool      string            `json:"tool"`
+	Rounds    int               `json:"rounds"`
+	WaitMS    int64             `json:"wait_ms"`
+	Own       []string          `json:"own"`
 	Suffix    string            `json:"suffix"`
 	Need      vault.Need        `json:"need"`
 	Error     errorValue        `json:"error"`
@@ -106,7 +116,9 @@ func (r *request) run() any {
 		return map[string]any{"copy": rec.Copy, "text": CopyText(r.ID, op), "record": string(rec.JSON()), "error": wireErr(rec.Stop(r.ID))}
 	case "sweep":
 		ids, remove := Sweep(r.Names)
-		return map[string]any{"ids": nonNil(ids), "remove": nonNil(remove)}
+		now, _ := time.Parse(time.RFC3339Nano, r.Now)
+		young := r.Now != "" && Young(r.Names, r.Own, now, time.Duration(r.WaitMS)*time.Millisecond)
+		return map[string]any{"ids": nonNil(ids), "remove": nonNil(remove), "young": young}
 	case "new_journal":
 		now, err := time.Parse(time.RFC3339Nano, r.Now)
 		if err != nil {
@@ -120,15 +132,14 @@ func (r *request) run() any {
 			return map[string]any{"error": wireErr(err)}
 		}
 		return map[string]any{"ok": true}
-	case "select":
-		m := vault.Match{Patterns: r.Patterns}
-		out := []string{}
-		for _, n := range r.Names {
-			if m.Selects(n) {
-				out = append(out, n)
-			}
+	case "list":
+		return map[string]any{"names": List(r.Names, r.Patterns)}
+	case "finished":
+		return r.finished()
+	case "refuse":
+		if e := Refusal(r.Why, r.Path, r.Max, r.Tool, r.Rounds); e != nil {
+			return map[string]any{"error": wireErr(e)}
 		}
-		return map[string]any{"names": out}
 	}
 	return map[string]any{"error": wireErr(fault.Internalf("unknown host request kind %q", r.Kind))}
 }
@@ -218,7 +229,7 @@ func firstLooks(p plan.Plan) []Look {
 			for d := path.Dir(x); d != "."; d = path.Dir(d) {
 				add(d, false)
 			}
-			add(x, x == op.Path && op.Expect != plan.Absent && op.Op != plan.Mkdir)
+			add(x, x == op.Path && op.Expect != plan.Absent)
 		}
 	}
 	return out
@@ -314,4 +325,72 @@ func CheckNeed(need vault.Need) error {
 		}
 	}
 	return nil
+}
+
+// List is a folder's listing as a host sends it to the core: of names
+// (a "/" after a folder's), those shown (not a dot-name, and a name
+// plan.CheckPath accepts), selected by patterns when they are not nil
+// (vault.Match.Selects, on the name without its "/"), in byte order.
+func List(names, patterns []string) []string {
+	m := vault.Match{Patterns: patterns}
+	out := []string{}
+	for _, n := range names {
+		bare := strings.TrimSuffix(n, "/")
+		if strings.HasPrefix(bare, ".") || plan.CheckPath(bare) != nil || (patterns != nil && !m.Selects(bare)) {
+			continue
+		}
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Refusal is the host refusal named why, about p: "changed", "exists",
+// "file_in_the_way", "folder_not_file", "file_not_folder",
+// "too_much_text" (max bytes) or "too_many_rounds" (tool, rounds); nil
+// for another why.
+func Refusal(why, p string, max int64, tool string, rounds int) *fault.Error {
+	switch why {
+	case "changed":
+		return Changed(p)
+	case "exists":
+		return Exists(p)
+	case "file_in_the_way":
+		return FileInTheWay(p)
+	case "folder_not_file":
+		return FolderNotFile(p)
+	case "file_not_folder":
+		return FileNotFolder(p)
+	case "too_much_text":
+		return TooMuchText(p, max)
+	case "too_many_rounds":
+		return TooManyRounds(tool, rounds)
+	}
+	return nil
+}
+
+// finished answers a host without a lock (the plugin) whose live apply
+// of r.Plan stopped at r.Path and found its journal gone: another host
+// finished the plan meanwhile. Every path the plan touches must hold its
+// final state (FinalStates); the first that does not is a
+// FinishedElsewhere CONFLICT.
+func (r *request) finished() any {
+	final := FinalStates(r.Plan)
+	if r.Nodes == nil {
+		looks := make([]Look, len(final))
+		for i, f := range final {
+			looks[i] = Look{Path: f.Path, Hash: f.State != plan.Absent && f.State != StatePresent}
+		}
+		return map[string]any{"need": looks}
+	}
+	for _, f := range final {
+		s, ok := r.Nodes[f.Path]
+		if !ok {
+			return map[string]any{"need": []Look{{Path: f.Path, Hash: true}}}
+		}
+		if s != f.State && (f.State != StatePresent || s == plan.Absent) {
+			return map[string]any{"error": wireErr(FinishedElsewhere(r.Path, f.Path))}
+		}
+	}
+	return map[string]any{"ok": true}
 }

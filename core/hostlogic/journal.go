@@ -39,7 +39,7 @@ type Journal struct {
 }
 
 // OpState is the state of an op's target before and after it lands:
-// "absent", "sha256:<hex>", "present" (a move's target) or "folder".
+// "absent", "sha256:<hex>" or "present" (a move's target).
 type OpState struct {
 	Before string `json:"before"`
 	After  string `json:"after"`
@@ -48,13 +48,13 @@ type OpState struct {
 // States of a target besides "absent" and a file's hash.
 const (
 	StatePresent = "present"
-	StateFolder  = "folder"
+	StateFolder  = "folder" // what a host reports for a folder (never an op's state)
 )
 
 // StateOf is op's state, by the table of the journal format: a write's
 // target goes from op.Expect to the hash of its text, a delete's from
 // op.Expect to absent, a check's stays op.Expect, a move's target (To)
-// goes from absent to present, a mkdir's from absent to a folder.
+// goes from absent to present.
 func StateOf(op plan.Op) OpState {
 	switch op.Op {
 	case plan.Write:
@@ -65,8 +65,6 @@ func StateOf(op plan.Op) OpState {
 		return OpState{op.Expect, op.Expect}
 	case plan.Move:
 		return OpState{plan.Absent, StatePresent}
-	case plan.Mkdir:
-		return OpState{plan.Absent, StateFolder}
 	}
 	return OpState{}
 }
@@ -247,13 +245,6 @@ func Where(op plan.Op, st OpState, state func(x string) string) At {
 		case from != plan.Absent && from != "other" && to == plan.Absent:
 			return AtBefore
 		}
-	case plan.Mkdir:
-		switch state(op.Path) {
-		case StateFolder:
-			return AtAfter
-		case plan.Absent:
-			return AtBefore
-		}
 	}
 	return AtNeither
 }
@@ -269,8 +260,6 @@ func Looks(op plan.Op) []Look {
 	switch op.Op {
 	case plan.Move:
 		return []Look{{Path: op.From}, {Path: op.To}}
-	case plan.Mkdir:
-		return []Look{{Path: op.Path}}
 	}
 	return []Look{{Path: op.Path, Hash: true}}
 }
@@ -301,7 +290,7 @@ func CopyName(x string, now time.Time, n int) string {
 }
 
 // CopyText is what the conflict copy of op (of journal id) holds: a
-// write's text exactly; for a delete, move or mkdir, a note saying what
+// write's text exactly; for a delete or move, a note saying what
 // the change was.
 func CopyText(id string, op plan.Op) string {
 	var what string
@@ -310,10 +299,8 @@ func CopyText(id string, op plan.Op) string {
 		return *op.Text
 	case plan.Delete:
 		what = "delete " + op.Path
-	case plan.Move:
-		what = "move " + op.From + " to " + op.To
 	default:
-		what = "make the folder " + op.Path
+		what = "move " + op.From + " to " + op.To
 	}
 	return "Kessho's interrupted change (journal " + id + ") was to " + what +
 		"; it was changed since, so it was kept as it is. Delete this note once you have decided; Kessho then goes on with the rest of that change."
@@ -322,4 +309,71 @@ func CopyText(id string, op plan.Op) string {
 // Stop is the refusal that ends a recovery stopped at r.
 func (r Record) Stop(id string) *fault.Error {
 	return RecoveryConflict(r.Path, r.Copy, JournalPath(id))
+}
+
+// PathState is what a path holds once a whole plan has landed.
+type PathState struct {
+	Path  string
+	State string // plan.Absent, StatePresent or "sha256:<hex>"
+}
+
+// FinalStates returns what each path p touches holds once p has landed,
+// in the order the paths were first touched (a path a move carried away
+// goes last, under its new name): a write's its text's hash, a delete's
+// absent, a move's source absent and its target present, the files a
+// move carried under their new names. A check touches nothing.
+func FinalStates(p plan.Plan) []PathState {
+	var out []PathState
+	set := func(x, s string) {
+		for i := range out {
+			if out[i].Path == x {
+				out[i].State = s
+				return
+			}
+		}
+		out = append(out, PathState{x, s})
+	}
+	for _, op := range p {
+		switch op.Op {
+		case plan.Write:
+			set(op.Path, plan.HashString(*op.Text))
+		case plan.Delete:
+			set(op.Path, plan.Absent)
+		case plan.Move:
+			var moved []PathState
+			out = slices.DeleteFunc(out, func(f PathState) bool {
+				if under(f.Path, op.From) {
+					moved = append(moved, PathState{op.To + f.Path[len(op.From):], f.State})
+					return true
+				}
+				return false
+			})
+			for _, f := range moved {
+				set(f.Path, f.State)
+			}
+			set(op.From, plan.Absent)
+			set(op.To, StatePresent)
+		}
+	}
+	return out
+}
+
+// Young reports whether names (the journal folder's) hold a journal that
+// another host may be applying at this instant: one created (by its id)
+// less than wait before now, or after now (a clock set wrong), that is
+// not one of own (the asking host's) and not stopped on a conflict. A
+// host without a lock leaves such a journal to its writer for wait at
+// most before it rolls it forward.
+func Young(names, own []string, now time.Time, wait time.Duration) bool {
+	for _, n := range names {
+		id, ok := strings.CutSuffix(n, ".json")
+		if !ok || strings.HasPrefix(n, ".") || slices.Contains(own, id) || slices.Contains(names, id+".conflict") || len(id) < 26 {
+			continue
+		}
+		t, err := time.Parse("20060102T150405.000000000Z", id[:26])
+		if err == nil && now.Sub(t) < wait {
+			return true
+		}
+	}
+	return false
 }

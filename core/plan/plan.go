@@ -24,7 +24,6 @@ const (
 	Write  = "write"  // create or replace the file at Path with Text
 	Delete = "delete" // remove the file at Path
 	Move   = "move"   // rename From (a file or a folder) to To
-	Mkdir  = "mkdir"  // create the folder Path and its parents
 	Check  = "check"  // write nothing: Path must still be as Expect says
 )
 
@@ -106,8 +105,6 @@ func (op Op) validate() error {
 			return fmt.Errorf("move %q into itself", op.From)
 		}
 		return nil
-	case Mkdir:
-		return CheckPath(op.Path)
 	case Check:
 		if op.Expect != Absent && !validHash(op.Expect) {
 			return fmt.Errorf("expect %q is neither %q nor sha256:<hex>", op.Expect, Absent)

@@ -23,7 +23,7 @@ func TestCheckPath(t *testing.T) {
 func TestValidate(t *testing.T) {
 	h := HashString("x")
 	ok := Plan{WriteOp("a/b.md", Absent, ""), WriteOp("a/c.md", h, "y"), {Op: Delete, Path: "a/d.md", Expect: h},
-		{Op: Move, From: "a", To: "b/a", Expect: Absent}, {Op: Mkdir, Path: "z"}, CheckOp("r.md", h), CheckOp("s.md", Absent)}
+		{Op: Move, From: "a", To: "b/a", Expect: Absent}, CheckOp("r.md", h), CheckOp("s.md", Absent)}
 	if err := ok.Validate(); err != nil {
 		t.Fatalf("Validate(good plan) = %v", err)
 	}
@@ -35,7 +35,7 @@ func TestValidate(t *testing.T) {
 		"into itself":        {Op: Move, From: "a", To: "a/b", Expect: Absent},
 		"unknown op":         {Op: "chmod", Path: "a"},
 		"dot-folder":         WriteOp(".obsidian/app.json", Absent, "{}"),
-		"is absolute":        {Op: Mkdir, Path: "/tmp"},
+		"is absolute":        WriteOp("/tmp", Absent, ""),
 		"must expect sha256": {Op: Delete, Path: "a", Expect: strings.ToUpper(h)},
 	}
 	for want, op := range bad {

@@ -44,8 +44,6 @@ import (
 //   - move: make the target's parent folders, re-check (the source is
 //     there, the target is not), rename (a file or a whole folder), fsync
 //     both folders.
-//   - mkdir: re-check (nothing or a folder there), make the folder and
-//     its parents.
 //   - check: re-check.
 //
 // When a re-check fails, Apply stops there, undoes the ops that landed
@@ -317,8 +315,8 @@ func (m *mismatch) Error() string { return m.err.Error() }
 // change (after the slow parts: the temporary file of a write is written
 // and synced first) and comparing it with the op's before-state: the
 // bytes hash to op.Expect, or nothing is there for "absent" (write,
-// delete, check); the source exists and the target does not (move);
-// nothing or a folder is there (mkdir). When it does not hold, land
+// delete, check); the source exists and the target does not (move).
+// When it does not hold, land
 // changes nothing but the folders it made (in the result) and returns a
 // *mismatch.
 func (v *Vault) land(op plan.Op) (landed, error) {
@@ -398,17 +396,6 @@ func (v *Vault) land(op plan.Op) (landed, error) {
 			}
 			step("move %s: target folder synced", op.From)
 		}
-	case plan.Mkdir:
-		step("mkdir %s: re-checking", op.Path)
-		n, err := v.stat(op.Path)
-		if err != nil {
-			return l, err
-		}
-		if n.kind != absent && n.kind != folder {
-			return l, &mismatch{hostlogic.FileInTheWay(op.Path)}
-		}
-		l.made, err = v.mkdirsMade(op.Path)
-		return l, err
 	}
 	return l, err
 }
@@ -494,7 +481,7 @@ func (v *Vault) undo(l landed) error {
 			return v.syncDir(path.Dir(op.From))
 		}
 	}
-	return nil // mkdir: its folders go with l.made; check: nothing
+	return nil // check: nothing
 }
 
 // ignoreMismatch: an undo whose target changed since is left as it is.

@@ -45,9 +45,6 @@ func TestApplyOps(t *testing.T) {
 		{"move folder", plan.Plan{{Op: plan.Move, From: "proj/x", To: "archived/x", Expect: plan.Absent}},
 			map[string]string{"proj/x": gone, "proj/x/context.md": gone, "proj/x/arch": gone, "proj/x/arch/1.md": gone,
 				"archived": dirMark, "archived/x": dirMark, "archived/x/context.md": "ctx", "archived/x/arch": dirMark, "archived/x/arch/1.md": "one"}},
-		{"mkdir", plan.Plan{{Op: plan.Mkdir, Path: "m/n"}},
-			map[string]string{"m": dirMark, "m/n": dirMark}},
-		{"mkdir existing", plan.Plan{{Op: plan.Mkdir, Path: "notes"}}, nil},
 		{"ops see earlier ops", plan.Plan{
 			write("proj/x/context.md", h("ctx"), "ctx2"),
 			{Op: plan.Move, From: "proj/x", To: "done/x", Expect: plan.Absent},
@@ -120,8 +117,6 @@ func TestApplyConflict(t *testing.T) {
 		{"move onto folder", plan.Plan{{Op: plan.Move, From: "keep.md", To: "notes", Expect: plan.Absent}}, "notes"},
 		{"move of nothing", plan.Plan{{Op: plan.Move, From: "nope", To: "nope2", Expect: plan.Absent}}, "nope"},
 		{"write under a file", plan.Plan{write("keep.md/x.md", plan.Absent, "x")}, "keep.md"},
-		{"mkdir on a file", plan.Plan{{Op: plan.Mkdir, Path: "keep.md"}}, "keep.md"},
-		{"mkdir under a file", plan.Plan{{Op: plan.Mkdir, Path: "keep.md/d"}}, "keep.md"},
 		{"move under a file", plan.Plan{{Op: plan.Move, From: "notes", To: "keep.md/notes", Expect: plan.Absent}}, "keep.md"},
 		// The last op fails against the state the first ones leave: nothing
 		// at all is written.
@@ -222,7 +217,6 @@ func TestJournalFormat(t *testing.T) {
 		write("a.md", plan.Absent, "<b>&é\n"),
 		{Op: plan.Delete, Path: "b.md", Expect: h("b")},
 		{Op: plan.Move, From: "c", To: "d/c", Expect: plan.Absent},
-		{Op: plan.Mkdir, Path: "e"},
 	}
 	start := time.Now()
 	j, err := v.writeJournal(p)
@@ -244,7 +238,7 @@ func TestJournalFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	created, err := time.Parse(time.RFC3339, got.Created)
-	wantStates := []hostlogic.OpState{{Before: plan.Absent, After: h("<b>&é\n")}, {Before: h("b"), After: plan.Absent}, {Before: plan.Absent, After: "present"}, {Before: plan.Absent, After: "folder"}}
+	wantStates := []hostlogic.OpState{{Before: plan.Absent, After: h("<b>&é\n")}, {Before: h("b"), After: plan.Absent}, {Before: plan.Absent, After: "present"}}
 	if !slices.Equal(got.States, wantStates) {
 		t.Errorf("journal states = %v; want %v", got.States, wantStates)
 	}

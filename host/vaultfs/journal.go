@@ -219,8 +219,8 @@ func (v *Vault) resolved(j *journal, from int, size int64) (int, int64, error) {
 // plan began, or the journal was made by hand or synced from elsewhere):
 // the target is kept as it is, Kessho's version is written beside it (see
 // copyName), <id>.conflict records the stop, and the call is refused with
-// RECOVERY_CONFLICT. The copy holds a write's text exactly; for a delete,
-// move or mkdir, a note saying what the change was.
+// RECOVERY_CONFLICT. The copy holds a write's text exactly; for a delete
+// or a move, a note saying what the change was.
 func (v *Vault) conflictCopy(j *journal, k int) error {
 	op := j.Plan[k]
 	rec := hostlogic.Record{Op: k, Path: hostlogic.Target(op)}

@@ -130,6 +130,8 @@ func TestRecoverRefusesBadJournal(t *testing.T) {
 		"other id":                    `{"version":1,"id":"x","created":"2026-01-01T00:00:00Z","plan":[]}`,
 		"bad plan":                    `{"version":1,"id":"` + id + `","created":"2026-01-01T00:00:00Z","plan":[{"op":"write","path":"../x","expect":"absent","text":"x"}]}`,
 		"bad progress":                `{"version":1,"id":"` + id + `","created":"2026-01-01T00:00:00Z","plan":[]}`,
+		// mkdir was an op no tool ever made; it is no longer one.
+		"mkdir": `{"version":1,"id":"` + id + `","created":"2026-01-01T00:00:00Z","plan":[{"op":"mkdir","path":"made"}]}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()

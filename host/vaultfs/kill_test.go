@@ -40,7 +40,6 @@ func killPlan() plan.Plan {
 		write("proj/a/context.md", h("ctx"), "ctx2"),
 		{Op: plan.Delete, Path: "notes/gone.md", Expect: h("gone")},
 		{Op: plan.Move, From: "proj/a", To: "done/a", Expect: plan.Absent},
-		{Op: plan.Mkdir, Path: "empty/dir"},
 		write("done/a/history.md", plan.Absent, "h"),
 		write("notes/old.md", h("new"), "newer"),
 	}
@@ -55,7 +54,6 @@ var killAfter = map[string]string{
 	"done/a/context.md":      "ctx2",
 	"done/a/archives/x.md":   "x",
 	"done/a/history.md":      "h",
-	"empty/dir/":             "",
 }
 
 // killCase is one plan the kill test interrupts: a vault before, the

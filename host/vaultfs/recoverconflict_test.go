@@ -134,8 +134,8 @@ func TestRecoverDeleteConflict(t *testing.T) {
 	}
 }
 
-// Moves and mkdirs get a note too; a copy name already taken gets "-2".
-func TestRecoverMoveAndMkdirConflict(t *testing.T) {
+// Moves and deletes get a note; a copy name already taken gets "-2".
+func TestRecoverMoveAndDeleteConflict(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		op    plan.Op
@@ -145,8 +145,8 @@ func TestRecoverMoveAndMkdirConflict(t *testing.T) {
 	}{
 		{"move, both ends there", plan.Op{Op: plan.Move, From: "proj/x", To: "done/x", Expect: plan.Absent},
 			map[string]string{"proj/x/context.md": "c", "done/x/other.md": "someone's"}, "proj/x", "move proj/x to done/x"},
-		{"mkdir, a file there", plan.Op{Op: plan.Mkdir, Path: "m.md"},
-			map[string]string{"m.md": "a file"}, "m.md", "make the folder m.md"},
+		{"delete, file changed", plan.Op{Op: plan.Delete, Path: "notes/d.md", Expect: h("d")},
+			map[string]string{"notes/d.md": "d, edited"}, "notes/d.md", "delete notes/d.md"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()

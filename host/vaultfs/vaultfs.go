@@ -24,39 +24,15 @@
 // journal (and the vault as it was before) or a journal that Recover rolls
 // forward to the state after. The journal lives in the vault, in
 // .kessho/journal/, so that either host (this one or the Obsidian plugin)
-// can finish what the other began. Its format (version 2):
+// can finish what the other began. The journal's files and version, and
+// the rules of applying and recovering a plan (re-check before each op,
+// undo, roll forward, conflict copies), are the host contract, written
+// once for both hosts in docs/HOSTS.md; core/hostlogic makes the
+// decisions, this package does the I/O.
 //
-//	.kessho/journal/<id>.json      {"version":2,"id":"<id>","created":"<RFC 3339>","plan":[<ops as plan.Op JSON>],
-//	                                "states":[{"before":"…","after":"…"}, …one per op]}
-//	.kessho/journal/<id>.done      one line per finished op: its index, "0\n1\n2\n…"
-//	.kessho/journal/<id>.conflict  {"op":k,"path":"<target>","copy":"<conflict copy>"}
-//
-// The states are those of each op's target: a write goes from its expect
-// to "sha256:<hex of its text>", a delete from its expect to "absent", a
-// check stays at its expect, a move's target (to) goes from "absent" to
-// "present", a mkdir's from "absent" to "folder". Version 1 (no states)
-// is still read, its states derived by that table; a version 2 whose
-// states differ from the table is refused like any bad journal.
-//
-// The id sorts by creation time (UTC "20060102T150405.000000000Z" and a
-// random suffix); journals are replayed in id order. A journal file is
-// written under a temporary name and renamed into place, so a <id>.json
-// that exists is complete. Recover resumes at the first op the .done file
-// does not list; for that op and every later one it records done an op
-// whose target holds the after-state, lands one whose target holds the
-// before-state, and stops at any other: an edit made after the crash, or
-// a journal made by hand or synced from elsewhere that names a file whose
-// hash differs. The target is then never overwritten nor deleted: Kessho's
-// version goes beside it as "<name>.kessho-conflict-<UTC
-// YYYYMMDDTHHMMSSZ>.md" (the op's text, or for a delete, move or mkdir a
-// note saying what it was), <id>.conflict records the stop, and every
-// call answers RECOVERY_CONFLICT naming both files until a person deletes
-// the copy; the person's version of that target then wins and the rest of
-// the plan is finished. The .done file is what makes plans whose ops
-// depend on each other safe to resume: a write into a folder that a later
-// op moves away would otherwise be written again. A host that writes
-// journals (the plugin) must record progress the same way: append the
-// op's index and a newline once the op's effects are on disk.
+// A host that writes journals (the plugin) must record progress the same
+// way: append the op's index and a newline once the op's effects are on
+// disk.
 //
 // # Notes
 //

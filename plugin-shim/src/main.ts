@@ -7,7 +7,7 @@ import { gzipLength, packed } from "kessho:wasm";
 import catalogJSON from "./generated/catalog.json";
 import { makeAPI, type KesshoAPI } from "./api";
 import { available } from "./catalog/actions";
-import { findTool, textIn, type Catalog, type Lang } from "./catalog/catalog";
+import { textIn, type Catalog, type Lang } from "./catalog/catalog";
 import type { Values } from "./catalog/form";
 import { unpack } from "./engine/unpack";
 import { warmupRequest } from "./engine/warmup";
@@ -37,7 +37,6 @@ export default class KesshoPlugin extends Plugin {
       clock: () => this.clock(),
       tz: () => resolveTZ(this.settings),
       lang: () => this.lang(),
-      conflictCode: (tool) => findTool(this.catalog, tool)?.conflict_code,
     });
     this.api = makeAPI(this.host, this.catalog);
 

@@ -1,9 +1,9 @@
 // Answering the core's needs: the TypeScript twin of host/vaultfs/answer.go.
+// The core decides which needs are allowed (check_need), what a folder's
+// listing shows (list) and the words of every refusal; this file reads.
 
-import { compareBytes, goQuote } from "./gojson";
-import { conflict, HostError } from "./fault";
-import { checkPath, join } from "./plan";
-import { selects } from "./match";
+import { ask, fromWire, refusal, type HostCore, type WireError } from "./core";
+import { join } from "./plan";
 import { decodeUTF8, sha256Hex, type VaultPort } from "./port";
 
 /** A file as the request carries it (core/vault.File). */
@@ -36,34 +36,29 @@ export interface Need {
   matches?: { dir: string; patterns: string[] }[];
 }
 
-/** matchKey is core/vault.Match.Key(): the folder and the patterns, one a line. */
-export function matchKey(m: { dir: string; patterns: string[] }): string {
-  return [m.dir, ...m.patterns].join("\n");
-}
-
 /** The deepest folder a tree walk enters (Obsidian follows symbolic links; a loop must end). */
 const maxDepth = 64;
+
+/** byBytes orders strings as Go's sort.Strings does: by UTF-8 bytes, that is by code points. */
+function byBytes(a: string, b: string): number {
+  const x = Array.from(a, (c) => c.codePointAt(0)!);
+  const y = Array.from(b, (c) => c.codePointAt(0)!);
+  for (let i = 0; i < x.length && i < y.length; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return x.length - y.length;
+}
 
 /**
  * answerNeed reads what need asks for into snap, as the Go host does:
  * files with the SHA-256 of their bytes and their text when valid UTF-8
- * (not_utf8 otherwise), folders as sorted names with "/" after
- * sub-folders (dot-names and names Kessho can never touch left out), trees
+ * (not_utf8 otherwise), folders as the core's list of their names, trees
  * walked, absent paths in missing (sorted). maxBytes bounds the text held
  * in total (LIMIT_EXCEEDED past it; <= 0: no bound).
  */
-export async function answerNeed(v: VaultPort, need: Need, snap: Snapshot, maxBytes: number): Promise<void> {
-  const files = need.files ?? [];
-  const dirs = need.dirs ?? [];
-  const trees = need.trees ?? [];
-  const matches = need.matches ?? [];
-  for (const p of files) checkNeed(p, false);
-  for (const p of dirs) checkNeed(p, true);
-  for (const t of trees) checkNeed(t.root, true);
-  for (const m of matches) checkNeed(m.dir, true);
-
+export async function answerNeed(core: HostCore, v: VaultPort, need: Need, snap: Snapshot, maxBytes: number): Promise<void> {
+  const checked = await ask<{ error?: WireError }>(core, "check_need", { need });
+  if (checked.error !== undefined) throw fromWire(checked.error);
   const missing = new Set(snap.missing);
-  const addMissing = (p: string) => {
+  const addMissing = (p: string): void => {
     if (!missing.has(p)) {
       missing.add(p);
       snap.missing.push(p);
@@ -73,17 +68,8 @@ export async function answerNeed(v: VaultPort, need: Need, snap: Snapshot, maxBy
   const readFile = async (p: string): Promise<void> => {
     if (snap.files.has(p) || missing.has(p)) return;
     const kind = await v.kind(p);
-    if (kind === null) {
-      addMissing(p);
-      return;
-    }
-    if (kind === "folder") {
-      throw conflict(
-        p,
-        p + " is a folder where Kessho expects a file; rename or move the folder, then run the call again",
-        p + " est un dossier là où Kessho attend un fichier ; renommez ou déplacez le dossier, puis relancez l'appel",
-      );
-    }
+    if (kind === null) return addMissing(p);
+    if (kind === "folder") throw await refusal(core, "folder_not_file", p);
     const bytes = await v.readBytes(p);
     const sha = sha256Hex(bytes);
     const text = decodeUTF8(bytes);
@@ -91,120 +77,58 @@ export async function answerNeed(v: VaultPort, need: Need, snap: Snapshot, maxBy
       snap.files.set(p, { sha256: sha, not_utf8: true });
       return;
     }
-    if (maxBytes > 0 && snap.used + bytes.length > maxBytes) {
-      throw new HostError(
-        "LIMIT_EXCEEDED",
-        `reading ${p} would take the call over its bound of ${maxBytes} bytes of file text; ask for less of the vault or raise the host's bound`,
-        `lire ${p} dépasserait la limite de ${maxBytes} octets de texte de l'appel ; demandez moins du coffre ou relevez la limite de l'hôte`,
-        { max_bytes: maxBytes, path: p },
-      );
-    }
+    if (maxBytes > 0 && snap.used + bytes.length > maxBytes) throw await refusal(core, "too_much_text", p, { max: maxBytes });
     snap.used += bytes.length;
     snap.files.set(p, { sha256: sha, text });
   };
 
-  // listDir returns folder p's entries (names, "/" after folders), or null when nothing is there.
-  const listDir = async (p: string): Promise<string[] | null> => {
+  // listDir returns folder p's entries as the core shows them (those patterns select, when given), or null when nothing is there.
+  const listDir = async (p: string, patterns: string[] | null = null): Promise<string[] | null> => {
     const kind = p === "." ? "folder" : await v.kind(p);
     if (kind === null) return null;
-    if (kind === "file") {
-      throw conflict(
-        p,
-        p + " is a file where Kessho expects a folder; rename or move the file, then run the call again",
-        p + " est un fichier là où Kessho attend un dossier ; renommez ou déplacez le fichier, puis relancez l'appel",
-      );
-    }
-    const { files: fs, folders } = await v.list(p);
-    const out: string[] = [];
-    for (const n of fs) if (listable(n)) out.push(n);
-    for (const n of folders) if (listable(n)) out.push(n + "/");
-    return out.sort(compareBytes);
+    if (kind === "file") throw await refusal(core, "file_not_folder", p);
+    const { files, folders } = await v.list(p);
+    const names = [...files, ...folders.map((n) => n + "/")];
+    return (await ask<{ names: string[] }>(core, "list", { names, patterns })).names;
   };
 
-  for (const p of files) await readFile(p);
-  for (const p of dirs) {
+  for (const p of need.files ?? []) await readFile(p);
+  for (const p of need.dirs ?? []) {
     if (snap.dirs.has(p) || missing.has(p)) continue;
     const entries = await listDir(p);
     if (entries === null) addMissing(p);
     else snap.dirs.set(p, entries);
   }
-  for (const t of trees) {
-    if ((t.root === "." ? "folder" : await v.kind(t.root)) === null) {
-      addMissing(t.root);
-      continue;
-    }
+  for (const t of need.trees ?? []) {
     const walk = async (p: string, depth: number): Promise<void> => {
       const entries = await listDir(p);
-      if (entries === null) {
-        addMissing(p);
-        return;
-      }
+      if (entries === null) return addMissing(p);
       snap.dirs.set(p, entries);
       for (const e of entries) {
-        if (e.endsWith("/")) {
-          if (depth < maxDepth) await walk(join(p, e.slice(0, -1)), depth + 1);
-        } else if (t.content) {
-          await readFile(join(p, e));
-        }
+        if (!e.endsWith("/")) {
+          if (t.content) await readFile(join(p, e));
+        } else if (depth < maxDepth) await walk(join(p, e.slice(0, -1)), depth + 1);
       }
     };
     await walk(t.root, 0);
   }
-  for (const m of matches) {
-    const key = matchKey(m);
+  for (const m of need.matches ?? []) {
+    const key = [m.dir, ...m.patterns].join("\n"); // core/vault.Match.Key()
     if (snap.matches.has(key) || missing.has(m.dir)) continue;
-    const entries = await listDir(m.dir);
+    const entries = await listDir(m.dir, m.patterns);
     if (entries === null) addMissing(m.dir);
-    else snap.matches.set(key, entries.filter((e) => selects(m.patterns, e.endsWith("/") ? e.slice(0, -1) : e)));
+    else snap.matches.set(key, entries);
   }
-  snap.missing.sort(compareBytes);
-}
-
-/** listable reports whether a folder entry is shown to the core. */
-function listable(name: string): boolean {
-  return !name.startsWith(".") && checkPath(name) === null;
-}
-
-/** checkNeed refuses a path the module may not ask for. */
-function checkNeed(p: string, folder: boolean): void {
-  if (folder && p === ".") return;
-  if (typeof p !== "string") throw needErr(`path ${goQuote(String(p))} is not a string`, String(p));
-  const err = checkPath(p);
-  if (err !== null) throw needErr(err, p);
-}
-
-function needErr(err: string, p: string): HostError {
-  return new HostError(
-    "INTERNAL",
-    `internal error: the module asked to read a path Kessho never reads: ${err}`,
-    `erreur interne : le module a demandé un chemin que Kessho ne lit jamais : ${err}`,
-    { path: p },
-  );
+  snap.missing.sort(byBytes);
 }
 
 /** snapshotJSON encodes the snapshot's members for the request, Go's omitempty kept. */
 export function snapshotJSON(snap: Snapshot): string {
+  const obj = (m: Map<string, unknown>): string => JSON.stringify(Object.fromEntries(m));
   let out = "";
-  if (snap.files.size > 0) {
-    const parts: string[] = [];
-    for (const [p, f] of snap.files) {
-      let v = '{"sha256":' + JSON.stringify(f.sha256);
-      if (f.text !== undefined) v += ',"text":' + JSON.stringify(f.text);
-      if (f.not_utf8) v += ',"not_utf8":true';
-      parts.push(JSON.stringify(p) + ":" + v + "}");
-    }
-    out += ',"files":{' + parts.join(",") + "}";
-  }
+  if (snap.files.size > 0) out += ',"files":' + obj(snap.files);
   if (snap.missing.length > 0) out += ',"missing":' + JSON.stringify(snap.missing);
-  if (snap.dirs.size > 0) {
-    const parts: string[] = [];
-    for (const [p, e] of snap.dirs) parts.push(JSON.stringify(p) + ":" + JSON.stringify(e));
-    out += ',"dirs":{' + parts.join(",") + "}";
-  }
-  if (snap.matches.size > 0) {
-    const parts: string[] = [];
-    for (const [k, e] of snap.matches) parts.push(JSON.stringify(k) + ":" + JSON.stringify(e));
-    out += ',"matches":{' + parts.join(",") + "}";
-  }
+  if (snap.dirs.size > 0) out += ',"dirs":' + obj(snap.dirs);
+  if (snap.matches.size > 0) out += ',"matches":' + obj(snap.matches);
   return out;
 }

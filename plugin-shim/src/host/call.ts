@@ -1,23 +1,17 @@
-// The call loop: the TypeScript twin of host/vaultfs/call.go. It asks the
-// core, answers its needs from the vault (up to 8 rounds), applies the plan
-// it returns, and renders the answer the Go host prints, byte for byte:
-// the core's result or error copied verbatim.
+// The call loop: the TypeScript twin of host/call. It asks the core,
+// answers its needs from the vault (up to 8 rounds), applies the plan it
+// returns, and renders the answer the Go host prints, byte for byte: the
+// core's result or error copied verbatim.
 
 import { answerNeed, newSnapshot, snapshotJSON, type Need } from "./answer";
 import { apply } from "./apply";
-import { render, type HostCore } from "./core";
-import { asHostError, HostError } from "./fault";
+import { refusal, render, type HostCore } from "./core";
+import { asHostError, HostError, messageOf } from "./fault";
 import { rawFields } from "./gojson";
 import type { Plan } from "./plan";
 import type { VaultPort } from "./port";
 import type { RecoverOptions } from "./journal";
 import { recoverJournals } from "./journal";
-
-/** conflictAs gives a failed precondition (CONFLICT) the tool's own code; message and details stay. */
-function conflictAs(e: HostError, code: string | undefined): HostError {
-  if (e.code !== "CONFLICT" || code === undefined || code === "") return e;
-  return new HostError(code, e.en, e.fr, e.details);
-}
 
 /** An engine runs core.Handle on a request and returns its answer, as JSON text. */
 export interface Engine {
@@ -38,12 +32,6 @@ export interface CallOptions extends RecoverOptions {
   maxRounds?: number;
   /** file text the request may carry, in bytes; default 256 MiB */
   maxBytes?: number;
-  /**
-   * conflictCode returns the code the tool gives a failed precondition
-   * (the catalogue's conflict_code, e.g. CONTEXT_HYGIENE_RACE), or
-   * undefined for CONFLICT.
-   */
-  conflictCode?: (tool: string) => string | undefined;
 }
 
 /** Outcome is what a call produced. */
@@ -90,22 +78,15 @@ export async function call(v: VaultPort, eng: Engine, tool: string, args: string
     try {
       fields = rawFields(raw);
     } catch (err) {
-      throw new Error(`call ${tool}: the engine answered invalid JSON: ${err instanceof Error ? err.message : String(err)}`);
+      throw new Error(`call ${tool}: the engine answered invalid JSON: ${messageOf(err)}`);
     }
     const need = fields.get("need");
     if (need !== undefined && need !== "null") {
       if (round + 1 >= maxRounds) {
-        return refuse(
-          new HostError(
-            "LIMIT_EXCEEDED",
-            `${tool} still needed more of the vault after ${maxRounds} rounds`,
-            `${tool} demandait encore des fichiers après ${maxRounds} tours`,
-            { rounds: maxRounds },
-          ),
-        );
+        return refuse(await refusal(core, "too_many_rounds", "", { tool, rounds: maxRounds }));
       }
       try {
-        await answerNeed(v, JSON.parse(need) as Need, snap, maxBytes);
+        await answerNeed(core, v, JSON.parse(need) as Need, snap, maxBytes);
       } catch (err) {
         return refuse(err);
       }
@@ -122,7 +103,10 @@ export async function call(v: VaultPort, eng: Engine, tool: string, args: string
       try {
         await apply(core, v, plan, opts);
       } catch (err) {
-        return refuse(conflictAs(asHostError(err), opts.conflictCode?.(tool)), raw);
+        // A failed precondition takes the tool's own code (the answer's "conflict", e.g. CONTEXT_HYGIENE_RACE).
+        const e = asHostError(err);
+        const code = fields.get("conflict");
+        return refuse(e.code === "CONFLICT" && code !== undefined ? new HostError(JSON.parse(code) as string, e.en, e.fr, e.details) : e, raw);
       }
     }
     return { answer: '{"ok":true,"result":' + (fields.get("result") ?? "null") + "}", raw, plan, ok: true };

@@ -3,6 +3,7 @@
 // natively (docs/HOSTS.md is the contract). This host keeps only the I/O.
 
 import { HostError } from "./fault";
+import { sha256Hex, type VaultPort } from "./port";
 
 /** A core that answers host requests (WasmEngine). */
 export interface HostCore {
@@ -32,8 +33,37 @@ export function render(core: HostCore, e: HostError, lang: string): Promise<stri
   return core.host(JSON.stringify({ kind: "render", lang, error: { code: e.code, en: e.en, fr: e.fr, details: e.details } }));
 }
 
+/** refusal is the host refusal why about path, in the core's words (hostlogic.Refusal: changed, exists, too_much_text…). */
+export async function refusal(core: HostCore, why: string, path: string, more: object = {}): Promise<HostError> {
+  return fromWire((await ask<{ error: WireError }>(core, "refuse", { why, path, ...more })).error);
+}
+
 /** A path to look at, and whether a file there must be hashed (hostlogic.Look). */
 export interface Look {
   path: string;
   hash?: boolean;
+}
+
+/** stateOf returns what is at l.path as the core reads it: "absent", "folder", "file", or a file's "sha256:<hex>" when l.hash. */
+async function stateOf(v: VaultPort, l: Look): Promise<string> {
+  const kind = await v.kind(l.path);
+  if (kind === null) return "absent";
+  if (kind === "folder") return "folder";
+  return l.hash === true ? "sha256:" + sha256Hex(await v.readBytes(l.path)) : "file";
+}
+
+/**
+ * decide asks the core a question about the vault (check_plan, where,
+ * finished), answering the paths it asks to look at until it answers; an
+ * error it answers is thrown.
+ */
+export async function decide<T>(core: HostCore, v: VaultPort, kind: string, req: object): Promise<T> {
+  let nodes: { [path: string]: string } | undefined;
+  for (;;) {
+    const a = await ask<T & { need?: Look[]; error?: WireError }>(core, kind, nodes === undefined ? req : { ...req, nodes });
+    if (a.error !== undefined) throw fromWire(a.error);
+    if (a.need === undefined) return a;
+    nodes ??= {};
+    for (const l of a.need) nodes[l.path] = await stateOf(v, l);
+  }
 }

@@ -1,21 +1,11 @@
-// The journal: the same format as the Go host (host/vaultfs/journal.go), so
-// that either host can finish or resolve what the other began.
-//
-//	.kessho/journal/<id>.json      {"version":2,"id":"<id>","created":"<RFC 3339>","plan":[<ops>],
-//	                                "states":[{"before":"…","after":"…"}, …one per op]}
-//	.kessho/journal/<id>.done      one line per finished op: its index, "0\n1\n2\n…"
-//	.kessho/journal/<id>.conflict  {"op":k,"path":"<target>","copy":"<conflict copy>"}:
-//	                               recovery stopped at op k (see rollForward in apply.ts)
-//
-// Each op's states are what its target holds before and after it lands
-// (statesOf); version 1 journals carry none and get them from their plan.
-// The id sorts by creation time (UTC "20060102T150405.000000000Z" and a
-// random suffix); journals are replayed in id order. A journal is written
-// under a temporary name and renamed into place, so a <id>.json that exists
-// is complete.
+// The journal's I/O, in the format of docs/HOSTS.md, shared with the Go
+// host so that either can finish or resolve what the other began. The core
+// writes and reads the files' text (new_journal, open_journal, sweep); this
+// file moves them. Each is written under a temporary name and renamed into
+// place, so a <id>.json that exists is complete.
 
 import { ask, fromWire, type HostCore, type WireError } from "./core";
-import { HostError, internal } from "./fault";
+import { HostError, internal, messageOf } from "./fault";
 import { join, parent, type Plan } from "./plan";
 import type { VaultPort } from "./port";
 import { rollForward } from "./apply";
@@ -23,7 +13,7 @@ import { rollForward } from "./apply";
 export const journalDir = ".kessho/journal";
 export const tempPrefix = ".kessho-tmp-";
 
-/** What an op's target holds before and after the op: "absent", "sha256:<hex>", "present" or "folder". */
+/** What an op's target holds before and after the op: "absent", "sha256:<hex>" or "present". */
 export interface OpState {
   before: string;
   after: string;
@@ -76,13 +66,6 @@ function randomHex(bytes: number): string {
   return out;
 }
 
-/** idTime returns the creation time an id carries, in ms, or null. */
-export function idTime(id: string): number | null {
-  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})\.(\d{3})\d{6}Z-/.exec(id);
-  if (m === null) return null;
-  const [, y, mo, d, h, mi, s, ms] = m.map(Number) as number[];
-  return Date.UTC(y!, mo! - 1, d!, h!, mi!, s!, ms!);
-}
 
 /** writeJournal makes p the vault's journal (the core encodes it; temporary name, then renamed into place). */
 export async function writeJournal(core: HostCore, v: VaultPort, p: Plan): Promise<Journal> {
@@ -90,7 +73,7 @@ export async function writeJournal(core: HostCore, v: VaultPort, p: Plan): Promi
   try {
     await writeState(v, join(journalDir, id + ".json"), text);
   } catch (err) {
-    throw internal(`writing the journal: ${err instanceof Error ? err.message : String(err)}`);
+    throw internal(`writing the journal: ${messageOf(err)}`);
   }
   own.add(id);
   return { version: 2, id, created: "", plan: p, states: [] };
@@ -119,7 +102,7 @@ export async function writeMarker(v: VaultPort, id: string, data: string): Promi
   try {
     await writeState(v, join(journalDir, id + ".conflict"), data);
   } catch (err) {
-    throw internal(`writing the conflict of journal ${id}: ${err instanceof Error ? err.message : String(err)}`);
+    throw internal(`writing the conflict of journal ${id}: ${messageOf(err)}`);
   }
 }
 
@@ -150,24 +133,18 @@ export async function removeJournal(v: VaultPort, id: string): Promise<void> {
     await v.state.remove(join(journalDir, id + ".done"));
     await v.state.remove(join(journalDir, id + ".conflict"));
   } catch (err) {
-    throw internal(`removing the journal: ${err instanceof Error ? err.message : String(err)}`);
+    throw internal(`removing the journal: ${messageOf(err)}`);
   }
   own.delete(id);
 }
 
 /**
  * recoverJournals rolls forward every plan a crash left half-applied, oldest
- * first, as the Go host's Recover does: stray temporary files, and progress
- * and conflict files without their journal, are removed; each journal
- * resumes at the first op its progress does not list (rollForward in
- * apply.ts: an op lands only when its target holds its before-state; an
- * edit made since is kept and answered RECOVERY_CONFLICT).
- *
- * A journal another host wrote less than lockWaitMs ago is first given
- * that long to disappear (that host may be applying it at this instant:
- * rolling it forward beside it would race its re-checks). A journal this
- * plugin wrote (its own apply failed half-way) and one stopped on a
- * conflict are nobody's work in progress: they are finished at once.
+ * first, as the Go host's Recover does (docs/HOSTS.md, "The journal and
+ * recovery"; the core's sweep orders it). A journal another host wrote less
+ * than lockWaitMs ago (the core's "young") is first given that long to
+ * disappear: that host may be applying it at this instant, and rolling it
+ * forward beside it would race its re-checks.
  */
 export async function recoverJournals(core: HostCore, v: VaultPort, opts: RecoverOptions = {}): Promise<void> {
   const wait = opts.lockWaitMs ?? 10_000;
@@ -175,25 +152,19 @@ export async function recoverJournals(core: HostCore, v: VaultPort, opts: Recove
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   let names = await v.state.list(journalDir);
   if (names === null) return;
-  // Another host's plan in progress: let it finish, for lockWaitMs at most
-  // (a clock set wrong must not make us wait for ever).
+  // For lockWaitMs at most: a clock set wrong must not make us wait for ever.
   const deadline = nowMs() + wait;
   for (;;) {
-    const all = new Set(names);
-    const young = names.filter((n) => {
-      if (!n.endsWith(".json") || n.startsWith(".")) return false;
-      const id = n.slice(0, -5);
-      if (own.has(id) || all.has(id + ".conflict")) return false;
-      const t = idTime(id);
-      return t !== null && nowMs() - t < wait;
-    });
-    if (young.length === 0 || nowMs() >= deadline) break;
+    const sweep = { names, now: new Date(nowMs()).toISOString(), wait_ms: wait, own: [...own] };
+    const { ids, remove, young } = await ask<{ ids: string[]; remove: string[]; young: boolean }>(core, "sweep", sweep);
+    if (!young || nowMs() >= deadline) {
+      for (const n of remove) await v.state.remove(join(journalDir, n));
+      for (const id of ids) await recoverOne(core, v, id, nowMs);
+      return;
+    }
     await sleep(100);
     names = (await v.state.list(journalDir)) ?? [];
   }
-  const { ids, remove } = await ask<{ ids: string[]; remove: string[] }>(core, "sweep", { names });
-  for (const n of remove) await v.state.remove(join(journalDir, n));
-  for (const id of ids) await recoverOne(core, v, id, nowMs);
 }
 
 /** What the core makes of a journal, its progress and its conflict record (hostlogic.Decode, Progress, ReadRecord). */
@@ -212,7 +183,7 @@ async function recoverOne(core: HostCore, v: VaultPort, id: string, nowMs: () =>
   try {
     req.journal = await v.state.read(name);
   } catch (err) {
-    req.read_error = err instanceof Error ? err.message : String(err);
+    req.read_error = messageOf(err);
   }
   if (req.journal === null) return; // finished by someone else since the listing
   req.done = await v.state.read(join(journalDir, id + ".done"));

@@ -21,13 +21,13 @@ export interface VaultPort {
    * modify replaces the text of the file at p. With expect set
    * ("sha256:<hex>"), the file's hash is checked inside the atomic edit
    * (vault.process), and a difference throws the CONFLICT of
-   * fault.changed(p) with nothing written. With expect null the file is
+   * Stale("changed", p) with nothing written. With expect null the file is
    * overwritten. It returns the text it replaced, exactly as it was (a
    * leading BOM Obsidian's read dropped is put back when the hash held
    * with it), so that the edit can be undone.
    */
   modify(p: string, expect: string | null, text: string): Promise<string>;
-  /** create makes a new file (text, or exact bytes); it throws CONFLICT when something is already at p. */
+  /** create makes a new file (text, or exact bytes); it throws Stale("exists", p) when something is already at p. */
   create(p: string, data: string | Uint8Array): Promise<void>;
   /** remove deletes the file at p. */
   remove(p: string): Promise<void>;
@@ -40,6 +40,20 @@ export interface VaultPort {
 
   /** state reaches Kessho's own files under .kessho/, which plans never name. */
   readonly state: StatePort;
+}
+
+/**
+ * Stale is thrown when a path no longer holds what an op expects there
+ * (why: "changed", "exists" or "file_in_the_way", the core's refusal of
+ * that name), with nothing changed.
+ */
+export class Stale extends Error {
+  constructor(
+    readonly why: string,
+    readonly path: string,
+  ) {
+    super(`${why}: ${path}`);
+  }
 }
 
 /** Files outside the vault's index (dot-folders): the journal. */

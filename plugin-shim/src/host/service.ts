@@ -19,8 +19,6 @@ export interface HostEnv {
   clock: () => Date;
   tz: () => string;
   lang: () => "en" | "fr";
-  /** The catalogue's conflict_code of a tool, if it has one. */
-  conflictCode?: (tool: string) => string | undefined;
 }
 
 /** rfc3339 formats a time to the second, in UTC (the core converts it to the vault's zone). */
@@ -68,7 +66,6 @@ export class Host {
       now,
       tz: o.tz ?? this.env.tz(),
       lang: o.lang ?? this.env.lang(),
-      ...(this.env.conflictCode === undefined ? {} : { conflictCode: this.env.conflictCode }),
       ...(this.lockWaitMs === undefined ? {} : { lockWaitMs: this.lockWaitMs }),
     };
     const next = this.queue.then(() => call(this.vault, this.engine, tool, argsText, opts));

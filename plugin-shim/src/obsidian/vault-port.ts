@@ -6,8 +6,7 @@
 // processFrontMatter: it re-serialises the whole YAML.
 
 import { TFile, type App } from "obsidian";
-import { changed, conflict } from "../host/fault";
-import { textHash, type Kind, type StatePort, type VaultPort } from "../host/port";
+import { Stale, textHash, type Kind, type StatePort, type VaultPort } from "../host/port";
 
 /** adapterPath turns a vault path into the adapter's: the root is "/". */
 function adapterPath(p: string): string {
@@ -70,7 +69,7 @@ export class ObsidianVault implements VaultPort {
       if (f instanceof TFile) await this.app.vault.process(f, edit);
       else await this.app.vault.adapter.process(p, edit); // not in the index yet
     } catch (err) {
-      if (err instanceof Mismatch) throw changed(p);
+      if (err instanceof Mismatch) throw new Stale("changed", p);
       throw err;
     }
     return prior;
@@ -81,13 +80,7 @@ export class ObsidianVault implements VaultPort {
       if (typeof data === "string") await this.app.vault.create(p, data);
       else await this.app.vault.createBinary(p, data.slice().buffer as ArrayBuffer);
     } catch (err) {
-      if ((await this.kind(p)) !== null) {
-        throw conflict(
-          p,
-          p + " already exists, where Kessho expected nothing; nothing was written, run the call again",
-          p + " existe déjà, là où Kessho n'attendait rien ; rien n'a été écrit, relancez l'appel",
-        );
-      }
+      if ((await this.kind(p)) !== null) throw new Stale("exists", p);
       throw err;
     }
   }

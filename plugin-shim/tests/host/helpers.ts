@@ -9,6 +9,7 @@ import type { Case } from "../cases";
 import { App } from "../fake/obsidian";
 import { loadPlugin, type LoadedPlugin } from "../fake/plugin";
 import type { HostCore } from "../../src/host/core";
+import type { Op } from "../../src/host/plan";
 import { loadCases, mainJs, repoDir } from "../node";
 
 let all: Case[] | null = null;
@@ -94,4 +95,14 @@ let core: Promise<HostCore> | null = null;
 export function hostCore(): Promise<HostCore> {
   core ??= loadPlugin(mainJs(), new App({})).then((p) => p.engine as unknown as HostCore);
   return core;
+}
+
+/** opJSON encodes an op as Go's encoding/json does (op, path, from, to, expect, text; empty fields left out). */
+export function opJSON(op: Op): string {
+  const parts = ['"op":' + JSON.stringify(op.op)];
+  for (const k of ["path", "from", "to", "expect", "text"] as const) {
+    const v = op[k];
+    if (v !== undefined && (v !== "" || k === "text")) parts.push(JSON.stringify(k) + ":" + JSON.stringify(v));
+  }
+  return "{" + parts.join(",") + "}";
 }

@@ -11,10 +11,10 @@ import { loadPlugin, type LoadedPlugin } from "../fake/plugin";
 import { mainJs } from "../node";
 import { recoverJournals } from "../../src/host/journal";
 import { sha256Hex, textHash } from "../../src/host/port";
-import { opJSON, type Plan } from "../../src/host/plan";
+import type { Plan } from "../../src/host/plan";
 import { ObsidianVault } from "../../src/obsidian/vault-port";
 import type { App as ObsidianApp } from "obsidian";
-import { callCase, caseNamed, cleanRun, goCall, journalFiles, kesshoBin, readTree, tempDir, writeTree, hostCore } from "./helpers";
+import { callCase, caseNamed, cleanRun, goCall, journalFiles, kesshoBin, readTree, tempDir, writeTree, hostCore, opJSON } from "./helpers";
 
 const dec = new TextDecoder();
 
@@ -95,11 +95,11 @@ describe("journal", () => {
     const id = "20261130T091500.123456789Z-0badf00d";
     const journal =
       `{"version":1,"id":"${id}","created":"2026-11-30T10:15:00.123456789+01:00","plan":[` +
-      `{"op":"mkdir","path":"notes/new"},` +
       `{"op":"write","path":"notes/new/a.md","expect":"absent","text":"a \\u003c b \\u0026 c\\n"},` +
       `{"op":"write","path":"${p}","expect":"sha256:${sha256Hex(c.vault.get(p)!)}","text":${goText}}]}`;
     app.vault.reset(c.vault);
     app.vault.put(`.kessho/journal/${id}.json`, journal);
+    app.vault.put("notes/new/a.md", "a < b & c\n"); // op 0 landed
     app.vault.put(`.kessho/journal/${id}.done`, "0\n1"); // op 1's line torn by the crash
     app.vault.put(`.kessho/journal/20200101T000000.000000000Z-00000000.done`, "0\n"); // progress without its journal
     app.vault.put(`.kessho/journal/.kessho-tmp-0011223344556677`, "{");
@@ -125,7 +125,7 @@ describe("journal", () => {
   test("a journal younger than the lock wait is left to the host applying it", async () => {
     const id = "20261130T091500.000000000Z-00000001";
     const t = Date.UTC(2026, 10, 30, 9, 15, 0);
-    const a = new App({ [`.kessho/journal/${id}.json`]: `{"version":1,"id":"${id}","created":"x","plan":[{"op":"mkdir","path":"made"}]}` });
+    const a = new App({ [`.kessho/journal/${id}.json`]: `{"version":1,"id":"${id}","created":"x","plan":[{"op":"write","path":"made","expect":"absent","text":"m"}]}` });
     const port = new ObsidianVault(a as unknown as ObsidianApp);
     let slept = 0;
     // The other host finishes while we wait.
@@ -139,18 +139,18 @@ describe("journal", () => {
     assert.equal(slept, 300);
     assert.equal(a.vault.kindOf("made"), null, "the other host's plan is not replayed");
     // A journal that stays past the wait is a crash's: rolled forward.
-    a.vault.put(`.kessho/journal/${id}.json`, `{"version":1,"id":"${id}","created":"x","plan":[{"op":"mkdir","path":"made"}]}`);
+    a.vault.put(`.kessho/journal/${id}.json`, `{"version":1,"id":"${id}","created":"x","plan":[{"op":"write","path":"made","expect":"absent","text":"m"}]}`);
     slept = 0;
     await recoverJournals(await hostCore(), port, { nowMs: () => t + 500 + slept, sleep: async (ms) => void (slept += ms) });
     assert.equal(slept, 9_500);
-    assert.equal(a.vault.kindOf("made"), "folder");
+    assert.equal(a.vault.kindOf("made"), "file");
     assert.deepEqual(journalFiles(a), []);
     // A journal from the future (a clock set wrong) is waited for no longer than the lock wait.
-    a.vault.put(`.kessho/journal/${id}.json`, `{"version":1,"id":"${id}","created":"x","plan":[{"op":"mkdir","path":"made2"}]}`);
+    a.vault.put(`.kessho/journal/${id}.json`, `{"version":1,"id":"${id}","created":"x","plan":[{"op":"write","path":"made2","expect":"absent","text":"m"}]}`);
     slept = 0;
     await recoverJournals(await hostCore(), port, { nowMs: () => t - 3_600_000 + slept, sleep: async (ms) => void (slept += ms) });
     assert.equal(slept, 10_000);
-    assert.equal(a.vault.kindOf("made2"), "folder");
+    assert.equal(a.vault.kindOf("made2"), "file");
   });
 
   test("the Go host finishes a plan the plugin left half-way", { skip: kesshoBin === null ? "bin/kessho not built (make build)" : false }, async () => {

@@ -34,7 +34,7 @@ const initial: Record<string, Uint8Array> = {
 
 // One op of each kind, each (but the first) with ops before it to undo.
 const plan: Plan = [
-  { op: "mkdir", path: "f" },
+  { op: "write", path: "f/first.md", expect: "absent", text: "first\n" },
   { op: "write", path: "f/new.md", expect: "absent", text: "new\n" },
   { op: "write", path: "b.md", expect: h(initial["b.md"]!), text: "b1\n" },
   { op: "delete", path: "c.md", expect: h(initial["c.md"]!) },
@@ -158,7 +158,7 @@ describe("re-check before each op", () => {
     assert.equal(stop.details["path"], "last.md");
     a.vault.files.delete(String(stop.details["copy"]));
     await recoverJournals(await hostCore(), port);
-    const want = new App({ "b.md": "b1\n", "f/new.md": "new\n", "g/sub/d.md": "d0\n", "h.md": "h0\n", "last.md": "theirs\n" });
+    const want = new App({ "b.md": "b1\n", "f/first.md": "first\n", "f/new.md": "new\n", "g/sub/d.md": "d0\n", "h.md": "h0\n", "last.md": "theirs\n" });
     assert.equal(diffTrees(a.vault.snapshot(), want.vault.snapshot()), "", "the whole plan but the editor's file");
     assert.deepEqual(journalFiles(a), []);
   });
@@ -166,7 +166,7 @@ describe("re-check before each op", () => {
   test("with nobody meddling, the plan lands whole", async () => {
     const a = new App(initial);
     await apply(await hostCore(), new ObsidianVault(a as unknown as ObsidianApp), plan);
-    const want = new App({ "b.md": "b1\n", "f/new.md": "new\n", "g/sub/d.md": "d0\n", "h.md": "h0\n", "last.md": "l1\n" });
+    const want = new App({ "b.md": "b1\n", "f/first.md": "first\n", "f/new.md": "new\n", "g/sub/d.md": "d0\n", "h.md": "h0\n", "last.md": "l1\n" });
     assert.equal(diffTrees(a.vault.snapshot(), want.vault.snapshot()), "");
     assert.deepEqual(journalFiles(a), []);
   });

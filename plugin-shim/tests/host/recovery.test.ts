@@ -14,10 +14,10 @@ import { loadPlugin, type LoadedPlugin } from "../fake/plugin";
 import { mainJs } from "../node";
 import { HostError } from "../../src/host/fault";
 import { recoverJournals } from "../../src/host/journal";
-import { opJSON, type Plan } from "../../src/host/plan";
+import type { Plan } from "../../src/host/plan";
 import { sha256Hex, textHash } from "../../src/host/port";
 import { ObsidianVault } from "../../src/obsidian/vault-port";
-import { journalFiles, hostCore } from "./helpers";
+import { journalFiles, hostCore, opJSON } from "./helpers";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -42,9 +42,7 @@ function states(p: Plan): string {
               ? [op.expect!, "absent"]
               : op.op === "check"
                 ? [op.expect!, op.expect!]
-                : op.op === "move"
-                  ? ["absent", "present"]
-                  : ["absent", "folder"];
+                : ["absent", "present"];
         return `{"before":"${b}","after":"${a}"}`;
       })
       .join(",") +
@@ -92,7 +90,6 @@ describe("recovery", () => {
       { op: "write", path: "n/b.md", expect: "absent", text: "b\n" },
       { op: "delete", path: "c.md", expect: h("c0\n") },
       { op: "move", from: "d", to: "e/d", expect: "absent" },
-      { op: "mkdir", path: "m" },
       { op: "check", path: "k.md", expect: h("k\n") },
     ];
     // As Go writes it: HTML-safe escapes.
@@ -101,7 +98,6 @@ describe("recovery", () => {
     assert.equal(await recover(a), null);
     const want = new App({ "a.md": "a1 < b & c\n", "n/b.md": "b\n", "e/d/x.md": "x\n", "k.md": "k\n" });
     assert.equal(diffTrees(a.vault.snapshot(), want.vault.snapshot()), "");
-    assert.equal(a.vault.kindOf("m"), "folder");
     assert.ok(!a.vault.calls.includes("vault.process a.md"), "a.md already held the after-state: not written again");
     assert.deepEqual(journalFiles(a), []);
   });
@@ -216,14 +212,13 @@ describe("recovery", () => {
     assert.equal(text(a, taken), "someone's\n");
   });
 
-  test("a folder to make where a file now is: the file is kept, a note beside it", async () => {
-    const plan: Plan = [{ op: "mkdir", path: "made" }];
-    const a = new App({ [jpath]: journal(plan), made: "a file\n" });
-    const copy = `made.kessho-conflict-${stamp}.md`;
+  test("a journal naming mkdir (no longer an op) is a bad journal: refused, nothing touched", async () => {
+    const a = new App({ [jpath]: journal([{ op: "mkdir" as "write", path: "made" }]), made: "a file\n" });
     const err = await recover(a);
-    assert.deepEqual(err?.details, { path: "made", copy, journal: jpath });
+    assert.equal(err?.code, "INTERNAL");
+    assert.match(err?.en ?? "", /holds an invalid plan \(plan op 0 \(mkdir\): unknown op "mkdir"\)/);
     assert.equal(text(a, "made"), "a file\n");
-    assert.equal(text(a, copy), note("make the folder made"));
+    assert.deepEqual(journalFiles(a), [jpath]);
   });
 
   test("a file edited between recovery's look and its write: the edit is caught inside vault.process and kept", async () => {

@@ -1,0 +1,278 @@
+package hostlogic
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"kessho/core/fault"
+	"kessho/core/plan"
+)
+
+func h(s string) string { return plan.HashString(s) }
+
+// disk is a Disk over a map: path → "folder", "link-folder", "other" or a file's text.
+type disk map[string]string
+
+func (d disk) Stat(x string) (Node, error) {
+	switch s, ok := d[x]; {
+	case !ok:
+		return Node{Kind: Absent}, nil
+	case s == "folder":
+		return Node{Kind: Folder}, nil
+	case s == "link-folder":
+		return Node{Kind: Folder, Link: true}, nil
+	case s == "other":
+		return Node{Kind: Other}, nil
+	}
+	return Node{Kind: File}, nil
+}
+
+func (d disk) Hash(x string) (string, error) { return h(d[x]), nil }
+
+func TestCheck(t *testing.T) {
+	base := disk{"a.md": "A", "d": "folder", "d/x.md": "X", "ln": "link-folder", "sp": "other"}
+	w := plan.WriteOp
+	for _, c := range []struct {
+		name string
+		p    plan.Plan
+		code fault.Code
+		path string
+	}{
+		{"write over the file read", plan.Plan{w("a.md", h("A"), "B")}, "", ""},
+		{"write of a new file in a new folder", plan.Plan{w("n/m.md", plan.Absent, "B")}, "", ""},
+		{"file changed", plan.Plan{w("a.md", h("other"), "B")}, fault.Conflict, "a.md"},
+		{"file there where nothing was", plan.Plan{w("a.md", plan.Absent, "B")}, fault.Conflict, "a.md"},
+		{"write under a file", plan.Plan{w("a.md/x.md", plan.Absent, "B")}, fault.Conflict, "a.md"},
+		{"write under a special file", plan.Plan{w("sp/x.md", plan.Absent, "B")}, fault.Conflict, "sp"},
+		{"a later op sees an earlier write", plan.Plan{w("a.md", h("A"), "B"), w("a.md", h("B"), "C")}, "", ""},
+		{"a later op sees an earlier move", plan.Plan{{Op: plan.Move, From: "d", To: "e/d", Expect: plan.Absent}, w("e/d/x.md", h("X"), "Y")}, "", ""},
+		{"the moved source is gone", plan.Plan{{Op: plan.Move, From: "d", To: "e/d", Expect: plan.Absent}, plan.CheckOp("d/x.md", plan.Absent)}, "", ""},
+		{"move of nothing", plan.Plan{{Op: plan.Move, From: "z", To: "y", Expect: plan.Absent}}, fault.Conflict, "z"},
+		{"move onto a file", plan.Plan{{Op: plan.Move, From: "d", To: "a.md", Expect: plan.Absent}}, fault.Conflict, "a.md"},
+		{"move of a link", plan.Plan{{Op: plan.Move, From: "ln", To: "l2", Expect: plan.Absent}}, fault.InvalidArgument, "ln"},
+		{"delete after a delete", plan.Plan{{Op: plan.Delete, Path: "a.md", Expect: h("A")}, {Op: plan.Delete, Path: "a.md", Expect: h("A")}}, fault.Conflict, "a.md"},
+		{"check a folder as a file", plan.Plan{plan.CheckOp("d", h("X"))}, fault.Conflict, "d"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := Check(c.p, base)
+			if c.code == "" {
+				if err != nil {
+					t.Fatalf("Check = %v; want nil", err)
+				}
+				return
+			}
+			e, ok := fault.As(err)
+			if !ok || e.Code != c.code || e.Details["path"] != c.path {
+				t.Fatalf("Check = %v; want %s naming %s", err, c.code, c.path)
+			}
+		})
+	}
+}
+
+func TestCheckPlanAsksThenAnswers(t *testing.T) {
+	p := plan.Plan{plan.WriteOp("d/a.md", h("A"), "B")}
+	ask := func(nodes map[string]string) map[string]json.RawMessage {
+		req, _ := json.Marshal(map[string]any{"kind": "check_plan", "plan": p, "nodes": nodes})
+		var out map[string]json.RawMessage
+		if err := json.Unmarshal(Handle(req), &out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if got := string(ask(nil)["need"]); got != `[{"path":"d"},{"path":"d/a.md","hash":true}]` {
+		t.Errorf("first round need = %s", got)
+	}
+	if got := ask(map[string]string{"d": "folder", "d/a.md": h("A")}); string(got["ok"]) != "true" {
+		t.Errorf("answer = %v; want ok", got)
+	}
+	if got := ask(map[string]string{"d": "folder", "d/a.md": h("C")}); !strings.Contains(string(got["error"]), `"code":"CONFLICT"`) {
+		t.Errorf("answer = %v; want CONFLICT", got)
+	}
+	bad, _ := json.Marshal(map[string]any{"kind": "check_plan", "plan": []map[string]string{{"op": "mkdir", "path": "m"}}})
+	if got := string(Handle(bad)); !strings.Contains(got, `unknown op \"mkdir\"`) {
+		t.Errorf("a plan with mkdir: %s; want it refused as an unknown op", got)
+	}
+}
+
+func TestWhere(t *testing.T) {
+	w := plan.WriteOp("a.md", h("A"), "B")
+	mv := plan.Op{Op: plan.Move, From: "f", To: "t", Expect: plan.Absent}
+	for _, c := range []struct {
+		name  string
+		op    plan.Op
+		state map[string]string
+		want  At
+	}{
+		{"write not landed", w, map[string]string{"a.md": h("A")}, AtBefore},
+		{"write landed", w, map[string]string{"a.md": h("B")}, AtAfter},
+		{"write, file edited since", w, map[string]string{"a.md": h("C")}, AtNeither},
+		{"write, file gone", w, map[string]string{"a.md": plan.Absent}, AtNeither},
+		{"move not landed", mv, map[string]string{"f": "file", "t": plan.Absent}, AtBefore},
+		{"move landed", mv, map[string]string{"f": plan.Absent, "t": "folder"}, AtAfter},
+		{"move, both ends there", mv, map[string]string{"f": "file", "t": "file"}, AtNeither},
+		{"move of a special file", mv, map[string]string{"f": "other", "t": plan.Absent}, AtNeither},
+	} {
+		if got := Where(c.op, StateOf(c.op), func(x string) string { return c.state[x] }); got != c.want {
+			t.Errorf("%s: Where = %d; want %d", c.name, got, c.want)
+		}
+	}
+}
+
+func TestCopyName(t *testing.T) {
+	now := time.Date(2026, 11, 30, 10, 15, 7, 0, time.FixedZone("CET", 3600))
+	for _, c := range []struct {
+		x    string
+		n    int
+		want string
+	}{
+		{"notes/a.md", 1, "notes/a.kessho-conflict-20261130T091507Z.md"},
+		{"notes/a.md", 3, "notes/a.kessho-conflict-20261130T091507Z-3.md"},
+		{"top.md", 1, "top.kessho-conflict-20261130T091507Z.md"},
+		{"proj/x", 2, "proj/x.kessho-conflict-20261130T091507Z-2.md"},
+	} {
+		if got := CopyName(c.x, now, c.n); got != c.want {
+			t.Errorf("CopyName(%q, %d) = %q; want %q", c.x, c.n, got, c.want)
+		}
+	}
+	if got := CopyText("J", plan.Op{Op: plan.Move, From: "a", To: "b"}); !strings.HasPrefix(got, "Kessho's interrupted change (journal J) was to move a to b;") {
+		t.Errorf("CopyText(move) = %q", got)
+	}
+	if got := CopyText("J", plan.WriteOp("a", plan.Absent, "exact\n")); got != "exact\n" {
+		t.Errorf("CopyText(write) = %q; want the text", got)
+	}
+}
+
+func TestDecode(t *testing.T) {
+	const id = "20260101T000000.000000000Z-00000001"
+	del := `{"op":"delete","path":"a.md","expect":"` + h("A") + `"}`
+	for _, c := range []struct {
+		name, text, why string // why: "" for a journal read
+	}{
+		{"version 1", `{"version":1,"id":"` + id + `","plan":[` + del + `]}`, ""},
+		{"version 2", `{"version":2,"id":"` + id + `","plan":[` + del + `],"states":[{"before":"` + h("A") + `","after":"absent"}]}`, ""},
+		{"not JSON", `{`, "is not valid JSON"},
+		{"version 3", `{"version":3,"id":"` + id + `","plan":[]}`, "has version 3"},
+		{"other id", `{"version":1,"id":"x","plan":[]}`, `names itself "x"`},
+		{"mkdir", `{"version":1,"id":"` + id + `","plan":[{"op":"mkdir","path":"m"}]}`, `unknown op "mkdir"`},
+		{"v1 with states", `{"version":1,"id":"` + id + `","plan":[` + del + `],"states":[{"before":"` + h("A") + `","after":"absent"}]}`, "has version 1 and states"},
+		{"v2 states wrong", `{"version":2,"id":"` + id + `","plan":[` + del + `],"states":[{"before":"absent","after":"absent"}]}`, "do not match its plan"},
+	} {
+		j, err := Decode(id, []byte(c.text))
+		switch {
+		case c.why == "" && (err != nil || !slices.Equal(j.States, []OpState{{h("A"), plan.Absent}})):
+			t.Errorf("%s: Decode = %v, %v", c.name, j, err)
+		case c.why != "":
+			e, ok := fault.As(err)
+			if !ok || e.Code != fault.Internal || !strings.Contains(e.En, c.why) || e.Details["path"] != ".kessho/journal/"+id+".json" {
+				t.Errorf("%s: Decode error = %v; want a bad journal saying %q", c.name, err, c.why)
+			}
+		}
+	}
+}
+
+func TestProgressAndRecord(t *testing.T) {
+	for text, want := range map[string]int{"": 0, "0\n1\n": 2, "0\n1": 1, "0\n2\n": 1, "1\n": 0} {
+		if done, size := Progress([]byte(text)); done != want || int(size) != 2*want {
+			t.Errorf("Progress(%q) = %d, %d; want %d", text, done, size, want)
+		}
+	}
+	j := &Journal{ID: "J", Plan: plan.Plan{plan.WriteOp("a.md", plan.Absent, "x"), plan.WriteOp("b.md", plan.Absent, "y")}}
+	rec := func(op int, p string) []byte { return Record{Op: op, Path: p, Copy: "c.md"}.JSON() }
+	for _, c := range []struct {
+		data []byte
+		done int
+		want Resume
+		bad  bool
+	}{
+		{nil, 1, NoRecord, false},
+		{rec(1, "b.md"), 1, Pending, false},
+		{rec(0, "a.md"), 1, Stale, false},
+		{rec(1, "a.md"), 1, 0, true},
+		{rec(2, "b.md"), 2, 0, true},
+		{[]byte("{"), 0, 0, true},
+	} {
+		_, got, err := ReadRecord(j, c.data, c.done)
+		if (err != nil) != c.bad || (!c.bad && got != c.want) {
+			t.Errorf("ReadRecord(%s, %d) = %d, %v; want %d (bad %v)", c.data, c.done, got, err, c.want, c.bad)
+		}
+	}
+}
+
+func TestSweep(t *testing.T) {
+	ids, remove := Sweep([]string{"b.json", "a.json", "a.done", "c.done", "c.conflict", ".kessho-tmp-1", ".x.json"})
+	if !slices.Equal(ids, []string{"a", "b"}) || !slices.Equal(remove, []string{".kessho-tmp-1", "c.conflict", "c.done"}) {
+		t.Errorf("Sweep = %q, %q", ids, remove)
+	}
+}
+
+func TestList(t *testing.T) {
+	names := []string{"b.md", "a.md", ".obsidian/", "sub/", "c:d.md", "é.md", "😀.md", "\uffff.md", "x.txt"}
+	if got := List(names, nil); !slices.Equal(got, []string{"a.md", "b.md", "sub/", "x.txt", "é.md", "\uffff.md", "😀.md"}) {
+		t.Errorf("List = %q", got)
+	}
+	if got := List(names, []string{"*.md"}); !slices.Equal(got, []string{"a.md", "b.md", "é.md", "\uffff.md", "😀.md"}) {
+		t.Errorf("List with patterns = %q", got)
+	}
+	if got := List(names, []string{"[a-b].md", "su?", "!*.*"}); !slices.Equal(got, []string{"a.md", "b.md", "sub/"}) {
+		t.Errorf("List with a class = %q", got)
+	}
+	if got := List(names, []string{"[", "x.*"}); !slices.Equal(got, []string{"x.txt"}) {
+		t.Errorf("List with a malformed pattern = %q (it selects nothing)", got)
+	}
+}
+
+func TestFinalStates(t *testing.T) {
+	p := plan.Plan{
+		plan.WriteOp("p/x/a.md", h("A"), "A2"),
+		{Op: plan.Delete, Path: "old.md", Expect: h("O")},
+		{Op: plan.Move, From: "p/x", To: "q/x", Expect: plan.Absent},
+		plan.CheckOp("c.md", h("C")),
+	}
+	want := []PathState{{"old.md", plan.Absent}, {"q/x/a.md", h("A2")}, {"p/x", plan.Absent}, {"q/x", StatePresent}}
+	if got := FinalStates(p); !slices.Equal(got, want) {
+		t.Errorf("FinalStates = %v; want %v", got, want)
+	}
+}
+
+func TestRefusalsAndRender(t *testing.T) {
+	for _, why := range []string{"changed", "exists", "file_in_the_way", "folder_not_file", "file_not_folder", "too_much_text"} {
+		e := Refusal(why, "a<b>.md", 9, "", 0)
+		if e == nil || e.Details["path"] != "a<b>.md" || e.En == "" || e.Fr == "" {
+			t.Errorf("Refusal(%s) = %v", why, e)
+		}
+	}
+	if Refusal("nonsense", "a", 0, "", 0) != nil {
+		t.Error("an unknown refusal was made")
+	}
+	got := string(Render(Changed("a<b>.md"), "fr"))
+	want := `{"ok":false,"error":{"code":"CONFLICT","message":"a\u003cb\u003e.md a changé depuis que Kessho l'a lu (un autre programme ou une autre personne l'a écrit) ; rien n'a été écrit, relancez l'appel","details":{"path":"a\u003cb\u003e.md"}}}`
+	if got != want {
+		t.Errorf("Render = %s\nwant %s", got, want)
+	}
+}
+
+func TestYoung(t *testing.T) {
+	now := time.Date(2026, 11, 30, 9, 15, 0, 500_000_000, time.UTC)
+	const id = "20261130T091500.000000000Z-00000001"
+	for _, c := range []struct {
+		name  string
+		names []string
+		own   []string
+		now   time.Time
+		want  bool
+	}{
+		{"another host's, 500 ms old", []string{id + ".json"}, nil, now, true},
+		{"11 s old", []string{id + ".json"}, nil, now.Add(11 * time.Second), false},
+		{"from the future", []string{id + ".json"}, nil, now.Add(-time.Hour), true},
+		{"the asker's own", []string{id + ".json"}, []string{id}, now, false},
+		{"stopped on a conflict", []string{id + ".json", id + ".conflict"}, nil, now, false},
+		{"an id without a time", []string{"x.json"}, nil, now, false},
+	} {
+		if got := Young(c.names, c.own, c.now, 10*time.Second); got != c.want {
+			t.Errorf("%s: Young = %v; want %v", c.name, got, c.want)
+		}
+	}
+}
