@@ -560,11 +560,13 @@ func (v *Vault) replace(p string, data []byte, what string, perm fs.FileMode, wa
 	} else {
 		step("%s: re-checking", what)
 		var seen *os.File
-		prior, priorPerm, seen, err = v.recheck(p, want)
+		var leased bool
+		prior, priorPerm, seen, leased, err = v.recheck(p, want)
 		if err != nil {
 			return nil, 0, err
 		}
-		err = v.swapInto(tmp, p, want, seen)
+		step("%s: re-checked", what)
+		err = v.swapInto(tmp, p, want, seen, leased)
 		if seen != nil {
 			seen.Close()
 		}
@@ -583,29 +585,32 @@ func (v *Vault) replace(p string, data []byte, what string, perm fs.FileMode, wa
 
 // recheck compares the file at p with want ("absent" or "sha256:<hex>")
 // and, for a hash, returns its bytes, its permission bits and the file,
-// open (the caller closes it). A difference is a *mismatch.
-func (v *Vault) recheck(p, want string) ([]byte, fs.FileMode, *os.File, error) {
+// open (the caller closes it), and whether Kessho holds a read lease on
+// it (see lease). A difference is a *mismatch; so is a file another
+// program holds open for writing, whose bytes are not yet what it means
+// to save (an in-place save between its truncation and its write).
+func (v *Vault) recheck(p, want string) ([]byte, fs.FileMode, *os.File, bool, error) {
 	if want == plan.Absent {
 		n, err := v.stat(p)
 		if err != nil {
-			return nil, 0, nil, err
+			return nil, 0, nil, false, err
 		}
 		if n.kind != absent {
-			return nil, 0, nil, &mismatch{hostlogic.Exists(p)}
+			return nil, 0, nil, false, &mismatch{hostlogic.Exists(p)}
 		}
-		return nil, 0, nil, nil
+		return nil, 0, nil, false, nil
 	}
 	f, err := v.root.Open(p)
 	if absentErr(err) || escapes(err) {
-		return nil, 0, nil, &mismatch{hostlogic.Changed(p)}
+		return nil, 0, nil, false, &mismatch{hostlogic.Changed(p)}
 	}
 	if err != nil {
-		return nil, 0, nil, readErr(p, err)
+		return nil, 0, nil, false, readErr(p, err)
 	}
 	info, err := f.Stat()
 	if err == nil && !info.Mode().IsRegular() {
 		f.Close()
-		return nil, 0, nil, &mismatch{hostlogic.Changed(p)}
+		return nil, 0, nil, false, &mismatch{hostlogic.Changed(p)}
 	}
 	var b []byte
 	if err == nil {
@@ -613,13 +618,18 @@ func (v *Vault) recheck(p, want string) ([]byte, fs.FileMode, *os.File, error) {
 	}
 	if err != nil {
 		f.Close()
-		return nil, 0, nil, readErr(p, err)
+		return nil, 0, nil, false, readErr(p, err)
 	}
 	if plan.Hash(b) != want {
 		f.Close()
-		return nil, 0, nil, &mismatch{hostlogic.Changed(p)}
+		return nil, 0, nil, false, &mismatch{hostlogic.Changed(p)}
 	}
-	return b, info.Mode().Perm(), f, nil
+	leased, writer := lease(f)
+	if writer {
+		f.Close()
+		return nil, 0, nil, false, &mismatch{hostlogic.Changed(p)}
+	}
+	return b, info.Mode().Perm(), f, leased, nil
 }
 
 // mkdirs makes folder p and its missing parents, fsyncing each new one

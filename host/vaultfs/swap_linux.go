@@ -31,7 +31,7 @@ import (
 // remove. A file system without renameat2 gets a plain rename (the
 // window is then the re-check's: see RATIONALE.md); a symbolic link at p
 // too (the rename replaces the link, as it always has).
-func (v *Vault) swapInto(tmp, p, want string, seen *os.File) error {
+func (v *Vault) swapInto(tmp, p, want string, seen *os.File, leased bool) error {
 	dir := path.Dir(p)
 	d, err := v.root.Open(dir)
 	if err != nil {
@@ -75,7 +75,7 @@ func (v *Vault) swapInto(tmp, p, want string, seen *os.File) error {
 	if err != nil {
 		return err
 	}
-	same := os.SameFile(was, seenInfo)
+	same := os.SameFile(was, seenInfo) && !(leased && leaseBroken(seen))
 	if same {
 		if _, err := seen.Seek(0, io.SeekStart); err != nil {
 			return err
@@ -108,4 +108,27 @@ func (v *Vault) swapInto(tmp, p, want string, seen *os.File) error {
 // unsupported reports whether renameat2 or its flag is not available.
 func unsupported(err error) bool {
 	return errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EINVAL) || errors.Is(err, unix.EOPNOTSUPP)
+}
+
+// lease asks the kernel for a read lease on f's file. Linux refuses it
+// with EAGAIN exactly when another program holds the file open for
+// writing (an editor that truncated it and has not written it yet: its
+// bytes now are not what that program means to save), which lease reports
+// as writer. A lease granted stays until f is closed and makes a later
+// open of the file for writing wait until Kessho lets go (see
+// leaseBroken). A file system or an owner that allows no lease (EINVAL,
+// EACCES) gives neither: the re-check alone is then the guard.
+func lease(f *os.File) (leased, writer bool) {
+	_, err := unix.FcntlInt(f.Fd(), unix.F_SETLEASE, unix.F_RDLCK)
+	return err == nil, errors.Is(err, unix.EAGAIN)
+}
+
+// leaseBroken reports whether another program asked to open f's file for
+// writing since lease took the lease: the kernel is breaking it, so it is
+// no longer a read lease. That program looked the path up before
+// Kessho's exchange, so its write would go to the old file: the exchange
+// is undone, and once Kessho lets go it writes where it meant to.
+func leaseBroken(f *os.File) bool {
+	t, err := unix.FcntlInt(f.Fd(), unix.F_GETLEASE, 0)
+	return err == nil && t != unix.F_RDLCK
 }

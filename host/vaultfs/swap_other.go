@@ -6,6 +6,9 @@ import "os"
 
 // swapInto renames tmp over p: without renameat2, the window between the
 // re-check and the rename remains (see RATIONALE.md).
-func (v *Vault) swapInto(tmp, p, want string, seen *os.File) error {
+func (v *Vault) swapInto(tmp, p, want string, seen *os.File, leased bool) error {
 	return v.root.Rename(tmp, p)
 }
+
+// lease: no leases here; the re-check alone is the guard.
+func lease(f *os.File) (leased, writer bool) { return false, false }
