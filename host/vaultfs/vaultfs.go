@@ -58,7 +58,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
@@ -178,6 +177,3 @@ func join(dir, name string) string {
 	}
 	return dir + "/" + name
 }
-
-// under reports whether p lies strictly inside folder dir.
-func under(p, dir string) bool { return strings.HasPrefix(p, dir+"/") }
