@@ -172,6 +172,11 @@ export class PluginSettingTab {
   ) {}
   display(): void {}
   hide(): void {}
+  /** Obsidian 1.13's redraw of a tab drawn from getSettingDefinitions; counted. */
+  updates = 0;
+  update(): void {
+    this.updates++;
+  }
 }
 
 export class Modal {
