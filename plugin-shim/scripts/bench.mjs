@@ -17,7 +17,7 @@ const run = (args) => {
 run([join(root, "scripts", "build.mjs")]);
 
 // The same packed module main.js carries, to time its parts.
-const wasm = readFileSync(process.env.KESSHO_WASM || join(root, "..", "host", "engine", "kessho.wasm"));
+const wasm = readFileSync(process.env.KESSHO_WASM || join(root, "..", "host", "engine", "module", "kessho.wasm"));
 const gz = await compress(wasm);
 const out = join(root, ".test-build");
 mkdirSync(out, { recursive: true });

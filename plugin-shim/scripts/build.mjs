@@ -3,7 +3,7 @@
 //
 //	node scripts/build.mjs      (npm run build)
 //
-// Reads ../host/engine/kessho.wasm (make wasm) and the catalogue printed by
+// Reads ../host/engine/module/kessho.wasm (make wasm) and the catalogue printed by
 // ../bin/kessho catalog (make build), which it writes to
 // src/generated/catalog.json.
 
@@ -19,7 +19,7 @@ import { pack } from "./pack.mjs";
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const repo = dirname(root);
 // KESSHO_WASM and KESSHO_BIN point elsewhere (a development build).
-const wasmPath = process.env.KESSHO_WASM || join(repo, "host", "engine", "kessho.wasm");
+const wasmPath = process.env.KESSHO_WASM || join(repo, "host", "engine", "module", "kessho.wasm");
 const kessho = process.env.KESSHO_BIN || join(repo, "bin", "kessho");
 const maxBytes = 2_500_000;
 

@@ -2,7 +2,7 @@
 // src/host (the call loop), src/engine (the wasm core) and src/catalog
 // (forms); what touches Obsidian's API is in src/obsidian.
 
-import { getLanguage, moment, Plugin } from "obsidian";
+import { getLanguage, moment, Plugin, requireApiVersion } from "obsidian";
 import { gzipLength, packed } from "kessho:wasm";
 import catalogJSON from "./generated/catalog.json";
 import { makeAPI, type KesshoAPI } from "./api";
@@ -58,7 +58,8 @@ export default class KesshoPlugin extends Plugin {
 
   /** lang is the language of calls and forms: the setting, or Obsidian's. */
   lang(): Lang {
-    const app = typeof getLanguage === "function" ? getLanguage() : moment.locale();
+    // getLanguage came with Obsidian 1.8.7; before it, moment's locale is the app's.
+    const app = requireApiVersion("1.8.7") ? getLanguage() : moment.locale();
     return resolveLang(this.settings, app);
   }
 

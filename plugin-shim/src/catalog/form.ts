@@ -88,11 +88,21 @@ export function initialValues(tool: Tool, ctx: FormContext): Values {
         out[f.name] = d === undefined ? "" : JSON.stringify(d, null, 2);
         break;
       default:
-        out[f.name] = d === undefined || d === null ? "" : String(d);
+        out[f.name] = defaultText(d);
     }
   }
   if ("slug" in out && ctx.slug) out["slug"] = ctx.slug;
   return out;
+}
+
+/**
+ * defaultText is a parameter's default as a text field shows it: a scalar as
+ * it reads, nothing for none, any other value as JSON (never "[object Object]").
+ */
+function defaultText(d: unknown): string {
+  if (d === undefined || d === null) return "";
+  if (typeof d === "string" || typeof d === "number" || typeof d === "boolean") return String(d);
+  return JSON.stringify(d);
 }
 
 /** A value the form itself cannot turn into an argument. */

@@ -1,6 +1,9 @@
-// The settings tab: language and the vault's time zone.
+// The settings tab: language and the vault's time zone. Obsidian 1.13 and
+// later draw it from getSettingDefinitions (so its settings search finds
+// both); earlier versions (minAppVersion is 1.6.6) call display(), which
+// draws the same two settings by hand.
 
-import { PluginSettingTab, Setting, type App, type Plugin } from "obsidian";
+import { PluginSettingTab, requireApiVersion, Setting, type App, type Plugin, type SettingDefinitionItem } from "obsidian";
 import type { Lang } from "../catalog/catalog";
 import type { Words } from "../i18n";
 import { deviceZone, validZone, type Settings } from "../settings";
@@ -20,7 +23,50 @@ export class KesshoSettingTab extends PluginSettingTab {
     super(app, host);
   }
 
+  override getSettingDefinitions(): SettingDefinitionItem[] {
+    const w = this.host.words();
+    return [
+      {
+        name: w.settingsLang,
+        desc: w.settingsLangDesc,
+        control: { type: "dropdown", key: "lang", options: { auto: w.langAuto, en: "English", fr: "Français" } },
+      },
+      {
+        name: w.settingsTZ,
+        desc: `${w.settingsTZDesc} (${deviceZone()}).`,
+        control: {
+          type: "text",
+          key: "tz",
+          placeholder: deviceZone(),
+          // A zone this device does not know is refused, its name in the message.
+          validate: (v: string) => (v.trim() !== "" && !validZone(v.trim()) ? `⚠ ${v.trim()}: ${w.badZone}.` : undefined),
+        },
+      },
+    ];
+  }
+
+  override getControlValue(key: string): unknown {
+    if (key === "lang") return this.host.settings.lang;
+    if (key === "tz") return this.host.settings.tz;
+    return undefined;
+  }
+
+  override async setControlValue(key: string, value: unknown): Promise<void> {
+    if (key === "lang" && (value === "auto" || value === "en" || value === "fr")) this.host.settings.lang = value;
+    else if (key === "tz" && typeof value === "string") this.host.settings.tz = value.trim();
+    else return;
+    await this.host.saveSettings();
+    // The tab's own words follow a new language.
+    if (requireApiVersion("1.13.0") && key === "lang") this.update();
+  }
+
+  /** display is what Obsidian before 1.13 calls to show the tab. */
   override display(): void {
+    this.draw();
+  }
+
+  /** draw shows both settings by hand, and again when the language changes. */
+  private draw(): void {
     const { containerEl } = this;
     const w = this.host.words();
     containerEl.empty();
@@ -36,7 +82,7 @@ export class KesshoSettingTab extends PluginSettingTab {
           .onChange(async (v) => {
             this.host.settings.lang = v as "auto" | Lang;
             await this.host.saveSettings();
-            this.display();
+            this.draw();
           }),
       );
     const tz = new Setting(containerEl).setName(w.settingsTZ);

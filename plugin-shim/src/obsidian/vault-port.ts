@@ -1,8 +1,9 @@
 // The host's vault (src/host/port.ts) through Obsidian's Vault API:
 // reads through the adapter (exact bytes: readBinary), writes through
 // vault.process (the text re-checked inside the callback), vault.create,
-// vault.createFolder, vault.delete and fileManager.renameFile, so that
-// Obsidian's index, open editors and link updates follow. Never
+// vault.createFolder, fileManager.trashFile (the user's choice of trash)
+// and fileManager.renameFile, so that Obsidian's index, open editors and
+// link updates follow. Never
 // processFrontMatter: it re-serialises the whole YAML.
 
 import { TFile, type App } from "obsidian";
@@ -20,15 +21,6 @@ function baseName(p: string): string {
 
 /** Thrown inside vault.process to abandon the edit. */
 class Mismatch extends Error {}
-
-/**
- * holds reports whether a file's text, as vault.process hands it, has the
- * hash Kessho relied on. Obsidian's Vault reads drop a leading BOM, so the
- * text with one put back counts too.
- */
-function holds(data: string, expect: string): boolean {
-  return textHash(data) === expect || textHash("\ufeff" + data) === expect;
-}
 
 export class ObsidianVault implements VaultPort {
   readonly state: StatePort;
@@ -57,6 +49,9 @@ export class ObsidianVault implements VaultPort {
   }
 
   async modify(p: string, expect: string | null, text: string): Promise<string> {
+    // The text, as vault.process hands it, must have the hash Kessho relied
+    // on. Obsidian's Vault reads drop a leading BOM, so the text with one
+    // put back counts too.
     let prior = "";
     const edit = (data: string): string => {
       if (expect === null || textHash(data) === expect) prior = data;
@@ -78,7 +73,7 @@ export class ObsidianVault implements VaultPort {
   async create(p: string, data: string | Uint8Array): Promise<void> {
     try {
       if (typeof data === "string") await this.app.vault.create(p, data);
-      else await this.app.vault.createBinary(p, data.slice().buffer as ArrayBuffer);
+      else await this.app.vault.createBinary(p, data.slice().buffer);
     } catch (err) {
       if ((await this.kind(p)) !== null) throw new Stale("exists", p);
       throw err;
@@ -87,7 +82,7 @@ export class ObsidianVault implements VaultPort {
 
   async remove(p: string): Promise<void> {
     const f = this.app.vault.getAbstractFileByPath(p);
-    if (f !== null) await this.app.vault.delete(f, true);
+    if (f !== null) await this.app.fileManager.trashFile(f);
     else await this.app.vault.adapter.remove(p);
   }
 
@@ -121,7 +116,7 @@ export class ObsidianVault implements VaultPort {
     const l = await this.app.vault.adapter.list(adapterPath(p));
     if (l.files.length > 0 || l.folders.length > 0) return;
     const f = this.app.vault.getAbstractFileByPath(p);
-    if (f !== null) await this.app.vault.delete(f, true);
+    if (f !== null) await this.app.fileManager.trashFile(f);
     else await this.app.vault.adapter.rmdir(p, false);
   }
 }

@@ -12,7 +12,7 @@ import { unpack } from "../../src/engine/unpack";
 import { gunzip, WasmEngine } from "../../src/engine/wasm";
 import { repoDir } from "../node";
 
-const wasmPath = process.env["KESSHO_WASM"] ?? join(repoDir, "host", "engine", "kessho.wasm");
+const wasmPath = process.env["KESSHO_WASM"] ?? join(repoDir, "host", "engine", "module", "kessho.wasm");
 
 describe("unpack", () => {
   test("round-trips every length and every byte", () => {

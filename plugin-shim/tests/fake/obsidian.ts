@@ -16,6 +16,10 @@ export function getLanguage(): string {
   return language;
 }
 export const moment = { locale: (): string => language };
+/** The fake stands for a current Obsidian: every API version is there. */
+export function requireApiVersion(_version: string): boolean {
+  return true;
+}
 
 export function normalizePath(p: string): string {
   return p.replace(/\\/g, "/").replace(/\/+/g, "/").replace(/^\/|\/$/g, "") || "/";
@@ -168,6 +172,11 @@ export class PluginSettingTab {
   ) {}
   display(): void {}
   hide(): void {}
+  /** Obsidian 1.13's redraw of a tab drawn from getSettingDefinitions; counted. */
+  updates = 0;
+  update(): void {
+    this.updates++;
+  }
 }
 
 export class Modal {

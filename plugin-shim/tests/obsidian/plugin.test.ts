@@ -154,6 +154,40 @@ describe("plugin", () => {
     assert.deepEqual(again.settings, { lang: "fr", tz: "Asia/Tokyo" });
   });
 
+  test("settings on Obsidian 1.13: both are declared for its search, read, saved and checked", async () => {
+    const { app, plugin } = await freshPlugin();
+    type Def = { name: string; control: { key: string; options?: Record<string, string>; validate?: (v: string) => string | undefined } };
+    const tab = plugin.settingTabs[0]! as unknown as {
+      getSettingDefinitions(): Def[];
+      getControlValue(k: string): unknown;
+      setControlValue(k: string, v: unknown): Promise<void>;
+      updates: number;
+    };
+    const defs = tab.getSettingDefinitions();
+    assert.deepEqual(
+      defs.map((d) => [d.name, d.control.key]),
+      [
+        ["Language", "lang"],
+        ["Vault time zone", "tz"],
+      ],
+    );
+    assert.deepEqual(Object.keys(defs[0]!.control.options!), ["auto", "en", "fr"]);
+    assert.equal(tab.getControlValue("lang"), "auto");
+    await tab.setControlValue("lang", "fr");
+    assert.equal((app.data["kessho"] as { lang?: string }).lang, "fr");
+    assert.equal(tab.updates, 1, "the tab redraws in the new language");
+    assert.equal(tab.getSettingDefinitions()[1]!.name, "Fuseau horaire du coffre");
+    await tab.setControlValue("tz", " Asia/Tokyo ");
+    assert.equal((app.data["kessho"] as { tz?: string }).tz, "Asia/Tokyo");
+    assert.equal(tab.getControlValue("tz"), "Asia/Tokyo");
+    const validate = tab.getSettingDefinitions()[1]!.control.validate!;
+    assert.match(validate("Mars/Olympus") ?? "", /Mars\/Olympus/);
+    assert.equal(validate("Asia/Tokyo"), undefined);
+    assert.equal(validate(""), undefined);
+    await tab.setControlValue("lang", "xx");
+    assert.equal(plugin.settings.lang, "fr", "an unknown value is not taken");
+  });
+
   test("unload leaves nothing behind", async () => {
     const { plugin } = await freshPlugin();
     plugin.unload();
