@@ -149,7 +149,7 @@ export async function removeJournal(v: VaultPort, id: string): Promise<void> {
 export async function recoverJournals(core: HostCore, v: VaultPort, opts: RecoverOptions = {}): Promise<void> {
   const wait = opts.lockWaitMs ?? 10_000;
   const nowMs = opts.nowMs ?? Date.now;
-  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => window.setTimeout(r, ms)));
   let names = await v.state.list(journalDir);
   if (names === null) return;
   // For lockWaitMs at most: a clock set wrong must not make us wait for ever.
