@@ -261,18 +261,9 @@ func (v *Vault) progress(id string) (done int, size int64, err error) {
 }
 
 // removeTemps removes temporary files Apply may have left beside the
-// targets of ops' writes.
+// targets of ops' writes (in hostlogic.TempDirs).
 func (v *Vault) removeTemps(ops plan.Plan) error {
-	seen := map[string]bool{}
-	for _, op := range ops {
-		if op.Op != plan.Write {
-			continue
-		}
-		dir := path.Dir(op.Path)
-		if seen[dir] {
-			continue
-		}
-		seen[dir] = true
+	for _, dir := range hostlogic.TempDirs(ops) {
 		f, err := v.root.Open(dir)
 		if err != nil {
 			continue // not there (yet): nothing left in it

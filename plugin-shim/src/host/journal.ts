@@ -175,6 +175,7 @@ interface Opened {
   resume: "none" | "stale" | "pending";
   record?: { op: number; path: string; copy: string };
   error?: WireError;
+  temp_dirs: string[];
 }
 
 async function recoverOne(core: HostCore, v: VaultPort, id: string, nowMs: () => number): Promise<void> {
@@ -196,18 +197,13 @@ async function recoverOne(core: HostCore, v: VaultPort, id: string, nowMs: () =>
   if (o.resume === "stale") await removeMarker(v, id); // recorded done before its record was removed (a crash)
   if (o.resume === "pending") marker = { ...o.record!, stop: fromWire(o.error!) };
   if (req.done !== null && req.done !== o.done) await v.state.write(join(journalDir, id + ".done"), o.done);
-  await removeTemps(v, j.plan.slice(o.from));
+  await removeTemps(v, o.temp_dirs);
   await rollForward(core, v, j, o.from, marker, nowMs);
 }
 
-/** removeTemps removes temporary files the Go host may have left beside its writes' targets. */
-async function removeTemps(v: VaultPort, ops: Plan): Promise<void> {
-  const seen = new Set<string>();
-  for (const op of ops) {
-    if (op.op !== "write") continue;
-    const dir = parent(op.path!);
-    if (seen.has(dir)) continue;
-    seen.add(dir);
+/** removeTemps removes temporary files the Go host may have left in dirs (the core's temp_dirs: the folders of the writes left to do). */
+async function removeTemps(v: VaultPort, dirs: string[]): Promise<void> {
+  for (const dir of dirs) {
     if ((dir === "." ? "folder" : await v.kind(dir)) !== "folder") continue;
     const { files } = await v.list(dir);
     for (const n of files) if (n.startsWith(tempPrefix)) await v.state.remove(join(dir, n));
