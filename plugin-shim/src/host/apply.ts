@@ -7,41 +7,22 @@ import { ask, decide, fromWire, refusal, type HostCore, type WireError } from ".
 import { HostError, internal, messageOf } from "./fault";
 import { ABSENT, parent, type Op, type Plan } from "./plan";
 import { sha256Hex, Stale, type VaultPort } from "./port";
-import {
-  forgetProgress,
-  journalExists,
-  markDone,
-  recoverJournals,
-  removeJournal,
-  removeMarker,
-  writeJournal,
-  writeMarker,
-  type Journal,
-  type Marker,
-  type RecoverOptions,
-} from "./journal";
-
-/** check has the core validate p and evaluate its preconditions (hostlogic.Check); the first failure is thrown. */
-export async function check(core: HostCore, v: VaultPort, p: Plan): Promise<void> {
-  await decide(core, v, "check_plan", { plan: p });
-}
-
-/** ApplyOptions tune apply; the zero value is the Go host's behaviour. */
-export type ApplyOptions = RecoverOptions;
+import { jfile, markDone, recoverJournals, removeJournal, writeJournal, writeMarker, type Journal, type RecoverOptions } from "./journal";
 
 /**
  * apply applies p to the vault, all of it or none of it: recovery, the
- * check, the journal, then each op re-checked and landed (see land). A
+ * check (the core validates p and evaluates its preconditions,
+ * hostlogic.Check; the first failure is thrown), the journal, then each
+ * op re-checked and landed (see land). A
  * target changed meanwhile undoes the landed ops (stop) and throws
  * CONFLICT; an I/O error leaves the journal for the next call; a plan
  * another host finished meanwhile counts as made (finishedElsewhere).
  */
-export async function apply(core: HostCore, v: VaultPort, p: Plan, opts: ApplyOptions = {}): Promise<void> {
+export async function apply(core: HostCore, v: VaultPort, p: Plan, opts: RecoverOptions = {}): Promise<void> {
   await recoverJournals(core, v, opts);
-  await check(core, v, p);
+  await decide(core, v, "check_plan", { plan: p });
   if (p.length === 0) return;
-  const j = await writeJournal(core, v, p);
-  await applyLive(core, v, j);
+  await run(core, v, await writeJournal(core, v, p), 0, null);
 }
 
 /** What undoing a landed op needs: the bytes its re-check read (what a write replaced or a delete removed), and the folders made for it. */
@@ -127,21 +108,32 @@ async function undo(core: HostCore, v: VaultPort, op: Op, l: Landed): Promise<vo
   await rmdirs(v, l.made);
 }
 
-/** applyLive lands j's ops for a live call (see apply). */
-async function applyLive(core: HostCore, v: VaultPort, j: Journal): Promise<void> {
-  const undos: Landed[] = [];
-  for (let k = 0; k < j.plan.length; k++) {
+/**
+ * run lands j's ops from op from on, recording each done, then removes
+ * the journal (docs/HOSTS.md). In a live call (rec null) every op is
+ * re-checked and landed; a target changed meanwhile undoes the landed ops
+ * (stop). In a recovery the core's "where" says whether each op is done,
+ * to land, or neither; neither, or a re-check that fails, keeps the
+ * user's file and writes Kessho's version beside it (keepTheirs; rec is
+ * the clock of its name). An I/O
+ * error leaves the journal for the next call (failed).
+ */
+export async function run(core: HostCore, v: VaultPort, j: Journal, from: number, rec: (() => number) | null): Promise<void> {
+  const landed: Landed[] = [];
+  for (let k = from; k < j.plan.length; k++) {
+    const op = j.plan[k]!;
     try {
-      undos.push(await land(v, j.plan[k]!));
+      const at = rec === null ? "before" : op.op === "check" ? "after" : (await decide<{ at: string }>(core, v, "where", { op, state: j.states[k] })).at;
+      if (at === "before") landed.push(await land(v, op));
+      if (at !== "neither") {
+        await markDone(v, j.id, k);
+        continue;
+      }
     } catch (err) {
-      if (err instanceof Stale) return stop(core, v, j, err, undos);
-      return failed(core, v, j, k, err);
+      if (!(err instanceof Stale)) return failed(core, v, j, k, err, rec === null);
+      if (rec === null) return stop(core, v, j, err, landed);
     }
-    try {
-      await markDone(v, j.id, k);
-    } catch (err) {
-      return failed(core, v, j, k, err);
-    }
+    throw await keepTheirs(core, v, j, k, rec!);
   }
   await removeJournal(v, j.id);
 }
@@ -155,7 +147,7 @@ async function applyLive(core: HostCore, v: VaultPort, j: Journal): Promise<void
 async function stop(core: HostCore, v: VaultPort, j: Journal, s: Stale, undos: Landed[]): Promise<void> {
   if (await finishedElsewhere(core, v, j, s.path)) return;
   try {
-    await forgetProgress(v, j.id);
+    await v.state.remove(jfile(j.id, "done")); // a recovery then looks at every op again
     for (let i = undos.length - 1; i >= 0; i--) await undo(core, v, j.plan[i]!, undos[i]!);
   } catch (err) {
     throw internal(`undoing plan ${j.id} after ${s.path} changed: ${messageOf(err)}; the vault is half-way and the next call finishes the plan`);
@@ -164,10 +156,10 @@ async function stop(core: HostCore, v: VaultPort, j: Journal, s: Stale, undos: L
   throw await refusal(core, s.why, s.path);
 }
 
-/** failed ends a live apply whose op k failed to land: the journal stays for the next call. */
-async function failed(core: HostCore, v: VaultPort, j: Journal, k: number, err: unknown): Promise<void> {
+/** failed ends an apply whose op k failed to land: the journal stays for the next call (unless, live, another host finished it). */
+async function failed(core: HostCore, v: VaultPort, j: Journal, k: number, err: unknown, live: boolean): Promise<void> {
   const op = j.plan[k]!;
-  if (await finishedElsewhere(core, v, j, op.path ?? op.from!)) return;
+  if (live && (await finishedElsewhere(core, v, j, op.path ?? op.from!))) return;
   if (err instanceof HostError) throw err;
   throw internal(`applying op ${k} (${op.op}) of plan ${j.id}: ${messageOf(err)}; the vault is half-way and the next call finishes the plan`);
 }
@@ -178,50 +170,9 @@ async function failed(core: HostCore, v: VaultPort, j: Journal, k: number, err: 
  * the CONFLICT naming a path changed since, if one has.
  */
 async function finishedElsewhere(core: HostCore, v: VaultPort, j: Journal, path: string): Promise<boolean> {
-  if (await journalExists(v, j.id)) return false;
+  if ((await v.state.read(jfile(j.id, "json"))) !== null) return false;
   await decide(core, v, "finished", { plan: j.plan, path });
   return true;
-}
-
-/**
- * rollForward finishes journal j from op from on, as recovery does
- * (docs/HOSTS.md): the core's "where" says whether each op is done, to
- * land, or neither; neither, or a re-check that fails, keeps the user's
- * file and writes Kessho's version beside it (keepTheirs). marker is a
- * pending conflict record: refused while its copy exists.
- */
-export async function rollForward(core: HostCore, v: VaultPort, j: Journal, from: number, marker: Marker | null, nowMs: () => number): Promise<void> {
-  for (let k = from; k < j.plan.length; k++) {
-    const op = j.plan[k]!;
-    if (marker !== null && marker.op === k) {
-      if ((await v.kind(marker.copy)) !== null) throw marker.stop;
-      await markDone(v, j.id, k);
-      await removeMarker(v, j.id);
-      marker = null;
-      continue;
-    }
-    try {
-      const at = op.op === "check" ? "after" : (await decide<{ at: string }>(core, v, "where", { op, state: j.states[k] })).at;
-      if (at === "after") {
-        await markDone(v, j.id, k);
-        continue;
-      }
-      if (at === "before") {
-        try {
-          await land(v, op);
-          await markDone(v, j.id, k);
-          continue;
-        } catch (err) {
-          if (!(err instanceof Stale)) throw err;
-        }
-      }
-    } catch (err) {
-      if (err instanceof HostError) throw err;
-      throw internal(`applying op ${k} (${op.op}) of plan ${j.id}: ${messageOf(err)}; the vault is half-way and the next call finishes the plan`);
-    }
-    throw await keepTheirs(core, v, j, k, nowMs);
-  }
-  await removeJournal(v, j.id);
 }
 
 /** A conflict copy as the core names and fills it (hostlogic.CopyName, CopyText). */
