@@ -21,7 +21,8 @@ import (
 //
 //	check_plan     {"plan":[…],"nodes":{path:state}}  → {"ok":true} | {"need":[look]} | {"error":e}
 //	where          {"op":…,"state":…,"nodes":{…}}     → {"at":"before"|"after"|"neither"} | {"need":[look]}
-//	open_journal   {"id","journal","read_error","done","record"}   → {"journal":…,"from":n,"done":text,"record":…,"resume":…} | {"error":e}
+//	undo           {"op":…,"nodes":{…}}               → {"do","path","from","expect"} (Undo) | {"need":[look]}
+//	open_journal   {"id","journal","read_error","done","record"}   → {"journal":…,"from":n,"done":text,"record":…,"resume":…,"temp_dirs":[…]} | {"error":e}
 //	conflict_copy  {"id","k","op","now","n"}          → {"copy","text","record","error":e}
 //	sweep          {"names":[…],"now"?,"wait_ms"?,"own"?} → {"ids":[…],"remove":[…],"young":bool}
 //	new_journal    {"plan","now","suffix"}            → {"id","text"}
@@ -104,6 +105,8 @@ func (r *request) run() any {
 		return r.checkPlan()
 	case "where":
 		return r.where()
+	case "undo":
+		return r.undo()
 	case "open_journal":
 		return r.openJournal()
 	case "conflict_copy":
@@ -235,15 +238,31 @@ func firstLooks(p plan.Plan) []Look {
 	return out
 }
 
-func (r *request) where() any {
+// missing returns Looks(r.Op) when a path it names is not in r.Nodes.
+func (r *request) missing() []Look {
 	looks := Looks(r.Op)
 	for _, l := range looks {
 		if _, ok := r.Nodes[l.Path]; !ok {
-			return map[string]any{"need": looks}
+			return looks
 		}
+	}
+	return nil
+}
+
+func (r *request) where() any {
+	if need := r.missing(); need != nil {
+		return map[string]any{"need": need}
 	}
 	at := Where(r.Op, r.State, func(x string) string { return r.Nodes[x] })
 	return map[string]any{"at": [...]string{"neither", "before", "after"}[at]}
+}
+
+// undo answers how to undo r.Op (UndoOf), asking for its Looks first.
+func (r *request) undo() any {
+	if need := r.missing(); need != nil {
+		return map[string]any{"need": need}
+	}
+	return UndoOf(r.Op, func(x string) string { return r.Nodes[x] })
 }
 
 func (r *request) openJournal() any {
@@ -273,7 +292,7 @@ func (r *request) openJournal() any {
 	if err != nil {
 		return fail(err)
 	}
-	out := map[string]any{"journal": j, "from": done, "done": doneText(done), "resume": [...]string{"none", "stale", "pending"}[resume]}
+	out := map[string]any{"journal": j, "from": done, "done": doneText(done), "resume": [...]string{"none", "stale", "pending"}[resume], "temp_dirs": TempDirs(j.Plan[done:])}
 	if resume != NoRecord {
 		out["record"] = rec
 		out["error"] = wireErr(rec.Stop(j.ID))

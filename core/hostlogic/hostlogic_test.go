@@ -276,3 +276,31 @@ func TestYoung(t *testing.T) {
 		}
 	}
 }
+
+func TestUndo(t *testing.T) {
+	mv := plan.Op{Op: plan.Move, From: "f", To: "t", Expect: plan.Absent}
+	for _, c := range []struct {
+		name  string
+		op    plan.Op
+		nodes map[string]string
+		want  string
+	}{
+		{"a write that made a file", plan.WriteOp("a.md", plan.Absent, "B"), map[string]string{"a.md": h("B")}, `{"do":"remove","path":"a.md"}`},
+		{"a write that replaced one", plan.WriteOp("a.md", h("A"), "B"), map[string]string{"a.md": h("B")}, `{"do":"restore","path":"a.md","expect":"` + h("B") + `"}`},
+		{"a write edited since", plan.WriteOp("a.md", h("A"), "B"), map[string]string{"a.md": h("C")}, `{"do":"none"}`},
+		{"a delete", plan.Op{Op: plan.Delete, Path: "a.md", Expect: h("A")}, map[string]string{"a.md": plan.Absent}, `{"do":"restore","path":"a.md","expect":"absent"}`},
+		{"a delete, the file back since", plan.Op{Op: plan.Delete, Path: "a.md", Expect: h("A")}, map[string]string{"a.md": h("Z")}, `{"do":"none"}`},
+		{"a move", mv, map[string]string{"f": plan.Absent, "t": "file"}, `{"do":"move","path":"f","from":"t"}`},
+		{"a move, its source made again", mv, map[string]string{"f": "file", "t": "file"}, `{"do":"none"}`},
+		{"a check", plan.Op{Op: plan.Check, Path: "a.md", Expect: h("A")}, map[string]string{"a.md": h("A")}, `{"do":"none"}`},
+		{"the host has not looked yet", mv, nil, `{"need":[{"path":"f"},{"path":"t"}]}`},
+	} {
+		req, _ := json.Marshal(map[string]any{"kind": "undo", "op": c.op, "nodes": c.nodes})
+		if got := string(Handle(req)); got != c.want {
+			t.Errorf("%s: undo = %s; want %s", c.name, got, c.want)
+		}
+	}
+	if got := TempDirs(plan.Plan{plan.WriteOp("a/x.md", plan.Absent, ""), mv, plan.WriteOp("y.md", plan.Absent, ""), plan.WriteOp("a/z.md", plan.Absent, "")}); !slices.Equal(got, []string{"a", "."}) {
+		t.Errorf("TempDirs = %q; want [a .]", got)
+	}
+}

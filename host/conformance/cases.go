@@ -103,7 +103,7 @@ func LoadFile(path string) (*Case, error) {
 	want := map[string][]byte{}
 	haveCall := false
 	for _, f := range a.Files {
-		name, data, err := decode(f.Name, f.Data)
+		name, data, err := DecodeSection(f.Name, f.Data)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", path, err)
 		}
@@ -146,8 +146,9 @@ func LoadFile(path string) (*Case, error) {
 	return c, nil
 }
 
-// decode applies a section name's [flags] to its data.
-func decode(name string, data []byte) (string, []byte, error) {
+// DecodeSection applies a section name's [flags] to its data and returns
+// the name without them (the host cases, testdata/hostcases, use it too).
+func DecodeSection(name string, data []byte) (string, []byte, error) {
 	base, flags, ok := strings.Cut(name, " [")
 	if !ok {
 		return name, data, nil

@@ -219,18 +219,26 @@ func (v *Vault) applyErr(j *journal, k int, err error) error {
 	return fault.Internalf("applying op %d (%s) of plan %s: %v; the vault is half-way and the next call finishes the plan", k, j.Plan[k].Op, j.ID, err)
 }
 
-// holdsState tells where op's target stands against st (hostlogic.Where),
-// reading the paths hostlogic.Looks names.
+// holdsState tells where op's target stands against st (hostlogic.Where).
 func (v *Vault) holdsState(op plan.Op, st hostlogic.OpState) (hostlogic.At, error) {
+	state, err := v.look(op)
+	if err != nil {
+		return hostlogic.AtNeither, err
+	}
+	return hostlogic.Where(op, st, state), nil
+}
+
+// look reads the paths hostlogic.Looks(op) names, for Where and UndoOf.
+func (v *Vault) look(op plan.Op) (func(x string) string, error) {
 	states := map[string]string{}
 	for _, l := range hostlogic.Looks(op) {
 		s, err := v.stateAt(l)
 		if err != nil {
-			return hostlogic.AtNeither, err
+			return nil, err
 		}
 		states[l.Path] = s
 	}
-	return hostlogic.Where(op, st, func(x string) string { return states[x] }), nil
+	return func(x string) string { return states[x] }, nil
 }
 
 // stateAt returns what is at l.Path as hostlogic.Where reads it:
@@ -250,21 +258,6 @@ func (v *Vault) stateAt(l hostlogic.Look) (string, error) {
 
 func kindState(k hostlogic.Kind) string {
 	return [...]string{plan.Absent, "file", hostlogic.StateFolder, "other"}[k]
-}
-
-// hashAt returns what is at x as a state: plan.Absent, the file's
-// "sha256:<hex>", or "" for anything else (a folder, a special file).
-func (v *Vault) hashAt(x string) (string, error) {
-	b, _, n, err := v.readAt(x)
-	switch {
-	case err != nil:
-		return "", err
-	case n.kind == absent:
-		return plan.Absent, nil
-	case n.kind == file:
-		return plan.Hash(b), nil
-	}
-	return "", nil
 }
 
 // readAt returns what is at x, and for a file its bytes and permission
@@ -436,52 +429,37 @@ func (v *Vault) abandon(j *journal, ls []landed, m *mismatch) error {
 	return m.err
 }
 
-// undo reverts one landed op when its target holds what the op left.
+// undo reverts one landed op as hostlogic.UndoOf says: only when its
+// target holds what the op left.
 func (v *Vault) undo(l landed) error {
 	op := l.op
-	switch op.Op {
-	case plan.Write:
-		h, err := v.hashAt(op.Path)
-		if err != nil || h != plan.HashString(*op.Text) {
-			return err
-		}
-		if l.had {
-			_, _, err := v.replace(op.Path, l.prior, "undo write "+op.Path, l.perm, h)
-			return ignoreMismatch(err)
-		}
-		if err := v.root.Remove(op.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		step("undo write %s: removed", op.Path)
-		return v.syncDir(path.Dir(op.Path))
-	case plan.Delete:
-		n, err := v.stat(op.Path)
-		if err != nil || n.kind != absent {
-			return err
-		}
-		_, _, err = v.replace(op.Path, l.prior, "undo delete "+op.Path, l.perm, plan.Absent)
+	state, err := v.look(op)
+	if err != nil {
+		return err
+	}
+	switch u := hostlogic.UndoOf(op, state); u.Do {
+	case "restore":
+		_, _, err := v.replace(u.Path, l.prior, fmt.Sprintf("undo %s %s", op.Op, u.Path), l.perm, u.Expect)
 		return ignoreMismatch(err)
-	case plan.Move:
-		from, err := v.stat(op.From)
-		if err != nil || from.kind != absent {
+	case "remove":
+		if err := v.root.Remove(u.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-		to, err := v.stat(op.To)
-		if err != nil || to.kind == absent {
+		step("undo write %s: removed", u.Path)
+		return v.syncDir(path.Dir(u.Path))
+	case "move":
+		if err := v.root.Rename(u.From, u.Path); err != nil {
 			return err
 		}
-		if err := v.root.Rename(op.To, op.From); err != nil {
+		step("undo move %s: renamed", u.Path)
+		if err := v.syncDir(path.Dir(u.From)); err != nil {
 			return err
 		}
-		step("undo move %s: renamed", op.From)
-		if err := v.syncDir(path.Dir(op.To)); err != nil {
-			return err
-		}
-		if path.Dir(op.From) != path.Dir(op.To) {
-			return v.syncDir(path.Dir(op.From))
+		if path.Dir(u.Path) != path.Dir(u.From) {
+			return v.syncDir(path.Dir(u.Path))
 		}
 	}
-	return nil // check: nothing
+	return nil
 }
 
 // ignoreMismatch: an undo whose target changed since is left as it is.

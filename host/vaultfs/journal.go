@@ -214,6 +214,9 @@ func (v *Vault) resolved(j *journal, from int, size int64) (int, int64, error) {
 	return from, size, nil
 }
 
+// clock is the time in a conflict copy's name (a test pins it).
+var clock = time.Now
+
 // conflictCopy stops a recovery at op k of j, whose target holds neither
 // the op's before-state nor its after-state (it was changed after the
 // plan began, or the journal was made by hand or synced from elsewhere):
@@ -224,7 +227,7 @@ func (v *Vault) resolved(j *journal, from int, size int64) (int, int64, error) {
 func (v *Vault) conflictCopy(j *journal, k int) error {
 	op := j.Plan[k]
 	rec := hostlogic.Record{Op: k, Path: hostlogic.Target(op)}
-	now := time.Now()
+	now := clock()
 	for n := 1; ; n++ {
 		rec.Copy = hostlogic.CopyName(rec.Path, now, n)
 		info, err := v.stat(rec.Copy)
@@ -261,18 +264,9 @@ func (v *Vault) progress(id string) (done int, size int64, err error) {
 }
 
 // removeTemps removes temporary files Apply may have left beside the
-// targets of ops' writes.
+// targets of ops' writes (in hostlogic.TempDirs).
 func (v *Vault) removeTemps(ops plan.Plan) error {
-	seen := map[string]bool{}
-	for _, op := range ops {
-		if op.Op != plan.Write {
-			continue
-		}
-		dir := path.Dir(op.Path)
-		if seen[dir] {
-			continue
-		}
-		seen[dir] = true
+	for _, dir := range hostlogic.TempDirs(ops) {
 		f, err := v.root.Open(dir)
 		if err != nil {
 			continue // not there (yet): nothing left in it

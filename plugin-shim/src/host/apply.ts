@@ -6,58 +6,46 @@
 import { ask, decide, fromWire, refusal, type HostCore, type WireError } from "./core";
 import { HostError, internal, messageOf } from "./fault";
 import { ABSENT, parent, type Op, type Plan } from "./plan";
-import { sha256Hex, Stale, textHash, type VaultPort } from "./port";
-import {
-  forgetProgress,
-  journalExists,
-  markDone,
-  recoverJournals,
-  removeJournal,
-  removeMarker,
-  writeJournal,
-  writeMarker,
-  type Journal,
-  type Marker,
-  type RecoverOptions,
-} from "./journal";
-
-/** check has the core validate p and evaluate its preconditions (hostlogic.Check); the first failure is thrown. */
-export async function check(core: HostCore, v: VaultPort, p: Plan): Promise<void> {
-  await decide(core, v, "check_plan", { plan: p });
-}
-
-/** ApplyOptions tune apply; the zero value is the Go host's behaviour. */
-export type ApplyOptions = RecoverOptions;
+import { sha256Hex, Stale, type VaultPort } from "./port";
+import { jfile, markDone, recoverJournals, removeJournal, writeJournal, writeMarker, type Journal, type RecoverOptions } from "./journal";
 
 /**
  * apply applies p to the vault, all of it or none of it: recovery, the
- * check, the journal, then each op re-checked and landed (see land). A
+ * check (the core validates p and evaluates its preconditions,
+ * hostlogic.Check; the first failure is thrown), the journal, then each
+ * op re-checked and landed (see land). A
  * target changed meanwhile undoes the landed ops (stop) and throws
  * CONFLICT; an I/O error leaves the journal for the next call; a plan
  * another host finished meanwhile counts as made (finishedElsewhere).
  */
-export async function apply(core: HostCore, v: VaultPort, p: Plan, opts: ApplyOptions = {}): Promise<void> {
+export async function apply(core: HostCore, v: VaultPort, p: Plan, opts: RecoverOptions = {}): Promise<void> {
   await recoverJournals(core, v, opts);
-  await check(core, v, p);
+  await decide(core, v, "check_plan", { plan: p });
   if (p.length === 0) return;
-  const j = await writeJournal(core, v, p);
-  await applyLive(core, v, j);
+  await run(core, v, await writeJournal(core, v, p), 0, null);
 }
 
-/** An undo puts back what one landed op changed, where its target still holds what the op left. */
-type Undo = () => Promise<void>;
-
-const noUndo: Undo = async () => undefined;
-
-/** hashOf returns "sha256:<hex>" of the file at p, or null when no file is there. */
-async function hashOf(v: VaultPort, p: string): Promise<string | null> {
-  if ((await v.kind(p)) !== "file") return null;
-  return "sha256:" + sha256Hex(await v.readBytes(p));
+/** What undoing a landed op needs: the bytes its re-check read (what a write replaced or a delete removed), and the folders made for it. */
+interface Landed {
+  prior: string | Uint8Array;
+  made: string[];
 }
 
 /** rmdirs removes the folders made (outermost first), innermost first, each only when empty. */
 async function rmdirs(v: VaultPort, made: string[]): Promise<void> {
   for (let i = made.length - 1; i >= 0; i--) await v.rmdir(made[i]!);
+}
+
+/** createIn makes the file p (its folders first, removed again when p turns out taken); it returns the folders made. */
+async function createIn(v: VaultPort, p: string, data: string | Uint8Array): Promise<string[]> {
+  const made = await v.mkdir(parent(p));
+  try {
+    await v.create(p, data);
+  } catch (err) {
+    if (err instanceof Stale) await rmdirs(v, made);
+    throw err;
+  }
+  return made;
 }
 
 /**
@@ -70,97 +58,82 @@ async function rmdirs(v: VaultPort, made: string[]): Promise<void> {
  * delete reads the file and removes it in the next step, a move checks
  * both paths right before fileManager.renameFile: the API offers no
  * conditional delete or rename, so that one await is the window left.
- *
- * It returns how to undo the change.
  */
-async function land(v: VaultPort, op: Op): Promise<Undo> {
+async function land(v: VaultPort, op: Op): Promise<Landed> {
+  const p = op.path!;
   switch (op.op) {
-    case "write": {
-      const p = op.path!;
-      const after = textHash(op.text!);
+    case "write":
       if (op.expect === ABSENT) {
         if ((await v.kind(p)) !== null) throw new Stale("exists", p);
-        const made = await v.mkdir(parent(p));
-        try {
-          await v.create(p, op.text!);
-        } catch (err) {
-          if (err instanceof Stale) await rmdirs(v, made);
-          throw err;
-        }
-        return async () => {
-          if ((await hashOf(v, p)) === after) await v.remove(p);
-          await rmdirs(v, made);
-        };
+        return { prior: "", made: await createIn(v, p, op.text!) };
       }
       if ((await v.kind(p)) !== "file") throw new Stale("changed", p);
-      const prior = await v.modify(p, op.expect!, op.text!);
-      return async () => {
-        try {
-          await v.modify(p, after, prior);
-        } catch (err) {
-          if (!(err instanceof Stale)) throw err; // edited since: theirs is kept
-        }
-      };
-    }
-    case "delete": {
-      const p = op.path!;
-      if ((await v.kind(p)) !== "file") throw new Stale("changed", p);
-      const bytes = await v.readBytes(p);
-      if ("sha256:" + sha256Hex(bytes) !== op.expect) throw new Stale("changed", p);
-      await v.remove(p);
-      return async () => {
-        if ((await v.kind(p)) !== null) return;
-        const made = await v.mkdir(parent(p));
-        try {
-          await v.create(p, bytes);
-        } catch (err) {
-          if (!(err instanceof Stale)) throw err;
-          await rmdirs(v, made);
-        }
-      };
-    }
+      return { prior: await v.modify(p, op.expect!, op.text!), made: [] };
     case "move": {
-      const from = op.from!;
-      const to = op.to!;
-      if ((await v.kind(from)) === null) throw new Stale("changed", from);
-      if ((await v.kind(to)) !== null) throw new Stale("exists", to);
-      const made = await v.mkdir(parent(to));
-      await v.move(from, to);
-      return async () => {
-        if ((await v.kind(to)) === null || (await v.kind(from)) !== null) return;
-        await v.mkdir(parent(from));
-        await v.move(to, from);
-        await rmdirs(v, made);
-      };
-    }
-    case "check": {
-      const p = op.path!;
-      const h = await hashOf(v, p);
-      if (op.expect === ABSENT) {
-        if ((await v.kind(p)) !== null) throw new Stale("exists", p);
-      } else if (h !== op.expect) {
-        throw new Stale("changed", p);
-      }
-      return noUndo;
+      if ((await v.kind(op.from!)) === null) throw new Stale("changed", op.from!);
+      if ((await v.kind(op.to!)) !== null) throw new Stale("exists", op.to!);
+      const made = await v.mkdir(parent(op.to!));
+      await v.move(op.from!, op.to!);
+      return { prior: "", made };
     }
   }
+  if (op.expect === ABSENT) {
+    if ((await v.kind(p)) !== null) throw new Stale("exists", p); // a check of absence
+    return { prior: "", made: [] };
+  }
+  const bytes = (await v.kind(p)) === "file" ? await v.readBytes(p) : null;
+  if (bytes === null || "sha256:" + sha256Hex(bytes) !== op.expect) throw new Stale("changed", p);
+  if (op.op === "delete") await v.remove(p);
+  return { prior: bytes, made: [] };
 }
 
-/** applyLive lands j's ops for a live call (see apply). */
-async function applyLive(core: HostCore, v: VaultPort, j: Journal): Promise<void> {
-  const undos: Undo[] = [];
-  for (let k = 0; k < j.plan.length; k++) {
+/**
+ * undo puts back what op changed as the core says (hostlogic.UndoOf):
+ * only where its target still holds what the op left; a target edited
+ * since the core looked is left as it is (Stale). Then the folders made
+ * for op go, when empty.
+ */
+async function undo(core: HostCore, v: VaultPort, op: Op, l: Landed): Promise<void> {
+  const u = await decide<{ do: string; path: string; from?: string; expect?: string }>(core, v, "undo", { op });
+  try {
+    if (u.do === "remove") await v.remove(u.path);
+    else if (u.do === "move") {
+      await v.mkdir(parent(u.path));
+      await v.move(u.from!, u.path);
+    } else if (u.do === "restore" && u.expect === ABSENT) await createIn(v, u.path, l.prior);
+    else if (u.do === "restore") await v.modify(u.path, u.expect!, l.prior as string); // a write's: the text it replaced
+  } catch (err) {
+    if (!(err instanceof Stale)) throw err;
+  }
+  await rmdirs(v, l.made);
+}
+
+/**
+ * run lands j's ops from op from on, recording each done, then removes
+ * the journal (docs/HOSTS.md). In a live call (rec null) every op is
+ * re-checked and landed; a target changed meanwhile undoes the landed ops
+ * (stop). In a recovery the core's "where" says whether each op is done,
+ * to land, or neither; neither, or a re-check that fails, keeps the
+ * user's file and writes Kessho's version beside it (keepTheirs; rec is
+ * the clock of its name). An I/O
+ * error leaves the journal for the next call (failed).
+ */
+export async function run(core: HostCore, v: VaultPort, j: Journal, from: number, rec: (() => number) | null): Promise<void> {
+  const landed: Landed[] = [];
+  for (let k = from; k < j.plan.length; k++) {
+    const op = j.plan[k]!;
     try {
-      undos.push(await land(v, j.plan[k]!));
+      const at = rec === null ? "before" : op.op === "check" ? "after" : (await decide<{ at: string }>(core, v, "where", { op, state: j.states[k] })).at;
+      if (at === "before") landed.push(await land(v, op));
+      if (at !== "neither") {
+        await markDone(v, j.id, k);
+        continue;
+      }
     } catch (err) {
-      if (err instanceof Stale) return stop(core, v, j, err, undos);
-      return failed(core, v, j, k, err);
+      if (!(err instanceof Stale)) return failed(core, v, j, k, err, rec === null);
+      if (rec === null) return stop(core, v, j, err, landed);
     }
-    try {
-      await markDone(v, j.id, k);
-    } catch (err) {
-      return failed(core, v, j, k, err);
-    }
+    throw await keepTheirs(core, v, j, k, rec!);
   }
   await removeJournal(v, j.id);
 }
@@ -171,11 +144,11 @@ async function applyLive(core: HostCore, v: VaultPort, j: Journal): Promise<void
  * again), the landed ops are undone newest first, the journal goes, and the
  * core's CONFLICT is thrown.
  */
-async function stop(core: HostCore, v: VaultPort, j: Journal, s: Stale, undos: Undo[]): Promise<void> {
+async function stop(core: HostCore, v: VaultPort, j: Journal, s: Stale, undos: Landed[]): Promise<void> {
   if (await finishedElsewhere(core, v, j, s.path)) return;
   try {
-    await forgetProgress(v, j.id);
-    for (let i = undos.length - 1; i >= 0; i--) await undos[i]!();
+    await v.state.remove(jfile(j.id, "done")); // a recovery then looks at every op again
+    for (let i = undos.length - 1; i >= 0; i--) await undo(core, v, j.plan[i]!, undos[i]!);
   } catch (err) {
     throw internal(`undoing plan ${j.id} after ${s.path} changed: ${messageOf(err)}; the vault is half-way and the next call finishes the plan`);
   }
@@ -183,10 +156,10 @@ async function stop(core: HostCore, v: VaultPort, j: Journal, s: Stale, undos: U
   throw await refusal(core, s.why, s.path);
 }
 
-/** failed ends a live apply whose op k failed to land: the journal stays for the next call. */
-async function failed(core: HostCore, v: VaultPort, j: Journal, k: number, err: unknown): Promise<void> {
+/** failed ends an apply whose op k failed to land: the journal stays for the next call (unless, live, another host finished it). */
+async function failed(core: HostCore, v: VaultPort, j: Journal, k: number, err: unknown, live: boolean): Promise<void> {
   const op = j.plan[k]!;
-  if (await finishedElsewhere(core, v, j, op.path ?? op.from!)) return;
+  if (live && (await finishedElsewhere(core, v, j, op.path ?? op.from!))) return;
   if (err instanceof HostError) throw err;
   throw internal(`applying op ${k} (${op.op}) of plan ${j.id}: ${messageOf(err)}; the vault is half-way and the next call finishes the plan`);
 }
@@ -197,50 +170,9 @@ async function failed(core: HostCore, v: VaultPort, j: Journal, k: number, err: 
  * the CONFLICT naming a path changed since, if one has.
  */
 async function finishedElsewhere(core: HostCore, v: VaultPort, j: Journal, path: string): Promise<boolean> {
-  if (await journalExists(v, j.id)) return false;
+  if ((await v.state.read(jfile(j.id, "json"))) !== null) return false;
   await decide(core, v, "finished", { plan: j.plan, path });
   return true;
-}
-
-/**
- * rollForward finishes journal j from op from on, as recovery does
- * (docs/HOSTS.md): the core's "where" says whether each op is done, to
- * land, or neither; neither, or a re-check that fails, keeps the user's
- * file and writes Kessho's version beside it (keepTheirs). marker is a
- * pending conflict record: refused while its copy exists.
- */
-export async function rollForward(core: HostCore, v: VaultPort, j: Journal, from: number, marker: Marker | null, nowMs: () => number): Promise<void> {
-  for (let k = from; k < j.plan.length; k++) {
-    const op = j.plan[k]!;
-    if (marker !== null && marker.op === k) {
-      if ((await v.kind(marker.copy)) !== null) throw marker.stop;
-      await markDone(v, j.id, k);
-      await removeMarker(v, j.id);
-      marker = null;
-      continue;
-    }
-    try {
-      const at = op.op === "check" ? "after" : (await decide<{ at: string }>(core, v, "where", { op, state: j.states[k] })).at;
-      if (at === "after") {
-        await markDone(v, j.id, k);
-        continue;
-      }
-      if (at === "before") {
-        try {
-          await land(v, op);
-          await markDone(v, j.id, k);
-          continue;
-        } catch (err) {
-          if (!(err instanceof Stale)) throw err;
-        }
-      }
-    } catch (err) {
-      if (err instanceof HostError) throw err;
-      throw internal(`applying op ${k} (${op.op}) of plan ${j.id}: ${messageOf(err)}; the vault is half-way and the next call finishes the plan`);
-    }
-    throw await keepTheirs(core, v, j, k, nowMs);
-  }
-  await removeJournal(v, j.id);
 }
 
 /** A conflict copy as the core names and fills it (hostlogic.CopyName, CopyText). */
@@ -264,8 +196,7 @@ async function keepTheirs(core: HostCore, v: VaultPort, j: Journal, k: number, n
     if ((await v.kind(c.copy)) === null) break;
   }
   try {
-    await v.mkdir(parent(c.copy));
-    await v.create(c.copy, c.text);
+    await createIn(v, c.copy, c.text);
   } catch (err) {
     throw internal(`writing the conflict copy ${c.copy} of plan ${j.id}: ${messageOf(err)}`);
   }

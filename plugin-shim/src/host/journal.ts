@@ -5,34 +5,19 @@
 // place, so a <id>.json that exists is complete.
 
 import { ask, fromWire, type HostCore, type WireError } from "./core";
-import { HostError, internal, messageOf } from "./fault";
+import { internal, messageOf } from "./fault";
 import { join, parent, type Plan } from "./plan";
 import type { VaultPort } from "./port";
-import { rollForward } from "./apply";
+import { run } from "./apply";
 
 export const journalDir = ".kessho/journal";
 export const tempPrefix = ".kessho-tmp-";
 
-/** What an op's target holds before and after the op: "absent", "sha256:<hex>" or "present". */
-export interface OpState {
-  before: string;
-  after: string;
-}
-
+/** A journal as the core decodes it: the plan, and each op's target's states before and after it ("absent", "sha256:<hex>", "present"). */
 export interface Journal {
-  version: number;
   id: string;
-  created: string;
   plan: Plan;
-  states: OpState[];
-}
-
-/** A stop of recovery on a conflict (<id>.conflict), and the refusal it makes while its copy exists. */
-export interface Marker {
-  op: number;
-  path: string;
-  copy: string;
-  stop: HostError;
+  states: { before: string; after: string }[];
 }
 
 /**
@@ -71,12 +56,12 @@ function randomHex(bytes: number): string {
 export async function writeJournal(core: HostCore, v: VaultPort, p: Plan): Promise<Journal> {
   const { id, text } = await ask<{ id: string; text: string }>(core, "new_journal", { plan: p, now: new Date().toISOString(), suffix: randomHex(4) });
   try {
-    await writeState(v, join(journalDir, id + ".json"), text);
+    await writeState(v, jfile(id, "json"), text);
   } catch (err) {
     throw internal(`writing the journal: ${messageOf(err)}`);
   }
   own.add(id);
-  return { version: 2, id, created: "", plan: p, states: [] };
+  return { id, plan: p, states: [] };
 }
 
 /** writeState writes one of Kessho's files under a temporary name, then renames it into place. */
@@ -92,46 +77,29 @@ async function writeState(v: VaultPort, p: string, data: string): Promise<void> 
   }
 }
 
-/** journalPath is the vault path of journal id. */
-export function journalPath(id: string): string {
-  return join(journalDir, id + ".json");
+/** jfile is the vault path of journal id's file of extension ext: "json" (the journal), "done" (its progress), "conflict" (its record). */
+export function jfile(id: string, ext: string): string {
+  return join(journalDir, `${id}.${ext}`);
 }
 
 /** writeMarker records that recovery of journal id stopped on a conflict (<id>.conflict, the core's text). */
 export async function writeMarker(v: VaultPort, id: string, data: string): Promise<void> {
   try {
-    await writeState(v, join(journalDir, id + ".conflict"), data);
+    await writeState(v, jfile(id, "conflict"), data);
   } catch (err) {
     throw internal(`writing the conflict of journal ${id}: ${messageOf(err)}`);
   }
 }
 
-/** removeMarker removes <id>.conflict. */
-export async function removeMarker(v: VaultPort, id: string): Promise<void> {
-  await v.state.remove(join(journalDir, id + ".conflict"));
-}
-
-/** forgetProgress removes <id>.done: a recovery then looks at every op again. */
-export async function forgetProgress(v: VaultPort, id: string): Promise<void> {
-  await v.state.remove(join(journalDir, id + ".done"));
-}
-
-/** journalExists reports whether journal id is still in the vault. */
-export async function journalExists(v: VaultPort, id: string): Promise<boolean> {
-  return (await v.state.read(journalPath(id))) !== null;
-}
-
 /** markDone records op k of journal id as finished. */
 export async function markDone(v: VaultPort, id: string, k: number): Promise<void> {
-  await v.state.append(join(journalDir, id + ".done"), `${k}\n`);
+  await v.state.append(jfile(id, "done"), `${k}\n`);
 }
 
 /** removeJournal removes the journal, then its progress and its conflict. */
 export async function removeJournal(v: VaultPort, id: string): Promise<void> {
   try {
-    await v.state.remove(join(journalDir, id + ".json"));
-    await v.state.remove(join(journalDir, id + ".done"));
-    await v.state.remove(join(journalDir, id + ".conflict"));
+    for (const ext of ["json", "done", "conflict"]) await v.state.remove(jfile(id, ext));
   } catch (err) {
     throw internal(`removing the journal: ${messageOf(err)}`);
   }
@@ -173,41 +141,40 @@ interface Opened {
   from: number;
   done: string;
   resume: "none" | "stale" | "pending";
-  record?: { op: number; path: string; copy: string };
+  record?: { copy: string };
   error?: WireError;
+  temp_dirs: string[];
 }
 
 async function recoverOne(core: HostCore, v: VaultPort, id: string, nowMs: () => number): Promise<void> {
-  const name = join(journalDir, id + ".json");
   const req: { id: string; journal?: string | null; read_error?: string; done?: string | null; record?: string | null } = { id };
   try {
-    req.journal = await v.state.read(name);
+    req.journal = await v.state.read(jfile(id, "json"));
   } catch (err) {
     req.read_error = messageOf(err);
   }
   if (req.journal === null) return; // finished by someone else since the listing
-  req.done = await v.state.read(join(journalDir, id + ".done"));
-  req.record = await v.state.read(join(journalDir, id + ".conflict"));
+  req.done = await v.state.read(jfile(id, "done"));
+  req.record = await v.state.read(jfile(id, "conflict"));
   const o = await ask<Opened>(core, "open_journal", req);
   if (o.error !== undefined && o.resume === undefined) throw fromWire(o.error);
   const j = o.journal!;
   j.plan ??= [];
-  let marker: Marker | null = null;
-  if (o.resume === "stale") await removeMarker(v, id); // recorded done before its record was removed (a crash)
-  if (o.resume === "pending") marker = { ...o.record!, stop: fromWire(o.error!) };
-  if (req.done !== null && req.done !== o.done) await v.state.write(join(journalDir, id + ".done"), o.done);
-  await removeTemps(v, j.plan.slice(o.from));
-  await rollForward(core, v, j, o.from, marker, nowMs);
+  if (req.done !== null && req.done !== o.done) await v.state.write(jfile(id, "done"), o.done);
+  let from = o.from;
+  // A pending conflict record: refused while its copy exists; once a person deleted it, their version wins for that op.
+  if (o.resume === "pending") {
+    if ((await v.kind(o.record!.copy)) !== null) throw fromWire(o.error!);
+    await markDone(v, id, from++);
+  }
+  if (o.resume !== "none") await v.state.remove(jfile(id, "conflict")); // a stale one: recorded done before its removal (a crash)
+  await removeTemps(v, o.temp_dirs);
+  await run(core, v, j, from, nowMs);
 }
 
-/** removeTemps removes temporary files the Go host may have left beside its writes' targets. */
-async function removeTemps(v: VaultPort, ops: Plan): Promise<void> {
-  const seen = new Set<string>();
-  for (const op of ops) {
-    if (op.op !== "write") continue;
-    const dir = parent(op.path!);
-    if (seen.has(dir)) continue;
-    seen.add(dir);
+/** removeTemps removes temporary files the Go host may have left in dirs (the core's temp_dirs: the folders of the writes left to do). */
+async function removeTemps(v: VaultPort, dirs: string[]): Promise<void> {
+  for (const dir of dirs) {
     if ((dir === "." ? "folder" : await v.kind(dir)) !== "folder") continue;
     const { files } = await v.list(dir);
     for (const n of files) if (n.startsWith(tempPrefix)) await v.state.remove(join(dir, n));
