@@ -19,22 +19,9 @@ import (
 	"kessho/core/vault"
 	"kessho/host/call"
 	"kessho/host/conformance"
-	"kessho/host/engine"
+	"kessho/host/internal/enginetest"
 	"kessho/host/vaultfs"
 )
-
-// bothEngines returns the native engine and a wasm one, closed when the
-// test ends.
-func bothEngines(t *testing.T) map[string]call.Engine {
-	t.Helper()
-	ctx := context.Background()
-	w, err := engine.NewWasm(ctx, engine.WasmOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { w.Close(ctx) })
-	return map[string]call.Engine{"native": engine.Native(), "wasm": w}
-}
 
 // newVault writes files (vault path: text) into a new folder and opens
 // it, closed when the test ends.
@@ -146,7 +133,7 @@ func answerOf(t *testing.T, out call.Outcome) string {
 // deadline made when the call started (the default one included), not a
 // new one each round.
 func TestDeadlineSharedAcrossRounds(t *testing.T) {
-	for name, eng := range bothEngines(t) {
+	for name, eng := range enginetest.Both(t) {
 		t.Run(name, func(t *testing.T) {
 			_, v := newVault(t, deadlineVault)
 			s := &stubEngine{inner: eng}
@@ -176,7 +163,7 @@ func TestDeadlineSharedAcrossRounds(t *testing.T) {
 // whether the deadline is the call's option or its context's.
 func TestDeadlineSpansRounds(t *testing.T) {
 	const limit = time.Second
-	for name, eng := range bothEngines(t) {
+	for name, eng := range enginetest.Both(t) {
 		for _, how := range []string{"option", "context"} {
 			t.Run(name+"/"+how, func(t *testing.T) {
 				dir, v := newVault(t, deadlineVault)
@@ -256,7 +243,7 @@ func TestDeadlineSameCode(t *testing.T) {
 		}
 	}
 	var want []byte
-	for name, eng := range bothEngines(t) {
+	for name, eng := range enginetest.Both(t) {
 		for _, vt := range variants(eng) {
 			t.Run(name+"/"+vt.name, func(t *testing.T) {
 				dir, v := newVault(t, deadlineVault)
@@ -294,7 +281,7 @@ func TestDeadlineSameCode(t *testing.T) {
 // TestDeadlineNoTime: a call whose deadline has passed when it holds the
 // lock runs no round of the engine, on either engine.
 func TestDeadlineNoTime(t *testing.T) {
-	for name, eng := range bothEngines(t) {
+	for name, eng := range enginetest.Both(t) {
 		t.Run(name, func(t *testing.T) {
 			_, v := newVault(t, deadlineVault)
 			s := &stubEngine{inner: eng}

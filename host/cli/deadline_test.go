@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"kessho/host/call"
-	"kessho/host/engine"
 	"kessho/host/internal/enginetest"
 	"kessho/host/vaultfs"
 )
@@ -22,13 +21,7 @@ import (
 // LIMIT_EXCEEDED for the deadline, INTERNAL for a crash; the calls around
 // them run. On both engines.
 func TestScriptAnswersLineUp(t *testing.T) {
-	ctx := context.Background()
-	w, err := engine.NewWasm(ctx, engine.WasmOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close(ctx)
-	for name, inner := range map[string]engine.Engine{"native": engine.Native(), "wasm": w} {
+	for name, inner := range enginetest.Both(t) {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			p := filepath.Join(dir, "10-episodes", "projects", "alpha")
@@ -45,7 +38,7 @@ func TestScriptAnswersLineUp(t *testing.T) {
 			defer v.Close()
 			var stdout, stderr bytes.Buffer
 			env := Env{Stdout: &stdout, Stderr: &stderr}
-			r := &runner{ctx: ctx, env: env, eng: enginetest.Faulty{Inner: inner}, v: v, opts: call.Options{TZ: "UTC", Lang: "en", Timeout: 300 * time.Millisecond}}
+			r := &runner{ctx: context.Background(), env: env, eng: enginetest.Faulty{Inner: inner}, v: v, opts: call.Options{TZ: "UTC", Lang: "en", Timeout: 300 * time.Millisecond}}
 			calls := []struct{ phase, want string }{
 				{"one", `"ok":true`},
 				{"timed-out", `"code":"LIMIT_EXCEEDED"`},

@@ -1,11 +1,9 @@
 package mcp_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
-	"kessho/host/engine"
 	"kessho/host/internal/enginetest"
 	"kessho/host/mcp"
 )
@@ -13,13 +11,7 @@ import (
 // TestDeadline: a call that passes its deadline answers LIMIT_EXCEEDED,
 // as the CLI does, never INTERNAL; the next call runs. On both engines.
 func TestDeadline(t *testing.T) {
-	ctx := context.Background()
-	w, err := engine.NewWasm(ctx, engine.WasmOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close(ctx)
-	for name, inner := range map[string]mcp.Engine{"native": engine.Native(), "wasm": w} {
+	for name, inner := range enginetest.Both(t) {
 		t.Run(name, func(t *testing.T) {
 			dir := newVault(t, "alpha")
 			srv := mcp.NewServer(openVault(t, dir), enginetest.Faulty{Inner: inner},

@@ -18,6 +18,7 @@ import (
 	"kessho/core/plan"
 	"kessho/host/call"
 	"kessho/host/engine"
+	"kessho/host/internal/enginetest"
 )
 
 // The trim of mem_context_hygiene against another process (SPEC section 9,
@@ -94,17 +95,6 @@ const (
 
 var raceOpts = call.Options{Now: time.Date(2026, 11, 30, 9, 15, 0, 0, time.UTC), TZ: "Europe/Paris"}
 
-func raceEngines(t *testing.T) map[string]call.Engine {
-	t.Helper()
-	ctx := context.Background()
-	w, err := engine.NewWasm(ctx, engine.WasmOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { w.Close(ctx) })
-	return map[string]call.Engine{"native": engine.Native(), "wasm": w}
-}
-
 func TestHygieneTrimRace(t *testing.T) {
 	newLog := raceLog(append([]string{"2026-11-30"}, raceDates...)...)
 	tests := []struct {
@@ -115,7 +105,7 @@ func TestHygieneTrimRace(t *testing.T) {
 		{"priorities edited", "memory/ACTIVE_PRIORITIES.md", "## Operating Mode: ship\n\n## Tier 1\n- one\n\nLast reviewed: 2026-11-30\n", "en", "changed since"},
 		{"archive created meanwhile", raceSessArchive, "# mine\n", "en", "already exists"},
 	}
-	for name, eng := range raceEngines(t) {
+	for name, eng := range enginetest.Both(t) {
 		for _, tt := range tests {
 			t.Run(name+"/"+tt.name, func(t *testing.T) {
 				dir := t.TempDir()
@@ -270,7 +260,7 @@ func TestHygieneTrimRaceOnUnwrittenSource(t *testing.T) {
 	vaultWithCleanPriorities := maps.Clone(raceVault)
 	vaultWithCleanPriorities["memory/ACTIVE_PRIORITIES.md"] = "## Operating Mode: ship\n\n## Tier 1\n- one\n\nLast reviewed: 2026-11-20\n"
 	edited := "## Operating Mode: ship\n\n## Tier 1\n- one\n- two\n\nLast reviewed: 2026-11-30\n"
-	for name, eng := range raceEngines(t) {
+	for name, eng := range enginetest.Both(t) {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			makeTree(t, dir, vaultWithCleanPriorities)
@@ -320,7 +310,7 @@ func TestRaceDuringApply(t *testing.T) {
 		{"summary, context edited", "mem_set_summary", `{"slug":"alpha","summary":"new"}`, projVault,
 			journalDurable, "10-episodes/projects/alpha/context.md", ctx + "A line added by an editor.\n", "CONFLICT"},
 	}
-	for name, eng := range raceEngines(t) {
+	for name, eng := range enginetest.Both(t) {
 		for _, tt := range tests {
 			t.Run(name+"/"+tt.name, func(t *testing.T) {
 				dir := t.TempDir()

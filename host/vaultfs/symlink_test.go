@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"kessho/host/call"
+	"kessho/host/internal/enginetest"
 )
 
 // TestHistorizeSymlinkedProject: a project whose folder is a symbolic
@@ -18,7 +19,7 @@ import (
 // INVALID_ARGUMENT naming the link, nothing written.
 func TestHistorizeSymlinkedProject(t *testing.T) {
 	const ctx = "---\nkind: project\nphase: build\n---\nBody\n"
-	for name, eng := range raceEngines(t) {
+	for name, eng := range enginetest.Both(t) {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			makeTree(t, dir, map[string]string{"elsewhere/beta/context.md": ctx, "10-episodes/projects/alpha/context.md": ctx})

@@ -17,21 +17,8 @@ import (
 	"kessho/core/fault"
 	"kessho/core/vault"
 	"kessho/host/call"
-	"kessho/host/engine"
+	"kessho/host/internal/enginetest"
 )
-
-// bothEngines returns the native engine and a wasm one, closed when the
-// test ends.
-func bothEngines(t *testing.T) map[string]call.Engine {
-	t.Helper()
-	ctx := context.Background()
-	w, err := engine.NewWasm(ctx, engine.WasmOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { w.Close(ctx) })
-	return map[string]call.Engine{"native": engine.Native(), "wasm": w}
-}
 
 // linkChain makes, under dir/20-knowledge, the folders d00…d24, each
 // holding a note, and in each of d00…d23 two relative links, a and b, to
@@ -87,7 +74,7 @@ func countWalks(t *testing.T, dir string) map[string]int {
 // the whole vault, listing each real folder once, and still finds every
 // note.
 func TestWalkSiblingLinks(t *testing.T) {
-	for name, eng := range bothEngines(t) {
+	for name, eng := range enginetest.Both(t) {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			makeTree(t, dir, map[string]string{

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"testing"
 
 	"kessho/host/engine"
 )
@@ -33,3 +34,16 @@ func (e Faulty) Call(ctx context.Context, req []byte) ([]byte, error) {
 }
 
 func (e Faulty) Close(ctx context.Context) error { return e.Inner.Close(ctx) }
+
+// Both returns the native engine and a wasm one, by name; the wasm engine
+// is closed when the test ends.
+func Both(t testing.TB) map[string]engine.Engine {
+	t.Helper()
+	ctx := context.Background()
+	w, err := engine.NewWasm(ctx, engine.WasmOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close(ctx) })
+	return map[string]engine.Engine{"native": engine.Native(), "wasm": w}
+}
