@@ -20,6 +20,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 DEADCODE    := golang.org/x/tools/cmd/deadcode@v0.52.0
 
 .PHONY: all build wasm test vet check demo bench docs clean fuzz plugin test-plugin bench-plugin
+.PHONY: bench-recall recall-vault
 
 all: build
 
@@ -86,6 +87,11 @@ demo: build
 bench: $(BIN)
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./host/... ./core/... | tee bench.out
 	$(MAKE) bench-plugin
+
+# The retrieval benchmark (issue 13): testdata/recall/README.md.
+# recall-vault replays testdata/recall/script.txt through Kessho's tools.
+recall-vault:
+	$(GO) run ./host/cmd/benchrecall -make-vault
 
 docs:
 	$(GO) run ./host/cmd/docgen > docs/reference.md

@@ -1,0 +1,57 @@
+// Command benchrecall is Kessho's retrieval benchmark (issue 13, item 6).
+//
+//	benchrecall -make-vault   rebuilds testdata/recall/vault from script.txt
+//
+// It runs from the repository's root (make recall-vault).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"kessho/host/internal/recallbench"
+)
+
+func main() {
+	dir := flag.String("dir", "testdata/recall", "the benchmark's folder: script.txt, vault/, needs.json")
+	makeVault := flag.Bool("make-vault", false, "rebuild <dir>/vault from <dir>/script.txt by calling Kessho's tools")
+	flag.Parse()
+	var err error
+	if *makeVault {
+		err = rebuildVault(*dir)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "benchrecall:", err)
+		os.Exit(1)
+	}
+}
+
+// rebuildVault runs the script on an empty temporary vault and puts its
+// notes (not .kessho/) in place of <dir>/vault.
+func rebuildVault(dir string) error {
+	f, err := os.Open(filepath.Join(dir, "script.txt"))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	steps, err := recallbench.ParseScript(f)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "recall-vault-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if err := recallbench.Build(context.Background(), tmp, steps); err != nil {
+		return err
+	}
+	out := filepath.Join(dir, "vault")
+	if err := os.RemoveAll(out); err != nil {
+		return err
+	}
+	return recallbench.CopyNotes(tmp, out)
+}
