@@ -89,7 +89,11 @@ bench: $(BIN)
 	$(MAKE) bench-plugin
 
 # The retrieval benchmark (issue 13): testdata/recall/README.md.
-# recall-vault replays testdata/recall/script.txt through Kessho's tools.
+# bench-recall prints the figures (not part of make test); recall-vault
+# replays testdata/recall/script.txt through Kessho's tools.
+bench-recall:
+	$(GO) run ./host/cmd/benchrecall
+
 recall-vault:
 	$(GO) run ./host/cmd/benchrecall -make-vault
 

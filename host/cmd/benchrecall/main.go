@@ -1,8 +1,10 @@
 // Command benchrecall is Kessho's retrieval benchmark (issue 13, item 6).
 //
+//	benchrecall               ranks testdata/recall/needs.json with mem_search and three baselines, prints the figures
 //	benchrecall -make-vault   rebuilds testdata/recall/vault from script.txt
 //
-// It runs from the repository's root (make recall-vault).
+// It runs from the repository's root (make bench-recall, make
+// recall-vault); testdata/recall/README.md describes the benchmark.
 package main
 
 import (
@@ -22,11 +24,22 @@ func main() {
 	var err error
 	if *makeVault {
 		err = rebuildVault(*dir)
+	} else {
+		err = bench(*dir)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchrecall:", err)
 		os.Exit(1)
 	}
+}
+
+func bench(dir string) error {
+	b, err := recallbench.Load(dir)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	return b.Run(context.Background(), os.Stdout)
 }
 
 // rebuildVault runs the script on an empty temporary vault and puts its
