@@ -284,3 +284,25 @@ func count(toks []string, t string) int {
 	}
 	return n
 }
+
+// CopyNotes copies every file of src but its dot-folders (Kessho's
+// journal and lock) to dst, which must not exist.
+func CopyNotes(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && rel != "." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+}

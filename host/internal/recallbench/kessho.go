@@ -75,3 +75,29 @@ func (k *Kessho) Rank(ctx context.Context, q string, includeArchived bool) ([]Hi
 	}
 	return hits, nil
 }
+
+// Build runs the steps, in order, on the vault folder dir (which must
+// exist) with the native engine, each at its own time. Any refusal stops
+// it: the script must describe a vault Kessho accepts.
+func Build(ctx context.Context, dir string, steps []Step) error {
+	v, err := vaultfs.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	eng := engine.Native()
+	for _, s := range steps {
+		args, err := json.Marshal(s.Args)
+		if err != nil {
+			return err
+		}
+		out, err := call.Run(ctx, v, eng, s.Tool, args, call.Options{Now: s.At, TZ: Zone, Lang: "en"})
+		if err != nil {
+			return fmt.Errorf("script line %d: %w", s.Line, err)
+		}
+		if !out.OK {
+			return fmt.Errorf("script line %d: %s refused: %s", s.Line, s.Tool, out.Answer)
+		}
+	}
+	return nil
+}

@@ -10,18 +10,10 @@ package recallbench
 
 import (
 	"bufio"
-	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
-
-	"kessho/host/call"
-	"kessho/host/engine"
-	"kessho/host/vaultfs"
 )
 
 // Zone is the vault's time zone for every generated call.
@@ -177,52 +169,4 @@ func mustZone() *time.Location {
 		panic(err)
 	}
 	return loc
-}
-
-// Build runs the steps, in order, on the vault folder dir (which must
-// exist) with the native engine, each at its own time. Any refusal stops
-// it: the script must describe a vault Kessho accepts.
-func Build(ctx context.Context, dir string, steps []Step) error {
-	v, err := vaultfs.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer v.Close()
-	eng := engine.Native()
-	for _, s := range steps {
-		args, err := json.Marshal(s.Args)
-		if err != nil {
-			return err
-		}
-		out, err := call.Run(ctx, v, eng, s.Tool, args, call.Options{Now: s.At, TZ: Zone, Lang: "en"})
-		if err != nil {
-			return fmt.Errorf("script line %d: %w", s.Line, err)
-		}
-		if !out.OK {
-			return fmt.Errorf("script line %d: %s refused: %s", s.Line, s.Tool, out.Answer)
-		}
-	}
-	return nil
-}
-
-// CopyNotes copies every file of src but its dot-folders (Kessho's
-// journal and lock) to dst, which must not exist.
-func CopyNotes(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && rel != "." {
-			return filepath.SkipDir
-		}
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
 }
