@@ -2,8 +2,8 @@ package recallbench
 
 import (
 	"context"
-	"errors"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"testing"
 )
