@@ -1,6 +1,7 @@
 // Command benchrecall is Kessho's retrieval benchmark (issue 13, item 6).
 //
 //	benchrecall               ranks testdata/recall/needs.json with mem_search and three baselines, prints the figures
+//	benchrecall -dev-detail   the same, and the dev half need by need
 //	benchrecall -make-vault   rebuilds testdata/recall/vault from script.txt
 //
 // It runs from the repository's root (make bench-recall, make
@@ -19,13 +20,14 @@ import (
 
 func main() {
 	dir := flag.String("dir", "testdata/recall", "the benchmark's folder: script.txt, vault/, needs.json")
+	devDetail := flag.Bool("dev-detail", false, "also list the dev half need by need (to tune on; the test half is never listed)")
 	makeVault := flag.Bool("make-vault", false, "rebuild <dir>/vault from <dir>/script.txt by calling Kessho's tools")
 	flag.Parse()
 	var err error
 	if *makeVault {
 		err = rebuildVault(*dir)
 	} else {
-		err = bench(*dir)
+		err = bench(*dir, *devDetail)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchrecall:", err)
@@ -33,12 +35,13 @@ func main() {
 	}
 }
 
-func bench(dir string) error {
+func bench(dir string, devDetail bool) error {
 	b, err := recallbench.Load(dir)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
+	b.DevDetail = devDetail
 	return b.Run(context.Background(), os.Stdout)
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -58,7 +59,11 @@ type Bench struct {
 	Rankers []Ranker
 	// Unavailable names the rankers that could not run, with why.
 	Unavailable map[string]string
-	cleanup     func()
+	// DevDetail adds one line per need of the dev half (the half to tune
+	// on): each ranker's rank of the gold on the first phrasing and its
+	// attempts. The test half is never listed need by need.
+	DevDetail bool
+	cleanup   func()
 }
 
 // Close removes the copy of the vault.
@@ -128,7 +133,41 @@ func (b *Bench) Run(ctx context.Context, w io.Writer) error {
 		names = append(names, r.Name)
 	}
 	WriteReport(w, b.Needs, names, results, b.Unavailable)
+	if b.DevDetail {
+		writeDevDetail(w, names, results)
+	}
 	return nil
+}
+
+// writeDevDetail lists the dev half need by need: per ranker, the rank
+// of the first gold on the first phrasing ("-" past 10), the attempts,
+// EMPTY when the first phrasing found nothing; then the first phrasing.
+func writeDevDetail(w io.Writer, names []string, results map[string][]Result) {
+	if len(names) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\n== dev half, need by need (rank of the gold on the first phrasing, attempts)")
+	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
+	for i, r := range results[names[0]] {
+		if r.Need.Split != "dev" {
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%s\t", r.Need.ID, r.Need.GoldKind)
+		for _, name := range names {
+			s := results[name][i].Score
+			rank := "-"
+			if s.RR10 > 0 {
+				rank = fmt.Sprint(int(math.Round(1 / s.RR10)))
+			}
+			empty := ""
+			if s.EmptyFirst {
+				empty = " EMPTY"
+			}
+			fmt.Fprintf(tw, "%s: rank %s attempts %d%s\t", name, rank, s.Attempts, empty)
+		}
+		fmt.Fprintf(tw, "| %s\n", r.Need.Queries[0])
+	}
+	tw.Flush()
 }
 
 const resamples = 2000

@@ -48,3 +48,31 @@ func TestRunReportsARefusingRankerUnavailable(t *testing.T) {
 		t.Errorf("the unavailable column has figures:\n%s", s)
 	}
 }
+
+// The per-need listing, for tuning, shows the dev half only: the test
+// half is reported, never looked at need by need.
+func TestDevDetailListsDevNeedsOnly(t *testing.T) {
+	needs := []Need{
+		{ID: "d1", Split: "dev", Queries: []string{"x", "y"}, Gold: []string{"g.md"}, GoldKind: "atom"},
+		{ID: "t1", Split: "test", Queries: []string{"x"}, Gold: []string{"g.md"}, GoldKind: "archive"},
+	}
+	fake := func(_ context.Context, _ Need, q string) ([]Hit, error) {
+		if q == "y" {
+			return []Hit{{"o.md", 2}, {"g.md", 1}}, nil
+		}
+		return nil, nil
+	}
+	b := &Bench{Needs: needs, Unavailable: map[string]string{}, cleanup: func() {},
+		Rankers: []Ranker{{"fake", fake}}, DevDetail: true}
+	var out bytes.Buffer
+	if err := b.Run(context.Background(), &out); err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Join(strings.Fields(out.String()), " ")
+	if want := "d1 atom fake: rank - attempts 2 EMPTY | x"; !strings.Contains(s, want) {
+		t.Errorf("report lacks %q:\n%s", want, out.String())
+	}
+	if strings.Contains(s, "t1 ") {
+		t.Errorf("a test need is listed:\n%s", out.String())
+	}
+}
