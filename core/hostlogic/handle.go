@@ -30,19 +30,28 @@ import (
 //	list           {"names":[…],"patterns":[…]|null}  → {"names":[…]}
 //	finished       {"plan","path","nodes"}            → {"ok":true} | {"need":[look]} | {"error":e}
 //	refuse         {"why","path","max","tool","rounds"} → {"error":e}
-//	render         {"error":e,"lang"}                 → the refusal as the host prints it
+//	read_answer    {"answer":text}                    → {"need":…} | {"ok","printed","plan","conflict"} | {"invalid":why}
+//	now            {"now":text}                       → {"now":text} (CanonicalNow)
+//	render         {"error":e|"internal":text,"lang","conflict"} → the refusal as the host prints it
 //
 // A state (in "nodes") is what a host found at a path: "absent",
 // "folder", "file", "sha256:<hex>" (a file, hashed where the look asked
 // for it) or "other". An error e is {"code","en","fr","details"}: the
-// host throws it as it is and renders it with render at the call's end.
+// host throws it as it is and renders it with render at the call's end;
+// anything else it throws it renders as "internal" (fault.Internalf), and
+// a CONFLICT of a plan under the code the answer named (ConflictAs).
 func Handle(req []byte) []byte {
 	var r request
 	if err := json.Unmarshal(req, &r); err != nil {
 		return answer(map[string]any{"error": wireErr(fault.Internalf("a host request is not valid JSON: %v", err))})
 	}
 	if r.Kind == "render" {
-		return Render(r.Error.fault(), r.Lang)
+		e := r.Error.fault()
+		if r.Internal != "" {
+			e = fault.Internalf("%s", r.Internal)
+		}
+		e, _ = fault.As(ConflictAs(r.Conflict, e))
+		return Render(e, r.Lang)
 	}
 	return answer(r.run())
 }
@@ -74,6 +83,9 @@ type request struct {
 	Need      vault.Need        `json:"need"`
 	Error     errorValue        `json:"error"`
 	Lang      string            `json:"lang"`
+	Internal  string            `json:"internal"`
+	Conflict  string            `json:"conflict"`
+	Answer    string            `json:"answer"`
 }
 
 // errorValue is a *fault.Error on the wire, both languages kept.
@@ -139,6 +151,10 @@ func (r *request) run() any {
 		return map[string]any{"names": List(r.Names, r.Patterns)}
 	case "finished":
 		return r.finished()
+	case "read_answer":
+		return readAnswer([]byte(r.Answer))
+	case "now":
+		return map[string]any{"now": CanonicalNow(r.Now)}
 	case "refuse":
 		if e := Refusal(r.Why, r.Path, r.Max, r.Tool, r.Rounds); e != nil {
 			return map[string]any{"error": wireErr(e)}
@@ -152,6 +168,24 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// readAnswer is ReadAnswer for a host that prints Printed once the
+// plan, sent only when there is one, has landed.
+func readAnswer(raw []byte) any {
+	a, err := ReadAnswer(raw)
+	switch {
+	case err != nil:
+		return map[string]any{"invalid": err.Error()}
+	case a.Need != nil:
+		return map[string]any{"need": a.Need}
+	}
+	out := map[string]any{"ok": *a.OK, "printed": string(a.Printed())}
+	if *a.OK && len(a.Plan) > 0 {
+		out["plan"] = a.Plan
+		out["conflict"] = a.Conflict
+	}
+	return out
 }
 
 // errNeed stops a decision that needs a path the host has not sent.

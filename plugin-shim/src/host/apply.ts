@@ -3,8 +3,7 @@
 // The core checks the plan and decides; this file lands the ops through
 // Obsidian's API and undoes them.
 
-import { ask, decide, fromWire, refusal, type HostCore, type WireError } from "./core";
-import { HostError, internal, messageOf } from "./fault";
+import { ask, decide, HostError, messageOf, refusal, type HostCore, type WireError } from "./core";
 import { ABSENT, parent, type Op, type Plan } from "./plan";
 import { sha256Hex, Stale, type VaultPort } from "./port";
 import { jfile, markDone, recoverJournals, removeJournal, writeJournal, writeMarker, type Journal, type RecoverOptions } from "./journal";
@@ -150,7 +149,7 @@ async function stop(core: HostCore, v: VaultPort, j: Journal, s: Stale, undos: L
     await v.state.remove(jfile(j.id, "done")); // a recovery then looks at every op again
     for (let i = undos.length - 1; i >= 0; i--) await undo(core, v, j.plan[i]!, undos[i]!);
   } catch (err) {
-    throw internal(`undoing plan ${j.id} after ${s.path} changed: ${messageOf(err)}; the vault is half-way and the next call finishes the plan`);
+    throw new Error(`undoing plan ${j.id} after ${s.path} changed: ${messageOf(err)}; the vault is half-way and the next call finishes the plan`);
   }
   await removeJournal(v, j.id);
   throw await refusal(core, s.why, s.path);
@@ -161,7 +160,7 @@ async function failed(core: HostCore, v: VaultPort, j: Journal, k: number, err: 
   const op = j.plan[k]!;
   if (live && (await finishedElsewhere(core, v, j, op.path ?? op.from!))) return;
   if (err instanceof HostError) throw err;
-  throw internal(`applying op ${k} (${op.op}) of plan ${j.id}: ${messageOf(err)}; the vault is half-way and the next call finishes the plan`);
+  throw new Error(`applying op ${k} (${op.op}) of plan ${j.id}: ${messageOf(err)}; the vault is half-way and the next call finishes the plan`);
 }
 
 /**
@@ -198,8 +197,8 @@ async function keepTheirs(core: HostCore, v: VaultPort, j: Journal, k: number, n
   try {
     await createIn(v, c.copy, c.text);
   } catch (err) {
-    throw internal(`writing the conflict copy ${c.copy} of plan ${j.id}: ${messageOf(err)}`);
+    throw new Error(`writing the conflict copy ${c.copy} of plan ${j.id}: ${messageOf(err)}`);
   }
   await writeMarker(v, j.id, c.record);
-  return fromWire(c.error);
+  return new HostError(c.error);
 }

@@ -4,8 +4,7 @@
 // file moves them. Each is written under a temporary name and renamed into
 // place, so a <id>.json that exists is complete.
 
-import { ask, fromWire, type HostCore, type WireError } from "./core";
-import { internal, messageOf } from "./fault";
+import { ask, HostError, messageOf, type HostCore, type WireError } from "./core";
 import { join, parent, type Plan } from "./plan";
 import type { VaultPort } from "./port";
 import { run } from "./apply";
@@ -58,7 +57,7 @@ export async function writeJournal(core: HostCore, v: VaultPort, p: Plan): Promi
   try {
     await writeState(v, jfile(id, "json"), text);
   } catch (err) {
-    throw internal(`writing the journal: ${messageOf(err)}`);
+    throw new Error(`writing the journal: ${messageOf(err)}`);
   }
   own.add(id);
   return { id, plan: p, states: [] };
@@ -87,7 +86,7 @@ export async function writeMarker(v: VaultPort, id: string, data: string): Promi
   try {
     await writeState(v, jfile(id, "conflict"), data);
   } catch (err) {
-    throw internal(`writing the conflict of journal ${id}: ${messageOf(err)}`);
+    throw new Error(`writing the conflict of journal ${id}: ${messageOf(err)}`);
   }
 }
 
@@ -101,7 +100,7 @@ export async function removeJournal(v: VaultPort, id: string): Promise<void> {
   try {
     for (const ext of ["json", "done", "conflict"]) await v.state.remove(jfile(id, ext));
   } catch (err) {
-    throw internal(`removing the journal: ${messageOf(err)}`);
+    throw new Error(`removing the journal: ${messageOf(err)}`);
   }
   own.delete(id);
 }
@@ -157,14 +156,14 @@ async function recoverOne(core: HostCore, v: VaultPort, id: string, nowMs: () =>
   req.done = await v.state.read(jfile(id, "done"));
   req.record = await v.state.read(jfile(id, "conflict"));
   const o = await ask<Opened>(core, "open_journal", req);
-  if (o.error !== undefined && o.resume === undefined) throw fromWire(o.error);
+  if (o.error !== undefined && o.resume === undefined) throw new HostError(o.error);
   const j = o.journal!;
   j.plan ??= [];
   if (req.done !== null && req.done !== o.done) await v.state.write(jfile(id, "done"), o.done);
   let from = o.from;
   // A pending conflict record: refused while its copy exists; once a person deleted it, their version wins for that op.
   if (o.resume === "pending") {
-    if ((await v.kind(o.record!.copy)) !== null) throw fromWire(o.error!);
+    if ((await v.kind(o.record!.copy)) !== null) throw new HostError(o.error!);
     await markDone(v, id, from++);
   }
   if (o.resume !== "none") await v.state.remove(jfile(id, "conflict")); // a stale one: recorded done before its removal (a crash)

@@ -2,6 +2,7 @@
 // host loop (call.ts), with the time, zone and language filled in.
 
 import { call, type Engine, type Outcome } from "./call";
+import { ask, type HostCore } from "./core";
 import type { VaultPort } from "./port";
 
 /** Per-call overrides: tests pin time, zone and language this way. */
@@ -26,23 +27,11 @@ export function rfc3339(d: Date): string {
   return d.toISOString().replace(/\.\d+Z$/, "Z");
 }
 
-/**
- * canonicalNow writes an RFC 3339 time as the Go host does (it parses
- * --now and formats it with time.RFC3339): fractional seconds dropped, a
- * zero offset written Z. Text that is not RFC 3339 is passed on as is, for
- * the core to refuse.
- */
-export function canonicalNow(s: string): string {
-  const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.\d+)?(Z|[+-]\d\d:\d\d)$/.exec(s);
-  if (m === null) return s;
-  return m[1]! + (m[2] === "+00:00" || m[2] === "-00:00" ? "Z" : m[2]!);
-}
-
 export class Host {
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
-    readonly engine: Engine,
+    readonly engine: Engine & HostCore,
     readonly vault: VaultPort,
     private env: HostEnv,
     private lockWaitMs?: number,
@@ -61,14 +50,17 @@ export class Host {
     } else if (args !== undefined) {
       argsText = JSON.stringify(args);
     }
-    const now = o.now === undefined ? rfc3339(this.env.clock()) : typeof o.now === "string" ? canonicalNow(o.now) : rfc3339(o.now);
+    const at = o.now ?? this.env.clock();
     const opts = {
-      now,
       tz: o.tz ?? this.env.tz(),
       lang: o.lang ?? this.env.lang(),
       ...(this.lockWaitMs === undefined ? {} : { lockWaitMs: this.lockWaitMs }),
     };
-    const next = this.queue.then(() => call(this.vault, this.engine, tool, argsText, opts));
+    const next = this.queue.then(async () => {
+      // Text is written as the Go host writes --now (hostlogic.CanonicalNow).
+      const now = typeof at === "string" ? (await ask<{ now: string }>(this.engine, "now", { now: at })).now : rfc3339(at);
+      return call(this.vault, this.engine, tool, argsText, { ...opts, now });
+    });
     this.queue = next.catch(() => undefined);
     return next;
   }
