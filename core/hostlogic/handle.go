@@ -22,8 +22,8 @@ import (
 //	check_plan     {"plan":[…],"nodes":{path:state}}  → {"ok":true} | {"need":[look]} | {"error":e}
 //	where          {"op":…,"state":…,"nodes":{…}}     → {"at":"before"|"after"|"neither"} | {"need":[look]}
 //	undo           {"op":…,"nodes":{…}}               → {"do","path","from","expect"} (Undo) | {"need":[look]}
-//	open_journal   {"id","journal","read_error","done","record"}   → {"journal":…,"from":n,"done":text,"record":…,"resume":…,"temp_dirs":[…]} | {"error":e}
-//	conflict_copy  {"id","k","op","now","n"}          → {"copy","text","record","error":e}
+//	open_journal   {"id","journal","read_error","done","record","nodes"} → {"journal":…,"from":n,"done":text,"drop_record":bool,"temp_dirs":[…]} | {"need":[look]} | {"error":e}
+//	conflict_copy  {"id","plan","k","now","nodes"}    → {"copy","text","record","stop":e} | {"need":[look]}
 //	sweep          {"names":[…],"now"?,"wait_ms"?,"own"?} → {"ids":[…],"remove":[…],"young":bool}
 //	new_journal    {"plan","now","suffix"}            → {"id","text"}
 //	check_need     {"need":…}                         → {"ok":true} | {"error":e}
@@ -122,13 +122,7 @@ func (r *request) run() any {
 	case "open_journal":
 		return r.openJournal()
 	case "conflict_copy":
-		now, err := time.Parse(time.RFC3339Nano, r.Now)
-		if err != nil || r.K < 0 || r.K >= len(r.Plan) {
-			return map[string]any{"error": wireErr(fault.Internalf("a conflict_copy request without a valid time or op"))}
-		}
-		op := r.Plan[r.K]
-		rec := Record{Op: r.K, Path: Target(op), Copy: CopyName(Target(op), now, max(r.N, 1))}
-		return map[string]any{"copy": rec.Copy, "text": CopyText(r.ID, op), "record": string(rec.JSON()), "error": wireErr(rec.Stop(r.ID))}
+		return r.conflictCopy()
 	case "sweep":
 		ids, remove := Sweep(r.Names)
 		now, _ := time.Parse(time.RFC3339Nano, r.Now)
@@ -299,6 +293,10 @@ func (r *request) undo() any {
 	return UndoOf(r.Op, func(x string) string { return r.Nodes[x] })
 }
 
+// openJournal decodes the journal r.ID, its progress and its conflict
+// record. A pending record (op from) refuses the call while its copy
+// exists; once a person deleted it, their version wins for that op: it
+// is recorded done and the record dropped, as is a stale one.
 func (r *request) openJournal() any {
 	fail := func(err error) any { return map[string]any{"error": wireErr(err)} }
 	if r.ReadError != "" {
@@ -326,12 +324,42 @@ func (r *request) openJournal() any {
 	if err != nil {
 		return fail(err)
 	}
-	out := map[string]any{"journal": j, "from": done, "done": doneText(done), "resume": [...]string{"none", "stale", "pending"}[resume], "temp_dirs": TempDirs(j.Plan[done:])}
-	if resume != NoRecord {
-		out["record"] = rec
-		out["error"] = wireErr(rec.Stop(j.ID))
+	from := done
+	if resume == Pending {
+		s, ok := r.Nodes[rec.Copy]
+		switch {
+		case !ok:
+			return map[string]any{"need": []Look{{Path: rec.Copy}}}
+		case s != plan.Absent:
+			return fail(rec.Stop(j.ID))
+		}
+		from++
 	}
-	return out
+	return map[string]any{"journal": j, "from": from, "done": doneText(from), "drop_record": resume != NoRecord, "temp_dirs": TempDirs(j.Plan[done:])}
+}
+
+// conflictCopy names the conflict copy of op r.K of the journal r.ID:
+// the first CopyName free in r.Nodes (asking for the next candidate
+// until one is), its text, the record to write and the refusal to stop
+// the call with.
+func (r *request) conflictCopy() any {
+	now, err := time.Parse(time.RFC3339Nano, r.Now)
+	if err != nil || r.K < 0 || r.K >= len(r.Plan) {
+		return map[string]any{"error": wireErr(fault.Internalf("a conflict_copy request without a valid time or op"))}
+	}
+	op := r.Plan[r.K]
+	rec := Record{Op: r.K, Path: Target(op)}
+	for n := 1; ; n++ {
+		rec.Copy = CopyName(rec.Path, now, n)
+		s, ok := r.Nodes[rec.Copy]
+		if !ok {
+			return map[string]any{"need": []Look{{Path: rec.Copy}}}
+		}
+		if s == plan.Absent {
+			break
+		}
+	}
+	return map[string]any{"copy": rec.Copy, "text": CopyText(r.ID, op), "record": string(rec.JSON()), "stop": wireErr(rec.Stop(r.ID))}
 }
 
 // doneText is the progress file that lists ops [0,done) done.

@@ -3,7 +3,7 @@
 // The core checks the plan and decides; this file lands the ops through
 // Obsidian's API and undoes them.
 
-import { ask, decide, HostError, messageOf, refusal, type HostCore, type WireError } from "./core";
+import { decide, HostError, messageOf, refusal, type HostCore, type WireError } from "./core";
 import { ABSENT, parent, type Op, type Plan } from "./plan";
 import { sha256Hex, Stale, type VaultPort } from "./port";
 import { jfile, markDone, recoverJournals, removeJournal, writeJournal, writeMarker, type Journal, type RecoverOptions } from "./journal";
@@ -179,7 +179,7 @@ interface Copy {
   copy: string;
   text: string;
   record: string;
-  error: WireError;
+  stop: WireError;
 }
 
 /**
@@ -188,17 +188,12 @@ interface Copy {
  * <id>.conflict, and returns RECOVERY_CONFLICT.
  */
 async function keepTheirs(core: HostCore, v: VaultPort, j: Journal, k: number, nowMs: () => number): Promise<HostError> {
-  const now = new Date(nowMs()).toISOString();
-  let c: Copy;
-  for (let n = 1; ; n++) {
-    c = await ask<Copy>(core, "conflict_copy", { id: j.id, plan: j.plan, k, now, n });
-    if ((await v.kind(c.copy)) === null) break;
-  }
+  const c = await decide<Copy>(core, v, "conflict_copy", { id: j.id, plan: j.plan, k, now: new Date(nowMs()).toISOString() });
   try {
     await createIn(v, c.copy, c.text);
   } catch (err) {
     throw new Error(`writing the conflict copy ${c.copy} of plan ${j.id}: ${messageOf(err)}`);
   }
   await writeMarker(v, j.id, c.record);
-  return new HostError(c.error);
+  return new HostError(c.stop);
 }

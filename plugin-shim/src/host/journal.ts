@@ -4,7 +4,7 @@
 // file moves them. Each is written under a temporary name and renamed into
 // place, so a <id>.json that exists is complete.
 
-import { ask, HostError, messageOf, type HostCore, type WireError } from "./core";
+import { ask, decide, messageOf, type HostCore } from "./core";
 import { join, parent, type Plan } from "./plan";
 import type { VaultPort } from "./port";
 import { run } from "./apply";
@@ -139,12 +139,17 @@ interface Opened {
   journal: Journal | null;
   from: number;
   done: string;
-  resume: "none" | "stale" | "pending";
-  record?: { copy: string };
-  error?: WireError;
+  drop_record: boolean;
   temp_dirs: string[];
 }
 
+/**
+ * recoverOne rolls journal id forward from the first op not done, once
+ * the core decoded it: a conflict record whose copy still exists refuses
+ * the call (thrown by decide); the progress is rewritten first when the
+ * core's differs (a torn line, a copy a person deleted), then a stale or
+ * resolved record goes.
+ */
 async function recoverOne(core: HostCore, v: VaultPort, id: string, nowMs: () => number): Promise<void> {
   const req: { id: string; journal?: string | null; read_error?: string; done?: string | null; record?: string | null } = { id };
   try {
@@ -155,20 +160,11 @@ async function recoverOne(core: HostCore, v: VaultPort, id: string, nowMs: () =>
   if (req.journal === null) return; // finished by someone else since the listing
   req.done = await v.state.read(jfile(id, "done"));
   req.record = await v.state.read(jfile(id, "conflict"));
-  const o = await ask<Opened>(core, "open_journal", req);
-  if (o.error !== undefined && o.resume === undefined) throw new HostError(o.error);
-  const j = o.journal!;
-  j.plan ??= [];
-  if (req.done !== null && req.done !== o.done) await v.state.write(jfile(id, "done"), o.done);
-  let from = o.from;
-  // A pending conflict record: refused while its copy exists; once a person deleted it, their version wins for that op.
-  if (o.resume === "pending") {
-    if ((await v.kind(o.record!.copy)) !== null) throw new HostError(o.error!);
-    await markDone(v, id, from++);
-  }
-  if (o.resume !== "none") await v.state.remove(jfile(id, "conflict")); // a stale one: recorded done before its removal (a crash)
+  const o = await decide<Opened>(core, v, "open_journal", req);
+  if ((req.done ?? "") !== o.done) await v.state.write(jfile(id, "done"), o.done);
+  if (o.drop_record) await v.state.remove(jfile(id, "conflict"));
   await removeTemps(v, o.temp_dirs);
-  await run(core, v, j, from, nowMs);
+  await run(core, v, { ...o.journal!, plan: o.journal!.plan ?? [] }, o.from, nowMs);
 }
 
 /** removeTemps removes temporary files the Go host may have left in dirs (the core's temp_dirs: the folders of the writes left to do). */

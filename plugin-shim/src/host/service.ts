@@ -22,11 +22,6 @@ export interface HostEnv {
   lang: () => "en" | "fr";
 }
 
-/** rfc3339 formats a time to the second, in UTC (the core converts it to the vault's zone). */
-export function rfc3339(d: Date): string {
-  return d.toISOString().replace(/\.\d+Z$/, "Z");
-}
-
 export class Host {
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -57,8 +52,8 @@ export class Host {
       ...(this.lockWaitMs === undefined ? {} : { lockWaitMs: this.lockWaitMs }),
     };
     const next = this.queue.then(async () => {
-      // Text is written as the Go host writes --now (hostlogic.CanonicalNow).
-      const now = typeof at === "string" ? (await ask<{ now: string }>(this.engine, "now", { now: at })).now : rfc3339(at);
+      // Written as the Go host writes --now (hostlogic.CanonicalNow: to the second, a zero offset as Z).
+      const { now } = await ask<{ now: string }>(this.engine, "now", { now: typeof at === "string" ? at : at.toISOString() });
       return call(this.vault, this.engine, tool, argsText, { ...opts, now });
     });
     this.queue = next.catch(() => undefined);
