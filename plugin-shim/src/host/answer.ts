@@ -1,21 +1,14 @@
-// Answering the core's needs: the TypeScript twin of host/vaultfs/answer.go.
-// The core decides which needs are allowed (check_need), what a folder's
-// listing shows (list) and the words of every refusal; this file reads.
+// Answering the core's needs (docs/HOSTS.md, "Answering needs"): the core
+// decides which are allowed and what a listing shows; this file reads.
 
 import { ask, decide, refusal, type HostCore } from "./core";
 import { join } from "./plan";
 import { decodeUTF8, sha256Hex, type VaultPort } from "./port";
 
-/** A file as the request carries it (core/vault.File). */
-export interface SnapFile {
-  sha256: string;
-  text?: string;
-  not_utf8?: boolean;
-}
-
 /** The part of the vault sent to the core so far (core/vault.Snapshot), by path (a match by its Match.Key()). */
 export interface Snapshot {
-  files: { [path: string]: SnapFile };
+  /** core/vault.File: the hash of its bytes, and their text when valid UTF-8 */
+  files: { [path: string]: { sha256: string; text?: string; not_utf8?: boolean } };
   /** the core reads it as a set: its order does not matter */
   missing: Set<string>;
   dirs: { [path: string]: string[] };
@@ -47,13 +40,7 @@ export interface Need {
 /** The deepest folder a tree walk enters (Obsidian follows symbolic links; a loop must end). */
 const maxDepth = 64;
 
-/**
- * answerNeed reads what need asks for into snap, as the Go host does:
- * files with the SHA-256 of their bytes and their text when valid UTF-8
- * (not_utf8 otherwise), folders as the core's list of their names, trees
- * walked, absent paths in missing (the core reads it as a set). maxBytes
- * bounds the text held in total (LIMIT_EXCEEDED past it; <= 0: no bound).
- */
+/** answerNeed reads what need asks for into snap; maxBytes bounds the text held in total (LIMIT_EXCEEDED past it; <= 0: no bound). */
 export async function answerNeed(core: HostCore, v: VaultPort, need: Need, snap: Snapshot, maxBytes: number): Promise<void> {
   await decide(core, v, "check_need", { need });
 

@@ -1,7 +1,6 @@
-// The call loop: the TypeScript twin of host/call. It asks the core,
-// answers its needs from the vault (up to 8 rounds), applies the plan it
-// returns, and prints what the core says to print (hostlogic.ReadAnswer):
-// the core's result or error, byte for byte.
+// The call loop (docs/HOSTS.md, "A call"), the twin of host/call: it asks
+// the core, answers its needs, applies its plan and prints what the core
+// says to print (hostlogic.ReadAnswer).
 
 import { answerNeed, newSnapshot, snapshotMembers, type Need } from "./answer";
 import { apply } from "./apply";
@@ -53,12 +52,9 @@ interface Read {
 }
 
 /**
- * call runs tool on the vault. Refusals, the core's or the host's
- * (CONFLICT, LIMIT_EXCEEDED, INTERNAL), come back as an Outcome with ok
+ * call runs tool with args (JSON text, sent as written; undefined: none).
+ * Refusals, the core's or the host's, come back as an Outcome with ok
  * false; it throws only when the engine itself fails.
- *
- * args is the arguments' JSON text (passed to the core as written) or
- * undefined for none.
  */
 export async function call(v: VaultPort, eng: Engine, tool: string, args: string | undefined, opts: CallOptions): Promise<Outcome> {
   const maxRounds = opts.maxRounds ?? 8;

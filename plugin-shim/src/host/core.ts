@@ -29,17 +29,21 @@ export function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** failing runs f; what it throws is thrown again as "<what>: <its message>" (INTERNAL when rendered). */
+export async function failing<T>(what: string, f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (err) {
+    throw new Error(`${what}: ${messageOf(err)}`);
+  }
+}
+
 /** ask sends one request of kind to the core and returns its decoded answer. */
 export async function ask<T>(core: HostCore, kind: string, req: object): Promise<T> {
   return JSON.parse(await core.host(JSON.stringify({ kind, ...req }))) as T;
 }
 
-/**
- * render returns what a call threw as the Go host prints it, in lang (the
- * core encodes it): a HostError as the core worded it, a CONFLICT under
- * the code conflict when given; anything else is INTERNAL, its message
- * after "internal error: ".
- */
+/** render returns what a call threw as the core prints it, in lang: anything but a HostError is INTERNAL; a CONFLICT takes the code conflict, when given. */
 export function render(core: HostCore, err: unknown, lang: string, conflict?: string): Promise<string> {
   const e = err instanceof HostError ? { error: err.wire } : { internal: messageOf(err) };
   return core.host(JSON.stringify({ kind: "render", lang, conflict, ...e }));
@@ -64,11 +68,7 @@ async function stateOf(v: VaultPort, l: Look): Promise<string> {
   return l.hash === true ? "sha256:" + sha256Hex(await v.readBytes(l.path)) : "file";
 }
 
-/**
- * decide asks the core a question (check_plan, where, undo, finished,
- * check_need…), answering the paths it asks to look at until it answers;
- * an error it answers is thrown.
- */
+/** decide asks the core a question (check_plan, where, undo…), answering the paths it asks to look at until it answers; an error is thrown. */
 export async function decide<T>(core: HostCore, v: VaultPort, kind: string, req: object): Promise<T> {
   let nodes: { [path: string]: string } | undefined;
   for (;;) {

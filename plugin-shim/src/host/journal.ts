@@ -1,10 +1,8 @@
-// The journal's I/O, in the format of docs/HOSTS.md, shared with the Go
-// host so that either can finish or resolve what the other began. The core
-// writes and reads the files' text (new_journal, open_journal, sweep); this
-// file moves them. Each is written under a temporary name and renamed into
-// place, so a <id>.json that exists is complete.
+// The journal's I/O (docs/HOSTS.md, "The journal and recovery"): the core
+// writes and reads the files' text, this file moves them, each written
+// under a temporary name and renamed into place.
 
-import { ask, decide, messageOf, type HostCore } from "./core";
+import { ask, decide, failing, messageOf, type HostCore } from "./core";
 import { join, parent, type Plan } from "./plan";
 import type { VaultPort } from "./port";
 import { run } from "./apply";
@@ -19,22 +17,11 @@ export interface Journal {
   states: { before: string; after: string }[];
 }
 
-/**
- * own holds the ids of the journals this plugin wrote and has not removed.
- * Calls run one at a time, so such a journal found by a later call is a
- * plan this plugin abandoned half-way: it is finished at once, never
- * waited on (see recoverJournals).
- */
+/** own holds the ids of the journals this plugin wrote and has not removed: calls run one at a time, so a later call never waits on them. */
 const own = new Set<string>();
 
 export interface RecoverOptions {
-  /**
-   * How long a journal another host wrote, younger than this (by its id),
-   * is left to that host before this one rolls it forward, in
-   * milliseconds. Default 10 000 (the Go host's lock wait): Kessho's calls
-   * take milliseconds, so an older journal is a crash's. The plugin's own
-   * journals and journals stopped on a conflict are never waited on.
-   */
+  /** How long, in ms, a journal another host wrote is left to it (by its id's age) before this host rolls it forward; default 10 000, the Go host's lock wait. */
   lockWaitMs?: number;
   /** The clock, for tests (also the time in a conflict copy's name). */
   nowMs?: () => number;
@@ -42,6 +29,7 @@ export interface RecoverOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
+/** randomHex is n random bytes in hex. */
 function randomHex(bytes: number): string {
   const b = new Uint8Array(bytes);
   crypto.getRandomValues(b);
@@ -50,21 +38,16 @@ function randomHex(bytes: number): string {
   return out;
 }
 
-
 /** writeJournal makes p the vault's journal (the core encodes it; temporary name, then renamed into place). */
 export async function writeJournal(core: HostCore, v: VaultPort, p: Plan): Promise<Journal> {
   const { id, text } = await ask<{ id: string; text: string }>(core, "new_journal", { plan: p, now: new Date().toISOString(), suffix: randomHex(4) });
-  try {
-    await writeState(v, jfile(id, "json"), text);
-  } catch (err) {
-    throw new Error(`writing the journal: ${messageOf(err)}`);
-  }
+  await failing("writing the journal", () => writeState(v, jfile(id, "json"), text));
   own.add(id);
   return { id, plan: p, states: [] };
 }
 
 /** writeState writes one of Kessho's files under a temporary name, then renames it into place. */
-async function writeState(v: VaultPort, p: string, data: string): Promise<void> {
+export async function writeState(v: VaultPort, p: string, data: string): Promise<void> {
   const tmp = join(parent(p), tempPrefix + randomHex(8));
   try {
     await v.state.write(tmp, data);
@@ -81,15 +64,6 @@ export function jfile(id: string, ext: string): string {
   return join(journalDir, `${id}.${ext}`);
 }
 
-/** writeMarker records that recovery of journal id stopped on a conflict (<id>.conflict, the core's text). */
-export async function writeMarker(v: VaultPort, id: string, data: string): Promise<void> {
-  try {
-    await writeState(v, jfile(id, "conflict"), data);
-  } catch (err) {
-    throw new Error(`writing the conflict of journal ${id}: ${messageOf(err)}`);
-  }
-}
-
 /** markDone records op k of journal id as finished. */
 export async function markDone(v: VaultPort, id: string, k: number): Promise<void> {
   await v.state.append(jfile(id, "done"), `${k}\n`);
@@ -97,21 +71,17 @@ export async function markDone(v: VaultPort, id: string, k: number): Promise<voi
 
 /** removeJournal removes the journal, then its progress and its conflict. */
 export async function removeJournal(v: VaultPort, id: string): Promise<void> {
-  try {
+  await failing("removing the journal", async () => {
     for (const ext of ["json", "done", "conflict"]) await v.state.remove(jfile(id, ext));
-  } catch (err) {
-    throw new Error(`removing the journal: ${messageOf(err)}`);
-  }
+  });
   own.delete(id);
 }
 
 /**
- * recoverJournals rolls forward every plan a crash left half-applied, oldest
- * first, as the Go host's Recover does (docs/HOSTS.md, "The journal and
- * recovery"; the core's sweep orders it). A journal another host wrote less
- * than lockWaitMs ago (the core's "young") is first given that long to
- * disappear: that host may be applying it at this instant, and rolling it
- * forward beside it would race its re-checks.
+ * recoverJournals rolls forward every plan a crash left half-applied, in
+ * the core's order (sweep). A journal another host wrote less than
+ * lockWaitMs ago (the core's "young") is given that long to go first: that
+ * host may be applying it, and rolling it forward too would race it.
  */
 export async function recoverJournals(core: HostCore, v: VaultPort, opts: RecoverOptions = {}): Promise<void> {
   const wait = opts.lockWaitMs ?? 10_000;
@@ -144,11 +114,10 @@ interface Opened {
 }
 
 /**
- * recoverOne rolls journal id forward from the first op not done, once
- * the core decoded it: a conflict record whose copy still exists refuses
- * the call (thrown by decide); the progress is rewritten first when the
- * core's differs (a torn line, a copy a person deleted), then a stale or
- * resolved record goes.
+ * recoverOne rolls journal id forward once the core opened it (a conflict
+ * copy still there is thrown): the progress rewritten when the core's
+ * differs (a torn line, a copy deleted), then a stale or resolved record
+ * removed.
  */
 async function recoverOne(core: HostCore, v: VaultPort, id: string, nowMs: () => number): Promise<void> {
   const req: { id: string; journal?: string | null; read_error?: string; done?: string | null; record?: string | null } = { id };
