@@ -2,6 +2,7 @@
 // writes and reads the files' text, this file moves them, each written
 // under a temporary name and renamed into place.
 
+import { bytesToHex } from "@noble/hashes/utils.js";
 import { ask, decide, failing, messageOf, type HostCore } from "./core";
 import { join, parent, type Plan } from "./plan";
 import type { VaultPort } from "./port";
@@ -30,12 +31,8 @@ export interface RecoverOptions {
 }
 
 /** randomHex is n random bytes in hex. */
-function randomHex(bytes: number): string {
-  const b = new Uint8Array(bytes);
-  crypto.getRandomValues(b);
-  let out = "";
-  for (const x of b) out += x.toString(16).padStart(2, "0");
-  return out;
+function randomHex(n: number): string {
+  return bytesToHex(crypto.getRandomValues(new Uint8Array(n)));
 }
 
 /** writeJournal makes p the vault's journal (the core encodes it; temporary name, then renamed into place). */

@@ -38,13 +38,8 @@ export class Host {
    * one runs at a time.
    */
   call(tool: string, args?: unknown, o: CallOverrides = {}): Promise<Outcome> {
-    let argsText: string | undefined;
-    if (typeof args === "string") {
-      JSON.parse(args); // throws on text that is not JSON, as `kessho call --json` refuses it
-      argsText = args;
-    } else if (args !== undefined) {
-      argsText = JSON.stringify(args);
-    }
+    if (typeof args === "string") JSON.parse(args); // throws on text that is not JSON, as `kessho call --json` refuses it
+    const argsText = typeof args === "string" || args === undefined ? args : JSON.stringify(args);
     const at = o.now ?? this.env.clock();
     const opts = {
       tz: o.tz ?? this.env.tz(),
