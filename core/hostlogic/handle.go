@@ -22,27 +22,36 @@ import (
 //	check_plan     {"plan":[…],"nodes":{path:state}}  → {"ok":true} | {"need":[look]} | {"error":e}
 //	where          {"op":…,"state":…,"nodes":{…}}     → {"at":"before"|"after"|"neither"} | {"need":[look]}
 //	undo           {"op":…,"nodes":{…}}               → {"do","path","from","expect"} (Undo) | {"need":[look]}
-//	open_journal   {"id","journal","read_error","done","record"}   → {"journal":…,"from":n,"done":text,"record":…,"resume":…,"temp_dirs":[…]} | {"error":e}
-//	conflict_copy  {"id","k","op","now","n"}          → {"copy","text","record","error":e}
+//	open_journal   {"id","journal","read_error","done","record","nodes"} → {"journal":…,"from":n,"done":text,"drop_record":bool,"temp_dirs":[…]} | {"need":[look]} | {"error":e}
+//	conflict_copy  {"id","plan","k","now","nodes"}    → {"copy","text","record","stop":e} | {"need":[look]}
 //	sweep          {"names":[…],"now"?,"wait_ms"?,"own"?} → {"ids":[…],"remove":[…],"young":bool}
 //	new_journal    {"plan","now","suffix"}            → {"id","text"}
 //	check_need     {"need":…}                         → {"ok":true} | {"error":e}
 //	list           {"names":[…],"patterns":[…]|null}  → {"names":[…]}
 //	finished       {"plan","path","nodes"}            → {"ok":true} | {"need":[look]} | {"error":e}
 //	refuse         {"why","path","max","tool","rounds"} → {"error":e}
-//	render         {"error":e,"lang"}                 → the refusal as the host prints it
+//	read_answer    {"answer":text}                    → {"need":…} | {"ok","printed","plan","conflict"} | {"invalid":why}
+//	now            {"now":text}                       → {"now":text} (CanonicalNow)
+//	render         {"error":e|"internal":text,"lang","conflict"} → the refusal as the host prints it
 //
 // A state (in "nodes") is what a host found at a path: "absent",
 // "folder", "file", "sha256:<hex>" (a file, hashed where the look asked
 // for it) or "other". An error e is {"code","en","fr","details"}: the
-// host throws it as it is and renders it with render at the call's end.
+// host throws it as it is and renders it with render at the call's end;
+// anything else it throws it renders as "internal" (fault.Internalf), and
+// a CONFLICT of a plan under the code the answer named (ConflictAs).
 func Handle(req []byte) []byte {
 	var r request
 	if err := json.Unmarshal(req, &r); err != nil {
 		return answer(map[string]any{"error": wireErr(fault.Internalf("a host request is not valid JSON: %v", err))})
 	}
 	if r.Kind == "render" {
-		return Render(r.Error.fault(), r.Lang)
+		e := r.Error.fault()
+		if r.Internal != "" {
+			e = fault.Internalf("%s", r.Internal)
+		}
+		e, _ = fault.As(ConflictAs(r.Conflict, e))
+		return Render(e, r.Lang)
 	}
 	return answer(r.run())
 }
@@ -74,6 +83,9 @@ type request struct {
 	Need      vault.Need        `json:"need"`
 	Error     errorValue        `json:"error"`
 	Lang      string            `json:"lang"`
+	Internal  string            `json:"internal"`
+	Conflict  string            `json:"conflict"`
+	Answer    string            `json:"answer"`
 }
 
 // errorValue is a *fault.Error on the wire, both languages kept.
@@ -110,13 +122,7 @@ func (r *request) run() any {
 	case "open_journal":
 		return r.openJournal()
 	case "conflict_copy":
-		now, err := time.Parse(time.RFC3339Nano, r.Now)
-		if err != nil || r.K < 0 || r.K >= len(r.Plan) {
-			return map[string]any{"error": wireErr(fault.Internalf("a conflict_copy request without a valid time or op"))}
-		}
-		op := r.Plan[r.K]
-		rec := Record{Op: r.K, Path: Target(op), Copy: CopyName(Target(op), now, max(r.N, 1))}
-		return map[string]any{"copy": rec.Copy, "text": CopyText(r.ID, op), "record": string(rec.JSON()), "error": wireErr(rec.Stop(r.ID))}
+		return r.conflictCopy()
 	case "sweep":
 		ids, remove := Sweep(r.Names)
 		now, _ := time.Parse(time.RFC3339Nano, r.Now)
@@ -139,6 +145,10 @@ func (r *request) run() any {
 		return map[string]any{"names": List(r.Names, r.Patterns)}
 	case "finished":
 		return r.finished()
+	case "read_answer":
+		return readAnswer([]byte(r.Answer))
+	case "now":
+		return map[string]any{"now": CanonicalNow(r.Now)}
 	case "refuse":
 		if e := Refusal(r.Why, r.Path, r.Max, r.Tool, r.Rounds); e != nil {
 			return map[string]any{"error": wireErr(e)}
@@ -152,6 +162,24 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// readAnswer is ReadAnswer for a host that prints Printed once the
+// plan, sent only when there is one, has landed.
+func readAnswer(raw []byte) any {
+	a, err := ReadAnswer(raw)
+	switch {
+	case err != nil:
+		return map[string]any{"invalid": err.Error()}
+	case a.Need != nil:
+		return map[string]any{"need": a.Need}
+	}
+	out := map[string]any{"ok": *a.OK, "printed": string(a.Printed())}
+	if *a.OK && len(a.Plan) > 0 {
+		out["plan"] = a.Plan
+		out["conflict"] = a.Conflict
+	}
+	return out
 }
 
 // errNeed stops a decision that needs a path the host has not sent.
@@ -265,6 +293,10 @@ func (r *request) undo() any {
 	return UndoOf(r.Op, func(x string) string { return r.Nodes[x] })
 }
 
+// openJournal decodes the journal r.ID, its progress and its conflict
+// record. A pending record (op from) refuses the call while its copy
+// exists; once a person deleted it, their version wins for that op: it
+// is recorded done and the record dropped, as is a stale one.
 func (r *request) openJournal() any {
 	fail := func(err error) any { return map[string]any{"error": wireErr(err)} }
 	if r.ReadError != "" {
@@ -292,12 +324,42 @@ func (r *request) openJournal() any {
 	if err != nil {
 		return fail(err)
 	}
-	out := map[string]any{"journal": j, "from": done, "done": doneText(done), "resume": [...]string{"none", "stale", "pending"}[resume], "temp_dirs": TempDirs(j.Plan[done:])}
-	if resume != NoRecord {
-		out["record"] = rec
-		out["error"] = wireErr(rec.Stop(j.ID))
+	from := done
+	if resume == Pending {
+		s, ok := r.Nodes[rec.Copy]
+		switch {
+		case !ok:
+			return map[string]any{"need": []Look{{Path: rec.Copy}}}
+		case s != plan.Absent:
+			return fail(rec.Stop(j.ID))
+		}
+		from++
 	}
-	return out
+	return map[string]any{"journal": j, "from": from, "done": doneText(from), "drop_record": resume != NoRecord, "temp_dirs": TempDirs(j.Plan[done:])}
+}
+
+// conflictCopy names the conflict copy of op r.K of the journal r.ID:
+// the first CopyName free in r.Nodes (asking for the next candidate
+// until one is), its text, the record to write and the refusal to stop
+// the call with.
+func (r *request) conflictCopy() any {
+	now, err := time.Parse(time.RFC3339Nano, r.Now)
+	if err != nil || r.K < 0 || r.K >= len(r.Plan) {
+		return map[string]any{"error": wireErr(fault.Internalf("a conflict_copy request without a valid time or op"))}
+	}
+	op := r.Plan[r.K]
+	rec := Record{Op: r.K, Path: Target(op)}
+	for n := 1; ; n++ {
+		rec.Copy = CopyName(rec.Path, now, n)
+		s, ok := r.Nodes[rec.Copy]
+		if !ok {
+			return map[string]any{"need": []Look{{Path: rec.Copy}}}
+		}
+		if s == plan.Absent {
+			break
+		}
+	}
+	return map[string]any{"copy": rec.Copy, "text": CopyText(r.ID, op), "record": string(rec.JSON()), "stop": wireErr(rec.Stop(r.ID))}
 }
 
 // doneText is the progress file that lists ops [0,done) done.

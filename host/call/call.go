@@ -32,7 +32,6 @@ package call
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -186,7 +185,7 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 		if err != nil {
 			return Outcome{}, fmt.Errorf("call %s: %w", tool, err)
 		}
-		ans, errJSON, err := decode(raw)
+		ans, err := hostlogic.ReadAnswer(raw)
 		if err != nil {
 			return Outcome{}, fmt.Errorf("call %s: %w", tool, err)
 		}
@@ -203,61 +202,17 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 			continue
 		}
 		if !*ans.OK {
-			out, _ := json.Marshal(struct {
-				OK    bool            `json:"ok"`
-				Error json.RawMessage `json:"error"`
-			}{false, errJSON})
-			return Outcome{Answer: out, Raw: raw, Error: ans.Error}, nil
+			return Outcome{Answer: ans.Printed(), Raw: raw, Error: ans.Error}, nil
 		}
 		if len(ans.Plan) > 0 {
 			if err := v.Apply(lock, ans.Plan); err != nil {
-				o := Refusal(conflictAs(ans.Conflict, err), opts.Lang)
+				o := Refusal(hostlogic.ConflictAs(ans.Conflict, err), opts.Lang)
 				o.Raw = raw
 				return o, nil
 			}
 		}
-		out, _ := json.Marshal(struct {
-			OK     bool            `json:"ok"`
-			Result json.RawMessage `json:"result"`
-		}{true, ans.Result})
-		return Outcome{Answer: out, Raw: raw, OK: true, Result: ans.Result, Plan: ans.Plan}, nil
+		return Outcome{Answer: ans.Printed(), Raw: raw, OK: true, Result: ans.Result, Plan: ans.Plan}, nil
 	}
-}
-
-// decode reads an engine's answer once: the core.Answer, and its error
-// as the core wrote it, which hosts show byte for byte.
-func decode(raw []byte) (core.Answer, json.RawMessage, error) {
-	var ans struct {
-		core.Answer
-		Error json.RawMessage `json:"error"` // outranks core.Answer.Error
-	}
-	if err := json.Unmarshal(raw, &ans); err != nil {
-		return core.Answer{}, nil, fmt.Errorf("the engine answered invalid JSON: %w", err)
-	}
-	switch {
-	case ans.Need != nil:
-	case ans.OK == nil:
-		return core.Answer{}, nil, errors.New("the engine's answer has neither need nor ok")
-	case !*ans.OK:
-		var body core.ErrorBody
-		if err := json.Unmarshal(ans.Error, &body); err != nil {
-			return core.Answer{}, nil, fmt.Errorf("the engine's refusal is no error body: %w", err)
-		}
-		ans.Answer.Error = &body
-	}
-	return ans.Answer, ans.Error, nil
-}
-
-// conflictAs gives a failed precondition (CONFLICT) the code the core
-// named beside the plan, when it named one; message and details stay.
-func conflictAs(code string, err error) error {
-	e, ok := fault.As(err)
-	if !ok || e.Code != fault.Conflict || code == "" {
-		return err
-	}
-	c := *e
-	c.Code = fault.Code(code)
-	return &c
 }
 
 // Refusal renders a host-side error as the core renders its own refusals

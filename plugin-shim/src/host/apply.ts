@@ -1,23 +1,13 @@
-// Applying plans: the TypeScript twin of host/vaultfs/apply.go, by the
-// rules of docs/HOSTS.md ("Applying a plan", "The journal and recovery").
-// The core checks the plan and decides; this file lands the ops through
+// Applying plans by docs/HOSTS.md ("Applying a plan", "The journal and
+// recovery"): the core checks and decides, this file lands the ops through
 // Obsidian's API and undoes them.
 
-import { ask, decide, fromWire, refusal, type HostCore, type WireError } from "./core";
-import { HostError, internal, messageOf } from "./fault";
+import { decide, failing, HostError, messageOf, refusal, type HostCore, type WireError } from "./core";
 import { ABSENT, parent, type Op, type Plan } from "./plan";
 import { sha256Hex, Stale, type VaultPort } from "./port";
-import { jfile, markDone, recoverJournals, removeJournal, writeJournal, writeMarker, type Journal, type RecoverOptions } from "./journal";
+import { jfile, markDone, recoverJournals, removeJournal, writeJournal, writeState, type Journal, type RecoverOptions } from "./journal";
 
-/**
- * apply applies p to the vault, all of it or none of it: recovery, the
- * check (the core validates p and evaluates its preconditions,
- * hostlogic.Check; the first failure is thrown), the journal, then each
- * op re-checked and landed (see land). A
- * target changed meanwhile undoes the landed ops (stop) and throws
- * CONFLICT; an I/O error leaves the journal for the next call; a plan
- * another host finished meanwhile counts as made (finishedElsewhere).
- */
+/** apply applies p to the vault, all of it or none of it: recovery, the core's check_plan, the journal, then run. */
 export async function apply(core: HostCore, v: VaultPort, p: Plan, opts: RecoverOptions = {}): Promise<void> {
   await recoverJournals(core, v, opts);
   await decide(core, v, "check_plan", { plan: p });
@@ -49,15 +39,12 @@ async function createIn(v: VaultPort, p: string, data: string | Uint8Array): Pro
 }
 
 /**
- * land re-checks op's target against its before-state, as close to the
- * change as Obsidian's API allows, and makes the change; it throws Stale
- * (port.ts) when the target does not hold it, with nothing changed. A write over a
- * file is checked inside vault.process's callback, which Obsidian runs
- * synchronously between its read and its write: no window. A write of a
- * new file goes through vault.create, which refuses an existing one. A
- * delete reads the file and removes it in the next step, a move checks
- * both paths right before fileManager.renameFile: the API offers no
- * conditional delete or rename, so that one await is the window left.
+ * land re-checks op's target against its before-state as close to the
+ * change as Obsidian's API allows, and makes the change (Stale, nothing
+ * changed, when it does not hold). A write over a file is checked inside
+ * vault.process (no window), a new file made by vault.create (which refuses
+ * an existing one); the API has no conditional delete or rename, so for
+ * those one await is the window left.
  */
 async function land(v: VaultPort, op: Op): Promise<Landed> {
   const p = op.path!;
@@ -87,12 +74,7 @@ async function land(v: VaultPort, op: Op): Promise<Landed> {
   return { prior: bytes, made: [] };
 }
 
-/**
- * undo puts back what op changed as the core says (hostlogic.UndoOf):
- * only where its target still holds what the op left; a target edited
- * since the core looked is left as it is (Stale). Then the folders made
- * for op go, when empty.
- */
+/** undo puts back what op changed as the core says (hostlogic.UndoOf; a target edited since is left, Stale), then the folders made for it. */
 async function undo(core: HostCore, v: VaultPort, op: Op, l: Landed): Promise<void> {
   const u = await decide<{ do: string; path: string; from?: string; expect?: string }>(core, v, "undo", { op });
   try {
@@ -109,14 +91,12 @@ async function undo(core: HostCore, v: VaultPort, op: Op, l: Landed): Promise<vo
 }
 
 /**
- * run lands j's ops from op from on, recording each done, then removes
- * the journal (docs/HOSTS.md). In a live call (rec null) every op is
- * re-checked and landed; a target changed meanwhile undoes the landed ops
- * (stop). In a recovery the core's "where" says whether each op is done,
- * to land, or neither; neither, or a re-check that fails, keeps the
- * user's file and writes Kessho's version beside it (keepTheirs; rec is
- * the clock of its name). An I/O
- * error leaves the journal for the next call (failed).
+ * run lands j's ops from op from on, recording each done, then removes the
+ * journal. Live (rec null), a target changed meanwhile undoes the landed
+ * ops (stop). In a recovery the core's "where" says if an op is done or to
+ * land; neither, or a failed re-check, keeps the user's file and writes
+ * Kessho's version beside it (keepTheirs; rec is its clock). An I/O error
+ * leaves the journal for the next call (failed).
  */
 export async function run(core: HostCore, v: VaultPort, j: Journal, from: number, rec: (() => number) | null): Promise<void> {
   const landed: Landed[] = [];
@@ -138,19 +118,14 @@ export async function run(core: HostCore, v: VaultPort, j: Journal, from: number
   await removeJournal(v, j.id);
 }
 
-/**
- * stop ends a live apply whose next op found its target changed: the
- * progress goes (a crash while undoing then has recovery look at every op
- * again), the landed ops are undone newest first, the journal goes, and the
- * core's CONFLICT is thrown.
- */
+/** stop ends a live apply whose next op found its target changed: the progress goes, the landed ops are undone newest first, then the journal; CONFLICT. */
 async function stop(core: HostCore, v: VaultPort, j: Journal, s: Stale, undos: Landed[]): Promise<void> {
   if (await finishedElsewhere(core, v, j, s.path)) return;
   try {
     await v.state.remove(jfile(j.id, "done")); // a recovery then looks at every op again
     for (let i = undos.length - 1; i >= 0; i--) await undo(core, v, j.plan[i]!, undos[i]!);
   } catch (err) {
-    throw internal(`undoing plan ${j.id} after ${s.path} changed: ${messageOf(err)}; the vault is half-way and the next call finishes the plan`);
+    throw new Error(`undoing plan ${j.id} after ${s.path} changed: ${messageOf(err)}; the vault is half-way and the next call finishes the plan`);
   }
   await removeJournal(v, j.id);
   throw await refusal(core, s.why, s.path);
@@ -161,14 +136,10 @@ async function failed(core: HostCore, v: VaultPort, j: Journal, k: number, err: 
   const op = j.plan[k]!;
   if (live && (await finishedElsewhere(core, v, j, op.path ?? op.from!))) return;
   if (err instanceof HostError) throw err;
-  throw internal(`applying op ${k} (${op.op}) of plan ${j.id}: ${messageOf(err)}; the vault is half-way and the next call finishes the plan`);
+  throw new Error(`applying op ${k} (${op.op}) of plan ${j.id}: ${messageOf(err)}; the vault is half-way and the next call finishes the plan`);
 }
 
-/**
- * finishedElsewhere tells whether another host finished j while this one
- * was applying it (its journal is gone); the core's "finished" then throws
- * the CONFLICT naming a path changed since, if one has.
- */
+/** finishedElsewhere tells whether another host finished j meanwhile (its journal gone); the core's "finished" throws if a path changed since. */
 async function finishedElsewhere(core: HostCore, v: VaultPort, j: Journal, path: string): Promise<boolean> {
   if ((await v.state.read(jfile(j.id, "json"))) !== null) return false;
   await decide(core, v, "finished", { plan: j.plan, path });
@@ -180,26 +151,13 @@ interface Copy {
   copy: string;
   text: string;
   record: string;
-  error: WireError;
+  stop: WireError;
 }
 
-/**
- * keepTheirs writes the conflict copy of op k beside its target (for a
- * move, its source) under the first free name the core gives, then
- * <id>.conflict, and returns RECOVERY_CONFLICT.
- */
+/** keepTheirs writes the conflict copy of op k under the first free name the core gives, then <id>.conflict; it returns RECOVERY_CONFLICT. */
 async function keepTheirs(core: HostCore, v: VaultPort, j: Journal, k: number, nowMs: () => number): Promise<HostError> {
-  const now = new Date(nowMs()).toISOString();
-  let c: Copy;
-  for (let n = 1; ; n++) {
-    c = await ask<Copy>(core, "conflict_copy", { id: j.id, plan: j.plan, k, now, n });
-    if ((await v.kind(c.copy)) === null) break;
-  }
-  try {
-    await createIn(v, c.copy, c.text);
-  } catch (err) {
-    throw internal(`writing the conflict copy ${c.copy} of plan ${j.id}: ${messageOf(err)}`);
-  }
-  await writeMarker(v, j.id, c.record);
-  return fromWire(c.error);
+  const c = await decide<Copy>(core, v, "conflict_copy", { id: j.id, plan: j.plan, k, now: new Date(nowMs()).toISOString() });
+  await failing(`writing the conflict copy ${c.copy} of plan ${j.id}`, () => createIn(v, c.copy, c.text));
+  await failing(`writing the conflict of journal ${j.id}`, () => writeState(v, jfile(j.id, "conflict"), c.record));
+  return new HostError(c.stop);
 }

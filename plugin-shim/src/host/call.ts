@@ -1,17 +1,13 @@
-// The call loop: the TypeScript twin of host/call. It asks the core,
-// answers its needs from the vault (up to 8 rounds), applies the plan it
-// returns, and renders the answer the Go host prints, byte for byte: the
-// core's result or error copied verbatim.
+// The call loop (docs/HOSTS.md, "A call"), the twin of host/call: it asks
+// the core, answers its needs, applies its plan and prints what the core
+// says to print (hostlogic.ReadAnswer).
 
-import { answerNeed, newSnapshot, snapshotJSON, type Need } from "./answer";
+import { answerNeed, newSnapshot, snapshotMembers, type Need } from "./answer";
 import { apply } from "./apply";
-import { refusal, render, type HostCore } from "./core";
-import { asHostError, HostError, messageOf } from "./fault";
-import { rawFields } from "./gojson";
+import { ask, refusal, render, type HostCore } from "./core";
 import type { Plan } from "./plan";
 import type { VaultPort } from "./port";
-import type { RecoverOptions } from "./journal";
-import { recoverJournals } from "./journal";
+import { recoverJournals, type RecoverOptions } from "./journal";
 
 /** An engine runs core.Handle on a request and returns its answer, as JSON text. */
 export interface Engine {
@@ -45,20 +41,27 @@ export interface Outcome {
   ok: boolean;
 }
 
+/** An engine's answer as the core reads it for the host (hostlogic.ReadAnswer). */
+interface Read {
+  need?: Need;
+  ok: boolean;
+  printed: string;
+  plan?: Plan;
+  conflict?: string;
+  invalid?: string;
+}
+
 /**
- * call runs tool on the vault. Refusals, the core's or the host's
- * (CONFLICT, LIMIT_EXCEEDED, INTERNAL), come back as an Outcome with ok
+ * call runs tool with args (JSON text, sent as written; undefined: none).
+ * Refusals, the core's or the host's, come back as an Outcome with ok
  * false; it throws only when the engine itself fails.
- *
- * args is the arguments' JSON text (passed to the core as written) or
- * undefined for none.
  */
 export async function call(v: VaultPort, eng: Engine, tool: string, args: string | undefined, opts: CallOptions): Promise<Outcome> {
   const maxRounds = opts.maxRounds ?? 8;
   const maxBytes = opts.maxBytes ?? 256 * 1024 * 1024;
   const core = opts.core ?? (eng as Engine & HostCore);
-  const refuse = async (err: unknown, raw?: string): Promise<Outcome> => {
-    const answer = await render(core, asHostError(err), opts.lang);
+  const refuse = async (err: unknown, raw?: string, conflict?: string): Promise<Outcome> => {
+    const answer = await render(core, err, opts.lang, conflict);
     return { answer, raw: raw ?? answer, plan: null, ok: false };
   };
   try {
@@ -66,49 +69,29 @@ export async function call(v: VaultPort, eng: Engine, tool: string, args: string
   } catch (err) {
     return refuse(err);
   }
-  let head = '{"tool":' + JSON.stringify(tool);
-  if (args !== undefined) head += ',"args":' + args;
-  head += ',"now":' + JSON.stringify(opts.now);
-  if (opts.tz !== "") head += ',"tz":' + JSON.stringify(opts.tz);
-  if (opts.lang !== "") head += ',"lang":' + JSON.stringify(opts.lang);
+  // The request: the arguments as written, then the rest with Go's omitempty.
+  const head = '{"tool":' + JSON.stringify(tool) + (args === undefined ? "" : ',"args":' + args) + ",";
+  const rest = { now: opts.now, tz: opts.tz || undefined, lang: opts.lang || undefined };
   const snap = newSnapshot();
   for (let round = 0; ; round++) {
-    const raw = await eng.call(head + snapshotJSON(snap) + "}");
-    let fields: Map<string, string>;
-    try {
-      fields = rawFields(raw);
-    } catch (err) {
-      throw new Error(`call ${tool}: the engine answered invalid JSON: ${messageOf(err)}`);
-    }
-    const need = fields.get("need");
-    if (need !== undefined && need !== "null") {
-      if (round + 1 >= maxRounds) {
-        return refuse(await refusal(core, "too_many_rounds", "", { tool, rounds: maxRounds }));
-      }
+    const raw = await eng.call(head + JSON.stringify({ ...rest, ...snapshotMembers(snap) }).slice(1));
+    const a = await ask<Read>(core, "read_answer", { answer: raw });
+    if (a.invalid !== undefined) throw new Error(`call ${tool}: ${a.invalid}`);
+    if (a.need !== undefined) {
       try {
-        await answerNeed(core, v, JSON.parse(need) as Need, snap, maxBytes);
+        if (round + 1 >= maxRounds) throw await refusal(core, "too_many_rounds", "", { tool, rounds: maxRounds });
+        await answerNeed(core, v, a.need, snap, maxBytes);
       } catch (err) {
         return refuse(err);
       }
       continue;
     }
-    const ok = fields.get("ok");
-    if (ok === undefined || ok === "null") throw new Error(`call ${tool}: the engine's answer has neither need nor ok`);
-    if (ok !== "true") {
-      return { answer: '{"ok":false,"error":' + (fields.get("error") ?? "null") + "}", raw, plan: null, ok: false };
+    try {
+      if (a.plan !== undefined) await apply(core, v, a.plan, opts);
+    } catch (err) {
+      // A failed precondition takes the tool's own code (the answer's "conflict", e.g. CONTEXT_HYGIENE_RACE).
+      return refuse(err, raw, a.conflict);
     }
-    const planText = fields.get("plan");
-    const plan = planText === undefined || planText === "null" ? null : (JSON.parse(planText) as Plan);
-    if (plan !== null && plan.length > 0) {
-      try {
-        await apply(core, v, plan, opts);
-      } catch (err) {
-        // A failed precondition takes the tool's own code (the answer's "conflict", e.g. CONTEXT_HYGIENE_RACE).
-        const e = asHostError(err);
-        const code = fields.get("conflict");
-        return refuse(e.code === "CONFLICT" && code !== undefined ? new HostError(JSON.parse(code) as string, e.en, e.fr, e.details) : e, raw);
-      }
-    }
-    return { answer: '{"ok":true,"result":' + (fields.get("result") ?? "null") + "}", raw, plan, ok: true };
+    return { answer: a.printed, raw, plan: a.plan ?? null, ok: a.ok };
   }
 }

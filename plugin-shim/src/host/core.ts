@@ -2,7 +2,6 @@
 // handle_host entry runs core/hostlogic.Handle, the code the Go host calls
 // natively (docs/HOSTS.md is the contract). This host keeps only the I/O.
 
-import { HostError } from "./fault";
 import { sha256Hex, type VaultPort } from "./port";
 
 /** A core that answers host requests (WasmEngine). */
@@ -18,24 +17,41 @@ export interface WireError {
   details: { [key: string]: unknown };
 }
 
+/** HostError is a refusal the core worded, thrown as it is until the call renders it. */
+export class HostError extends Error {
+  constructor(readonly wire: WireError) {
+    super(`${wire.code}: ${wire.en}`);
+  }
+}
+
+/** messageOf is the message of anything thrown. */
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** failing runs f; what it throws is thrown again as "<what>: <its message>" (INTERNAL when rendered). */
+export async function failing<T>(what: string, f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (err) {
+    throw new Error(`${what}: ${messageOf(err)}`);
+  }
+}
+
 /** ask sends one request of kind to the core and returns its decoded answer. */
 export async function ask<T>(core: HostCore, kind: string, req: object): Promise<T> {
   return JSON.parse(await core.host(JSON.stringify({ kind, ...req }))) as T;
 }
 
-/** fromWire is the HostError the core described. */
-export function fromWire(e: WireError): HostError {
-  return new HostError(e.code, e.en, e.fr, e.details);
-}
-
-/** render returns e as the Go host prints it, in lang: the core encodes it (Go's JSON). */
-export function render(core: HostCore, e: HostError, lang: string): Promise<string> {
-  return core.host(JSON.stringify({ kind: "render", lang, error: { code: e.code, en: e.en, fr: e.fr, details: e.details } }));
+/** render returns what a call threw as the core prints it, in lang: anything but a HostError is INTERNAL; a CONFLICT takes the code conflict, when given. */
+export function render(core: HostCore, err: unknown, lang: string, conflict?: string): Promise<string> {
+  const e = err instanceof HostError ? { error: err.wire } : { internal: messageOf(err) };
+  return core.host(JSON.stringify({ kind: "render", lang, conflict, ...e }));
 }
 
 /** refusal is the host refusal why about path, in the core's words (hostlogic.Refusal: changed, exists, too_much_text…). */
 export async function refusal(core: HostCore, why: string, path: string, more: object = {}): Promise<HostError> {
-  return fromWire((await ask<{ error: WireError }>(core, "refuse", { why, path, ...more })).error);
+  return new HostError((await ask<{ error: WireError }>(core, "refuse", { why, path, ...more })).error);
 }
 
 /** A path to look at, and whether a file there must be hashed (hostlogic.Look). */
@@ -52,16 +68,12 @@ async function stateOf(v: VaultPort, l: Look): Promise<string> {
   return l.hash === true ? "sha256:" + sha256Hex(await v.readBytes(l.path)) : "file";
 }
 
-/**
- * decide asks the core a question about the vault (check_plan, where,
- * finished), answering the paths it asks to look at until it answers; an
- * error it answers is thrown.
- */
+/** decide asks the core a question (check_plan, where, undo…), answering the paths it asks to look at until it answers; an error is thrown. */
 export async function decide<T>(core: HostCore, v: VaultPort, kind: string, req: object): Promise<T> {
   let nodes: { [path: string]: string } | undefined;
   for (;;) {
     const a = await ask<T & { need?: Look[]; error?: WireError }>(core, kind, nodes === undefined ? req : { ...req, nodes });
-    if (a.error !== undefined) throw fromWire(a.error);
+    if (a.error !== undefined) throw new HostError(a.error);
     if (a.need === undefined) return a;
     nodes ??= {};
     for (const l of a.need) nodes[l.path] = await stateOf(v, l);

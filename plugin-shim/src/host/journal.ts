@@ -1,11 +1,9 @@
-// The journal's I/O, in the format of docs/HOSTS.md, shared with the Go
-// host so that either can finish or resolve what the other began. The core
-// writes and reads the files' text (new_journal, open_journal, sweep); this
-// file moves them. Each is written under a temporary name and renamed into
-// place, so a <id>.json that exists is complete.
+// The journal's I/O (docs/HOSTS.md, "The journal and recovery"): the core
+// writes and reads the files' text, this file moves them, each written
+// under a temporary name and renamed into place.
 
-import { ask, fromWire, type HostCore, type WireError } from "./core";
-import { internal, messageOf } from "./fault";
+import { bytesToHex } from "@noble/hashes/utils.js";
+import { ask, decide, failing, messageOf, type HostCore } from "./core";
 import { join, parent, type Plan } from "./plan";
 import type { VaultPort } from "./port";
 import { run } from "./apply";
@@ -20,22 +18,11 @@ export interface Journal {
   states: { before: string; after: string }[];
 }
 
-/**
- * own holds the ids of the journals this plugin wrote and has not removed.
- * Calls run one at a time, so such a journal found by a later call is a
- * plan this plugin abandoned half-way: it is finished at once, never
- * waited on (see recoverJournals).
- */
+/** own holds the ids of the journals this plugin wrote and has not removed: calls run one at a time, so a later call never waits on them. */
 const own = new Set<string>();
 
 export interface RecoverOptions {
-  /**
-   * How long a journal another host wrote, younger than this (by its id),
-   * is left to that host before this one rolls it forward, in
-   * milliseconds. Default 10 000 (the Go host's lock wait): Kessho's calls
-   * take milliseconds, so an older journal is a crash's. The plugin's own
-   * journals and journals stopped on a conflict are never waited on.
-   */
+  /** How long, in ms, a journal another host wrote is left to it (by its id's age) before this host rolls it forward; default 10 000, the Go host's lock wait. */
   lockWaitMs?: number;
   /** The clock, for tests (also the time in a conflict copy's name). */
   nowMs?: () => number;
@@ -43,29 +30,21 @@ export interface RecoverOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-function randomHex(bytes: number): string {
-  const b = new Uint8Array(bytes);
-  crypto.getRandomValues(b);
-  let out = "";
-  for (const x of b) out += x.toString(16).padStart(2, "0");
-  return out;
+/** randomHex is n random bytes in hex. */
+function randomHex(n: number): string {
+  return bytesToHex(crypto.getRandomValues(new Uint8Array(n)));
 }
-
 
 /** writeJournal makes p the vault's journal (the core encodes it; temporary name, then renamed into place). */
 export async function writeJournal(core: HostCore, v: VaultPort, p: Plan): Promise<Journal> {
   const { id, text } = await ask<{ id: string; text: string }>(core, "new_journal", { plan: p, now: new Date().toISOString(), suffix: randomHex(4) });
-  try {
-    await writeState(v, jfile(id, "json"), text);
-  } catch (err) {
-    throw internal(`writing the journal: ${messageOf(err)}`);
-  }
+  await failing("writing the journal", () => writeState(v, jfile(id, "json"), text));
   own.add(id);
   return { id, plan: p, states: [] };
 }
 
 /** writeState writes one of Kessho's files under a temporary name, then renames it into place. */
-async function writeState(v: VaultPort, p: string, data: string): Promise<void> {
+export async function writeState(v: VaultPort, p: string, data: string): Promise<void> {
   const tmp = join(parent(p), tempPrefix + randomHex(8));
   try {
     await v.state.write(tmp, data);
@@ -82,15 +61,6 @@ export function jfile(id: string, ext: string): string {
   return join(journalDir, `${id}.${ext}`);
 }
 
-/** writeMarker records that recovery of journal id stopped on a conflict (<id>.conflict, the core's text). */
-export async function writeMarker(v: VaultPort, id: string, data: string): Promise<void> {
-  try {
-    await writeState(v, jfile(id, "conflict"), data);
-  } catch (err) {
-    throw internal(`writing the conflict of journal ${id}: ${messageOf(err)}`);
-  }
-}
-
 /** markDone records op k of journal id as finished. */
 export async function markDone(v: VaultPort, id: string, k: number): Promise<void> {
   await v.state.append(jfile(id, "done"), `${k}\n`);
@@ -98,21 +68,17 @@ export async function markDone(v: VaultPort, id: string, k: number): Promise<voi
 
 /** removeJournal removes the journal, then its progress and its conflict. */
 export async function removeJournal(v: VaultPort, id: string): Promise<void> {
-  try {
+  await failing("removing the journal", async () => {
     for (const ext of ["json", "done", "conflict"]) await v.state.remove(jfile(id, ext));
-  } catch (err) {
-    throw internal(`removing the journal: ${messageOf(err)}`);
-  }
+  });
   own.delete(id);
 }
 
 /**
- * recoverJournals rolls forward every plan a crash left half-applied, oldest
- * first, as the Go host's Recover does (docs/HOSTS.md, "The journal and
- * recovery"; the core's sweep orders it). A journal another host wrote less
- * than lockWaitMs ago (the core's "young") is first given that long to
- * disappear: that host may be applying it at this instant, and rolling it
- * forward beside it would race its re-checks.
+ * recoverJournals rolls forward every plan a crash left half-applied, in
+ * the core's order (sweep). A journal another host wrote less than
+ * lockWaitMs ago (the core's "young") is given that long to go first: that
+ * host may be applying it, and rolling it forward too would race it.
  */
 export async function recoverJournals(core: HostCore, v: VaultPort, opts: RecoverOptions = {}): Promise<void> {
   const wait = opts.lockWaitMs ?? 10_000;
@@ -140,12 +106,16 @@ interface Opened {
   journal: Journal | null;
   from: number;
   done: string;
-  resume: "none" | "stale" | "pending";
-  record?: { copy: string };
-  error?: WireError;
+  drop_record: boolean;
   temp_dirs: string[];
 }
 
+/**
+ * recoverOne rolls journal id forward once the core opened it (a conflict
+ * copy still there is thrown): the progress rewritten when the core's
+ * differs (a torn line, a copy deleted), then a stale or resolved record
+ * removed.
+ */
 async function recoverOne(core: HostCore, v: VaultPort, id: string, nowMs: () => number): Promise<void> {
   const req: { id: string; journal?: string | null; read_error?: string; done?: string | null; record?: string | null } = { id };
   try {
@@ -156,20 +126,11 @@ async function recoverOne(core: HostCore, v: VaultPort, id: string, nowMs: () =>
   if (req.journal === null) return; // finished by someone else since the listing
   req.done = await v.state.read(jfile(id, "done"));
   req.record = await v.state.read(jfile(id, "conflict"));
-  const o = await ask<Opened>(core, "open_journal", req);
-  if (o.error !== undefined && o.resume === undefined) throw fromWire(o.error);
-  const j = o.journal!;
-  j.plan ??= [];
-  if (req.done !== null && req.done !== o.done) await v.state.write(jfile(id, "done"), o.done);
-  let from = o.from;
-  // A pending conflict record: refused while its copy exists; once a person deleted it, their version wins for that op.
-  if (o.resume === "pending") {
-    if ((await v.kind(o.record!.copy)) !== null) throw fromWire(o.error!);
-    await markDone(v, id, from++);
-  }
-  if (o.resume !== "none") await v.state.remove(jfile(id, "conflict")); // a stale one: recorded done before its removal (a crash)
+  const o = await decide<Opened>(core, v, "open_journal", req);
+  if ((req.done ?? "") !== o.done) await v.state.write(jfile(id, "done"), o.done);
+  if (o.drop_record) await v.state.remove(jfile(id, "conflict"));
   await removeTemps(v, o.temp_dirs);
-  await run(core, v, j, from, nowMs);
+  await run(core, v, { ...o.journal!, plan: o.journal!.plan ?? [] }, o.from, nowMs);
 }
 
 /** removeTemps removes temporary files the Go host may have left in dirs (the core's temp_dirs: the folders of the writes left to do). */

@@ -1,6 +1,5 @@
-// The host's view of a vault: what answering needs and applying plans take.
-// src/obsidian/vault-port.ts implements it with Obsidian's Vault API; the
-// host's logic (answer, apply, journal, call) knows nothing else.
+// The host's view of a vault, which src/obsidian/vault-port.ts implements
+// with Obsidian's Vault API: the host knows nothing else.
 
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
@@ -18,13 +17,10 @@ export interface VaultPort {
   list(p: string): Promise<{ files: string[]; folders: string[] }>;
 
   /**
-   * modify replaces the text of the file at p. With expect set
-   * ("sha256:<hex>"), the file's hash is checked inside the atomic edit
-   * (vault.process), and a difference throws the CONFLICT of
-   * Stale("changed", p) with nothing written. With expect null the file is
-   * overwritten. It returns the text it replaced, exactly as it was (a
-   * leading BOM Obsidian's read dropped is put back when the hash held
-   * with it), so that the edit can be undone.
+   * modify replaces the text of the file at p. With expect set, the file's
+   * hash is checked inside the atomic edit (vault.process): a difference
+   * throws Stale("changed", p), nothing written. It returns the text it
+   * replaced, exactly (a leading BOM Obsidian's read dropped put back).
    */
   modify(p: string, expect: string | null, text: string): Promise<string>;
   /** create makes a new file (text, or exact bytes); it throws Stale("exists", p) when something is already at p. */
@@ -42,11 +38,7 @@ export interface VaultPort {
   readonly state: StatePort;
 }
 
-/**
- * Stale is thrown when a path no longer holds what an op expects there
- * (why: "changed", "exists" or "file_in_the_way", the core's refusal of
- * that name), with nothing changed.
- */
+/** Stale is thrown, nothing changed, when path no longer holds what an op expects (why: the core's refusal, "changed" or "exists"). */
 export class Stale extends Error {
   constructor(
     readonly why: string,
@@ -73,11 +65,9 @@ export interface StatePort {
 }
 
 /**
- * sha256Hex returns the SHA-256 of bytes in lowercase hex. It is
- * synchronous (@noble/hashes): vault.process's callback is, and
- * crypto.subtle's digest waits on a worker thread that the wasm compiler
- * keeps busy for a while after start-up (hundreds of milliseconds on two
- * cores).
+ * sha256Hex returns the SHA-256 of bytes in lowercase hex, synchronously
+ * (@noble/hashes): vault.process's callback is, and crypto.subtle waits on
+ * a worker the wasm compiler keeps busy after start-up.
  */
 export function sha256Hex(bytes: Uint8Array): string {
   return bytesToHex(sha256(bytes));

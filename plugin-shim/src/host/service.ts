@@ -2,6 +2,7 @@
 // host loop (call.ts), with the time, zone and language filled in.
 
 import { call, type Engine, type Outcome } from "./call";
+import { ask, type HostCore } from "./core";
 import type { VaultPort } from "./port";
 
 /** Per-call overrides: tests pin time, zone and language this way. */
@@ -21,28 +22,11 @@ export interface HostEnv {
   lang: () => "en" | "fr";
 }
 
-/** rfc3339 formats a time to the second, in UTC (the core converts it to the vault's zone). */
-export function rfc3339(d: Date): string {
-  return d.toISOString().replace(/\.\d+Z$/, "Z");
-}
-
-/**
- * canonicalNow writes an RFC 3339 time as the Go host does (it parses
- * --now and formats it with time.RFC3339): fractional seconds dropped, a
- * zero offset written Z. Text that is not RFC 3339 is passed on as is, for
- * the core to refuse.
- */
-export function canonicalNow(s: string): string {
-  const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.\d+)?(Z|[+-]\d\d:\d\d)$/.exec(s);
-  if (m === null) return s;
-  return m[1]! + (m[2] === "+00:00" || m[2] === "-00:00" ? "Z" : m[2]!);
-}
-
 export class Host {
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
-    readonly engine: Engine,
+    readonly engine: Engine & HostCore,
     readonly vault: VaultPort,
     private env: HostEnv,
     private lockWaitMs?: number,
@@ -54,21 +38,19 @@ export class Host {
    * one runs at a time.
    */
   call(tool: string, args?: unknown, o: CallOverrides = {}): Promise<Outcome> {
-    let argsText: string | undefined;
-    if (typeof args === "string") {
-      JSON.parse(args); // throws on text that is not JSON, as `kessho call --json` refuses it
-      argsText = args;
-    } else if (args !== undefined) {
-      argsText = JSON.stringify(args);
-    }
-    const now = o.now === undefined ? rfc3339(this.env.clock()) : typeof o.now === "string" ? canonicalNow(o.now) : rfc3339(o.now);
+    if (typeof args === "string") JSON.parse(args); // throws on text that is not JSON, as `kessho call --json` refuses it
+    const argsText = typeof args === "string" || args === undefined ? args : JSON.stringify(args);
+    const at = o.now ?? this.env.clock();
     const opts = {
-      now,
       tz: o.tz ?? this.env.tz(),
       lang: o.lang ?? this.env.lang(),
       ...(this.lockWaitMs === undefined ? {} : { lockWaitMs: this.lockWaitMs }),
     };
-    const next = this.queue.then(() => call(this.vault, this.engine, tool, argsText, opts));
+    const next = this.queue.then(async () => {
+      // Written as the Go host writes --now (hostlogic.CanonicalNow: to the second, a zero offset as Z).
+      const { now } = await ask<{ now: string }>(this.engine, "now", { now: typeof at === "string" ? at : at.toISOString() });
+      return call(this.vault, this.engine, tool, argsText, { ...opts, now });
+    });
     this.queue = next.catch(() => undefined);
     return next;
   }

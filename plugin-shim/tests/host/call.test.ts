@@ -65,9 +65,9 @@ describe("call", () => {
 
   test("the result and error are copied byte for byte, whatever their spacing and escapes", async () => {
     const eng: Engine = { call: async () => '{"ok":true,"result":{"b":"\\u003c","a":1.50}}' };
-    assert.equal((await call(port, eng, "mem_x", undefined, opts)).answer, '{"ok":true,"result":{"b":"\\u003c","a":1.50}}');
+    assert.equal((await call(port, eng, "mem_x", undefined, { ...opts, core: plugin.engine as unknown as HostCore })).answer, '{"ok":true,"result":{"b":"\\u003c","a":1.50}}');
     const bad: Engine = { call: async () => '{"ok":false,"error":{"code":"X","message":"m","details":{}}}' };
-    assert.equal((await call(port, bad, "mem_x", undefined, opts)).answer, '{"ok":false,"error":{"code":"X","message":"m","details":{}}}');
+    assert.equal((await call(port, bad, "mem_x", undefined, { ...opts, core: plugin.engine as unknown as HostCore })).answer, '{"ok":false,"error":{"code":"X","message":"m","details":{}}}');
   });
 
   test("the request carries the arguments as written, and now, tz and lang", async () => {
@@ -78,8 +78,8 @@ describe("call", () => {
         return '{"ok":true,"result":null}';
       },
     };
-    await call(port, eng, "mem_x", '{"a": 1.0}', opts);
-    await call(port, eng, "mem_x", undefined, { now: opts.now, tz: "", lang: "" });
+    await call(port, eng, "mem_x", '{"a": 1.0}', { ...opts, core: plugin.engine as unknown as HostCore });
+    await call(port, eng, "mem_x", undefined, { now: opts.now, tz: "", lang: "", core: plugin.engine as unknown as HostCore });
     assert.deepEqual(seen, [
       '{"tool":"mem_x","args":{"a": 1.0},"now":"2026-11-30T10:15:00+01:00","tz":"Europe/Paris","lang":"en"}',
       '{"tool":"mem_x","now":"2026-11-30T10:15:00+01:00"}',

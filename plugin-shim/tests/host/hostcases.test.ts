@@ -14,7 +14,6 @@ import { App } from "../fake/obsidian";
 import { repoDir } from "../node";
 import { apply } from "../../src/host/apply";
 import { render } from "../../src/host/core";
-import { asHostError } from "../../src/host/fault";
 import { recoverJournals } from "../../src/host/journal";
 import type { Plan } from "../../src/host/plan";
 import { ObsidianVault } from "../../src/obsidian/vault-port";
@@ -60,7 +59,7 @@ for (const name of readdirSync(dir).filter((n) => n.endsWith(".txtar")).sort()) 
     try {
       await (plan !== null ? apply(core, port, plan, { nowMs }) : recoverJournals(core, port, { nowMs }));
     } catch (err) {
-      got = await render(core, asHostError(err), "en");
+      got = await render(core, err, "en");
     }
     assert.equal(edits, null, "the outside edit was made");
     assert.equal(got, answer);

@@ -12,7 +12,7 @@ import { App } from "../fake/obsidian";
 import { loadPlugin, type LoadedPlugin } from "../fake/plugin";
 import { mainJs } from "../node";
 import { apply } from "../../src/host/apply";
-import { HostError } from "../../src/host/fault";
+import { render } from "../../src/host/core";
 import { recoverJournals } from "../../src/host/journal";
 import type { Plan } from "../../src/host/plan";
 import { sha256Hex } from "../../src/host/port";
@@ -61,12 +61,13 @@ function changedMessage(p: string): string {
   return p + " changed since Kessho read it (another program or person wrote it); nothing was written, run the call again";
 }
 
-async function refusal(p: Promise<void>): Promise<HostError> {
+/** refusal returns what p threw as the host prints it (in English). */
+async function refusal(p: Promise<void>): Promise<{ code: string; en: string; details: { [key: string]: unknown } }> {
   try {
     await p;
   } catch (err) {
-    if (err instanceof HostError) return err;
-    throw err;
+    const e = (JSON.parse(await render(await hostCore(), err, "en")) as { error: { code: string; message: string; details: { [key: string]: unknown } } }).error;
+    return { ...e, en: e.message };
   }
   assert.fail("apply succeeded");
 }

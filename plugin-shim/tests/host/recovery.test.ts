@@ -12,7 +12,7 @@ import { diffTrees } from "../cases";
 import { App } from "../fake/obsidian";
 import { loadPlugin, type LoadedPlugin } from "../fake/plugin";
 import { mainJs } from "../node";
-import { HostError } from "../../src/host/fault";
+import { HostError, type WireError } from "../../src/host/core";
 import { recoverJournals } from "../../src/host/journal";
 import type { Plan } from "../../src/host/plan";
 import { sha256Hex, textHash } from "../../src/host/port";
@@ -68,11 +68,11 @@ function fr(p: string, copy: string): string {
 }
 
 /** recover runs recovery on a, at time t; it returns the refusal, or null. */
-async function recover(a: App): Promise<HostError | null> {
+async function recover(a: App): Promise<WireError | null> {
   try {
     await recoverJournals(await hostCore(), new ObsidianVault(a as unknown as ObsidianApp), { nowMs: () => t });
   } catch (err) {
-    if (err instanceof HostError) return err;
+    if (err instanceof HostError) return err.wire;
     throw err;
   }
   return null;

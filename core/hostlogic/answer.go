@@ -1,0 +1,85 @@
+package hostlogic
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"kessho/core"
+	"kessho/core/fault"
+)
+
+// Read is an engine's answer (core.Answer) as a host reads it, once: the
+// need, or the outcome with its plan and conflict code, and the refusal's
+// JSON exactly as the core wrote it.
+type Read struct {
+	core.Answer
+	ErrorJSON json.RawMessage
+}
+
+// ReadAnswer decodes an engine's answer: it must hold a need or "ok",
+// and a refusal must be an error body.
+func ReadAnswer(raw []byte) (Read, error) {
+	var ans struct {
+		core.Answer
+		Error json.RawMessage `json:"error"` // outranks core.Answer.Error
+	}
+	if err := json.Unmarshal(raw, &ans); err != nil {
+		return Read{}, fmt.Errorf("the engine answered invalid JSON: %w", err)
+	}
+	switch {
+	case ans.Need != nil:
+	case ans.OK == nil:
+		return Read{}, errors.New("the engine's answer has neither need nor ok")
+	case !*ans.OK:
+		var body core.ErrorBody
+		if err := json.Unmarshal(ans.Error, &body); err != nil {
+			return Read{}, fmt.Errorf("the engine's refusal is no error body: %w", err)
+		}
+		ans.Answer.Error = &body
+	}
+	return Read{ans.Answer, ans.Error}, nil
+}
+
+// Printed is what a host prints for a final answer, the plan left out:
+// {"ok":true,"result":…} (once its plan landed) or {"ok":false,"error":…},
+// the result or error as the core wrote them.
+func (a Read) Printed() []byte {
+	if !*a.OK {
+		out, _ := json.Marshal(struct {
+			OK    bool            `json:"ok"`
+			Error json.RawMessage `json:"error"`
+		}{false, a.ErrorJSON})
+		return out
+	}
+	out, _ := json.Marshal(struct {
+		OK     bool            `json:"ok"`
+		Result json.RawMessage `json:"result"`
+	}{true, a.Result})
+	return out
+}
+
+// ConflictAs gives a failed precondition (CONFLICT) the code the core
+// named beside the plan (core.Answer.Conflict), when it named one;
+// message and details stay.
+func ConflictAs(code string, err error) error {
+	e, ok := fault.As(err)
+	if !ok || e.Code != fault.Conflict || code == "" {
+		return err
+	}
+	c := *e
+	c.Code = fault.Code(code)
+	return &c
+}
+
+// CanonicalNow writes an RFC 3339 time as the Go host sends it to the
+// core (time.RFC3339: fractional seconds dropped, a zero offset written
+// Z). Text that is not RFC 3339 is returned as is, for the core to refuse.
+func CanonicalNow(s string) string {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return s
+	}
+	return t.Format(time.RFC3339)
+}

@@ -1,0 +1,145 @@
+package hostlogic
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"kessho/core/fault"
+	"kessho/core/plan"
+)
+
+// ask runs one host request through Handle, as the plugin does.
+func ask(t *testing.T, req map[string]any) string {
+	t.Helper()
+	b, err := json.Marshal(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(Handle(b))
+}
+
+func TestReadAnswer(t *testing.T) {
+	for _, c := range []struct{ name, raw, want string }{
+		{"a need", `{"need":{"dirs":["a"]}}`, `{"need":{"dirs":["a"]}}`},
+		{"a result copied as written", `{"ok":true,"result":{"b":"\u003c","a":1.50}}`,
+			`{"ok":true,"printed":"{\"ok\":true,\"result\":{\"b\":\"\\u003c\",\"a\":1.50}}"}`},
+		{"a plan and its conflict code", `{"ok":true,"result":1,"plan":[{"op":"check","path":"a.md","expect":"absent"}],"conflict":"X"}`,
+			`{"conflict":"X","ok":true,"plan":[{"op":"check","path":"a.md","expect":"absent"}],"printed":"{\"ok\":true,\"result\":1}"}`},
+		{"a refusal copied as written", `{"ok":false,"error":{"code":"X","message":"m","details":{}}}`,
+			`{"ok":false,"printed":"{\"ok\":false,\"error\":{\"code\":\"X\",\"message\":\"m\",\"details\":{}}}"}`},
+		{"not JSON", `{"ok":`, `{"invalid":"the engine answered invalid JSON: unexpected end of JSON input"}`},
+		{"neither need nor ok", `{"result":1}`, `{"invalid":"the engine's answer has neither need nor ok"}`},
+		{"a refusal without a body", `{"ok":false,"error":"x"}`,
+			`{"invalid":"the engine's refusal is no error body: json: cannot unmarshal string into Go value of type core.ErrorBody"}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := ask(t, map[string]any{"kind": "read_answer", "answer": c.raw}); got != c.want {
+				t.Errorf("got  %s\nwant %s", got, c.want)
+			}
+		})
+	}
+}
+
+func TestRenderInternalAndConflict(t *testing.T) {
+	conflict := map[string]any{"code": "CONFLICT", "en": "a.md changed", "fr": "a.md a changé", "details": map[string]any{"path": "a.md"}}
+	for _, c := range []struct {
+		name string
+		req  map[string]any
+		want string
+	}{
+		{"anything thrown is INTERNAL", map[string]any{"internal": "writing x: disk full", "lang": "fr"},
+			`{"ok":false,"error":{"code":"INTERNAL","message":"erreur interne : writing x: disk full","details":{}}}`},
+		{"a CONFLICT under the answer's code", map[string]any{"error": conflict, "conflict": "CONTEXT_HYGIENE_RACE", "lang": "en"},
+			`{"ok":false,"error":{"code":"CONTEXT_HYGIENE_RACE","message":"a.md changed","details":{"path":"a.md"}}}`},
+		{"a CONFLICT without one", map[string]any{"error": conflict, "lang": "fr"},
+			`{"ok":false,"error":{"code":"CONFLICT","message":"a.md a changé","details":{"path":"a.md"}}}`},
+		{"another code keeps its own", map[string]any{"internal": "boom", "conflict": "CONTEXT_HYGIENE_RACE"},
+			`{"ok":false,"error":{"code":"INTERNAL","message":"internal error: boom","details":{}}}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.req["kind"] = "render"
+			if got := ask(t, c.req); got != c.want {
+				t.Errorf("got  %s\nwant %s", got, c.want)
+			}
+		})
+	}
+}
+
+func TestCanonicalNow(t *testing.T) {
+	for in, want := range map[string]string{
+		"2026-11-30T10:15:00+01:00":        "2026-11-30T10:15:00+01:00",
+		"2026-11-30T09:15:00.456Z":         "2026-11-30T09:15:00Z",
+		"2026-11-30T09:15:00+00:00":        "2026-11-30T09:15:00Z",
+		"2026-11-30T09:15:00.5-00:00":      "2026-11-30T09:15:00Z",
+		"2026-11-30T10:15:00.123456+01:00": "2026-11-30T10:15:00+01:00",
+		"yesterday":                        "yesterday",
+	} {
+		if got := ask(t, map[string]any{"kind": "now", "now": in}); got != `{"now":"`+want+`"}` {
+			t.Errorf("now %q: got %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestOpenJournalLooksAtThePendingCopy(t *testing.T) {
+	p := plan.Plan{plan.WriteOp("a.md", h("A"), "B"), plan.WriteOp("b.md", plan.Absent, "C")}
+	j := NewJournal(p, time.Date(2026, 11, 30, 9, 15, 7, 0, time.UTC), "abcd")
+	text, _ := json.Marshal(j)
+	rec := string(Record{Op: 0, Path: "a.md", Copy: "a.kessho-conflict-20261130T091507Z.md"}.JSON())
+	open := func(record *string, done string, nodes map[string]string) map[string]any {
+		var out map[string]any
+		req := map[string]any{"kind": "open_journal", "id": j.ID, "journal": string(text), "done": done, "record": record}
+		if nodes != nil {
+			req["nodes"] = nodes
+		}
+		if err := json.Unmarshal([]byte(ask(t, req)), &out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	first := open(&rec, "", nil)
+	if got := fmt.Sprint(first["need"]); got != "[map[path:a.kessho-conflict-20261130T091507Z.md]]" {
+		t.Fatalf("first round: %v", first)
+	}
+	kept := open(&rec, "", map[string]string{"a.kessho-conflict-20261130T091507Z.md": "file"})
+	if e, _ := kept["error"].(map[string]any); e["code"] != "RECOVERY_CONFLICT" {
+		t.Fatalf("copy kept: %v", kept)
+	}
+	gone := open(&rec, "", map[string]string{"a.kessho-conflict-20261130T091507Z.md": plan.Absent})
+	if gone["from"] != 1.0 || gone["done"] != "0\n" || gone["drop_record"] != true || fmt.Sprint(gone["temp_dirs"]) != "[.]" {
+		t.Fatalf("copy gone: %v", gone)
+	}
+	stale := open(&rec, "0\n1", nil) // a torn last line cut off; the record names an op done
+	if stale["from"] != 1.0 || stale["done"] != "0\n" || stale["drop_record"] != true {
+		t.Fatalf("stale record: %v", stale)
+	}
+	none := open(nil, "", nil)
+	if none["from"] != 0.0 || none["done"] != "" || none["drop_record"] != false {
+		t.Fatalf("no record: %v", none)
+	}
+}
+
+func TestConflictCopyTakesTheFirstFreeName(t *testing.T) {
+	p := plan.Plan{plan.WriteOp("n/a.md", h("A"), "B")}
+	req := map[string]any{"kind": "conflict_copy", "id": "J", "plan": p, "k": 0, "now": "2026-11-30T10:15:07.5+01:00"}
+	if got := ask(t, req); got != `{"need":[{"path":"n/a.kessho-conflict-20261130T091507Z.md"}]}` {
+		t.Fatalf("first round: %s", got)
+	}
+	req["nodes"] = map[string]string{"n/a.kessho-conflict-20261130T091507Z.md": "file"}
+	if got := ask(t, req); got != `{"need":[{"path":"n/a.kessho-conflict-20261130T091507Z-2.md"}]}` {
+		t.Fatalf("second round: %s", got)
+	}
+	req["nodes"] = map[string]string{"n/a.kessho-conflict-20261130T091507Z.md": "file", "n/a.kessho-conflict-20261130T091507Z-2.md": plan.Absent}
+	var out struct {
+		Copy, Text, Record string
+		Stop               errorValue
+	}
+	if err := json.Unmarshal([]byte(ask(t, req)), &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Copy != "n/a.kessho-conflict-20261130T091507Z-2.md" || out.Text != "B" || out.Stop.Code != fault.RecoveryConflict ||
+		out.Record != `{"op":0,"path":"n/a.md","copy":"n/a.kessho-conflict-20261130T091507Z-2.md"}` {
+		t.Fatalf("free name: %+v", out)
+	}
+}
