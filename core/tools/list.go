@@ -1,6 +1,7 @@
 package tools
 
 import (
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,15 +17,10 @@ import (
 
 // listSpec is mem_list in the catalogue.
 var listSpec = &catalog.Tool{
-	Name:  "mem_list",
-	Title: catalog.Text{En: "List projects", Fr: "Lister les projets"},
-	Description: catalog.Text{
-		En: "Lists projects and domains with their kind, phase, summary, last session and whether they are archived. Read-only.",
-		Fr: "Liste les projets et domaines avec leur type, phase, résumé, dernière session et s'ils sont archivés. Lecture seule.",
-	},
+	Name: "mem_list",
+	Text: listText.spec,
 	Params: []catalog.Param{
-		{Name: "include_archived", Type: catalog.Boolean, Default: true,
-			Description: catalog.Text{En: "Include archived projects.", Fr: "Inclure les projets archivés."}},
+		{Name: "include_archived", Type: catalog.Boolean, Default: true},
 	},
 	Errors: catalog.Shared,
 	CLI:    catalog.CLI{Command: "list"},
@@ -48,12 +44,13 @@ type ListResult struct {
 	Common
 }
 
-// listMsg is mem_list's messages.
-var listMsg = struct{ noContext, archived, none fault.Msg }{
-	noContext: fault.Msg{En: "no context.md", Fr: "pas de context.md"},
-	archived:  fault.Msg{En: ", archived", Fr: ", archivé"},
-	none:      fault.Msg{En: "No project yet.", Fr: "Aucun projet pour l'instant."},
-}
+//go:embed list.yaml
+var listFile []byte
+
+// listText is list.yaml: mem_list's catalogue texts and messages, parsed on first use.
+var listText = loadText[struct {
+	NoContext, Archived, None fault.Msg
+}]("list.yaml", listFile)
 
 // listTool is mem_list: every project and domain, sorted by kind then slug.
 // A folder whose context.md is missing or unreadable is listed with the
@@ -108,7 +105,7 @@ func listEntry(env *Env, p vault.Project) (ListEntry, error) {
 	case errors.Is(err, vault.ErrNeed):
 		return e, err
 	case err == nil && !c.Exists:
-		msg := env.Say(listMsg.noContext)
+		msg := env.Say(listText().Msg.NoContext)
 		e.Problem = &msg
 		return e, nil
 	case err == nil:
@@ -135,7 +132,7 @@ func listSummary(env *Env, entries []ListEntry) string {
 	for _, e := range entries {
 		fmt.Fprintf(&md, "- **%s** (%s", e.Slug, e.Kind)
 		if e.Archived {
-			md.WriteString(env.Say(listMsg.archived))
+			md.WriteString(env.Say(listText().Msg.Archived))
 		}
 		if e.Phase != nil && !(e.Archived && *e.Phase == "archived") {
 			fmt.Fprintf(&md, ", %s", *e.Phase)
@@ -150,7 +147,7 @@ func listSummary(env *Env, entries []ListEntry) string {
 		md.WriteString("\n")
 	}
 	if md.Len() == 0 {
-		md.WriteString(env.Say(listMsg.none))
+		md.WriteString(env.Say(listText().Msg.None))
 	}
 	return strings.TrimSuffix(md.String(), "\n")
 }

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	_ "embed"
 	"encoding/json"
 
 	"kessho/core/catalog"
@@ -10,16 +11,19 @@ import (
 
 // readContextSpec is mem_read_context in the catalogue.
 var readContextSpec = &catalog.Tool{
-	Name:  "mem_read_context",
-	Title: catalog.Text{En: "Read context", Fr: "Lire le contexte"},
-	Description: catalog.Text{
-		En: "Returns a project's or domain's context.md: its frontmatter as an object and its body. Read it at the start of a session. Read-only.",
-		Fr: "Renvoie le context.md d'un projet ou domaine : son frontmatter en objet et son corps. À lire en début de session. Lecture seule.",
-	},
+	Name:   "mem_read_context",
+	Text:   readContextText.spec,
 	Params: []catalog.Param{slugParam},
 	Errors: append([]fault.Code{fault.NoContext, fault.SlugConflict, fault.FileNotUTF8}, catalog.Shared...),
 	CLI:    catalog.CLI{Command: "context", Args: []string{"slug"}},
 }
+
+//go:embed read_context.yaml
+var readContextFile []byte
+
+// readContextText is read_context.yaml: mem_read_context's catalogue
+// texts, parsed on first use.
+var readContextText = loadText[struct{}]("read_context.yaml", readContextFile)
 
 // ContextResult is mem_read_context's result.
 type ContextResult struct {

@@ -30,19 +30,46 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"kessho/core/catalog"
 	"kessho/core/fault"
+	"kessho/core/i18n"
 	"kessho/core/plan"
 	"kessho/core/vault"
 )
 
-// Tool is one tool: its catalogue spec and its implementation.
+// Tool is one tool: its catalogue spec and its implementation. Spec's
+// texts are in its text file (Spec.Text); Specs, Spec and SpecByCommand
+// give the spec with them in place, which is what anything showing a tool
+// to a person reads. A call (core.Handle) only validates with Spec, so it
+// needs none of them.
 type Tool struct {
 	Spec *catalog.Tool
 	Run  Func
 }
+
+// toolFile is a tool's text file (<tool>.yaml beside its Go file): its
+// catalogue texts (title, description, params) and its messages (msg), a
+// struct M of fault.Msg fields.
+type toolFile[M any] struct {
+	catalog.ToolText `yaml:",inline"`
+	Msg              M
+}
+
+// textFile gives a tool's text file, parsed on first use.
+type textFile[M any] func() *toolFile[M]
+
+// loadText returns the text file data, named name, of a tool whose messages
+// are M.
+func loadText[M any](name string, data []byte) textFile[M] {
+	return i18n.Load[toolFile[M]](name, data)
+}
+
+// spec returns the file's catalogue texts: what a catalog.Tool's Text
+// gives.
+func (f textFile[M]) spec() *catalog.ToolText { return &f().ToolText }
 
 // Func runs a tool on validated, normalised arguments.
 type Func func(env *Env, args json.RawMessage) (result any, p plan.Plan, err error)
@@ -71,30 +98,44 @@ func Lookup(name string) (Tool, bool) {
 	return All[i], true
 }
 
-// Specs returns every tool's catalogue spec, sorted by name: what hosts,
-// the MCP server and docgen describe.
+// described is each tool's spec with its texts in place (All[i].Spec
+// described), built on first use.
+var described = func() []func() *catalog.Tool {
+	out := make([]func() *catalog.Tool, len(All))
+	for i, t := range All {
+		out[i] = sync.OnceValue(func() *catalog.Tool { return t.Spec.Described(toolsText().Params) })
+	}
+	return out
+}()
+
+// Specs returns every tool's catalogue spec, its texts in place, sorted by
+// name: what hosts, the MCP server and docgen describe.
 func Specs() []*catalog.Tool {
 	out := make([]*catalog.Tool, len(All))
-	for i, t := range All {
-		out[i] = t.Spec
+	for i := range All {
+		out[i] = described[i]()
 	}
 	slices.SortFunc(out, func(a, b *catalog.Tool) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 
-// Spec returns the spec of the tool named name.
+// Spec returns the spec of the tool named name, its texts in place.
 func Spec(name string) (*catalog.Tool, bool) {
-	t, ok := Lookup(name)
-	return t.Spec, ok
+	return specWhere(func(t Tool) bool { return t.Spec.Name == name })
 }
 
-// SpecByCommand returns the spec of the tool whose CLI command is cmd.
+// SpecByCommand returns the spec of the tool whose CLI command is cmd,
+// its texts in place.
 func SpecByCommand(cmd string) (*catalog.Tool, bool) {
-	i := slices.IndexFunc(All, func(t Tool) bool { return t.Spec.CLI.Command == cmd })
+	return specWhere(func(t Tool) bool { return t.Spec.CLI.Command == cmd })
+}
+
+func specWhere(f func(Tool) bool) (*catalog.Tool, bool) {
+	i := slices.IndexFunc(All, f)
 	if i < 0 {
 		return nil, false
 	}
-	return All[i].Spec, true
+	return described[i](), true
 }
 
 // Env is what a tool runs with: the time in the vault's zone, the caller's
