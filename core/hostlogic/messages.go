@@ -1,7 +1,7 @@
 package hostlogic
 
 import (
-	_ "embed"
+	"embed"
 	"encoding/json"
 
 	"kessho/core/fault"
@@ -14,14 +14,14 @@ import (
 // module, already built (see Handle), and renders them with Render.
 
 //go:embed messages.yaml
-var messagesFile []byte
+var messagesFile embed.FS
 
 // say is messages.yaml, parsed on first use.
 var say = i18n.Load[struct {
 	Changed, Exists, FileInTheWay, LinkMoved, FolderNotFile, FileNotFolder fault.Msg
 	BadNeed, TooMuchText, TooManyRounds                                    fault.Msg
 	FinishedElsewhere, RecoveryConflict, BadJournal                        fault.Msg
-}]("messages.yaml", messagesFile)
+}](messagesFile, "messages.yaml")
 
 // at is the details of a refusal naming the path p.
 func at(p string) map[string]any { return map[string]any{"path": p} }

@@ -19,6 +19,7 @@ package i18n
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"reflect"
 	"regexp"
 	"slices"
@@ -47,12 +48,16 @@ func Files() []File {
 	return slices.Clone(files)
 }
 
-// Load returns a function giving data (the file name, for messages)
-// decoded into T, decoding it on the first call only. A file that does
-// not decode is a programming error the tests catch (Files, Check): the
-// function panics with the decoder's message.
-func Load[T any](name string, data []byte) func() *T {
+// Load returns a function giving the file name of fsys (an embed.FS)
+// decoded into T, reading and decoding it on the first call only. A file
+// that does not decode is a programming error the tests catch (Files,
+// Check): the function panics with the decoder's message.
+func Load[T any](fsys fs.FS, name string) func() *T {
 	parse := sync.OnceValues(func() (*T, error) {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, err
+		}
 		t := new(T)
 		dec := yaml.NewDecoder(bytes.NewReader(data))
 		dec.KnownFields(true)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 type pairT struct{ En, Fr string }
@@ -18,7 +19,7 @@ type sample struct {
 }
 
 func TestLoadDecodesLazily(t *testing.T) {
-	get := Load[sample]("ok.yaml", []byte("title: {en: Set, fr: Fixer}\nmsg:\n  setto: {en: \"%s to %d\", fr: \"%s à %d\"}\n  days: [{en: Mon, fr: lun}, {en: Tue, fr: mar}]\n  kinds: {project: {en: project, fr: projet}}\n"))
+	get := Load[sample](fstest.MapFS{"ok.yaml": {Data: []byte("title: {en: Set, fr: Fixer}\nmsg:\n  setto: {en: \"%s to %d\", fr: \"%s à %d\"}\n  days: [{en: Mon, fr: lun}, {en: Tue, fr: mar}]\n  kinds: {project: {en: project, fr: projet}}\n")}}, "ok.yaml")
 	s := get()
 	if s.Title.Fr != "Fixer" || s.Msg.SetTo.En != "%s to %d" || s.Msg.Days[1].Fr != "mar" || s.Msg.Kinds["project"].Fr != "projet" {
 		t.Fatalf("decoded %+v", s)
@@ -32,7 +33,7 @@ func TestLoadDecodesLazily(t *testing.T) {
 }
 
 func TestLoadRefusesAnUnknownKey(t *testing.T) {
-	get := Load[sample]("bad.yaml", []byte("title: {en: Set, fr: Fixer}\nmsg:\n  set_to: {en: a, fr: b}\n"))
+	get := Load[sample](fstest.MapFS{"bad.yaml": {Data: []byte("title: {en: Set, fr: Fixer}\nmsg:\n  set_to: {en: a, fr: b}\n")}}, "bad.yaml")
 	var f File
 	for _, x := range Files() {
 		if x.Name == "bad.yaml" {

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,32 +23,25 @@ import (
 )
 
 // archiveSpec is mem_archive in the catalogue.
-var archiveSpec = &catalog.Tool{
-	Name: "mem_archive",
-	Text: archiveText.spec,
-	Params: []catalog.Param{
-		slugParam,
-		{Name: "mode", Type: catalog.String, Enum: []string{"incremental", "full"}, Default: "incremental"},
-		{Name: "phase", Type: catalog.String, MaxLength: intp(200), OneLine: true},
-		{Name: "context_md", Type: catalog.String},
-		{Name: "expect_decisions", Type: catalog.Array, Items: &catalog.Param{Type: catalog.String}},
-		{Name: "archive_subject", Type: catalog.String, MaxLength: intp(200), OneLine: true},
-		{Name: "archive_body_md", Type: catalog.String},
-		{Name: "archive_aliases", Type: catalog.Array, Items: &catalog.Param{Type: catalog.String, OneLine: true}},
-		{Name: "archive_extra_fm", Type: catalog.Object},
-		{Name: "derive", Type: catalog.Array, Items: &catalog.Param{Type: catalog.Object, Props: []catalog.Param{
-			{Name: "fact", Type: catalog.String, Required: true, MinLength: intp(1), MaxLength: intp(300), OneLine: true},
-			{Name: "body", Type: catalog.String, Required: true},
-			{Name: "kind", Type: catalog.String, Required: true, Enum: []string{"principle", "goal", "knowledge"}},
-		}}},
-		{Name: "derived_atoms", Type: catalog.Array, Items: &catalog.Param{Type: catalog.String, OneLine: true}},
-		{Name: "no_derived_because", Type: catalog.String, OneLine: true},
-		{Name: "source_hint", Type: catalog.String, Enum: []string{"archeo-git"}},
-	},
-	Errors: append([]fault.Code{fault.ContextEmpty, fault.DecisionsLost, fault.DerivedRequired, fault.AtomExists, fault.ArcheoInvalid, fault.NoContext, fault.SlugConflict, fault.FileNotUTF8}, catalog.Shared...),
-	Writes: true,
-	CLI:    catalog.CLI{Command: "archive", Args: []string{"slug"}},
-}
+var archiveSpec = archiveText.tool("mem_archive", "archive slug", writes, readsContext(fault.ContextEmpty, fault.DecisionsLost, fault.DerivedRequired, fault.AtomExists, fault.ArcheoInvalid), []catalog.Param{
+	slugParam,
+	{Name: "mode", Type: catalog.String, Enum: []string{"incremental", "full"}, Default: "incremental"},
+	{Name: "phase", Type: catalog.String, MaxLength: intp(200), OneLine: true},
+	{Name: "context_md", Type: catalog.String},
+	{Name: "expect_decisions", Type: catalog.Array, Items: &catalog.Param{Type: catalog.String}},
+	{Name: "archive_subject", Type: catalog.String, MaxLength: intp(200), OneLine: true},
+	{Name: "archive_body_md", Type: catalog.String},
+	{Name: "archive_aliases", Type: catalog.Array, Items: &catalog.Param{Type: catalog.String, OneLine: true}},
+	{Name: "archive_extra_fm", Type: catalog.Object},
+	{Name: "derive", Type: catalog.Array, Items: &catalog.Param{Type: catalog.Object, Props: []catalog.Param{
+		{Name: "fact", Type: catalog.String, Required: true, MinLength: intp(1), MaxLength: intp(300), OneLine: true},
+		{Name: "body", Type: catalog.String, Required: true},
+		{Name: "kind", Type: catalog.String, Required: true, Enum: []string{"principle", "goal", "knowledge"}},
+	}}},
+	{Name: "derived_atoms", Type: catalog.Array, Items: &catalog.Param{Type: catalog.String, OneLine: true}},
+	{Name: "no_derived_because", Type: catalog.String, OneLine: true},
+	{Name: "source_hint", Type: catalog.String, Enum: []string{"archeo-git"}},
+})
 
 type deriveItem struct {
 	Fact string `json:"fact"`
@@ -110,16 +102,13 @@ branch_base_sha milestone_kind source_milestone commit_sha granularity
 friction_detected derived_atoms content_hash previous_atom topology_snapshot_hash
 repo_path`)
 
-//go:embed archive.yaml
-var archiveFile []byte
-
 // archiveText is archive.yaml: mem_archive's catalogue texts and messages, parsed on first use.
 var archiveText = loadText[struct {
 	ContextEmpty, OneLine, NoAlnum, FullOnly, Subject, SubjectLine, Body fault.Msg
 	Alias, DerivedName, FactName, FactBody, NoAtoms, ReasonWithAtoms     fault.Msg
 	NotObject, NotYAML, Lost, AtomExists, Archeo, DeadLink, NoHistLine   fault.Msg
 	Differ, Already, Updated, Archived                                   fault.Msg
-}]("archive.yaml", archiveFile)
+}]("archive.yaml")
 
 // archive is mem_archive: check the arguments (all of them before any
 // read, so that a bad call is refused the same way whatever the vault

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	_ "embed"
 	"errors"
 
 	"kessho/core/catalog"
@@ -20,6 +19,13 @@ var slugParam = catalog.Param{
 	Name: "slug", Type: catalog.String, Required: true,
 }
 
+// readsContext returns the codes of a tool that reads a project's
+// context.md (readContext) besides own: NO_CONTEXT, SLUG_CONFLICT,
+// FILE_NOT_UTF8.
+func readsContext(own ...fault.Code) []fault.Code {
+	return append(own, fault.NoContext, fault.SlugConflict, fault.FileNotUTF8)
+}
+
 // contextFile is a project's context.md as read for an edit.
 type contextFile struct {
 	project vault.Project
@@ -29,9 +35,6 @@ type contextFile struct {
 	doc     *frontmatter.Doc
 }
 
-//go:embed tools.yaml
-var toolsFile []byte
-
 // toolsText is tools.yaml, parsed on first use: what several tools say,
 // the description of the parameters they share (slug) and the messages of
 // reading a project's context.md.
@@ -40,7 +43,7 @@ var toolsText = i18n.Load[struct {
 	Msg    struct {
 		NoContext, Archived, Frontmatter fault.Msg
 	}
-}]("tools.yaml", toolsFile)
+}](textFiles, "tools.yaml")
 
 // readContext resolves slug and reads its context.md: UNKNOWN_SLUG,
 // INVALID_SLUG, SLUG_CONFLICT, NO_CONTEXT, FILE_NOT_UTF8,

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	_ "embed"
 	"encoding/json"
 	"fmt"
 	"kessho/core/catalog"
@@ -14,17 +13,13 @@ import (
 )
 
 // contextHygieneSpec is mem_context_hygiene in the catalogue.
-var contextHygieneSpec = &catalog.Tool{
-	Name: "mem_context_hygiene",
-	Text: hygieneText.spec,
-	Params: []catalog.Param{
+var contextHygieneSpec = func() *catalog.Tool {
+	t := hygieneText.tool("mem_context_hygiene", "hygiene action", writes, []fault.Code{fault.ContextHygieneRace}, []catalog.Param{
 		{Name: "action", Type: catalog.String, Enum: []string{"check", "trim"}, Default: "check"},
-	},
-	Errors:       append([]fault.Code{fault.ContextHygieneRace}, catalog.Shared...),
-	Writes:       true,
-	ConflictCode: fault.ContextHygieneRace,
-	CLI:          catalog.CLI{Command: "hygiene", Args: []string{"action"}},
-}
+	})
+	t.ConflictCode = fault.ContextHygieneRace
+	return t
+}()
 
 // The files of context hygiene, vault-relative (SPEC sections 1 and 9).
 const (
@@ -224,16 +219,13 @@ func contextHygiene(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	return trim(env, res, logF, prioF)
 }
 
-//go:embed context_hygiene.yaml
-var contextHygieneFile []byte
-
 // hygieneText is context_hygiene.yaml: mem_context_hygiene's catalogue texts and messages, parsed on first use.
 var hygieneText = loadText[struct {
 	Unreadable, Nothing, Stopped, DupBlocks, DupItems, MovedBlocks, MovedItems fault.Msg
 	Passes, Fails, None, Trimmed, Sep, Pass, Fail                              fault.Msg
 	NoBlock, TooMany, Malformed, Order, Modes, NoLive, TooLive, Placeholder    fault.Msg
 	NoReview, Embedded                                                         fault.Msg
-}]("context_hygiene.yaml", contextHygieneFile)
+}]("context_hygiene.yaml")
 
 // trim is action=trim on readable files: nothing when the check passes;
 // otherwise read today's archives, plan the trim (hygiene.PlanTrim), add

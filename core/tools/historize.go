@@ -1,7 +1,6 @@
 package tools
 
 import (
-	_ "embed"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -14,17 +13,10 @@ import (
 )
 
 // historizeSpec is mem_historize in the catalogue.
-var historizeSpec = &catalog.Tool{
-	Name: "mem_historize",
-	Text: historizeText.spec,
-	Params: []catalog.Param{
-		slugParam,
-		{Name: "revive", Type: catalog.Boolean, Default: false},
-	},
-	Errors: append([]fault.Code{fault.NotAProject, fault.NoContext, fault.SlugConflict, fault.FileNotUTF8}, catalog.Shared...),
-	Writes: true,
-	CLI:    catalog.CLI{Command: "historize", Args: []string{"slug"}},
-}
+var historizeSpec = historizeText.tool("mem_historize", "historize slug", writes, readsContext(fault.NotAProject), []catalog.Param{
+	slugParam,
+	{Name: "revive", Type: catalog.Boolean, Default: false},
+})
 
 // HistorizeResult is mem_historize's result.
 type HistorizeResult struct {
@@ -105,13 +97,10 @@ func historize(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	return res, pl, nil
 }
 
-//go:embed historize.yaml
-var historizeFile []byte
-
 // historizeText is historize.yaml: mem_historize's catalogue texts and messages, parsed on first use.
 var historizeText = loadText[struct {
 	Domain, Already, Historized, Revived fault.Msg
-}]("historize.yaml", historizeFile)
+}]("historize.yaml")
 
 // archivedSuffix ends an archived project's display.
 const archivedSuffix = " [archived]"

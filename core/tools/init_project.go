@@ -1,7 +1,6 @@
 package tools
 
 import (
-	_ "embed"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -14,19 +13,12 @@ import (
 )
 
 // initProjectSpec is mem_init_project in the catalogue.
-var initProjectSpec = &catalog.Tool{
-	Name: "mem_init_project",
-	Text: initText.spec,
-	Params: []catalog.Param{
-		slugParam,
-		{Name: "kind", Type: catalog.String, Enum: []string{"project", "domain"}, Default: "project"},
-		{Name: "summary", Type: catalog.String, OneLine: true},
-		{Name: "repo_path", Type: catalog.String, MaxLength: intp(1000), OneLine: true},
-	},
-	Errors: append([]fault.Code{fault.SlugExists, fault.SummaryTooLong}, catalog.Shared...),
-	Writes: true,
-	CLI:    catalog.CLI{Command: "init", Args: []string{"slug"}},
-}
+var initProjectSpec = initText.tool("mem_init_project", "init slug", writes, []fault.Code{fault.SlugExists, fault.SummaryTooLong}, []catalog.Param{
+	slugParam,
+	{Name: "kind", Type: catalog.String, Enum: []string{"project", "domain"}, Default: "project"},
+	{Name: "summary", Type: catalog.String, OneLine: true},
+	{Name: "repo_path", Type: catalog.String, MaxLength: intp(1000), OneLine: true},
+})
 
 // InitResult is mem_init_project's result.
 type InitResult struct {
@@ -37,14 +29,11 @@ type InitResult struct {
 	Common
 }
 
-//go:embed init_project.yaml
-var initProjectFile []byte
-
 // initText is init_project.yaml: mem_init_project's catalogue texts and messages, parsed on first use.
 var initText = loadText[struct {
 	OneLine, Exists, Created fault.Msg
 	Kinds                    map[string]fault.Msg
-}]("init_project.yaml", initProjectFile)
+}]("init_project.yaml")
 
 type initArgs struct {
 	Slug     string  `json:"slug"`

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,15 +15,9 @@ import (
 )
 
 // listSpec is mem_list in the catalogue.
-var listSpec = &catalog.Tool{
-	Name: "mem_list",
-	Text: listText.spec,
-	Params: []catalog.Param{
-		{Name: "include_archived", Type: catalog.Boolean, Default: true},
-	},
-	Errors: catalog.Shared,
-	CLI:    catalog.CLI{Command: "list"},
-}
+var listSpec = listText.tool("mem_list", "list", reads, nil, []catalog.Param{
+	{Name: "include_archived", Type: catalog.Boolean, Default: true},
+})
 
 // ListEntry is one project or domain of mem_list.
 type ListEntry struct {
@@ -44,13 +37,10 @@ type ListResult struct {
 	Common
 }
 
-//go:embed list.yaml
-var listFile []byte
-
 // listText is list.yaml: mem_list's catalogue texts and messages, parsed on first use.
 var listText = loadText[struct {
 	NoContext, Archived, None fault.Msg
-}]("list.yaml", listFile)
+}]("list.yaml")
 
 // listTool is mem_list: every project and domain, sorted by kind then slug.
 // A folder whose context.md is missing or unreadable is listed with the

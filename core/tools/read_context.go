@@ -1,29 +1,20 @@
 package tools
 
 import (
-	_ "embed"
 	"encoding/json"
 
 	"kessho/core/catalog"
-	"kessho/core/fault"
 	"kessho/core/plan"
 )
 
 // readContextSpec is mem_read_context in the catalogue.
-var readContextSpec = &catalog.Tool{
-	Name:   "mem_read_context",
-	Text:   readContextText.spec,
-	Params: []catalog.Param{slugParam},
-	Errors: append([]fault.Code{fault.NoContext, fault.SlugConflict, fault.FileNotUTF8}, catalog.Shared...),
-	CLI:    catalog.CLI{Command: "context", Args: []string{"slug"}},
-}
-
-//go:embed read_context.yaml
-var readContextFile []byte
+var readContextSpec = readContextText.tool("mem_read_context", "context slug", reads, readsContext(), []catalog.Param{
+	slugParam,
+})
 
 // readContextText is read_context.yaml: mem_read_context's catalogue
 // texts, parsed on first use.
-var readContextText = loadText[struct{}]("read_context.yaml", readContextFile)
+var readContextText = loadText[struct{}]("read_context.yaml")
 
 // ContextResult is mem_read_context's result.
 type ContextResult struct {

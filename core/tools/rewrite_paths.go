@@ -1,7 +1,6 @@
 package tools
 
 import (
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -15,19 +14,12 @@ import (
 )
 
 // rewritePathsSpec is mem_archive_rewrite_paths in the catalogue.
-var rewritePathsSpec = &catalog.Tool{
-	Name: "mem_archive_rewrite_paths",
-	Text: rewriteText.spec,
-	Params: []catalog.Param{
-		slugParam,
-		{Name: "old_root", Type: catalog.String, MaxLength: intp(1000), OneLine: true},
-		{Name: "include_context_history", Type: catalog.Boolean, Default: true},
-		{Name: "confirm", Type: catalog.Boolean, Default: false},
-	},
-	Errors: append([]fault.Code{fault.NoRepoRoot, fault.SlugConflict}, catalog.Shared...),
-	Writes: true,
-	CLI:    catalog.CLI{Command: "rewrite-paths", Args: []string{"slug"}},
-}
+var rewritePathsSpec = rewriteText.tool("mem_archive_rewrite_paths", "rewrite-paths slug", writes, []fault.Code{fault.NoRepoRoot, fault.SlugConflict}, []catalog.Param{
+	slugParam,
+	{Name: "old_root", Type: catalog.String, MaxLength: intp(1000), OneLine: true},
+	{Name: "include_context_history", Type: catalog.Boolean, Default: true},
+	{Name: "confirm", Type: catalog.Boolean, Default: false},
+})
 
 // RelocationsLog is the note where confirmed rewrites are logged.
 const RelocationsLog = "99-meta/migrations/relocations.md"
@@ -142,15 +134,12 @@ type rewriteArgs struct {
 	Confirm               bool    `json:"confirm"`
 }
 
-//go:embed rewrite_paths.yaml
-var rewritePathsFile []byte
-
 // rewriteText is rewrite_paths.yaml: mem_archive_rewrite_paths' catalogue texts and messages, parsed on first use.
 var rewriteText = loadText[struct {
 	BadRoot, NoRoot, BadRepoPath            fault.Msg
 	NotUTF8, BadFrontmatter                 fault.Msg
 	Nothing, DryRun, Done, LogLine, LogHead fault.Msg
-}]("rewrite_paths.yaml", rewritePathsFile)
+}]("rewrite_paths.yaml")
 
 // checkRewriteArgs refuses a bad slug or old_root, and returns old_root
 // when it is given ("" when not: an empty or blank one is not).

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"path"
@@ -18,17 +17,10 @@ import (
 )
 
 // rollbackSpec is mem_rollback_archive in the catalogue.
-var rollbackSpec = &catalog.Tool{
-	Name: "mem_rollback_archive",
-	Text: rollbackText.spec,
-	Params: []catalog.Param{
-		slugParam,
-		{Name: "archive", Type: catalog.String, MinLength: intp(1), MaxLength: intp(1000)},
-	},
-	Errors: append([]fault.Code{fault.NothingToRollBack, fault.HistoryMismatch, fault.ArchiveMismatch, fault.NoContext, fault.SlugConflict, fault.FileNotUTF8}, catalog.Shared...),
-	Writes: true,
-	CLI:    catalog.CLI{Command: "rollback", Args: []string{"slug"}},
-}
+var rollbackSpec = rollbackText.tool("mem_rollback_archive", "rollback slug", writes, readsContext(fault.NothingToRollBack, fault.HistoryMismatch, fault.ArchiveMismatch), []catalog.Param{
+	slugParam,
+	{Name: "archive", Type: catalog.String, MinLength: intp(1), MaxLength: intp(1000)},
+})
 
 // RollbackResult is mem_rollback_archive's result.
 type RollbackResult struct {
@@ -126,15 +118,12 @@ func rollback(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	}, nil
 }
 
-//go:embed rollback.yaml
-var rollbackFile []byte
-
 // rollbackText is rollback.yaml: mem_rollback_archive's catalogue texts and messages, parsed on first use.
 var rollbackText = loadText[struct {
 	BadArchive, Outside, Nothing, NoHistory, NoEntry, OutOfArchives, Gone fault.Msg
 	NoNamed, Disagree, SameMinute, NotNewest, NoneNewest, Or              fault.Msg
 	AtomsKept, ContextKept, Done                                          fault.Msg
-}]("rollback.yaml", rollbackFile)
+}]("rollback.yaml")
 
 // nothingToRollBack is NOTHING_TO_ROLL_BACK for p, saying why (reason
 // formatted with args).

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	_ "embed"
 	"encoding/json"
 	"strings"
 	"unicode"
@@ -14,17 +13,10 @@ import (
 )
 
 // setSummarySpec is mem_set_summary in the catalogue.
-var setSummarySpec = &catalog.Tool{
-	Name: "mem_set_summary",
-	Text: summaryText.spec,
-	Params: []catalog.Param{
-		slugParam,
-		{Name: "summary", Type: catalog.String, Required: true, OneLine: true},
-	},
-	Errors: append([]fault.Code{fault.SummaryTooLong, fault.NoContext, fault.SlugConflict, fault.FileNotUTF8}, catalog.Shared...),
-	Writes: true,
-	CLI:    catalog.CLI{Command: "summary", Args: []string{"slug", "summary"}},
-}
+var setSummarySpec = summaryText.tool("mem_set_summary", "summary slug summary", writes, readsContext(fault.SummaryTooLong), []catalog.Param{
+	slugParam,
+	{Name: "summary", Type: catalog.String, Required: true, OneLine: true},
+})
 
 // SummaryResult is mem_set_summary's result.
 type SummaryResult struct {
@@ -77,13 +69,10 @@ func checkSummaryLength(summary string) error {
 	return summaryText().Msg.TooLong.Err(fault.SummaryTooLong, map[string]any{"parameter": "summary", "length": n, "max": MaxSummary}, n, MaxSummary)
 }
 
-//go:embed set_summary.yaml
-var setSummaryFile []byte
-
 // summaryText is set_summary.yaml: mem_set_summary's catalogue texts and messages, parsed on first use.
 var summaryText = loadText[struct {
 	Empty, TooLong, Already, Unchanged, Set fault.Msg
-}]("set_summary.yaml", setSummaryFile)
+}]("set_summary.yaml")
 
 // setSummary sets `summary` in context.md, on any project or domain.
 func setSummary(env *Env, raw json.RawMessage) (any, plan.Plan, error) {

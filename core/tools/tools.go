@@ -27,6 +27,7 @@
 package tools
 
 import (
+	"embed"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -61,10 +62,35 @@ type toolFile[M any] struct {
 // textFile gives a tool's text file, parsed on first use.
 type textFile[M any] func() *toolFile[M]
 
-// loadText returns the text file data, named name, of a tool whose messages
-// are M.
-func loadText[M any](name string, data []byte) textFile[M] {
-	return i18n.Load[toolFile[M]](name, data)
+// textFiles is every text file of the tools.
+//
+//go:embed *.yaml
+var textFiles embed.FS
+
+// loadText returns the text file name of a tool whose messages are M.
+func loadText[M any](name string) textFile[M] {
+	return i18n.Load[toolFile[M]](textFiles, name)
+}
+
+// Whether a tool writes (returns a plan): tool's writes argument.
+const (
+	reads  = false
+	writes = true
+)
+
+// tool returns the catalogue spec of the tool name whose texts are the
+// file's: cli is its CLI form, the command then its positional arguments
+// ("phase slug phase"); errs the codes it raises besides catalog.Shared.
+func (f textFile[M]) tool(name, cli string, writes bool, errs []fault.Code, params []catalog.Param) *catalog.Tool {
+	words := strings.Fields(cli)
+	return &catalog.Tool{
+		Name:   name,
+		Text:   f.spec,
+		Params: params,
+		Errors: append(errs, catalog.Shared...),
+		Writes: writes,
+		CLI:    catalog.CLI{Command: words[0], Args: words[1:]},
+	}
 }
 
 // spec returns the file's catalogue texts: what a catalog.Tool's Text

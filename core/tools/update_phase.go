@@ -1,7 +1,6 @@
 package tools
 
 import (
-	_ "embed"
 	"encoding/json"
 	"strings"
 	"unicode"
@@ -13,17 +12,10 @@ import (
 )
 
 // updatePhaseSpec is mem_update_phase in the catalogue.
-var updatePhaseSpec = &catalog.Tool{
-	Name: "mem_update_phase",
-	Text: phaseText.spec,
-	Params: []catalog.Param{
-		slugParam,
-		{Name: "phase", Type: catalog.String, Required: true, MaxLength: intp(200), OneLine: true},
-	},
-	Errors: append([]fault.Code{fault.NoContext, fault.SlugConflict, fault.FileNotUTF8}, catalog.Shared...),
-	Writes: true,
-	CLI:    catalog.CLI{Command: "phase", Args: []string{"slug", "phase"}},
-}
+var updatePhaseSpec = phaseText.tool("mem_update_phase", "phase slug phase", writes, readsContext(), []catalog.Param{
+	slugParam,
+	{Name: "phase", Type: catalog.String, Required: true, MaxLength: intp(200), OneLine: true},
+})
 
 // PhaseResult is mem_update_phase's result.
 type PhaseResult struct {
@@ -36,15 +28,12 @@ type PhaseResult struct {
 	Common
 }
 
-//go:embed update_phase.yaml
-var updatePhaseFile []byte
-
 // phaseText is update_phase.yaml: mem_update_phase's catalogue texts and messages, parsed on first use.
 var phaseText = loadText[struct {
 	OneLine                            fault.Msg
 	None, Absent                       fault.Msg
 	Already, Unchanged, Removed, SetTo fault.Msg
-}]("update_phase.yaml", updatePhaseFile)
+}]("update_phase.yaml")
 
 // updatePhase sets or removes `phase` in context.md.
 //

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,22 +16,15 @@ import (
 )
 
 // worklogSpec is mem_worklog in the catalogue.
-var worklogSpec = &catalog.Tool{
-	Name: "mem_worklog",
-	Text: worklogText.spec,
-	Params: []catalog.Param{
-		{Name: "phase", Type: catalog.String, Enum: []string{"collect", "persist"}, Default: "collect"},
-		{Name: "week_of", Type: catalog.String},
-		{Name: "amplitude_hours", Type: catalog.Number, Default: 7, Minimum: floatp(0.25), Maximum: floatp(24)},
-		{Name: "include_weekend", Type: catalog.Boolean, Default: false},
-		{Name: "brief_md", Type: catalog.String},
-		{Name: "detailed_md", Type: catalog.String},
-		{Name: "digest_md", Type: catalog.String},
-	},
-	Errors: append([]fault.Code{fault.SlugConflict, fault.FileNotUTF8}, catalog.Shared...),
-	Writes: true,
-	CLI:    catalog.CLI{Command: "worklog"},
-}
+var worklogSpec = worklogText.tool("mem_worklog", "worklog", writes, []fault.Code{fault.SlugConflict, fault.FileNotUTF8}, []catalog.Param{
+	{Name: "phase", Type: catalog.String, Enum: []string{"collect", "persist"}, Default: "collect"},
+	{Name: "week_of", Type: catalog.String},
+	{Name: "amplitude_hours", Type: catalog.Number, Default: 7, Minimum: floatp(0.25), Maximum: floatp(24)},
+	{Name: "include_weekend", Type: catalog.Boolean, Default: false},
+	{Name: "brief_md", Type: catalog.String},
+	{Name: "detailed_md", Type: catalog.String},
+	{Name: "digest_md", Type: catalog.String},
+})
 
 type worklogArgs struct {
 	Phase          string  `json:"phase"`
@@ -77,9 +69,6 @@ type WorklogPersist struct {
 	Common
 }
 
-//go:embed worklog.yaml
-var worklogFile []byte
-
 // worklogText is worklog.yaml: mem_worklog's catalogue texts and messages, parsed on first use.
 var worklogText = loadText[struct {
 	NotQuarters, NotDate, PersistOnly, PersistNeeds                fault.Msg
@@ -88,7 +77,7 @@ var worklogText = loadText[struct {
 	NoSession, Head, DayHours, DayOff, Week, Next                  fault.Msg
 	IsProject, NoHours, Created, Replaced, Unchanged, DomainMade   fault.Msg
 	Title, Chart, NoChart, DomainSummary, DomainBody               fault.Msg
-}]("worklog.yaml", worklogFile)
+}]("worklog.yaml")
 
 // worklogTool is mem_worklog: it finds the week's sessions (weekSessions),
 // prorates the hours (worklog.Prorate), and returns them (collect) or
