@@ -119,11 +119,7 @@ var archiveText = loadText[struct {
 // Choices where SPEC is silent: an empty or blank `phase` counts as not
 // given (it never erases a phase by accident; mem_update_phase does that);
 // a blank archive_subject or archive_body_md is refused like a missing one.
-func archive(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
-	var a archiveArgs
-	if err := decode(raw, &a); err != nil {
-		return nil, nil, err
-	}
+func archive(env *Env, a archiveArgs) (any, plan.Plan, error) {
 	full := a.Mode == "full"
 	if err := checkArchiveArgs(&a, full); err != nil {
 		return nil, nil, err

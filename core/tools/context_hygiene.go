@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"encoding/json"
 	"fmt"
 	"kessho/core/catalog"
 	"strings"
@@ -20,6 +19,11 @@ var contextHygieneSpec = func() *catalog.Tool {
 	t.ConflictCode = fault.ContextHygieneRace
 	return t
 }()
+
+// contextHygieneArgs is contextHygiene's arguments.
+type contextHygieneArgs struct {
+	Action string `json:"action"`
+}
 
 // The files of context hygiene, vault-relative (SPEC sections 1 and 9).
 const (
@@ -175,13 +179,7 @@ func (f hygieneFile) unreadable() string {
 // Lines, gate reasons and unreadable reasons are in English in every
 // language (they are machine lines, like the reference checker's);
 // summary_md follows the caller's language.
-func contextHygiene(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
-	var a struct {
-		Action string `json:"action"`
-	}
-	if err := decode(raw, &a); err != nil {
-		return nil, nil, err
-	}
+func contextHygiene(env *Env, a contextHygieneArgs) (any, plan.Plan, error) {
 	if err := env.View.Ask(vault.Need{Files: []string{SessionLogPath, PrioritiesPath}}); err != nil {
 		return nil, nil, err
 	}

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -17,6 +16,12 @@ var historizeSpec = historizeText.tool("mem_historize", "historize slug", writes
 	slugParam,
 	{Name: "revive", Type: catalog.Boolean, Default: false},
 })
+
+// historizeArgs is historize's arguments.
+type historizeArgs struct {
+	Slug   string `json:"slug"`
+	Revive bool   `json:"revive"`
+}
 
 // HistorizeResult is mem_historize's result.
 type HistorizeResult struct {
@@ -47,14 +52,7 @@ const displayCreatedKey = "display_created_on_archive"
 // never decides: another tool's `legacy-app — context [archived]` stays
 // `legacy-app — context`. The mark is removed on revive, so historize then
 // revive gives back context.md byte for byte.
-func historize(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
-	var a struct {
-		Slug   string `json:"slug"`
-		Revive bool   `json:"revive"`
-	}
-	if err := decode(raw, &a); err != nil {
-		return nil, nil, err
-	}
+func historize(env *Env, a historizeArgs) (any, plan.Plan, error) {
 	p, err := vault.Resolve(env.View, a.Slug)
 	if err != nil {
 		return nil, nil, err

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -47,11 +46,7 @@ type initArgs struct {
 // history.md. The new context.md holds kind, created, and summary and
 // repo_path when given; its body is a title and the three headings a
 // context usually has; history.md a title.
-func initProject(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
-	var a initArgs
-	if err := decode(raw, &a); err != nil {
-		return nil, nil, err
-	}
+func initProject(env *Env, a initArgs) (any, plan.Plan, error) {
 	if err := vault.CheckSlug("slug", a.Slug); err != nil {
 		return nil, nil, err
 	}

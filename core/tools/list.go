@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -18,6 +17,11 @@ import (
 var listSpec = listText.tool("mem_list", "list", reads, nil, []catalog.Param{
 	{Name: "include_archived", Type: catalog.Boolean, Default: true},
 })
+
+// listArgs is listTool's arguments.
+type listArgs struct {
+	IncludeArchived bool `json:"include_archived"`
+}
 
 // ListEntry is one project or domain of mem_list.
 type ListEntry struct {
@@ -45,13 +49,7 @@ var listText = loadText[struct {
 // listTool is mem_list: every project and domain, sorted by kind then slug.
 // A folder whose context.md is missing or unreadable is listed with the
 // problem instead of failing the whole list.
-func listTool(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
-	var a struct {
-		IncludeArchived bool `json:"include_archived"`
-	}
-	if err := decode(raw, &a); err != nil {
-		return nil, nil, err
-	}
+func listTool(env *Env, a listArgs) (any, plan.Plan, error) {
 	kinds := []string{vault.KindProject, vault.KindDomain}
 	if a.IncludeArchived {
 		kinds = append(kinds, vault.KindArchived)

@@ -1,8 +1,6 @@
 package tools
 
 import (
-	"encoding/json"
-
 	"kessho/core/catalog"
 	"kessho/core/plan"
 )
@@ -11,6 +9,11 @@ import (
 var readContextSpec = readContextText.tool("mem_read_context", "context slug", reads, readsContext(), []catalog.Param{
 	slugParam,
 })
+
+// readContextArgs is readContextTool's arguments.
+type readContextArgs struct {
+	Slug string `json:"slug"`
+}
 
 // readContextText is read_context.yaml: mem_read_context's catalogue
 // texts, parsed on first use.
@@ -27,13 +30,7 @@ type ContextResult struct {
 	Common
 }
 
-func readContextTool(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
-	var a struct {
-		Slug string `json:"slug"`
-	}
-	if err := decode(raw, &a); err != nil {
-		return nil, nil, err
-	}
+func readContextTool(env *Env, a readContextArgs) (any, plan.Plan, error) {
 	c, err := readContext(env, a.Slug)
 	if err != nil {
 		return nil, nil, err

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"encoding/json"
 	"errors"
 	"strings"
 
@@ -69,11 +68,7 @@ type RewriteResult struct {
 //     relocations.md gets a title and one sentence first.
 //   - Nothing to rewrite: success without a plan, whether or not confirm is
 //     set, and nothing is logged.
-func rewritePaths(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
-	var a rewriteArgs
-	if err := decode(raw, &a); err != nil {
-		return nil, nil, err
-	}
+func rewritePaths(env *Env, a rewriteArgs) (any, plan.Plan, error) {
 	given, err := checkRewriteArgs(&a)
 	if err != nil {
 		return nil, nil, err

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"encoding/json"
 	"errors"
 	"path"
 	"slices"
@@ -21,6 +20,12 @@ var rollbackSpec = rollbackText.tool("mem_rollback_archive", "rollback slug", wr
 	slugParam,
 	{Name: "archive", Type: catalog.String, MinLength: intp(1), MaxLength: intp(1000)},
 })
+
+// rollbackArgs is rollback's arguments.
+type rollbackArgs struct {
+	Slug    string  `json:"slug"`
+	Archive *string `json:"archive"`
+}
 
 // RollbackResult is mem_rollback_archive's result.
 type RollbackResult struct {
@@ -59,14 +64,7 @@ type RollbackResult struct {
 //     the one the first entry names, ARCHIVE_MISMATCH names both and
 //     nothing is written: a retried rollback never deletes a second
 //     archive.
-func rollback(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
-	var a struct {
-		Slug    string  `json:"slug"`
-		Archive *string `json:"archive"`
-	}
-	if err := decode(raw, &a); err != nil {
-		return nil, nil, err
-	}
+func rollback(env *Env, a rollbackArgs) (any, plan.Plan, error) {
 	var expected string
 	if a.Archive != nil {
 		expected = strings.TrimSpace(*a.Archive)

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"encoding/json"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -17,6 +16,12 @@ var setSummarySpec = summaryText.tool("mem_set_summary", "summary slug summary",
 	slugParam,
 	{Name: "summary", Type: catalog.String, Required: true, OneLine: true},
 })
+
+// setSummaryArgs is setSummary's arguments.
+type setSummaryArgs struct {
+	Slug    string `json:"slug"`
+	Summary string `json:"summary"`
+}
 
 // SummaryResult is mem_set_summary's result.
 type SummaryResult struct {
@@ -75,14 +80,7 @@ var summaryText = loadText[struct {
 }]("set_summary.yaml")
 
 // setSummary sets `summary` in context.md, on any project or domain.
-func setSummary(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
-	var args struct {
-		Slug    string `json:"slug"`
-		Summary string `json:"summary"`
-	}
-	if err := decode(raw, &args); err != nil {
-		return nil, nil, err
-	}
+func setSummary(env *Env, args setSummaryArgs) (any, plan.Plan, error) {
 	summary := NormalizeSummary(args.Summary)
 	if summary == "" {
 		return nil, nil, fault.Argument("summary", summaryText().Msg.Empty.En, summaryText().Msg.Empty.Fr)

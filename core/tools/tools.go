@@ -102,17 +102,29 @@ type Func func(env *Env, args json.RawMessage) (result any, p plan.Plan, err err
 
 // All is every tool, sorted by name.
 var All = []Tool{
-	{archiveSpec, archive},
-	{rewritePathsSpec, rewritePaths},
-	{contextHygieneSpec, contextHygiene},
-	{historizeSpec, historize},
-	{initProjectSpec, initProject},
-	{listSpec, listTool},
-	{readContextSpec, readContextTool},
-	{rollbackSpec, rollback},
-	{setSummarySpec, setSummary},
-	{updatePhaseSpec, updatePhase},
-	{worklogSpec, worklogTool},
+	{archiveSpec, typed(archive)},
+	{rewritePathsSpec, typed(rewritePaths)},
+	{contextHygieneSpec, typed(contextHygiene)},
+	{historizeSpec, typed(historize)},
+	{initProjectSpec, typed(initProject)},
+	{listSpec, typed(listTool)},
+	{readContextSpec, typed(readContextTool)},
+	{rollbackSpec, typed(rollback)},
+	{setSummarySpec, typed(setSummary)},
+	{updatePhaseSpec, typed(updatePhase)},
+	{worklogSpec, typed(worklogTool)},
+}
+
+// typed adapts run, which takes its arguments decoded into A (validated
+// by the catalogue), to a Func.
+func typed[A any](run func(env *Env, args A) (any, plan.Plan, error)) Func {
+	return func(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
+		var args A
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return nil, nil, fault.Internalf("decoding arguments: %v", err)
+		}
+		return run(env, args)
+	}
 }
 
 // Lookup returns the tool named name.
@@ -174,14 +186,6 @@ type Env struct {
 
 // Say returns m in the caller's language, formatted with args.
 func (e *Env) Say(m fault.Msg, args ...any) string { return m.In(e.Lang, args...) }
-
-// decode reads a tool's arguments, already validated by the catalogue.
-func decode(raw json.RawMessage, v any) error {
-	if err := json.Unmarshal(raw, v); err != nil {
-		return fault.Internalf("decoding arguments: %v", err)
-	}
-	return nil
-}
 
 // Common is embedded in every result: a short Markdown summary for people
 // and the warnings (never nil, so it encodes as []).

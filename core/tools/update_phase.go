@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"encoding/json"
 	"strings"
 	"unicode"
 
@@ -16,6 +15,12 @@ var updatePhaseSpec = phaseText.tool("mem_update_phase", "phase slug phase", wri
 	slugParam,
 	{Name: "phase", Type: catalog.String, Required: true, MaxLength: intp(200), OneLine: true},
 })
+
+// updatePhaseArgs is updatePhase's arguments.
+type updatePhaseArgs struct {
+	Slug  string `json:"slug"`
+	Phase string `json:"phase"`
+}
 
 // PhaseResult is mem_update_phase's result.
 type PhaseResult struct {
@@ -40,14 +45,7 @@ var phaseText = loadText[struct {
 // The phase is trimmed of surrounding blanks and must be one line (a phase
 // is a word or a short phrase; a line break in it is surely a mistake).
 // Setting the value it already has writes nothing and says so.
-func updatePhase(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
-	var args struct {
-		Slug  string `json:"slug"`
-		Phase string `json:"phase"`
-	}
-	if err := decode(raw, &args); err != nil {
-		return nil, nil, err
-	}
+func updatePhase(env *Env, args updatePhaseArgs) (any, plan.Plan, error) {
 	phase := strings.TrimFunc(args.Phase, unicode.IsSpace)
 	if strings.ContainsAny(phase, "\r\n\u2028\u2029") {
 		return nil, nil, fault.Argument("phase", phaseText().Msg.OneLine.En, phaseText().Msg.OneLine.Fr)

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -111,11 +110,7 @@ var worklogText = loadText[struct {
 //     with the same rule as mem_archive's (before the first entry), once: a
 //     re-run that finds a line pointing at the note adds none. A re-run with
 //     the same texts writes nothing (status unchanged).
-func worklogTool(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
-	var a worklogArgs
-	if err := decode(raw, &a); err != nil {
-		return nil, nil, err
-	}
+func worklogTool(env *Env, a worklogArgs) (any, plan.Plan, error) {
 	quarters, week, err := checkWorklogArgs(env, &a)
 	if err != nil {
 		return nil, nil, err
