@@ -21,7 +21,6 @@ import (
 	"fmt"
 	"io/fs"
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -53,12 +52,20 @@ func Files() []File {
 // that does not decode is a programming error the tests catch (Files,
 // Check): the function panics with the decoder's message.
 func Load[T any](fsys fs.FS, name string) func() *T {
-	parse := sync.OnceValues(func() (*T, error) {
+	get := load(fsys, name, func() any { return new(T) })
+	return func() *T { return get().(*T) }
+}
+
+// load is Load without its type: into is a new value to decode into.
+// (Load's generic part is kept this thin so that each text file's type
+// adds little code to the module.)
+func load(fsys fs.FS, name string, into func() any) func() any {
+	parse := sync.OnceValues(func() (any, error) {
 		data, err := fs.ReadFile(fsys, name)
 		if err != nil {
 			return nil, err
 		}
-		t := new(T)
+		t := into()
 		dec := yaml.NewDecoder(bytes.NewReader(data))
 		dec.KnownFields(true)
 		if err := dec.Decode(t); err != nil {
@@ -67,9 +74,9 @@ func Load[T any](fsys fs.FS, name string) func() *T {
 		return t, nil
 	})
 	filesMu.Lock()
-	files = append(files, File{Name: name, Texts: func() (any, error) { return parse() }})
+	files = append(files, File{Name: name, Texts: parse})
 	filesMu.Unlock()
-	return func() *T {
+	return func() any {
 		t, err := parse()
 		if err != nil {
 			panic(err)
@@ -156,9 +163,27 @@ func checkPair(path, en, fr string, errs *[]error) {
 	}
 }
 
-var verb = regexp.MustCompile(`%[-+# 0]*(\[\d+\])?(\d+|\*)?(\.(\d+|\*)?)?[a-zA-Z%]`)
-
-// Verbs returns the printf verbs of format, in order ("%%" included).
+// Verbs returns the printf verbs of format, in order ("%%" included), each
+// with its flags, argument index, width and precision ("%-5d", "%[2]q").
 func Verbs(format string) []string {
-	return verb.FindAllString(format, -1)
+	var out []string
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		j := i + 1
+		for j < len(format) && !isVerb(format[j]) {
+			j++
+		}
+		if j < len(format) {
+			out = append(out, format[i:j+1])
+		}
+		i = j
+	}
+	return out
+}
+
+// isVerb reports whether c ends a printf directive: a letter or '%'.
+func isVerb(c byte) bool {
+	return c == '%' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }

@@ -16,7 +16,7 @@ import (
 )
 
 // rollbackSpec is mem_rollback_archive in the catalogue.
-var rollbackSpec = rollbackText.tool("mem_rollback_archive", "rollback slug", writes, readsContext(fault.NothingToRollBack, fault.HistoryMismatch, fault.ArchiveMismatch), []catalog.Param{
+var rollbackSpec = tool(rollbackText.spec, "mem_rollback_archive", "rollback slug", writes, readsContext(fault.NothingToRollBack, fault.HistoryMismatch, fault.ArchiveMismatch), []catalog.Param{
 	slugParam,
 	{Name: "archive", Type: catalog.String, MinLength: intp(1), MaxLength: intp(1000)},
 })
@@ -232,10 +232,11 @@ func archiveMismatch(p vault.Project, expected string, newest []string, entry st
 			want, p.Slug, other, other)
 	}
 	paths := archivePaths(p, newest)
-	is, est := strings.Join(paths, rollbackText().Msg.Or.En), strings.Join(paths, rollbackText().Msg.Or.Fr)
+	msg := &rollbackText().Msg
+	is, est := strings.Join(paths, msg.Or.En), strings.Join(paths, msg.Or.Fr)
 	if len(paths) == 0 {
-		is, est = rollbackText().Msg.NoneNewest.En, rollbackText().Msg.NoneNewest.Fr
+		is, est = msg.NoneNewest.En, msg.NoneNewest.Fr
 	}
 	return fault.New(fault.ArchiveMismatch, map[string]any{"slug": p.Slug, "expected": want, "newest": paths},
-		rollbackText().Msg.NotNewest.In("en", want, p.Slug, is), rollbackText().Msg.NotNewest.In("fr", want, p.Slug, est))
+		msg.NotNewest.In("en", want, p.Slug, is), msg.NotNewest.In("fr", want, p.Slug, est))
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // setSummarySpec is mem_set_summary in the catalogue.
-var setSummarySpec = summaryText.tool("mem_set_summary", "summary slug summary", writes, readsContext(fault.SummaryTooLong), []catalog.Param{
+var setSummarySpec = tool(summaryText.spec, "mem_set_summary", "summary slug summary", writes, readsContext(fault.SummaryTooLong), []catalog.Param{
 	slugParam,
 	{Name: "summary", Type: catalog.String, Required: true, OneLine: true},
 })
@@ -83,7 +83,7 @@ var summaryText = loadText[struct {
 func setSummary(env *Env, args setSummaryArgs) (any, plan.Plan, error) {
 	summary := NormalizeSummary(args.Summary)
 	if summary == "" {
-		return nil, nil, fault.Argument("summary", summaryText().Msg.Empty.En, summaryText().Msg.Empty.Fr)
+		return nil, nil, argument("summary", summaryText().Msg.Empty)
 	}
 	if err := checkSummaryLength(summary); err != nil {
 		return nil, nil, err

@@ -78,14 +78,15 @@ const (
 	writes = true
 )
 
-// tool returns the catalogue spec of the tool name whose texts are the
-// file's: cli is its CLI form, the command then its positional arguments
-// ("phase slug phase"); errs the codes it raises besides catalog.Shared.
-func (f textFile[M]) tool(name, cli string, writes bool, errs []fault.Code, params []catalog.Param) *catalog.Tool {
+// tool returns the catalogue spec of the tool name whose texts text gives
+// (its text file's spec): cli is its CLI form, the command then its
+// positional arguments ("phase slug phase"); errs the codes it raises
+// besides catalog.Shared.
+func tool(text func() *catalog.ToolText, name, cli string, writes bool, errs []fault.Code, params []catalog.Param) *catalog.Tool {
 	words := strings.Fields(cli)
 	return &catalog.Tool{
 		Name:   name,
-		Text:   f.spec,
+		Text:   text,
 		Params: params,
 		Errors: append(errs, catalog.Shared...),
 		Writes: writes,

@@ -11,7 +11,7 @@ import (
 )
 
 // updatePhaseSpec is mem_update_phase in the catalogue.
-var updatePhaseSpec = phaseText.tool("mem_update_phase", "phase slug phase", writes, readsContext(), []catalog.Param{
+var updatePhaseSpec = tool(phaseText.spec, "mem_update_phase", "phase slug phase", writes, readsContext(), []catalog.Param{
 	slugParam,
 	{Name: "phase", Type: catalog.String, Required: true, MaxLength: intp(200), OneLine: true},
 })
@@ -48,7 +48,7 @@ var phaseText = loadText[struct {
 func updatePhase(env *Env, args updatePhaseArgs) (any, plan.Plan, error) {
 	phase := strings.TrimFunc(args.Phase, unicode.IsSpace)
 	if strings.ContainsAny(phase, "\r\n\u2028\u2029") {
-		return nil, nil, fault.Argument("phase", phaseText().Msg.OneLine.En, phaseText().Msg.OneLine.Fr)
+		return nil, nil, argument("phase", phaseText().Msg.OneLine)
 	}
 	c, err := readContext(env, args.Slug)
 	if err != nil {
