@@ -1,29 +1,64 @@
-// Package tools holds every catalogue tool, one unit each: its catalogue
-// spec (what it takes, what it may refuse, what it does, in English and
-// French) beside its run function, in one explicit list, All. A tool only
-// orchestrates: it decodes its arguments, refuses bad ones, reads the
-// vault through Env.View, calls the noun packages that hold the domain
-// logic (history, note, atom, wikilink, worklog, hygiene, relocate,
+// Package tools holds every catalogue tool, one unit each: a Go file
+// (its spec's structure and its run function) and, beside it, a text file
+// (<tool>.yaml: everything it says, in English and French), in one
+// explicit list, All. A tool only orchestrates: it refuses bad arguments,
+// reads the vault through Env.View, calls the noun packages that hold the
+// domain logic (history, note, atom, wikilink, worklog, hygiene, relocate,
 // vault), and builds its result and the plan of writes; it never writes.
 // Its run function reads as the SPEC's steps, each a named function of at
 // most 60 lines.
 //
-// Every sentence a tool says (refusals, warnings, summary_md) lives in one
-// messages table per tool, a struct of fault.Msg beside its spec
-// (archiveMsg, worklogMsg…): Env.Say picks the caller's language, Msg.Err
-// makes a refusal, argument an INVALID_ARGUMENT.
+// # A tool's texts
+//
+// Every sentence a tool says lives in its text file, not in Go, so that a
+// translator edits it without touching code: its catalogue texts (title,
+// description, and each parameter's description under params, keyed by
+// the parameter's path: "phase", "derive.fact") and its messages
+// (refusals, warnings, summary_md) under msg. The Go file declares the
+// messages as a struct of fault.Msg fields, so every message the code uses
+// is checked by the compiler:
+//
+//	var phaseText = loadText[struct {
+//		OneLine, None, Absent fault.Msg
+//	}]("update_phase.yaml")
+//
+// and the file holds, for each field (its name in lower case):
+//
+//	msg:
+//	  oneline:
+//	    en: "must be one line: a word or a short phrase"
+//	    fr: "doit tenir sur une ligne : un mot ou une courte expression"
+//
+// The file is parsed on the tool's first use (core/i18n), never at start.
+// The code says phaseText().Msg.OneLine: Env.Say picks the caller's
+// language, Msg.Err makes a refusal, argument an INVALID_ARGUMENT. Texts
+// several tools share (the slug parameter, reading context.md) are in
+// tools.yaml (toolsText). TestTextFiles refuses a file with a key no field
+// takes, a text missing a language, or printf verbs that differ between
+// English and French; TestTextFileParams a description of no parameter;
+// TestTextFilesAreData a fault.Msg or catalog.Text literal left in Go.
 //
 // # Adding a tool
 //
-// Write one file here, named after the tool: its spec (a *catalog.Tool,
-// with every error code it can raise in Errors), its result type
-// (embedding Common), its messages table and its run function (a Func),
-// with any domain logic that is new put in the noun package it belongs to
-// (or a new one). Add one line {spec, run} to All, and the file to
+// Write two files here, named after the tool. The Go file: its spec, made
+// by tool (its text file's spec, name, CLI form, whether it writes, the
+// codes it can raise besides catalog.Shared, its parameters without
+// descriptions), its Args type (what its parameters decode into), its
+// result type (embedding Common), its texts (loadText) and its run
+// function, func(env *Env, args <its Args>) (any, plan.Plan, error). The
+// text file: title, description, params and msg, each text in en and fr.
+// Put any domain logic that is new in the noun package it belongs to (or a
+// new one). Add one line {spec, typed(run)} to All, and the Go file to
 // TestDeclaredCodes' scan. Then write its conformance cases in
 // testdata/cases (one per refusal it declares, and its successes) and run
 // `make docs` for docs/reference.md. Nothing else names a tool: hosts,
 // the MCP server and the CLI read All.
+//
+// A spec written the old way, a *catalog.Tool literal with its Title and
+// Descriptions in Go and a messages table of fault.Msg literals, still
+// works (its Text is nil), but the text tests refuse it; to convert one,
+// move each text to the tool's .yaml file under the keys above, build the
+// spec with tool, and load the messages with loadText.
 package tools
 
 import (
