@@ -21,7 +21,7 @@ var say = i18n.Load[struct {
 	Changed, Exists, FileInTheWay, LinkMoved, FolderNotFile, FileNotFolder fault.Msg
 	BadNeed, TooMuchText, TooManyRounds                                    fault.Msg
 	FinishedElsewhere, RecoveryConflict, BadJournal                        fault.Msg
-}](messagesFile, "messages.yaml")
+}](messagesFile, "messages.yaml", 0)
 
 // at is the details of a refusal naming the path p.
 func at(p string) map[string]any { return map[string]any{"path": p} }

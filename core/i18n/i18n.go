@@ -7,8 +7,9 @@
 // field, checked by the compiler: fields of type fault.Msg or
 // catalog.Text (a pair {en, fr}), or arrays, maps and structs of them. A
 // field's key in the file is its Go name in lower case ("SetTo" is
-// "setto"). Load parses a file on its first use only (sync.OnceValue), so
-// a call parses the files of what it runs and nothing else.
+// "setto"). Load parses a document of a file on its first use only
+// (sync.OnceValues), so a call parses the texts of what it runs and
+// nothing else.
 //
 // The file's shape is checked strictly: a key no field takes is an error
 // (yaml.v3's KnownFields). Check, run by the tests on every loaded file
@@ -28,10 +29,11 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// File is one loaded text file: its name (for messages) and its texts,
-// parsed on first use.
+// File is one loaded text document: its file's name, its place in the
+// file (0 for the first document), and its texts, parsed on first use.
 type File struct {
 	Name  string
+	Doc   int
 	Texts func() (any, error)
 }
 
@@ -40,26 +42,29 @@ var (
 	files   []File
 )
 
-// Files returns every text file Load was given, in the order of Load.
+// Files returns every text document Load was given, in the order of Load.
 func Files() []File {
 	filesMu.Lock()
 	defer filesMu.Unlock()
 	return slices.Clone(files)
 }
 
-// Load returns a function giving the file name of fsys (an embed.FS)
-// decoded into T, reading and decoding it on the first call only. A file
-// that does not decode is a programming error the tests catch (Files,
-// Check): the function panics with the decoder's message.
-func Load[T any](fsys fs.FS, name string) func() *T {
-	get := load(fsys, name, func() any { return new(T) })
+// Load returns a function giving document doc (0 for the first) of the
+// file name of fsys (an embed.FS) decoded into T, reading and decoding it
+// on the first call only. A file may hold several documents, separated by
+// "---", so that a call parses only the texts it uses: a tool's text file
+// holds its messages first and its catalogue texts second. A document that
+// does not decode is a programming error the tests catch (Files, Check):
+// the function panics with the decoder's message.
+func Load[T any](fsys fs.FS, name string, doc int) func() *T {
+	get := load(fsys, name, doc, func() any { return new(T) })
 	return func() *T { return get().(*T) }
 }
 
 // load is Load without its type: into is a new value to decode into.
 // (Load's generic part is kept this thin so that each text file's type
 // adds little code to the module.)
-func load(fsys fs.FS, name string, into func() any) func() any {
+func load(fsys fs.FS, name string, doc int, into func() any) func() any {
 	parse := sync.OnceValues(func() (any, error) {
 		data, err := fs.ReadFile(fsys, name)
 		if err != nil {
@@ -67,14 +72,20 @@ func load(fsys fs.FS, name string, into func() any) func() any {
 		}
 		t := into()
 		dec := yaml.NewDecoder(bytes.NewReader(data))
+		for range doc {
+			var skip yaml.Node
+			if err := dec.Decode(&skip); err != nil {
+				return nil, fmt.Errorf("%s: document %d: %v", name, doc+1, err)
+			}
+		}
 		dec.KnownFields(true)
 		if err := dec.Decode(t); err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
+			return nil, fmt.Errorf("%s: document %d: %v", name, doc+1, err)
 		}
 		return t, nil
 	})
 	filesMu.Lock()
-	files = append(files, File{Name: name, Texts: parse})
+	files = append(files, File{Name: name, Doc: doc, Texts: parse})
 	filesMu.Unlock()
 	return func() any {
 		t, err := parse()

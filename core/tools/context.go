@@ -35,15 +35,15 @@ type contextFile struct {
 	doc     *frontmatter.Doc
 }
 
-// toolsText is tools.yaml, parsed on first use: what several tools say,
-// the description of the parameters they share (slug) and the messages of
-// reading a project's context.md.
-var toolsText = i18n.Load[struct {
-	Params map[string]catalog.Text
-	Msg    struct {
-		NoContext, Archived, Frontmatter fault.Msg
-	}
-}](textFiles, "tools.yaml")
+// toolsText is the messages of tools.yaml (what several tools say):
+// those of reading a project's context.md.
+var toolsText = loadText[struct {
+	NoContext, Archived, Frontmatter fault.Msg
+}]("tools.yaml")
+
+// sharedParams is the catalogue texts of tools.yaml: the description of
+// the parameters several tools share (slug).
+var sharedParams = i18n.Load[struct{ Params map[string]catalog.Text }](textFiles, "tools.yaml", 1)
 
 // readContext resolves slug and reads its context.md: UNKNOWN_SLUG,
 // INVALID_SLUG, SLUG_CONFLICT, NO_CONTEXT, FILE_NOT_UTF8,

@@ -55,7 +55,7 @@ func TestTextFileParams(t *testing.T) {
 			shared[p] = true
 		}
 	}
-	for key := range toolsText().Params {
+	for key := range sharedParams().Params {
 		if !shared[key] {
 			t.Errorf("tools.yaml describes %q, which is no tool's parameter", key)
 		}

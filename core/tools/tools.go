@@ -86,25 +86,26 @@ type Tool struct {
 	Run  Func
 }
 
-// toolFile is a tool's text file (<tool>.yaml beside its Go file): its
-// catalogue texts (title, description, params) and its messages (msg), a
-// struct M of fault.Msg fields.
-type toolFile[M any] struct {
-	catalog.ToolText `yaml:",inline"`
-	Msg              M
-}
-
-// textFile gives a tool's text file, parsed on first use.
-type textFile[M any] func() *toolFile[M]
+// toolMsgs is the first document of a tool's text file: its messages, a
+// struct M of fault.Msg fields, under msg.
+type toolMsgs[M any] struct{ Msg M }
 
 // textFiles is every text file of the tools.
 //
 //go:embed *.yaml
 var textFiles embed.FS
 
-// loadText returns the text file name of a tool whose messages are M.
-func loadText[M any](name string) textFile[M] {
-	return i18n.Load[toolFile[M]](textFiles, name)
+// loadText returns the messages of the tool text file name (its first
+// document), parsed on first use: what a call of the tool reads.
+func loadText[M any](name string) func() *toolMsgs[M] {
+	return i18n.Load[toolMsgs[M]](textFiles, name, 0)
+}
+
+// catalogText returns the catalogue texts of the tool text file name (its
+// second document), parsed on first use: what a catalog.Tool's Text gives,
+// read only when a person is shown the tool.
+func catalogText(name string) func() *catalog.ToolText {
+	return i18n.Load[catalog.ToolText](textFiles, name, 1)
 }
 
 // Whether a tool writes (returns a plan): tool's writes argument.
@@ -128,10 +129,6 @@ func tool(text func() *catalog.ToolText, name, cli string, writes bool, errs []f
 		CLI:    catalog.CLI{Command: words[0], Args: words[1:]},
 	}
 }
-
-// spec returns the file's catalogue texts: what a catalog.Tool's Text
-// gives.
-func (f textFile[M]) spec() *catalog.ToolText { return &f().ToolText }
 
 // Func runs a tool on validated, normalised arguments.
 type Func func(env *Env, args json.RawMessage) (result any, p plan.Plan, err error)
@@ -177,7 +174,7 @@ func Lookup(name string) (Tool, bool) {
 var described = func() []func() *catalog.Tool {
 	out := make([]func() *catalog.Tool, len(All))
 	for i, t := range All {
-		out[i] = sync.OnceValue(func() *catalog.Tool { return t.Spec.Described(toolsText().Params) })
+		out[i] = sync.OnceValue(func() *catalog.Tool { return t.Spec.Described(sharedParams().Params) })
 	}
 	return out
 }()
