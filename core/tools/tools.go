@@ -11,12 +11,14 @@
 // # A tool's texts
 //
 // Every sentence a tool says lives in its text file, not in Go, so that a
-// translator edits it without touching code: its catalogue texts (title,
-// description, and each parameter's description under params, keyed by
-// the parameter's path: "phase", "derive.fact") and its messages
-// (refusals, warnings, summary_md) under msg. The Go file declares the
-// messages as a struct of fault.Msg fields, so every message the code uses
-// is checked by the compiler:
+// translator edits it without touching code. The file holds two YAML
+// documents: first its messages (refusals, warnings, summary_md) under
+// msg, then, after "---", its catalogue texts (title, description, and
+// each parameter's description under params, keyed by the parameter's
+// path: "phase", "derive.fact"). A call parses the first only; the second
+// is read when a person is shown the tool (Specs, the MCP list, help,
+// docs). The Go file declares the messages as a struct of fault.Msg
+// fields, so every message the code uses is checked by the compiler:
 //
 //	var phaseText = loadText[struct {
 //		OneLine, None, Absent fault.Msg
@@ -28,20 +30,26 @@
 //	  oneline:
 //	    en: "must be one line: a word or a short phrase"
 //	    fr: "doit tenir sur une ligne : un mot ou une courte expression"
+//	---
+//	title:
+//	  en: Set phase
+//	  fr: Changer la phase
 //
-// The file is parsed on the tool's first use (core/i18n), never at start.
-// The code says phaseText().Msg.OneLine: Env.Say picks the caller's
-// language, Msg.Err makes a refusal, argument an INVALID_ARGUMENT. Texts
-// several tools share (the slug parameter, reading context.md) are in
-// tools.yaml (toolsText). TestTextFiles refuses a file with a key no field
-// takes, a text missing a language, or printf verbs that differ between
-// English and French; TestTextFileParams a description of no parameter;
-// TestTextFilesAreData a fault.Msg or catalog.Text literal left in Go.
+// Each document is parsed on first use (core/i18n), never at start. The
+// code says phaseText().Msg.OneLine: Env.Say picks the caller's language,
+// Msg.Err makes a refusal, argument an INVALID_ARGUMENT. The spec takes
+// its texts from catalogText("update_phase.yaml"). Texts several tools
+// share (reading context.md; the slug parameter) are in tools.yaml
+// (toolsText, sharedParams). TestTextFiles refuses a file with a key no
+// field takes, a text missing a language, or printf verbs that differ
+// between English and French; TestTextFileParams a description of no
+// parameter; TestTextFilesAreData a fault.Msg or catalog.Text literal left
+// in Go.
 //
 // # Adding a tool
 //
 // Write two files here, named after the tool. The Go file: its spec, made
-// by tool (its text file's spec, name, CLI form, whether it writes, the
+// by tool (catalogText of its text file, name, CLI form, whether it writes, the
 // codes it can raise besides catalog.Shared, its parameters without
 // descriptions), its Args type (what its parameters decode into), its
 // result type (embedding Common), its texts (loadText) and its run
@@ -58,7 +66,8 @@
 // Descriptions in Go and a messages table of fault.Msg literals, still
 // works (its Text is nil), but the text tests refuse it; to convert one,
 // move each text to the tool's .yaml file under the keys above, build the
-// spec with tool, and load the messages with loadText.
+// spec with tool and catalogText, load the messages with loadText, and
+// give the run function its Args type (typed).
 package tools
 
 import (
