@@ -15,10 +15,6 @@ type readContextArgs struct {
 	Slug string `json:"slug"`
 }
 
-// readContextText is read_context.yaml: mem_read_context's catalogue
-// texts, parsed on first use.
-var readContextText = loadText[struct{}]("read_context.yaml")
-
 // ContextResult is mem_read_context's result.
 type ContextResult struct {
 	Slug        string         `json:"slug"`
