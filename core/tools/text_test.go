@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"kessho/core/fault"
 	"kessho/core/i18n"
 )
 
@@ -78,21 +77,6 @@ func TestTextFilesAreData(t *testing.T) {
 			if strings.Contains(string(b), lit) {
 				t.Errorf("%s holds a %s…} literal: put the text in its text file", name, lit)
 			}
-		}
-	}
-}
-
-// BenchmarkTextParse is what a tool's first call in an instance pays for
-// its texts: parsing its text file (mem_update_phase's). Later calls pay
-// nothing (the parsed file is kept); compare with a whole call,
-// BenchmarkUpdatePhaseCall.
-func BenchmarkTextParse(b *testing.B) {
-	for b.Loop() {
-		phase := loadText[struct {
-			OneLine, None, Absent, Already, Unchanged, Removed, SetTo fault.Msg
-		}]("update_phase.yaml")
-		if phase().Msg.SetTo.Fr == "" {
-			b.Fatal("no text")
 		}
 	}
 }
