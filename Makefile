@@ -8,6 +8,8 @@ GOPKGS  := ./core/... ./host/... ./wasm/...
 BIN     := bin/kessho
 WASM    := host/engine/module/kessho.wasm
 GOFILES := $(shell find core wasm host -name '*.go' -not -name '*_test.go' 2>/dev/null)
+# The text files the core embeds (core/i18n): a change rebuilds the module.
+GOFILES += $(shell find core -name '*.yaml' -not -path '*/testdata/*' 2>/dev/null)
 
 PLUGIN  := plugin-shim
 NPM     ?= npm

@@ -91,6 +91,10 @@ type Tool struct {
 	// fails; "" means CONFLICT.
 	ConflictCode fault.Code `json:"conflict_code,omitempty"`
 	CLI          CLI        `json:"cli"`
+	// Text gives the tool's texts (title, description, parameters'
+	// descriptions) from its text file; Described puts them in place. Nil
+	// for a spec whose texts are written in Go.
+	Text func() *ToolText `json:"-"`
 }
 
 // Param returns the parameter named name.
@@ -113,5 +117,74 @@ func CodeNames(codes []fault.Code) []string {
 	for i, c := range codes {
 		out[i] = string(c)
 	}
+	return out
+}
+
+// ToolText is a tool's human texts, kept in a data file beside its code
+// (see core/i18n): its title, its description, and each parameter's
+// description keyed by the parameter's path ("phase"; "derive.fact" for
+// the field fact of derive's items).
+type ToolText struct {
+	Title       Text
+	Description Text
+	Params      map[string]Text
+}
+
+// Described returns a copy of t with its texts from t.Text in place; a
+// parameter t.Text does not describe takes its description from shared
+// (the parameters several tools share, such as slug). It returns t itself
+// when t.Text is nil.
+func (t *Tool) Described(shared map[string]Text) *Tool {
+	if t.Text == nil {
+		return t
+	}
+	text := t.Text()
+	d := *t
+	d.Title, d.Description = text.Title, text.Description
+	d.Params = describeParams(t.Params, "", text.Params, shared)
+	return &d
+}
+
+// describeParams returns a copy of ps, each described from own or shared
+// by its path under prefix.
+func describeParams(ps []Param, prefix string, own, shared map[string]Text) []Param {
+	if ps == nil {
+		return nil
+	}
+	out := make([]Param, len(ps))
+	for i, p := range ps {
+		path := prefix + p.Name
+		if d, ok := own[path]; ok {
+			p.Description = d
+		} else if d, ok := shared[path]; ok {
+			p.Description = d
+		}
+		if p.Items != nil {
+			items := *p.Items
+			items.Props = describeParams(items.Props, path+".", own, shared)
+			p.Items = &items
+		}
+		p.Props = describeParams(p.Props, path+".", own, shared)
+		out[i] = p
+	}
+	return out
+}
+
+// TextPaths returns the paths of every parameter of t, as ToolText.Params
+// keys them: what a tool's text file may describe.
+func (t *Tool) TextPaths() []string {
+	var out []string
+	var walk func(ps []Param, prefix string)
+	walk = func(ps []Param, prefix string) {
+		for _, p := range ps {
+			path := prefix + p.Name
+			out = append(out, path)
+			if p.Items != nil {
+				walk(p.Items.Props, path+".")
+			}
+			walk(p.Props, path+".")
+		}
+	}
+	walk(t.Params, "")
 	return out
 }

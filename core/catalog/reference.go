@@ -49,24 +49,12 @@ func writeParam(b *strings.Builder, p Param, prefix string) {
 	if len(p.Enum) > 0 {
 		bounds = append(bounds, "one of "+codeList(p.Enum))
 	}
-	if p.MinLength != nil {
-		bounds = append(bounds, fmt.Sprintf("≥ %d chars", *p.MinLength))
-	}
-	if p.MaxLength != nil {
-		bounds = append(bounds, fmt.Sprintf("≤ %d chars", *p.MaxLength))
-	}
-	if p.Minimum != nil {
-		bounds = append(bounds, fmt.Sprintf("≥ %g", *p.Minimum))
-	}
-	if p.Maximum != nil {
-		bounds = append(bounds, fmt.Sprintf("≤ %g", *p.Maximum))
-	}
-	if p.MinItems != nil {
-		bounds = append(bounds, fmt.Sprintf("≥ %d items", *p.MinItems))
-	}
-	if p.MaxItems != nil {
-		bounds = append(bounds, fmt.Sprintf("≤ %d items", *p.MaxItems))
-	}
+	bounds = bound(bounds, p.MinLength, "≥ %d chars")
+	bounds = bound(bounds, p.MaxLength, "≤ %d chars")
+	bounds = bound(bounds, p.Minimum, "≥ %g")
+	bounds = bound(bounds, p.Maximum, "≤ %g")
+	bounds = bound(bounds, p.MinItems, "≥ %d items")
+	bounds = bound(bounds, p.MaxItems, "≤ %d items")
 	if p.OneLine {
 		bounds = append(bounds, "one line (no control character)")
 	}
@@ -124,3 +112,11 @@ any case, alone or before a dot — gets ` + "`_`" + ` right after it (` + "`CON
 ` + "`nul_.tar`" + `). ATOM_EXISTS and the ` + "`[[name]]`" + ` links use this final name. A fact that leaves no
 name is refused (INVALID_ARGUMENT naming ` + "`derive[i].fact`" + `).
 `
+
+// bound appends to bounds the bound v written with format, when v is set.
+func bound[T int | float64](bounds []string, v *T, format string) []string {
+	if v == nil {
+		return bounds
+	}
+	return append(bounds, fmt.Sprintf(format, *v))
+}

@@ -56,16 +56,7 @@ func (w *jsonWalker) value(path string) (string, bool) {
 	switch w.b[w.i] {
 	case '{':
 		w.i++
-		for {
-			w.space()
-			if w.i >= len(w.b) || w.b[w.i] == '}' {
-				w.i++
-				return "", false
-			}
-			if w.b[w.i] == ',' {
-				w.i++
-				continue
-			}
+		for w.next('}') {
 			start := w.i
 			if !w.str() {
 				return path, true
@@ -84,20 +75,10 @@ func (w *jsonWalker) value(path string) (string, bool) {
 		}
 	case '[':
 		w.i++
-		for n := 0; ; {
-			w.space()
-			if w.i >= len(w.b) || w.b[w.i] == ']' {
-				w.i++
-				return "", false
-			}
-			if w.b[w.i] == ',' {
-				w.i++
-				continue
-			}
+		for n := 0; w.next(']'); n++ {
 			if p, bad := w.value(path + "[" + strconv.Itoa(n) + "]"); bad {
 				return p, true
 			}
-			n++
 		}
 	case '"':
 		if !w.str() {
@@ -109,6 +90,23 @@ func (w *jsonWalker) value(path string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// next moves to the next member of the object or array w is in, past
+// blanks and commas; at its end (close, or the end of the text) it moves
+// past close and returns false.
+func (w *jsonWalker) next(close byte) bool {
+	for {
+		w.space()
+		if w.i >= len(w.b) || w.b[w.i] == close {
+			w.i++
+			return false
+		}
+		if w.b[w.i] != ',' {
+			return true
+		}
+		w.i++
+	}
 }
 
 // str moves past the string at w.i and reports whether it is UTF-8.

@@ -125,6 +125,10 @@ func yaml11(s string) bool {
 	return strings.Trim(t, "0123456789_:.") == ""
 }
 
+// yamlEscapes is YAML's short escape of each character that has one.
+var yamlEscapes = map[rune]string{'"': `\"`, '\\': `\\`, '\n': `\n`, '\r': `\r`, '\t': `\t`,
+	0: `\0`, 0x07: `\a`, 0x08: `\b`, 0x0B: `\v`, 0x0C: `\f`, 0x1B: `\e`, 0x85: `\N`, 0x2028: `\L`, 0x2029: `\P`}
+
 // doubleQuote writes s as a double-quoted YAML scalar on one line:
 // non-ASCII text stays UTF-8, what YAML cannot hold raw is escaped.
 func doubleQuote(s string) string {
@@ -132,52 +136,22 @@ func doubleQuote(s string) string {
 	b.Grow(len(s) + 2)
 	b.WriteByte('"')
 	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case 0:
-			b.WriteString(`\0`)
-		case 0x07:
-			b.WriteString(`\a`)
-		case 0x08:
-			b.WriteString(`\b`)
-		case 0x0B:
-			b.WriteString(`\v`)
-		case 0x0C:
-			b.WriteString(`\f`)
-		case 0x1B:
-			b.WriteString(`\e`)
-		case 0x85:
-			b.WriteString(`\N`)
-		case 0x2028:
-			b.WriteString(`\L`)
-		case 0x2029:
-			b.WriteString(`\P`)
+		if e, ok := yamlEscapes[r]; ok {
+			b.WriteString(e)
+			continue
+		}
+		switch {
+		case r != 0xFEFF && printable(r):
+			b.WriteRune(r)
+		case r <= 0xFF:
+			b.WriteString(`\x`)
+			writeHex(&b, uint32(r), 2)
+		case r <= 0xFFFF:
+			b.WriteString(`\u`)
+			writeHex(&b, uint32(r), 4)
 		default:
-			switch {
-			case r == 0xFEFF || !printable(r):
-				switch {
-				case r <= 0xFF:
-					b.WriteString(`\x`)
-					writeHex(&b, uint32(r), 2)
-				case r <= 0xFFFF:
-					b.WriteString(`\u`)
-					writeHex(&b, uint32(r), 4)
-				default:
-					b.WriteString(`\U`)
-					writeHex(&b, uint32(r), 8)
-				}
-			default:
-				b.WriteRune(r)
-			}
+			b.WriteString(`\U`)
+			writeHex(&b, uint32(r), 8)
 		}
 	}
 	b.WriteByte('"')

@@ -15,29 +15,12 @@ func decode(s string, i int) (rune, int) {
 	if b < 0x80 {
 		return rune(b), 1
 	}
-	var need int
-	var r rune
-	lo, hi := byte(0x80), byte(0xBF)
-	switch {
-	case b >= 0xC2 && b <= 0xDF:
-		need, r = 1, rune(b&0x1F)
-	case b >= 0xE0 && b <= 0xEF:
-		need, r = 2, rune(b&0x0F)
-		if b == 0xE0 {
-			lo = 0xA0
-		} else if b == 0xED {
-			hi = 0x9F
-		}
-	case b >= 0xF0 && b <= 0xF4:
-		need, r = 3, rune(b&0x07)
-		if b == 0xF0 {
-			lo = 0x90
-		} else if b == 0xF4 {
-			hi = 0x8F
-		}
-	default:
+	need := continuations(b)
+	if need == 0 {
 		return 0xFFFD, 1
 	}
+	r := rune(b & (0x7F >> (need + 1)))
+	lo, hi := firstContinuation(b)
 	n := 1
 	for ; need > 0; need-- {
 		if i+n >= len(s) || s[i+n] < lo || s[i+n] > hi {
@@ -48,6 +31,38 @@ func decode(s string, i int) (rune, int) {
 		lo, hi = 0x80, 0xBF
 	}
 	return r, n
+}
+
+// continuations returns how many continuation bytes follow the leading
+// byte b of a UTF-8 sequence, 0 when b cannot lead one.
+func continuations(b byte) int {
+	switch {
+	case b >= 0xC2 && b <= 0xDF:
+		return 1
+	case b >= 0xE0 && b <= 0xEF:
+		return 2
+	case b >= 0xF0 && b <= 0xF4:
+		return 3
+	}
+	return 0
+}
+
+// firstContinuation returns the range of the byte after the leading byte
+// b (Unicode's table 3-7): narrower after E0 and F0, where a lower byte
+// would make an overlong form, after ED, where a higher one would make a
+// surrogate, and after F4, where a higher one would pass U+10FFFF.
+func firstContinuation(b byte) (lo, hi byte) {
+	switch b {
+	case 0xE0:
+		return 0xA0, 0xBF
+	case 0xED:
+		return 0x80, 0x9F
+	case 0xF0:
+		return 0x90, 0xBF
+	case 0xF4:
+		return 0x80, 0x8F
+	}
+	return 0x80, 0xBF
 }
 
 // isSpace reports whether r is JavaScript whitespace (\s, and what

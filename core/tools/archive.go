@@ -23,87 +23,25 @@ import (
 )
 
 // archiveSpec is mem_archive in the catalogue.
-var archiveSpec = &catalog.Tool{
-	Name:  "mem_archive",
-	Title: catalog.Text{En: "Archive session", Fr: "Archiver la session"},
-	Description: catalog.Text{
-		En: "Records the end of a work session on a project or domain. mode=incremental (default) only updates context.md (phase, body, last-session). mode=full also writes a timestamped archive note, prepends its line to history.md, and can create curated atoms (derive) in the same all-or-nothing call. A full archive with the same subject and body as the project's newest archive, less than 24 hours after it, is a retry: it answers that archive with already_archived true and writes nothing. Call it when the user asks to archive or checkpoint a session.",
-		Fr: "Enregistre la fin d'une session de travail sur un projet ou domaine. mode=incremental (défaut) ne met à jour que context.md (phase, corps, last-session). mode=full écrit aussi une note d'archive horodatée, ajoute sa ligne en tête de history.md, et peut créer des atomes (derive) dans le même appel tout-ou-rien. Une archive full de même sujet et même corps que la plus récente du projet, moins de 24 heures après elle, est un nouvel essai : il renvoie cette archive avec already_archived à true et n'écrit rien. À appeler quand l'utilisateur demande d'archiver ou de faire le point sur une session.",
-	},
-	Params: []catalog.Param{
-		slugParam,
-		{Name: "mode", Type: catalog.String, Enum: []string{"incremental", "full"}, Default: "incremental",
-			Description: catalog.Text{
-				En: "incremental: update context.md only. full: also write an archive note, its history.md line and atoms.",
-				Fr: "incremental : ne met à jour que context.md. full : écrit aussi une note d'archive, sa ligne dans history.md et les atomes.",
-			}},
-		{Name: "phase", Type: catalog.String, MaxLength: intp(200), OneLine: true,
-			Description: catalog.Text{
-				En: "New phase of the project; written only when given.",
-				Fr: "Nouvelle phase du projet ; écrite seulement si elle est donnée.",
-			}},
-		{Name: "context_md", Type: catalog.String,
-			Description: catalog.Text{
-				En: "REPLACES the whole body of context.md: pass the complete new context, never a diff or a fragment. Omit it to keep the body byte for byte (how one sets a phase or adds an archive without touching the context). Empty is refused.",
-				Fr: "REMPLACE tout le corps de context.md : passez le contexte complet, jamais un diff ni un fragment. Omettez-le pour garder le corps à l'octet près (pour changer la phase ou ajouter une archive sans toucher au contexte). Vide : refusé.",
-			}},
-		{Name: "expect_decisions", Type: catalog.Array, Items: &catalog.Param{Type: catalog.String},
-			Description: catalog.Text{
-				En: "Decisions that must still be in the context after the call (compared on letters and digits, case and accents ignored); if one is missing nothing is written. Use it to guard against dropping a decision when rewriting context_md.",
-				Fr: "Décisions qui doivent encore figurer dans le contexte après l'appel (comparées sur lettres et chiffres, sans casse ni accents) ; s'il en manque une, rien n'est écrit. Protège contre l'oubli d'une décision en réécrivant context_md.",
-			}},
-		{Name: "archive_subject", Type: catalog.String, MaxLength: intp(200), OneLine: true,
-			Description: catalog.Text{
-				En: "full mode, required: a short subject naming what the session did; it names the archive file and its history line.",
-				Fr: "mode full, obligatoire : un sujet court qui dit ce que la session a fait ; il nomme le fichier d'archive et sa ligne d'historique.",
-			}},
-		{Name: "archive_body_md", Type: catalog.String,
-			Description: catalog.Text{
-				En: "full mode, required: the archive's Markdown body: what was done, decided, learned, and what comes next (a 'Next steps' section is picked up by the worklog).",
-				Fr: "mode full, obligatoire : le corps Markdown de l'archive : ce qui a été fait, décidé, appris, et la suite (une section « Prochaines étapes » est reprise par le worklog).",
-			}},
-		{Name: "archive_aliases", Type: catalog.Array, Items: &catalog.Param{Type: catalog.String, OneLine: true},
-			Description: catalog.Text{
-				En: "full mode: the words the user actually lived and will search with later, not the fix's vocabulary (e.g. \"menu bar\" for a systray bug, \"the app is all white\" for a blank screen); they rank like a title in search.",
-				Fr: "mode full : les mots que l'utilisateur a vécus et cherchera plus tard, pas le vocabulaire du correctif (par ex. « barre de menus » pour un bug de systray, « l'appli est toute blanche » pour un écran vide) ; ils comptent comme un titre dans la recherche.",
-			}},
-		{Name: "archive_extra_fm", Type: catalog.Object,
-			Description: catalog.Text{
-				En: "full mode: extra frontmatter keys for the archive; `tags` are added to the archive's own tags (no duplicates), any other key replaces the generated one.",
-				Fr: "mode full : clés de frontmatter en plus pour l'archive ; les `tags` s'ajoutent à ceux de l'archive (sans doublon), toute autre clé remplace celle générée.",
-			}},
-		{Name: "derive", Type: catalog.Array, Items: &catalog.Param{Type: catalog.Object, Props: []catalog.Param{
-			{Name: "fact", Type: catalog.String, Required: true, MinLength: intp(1), MaxLength: intp(300), OneLine: true,
-				Description: catalog.Text{En: "The fact itself, as a short sentence: it names the atom's note and is how it will be found.", Fr: "Le fait lui-même, en une phrase courte : il nomme la note de l'atome et c'est par lui qu'on la retrouvera."}},
-			{Name: "body", Type: catalog.String, Required: true,
-				Description: catalog.Text{En: "Why it is true and what ignoring it costs.", Fr: "Pourquoi c'est vrai et ce que coûte de l'ignorer."}},
-			{Name: "kind", Type: catalog.String, Required: true, Enum: []string{"principle", "goal", "knowledge"},
-				Description: catalog.Text{En: "principle (constrains future work), goal (set or changed), knowledge (costly to get).", Fr: "principle (contraint le travail futur), goal (fixé ou changé), knowledge (coûteux à obtenir)."}},
-		}},
-			Description: catalog.Text{
-				En: "full mode: the durable facts to write as curated atoms in this call — a principle that will constrain future work, a goal set or changed, knowledge that was costly to get. A fact left only in an archive takes several searches to find again; an atom, one or two. A name already used in the vault refuses the call.",
-				Fr: "mode full : les faits durables à écrire comme atomes dans cet appel — un principe qui contraindra la suite, un objectif fixé ou changé, un savoir coûteux à obtenir. Un fait laissé dans une archive demande plusieurs recherches pour être retrouvé ; un atome, une ou deux. Un nom déjà pris dans le coffre fait refuser l'appel.",
-			}},
-		{Name: "derived_atoms", Type: catalog.Array, Items: &catalog.Param{Type: catalog.String, OneLine: true},
-			Description: catalog.Text{
-				En: "full mode: existing atoms this session produced or changed, as `[[name]]` or `name`.",
-				Fr: "mode full : atomes existants que la session a produits ou modifiés, en `[[nom]]` ou `nom`.",
-			}},
-		{Name: "no_derived_because", Type: catalog.String, OneLine: true,
-			Description: catalog.Text{
-				En: "full mode: required when the session leaves no atom (derive and derived_atoms both empty); a short reason is enough — silence is what is refused. Not allowed with atoms.",
-				Fr: "mode full : obligatoire quand la session ne laisse aucun atome (derive et derived_atoms vides) ; une raison courte suffit — c'est le silence qui est refusé. Interdit avec des atomes.",
-			}},
-		{Name: "source_hint", Type: catalog.String, Enum: []string{"archeo-git"},
-			Description: catalog.Text{
-				En: "full mode: `archeo-git` for archives reconstructed from git history; the archive's frontmatter must then hold every archeo-git key (through archive_extra_fm).",
-				Fr: "mode full : `archeo-git` pour les archives reconstituées depuis l'historique git ; le frontmatter de l'archive doit alors porter toutes les clés archeo-git (via archive_extra_fm).",
-			}},
-	},
-	Errors: append([]fault.Code{fault.ContextEmpty, fault.DecisionsLost, fault.DerivedRequired, fault.AtomExists, fault.ArcheoInvalid, fault.NoContext, fault.SlugConflict, fault.FileNotUTF8}, catalog.Shared...),
-	Writes: true,
-	CLI:    catalog.CLI{Command: "archive", Args: []string{"slug"}},
-}
+var archiveSpec = tool(catalogText("archive.yaml"), "mem_archive", "archive slug", writes, readsContext(fault.ContextEmpty, fault.DecisionsLost, fault.DerivedRequired, fault.AtomExists, fault.ArcheoInvalid), []catalog.Param{
+	slugParam,
+	{Name: "mode", Type: catalog.String, Enum: []string{"incremental", "full"}, Default: "incremental"},
+	{Name: "phase", Type: catalog.String, MaxLength: intp(200), OneLine: true},
+	{Name: "context_md", Type: catalog.String},
+	{Name: "expect_decisions", Type: catalog.Array, Items: &catalog.Param{Type: catalog.String}},
+	{Name: "archive_subject", Type: catalog.String, MaxLength: intp(200), OneLine: true},
+	{Name: "archive_body_md", Type: catalog.String},
+	{Name: "archive_aliases", Type: catalog.Array, Items: &catalog.Param{Type: catalog.String, OneLine: true}},
+	{Name: "archive_extra_fm", Type: catalog.Object},
+	{Name: "derive", Type: catalog.Array, Items: &catalog.Param{Type: catalog.Object, Props: []catalog.Param{
+		{Name: "fact", Type: catalog.String, Required: true, MinLength: intp(1), MaxLength: intp(300), OneLine: true},
+		{Name: "body", Type: catalog.String, Required: true},
+		{Name: "kind", Type: catalog.String, Required: true, Enum: []string{"principle", "goal", "knowledge"}},
+	}}},
+	{Name: "derived_atoms", Type: catalog.Array, Items: &catalog.Param{Type: catalog.String, OneLine: true}},
+	{Name: "no_derived_because", Type: catalog.String, OneLine: true},
+	{Name: "source_hint", Type: catalog.String, Enum: []string{"archeo-git"}},
+})
 
 type deriveItem struct {
 	Fact string `json:"fact"`
@@ -164,63 +102,13 @@ branch_base_sha milestone_kind source_milestone commit_sha granularity
 friction_detected derived_atoms content_hash previous_atom topology_snapshot_hash
 repo_path`)
 
-// archiveMsg is mem_archive's messages.
-var archiveMsg = struct {
-	contextEmpty, oneLine, noAlnum, fullOnly, subject, subjectLine, body fault.Msg
-	alias, derivedName, factName, factBody, noAtoms, reasonWithAtoms     fault.Msg
-	notObject, notYAML, lost, atomExists, archeo, deadLink, noHistLine   fault.Msg
-	differ, already, updated, archived                                   fault.Msg
-}{
-	contextEmpty: fault.Msg{
-		En: "context_md is empty: pass the complete new context, or omit context_md to keep the body as it is",
-		Fr: "context_md est vide : passez le contexte complet, ou omettez context_md pour garder le corps tel quel"},
-	oneLine: fault.Msg{En: "must be one line: a word or a short phrase", Fr: "doit tenir sur une ligne : un mot ou une courte expression"},
-	noAlnum: fault.Msg{En: "has no letter or digit to look for", Fr: "ne contient aucune lettre ni chiffre à chercher"},
-	fullOnly: fault.Msg{
-		En: `only applies to mode "full"; pass mode "full" to write an archive, or leave it out (it would be lost)`,
-		Fr: `ne vaut qu'en mode « full » ; passez mode « full » pour écrire une archive, ou retirez-le (il serait perdu)`},
-	subject: fault.Msg{En: `is required in mode "full": a short subject for the archive`,
-		Fr: `est obligatoire en mode « full » : un sujet court pour l'archive`},
-	subjectLine: fault.Msg{En: "must be one line", Fr: "doit tenir sur une ligne"},
-	body: fault.Msg{En: `is required in mode "full": the archive's Markdown body`,
-		Fr: `est obligatoire en mode « full » : le corps Markdown de l'archive`},
-	alias:       fault.Msg{En: "must be a non-blank line", Fr: "doit être une ligne non vide"},
-	derivedName: fault.Msg{En: "names no atom: give `[[name]]` or `name`", Fr: "ne nomme aucun atome : donnez `[[nom]]` ou `nom`"},
-	factName: fault.Msg{
-		En: "leaves no file name once / \\ : * ? \" < > | # ^ [ ] and the dots and spaces at its ends are removed",
-		Fr: "ne laisse aucun nom de fichier une fois / \\ : * ? \" < > | # ^ [ ] et les points et espaces à ses bouts retirés"},
-	factBody: fault.Msg{En: "is blank: say why the fact is true and what ignoring it costs",
-		Fr: "est vide : dites pourquoi le fait est vrai et ce que coûte de l'ignorer"},
-	noAtoms: fault.Msg{
-		En: "this session leaves no atom: pass derive (new atoms), derived_atoms (existing ones), or no_derived_because with a short reason",
-		Fr: "cette session ne laisse aucun atome : passez derive (nouveaux atomes), derived_atoms (existants), ou no_derived_because avec une raison courte"},
-	reasonWithAtoms: fault.Msg{
-		En: "no_derived_because is given with atoms: leave it out when the session derives atoms",
-		Fr: "no_derived_because est donné avec des atomes : retirez-le quand la session dérive des atomes"},
-	notObject: fault.Msg{En: "must be a JSON object", Fr: "doit être un objet JSON"},
-	notYAML:   fault.Msg{En: "cannot be written as YAML: %s", Fr: "ne peut s'écrire en YAML : %s"},
-	lost: fault.Msg{
-		En: "the new context lost %d decision(s): %s; put them back in context_md, nothing was written",
-		Fr: "le nouveau contexte a perdu %d décision(s) : %s ; remettez-les dans context_md, rien n'a été écrit"},
-	atomExists: fault.Msg{
-		En: "an atom cannot be named %q: %s already holds that name (Obsidian links by file name); state the fact differently, nothing was written",
-		Fr: "un atome ne peut s'appeler %q : %s porte déjà ce nom (Obsidian relie par nom de fichier) ; formulez le fait autrement, rien n'a été écrit"},
-	archeo: fault.Msg{
-		En: "an archeo-git archive needs every archeo-git key in its frontmatter; missing or null: %s (pass them in archive_extra_fm; '' or [] are allowed)",
-		Fr: "une archive archeo-git doit porter toutes les clés archeo-git ; absentes ou nulles : %s (passez-les dans archive_extra_fm ; '' ou [] sont permis)"},
-	deadLink:   fault.Msg{En: "[[%s]] links to no note of the vault", Fr: "[[%s]] ne mène à aucune note du coffre"},
-	noHistLine: fault.Msg{En: "%s has no line for %s", Fr: "%s n'a pas de ligne pour %s"},
-	differ: fault.Msg{
-		En: "%s differ from what the vault holds now and were not applied (this session is archived already); send them with mode incremental if they are newer",
-		Fr: "%s diffèrent de ce que le coffre contient et n'ont pas été appliqués (cette session est déjà archivée) ; envoyez-les en mode incremental s'ils sont plus récents"},
-	already: fault.Msg{
-		En: "**%s** already archived: [[%s]] (%s) holds this session, same subject and body; nothing written.",
-		Fr: "**%s** déjà archivé : [[%s]] (%s) contient cette session, même sujet et même corps ; rien n'a été écrit."},
-	updated: fault.Msg{En: "Context of **%s** updated (last session %s).", Fr: "Contexte de **%s** mis à jour (dernière session %s)."},
-	archived: fault.Msg{
-		En: "Archived **%s**: [[%s]] (%d atom(s) created), history and context updated.",
-		Fr: "**%s** archivé : [[%s]] (%d atome(s) créé(s)), historique et contexte mis à jour."},
-}
+// archiveText is archive.yaml: mem_archive's catalogue texts and messages, parsed on first use.
+var archiveText = loadText[struct {
+	ContextEmpty, OneLine, NoAlnum, FullOnly, Subject, SubjectLine, Body fault.Msg
+	Alias, DerivedName, FactName, FactBody, NoAtoms, ReasonWithAtoms     fault.Msg
+	NotObject, NotYAML, Lost, AtomExists, Archeo, DeadLink, NoHistLine   fault.Msg
+	Differ, Already, Updated, Archived                                   fault.Msg
+}]("archive.yaml")
 
 // archive is mem_archive: check the arguments (all of them before any
 // read, so that a bad call is refused the same way whatever the vault
@@ -231,11 +119,7 @@ var archiveMsg = struct {
 // Choices where SPEC is silent: an empty or blank `phase` counts as not
 // given (it never erases a phase by accident; mem_update_phase does that);
 // a blank archive_subject or archive_body_md is refused like a missing one.
-func archive(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
-	var a archiveArgs
-	if err := decode(raw, &a); err != nil {
-		return nil, nil, err
-	}
+func archive(env *Env, a archiveArgs) (any, plan.Plan, error) {
 	full := a.Mode == "full"
 	if err := checkArchiveArgs(&a, full); err != nil {
 		return nil, nil, err
@@ -260,7 +144,7 @@ func archive(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	if full {
 		return archiveFull(env, &a, c, res, ctxText, repoRoot)
 	}
-	res.SummaryMD = env.Say(archiveMsg.updated, res.Slug, *res.Context.LastSession.To)
+	res.SummaryMD = env.Say(archiveText().Msg.Updated, res.Slug, *res.Context.LastSession.To)
 	if a.ContextMD != nil {
 		if err := warnLinks(env, res, []string{*a.ContextMD}, nil, nil); err != nil {
 			return nil, nil, err
@@ -318,14 +202,14 @@ func checkArchiveArgs(a *archiveArgs, full bool) error {
 		return err
 	}
 	if a.ContextMD != nil && strings.TrimSpace(*a.ContextMD) == "" {
-		return archiveMsg.contextEmpty.Err(fault.ContextEmpty, map[string]any{"parameter": "context_md"})
+		return archiveText().Msg.ContextEmpty.Err(fault.ContextEmpty, map[string]any{"parameter": "context_md"})
 	}
 	if a.Phase != nil && strings.ContainsAny(*a.Phase, "\r\n\u2028\u2029") {
-		return argument("phase", archiveMsg.oneLine)
+		return argument("phase", archiveText().Msg.OneLine)
 	}
 	for i, d := range a.ExpectDecisions {
 		if fold.Alnum(d) == "" {
-			return argument(fmt.Sprintf("expect_decisions[%d]", i), archiveMsg.noAlnum)
+			return argument(fmt.Sprintf("expect_decisions[%d]", i), archiveText().Msg.NoAlnum)
 		}
 	}
 	if full {
@@ -339,7 +223,7 @@ func checkArchiveArgs(a *archiveArgs, full bool) error {
 	}
 	for _, name := range fullOnly {
 		if given[name] {
-			return argument(name, archiveMsg.fullOnly)
+			return argument(name, archiveText().Msg.FullOnly)
 		}
 	}
 	return nil
@@ -350,41 +234,41 @@ func checkArchiveArgs(a *archiveArgs, full bool) error {
 func checkFullArgs(a *archiveArgs) error {
 	switch {
 	case a.ArchiveSubject == nil || strings.TrimSpace(*a.ArchiveSubject) == "":
-		return argument("archive_subject", archiveMsg.subject)
+		return argument("archive_subject", archiveText().Msg.Subject)
 	case strings.ContainsAny(*a.ArchiveSubject, "\r\n\u2028\u2029"):
-		return argument("archive_subject", archiveMsg.subjectLine)
+		return argument("archive_subject", archiveText().Msg.SubjectLine)
 	case a.ArchiveBodyMD == nil || strings.TrimSpace(*a.ArchiveBodyMD) == "":
-		return argument("archive_body_md", archiveMsg.body)
+		return argument("archive_body_md", archiveText().Msg.Body)
 	}
 	for i, al := range a.ArchiveAliases {
 		if strings.TrimSpace(al) == "" || strings.ContainsAny(al, "\r\n") {
-			return argument(fmt.Sprintf("archive_aliases[%d]", i), archiveMsg.alias)
+			return argument(fmt.Sprintf("archive_aliases[%d]", i), archiveText().Msg.Alias)
 		}
 	}
 	for i, at := range a.DerivedAtoms {
 		if atom.Name(at) == "" {
-			return argument(fmt.Sprintf("derived_atoms[%d]", i), archiveMsg.derivedName)
+			return argument(fmt.Sprintf("derived_atoms[%d]", i), archiveText().Msg.DerivedName)
 		}
 	}
 	for i, d := range a.Derive {
 		if atom.FileName(d.Fact) == "" {
-			return argument(fmt.Sprintf("derive[%d].fact", i), archiveMsg.factName)
+			return argument(fmt.Sprintf("derive[%d].fact", i), archiveText().Msg.FactName)
 		}
 		if strings.TrimSpace(d.Body) == "" {
-			return argument(fmt.Sprintf("derive[%d].body", i), archiveMsg.factBody)
+			return argument(fmt.Sprintf("derive[%d].body", i), archiveText().Msg.FactBody)
 		}
 	}
 	hasAtoms := len(a.Derive)+len(a.DerivedAtoms) > 0
 	reason := a.NoDerivedBecause != nil && strings.TrimSpace(*a.NoDerivedBecause) != ""
 	switch {
 	case !hasAtoms && !reason:
-		return archiveMsg.noAtoms.Err(fault.DerivedRequired, map[string]any{"parameter": "no_derived_because"})
+		return archiveText().Msg.NoAtoms.Err(fault.DerivedRequired, map[string]any{"parameter": "no_derived_because"})
 	case hasAtoms && a.NoDerivedBecause != nil:
-		return archiveMsg.reasonWithAtoms.Err(fault.DerivedRequired, map[string]any{"parameter": "no_derived_because"})
+		return archiveText().Msg.ReasonWithAtoms.Err(fault.DerivedRequired, map[string]any{"parameter": "no_derived_because"})
 	}
 	if a.ArchiveExtraFM != nil {
 		if _, _, err := note.OrderedObject(a.ArchiveExtraFM); err != nil {
-			return argument("archive_extra_fm", archiveMsg.notObject)
+			return argument("archive_extra_fm", archiveText().Msg.NotObject)
 		}
 	}
 	return nil
@@ -414,7 +298,7 @@ func checkDecisions(decisions []string, ctxText string) error {
 	for i, l := range lost {
 		q[i] = fmt.Sprintf("%q", l)
 	}
-	return archiveMsg.lost.Err(fault.DecisionsLost, map[string]any{"missing": lost}, len(lost), strings.Join(q, ", "))
+	return archiveText().Msg.Lost.Err(fault.DecisionsLost, map[string]any{"missing": lost}, len(lost), strings.Join(q, ", "))
 }
 
 // archiveReads reads, in one round, what a full archive needs: the
@@ -473,7 +357,7 @@ func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, c
 		return nil, nil, err
 	}
 	links := archiveLinks(a, atoms)
-	archiveText, err := archiveNote(env, a, c.project.Slug, subject, links, res, repoRoot)
+	noteText, err := archiveNote(env, a, c.project.Slug, subject, links, res, repoRoot)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -486,14 +370,14 @@ func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, c
 		return nil, nil, err
 	}
 	archivePath := c.project.Dir + "/archives/" + stem + ".md"
-	p := plan.Plan{plan.WriteOp(archivePath, plan.Absent, archiveText)}
+	p := plan.Plan{plan.WriteOp(archivePath, plan.Absent, noteText)}
 	for _, at := range atoms {
 		p = append(p, plan.WriteOp(at.path, plan.Absent, at.text))
 		res.AtomsCreated = append(res.AtomsCreated, at.path)
 	}
 	p = append(p, histOp, plan.WriteOp(c.path, c.sha, ctxText))
 	res.Archive, res.HistoryLine, res.DerivedAtoms = &archivePath, &line, links
-	res.SummaryMD = env.Say(archiveMsg.archived, c.project.Slug, stem, len(atoms))
+	res.SummaryMD = env.Say(archiveText().Msg.Archived, c.project.Slug, stem, len(atoms))
 	return res, p, nil
 }
 
@@ -712,16 +596,16 @@ func fillAlreadyArchived(env *Env, a *archiveArgs, c *contextFile, res *ArchiveR
 		}
 	}
 	if res.HistoryLine == nil {
-		res.Warnings = append(res.Warnings, env.Say(archiveMsg.noHistLine, c.project.History(), archivePath))
+		res.Warnings = append(res.Warnings, env.Say(archiveText().Msg.NoHistLine, c.project.History(), archivePath))
 	}
 	if atoms, ok := doc.Strings("derived_atoms"); ok {
 		res.DerivedAtoms = atoms
 	}
 	if differs := retryDiffers(a, c, res.DerivedAtoms); len(differs) > 0 {
-		res.Warnings = append(res.Warnings, env.Say(archiveMsg.differ, strings.Join(differs, ", ")))
+		res.Warnings = append(res.Warnings, env.Say(archiveText().Msg.Differ, strings.Join(differs, ", ")))
 	}
 	hhmm := strings.Replace(name[11:16], "H", "h", 1)
-	res.SummaryMD = env.Say(archiveMsg.already, c.project.Slug, strings.TrimSuffix(name, ".md"), hhmm)
+	res.SummaryMD = env.Say(archiveText().Msg.Already, c.project.Slug, strings.TrimSuffix(name, ".md"), hhmm)
 }
 
 // retryDiffers names what a retry asks that the vault does not hold now
@@ -780,7 +664,7 @@ func texts(a *archiveArgs) []string {
 }
 
 func atomExists(name, where string) error {
-	return archiveMsg.atomExists.Err(fault.AtomExists, map[string]any{"atom": name, "taken_by": where}, name, where)
+	return archiveText().Msg.AtomExists.Err(fault.AtomExists, map[string]any{"atom": name, "taken_by": where}, name, where)
 }
 
 // mergeExtra merges archive_extra_fm: tags are added to the archive's own
@@ -789,7 +673,7 @@ func atomExists(name, where string) error {
 func mergeExtra(f *note.Fields, raw json.RawMessage) error {
 	keys, vals, err := note.OrderedObject(raw)
 	if err != nil {
-		return argument("archive_extra_fm", archiveMsg.notObject)
+		return argument("archive_extra_fm", archiveText().Msg.NotObject)
 	}
 	for _, k := range keys {
 		v := vals[k]
@@ -814,7 +698,7 @@ func mergeExtra(f *note.Fields, raw json.RawMessage) error {
 		}
 		n, err := note.Value(v)
 		if err != nil {
-			return argument("archive_extra_fm."+k, archiveMsg.notYAML, err.Error())
+			return argument("archive_extra_fm."+k, archiveText().Msg.NotYAML, err.Error())
 		}
 		f.Set(k, n)
 	}
@@ -847,7 +731,7 @@ func checkArcheo(f note.Fields) error {
 	if len(missing) == 0 {
 		return nil
 	}
-	return archiveMsg.archeo.Err(fault.ArcheoInvalid, map[string]any{"missing": missing}, strings.Join(missing, ", "))
+	return archiveText().Msg.Archeo.Err(fault.ArcheoInvalid, map[string]any{"missing": missing}, strings.Join(missing, ", "))
 }
 
 // warnLinks adds a warning for each wikilink of texts that resolves to no
@@ -867,7 +751,7 @@ func warnLinks(env *Env, res *ArchiveResult, texts []string, names *wikilink.Nam
 		names = &n
 	}
 	for _, t := range wikilink.Unresolved(targets, *names, creating) {
-		res.Warnings = append(res.Warnings, env.Say(archiveMsg.deadLink, t))
+		res.Warnings = append(res.Warnings, env.Say(archiveText().Msg.DeadLink, t))
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"kessho/core/catalog"
 	"kessho/core/fault"
 	"kessho/core/frontmatter"
+	"kessho/core/i18n"
 	"kessho/core/vault"
 )
 
@@ -16,10 +17,13 @@ import (
 // project or domain.
 var slugParam = catalog.Param{
 	Name: "slug", Type: catalog.String, Required: true,
-	Description: catalog.Text{
-		En: "The project or domain: its folder name under 10-episodes/projects, domains or archived (letters, digits, '.', '_', '-').",
-		Fr: "Le projet ou domaine : son nom de dossier sous 10-episodes/projects, domains ou archived (lettres, chiffres, « . », « _ », « - »).",
-	},
+}
+
+// readsContext returns the codes of a tool that reads a project's
+// context.md (readContext) besides own: NO_CONTEXT, SLUG_CONFLICT,
+// FILE_NOT_UTF8.
+func readsContext(own ...fault.Code) []fault.Code {
+	return append(own, fault.NoContext, fault.SlugConflict, fault.FileNotUTF8)
 }
 
 // contextFile is a project's context.md as read for an edit.
@@ -31,18 +35,15 @@ type contextFile struct {
 	doc     *frontmatter.Doc
 }
 
-// contextMsg holds the messages of reading a project's context.md.
-var contextMsg = struct{ noContext, archived, frontmatter fault.Msg }{
-	noContext: fault.Msg{
-		En: "%s has no context.md (%s); create it, or use mem_init_project for a new project",
-		Fr: "%s n'a pas de context.md (%s) ; créez-le, ou utilisez mem_init_project pour un nouveau projet"},
-	archived: fault.Msg{
-		En: "project %s is archived (%s); revive it first with mem_historize revive=true",
-		Fr: "le projet %s est archivé (%s) ; ravivez-le d'abord avec mem_historize revive=true"},
-	frontmatter: fault.Msg{
-		En: "%s line %d: the frontmatter is not a valid YAML mapping (%s); fix it by hand, nothing was written",
-		Fr: "%s ligne %d : le frontmatter n'est pas un mapping YAML valide (%s) ; corrigez-le à la main, rien n'a été écrit"},
-}
+// toolsText is the messages of tools.yaml (what several tools say):
+// those of reading a project's context.md.
+var toolsText = loadText[struct {
+	NoContext, Archived, Frontmatter fault.Msg
+}]("tools.yaml")
+
+// sharedParams is the catalogue texts of tools.yaml: the description of
+// the parameters several tools share (slug).
+var sharedParams = i18n.Load[struct{ Params map[string]catalog.Text }](textFiles, "tools.yaml", 1)
 
 // readContext resolves slug and reads its context.md: UNKNOWN_SLUG,
 // INVALID_SLUG, SLUG_CONFLICT, NO_CONTEXT, FILE_NOT_UTF8,
@@ -58,7 +59,7 @@ func readContext(env *Env, slug string) (*contextFile, error) {
 		return nil, err
 	}
 	if !c.Exists {
-		return nil, contextMsg.noContext.Err(fault.NoContext, map[string]any{"slug": slug, "path": path}, slug, path)
+		return nil, toolsText().Msg.NoContext.Err(fault.NoContext, map[string]any{"slug": slug, "path": path}, slug, path)
 	}
 	text, err := c.Textual()
 	if err != nil {
@@ -78,7 +79,7 @@ func frontmatterError(path string, err error) error {
 	if !errors.As(err, &fe) {
 		return fault.Internalf("editing %s: %v", path, err)
 	}
-	return contextMsg.frontmatter.Err(fault.FrontmatterInvalid, map[string]any{"path": path, "line": fe.Line, "reason": fe.Reason},
+	return toolsText().Msg.Frontmatter.Err(fault.FrontmatterInvalid, map[string]any{"path": path, "line": fe.Line, "reason": fe.Reason},
 		path, fe.Line, fe.Reason)
 }
 
@@ -87,5 +88,5 @@ func refuseArchived(p vault.Project) error {
 	if p.Kind != vault.KindArchived {
 		return nil
 	}
-	return contextMsg.archived.Err(fault.ProjectArchived, map[string]any{"slug": p.Slug, "path": p.Dir}, p.Slug, p.Dir)
+	return toolsText().Msg.Archived.Err(fault.ProjectArchived, map[string]any{"slug": p.Slug, "path": p.Dir}, p.Slug, p.Dir)
 }

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"encoding/json"
 	"fmt"
 	"kessho/core/catalog"
 	"strings"
@@ -13,24 +12,17 @@ import (
 )
 
 // contextHygieneSpec is mem_context_hygiene in the catalogue.
-var contextHygieneSpec = &catalog.Tool{
-	Name:  "mem_context_hygiene",
-	Title: catalog.Text{En: "Context hygiene", Fr: "Hygiène du contexte"},
-	Description: catalog.Text{
-		En: "Checks or trims the two always-loaded memory files, memory/SESSION_LOG.md and memory/ACTIVE_PRIORITIES.md. action=check (default) reads them and returns the verdict line `CONTEXT_HYGIENE PASS|FAIL …` with its counts; it never writes. action=trim, when the check fails, moves session blocks older than the newest five to memory/SESSION_LOG_ARCHIVE_<today>.md and priorities explicitly marked #stale, #superseded or #archived (and an `## Archived` section) to memory/ACTIVE_PRIORITIES_ARCHIVE_<today>.md, archives first, then the sources; nothing else is ever touched. What needs a person (a malformed or out-of-order block, too many priorities, a placeholder, no review stamp) is returned as gates with their file and line; a blocking gate means nothing was written. If either file changes between the read and the write, the trim writes nothing and fails with CONTEXT_HYGIENE_RACE: run it again. Only a `CONTEXT_HYGIENE PASS` line means the files are clean.",
-		Fr: "Vérifie ou élague les deux fichiers de mémoire toujours chargés, memory/SESSION_LOG.md et memory/ACTIVE_PRIORITIES.md. action=check (défaut) les lit et renvoie la ligne de verdict `CONTEXT_HYGIENE PASS|FAIL …` avec ses comptes ; rien n'est écrit. action=trim, quand la vérification échoue, déplace les blocs de session plus anciens que les cinq plus récents vers memory/SESSION_LOG_ARCHIVE_<date du jour>.md et les priorités explicitement marquées #stale, #superseded ou #archived (et une section `## Archived`) vers memory/ACTIVE_PRIORITIES_ARCHIVE_<date du jour>.md, les archives d'abord, puis les sources ; aucun autre fichier n'est jamais touché. Ce qui demande une personne (bloc mal formé ou dans le désordre, trop de priorités, texte à remplir, pas de date de revue) revient sous forme de points de contrôle avec leur fichier et leur ligne ; un point bloquant signifie que rien n'a été écrit. Si l'un des fichiers change entre la lecture et l'écriture, l'élagage n'écrit rien et échoue avec CONTEXT_HYGIENE_RACE : relancez-le. Seule une ligne `CONTEXT_HYGIENE PASS` atteste que les fichiers sont propres.",
-	},
-	Params: []catalog.Param{
-		{Name: "action", Type: catalog.String, Enum: []string{"check", "trim"}, Default: "check",
-			Description: catalog.Text{
-				En: "check: read-only verdict. trim: archive what the rules allow, then report the new verdict.",
-				Fr: "check : verdict en lecture seule. trim : archive ce que les règles permettent, puis donne le nouveau verdict.",
-			}},
-	},
-	Errors:       append([]fault.Code{fault.ContextHygieneRace}, catalog.Shared...),
-	Writes:       true,
-	ConflictCode: fault.ContextHygieneRace,
-	CLI:          catalog.CLI{Command: "hygiene", Args: []string{"action"}},
+var contextHygieneSpec = func() *catalog.Tool {
+	t := tool(catalogText("context_hygiene.yaml"), "mem_context_hygiene", "hygiene action", writes, []fault.Code{fault.ContextHygieneRace}, []catalog.Param{
+		{Name: "action", Type: catalog.String, Enum: []string{"check", "trim"}, Default: "check"},
+	})
+	t.ConflictCode = fault.ContextHygieneRace
+	return t
+}()
+
+// contextHygieneArgs is contextHygiene's arguments.
+type contextHygieneArgs struct {
+	Action string `json:"action"`
 }
 
 // The files of context hygiene, vault-relative (SPEC sections 1 and 9).
@@ -187,13 +179,7 @@ func (f hygieneFile) unreadable() string {
 // Lines, gate reasons and unreadable reasons are in English in every
 // language (they are machine lines, like the reference checker's);
 // summary_md follows the caller's language.
-func contextHygiene(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
-	var a struct {
-		Action string `json:"action"`
-	}
-	if err := decode(raw, &a); err != nil {
-		return nil, nil, err
-	}
+func contextHygiene(env *Env, a contextHygieneArgs) (any, plan.Plan, error) {
 	if err := env.View.Ask(vault.Need{Files: []string{SessionLogPath, PrioritiesPath}}); err != nil {
 		return nil, nil, err
 	}
@@ -218,7 +204,7 @@ func contextHygiene(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 				res.Trim.BeforeLine = res.Line
 				keepHashes(res)
 			}
-			res.SummaryMD = env.Say(hygieneMsg.unreadable, why, res.Line)
+			res.SummaryMD = env.Say(hygieneText().Msg.Unreadable, why, res.Line)
 			return res, nil, nil
 		}
 	}
@@ -231,45 +217,13 @@ func contextHygiene(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	return trim(env, res, logF, prioF)
 }
 
-// hygieneMsg is mem_context_hygiene's messages (summary_md only: lines,
-// gate and unreadable reasons are English machine lines).
-var hygieneMsg = struct {
-	unreadable, nothing, stopped, dupBlocks, dupItems, movedBlocks, movedItems fault.Msg
-	passes, fails, none, trimmed, sep, pass, fail                              fault.Msg
-	noBlock, tooMany, malformed, order, modes, noLive, tooLive, placeholder    fault.Msg
-	noReview, embedded                                                         fault.Msg
-}{
-	unreadable: fault.Msg{En: "Context hygiene: **FAIL**, a file cannot be read (%s); nothing was written.\n\n`%s`",
-		Fr: "Hygiène du contexte : **FAIL**, un fichier est illisible (%s) ; rien n'a été écrit.\n\n`%s`"},
-	nothing: fault.Msg{En: "Nothing to trim: the check already passes.\n\n`%s`", Fr: "Rien à élaguer : la vérification passe déjà.\n\n`%s`"},
-	stopped: fault.Msg{En: "Trim stopped, nothing written: %d blocking gate(s) need a human.%s\n\n`%s`",
-		Fr: "Élagage arrêté, rien n'a été écrit : %d point(s) bloquant(s) demandent une personne.%s\n\n`%s`"},
-	dupBlocks: fault.Msg{En: "%d session block(s) were already in %s and were not written twice",
-		Fr: "%d bloc(s) de session figuraient déjà dans %s et n'ont pas été écrits deux fois"},
-	dupItems: fault.Msg{En: "%d priority item(s) were already in %s and were not written twice",
-		Fr: "%d élément(s) de priorité figuraient déjà dans %s et n'ont pas été écrits deux fois"},
-	movedBlocks: fault.Msg{En: "moved %d session block(s) to `%s`", Fr: "%d bloc(s) de session déplacé(s) vers `%s`"},
-	movedItems:  fault.Msg{En: "moved %d marked priority item(s) to `%s`", Fr: "%d élément(s) de priorité marqué(s) déplacé(s) vers `%s`"},
-	passes:      fault.Msg{En: "the check now passes", Fr: "la vérification passe désormais"},
-	fails:       fault.Msg{En: "the check still fails", Fr: "la vérification échoue encore"},
-	none:        fault.Msg{En: "Nothing could be trimmed: what fails needs a human.", Fr: "Rien n'a pu être élagué : ce qui échoue demande une personne."},
-	trimmed:     fault.Msg{En: "Trimmed: ", Fr: "Élagage fait : "},
-	sep:         fault.Msg{En: "; ", Fr: " ; "},
-	pass: fault.Msg{En: "Context hygiene: **PASS** (%d session block(s), %d live priorit(ies)).",
-		Fr: "Hygiène du contexte : **PASS** (%d bloc(s) de session, %d priorité(s) active(s))."},
-	fail:    fault.Msg{En: "Context hygiene: **FAIL**: ", Fr: "Hygiène du contexte : **FAIL** : "},
-	noBlock: fault.Msg{En: "no session block", Fr: "aucun bloc de session"},
-	tooMany: fault.Msg{En: "%d session blocks, at most %d (a trim archives the oldest)",
-		Fr: "%d blocs de session, %d au plus (un élagage archive les plus anciens)"},
-	malformed:   fault.Msg{En: "%d malformed session block(s) or header(s)", Fr: "%d bloc(s) ou en-tête(s) de session mal formé(s)"},
-	order:       fault.Msg{En: "session blocks are not newest first", Fr: "les blocs de session ne sont pas du plus récent au plus ancien"},
-	modes:       fault.Msg{En: "%d operating mode(s), exactly one needed", Fr: "%d mode(s) de fonctionnement, il en faut exactement un"},
-	noLive:      fault.Msg{En: "no live priority", Fr: "aucune priorité active"},
-	tooLive:     fault.Msg{En: "%d live priorities, at most 5", Fr: "%d priorités actives, 5 au plus"},
-	placeholder: fault.Msg{En: "%d placeholder priorit(ies)", Fr: "%d priorité(s) à remplir"},
-	noReview:    fault.Msg{En: "no valid `Last reviewed: YYYY-MM-DD`", Fr: "pas de `Last reviewed: AAAA-MM-JJ` valide"},
-	embedded:    fault.Msg{En: "an embedded `## Archived` section", Fr: "une section `## Archived` intégrée"},
-}
+// hygieneText is context_hygiene.yaml: mem_context_hygiene's catalogue texts and messages, parsed on first use.
+var hygieneText = loadText[struct {
+	Unreadable, Nothing, Stopped, DupBlocks, DupItems, MovedBlocks, MovedItems fault.Msg
+	Passes, Fails, None, Trimmed, Sep, Pass, Fail                              fault.Msg
+	NoBlock, TooMany, Malformed, Order, Modes, NoLive, TooLive, Placeholder    fault.Msg
+	NoReview, Embedded                                                         fault.Msg
+}]("context_hygiene.yaml")
 
 // trim is action=trim on readable files: nothing when the check passes;
 // otherwise read today's archives, plan the trim (hygiene.PlanTrim), add
@@ -281,7 +235,7 @@ func trim(env *Env, res *HygieneResult, logF, prioF hygieneFile) (any, plan.Plan
 	if before.Pass {
 		res.Line, res.Pass, res.Report = before.Line(), true, reportOf(before)
 		keepHashes(res)
-		res.SummaryMD = env.Say(hygieneMsg.nothing, res.Line)
+		res.SummaryMD = env.Say(hygieneText().Msg.Nothing, res.Line)
 		return res, nil, nil
 	}
 	day := env.Now.Format("2006-01-02")
@@ -301,7 +255,7 @@ func trim(env *Env, res *HygieneResult, logF, prioF hygieneFile) (any, plan.Plan
 				n++
 			}
 		}
-		res.SummaryMD = env.Say(hygieneMsg.stopped, n, gateList(res.Trim.Gates), res.Line)
+		res.SummaryMD = env.Say(hygieneText().Msg.Stopped, n, gateList(res.Trim.Gates), res.Line)
 		return res, nil, nil
 	}
 	p := trimOps(res, &tp, logF, prioF, sessArch, prioArch)
@@ -409,26 +363,26 @@ func trimOps(res *HygieneResult, tp *hygiene.TrimPlan, logF, prioF, sessArch, pr
 // the verdict, the gates and the line.
 func trimSummary(env *Env, res *HygieneResult, tp *hygiene.TrimPlan, sessArchP, prioArchP string) string {
 	if n := tp.SkippedDuplicates; n > 0 {
-		res.Warnings = append(res.Warnings, env.Say(hygieneMsg.dupBlocks, n, sessArchP))
+		res.Warnings = append(res.Warnings, env.Say(hygieneText().Msg.DupBlocks, n, sessArchP))
 	}
 	if n := tp.SkippedPriorityDuplicates; n > 0 {
-		res.Warnings = append(res.Warnings, env.Say(hygieneMsg.dupItems, n, prioArchP))
+		res.Warnings = append(res.Warnings, env.Say(hygieneText().Msg.DupItems, n, prioArchP))
 	}
 	var did []string
 	if tp.SessionLog != nil {
-		did = append(did, env.Say(hygieneMsg.movedBlocks, tp.MovedBlocks+tp.SkippedDuplicates, sessArchP))
+		did = append(did, env.Say(hygieneText().Msg.MovedBlocks, tp.MovedBlocks+tp.SkippedDuplicates, sessArchP))
 	}
 	if tp.Priorities != nil {
-		did = append(did, env.Say(hygieneMsg.movedItems, tp.MovedPriorityItems+tp.SkippedPriorityDuplicates, prioArchP))
+		did = append(did, env.Say(hygieneText().Msg.MovedItems, tp.MovedPriorityItems+tp.SkippedPriorityDuplicates, prioArchP))
 	}
-	verdict := env.Say(hygieneMsg.passes)
+	verdict := env.Say(hygieneText().Msg.Passes)
 	if !tp.After.Pass {
-		verdict = env.Say(hygieneMsg.fails)
+		verdict = env.Say(hygieneText().Msg.Fails)
 	}
-	s := env.Say(hygieneMsg.none)
+	s := env.Say(hygieneText().Msg.None)
 	if len(did) > 0 {
-		sep := env.Say(hygieneMsg.sep)
-		s = env.Say(hygieneMsg.trimmed) + strings.Join(did, sep) + sep + verdict + "."
+		sep := env.Say(hygieneText().Msg.Sep)
+		s = env.Say(hygieneText().Msg.Trimmed) + strings.Join(did, sep) + sep + verdict + "."
 	}
 	return s + gateList(res.Trim.Gates) + "\n\n`" + res.Line + "`"
 }
@@ -462,39 +416,39 @@ func gateList(gates []HygieneGate) string {
 func checkSummary(env *Env, r hygiene.Report) string {
 	line := "\n\n`" + r.Line() + "`"
 	if r.Pass {
-		return env.Say(hygieneMsg.pass, r.SessionEntries, r.LivePriorities) + line
+		return env.Say(hygieneText().Msg.Pass, r.SessionEntries, r.LivePriorities) + line
 	}
 	var why []string
 	add := func(m fault.Msg, args ...any) { why = append(why, env.Say(m, args...)) }
 	switch {
 	case r.SessionEntries == 0:
-		add(hygieneMsg.noBlock)
+		add(hygieneText().Msg.NoBlock)
 	case r.SessionEntries > r.RetentionLimit:
-		add(hygieneMsg.tooMany, r.SessionEntries, r.RetentionLimit)
+		add(hygieneText().Msg.TooMany, r.SessionEntries, r.RetentionLimit)
 	}
 	if r.BlockErrors > 0 {
-		add(hygieneMsg.malformed, r.BlockErrors)
+		add(hygieneText().Msg.Malformed, r.BlockErrors)
 	}
 	if !r.NewestFirst {
-		add(hygieneMsg.order)
+		add(hygieneText().Msg.Order)
 	}
 	if r.OperatingModes != 1 {
-		add(hygieneMsg.modes, r.OperatingModes)
+		add(hygieneText().Msg.Modes, r.OperatingModes)
 	}
 	switch {
 	case r.LivePriorities == 0:
-		add(hygieneMsg.noLive)
+		add(hygieneText().Msg.NoLive)
 	case r.LivePriorities > 5:
-		add(hygieneMsg.tooLive, r.LivePriorities)
+		add(hygieneText().Msg.TooLive, r.LivePriorities)
 	}
 	if r.Placeholders > 0 {
-		add(hygieneMsg.placeholder, r.Placeholders)
+		add(hygieneText().Msg.Placeholder, r.Placeholders)
 	}
 	if !r.LastReviewed {
-		add(hygieneMsg.noReview)
+		add(hygieneText().Msg.NoReview)
 	}
 	if r.EmbeddedArchive {
-		add(hygieneMsg.embedded)
+		add(hygieneText().Msg.Embedded)
 	}
-	return env.Say(hygieneMsg.fail) + strings.Join(why, env.Say(hygieneMsg.sep)) + "." + line
+	return env.Say(hygieneText().Msg.Fail) + strings.Join(why, env.Say(hygieneText().Msg.Sep)) + "." + line
 }

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -13,21 +12,15 @@ import (
 )
 
 // historizeSpec is mem_historize in the catalogue.
-var historizeSpec = &catalog.Tool{
-	Name:  "mem_historize",
-	Title: catalog.Text{En: "Historize / revive project", Fr: "Historiser / raviver le projet"},
-	Description: catalog.Text{
-		En: "Moves a finished project to 10-episodes/archived/ (phase: archived, the previous phase kept, archived_at, ` [archived]` in display; a display it has to create is marked display_created_on_archive), or with revive=true brings it back exactly as it was: revive removes the suffix and deletes display only when historize created it. Domains cannot be archived.",
-		Fr: "Déplace un projet terminé dans 10-episodes/archived/ (phase: archived, phase précédente gardée, archived_at, ` [archived]` dans display ; un display qu'il doit créer est marqué display_created_on_archive), ou avec revive=true le ramène exactement tel qu'il était : revive retire le suffixe et ne supprime display que si historize l'a créé. Les domaines ne s'archivent pas.",
-	},
-	Params: []catalog.Param{
-		slugParam,
-		{Name: "revive", Type: catalog.Boolean, Default: false,
-			Description: catalog.Text{En: "true brings an archived project back to 10-episodes/projects/.", Fr: "true ramène un projet archivé dans 10-episodes/projects/."}},
-	},
-	Errors: append([]fault.Code{fault.NotAProject, fault.NoContext, fault.SlugConflict, fault.FileNotUTF8}, catalog.Shared...),
-	Writes: true,
-	CLI:    catalog.CLI{Command: "historize", Args: []string{"slug"}},
+var historizeSpec = tool(catalogText("historize.yaml"), "mem_historize", "historize slug", writes, readsContext(fault.NotAProject), []catalog.Param{
+	slugParam,
+	{Name: "revive", Type: catalog.Boolean, Default: false},
+})
+
+// historizeArgs is historize's arguments.
+type historizeArgs struct {
+	Slug   string `json:"slug"`
+	Revive bool   `json:"revive"`
 }
 
 // HistorizeResult is mem_historize's result.
@@ -59,28 +52,21 @@ const displayCreatedKey = "display_created_on_archive"
 // never decides: another tool's `legacy-app — context [archived]` stays
 // `legacy-app — context`. The mark is removed on revive, so historize then
 // revive gives back context.md byte for byte.
-func historize(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
-	var a struct {
-		Slug   string `json:"slug"`
-		Revive bool   `json:"revive"`
-	}
-	if err := decode(raw, &a); err != nil {
-		return nil, nil, err
-	}
+func historize(env *Env, a historizeArgs) (any, plan.Plan, error) {
 	p, err := vault.Resolve(env.View, a.Slug)
 	if err != nil {
 		return nil, nil, err
 	}
 	if p.Kind == vault.KindDomain {
-		return nil, nil, historizeMsg.domain.Err(fault.NotAProject, map[string]any{"slug": p.Slug, "path": p.Dir}, p.Slug, p.Dir)
+		return nil, nil, historizeText().Msg.Domain.Err(fault.NotAProject, map[string]any{"slug": p.Slug, "path": p.Dir}, p.Slug, p.Dir)
 	}
-	target, verb := vault.KindArchived, historizeMsg.historized
+	target, verb := vault.KindArchived, historizeText().Msg.Historized
 	if a.Revive {
-		target, verb = vault.KindProject, historizeMsg.revived
+		target, verb = vault.KindProject, historizeText().Msg.Revived
 	}
 	res := HistorizeResult{Slug: p.Slug, From: p.Dir, To: vault.Dir(target, p.Slug), Revive: a.Revive, Common: common()}
 	if p.Kind == target {
-		res.Warnings = append(res.Warnings, env.Say(historizeMsg.already, p.Slug, p.Dir))
+		res.Warnings = append(res.Warnings, env.Say(historizeText().Msg.Already, p.Slug, p.Dir))
 		res.SummaryMD = res.Warnings[0]
 		return res, nil, nil
 	}
@@ -109,14 +95,10 @@ func historize(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	return res, pl, nil
 }
 
-// historizeMsg is mem_historize's messages.
-var historizeMsg = struct{ domain, already, historized, revived fault.Msg }{
-	domain: fault.Msg{En: "%s is a domain (%s); only projects are archived",
-		Fr: "%s est un domaine (%s) ; seuls les projets s'archivent"},
-	already:    fault.Msg{En: "%s is already in %s; nothing written", Fr: "%s est déjà dans %s ; rien n'a été écrit"},
-	historized: fault.Msg{En: "Historized", Fr: "Historisé"},
-	revived:    fault.Msg{En: "Revived", Fr: "Ravivé"},
-}
+// historizeText is historize.yaml: mem_historize's catalogue texts and messages, parsed on first use.
+var historizeText = loadText[struct {
+	Domain, Already, Historized, Revived fault.Msg
+}]("historize.yaml")
 
 // archivedSuffix ends an archived project's display.
 const archivedSuffix = " [archived]"

@@ -64,7 +64,7 @@ func runHygiene(t *testing.T, action string, files map[string]string) (*HygieneR
 		}
 	}
 	env := &Env{Now: hygNow, Lang: "en", View: vault.NewView(snapshotOf(files, absent...))}
-	res, p, err := contextHygiene(env, json.RawMessage(`{"action":"`+action+`"}`))
+	res, p, err := contextHygiene(env, contextHygieneArgs{Action: action})
 	if err != nil {
 		t.Fatalf("%s: %v", action, err)
 	}
@@ -122,7 +122,7 @@ func TestHygieneTrimGreenReadsNoArchive(t *testing.T) {
 	// The archives are neither present nor said missing: reading one
 	// would be a need.
 	env := &Env{Now: hygNow, View: vault.NewView(snapshotOf(map[string]string{SessionLogPath: log, PrioritiesPath: hygPrio}))}
-	res, p, err := contextHygiene(env, json.RawMessage(`{"action":"trim"}`))
+	res, p, err := contextHygiene(env, contextHygieneArgs{Action: "trim"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +230,7 @@ func TestHygieneTrimDayInVaultZone(t *testing.T) {
 	}
 	now := time.Date(2026, 11, 30, 23, 30, 0, 0, time.UTC).In(paris) // 00:30 on 1 December in Paris
 	env := &Env{Now: now, View: vault.NewView(snapshotOf(map[string]string{SessionLogPath: hygLog(hygSeven...), PrioritiesPath: hygPrio}))}
-	_, _, err = contextHygiene(env, json.RawMessage(`{"action":"trim"}`))
+	_, _, err = contextHygiene(env, contextHygieneArgs{Action: "trim"})
 	if !errors.Is(err, vault.ErrNeed) {
 		t.Fatalf("err = %v; want a need for the archives", err)
 	}
@@ -242,7 +242,7 @@ func TestHygieneTrimDayInVaultZone(t *testing.T) {
 
 func TestHygieneFirstNeedIsBothSources(t *testing.T) {
 	env := &Env{Now: hygNow, View: vault.NewView(vault.Snapshot{})}
-	_, _, err := contextHygiene(env, json.RawMessage(`{"action":"check"}`))
+	_, _, err := contextHygiene(env, contextHygieneArgs{Action: "check"})
 	if !errors.Is(err, vault.ErrNeed) {
 		t.Fatalf("err = %v; want a need", err)
 	}
@@ -254,7 +254,7 @@ func TestHygieneFirstNeedIsBothSources(t *testing.T) {
 func TestHygieneFrench(t *testing.T) {
 	env := &Env{Now: hygNow, Lang: "fr", View: vault.NewView(snapshotOf(map[string]string{
 		SessionLogPath: hygLog(hygSeven...), PrioritiesPath: hygPrio}, allHygiene[2:]...))}
-	res, _, err := contextHygiene(env, json.RawMessage(`{"action":"trim"}`))
+	res, _, err := contextHygiene(env, contextHygieneArgs{Action: "trim"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -13,26 +12,12 @@ import (
 )
 
 // initProjectSpec is mem_init_project in the catalogue.
-var initProjectSpec = &catalog.Tool{
-	Name:  "mem_init_project",
-	Title: catalog.Text{En: "New project", Fr: "Nouveau projet"},
-	Description: catalog.Text{
-		En: "Creates a project or domain: its folder with context.md and history.md. Refused when the slug exists already (active, archived or as a domain).",
-		Fr: "Crée un projet ou domaine : son dossier avec context.md et history.md. Refusé si le slug existe déjà (actif, archivé ou en domaine).",
-	},
-	Params: []catalog.Param{
-		slugParam,
-		{Name: "kind", Type: catalog.String, Enum: []string{"project", "domain"}, Default: "project",
-			Description: catalog.Text{En: "project (has an end, can be archived) or domain (a long-lived scope: a repo, a team).", Fr: "project (a une fin, peut être archivé) ou domain (un périmètre durable : un dépôt, une équipe)."}},
-		{Name: "summary", Type: catalog.String, OneLine: true,
-			Description: catalog.Text{En: "One or two sentences on what it is (at most 300 characters once line breaks are joined).", Fr: "Une ou deux phrases sur ce que c'est (300 caractères au plus, sauts de ligne joints)."}},
-		{Name: "repo_path", Type: catalog.String, MaxLength: intp(1000), OneLine: true,
-			Description: catalog.Text{En: "Absolute path of the project's repository; paths under it in archives become `<repo>/…`.", Fr: "Chemin absolu du dépôt du projet ; les chemins dessous deviennent `<repo>/…` dans les archives."}},
-	},
-	Errors: append([]fault.Code{fault.SlugExists, fault.SummaryTooLong}, catalog.Shared...),
-	Writes: true,
-	CLI:    catalog.CLI{Command: "init", Args: []string{"slug"}},
-}
+var initProjectSpec = tool(catalogText("init_project.yaml"), "mem_init_project", "init slug", writes, []fault.Code{fault.SlugExists, fault.SummaryTooLong}, []catalog.Param{
+	slugParam,
+	{Name: "kind", Type: catalog.String, Enum: []string{"project", "domain"}, Default: "project"},
+	{Name: "summary", Type: catalog.String, OneLine: true},
+	{Name: "repo_path", Type: catalog.String, MaxLength: intp(1000), OneLine: true},
+})
 
 // InitResult is mem_init_project's result.
 type InitResult struct {
@@ -43,17 +28,11 @@ type InitResult struct {
 	Common
 }
 
-// initMsg is mem_init_project's messages.
-var initMsg = struct {
-	oneLine, exists, created fault.Msg
-	kinds                    map[string]fault.Msg
-}{
-	oneLine: fault.Msg{En: "must be one line", Fr: "doit tenir sur une ligne"},
-	exists: fault.Msg{En: "%s exists already; pick another slug, or revive it with mem_historize if it is archived",
-		Fr: "%s existe déjà ; choisissez un autre slug, ou ravivez-le avec mem_historize s'il est archivé"},
-	created: fault.Msg{En: "Created %s **%s** in %s.", Fr: "%s **%s** créé dans %s."},
-	kinds:   map[string]fault.Msg{"project": {En: "project", Fr: "Projet"}, "domain": {En: "domain", Fr: "Domaine"}},
-}
+// initText is init_project.yaml: mem_init_project's catalogue texts and messages, parsed on first use.
+var initText = loadText[struct {
+	OneLine, Exists, Created fault.Msg
+	Kinds                    map[string]fault.Msg
+}]("init_project.yaml")
 
 type initArgs struct {
 	Slug     string  `json:"slug"`
@@ -67,11 +46,7 @@ type initArgs struct {
 // history.md. The new context.md holds kind, created, and summary and
 // repo_path when given; its body is a title and the three headings a
 // context usually has; history.md a title.
-func initProject(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
-	var a initArgs
-	if err := decode(raw, &a); err != nil {
-		return nil, nil, err
-	}
+func initProject(env *Env, a initArgs) (any, plan.Plan, error) {
 	if err := vault.CheckSlug("slug", a.Slug); err != nil {
 		return nil, nil, err
 	}
@@ -83,7 +58,7 @@ func initProject(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		}
 	}
 	if a.RepoPath != nil && strings.ContainsAny(*a.RepoPath, "\r\n") {
-		return nil, nil, argument("repo_path", initMsg.oneLine)
+		return nil, nil, argument("repo_path", initText().Msg.OneLine)
 	}
 	if err := refuseExisting(env, a.Slug); err != nil {
 		return nil, nil, err
@@ -98,7 +73,7 @@ func initProject(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		return nil, nil, err
 	}
 	res := InitResult{Slug: a.Slug, Kind: a.Kind, Context: dir + "/context.md", History: dir + "/history.md", Common: common()}
-	res.SummaryMD = env.Say(initMsg.created, env.Say(initMsg.kinds[a.Kind]), a.Slug, dir)
+	res.SummaryMD = env.Say(initText().Msg.Created, env.Say(initText().Msg.Kinds[a.Kind]), a.Slug, dir)
 	return res, plan.Plan{
 		plan.WriteOp(res.Context, plan.Absent, ctx),
 		plan.WriteOp(res.History, plan.Absent, fmt.Sprintf("# History — %s\n", a.Slug)),
@@ -120,7 +95,7 @@ func refuseExisting(env *Env, slug string) error {
 	default:
 		return err
 	}
-	return initMsg.exists.Err(fault.SlugExists, map[string]any{"slug": slug}, slug)
+	return initText().Msg.Exists.Err(fault.SlugExists, map[string]any{"slug": slug}, slug)
 }
 
 // newContextNote renders the new context.md.

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -15,19 +14,13 @@ import (
 )
 
 // listSpec is mem_list in the catalogue.
-var listSpec = &catalog.Tool{
-	Name:  "mem_list",
-	Title: catalog.Text{En: "List projects", Fr: "Lister les projets"},
-	Description: catalog.Text{
-		En: "Lists projects and domains with their kind, phase, summary, last session and whether they are archived. Read-only.",
-		Fr: "Liste les projets et domaines avec leur type, phase, résumé, dernière session et s'ils sont archivés. Lecture seule.",
-	},
-	Params: []catalog.Param{
-		{Name: "include_archived", Type: catalog.Boolean, Default: true,
-			Description: catalog.Text{En: "Include archived projects.", Fr: "Inclure les projets archivés."}},
-	},
-	Errors: catalog.Shared,
-	CLI:    catalog.CLI{Command: "list"},
+var listSpec = tool(catalogText("list.yaml"), "mem_list", "list", reads, nil, []catalog.Param{
+	{Name: "include_archived", Type: catalog.Boolean, Default: true},
+})
+
+// listArgs is listTool's arguments.
+type listArgs struct {
+	IncludeArchived bool `json:"include_archived"`
 }
 
 // ListEntry is one project or domain of mem_list.
@@ -48,23 +41,15 @@ type ListResult struct {
 	Common
 }
 
-// listMsg is mem_list's messages.
-var listMsg = struct{ noContext, archived, none fault.Msg }{
-	noContext: fault.Msg{En: "no context.md", Fr: "pas de context.md"},
-	archived:  fault.Msg{En: ", archived", Fr: ", archivé"},
-	none:      fault.Msg{En: "No project yet.", Fr: "Aucun projet pour l'instant."},
-}
+// listText is list.yaml: mem_list's catalogue texts and messages, parsed on first use.
+var listText = loadText[struct {
+	NoContext, Archived, None fault.Msg
+}]("list.yaml")
 
 // listTool is mem_list: every project and domain, sorted by kind then slug.
 // A folder whose context.md is missing or unreadable is listed with the
 // problem instead of failing the whole list.
-func listTool(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
-	var a struct {
-		IncludeArchived bool `json:"include_archived"`
-	}
-	if err := decode(raw, &a); err != nil {
-		return nil, nil, err
-	}
+func listTool(env *Env, a listArgs) (any, plan.Plan, error) {
 	kinds := []string{vault.KindProject, vault.KindDomain}
 	if a.IncludeArchived {
 		kinds = append(kinds, vault.KindArchived)
@@ -108,7 +93,7 @@ func listEntry(env *Env, p vault.Project) (ListEntry, error) {
 	case errors.Is(err, vault.ErrNeed):
 		return e, err
 	case err == nil && !c.Exists:
-		msg := env.Say(listMsg.noContext)
+		msg := env.Say(listText().Msg.NoContext)
 		e.Problem = &msg
 		return e, nil
 	case err == nil:
@@ -135,7 +120,7 @@ func listSummary(env *Env, entries []ListEntry) string {
 	for _, e := range entries {
 		fmt.Fprintf(&md, "- **%s** (%s", e.Slug, e.Kind)
 		if e.Archived {
-			md.WriteString(env.Say(listMsg.archived))
+			md.WriteString(env.Say(listText().Msg.Archived))
 		}
 		if e.Phase != nil && !(e.Archived && *e.Phase == "archived") {
 			fmt.Fprintf(&md, ", %s", *e.Phase)
@@ -150,7 +135,7 @@ func listSummary(env *Env, entries []ListEntry) string {
 		md.WriteString("\n")
 	}
 	if md.Len() == 0 {
-		md.WriteString(env.Say(listMsg.none))
+		md.WriteString(env.Say(listText().Msg.None))
 	}
 	return strings.TrimSuffix(md.String(), "\n")
 }

@@ -1,24 +1,18 @@
 package tools
 
 import (
-	"encoding/json"
-
 	"kessho/core/catalog"
-	"kessho/core/fault"
 	"kessho/core/plan"
 )
 
 // readContextSpec is mem_read_context in the catalogue.
-var readContextSpec = &catalog.Tool{
-	Name:  "mem_read_context",
-	Title: catalog.Text{En: "Read context", Fr: "Lire le contexte"},
-	Description: catalog.Text{
-		En: "Returns a project's or domain's context.md: its frontmatter as an object and its body. Read it at the start of a session. Read-only.",
-		Fr: "Renvoie le context.md d'un projet ou domaine : son frontmatter en objet et son corps. À lire en début de session. Lecture seule.",
-	},
-	Params: []catalog.Param{slugParam},
-	Errors: append([]fault.Code{fault.NoContext, fault.SlugConflict, fault.FileNotUTF8}, catalog.Shared...),
-	CLI:    catalog.CLI{Command: "context", Args: []string{"slug"}},
+var readContextSpec = tool(catalogText("read_context.yaml"), "mem_read_context", "context slug", reads, readsContext(), []catalog.Param{
+	slugParam,
+})
+
+// readContextArgs is readContextTool's arguments.
+type readContextArgs struct {
+	Slug string `json:"slug"`
 }
 
 // ContextResult is mem_read_context's result.
@@ -32,13 +26,7 @@ type ContextResult struct {
 	Common
 }
 
-func readContextTool(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
-	var a struct {
-		Slug string `json:"slug"`
-	}
-	if err := decode(raw, &a); err != nil {
-		return nil, nil, err
-	}
+func readContextTool(env *Env, a readContextArgs) (any, plan.Plan, error) {
 	c, err := readContext(env, a.Slug)
 	if err != nil {
 		return nil, nil, err

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"encoding/json"
 	"errors"
 	"strings"
 
@@ -14,35 +13,12 @@ import (
 )
 
 // rewritePathsSpec is mem_archive_rewrite_paths in the catalogue.
-var rewritePathsSpec = &catalog.Tool{
-	Name:  "mem_archive_rewrite_paths",
-	Title: catalog.Text{En: "Rewrite archive paths", Fr: "Réécrire les chemins des archives"},
-	Description: catalog.Text{
-		En: "Turns absolute paths under a project's repository root into portable `<repo>/…` sigils in the bodies of its archives (and of context.md and history.md), never in frontmatter; run it after a repository moved or to clean old archives. A path matches only at a boundary (`/a/b` rewrites `/a/b/c`, not `/a/bc`); Windows roots match in any case and with either slash. Without confirm=true it is a dry run that writes nothing and shows, per file, how many paths and which lines would change; with confirm=true it rewrites them in one all-or-nothing step and logs the run in 99-meta/migrations/relocations.md. Works on active and archived projects and on domains.",
-		Fr: "Remplace, dans le corps des archives d'un projet (et de context.md et history.md), les chemins absolus sous la racine de son dépôt par des sigles portables `<repo>/…` ; jamais dans le frontmatter. À lancer après le déplacement d'un dépôt ou pour nettoyer d'anciennes archives. Un chemin ne correspond qu'à une frontière (`/a/b` réécrit `/a/b/c`, pas `/a/bc`) ; les racines Windows correspondent sans casse et avec l'une ou l'autre barre. Sans confirm=true c'est un essai à blanc qui n'écrit rien et montre, par fichier, combien de chemins et quelles lignes changeraient ; avec confirm=true il les réécrit en une étape tout-ou-rien et consigne l'opération dans 99-meta/migrations/relocations.md. Vaut pour les projets actifs, archivés et les domaines.",
-	},
-	Params: []catalog.Param{
-		slugParam,
-		{Name: "old_root", Type: catalog.String, MaxLength: intp(1000), OneLine: true,
-			Description: catalog.Text{
-				En: "The absolute root to replace (POSIX `/home/ada/src/x` or Windows `C:\\src\\x`), e.g. where the repository used to be. Omitted or empty: context.md's repo_path.",
-				Fr: "La racine absolue à remplacer (POSIX `/home/ada/src/x` ou Windows `C:\\src\\x`), par ex. l'ancien emplacement du dépôt. Omise ou vide : le repo_path de context.md.",
-			}},
-		{Name: "include_context_history", Type: catalog.Boolean, Default: true,
-			Description: catalog.Text{
-				En: "Also rewrite the bodies of context.md and history.md, not only the archives.",
-				Fr: "Réécrire aussi le corps de context.md et de history.md, pas seulement les archives.",
-			}},
-		{Name: "confirm", Type: catalog.Boolean, Default: false,
-			Description: catalog.Text{
-				En: "false (default): dry run, shows what would change and writes nothing. true: writes the changes and logs them. Run the dry run first and check its lines.",
-				Fr: "false (défaut) : essai à blanc, montre ce qui changerait sans rien écrire. true : écrit les changements et les consigne. Faites d'abord l'essai à blanc et vérifiez ses lignes.",
-			}},
-	},
-	Errors: append([]fault.Code{fault.NoRepoRoot, fault.SlugConflict}, catalog.Shared...),
-	Writes: true,
-	CLI:    catalog.CLI{Command: "rewrite-paths", Args: []string{"slug"}},
-}
+var rewritePathsSpec = tool(catalogText("rewrite_paths.yaml"), "mem_archive_rewrite_paths", "rewrite-paths slug", writes, []fault.Code{fault.NoRepoRoot, fault.SlugConflict}, []catalog.Param{
+	slugParam,
+	{Name: "old_root", Type: catalog.String, MaxLength: intp(1000), OneLine: true},
+	{Name: "include_context_history", Type: catalog.Boolean, Default: true},
+	{Name: "confirm", Type: catalog.Boolean, Default: false},
+})
 
 // RelocationsLog is the note where confirmed rewrites are logged.
 const RelocationsLog = "99-meta/migrations/relocations.md"
@@ -92,11 +68,7 @@ type RewriteResult struct {
 //     relocations.md gets a title and one sentence first.
 //   - Nothing to rewrite: success without a plan, whether or not confirm is
 //     set, and nothing is logged.
-func rewritePaths(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
-	var a rewriteArgs
-	if err := decode(raw, &a); err != nil {
-		return nil, nil, err
-	}
+func rewritePaths(env *Env, a rewriteArgs) (any, plan.Plan, error) {
 	given, err := checkRewriteArgs(&a)
 	if err != nil {
 		return nil, nil, err
@@ -136,17 +108,17 @@ func rewritePaths(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	rootMD := "`" + res.OldRoot + "`"
 	switch {
 	case res.PathsRewritten == 0:
-		res.SummaryMD = env.Say(rewriteMsg.nothing, p.Slug, rootMD, res.FilesScanned)
+		res.SummaryMD = env.Say(rewriteText().Msg.Nothing, p.Slug, rootMD, res.FilesScanned)
 		return res, nil, nil
 	case !a.Confirm:
-		res.SummaryMD = env.Say(rewriteMsg.dryRun, p.Slug, res.PathsRewritten, rootMD, res.FilesChanged)
+		res.SummaryMD = env.Say(rewriteText().Msg.DryRun, p.Slug, res.PathsRewritten, rootMD, res.FilesChanged)
 		return res, nil, nil
 	}
 	logOp, err := relocationLogOp(env, res, rootMD)
 	if err != nil {
 		return nil, nil, err
 	}
-	res.SummaryMD = env.Say(rewriteMsg.done, res.PathsRewritten, rootMD, res.FilesChanged, p.Slug, RelocationsLog)
+	res.SummaryMD = env.Say(rewriteText().Msg.Done, res.PathsRewritten, rootMD, res.FilesChanged, p.Slug, RelocationsLog)
 	return res, append(ops, logOp), nil
 }
 
@@ -157,41 +129,12 @@ type rewriteArgs struct {
 	Confirm               bool    `json:"confirm"`
 }
 
-// rewriteMsg is mem_archive_rewrite_paths's messages.
-var rewriteMsg = struct {
-	badRoot, noRoot, badRepoPath            fault.Msg
-	notUTF8, badFrontmatter                 fault.Msg
-	nothing, dryRun, done, logLine, logHead fault.Msg
-}{
-	badRoot: fault.Msg{
-		En: "%q is not an absolute path below the file system's root (e.g. /home/ada/src/app or C:\\src\\app)",
-		Fr: "%q n'est pas un chemin absolu sous la racine du système de fichiers (par ex. /home/ada/src/app ou C:\\src\\app)"},
-	noRoot: fault.Msg{
-		En: "no root to rewrite for %s: pass old_root (the absolute path to replace), or set repo_path in %s",
-		Fr: "aucune racine à réécrire pour %s : passez old_root (le chemin absolu à remplacer), ou renseignez repo_path dans %s"},
-	badRepoPath: fault.Msg{
-		En: "repo_path %q in %s is not an absolute path; pass old_root, or fix repo_path",
-		Fr: "repo_path %q dans %s n'est pas un chemin absolu ; passez old_root, ou corrigez repo_path"},
-	notUTF8: fault.Msg{En: "%s is not UTF-8 text: left as it is", Fr: "%s n'est pas du texte UTF-8 : laissé tel quel"},
-	badFrontmatter: fault.Msg{
-		En: "%s line %d: the frontmatter is not valid YAML, so the body's start is unknown: left as it is; fix it and run again",
-		Fr: "%s ligne %d : le frontmatter n'est pas du YAML valide, le début du corps est donc inconnu : laissé tel quel ; corrigez-le et relancez"},
-	nothing: fault.Msg{
-		En: "Nothing to rewrite in **%s**: no path under %s in the bodies of %d file(s); nothing written.",
-		Fr: "Rien à réécrire dans **%s** : aucun chemin sous %s dans le corps de %d fichier(s) ; rien n'a été écrit."},
-	dryRun: fault.Msg{
-		En: "Dry run on **%s**: %d path(s) under %s in %d file(s) would become `<repo>/…`; nothing written. Check the lines, then call again with confirm=true.",
-		Fr: "Essai à blanc sur **%s** : %d chemin(s) sous %s dans %d fichier(s) deviendraient `<repo>/…` ; rien n'a été écrit. Vérifiez les lignes, puis rappelez avec confirm=true."},
-	done: fault.Msg{
-		En: "Rewrote %d path(s) under %s in %d file(s) of **%s** as `<repo>/…`; logged in %s.",
-		Fr: "%d chemin(s) sous %s réécrit(s) en `<repo>/…` dans %d fichier(s) de **%s** ; consigné dans %s."},
-	logLine: fault.Msg{
-		En: "- %s — %s: %s → `%s`, %d file(s), %d path(s) rewritten",
-		Fr: "- %s — %s : %s → `%s`, %d fichier(s), %d chemin(s) réécrit(s)"},
-	logHead: fault.Msg{
-		En: "# Path relocations\n\nOne line per confirmed run of mem_archive_rewrite_paths.\n\n",
-		Fr: "# Relocalisations de chemins\n\nUne ligne par exécution confirmée de mem_archive_rewrite_paths.\n\n"},
-}
+// rewriteText is rewrite_paths.yaml: mem_archive_rewrite_paths' catalogue texts and messages, parsed on first use.
+var rewriteText = loadText[struct {
+	BadRoot, NoRoot, BadRepoPath            fault.Msg
+	NotUTF8, BadFrontmatter                 fault.Msg
+	Nothing, DryRun, Done, LogLine, LogHead fault.Msg
+}]("rewrite_paths.yaml")
 
 // checkRewriteArgs refuses a bad slug or old_root, and returns old_root
 // when it is given ("" when not: an empty or blank one is not).
@@ -203,7 +146,7 @@ func checkRewriteArgs(a *rewriteArgs) (string, error) {
 		return "", nil
 	}
 	if _, ok := relocate.Parse(*a.OldRoot); !ok || strings.ContainsAny(*a.OldRoot, "\r\n") {
-		return "", argument("old_root", rewriteMsg.badRoot, *a.OldRoot)
+		return "", argument("old_root", rewriteText().Msg.BadRoot, *a.OldRoot)
 	}
 	return *a.OldRoot, nil
 }
@@ -239,9 +182,9 @@ func rewriteRoot(p vault.Project, ctx vault.Content, given string, res *RewriteR
 // path that is not absolute.
 func noRepoRoot(p vault.Project, bad string) error {
 	if bad != "" {
-		return rewriteMsg.badRepoPath.Err(fault.NoRepoRoot, map[string]any{"slug": p.Slug, "repo_path": bad}, bad, p.Context())
+		return rewriteText().Msg.BadRepoPath.Err(fault.NoRepoRoot, map[string]any{"slug": p.Slug, "repo_path": bad}, bad, p.Context())
 	}
-	return rewriteMsg.noRoot.Err(fault.NoRepoRoot, map[string]any{"slug": p.Slug}, p.Slug, p.Context())
+	return rewriteText().Msg.NoRoot.Err(fault.NoRepoRoot, map[string]any{"slug": p.Slug}, p.Slug, p.Context())
 }
 
 // rewriteFiles lists, and asks for in one round, the files to rewrite:
@@ -280,12 +223,12 @@ func rewriteEach(env *Env, root relocate.Root, files []string, res *RewriteResul
 			return nil, err
 		}
 		if c.NotUTF8 {
-			res.Warnings = append(res.Warnings, env.Say(rewriteMsg.notUTF8, f))
+			res.Warnings = append(res.Warnings, env.Say(rewriteText().Msg.NotUTF8, f))
 			continue
 		}
 		text, n, lines, bad := root.Note(c.Text)
 		if bad > 0 {
-			res.Warnings = append(res.Warnings, env.Say(rewriteMsg.badFrontmatter, f, bad))
+			res.Warnings = append(res.Warnings, env.Say(rewriteText().Msg.BadFrontmatter, f, bad))
 			continue
 		}
 		res.FilesScanned++
@@ -303,13 +246,13 @@ func rewriteEach(env *Env, root relocate.Root, files []string, res *RewriteResul
 // relocationLogOp appends the run's line to relocations.md (created with
 // a title and one sentence), and sets res's log.
 func relocationLogOp(env *Env, res *RewriteResult, rootMD string) (plan.Op, error) {
-	line := env.Say(rewriteMsg.logLine, env.Now.Format("2006-01-02 15:04"), res.Slug, rootMD, relocate.Sigil, res.FilesChanged, res.PathsRewritten)
+	line := env.Say(rewriteText().Msg.LogLine, env.Now.Format("2006-01-02 15:04"), res.Slug, rootMD, relocate.Sigil, res.FilesChanged, res.PathsRewritten)
 	logFile, err := env.View.ReadText(RelocationsLog)
 	if err != nil {
 		return plan.Op{}, err
 	}
 	if !logFile.Exists {
-		logFile.Text = env.Say(rewriteMsg.logHead)
+		logFile.Text = env.Say(rewriteText().Msg.LogHead)
 	}
 	log := RelocationsLog
 	res.Applied, res.Log, res.LogLine = true, &log, &line

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"encoding/json"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -13,24 +12,15 @@ import (
 )
 
 // setSummarySpec is mem_set_summary in the catalogue.
-var setSummarySpec = &catalog.Tool{
-	Name:  "mem_set_summary",
-	Title: catalog.Text{En: "Set summary", Fr: "Changer le résumé"},
-	Description: catalog.Text{
-		En: "Sets the one- or two-sentence summary of a project or domain (frontmatter key `summary` of its context.md). Write it yourself, from what the project is and where it stands: nothing can infer it. Set it after each archive or checkpoint. Line breaks become spaces; at most 300 characters after that, longer is refused (never cut). Works on active, archived projects and domains.",
-		Fr: "Fixe le résumé d'une ou deux phrases d'un projet ou domaine (clé `summary` du frontmatter de son context.md). Rédigez-le vous-même, d'après ce qu'est le projet et où il en est : rien ne peut le déduire. Mettez-le à jour après chaque archive ou point d'étape. Les sauts de ligne deviennent des espaces ; 300 caractères au plus ensuite, au-delà c'est refusé (jamais tronqué). Vaut pour les projets actifs, archivés et les domaines.",
-	},
-	Params: []catalog.Param{
-		slugParam,
-		{Name: "summary", Type: catalog.String, Required: true, OneLine: true,
-			Description: catalog.Text{
-				En: "One or two sentences, at most 300 characters once line breaks are joined: what the project is and where it stands now.",
-				Fr: "Une ou deux phrases, 300 caractères au plus une fois les sauts de ligne joints : ce qu'est le projet et où il en est.",
-			}},
-	},
-	Errors: append([]fault.Code{fault.SummaryTooLong, fault.NoContext, fault.SlugConflict, fault.FileNotUTF8}, catalog.Shared...),
-	Writes: true,
-	CLI:    catalog.CLI{Command: "summary", Args: []string{"slug", "summary"}},
+var setSummarySpec = tool(catalogText("set_summary.yaml"), "mem_set_summary", "summary slug summary", writes, readsContext(fault.SummaryTooLong), []catalog.Param{
+	slugParam,
+	{Name: "summary", Type: catalog.String, Required: true, OneLine: true},
+})
+
+// setSummaryArgs is setSummary's arguments.
+type setSummaryArgs struct {
+	Slug    string `json:"slug"`
+	Summary string `json:"summary"`
 }
 
 // SummaryResult is mem_set_summary's result.
@@ -81,33 +71,19 @@ func checkSummaryLength(summary string) error {
 	if n <= MaxSummary {
 		return nil
 	}
-	return summaryMsg.tooLong.Err(fault.SummaryTooLong, map[string]any{"parameter": "summary", "length": n, "max": MaxSummary}, n, MaxSummary)
+	return summaryText().Msg.TooLong.Err(fault.SummaryTooLong, map[string]any{"parameter": "summary", "length": n, "max": MaxSummary}, n, MaxSummary)
 }
 
-// summaryMsg is mem_set_summary's messages (and init_project's summary
-// checks).
-var summaryMsg = struct{ empty, tooLong, already, unchanged, set fault.Msg }{
-	empty: fault.Msg{En: "is empty: write one or two sentences on what the project is and where it stands",
-		Fr: "est vide : écrivez une ou deux phrases sur ce qu'est le projet et où il en est"},
-	tooLong: fault.Msg{En: "summary is %d characters long, at most %d allowed: shorten it to one or two sentences (it is never cut for you)",
-		Fr: "le résumé compte %d caractères, %d au plus : raccourcissez-le à une ou deux phrases (il n'est jamais tronqué pour vous)"},
-	already:   fault.Msg{En: "the summary was already this text; nothing written", Fr: "le résumé était déjà ce texte ; rien n'a été écrit"},
-	unchanged: fault.Msg{En: "Summary of **%s** unchanged.", Fr: "Résumé de **%s** inchangé."},
-	set:       fault.Msg{En: "Summary of **%s** set (%d characters).", Fr: "Résumé de **%s** mis à jour (%d caractères)."},
-}
+// summaryText is set_summary.yaml: mem_set_summary's catalogue texts and messages, parsed on first use.
+var summaryText = loadText[struct {
+	Empty, TooLong, Already, Unchanged, Set fault.Msg
+}]("set_summary.yaml")
 
 // setSummary sets `summary` in context.md, on any project or domain.
-func setSummary(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
-	var args struct {
-		Slug    string `json:"slug"`
-		Summary string `json:"summary"`
-	}
-	if err := decode(raw, &args); err != nil {
-		return nil, nil, err
-	}
+func setSummary(env *Env, args setSummaryArgs) (any, plan.Plan, error) {
 	summary := NormalizeSummary(args.Summary)
 	if summary == "" {
-		return nil, nil, fault.Argument("summary", summaryMsg.empty.En, summaryMsg.empty.Fr)
+		return nil, nil, argument("summary", summaryText().Msg.Empty)
 	}
 	if err := checkSummaryLength(summary); err != nil {
 		return nil, nil, err
@@ -126,11 +102,11 @@ func setSummary(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		return nil, nil, frontmatterError(c.path, err)
 	}
 	if text == c.text {
-		res.Warnings = append(res.Warnings, env.Say(summaryMsg.already))
-		res.SummaryMD = env.Say(summaryMsg.unchanged, res.Slug)
+		res.Warnings = append(res.Warnings, env.Say(summaryText().Msg.Already))
+		res.SummaryMD = env.Say(summaryText().Msg.Unchanged, res.Slug)
 		return res, nil, nil
 	}
 	res.Changed = true
-	res.SummaryMD = env.Say(summaryMsg.set, res.Slug, res.Length)
+	res.SummaryMD = env.Say(summaryText().Msg.Set, res.Slug, res.Length)
 	return res, plan.Plan{plan.WriteOp(c.path, c.sha, text)}, nil
 }

@@ -1,47 +1,142 @@
-// Package tools holds every catalogue tool, one unit each: its catalogue
-// spec (what it takes, what it may refuse, what it does, in English and
-// French) beside its run function, in one explicit list, All. A tool only
-// orchestrates: it decodes its arguments, refuses bad ones, reads the
-// vault through Env.View, calls the noun packages that hold the domain
-// logic (history, note, atom, wikilink, worklog, hygiene, relocate,
+// Package tools holds every catalogue tool, one unit each: a Go file
+// (its spec's structure and its run function) and, beside it, a text file
+// (<tool>.yaml: everything it says, in English and French), in one
+// explicit list, All. A tool only orchestrates: it refuses bad arguments,
+// reads the vault through Env.View, calls the noun packages that hold the
+// domain logic (history, note, atom, wikilink, worklog, hygiene, relocate,
 // vault), and builds its result and the plan of writes; it never writes.
 // Its run function reads as the SPEC's steps, each a named function of at
 // most 60 lines.
 //
-// Every sentence a tool says (refusals, warnings, summary_md) lives in one
-// messages table per tool, a struct of fault.Msg beside its spec
-// (archiveMsg, worklogMsg…): Env.Say picks the caller's language, Msg.Err
-// makes a refusal, argument an INVALID_ARGUMENT.
+// # A tool's texts
+//
+// Every sentence a tool says lives in its text file, not in Go, so that a
+// translator edits it without touching code. The file holds two YAML
+// documents: first its messages (refusals, warnings, summary_md) under
+// msg, then, after "---", its catalogue texts (title, description, and
+// each parameter's description under params, keyed by the parameter's
+// path: "phase", "derive.fact"). A call parses the first only; the second
+// is read when a person is shown the tool (Specs, the MCP list, help,
+// docs). The Go file declares the messages as a struct of fault.Msg
+// fields, so every message the code uses is checked by the compiler:
+//
+//	var phaseText = loadText[struct {
+//		OneLine, None, Absent fault.Msg
+//	}]("update_phase.yaml")
+//
+// and the file holds, for each field (its name in lower case):
+//
+//	msg:
+//	  oneline:
+//	    en: "must be one line: a word or a short phrase"
+//	    fr: "doit tenir sur une ligne : un mot ou une courte expression"
+//	---
+//	title:
+//	  en: Set phase
+//	  fr: Changer la phase
+//
+// Each document is parsed on first use (core/i18n), never at start. The
+// code says phaseText().Msg.OneLine: Env.Say picks the caller's language,
+// Msg.Err makes a refusal, argument an INVALID_ARGUMENT. The spec takes
+// its texts from catalogText("update_phase.yaml"). Texts several tools
+// share (reading context.md; the slug parameter) are in tools.yaml
+// (toolsText, sharedParams). TestTextFiles refuses a file with a key no
+// field takes, a text missing a language, or printf verbs that differ
+// between English and French; TestTextFileParams a description of no
+// parameter; TestTextFilesAreData a fault.Msg or catalog.Text literal left
+// in Go.
 //
 // # Adding a tool
 //
-// Write one file here, named after the tool: its spec (a *catalog.Tool,
-// with every error code it can raise in Errors), its result type
-// (embedding Common), its messages table and its run function (a Func),
-// with any domain logic that is new put in the noun package it belongs to
-// (or a new one). Add one line {spec, run} to All, and the file to
+// Write two files here, named after the tool. The Go file: its spec, made
+// by tool (catalogText of its text file, name, CLI form, whether it writes, the
+// codes it can raise besides catalog.Shared, its parameters without
+// descriptions), its Args type (what its parameters decode into), its
+// result type (embedding Common), its texts (loadText) and its run
+// function, func(env *Env, args <its Args>) (any, plan.Plan, error). The
+// text file: title, description, params and msg, each text in en and fr.
+// Put any domain logic that is new in the noun package it belongs to (or a
+// new one). Add one line {spec, typed(run)} to All, and the Go file to
 // TestDeclaredCodes' scan. Then write its conformance cases in
 // testdata/cases (one per refusal it declares, and its successes) and run
 // `make docs` for docs/reference.md. Nothing else names a tool: hosts,
 // the MCP server and the CLI read All.
+//
+// A spec written the old way, a *catalog.Tool literal with its Title and
+// Descriptions in Go and a messages table of fault.Msg literals, still
+// works (its Text is nil), but the text tests refuse it; to convert one,
+// move each text to the tool's .yaml file under the keys above, build the
+// spec with tool and catalogText, load the messages with loadText, and
+// give the run function its Args type (typed).
 package tools
 
 import (
+	"embed"
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"kessho/core/catalog"
 	"kessho/core/fault"
+	"kessho/core/i18n"
 	"kessho/core/plan"
 	"kessho/core/vault"
 )
 
-// Tool is one tool: its catalogue spec and its implementation.
+// Tool is one tool: its catalogue spec and its implementation. Spec's
+// texts are in its text file (Spec.Text); Specs, Spec and SpecByCommand
+// give the spec with them in place, which is what anything showing a tool
+// to a person reads. A call (core.Handle) only validates with Spec, so it
+// needs none of them.
 type Tool struct {
 	Spec *catalog.Tool
 	Run  Func
+}
+
+// toolMsgs is the first document of a tool's text file: its messages, a
+// struct M of fault.Msg fields, under msg.
+type toolMsgs[M any] struct{ Msg M }
+
+// textFiles is every text file of the tools.
+//
+//go:embed *.yaml
+var textFiles embed.FS
+
+// loadText returns the messages of the tool text file name (its first
+// document), parsed on first use: what a call of the tool reads.
+func loadText[M any](name string) func() *toolMsgs[M] {
+	return i18n.Load[toolMsgs[M]](textFiles, name, 0)
+}
+
+// catalogText returns the catalogue texts of the tool text file name (its
+// second document), parsed on first use: what a catalog.Tool's Text gives,
+// read only when a person is shown the tool.
+func catalogText(name string) func() *catalog.ToolText {
+	return i18n.Load[catalog.ToolText](textFiles, name, 1)
+}
+
+// Whether a tool writes (returns a plan): tool's writes argument.
+const (
+	reads  = false
+	writes = true
+)
+
+// tool returns the catalogue spec of the tool name whose texts text gives
+// (its text file's spec): cli is its CLI form, the command then its
+// positional arguments ("phase slug phase"); errs the codes it raises
+// besides catalog.Shared.
+func tool(text func() *catalog.ToolText, name, cli string, writes bool, errs []fault.Code, params []catalog.Param) *catalog.Tool {
+	words := strings.Fields(cli)
+	return &catalog.Tool{
+		Name:   name,
+		Text:   text,
+		Params: params,
+		Errors: append(errs, catalog.Shared...),
+		Writes: writes,
+		CLI:    catalog.CLI{Command: words[0], Args: words[1:]},
+	}
 }
 
 // Func runs a tool on validated, normalised arguments.
@@ -49,17 +144,29 @@ type Func func(env *Env, args json.RawMessage) (result any, p plan.Plan, err err
 
 // All is every tool, sorted by name.
 var All = []Tool{
-	{archiveSpec, archive},
-	{rewritePathsSpec, rewritePaths},
-	{contextHygieneSpec, contextHygiene},
-	{historizeSpec, historize},
-	{initProjectSpec, initProject},
-	{listSpec, listTool},
-	{readContextSpec, readContextTool},
-	{rollbackSpec, rollback},
-	{setSummarySpec, setSummary},
-	{updatePhaseSpec, updatePhase},
-	{worklogSpec, worklogTool},
+	{archiveSpec, typed(archive)},
+	{rewritePathsSpec, typed(rewritePaths)},
+	{contextHygieneSpec, typed(contextHygiene)},
+	{historizeSpec, typed(historize)},
+	{initProjectSpec, typed(initProject)},
+	{listSpec, typed(listTool)},
+	{readContextSpec, typed(readContextTool)},
+	{rollbackSpec, typed(rollback)},
+	{setSummarySpec, typed(setSummary)},
+	{updatePhaseSpec, typed(updatePhase)},
+	{worklogSpec, typed(worklogTool)},
+}
+
+// typed adapts run, which takes its arguments decoded into A (validated
+// by the catalogue), to a Func.
+func typed[A any](run func(env *Env, args A) (any, plan.Plan, error)) Func {
+	return func(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
+		var args A
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return nil, nil, fault.Internalf("decoding arguments: %v", err)
+		}
+		return run(env, args)
+	}
 }
 
 // Lookup returns the tool named name.
@@ -71,30 +178,44 @@ func Lookup(name string) (Tool, bool) {
 	return All[i], true
 }
 
-// Specs returns every tool's catalogue spec, sorted by name: what hosts,
-// the MCP server and docgen describe.
+// described is each tool's spec with its texts in place (All[i].Spec
+// described), built on first use.
+var described = func() []func() *catalog.Tool {
+	out := make([]func() *catalog.Tool, len(All))
+	for i, t := range All {
+		out[i] = sync.OnceValue(func() *catalog.Tool { return t.Spec.Described(sharedParams().Params) })
+	}
+	return out
+}()
+
+// Specs returns every tool's catalogue spec, its texts in place, sorted by
+// name: what hosts, the MCP server and docgen describe.
 func Specs() []*catalog.Tool {
 	out := make([]*catalog.Tool, len(All))
-	for i, t := range All {
-		out[i] = t.Spec
+	for i := range All {
+		out[i] = described[i]()
 	}
 	slices.SortFunc(out, func(a, b *catalog.Tool) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 
-// Spec returns the spec of the tool named name.
+// Spec returns the spec of the tool named name, its texts in place.
 func Spec(name string) (*catalog.Tool, bool) {
-	t, ok := Lookup(name)
-	return t.Spec, ok
+	return specWhere(func(t Tool) bool { return t.Spec.Name == name })
 }
 
-// SpecByCommand returns the spec of the tool whose CLI command is cmd.
+// SpecByCommand returns the spec of the tool whose CLI command is cmd,
+// its texts in place.
 func SpecByCommand(cmd string) (*catalog.Tool, bool) {
-	i := slices.IndexFunc(All, func(t Tool) bool { return t.Spec.CLI.Command == cmd })
+	return specWhere(func(t Tool) bool { return t.Spec.CLI.Command == cmd })
+}
+
+func specWhere(f func(Tool) bool) (*catalog.Tool, bool) {
+	i := slices.IndexFunc(All, f)
 	if i < 0 {
 		return nil, false
 	}
-	return All[i].Spec, true
+	return described[i](), true
 }
 
 // Env is what a tool runs with: the time in the vault's zone, the caller's
@@ -107,14 +228,6 @@ type Env struct {
 
 // Say returns m in the caller's language, formatted with args.
 func (e *Env) Say(m fault.Msg, args ...any) string { return m.In(e.Lang, args...) }
-
-// decode reads a tool's arguments, already validated by the catalogue.
-func decode(raw json.RawMessage, v any) error {
-	if err := json.Unmarshal(raw, v); err != nil {
-		return fault.Internalf("decoding arguments: %v", err)
-	}
-	return nil
-}
 
 // Common is embedded in every result: a short Markdown summary for people
 // and the warnings (never nil, so it encodes as []).

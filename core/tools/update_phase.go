@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"encoding/json"
 	"strings"
 	"unicode"
 
@@ -12,24 +11,15 @@ import (
 )
 
 // updatePhaseSpec is mem_update_phase in the catalogue.
-var updatePhaseSpec = &catalog.Tool{
-	Name:  "mem_update_phase",
-	Title: catalog.Text{En: "Set phase", Fr: "Changer la phase"},
-	Description: catalog.Text{
-		En: "Sets the phase of an active project or domain (frontmatter key `phase` of its context.md), e.g. draft, review, blocked. Only that value's bytes change; the body and every other key stay as they are. An empty phase removes the key. An archived project is refused: revive it first.",
-		Fr: "Fixe la phase d'un projet ou domaine actif (clé `phase` du frontmatter de son context.md), par ex. rédaction, relecture, bloqué. Seuls les octets de cette valeur changent ; le corps et les autres clés restent tels quels. Une phase vide retire la clé. Un projet archivé est refusé : ravivez-le d'abord.",
-	},
-	Params: []catalog.Param{
-		slugParam,
-		{Name: "phase", Type: catalog.String, Required: true, MaxLength: intp(200), OneLine: true,
-			Description: catalog.Text{
-				En: "The new phase, one short word or phrase (at most 200 characters); an empty string removes the phase.",
-				Fr: "La nouvelle phase, un mot ou une courte expression (200 caractères au plus) ; une chaîne vide retire la phase.",
-			}},
-	},
-	Errors: append([]fault.Code{fault.NoContext, fault.SlugConflict, fault.FileNotUTF8}, catalog.Shared...),
-	Writes: true,
-	CLI:    catalog.CLI{Command: "phase", Args: []string{"slug", "phase"}},
+var updatePhaseSpec = tool(catalogText("update_phase.yaml"), "mem_update_phase", "phase slug phase", writes, readsContext(), []catalog.Param{
+	slugParam,
+	{Name: "phase", Type: catalog.String, Required: true, MaxLength: intp(200), OneLine: true},
+})
+
+// updatePhaseArgs is updatePhase's arguments.
+type updatePhaseArgs struct {
+	Slug  string `json:"slug"`
+	Phase string `json:"phase"`
 }
 
 // PhaseResult is mem_update_phase's result.
@@ -43,37 +33,22 @@ type PhaseResult struct {
 	Common
 }
 
-// phaseMsg is mem_update_phase's messages.
-var phaseMsg = struct {
-	oneLine                            fault.Msg
-	none, absent                       fault.Msg
-	already, unchanged, removed, setTo fault.Msg
-}{
-	oneLine:   fault.Msg{En: "must be one line: a word or a short phrase", Fr: "doit tenir sur une ligne : un mot ou une courte expression"},
-	none:      fault.Msg{En: "none", Fr: "aucune"},
-	absent:    fault.Msg{En: "absent", Fr: "absente"},
-	already:   fault.Msg{En: "the phase was already %s; nothing written", Fr: "la phase était déjà %s ; rien n'a été écrit"},
-	unchanged: fault.Msg{En: "Phase of **%s** unchanged (%s).", Fr: "Phase de **%s** inchangée (%s)."},
-	removed:   fault.Msg{En: "Phase of **%s** removed (was `%s`).", Fr: "Phase de **%s** retirée (c'était `%s`)."},
-	setTo:     fault.Msg{En: "Phase of **%s** set to `%s` (was %s).", Fr: "Phase de **%s** mise à `%s` (c'était %s)."},
-}
+// phaseText is update_phase.yaml: mem_update_phase's catalogue texts and messages, parsed on first use.
+var phaseText = loadText[struct {
+	OneLine                            fault.Msg
+	None, Absent                       fault.Msg
+	Already, Unchanged, Removed, SetTo fault.Msg
+}]("update_phase.yaml")
 
 // updatePhase sets or removes `phase` in context.md.
 //
 // The phase is trimmed of surrounding blanks and must be one line (a phase
 // is a word or a short phrase; a line break in it is surely a mistake).
 // Setting the value it already has writes nothing and says so.
-func updatePhase(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
-	var args struct {
-		Slug  string `json:"slug"`
-		Phase string `json:"phase"`
-	}
-	if err := decode(raw, &args); err != nil {
-		return nil, nil, err
-	}
+func updatePhase(env *Env, args updatePhaseArgs) (any, plan.Plan, error) {
 	phase := strings.TrimFunc(args.Phase, unicode.IsSpace)
 	if strings.ContainsAny(phase, "\r\n\u2028\u2029") {
-		return nil, nil, fault.Argument("phase", phaseMsg.oneLine.En, phaseMsg.oneLine.Fr)
+		return nil, nil, argument("phase", phaseText().Msg.OneLine)
 	}
 	c, err := readContext(env, args.Slug)
 	if err != nil {
@@ -99,16 +74,16 @@ func updatePhase(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	if res.PreviousPhase != nil {
 		was = *res.PreviousPhase
 	}
-	none := env.Say(phaseMsg.none)
+	none := env.Say(phaseText().Msg.None)
 	switch {
 	case text == c.text:
-		res.Warnings = append(res.Warnings, env.Say(phaseMsg.already, quoteOr(phase, env.Say(phaseMsg.absent))))
-		res.SummaryMD = env.Say(phaseMsg.unchanged, res.Slug, quoteOr(phase, none))
+		res.Warnings = append(res.Warnings, env.Say(phaseText().Msg.Already, quoteOr(phase, env.Say(phaseText().Msg.Absent))))
+		res.SummaryMD = env.Say(phaseText().Msg.Unchanged, res.Slug, quoteOr(phase, none))
 		return res, nil, nil
 	case phase == "":
-		res.SummaryMD = env.Say(phaseMsg.removed, res.Slug, was)
+		res.SummaryMD = env.Say(phaseText().Msg.Removed, res.Slug, was)
 	default:
-		res.SummaryMD = env.Say(phaseMsg.setTo, res.Slug, phase, quoteOr(was, none))
+		res.SummaryMD = env.Say(phaseText().Msg.SetTo, res.Slug, phase, quoteOr(was, none))
 	}
 	res.Changed = true
 	return res, plan.Plan{plan.WriteOp(c.path, c.sha, text)}, nil
