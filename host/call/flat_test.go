@@ -89,3 +89,33 @@ func TestOneProjectToolsAreFlat(t *testing.T) {
 		}
 	}
 }
+
+// TestSyncsPerTool pins the fsyncs of whole calls, one tool per shape of
+// plan (RATIONALE.md, "Why does a one-file plan need no journal?"): a
+// one-file write takes 2, a plan of several files a journal.
+func TestSyncsPerTool(t *testing.T) {
+	opts := call.Options{Now: time.Date(2026, 11, 30, 9, 15, 0, 0, time.UTC), TZ: "Europe/Paris"}
+	for _, c := range []struct {
+		tool, args string
+		syncs      int64
+	}{
+		// The temporary file, its folder.
+		{"mem_update_phase", `{"slug":"alpha","phase":"review"}`, 2},
+		{"mem_set_summary", `{"slug":"alpha","summary":"What alpha is."}`, 2},
+		{"mem_read_context", `{"slug":"alpha"}`, 0},
+		// The journal folder made (1), the journal (2), its progress (1);
+		// the project's folder made (1); two files (2 each) and their
+		// progress lines (1 each); the journal removed (1).
+		{"mem_init_project", `{"slug":"brand-new"}`, 1 + 2 + 1 + 1 + 2*(2+1) + 1},
+	} {
+		_, v := newVault(t, manyProjects(10))
+		start := vaultfs.SyncCount()
+		out, err := call.Run(context.Background(), v, engine.Native(), c.tool, json.RawMessage(c.args), opts)
+		if err != nil || !out.OK {
+			t.Fatalf("%s: %v %s", c.tool, err, out.Answer)
+		}
+		if got := vaultfs.SyncCount() - start; got != c.syncs {
+			t.Errorf("%s: %d fsyncs; want %d", c.tool, got, c.syncs)
+		}
+	}
+}
