@@ -82,15 +82,8 @@ func TestKill(t *testing.T) {
 	}
 	killTest(t, killCase{
 		before: treeOf(killBefore), after: treeOf(killAfter), files: killBefore,
-		apply: func(v *Vault) error {
-			l, err := v.Lock(context.Background())
-			if err != nil {
-				return err
-			}
-			defer l.Unlock()
-			return v.Apply(l, killPlan())
-		},
-		min: 200, want: 300, budget: 40 * time.Second,
+		apply: func(v *Vault) error { return applyLocked(v, killPlan()) },
+		min:   200, want: 300, budget: 40 * time.Second,
 	})
 }
 
@@ -130,13 +123,8 @@ func TestKillOneFile(t *testing.T) {
 			killTest(t, killCase{
 				before: treeOf(killBefore), after: treeOf(after), files: killBefore,
 				apply: func(v *Vault) error {
-					l, err := v.Lock(context.Background())
-					if err != nil {
-						return err
-					}
-					defer l.Unlock()
 					start := SyncCount()
-					err = v.Apply(l, one.plan)
+					err := applyLocked(v, one.plan)
 					if journalFiles(t, v.Dir()) != nil {
 						err = fmt.Errorf("the journal folder holds files: %w", err)
 					}
@@ -150,6 +138,16 @@ func TestKillOneFile(t *testing.T) {
 			})
 		})
 	}
+}
+
+// applyLocked applies p to v under its lock.
+func applyLocked(v *Vault, p plan.Plan) error {
+	l, err := v.Lock(context.Background())
+	if err != nil {
+		return err
+	}
+	defer l.Unlock()
+	return v.Apply(l, p)
 }
 
 // TestKillCall does the same to whole calls of tools whose plans make
