@@ -81,18 +81,12 @@ func initProject(env *Env, a initArgs) (any, plan.Plan, error) {
 }
 
 // refuseExisting is SLUG_EXISTS when slug names a folder already, of any
-// kind (vault.Resolve's SLUG_CONFLICT too).
+// kind (one that vault.Resolve calls a SLUG_CONFLICT too). It locates the
+// slug without looking for close matches: a new slug names nothing, and
+// listing every project to say so would make the call grow with the vault.
 func refuseExisting(env *Env, slug string) error {
-	_, err := vault.Resolve(env.View, slug)
-	switch fault.CodeOf(err) {
-	case fault.UnknownSlug:
-		return nil
-	case "":
-		if err != nil {
-			return err // a need
-		}
-	case fault.SlugConflict:
-	default:
+	found, err := vault.Locate(env.View, slug)
+	if err != nil || len(found) == 0 {
 		return err
 	}
 	return initText().Msg.Exists.Err(fault.SlugExists, map[string]any{"slug": slug}, slug)

@@ -2,6 +2,7 @@ package vault
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -121,36 +122,29 @@ func Folders(v *View, extra []string, only ...string) ([]Project, error) {
 }
 
 // Resolve finds the folder of slug among projects, domains and archived
-// projects. It prefetches the three listings and the three candidate
-// context.md files in one round, so the caller can read the context next
-// without another round.
+// projects (Locate), in constant time: the vault's other folders are
+// listed only when slug names none, for the close matches of
+// UNKNOWN_SLUG.
 //
 // Errors: INVALID_SLUG, UNKNOWN_SLUG (with up to five close matches),
 // SLUG_CONFLICT when the slug names folders in more than one place.
 func Resolve(v *View, slug string) (Project, error) {
-	if err := CheckSlug("slug", slug); err != nil {
-		return Project{}, err
-	}
-	var files []string
-	for _, k := range kinds {
-		files = append(files, Dir(k, slug)+"/context.md")
-	}
-	folders, err := Folders(v, files)
+	found, err := Locate(v, slug)
 	if err != nil {
 		return Project{}, err
-	}
-	var found []Project
-	var all []string
-	for _, f := range folders {
-		all = append(all, f.Slug)
-		if f.Slug == slug {
-			found = append(found, f)
-		}
 	}
 	switch len(found) {
 	case 1:
 		return found[0], nil
 	case 0:
+		folders, err := Folders(v, nil)
+		if err != nil {
+			return Project{}, err
+		}
+		var all []string
+		for _, f := range folders {
+			all = append(all, f.Slug)
+		}
 		near := Closest(slug, all, 5)
 		en := fmt.Sprintf("no project or domain is named %q", slug)
 		fr := fmt.Sprintf("aucun projet ni domaine ne s'appelle %q", slug)
@@ -170,6 +164,42 @@ func Resolve(v *View, slug string) (Project, error) {
 	return Project{}, fault.New(fault.SlugConflict, map[string]any{"slug": slug, "places": places},
 		fmt.Sprintf("slug %q exists in several places (%s); keep only one of these folders", slug, strings.Join(places, ", ")),
 		fmt.Sprintf("le slug %q existe à plusieurs endroits (%s) ; n'en gardez qu'un", slug, strings.Join(places, ", ")))
+}
+
+// Locate returns the folders named slug: a project, a domain or an
+// archived project folder, in that order (more than one is a conflict
+// for Resolve). It probes the three places slug can be, never listing
+// the others, so its cost does not grow with the vault: one round asks,
+// for each place, the parent's entries named slug (a Match, which the Go
+// host answers without listing the parent) and the context.md there, so
+// the caller can read the context next without another round. An entry
+// counts as a folder as in Folders: a folder, or a symbolic link to one,
+// named slug; a file of that name does not.
+func Locate(v *View, slug string) ([]Project, error) {
+	if err := CheckSlug("slug", slug); err != nil {
+		return nil, err
+	}
+	var need Need
+	for _, k := range kinds {
+		need.Files = append(need.Files, Dir(k, slug)+"/context.md")
+		// A slug holds no character path.Match treats specially, so the
+		// pattern selects the entry named slug alone.
+		need.Matches = append(need.Matches, Match{Dir: strings.TrimSuffix(Dir(k, ""), "/"), Patterns: []string{slug}})
+	}
+	if err := v.Ask(need); err != nil {
+		return nil, err
+	}
+	var found []Project
+	for i, k := range kinds {
+		entries, err := v.Match(need.Matches[i])
+		if err != nil && err != ErrNotExist {
+			return nil, err
+		}
+		if slices.Contains(entries, slug+"/") {
+			found = append(found, Project{Slug: slug, Kind: k, Dir: Dir(k, slug)})
+		}
+	}
+	return found, nil
 }
 
 func nonNil(s []string) []string {

@@ -134,12 +134,47 @@ func TestResolve(t *testing.T) {
 	if _, err := Resolve(NewView(snap), "../x"); fault.CodeOf(err) != fault.InvalidSlug {
 		t.Errorf("Resolve(../x) = %v; want INVALID_SLUG", err)
 	}
-	// The first round asks for the three listings and context files at once.
+	// The first round probes the three places and asks for their context
+	// files at once, listing no folder.
 	v := NewView(Snapshot{})
 	if _, err := Resolve(v, "alpha"); !errors.Is(err, ErrNeed) {
 		t.Fatalf("Resolve on an empty snapshot = %v", err)
 	}
-	if n := v.Need(); len(n.Files) != 3 || len(n.Dirs) != 3 {
-		t.Errorf("first round need = %+v; want 3 files and 3 dirs", n)
+	if n := v.Need(); len(n.Files) != 3 || len(n.Matches) != 3 || len(n.Dirs) != 0 {
+		t.Errorf("first round need = %+v; want 3 files and 3 matches", n)
+	}
+}
+
+// TestResolveProbes: a slug is found from the probes of its three places
+// alone; the parent folders are listed only when it names none of them.
+func TestResolveProbes(t *testing.T) {
+	probe := func(parent, slug string) string { return Match{Dir: parent, Patterns: []string{slug}}.Key() }
+	snap := Snapshot{
+		Missing: []string{Projects + "/alpha/context.md", Domains + "/alpha/context.md", Archived + "/alpha/context.md",
+			Projects + "/notes/context.md", Domains + "/notes/context.md", Archived + "/notes/context.md"},
+		Matches: map[string][]string{
+			probe(Projects, "alpha"): {"alpha/"}, probe(Domains, "alpha"): {}, probe(Archived, "alpha"): {"alpha/"},
+			probe(Projects, "notes"): {"notes"}, probe(Domains, "notes"): {}, probe(Archived, "notes"): {},
+		},
+	}
+	v := NewView(snap)
+	_, err := Resolve(v, "alpha")
+	if e, ok := fault.As(err); !ok || e.Code != fault.SlugConflict || !reflect.DeepEqual(e.Details["places"], []string{Projects + "/alpha", Archived + "/alpha"}) {
+		t.Errorf("Resolve(alpha) = %v; want SLUG_CONFLICT naming the project and the archived folder", err)
+	}
+	if n := v.Need(); !n.Empty() {
+		t.Errorf("Resolve(alpha) asked for %+v; the probes answer it", n)
+	}
+	// A file named as the slug is no project: the slug is unknown, and
+	// only then are the parents listed, for close matches.
+	v = NewView(snap)
+	if _, err := Resolve(v, "notes"); !errors.Is(err, ErrNeed) {
+		t.Fatalf("Resolve(notes) = %v; want the parents' listings asked for", err)
+	}
+	if n := v.Need(); !reflect.DeepEqual(n.Dirs, []string{Projects, Domains, Archived}) {
+		t.Errorf("Resolve(notes) asked for %+v; want the three parents", n)
+	}
+	if found, err := Locate(NewView(snap), "notes"); err != nil || len(found) != 0 {
+		t.Errorf("Locate(notes) = %v, %v; want nothing, with no listing", found, err)
 	}
 }

@@ -109,6 +109,7 @@ func (v testVault) resolve(req map[string]any) ([]byte, [][]byte, error) {
 					Root    string
 					Content bool
 				}
+				Matches []struct{ Dir string }
 			}
 		}
 		out, _ := Native().Call(context.Background(), b)
@@ -138,6 +139,9 @@ func (v testVault) resolve(req map[string]any) ([]byte, [][]byte, error) {
 		}
 		for _, d := range ans.Need.Dirs {
 			addDir(d)
+		}
+		for _, m := range ans.Need.Matches { // a listing answers a match
+			addDir(m.Dir)
 		}
 		for _, tr := range ans.Need.Trees {
 			for p := range v {

@@ -113,7 +113,7 @@ func (a *answerer) match(m vault.Match) error {
 	if _, ok := a.snap.Matches[key]; ok || a.missing[m.Dir] {
 		return nil
 	}
-	entries, err := a.v.list(m.Dir)
+	entries, err := a.v.list(m.Dir, literals(m.Patterns))
 	if err != nil {
 		return err
 	}
@@ -127,6 +127,18 @@ func (a *answerer) match(m vault.Match) error {
 	}
 	a.snap.Matches[key] = names(entries)
 	return nil
+}
+
+// literals returns the names patterns select when each is a plain name
+// (no wildcard, no "!"): those entries can be looked up by name rather
+// than by listing the folder. It returns nil otherwise.
+func literals(patterns []string) []string {
+	for _, p := range patterns {
+		if p == "" || strings.HasPrefix(p, "!") || strings.ContainsAny(p, `*?[\`) {
+			return nil
+		}
+	}
+	return patterns
 }
 
 // answerer carries one Answer's state.
@@ -310,7 +322,7 @@ type entry struct {
 // dir lists folder p into the snapshot and returns its entries; it
 // returns nil entries, with p recorded missing, when nothing is there.
 func (a *answerer) dir(p string) ([]entry, error) {
-	entries, err := a.v.list(p)
+	entries, err := a.v.list(p, nil)
 	if err != nil || entries == nil {
 		if err == nil {
 			a.addMissing(p)
@@ -334,8 +346,13 @@ func names(entries []entry) []string {
 	return out
 }
 
-// list reads folder p: nil (and no error) when nothing exists there.
-func (v *Vault) list(p string) ([]entry, error) {
+// list reads folder p: nil (and no error) when nothing exists there. With
+// only (not nil), it reads only the entries of those names, found by name
+// where the platform allows (probeDirents), else by listing p. The folder
+// is opened once: each entry is looked at through that handle (lstatAt),
+// never by a path from the vault's root; only a symbolic link is followed
+// from the root, which keeps it inside the vault.
+func (v *Vault) list(p string, only []string) ([]entry, error) {
 	info, err := v.root.Stat(p)
 	if absentErr(err) {
 		return nil, nil
@@ -351,7 +368,13 @@ func (v *Vault) list(p string) ([]entry, error) {
 		return nil, readErr(p, err)
 	}
 	defer f.Close()
-	des, err := readDirents(f)
+	des, probed, err := []dirent(nil), false, error(nil)
+	if only != nil {
+		des, probed, err = v.probeDirents(f, p, only)
+	}
+	if !probed && err == nil {
+		des, err = readDirents(f)
+	}
 	if err != nil {
 		return nil, readErr(p, err)
 	}
@@ -365,7 +388,7 @@ func (v *Vault) list(p string) ([]entry, error) {
 		full := join(p, name)
 		typ := de.typ
 		if typ == ^fs.FileMode(0) { // the file system did not say
-			li, err := v.root.Lstat(full)
+			li, err := v.lstatAt(f, p, name)
 			if err != nil {
 				continue // gone since the listing
 			}
@@ -377,7 +400,7 @@ func (v *Vault) list(p string) ([]entry, error) {
 				continue // broken, or leads outside the vault
 			}
 		} else if typ.IsDir() {
-			if info, err = v.root.Lstat(full); err != nil {
+			if info, err = v.lstatAt(f, p, name); err != nil {
 				continue // gone since the listing
 			}
 		}
@@ -463,7 +486,7 @@ func (a *answerer) tree(t vault.Tree) error {
 		if walkHook != nil {
 			walkHook(p)
 		}
-		entries, err := a.v.list(p)
+		entries, err := a.v.list(p, nil)
 		if err != nil {
 			return err
 		}

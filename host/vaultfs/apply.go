@@ -28,7 +28,9 @@ import (
 // A move whose source is a symbolic link is refused with
 // INVALID_ARGUMENT naming the link, before anything is written.
 //
-// Then Apply writes the journal (see the package documentation) and
+// A plan that changes one file (one write or one delete, and checks of
+// other files) needs no journal: see applyOne. Any other plan is
+// journalled: Apply writes the journal (see the package documentation) and
 // lands the ops in order, recording each one done, and removes the
 // journal. Each op re-reads its target immediately before it changes the
 // disk (see land), because another program (an editor, a sync client)
@@ -70,11 +72,138 @@ func (v *Vault) Apply(l *Lock, p plan.Plan) error {
 	if err := hostlogic.Check(p, checkDisk{v}); err != nil {
 		return err
 	}
+	if k, ok := v.oneFile(p); ok {
+		return v.applyOne(p, k)
+	}
 	j, err := v.writeJournal(p)
 	if err != nil {
 		return err
 	}
 	return v.run(j, 0, 0, true)
+}
+
+// oneFile reports whether p changes one file at most, in a folder that
+// exists: one write or one delete, and checks of other files. k is the
+// index of that op (-1 for a plan of checks alone). A write that must make
+// its folder is journalled: a crash between the folder and the file
+// would leave the folder, neither before nor after.
+func (v *Vault) oneFile(p plan.Plan) (k int, ok bool) {
+	k = -1
+	for i, op := range p {
+		switch op.Op {
+		case plan.Check:
+		case plan.Write, plan.Delete:
+			if k >= 0 {
+				return 0, false
+			}
+			k = i
+		default:
+			return 0, false
+		}
+	}
+	for i, op := range p {
+		if k >= 0 && i != k && op.Path == p[k].Path {
+			return 0, false
+		}
+	}
+	if k >= 0 && p[k].Op == plan.Write {
+		n, err := v.stat(path.Dir(p[k].Path))
+		return k, err == nil && n.kind == folder
+	}
+	return k, true
+}
+
+// applyOne applies p, which changes the one file p[k] (oneFile), without
+// a journal: a rename (or a removal) is atomic, so a crash leaves the
+// file as before or as after, and there is nothing to roll forward
+// (RATIONALE.md, "Why does a one-file plan need no journal?"). A write's
+// temporary file is written and synced, the checks re-checked, then the
+// target, renamed into place and its folder synced; a delete re-checks
+// the checks and its target, removes it and syncs the folder. The
+// temporary file is named in a mark in the journal folder while it exists
+// (markTemp), so that the next call removes it if a crash leaves it.
+//
+// A re-check that fails changes nothing and answers CONFLICT as Apply
+// does.
+func (v *Vault) applyOne(p plan.Plan, k int) error {
+	checks := func() error {
+		for i, op := range p {
+			if i != k {
+				if _, err := v.land(op); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	var err error
+	switch {
+	case k < 0:
+		err = checks()
+	case p[k].Op == plan.Delete:
+		if err = checks(); err == nil {
+			_, err = v.land(p[k])
+		}
+	default:
+		err = v.writeOne(p[k], checks)
+	}
+	if m, ok := err.(*mismatch); ok {
+		return m.err
+	}
+	if _, ok := fault.As(err); ok || err == nil {
+		return err
+	}
+	return fault.Internalf("applying op %d (%s %s): %v", k, p[k].Op, hostlogic.Target(p[k]), err)
+}
+
+// writeOne lands the write op of a one-file plan, into a folder that
+// exists, running before once its temporary file is synced, right before
+// the target's re-check.
+func (v *Vault) writeOne(op plan.Op, before func() error) error {
+	tmp := join(path.Dir(op.Path), randomName())
+	mark, err := v.markTemp(tmp)
+	if err != nil {
+		return err
+	}
+	step("write %s: temp marked", op.Path)
+	_, _, err = v.replaceAs(tmp, op.Path, []byte(*op.Text), "write "+op.Path, 0, op.Expect, before)
+	if rerr := v.root.Remove(mark); err == nil && rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+		err = rerr
+	}
+	step("write %s: mark removed", op.Path)
+	return err
+}
+
+// markTemp records, before the temporary file tmp is made, that it may
+// exist: a file in the journal folder named as tmp (a temporary name,
+// which hostlogic.Sweep removes) that holds tmp's path. Recover removes
+// the file it names (dropMarked). The mark is not synced: a process that
+// dies leaves it in the page cache; a machine that loses power may lose
+// it, and at worst leaves a hidden temporary file beside the target (a
+// dot-name, which neither Kessho's listings nor Obsidian show).
+func (v *Vault) markTemp(tmp string) (string, error) {
+	if err := v.root.Mkdir(journalDir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return "", err
+	}
+	mark := path.Join(journalDir, path.Base(tmp))
+	return mark, v.root.WriteFile(mark, []byte(tmp), 0o644)
+}
+
+// dropMarked removes the temporary file that the mark of that name in
+// the journal folder names (markTemp), if it names one: a path to a file
+// of the mark's own name, in a folder plans may write. Other temporary
+// files of the journal folder (a journal's, written under a temporary
+// name) hold a journal, which names no such file.
+func (v *Vault) dropMarked(name string) {
+	b, err := v.root.ReadFile(path.Join(journalDir, name))
+	if err != nil {
+		return
+	}
+	tmp := string(b)
+	if dir := path.Dir(tmp); path.Base(tmp) != name || (dir != "." && plan.CheckPath(dir) != nil) {
+		return
+	}
+	v.root.Remove(tmp)
 }
 
 // holds refuses a lock that is not v's or not held.
@@ -205,7 +334,7 @@ func record(done *os.File, k int) error {
 	if _, err := fmt.Fprintf(done, "%d\n", k); err != nil {
 		return err
 	}
-	if err := done.Sync(); err != nil {
+	if err := fsync(done); err != nil {
 		return err
 	}
 	step("op %d: recorded done", k)
@@ -500,6 +629,13 @@ func (v *Vault) writeFile(p string, data []byte, what string) error {
 // at the re-check. When p does not hold want, the error is a *mismatch,
 // the temporary file is removed and p is untouched.
 func (v *Vault) replace(p string, data []byte, what string, perm fs.FileMode, want string) ([]byte, fs.FileMode, error) {
+	return v.replaceAs(join(path.Dir(p), randomName()), p, data, what, perm, want, nil)
+}
+
+// replaceAs is replace with the temporary file tmp (in p's folder), and
+// before, when not nil, run once tmp is synced, right before the re-check
+// of p: an error from it stops the write there, tmp removed.
+func (v *Vault) replaceAs(tmp, p string, data []byte, what string, perm fs.FileMode, want string, before func() error) ([]byte, fs.FileMode, error) {
 	dir := path.Dir(p)
 	if perm == 0 {
 		perm = 0o644
@@ -507,7 +643,6 @@ func (v *Vault) replace(p string, data []byte, what string, perm fs.FileMode, wa
 			perm = info.Mode().Perm()
 		}
 	}
-	tmp := join(dir, randomName())
 	f, err := v.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return nil, 0, err
@@ -524,12 +659,17 @@ func (v *Vault) replace(p string, data []byte, what string, perm fs.FileMode, wa
 		return nil, 0, err
 	}
 	step("%s: temp written", what)
-	if err := f.Sync(); err != nil {
+	if err := fsync(f); err != nil {
 		return nil, 0, err
 	}
 	step("%s: temp synced", what)
 	if err := f.Close(); err != nil {
 		return nil, 0, err
+	}
+	if before != nil {
+		if err := before(); err != nil {
+			return nil, 0, err
+		}
 	}
 	var prior []byte
 	var priorPerm fs.FileMode

@@ -5,13 +5,18 @@ package vaultfs
 import (
 	"io/fs"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
-// dirIDOf returns the device and inode of the file info describes.
+// dirIDOf returns the device and inode of the file info describes (from
+// os, or from lstatAt's fstatat).
 func dirIDOf(info fs.FileInfo) (dirID, bool) {
-	st, ok := info.Sys().(*syscall.Stat_t)
-	if !ok {
-		return dirID{}, false
+	switch st := info.Sys().(type) {
+	case *syscall.Stat_t:
+		return dirID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, true
+	case *unix.Stat_t:
+		return dirID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, true
 	}
-	return dirID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, true
+	return dirID{}, false
 }

@@ -3,6 +3,7 @@
 package vaultfs
 
 import (
+	"io/fs"
 	"os"
 )
 
@@ -17,4 +18,17 @@ func readDirents(f *os.File) ([]dirent, error) {
 		out = append(out, dirent{name: de.Name(), typ: de.Type()})
 	}
 	return out, nil
+}
+
+// lstatAt returns the FileInfo of entry name of folder dir, not
+// following a symbolic link (see the Linux version).
+func (v *Vault) lstatAt(_ *os.File, dir, name string) (fs.FileInfo, error) {
+	return v.root.Lstat(join(dir, name))
+}
+
+// probeDirents is never ok here: a file system may ignore case (macOS,
+// Windows), and a name found by name may not be the entry's, so the
+// caller lists the folder.
+func (v *Vault) probeDirents(*os.File, string, []string) ([]dirent, bool, error) {
+	return nil, false, nil
 }

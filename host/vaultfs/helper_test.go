@@ -26,6 +26,7 @@ const (
 	crashAtEnv = "KESSHO_VAULTFS_CRASH_AT" // SIGKILL self at this step (1-based)
 	countEnv   = "KESSHO_VAULTFS_COUNT"    // increments to make
 	caseEnv    = "KESSHO_VAULTFS_CASE"     // apply: run this conformance case's call instead of killPlan
+	planEnv    = "KESSHO_VAULTFS_PLAN"     // apply: apply this plan of killOneFile instead of killPlan
 )
 
 // helper returns a command running the helper in mode on vault dir.
@@ -87,6 +88,8 @@ func helperMain(mode string) int {
 			l.Unlock() // the call takes the lock itself
 			err = callCase(v, os.Getenv(caseEnv))
 			l, _ = v.Lock(context.Background())
+		case mode == "apply" && os.Getenv(planEnv) != "":
+			err = v.Apply(l, killOneFile[os.Getenv(planEnv)].plan)
 		case mode == "apply":
 			err = v.Apply(l, killPlan())
 		default:

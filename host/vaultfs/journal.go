@@ -104,7 +104,8 @@ func (v *Vault) removeJournal(id string) error {
 // RECOVERY_CONFLICT until a person deletes that copy (see the package
 // documentation). A check op, which writes nothing, is recorded done.
 // Leftovers that carry no plan (temporary files in the journal folder, a
-// progress file or conflict record without its journal) are removed.
+// progress file or conflict record without its journal) are removed; so
+// is the temporary file a one-file plan's mark names (see applyOne).
 //
 // A journal that cannot be read or is not a valid plan is an error: the
 // vault may be half-way, and only a person can tell how to finish it.
@@ -126,6 +127,9 @@ func (v *Vault) Recover(l *Lock) error {
 	}
 	ids, remove := hostlogic.Sweep(names)
 	for _, n := range remove {
+		if strings.HasPrefix(n, tempPrefix) {
+			v.dropMarked(n)
+		}
 		if err := v.root.Remove(path.Join(journalDir, n)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fault.Internalf("removing %s: %v", path.Join(journalDir, n), err)
 		}

@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -81,16 +82,72 @@ func TestKill(t *testing.T) {
 	}
 	killTest(t, killCase{
 		before: treeOf(killBefore), after: treeOf(killAfter), files: killBefore,
-		apply: func(v *Vault) error {
-			l, err := v.Lock(context.Background())
-			if err != nil {
-				return err
-			}
-			defer l.Unlock()
-			return v.Apply(l, killPlan())
-		},
-		min: 200, want: 300, budget: 40 * time.Second,
+		apply: func(v *Vault) error { return applyLocked(v, killPlan()) },
+		min:   200, want: 300, budget: 40 * time.Second,
 	})
+}
+
+// killOneFile are plans that change one file, which Apply lands without a
+// journal, with the vault each makes of killBefore.
+var killOneFile = map[string]struct {
+	plan  plan.Plan
+	after map[string]string
+}{
+	"write": {plan.Plan{write("notes/old.md", h("old"), "new")},
+		map[string]string{"notes/old.md": "new"}},
+	"new file": {plan.Plan{write("proj/a/history.md", plan.Absent, "h")},
+		map[string]string{"proj/a/history.md": "h"}},
+	"write and check": {plan.Plan{plan.CheckOp("notes/keep.md", h("keep")), write("notes/old.md", h("old"), "new")},
+		map[string]string{"notes/old.md": "new"}},
+	"delete": {plan.Plan{{Op: plan.Delete, Path: "notes/gone.md", Expect: h("gone")}},
+		map[string]string{"notes/gone.md": ""}},
+}
+
+// TestKillOneFile does the same to plans that change one file: with no
+// journal, a kill at any instant leaves the file as before or as after,
+// and no temporary file once the next call has recovered.
+func TestKillOneFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills processes for several seconds")
+	}
+	for name, one := range killOneFile {
+		t.Run(name, func(t *testing.T) {
+			after := maps.Clone(killBefore)
+			for p, text := range one.after {
+				if text == "" {
+					delete(after, p)
+				} else {
+					after[p] = text
+				}
+			}
+			killTest(t, killCase{
+				before: treeOf(killBefore), after: treeOf(after), files: killBefore,
+				apply: func(v *Vault) error {
+					start := SyncCount()
+					err := applyLocked(v, one.plan)
+					if journalFiles(t, v.Dir()) != nil {
+						err = fmt.Errorf("the journal folder holds files: %w", err)
+					}
+					if n := SyncCount() - start; n > 2 {
+						err = fmt.Errorf("%d fsyncs: the plan was journalled (%v)", n, err)
+					}
+					return err
+				},
+				env: []string{planEnv + "=" + name},
+				min: 40, want: 60, budget: 8 * time.Second,
+			})
+		})
+	}
+}
+
+// applyLocked applies p to v under its lock.
+func applyLocked(v *Vault, p plan.Plan) error {
+	l, err := v.Lock(context.Background())
+	if err != nil {
+		return err
+	}
+	defer l.Unlock()
+	return v.Apply(l, p)
 }
 
 // TestKillCall does the same to whole calls of tools whose plans make

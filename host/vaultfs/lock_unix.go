@@ -47,7 +47,7 @@ func (v *Vault) syncDir(dir string) error {
 	if err != nil {
 		return err
 	}
-	err = f.Sync()
+	err = fsync(f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

@@ -308,7 +308,7 @@ func TestRaceDuringApply(t *testing.T) {
 		{"trim, priorities edited after the log was trimmed", "mem_context_hygiene", `{"action":"trim"}`, raceVault,
 			"op 2: recorded done", "memory/ACTIVE_PRIORITIES.md", "## Operating Mode: ship\n\n## Tier 1\n- one\n\nLast reviewed: 2026-11-30\n", "CONTEXT_HYGIENE_RACE"},
 		{"summary, context edited", "mem_set_summary", `{"slug":"alpha","summary":"new"}`, projVault,
-			journalDurable, "10-episodes/projects/alpha/context.md", ctx + "A line added by an editor.\n", "CONFLICT"},
+			"write 10-episodes/projects/alpha/context.md: temp marked", "10-episodes/projects/alpha/context.md", ctx + "A line added by an editor.\n", "CONFLICT"},
 	}
 	for name, eng := range enginetest.Both(t) {
 		for _, tt := range tests {

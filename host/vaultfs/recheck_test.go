@@ -12,7 +12,8 @@ import (
 
 // The journal's last step: every precondition passed, the journal is
 // durable, no op has landed yet. Another program's write there is the
-// race the re-check catches.
+// race the re-check catches. A one-file plan has no journal: its first
+// step is its temporary file's mark (see applyOne).
 const journalDurable = "journal: folder synced"
 
 // editAt returns a crash hook that, at step at (the first time), runs
@@ -50,21 +51,23 @@ func TestApplyRecheck(t *testing.T) {
 		path  string            // named in the CONFLICT
 		words string            // in its message
 	}{
-		{"write, file changed", plan.Plan{write("notes/a.md", h("A"), "A2")}, journalDurable,
+		{"write, file changed", plan.Plan{write("notes/a.md", h("A"), "A2")}, "write notes/a.md: temp marked",
 			map[string]string{"notes/a.md": "A, edited"}, "notes/a.md", "changed since"},
 		{"write, file changed at the last instant", plan.Plan{write("notes/a.md", h("A"), "A2")}, "write notes/a.md: re-checking",
 			map[string]string{"notes/a.md": "A, edited"}, "notes/a.md", "changed since"},
-		{"write, file removed", plan.Plan{write("notes/a.md", h("A"), "A2")}, journalDurable,
+		{"write, file removed", plan.Plan{write("notes/a.md", h("A"), "A2")}, "write notes/a.md: temp marked",
 			map[string]string{"notes/a.md": gone}, "notes/a.md", "changed since"},
 		{"write of a new file, made meanwhile", plan.Plan{write("new/n.md", plan.Absent, "N")}, journalDurable,
 			map[string]string{"new/n.md": "mine"}, "new/n.md", "already exists"},
-		{"delete, file changed", plan.Plan{{Op: plan.Delete, Path: "notes/b.md", Expect: h("B")}}, journalDurable,
+		{"write of a new file beside others, made meanwhile", plan.Plan{write("notes/n.md", plan.Absent, "N")}, "write notes/n.md: temp marked",
+			map[string]string{"notes/n.md": "mine"}, "notes/n.md", "already exists"},
+		{"delete, file changed", plan.Plan{{Op: plan.Delete, Path: "notes/b.md", Expect: h("B")}}, "delete notes/b.md: re-checking",
 			map[string]string{"notes/b.md": "B, edited"}, "notes/b.md", "changed since"},
 		{"move, target made meanwhile", plan.Plan{{Op: plan.Move, From: "keep.md", To: "notes/keep.md", Expect: plan.Absent}}, journalDurable,
 			map[string]string{"notes/keep.md": "mine"}, "notes/keep.md", "already exists"},
 		{"move, source removed", plan.Plan{{Op: plan.Move, From: "keep.md", To: "notes/keep.md", Expect: plan.Absent}}, journalDurable,
 			map[string]string{"keep.md": gone}, "keep.md", "changed since"},
-		{"check, file changed", plan.Plan{write("out.md", plan.Absent, "x"), plan.CheckOp("notes/a.md", h("A"))}, "op 0: recorded done",
+		{"check, file changed", plan.Plan{write("out.md", plan.Absent, "x"), plan.CheckOp("notes/a.md", h("A"))}, "write out.md: temp synced",
 			map[string]string{"notes/a.md": "A, edited"}, "notes/a.md", "changed since"},
 		{"every kind of op undone", multi, "op 4: recorded done",
 			map[string]string{"keep.md": "keep, edited"}, "keep.md", "changed since"},
