@@ -174,6 +174,12 @@ func isDelimiter(line string, closing bool) bool {
 func (d *Doc) parseYAML() error {
 	content := d.text[d.contentStart:d.contentEnd]
 	d.lines = lineStarts(d.text, d.contentStart, d.contentEnd)
+	if root, ok := simpleMapping(content); ok && simple {
+		// One key a line, each once: no decode can fail, no key repeats.
+		untime(root)
+		d.root = root
+		return d.layout()
+	}
 	dec := yaml.NewDecoder(strings.NewReader(content))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
