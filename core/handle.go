@@ -94,7 +94,8 @@ func handle(request []byte) (ans Answer) {
 			ans = errorAnswer(fault.Internalf("panic in %s: %v", req.Tool, r), lang)
 		}
 	}()
-	if err := json.Unmarshal(request, &req); err != nil {
+	req, err := decodeRequest(request)
+	if err != nil {
 		return errorAnswer(fault.New(fault.InvalidArgument, nil,
 			"the request is not valid JSON: "+err.Error(),
 			"la requête n'est pas du JSON valide : "+err.Error()), lang)
