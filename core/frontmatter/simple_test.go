@@ -10,11 +10,30 @@ import (
 
 // parseBoth parses text with and without simpleMapping.
 func parseBoth(text string) (fast, slow *Doc, fastErr, slowErr error) {
-	fast, fastErr = Parse(text)
+	fast, fastErr = parse(text)
 	simple = false
 	defer func() { simple = true }()
-	slow, slowErr = Parse(text)
+	slow, slowErr = parse(text)
 	return
+}
+
+// TestParseRemembers checks that a text parsed again is not parsed again:
+// the same Doc comes back, until four other texts have been parsed.
+func TestParseRemembers(t *testing.T) {
+	text := "---\nphase: draft # a comment: yaml.v3 reads it\n---\nBody.\n"
+	a, err := Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := Parse(strings.Clone(text)); b != a {
+		t.Errorf("the same text was parsed again")
+	}
+	for i := 0; i < 4; i++ {
+		Parse(fmt.Sprintf("---\nn: %d\n---\n", i))
+	}
+	if b, _ := Parse(text); b == a {
+		t.Errorf("a text is remembered after four others")
+	}
 }
 
 // TestSimpleMappingIsYAMLs checks that the fast path changes nothing:
