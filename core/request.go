@@ -89,25 +89,21 @@ func once(seen *[]string, key string) bool {
 }
 
 func (s *scanner) request() (req Request, ok bool) {
-	var seen []string
-	ok = s.object(func(key string) bool {
-		if !once(&seen, key) {
-			return false
-		}
-		switch key {
-		case "tool":
-			req.Tool, ok = s.str()
-		case "now":
-			req.Now, ok = s.str()
-		case "tz":
-			req.TZ, ok = s.str()
-		case "lang":
-			req.Lang, ok = s.str()
-		case "args":
-			req.Args, ok = s.raw()
-		case "files":
+	str := func(dst *string) func() bool {
+		return func() (ok bool) { *dst, ok = s.str(); return ok }
+	}
+	lists := func(dst *map[string][]string) func() bool {
+		return func() (ok bool) { *dst, ok = s.lists(); return ok }
+	}
+	read := map[string]func() bool{
+		"tool": str(&req.Tool), "now": str(&req.Now), "tz": str(&req.TZ), "lang": str(&req.Lang),
+		"args":    func() (ok bool) { req.Args, ok = s.raw(); return ok },
+		"missing": func() (ok bool) { req.Missing, ok = s.strs(); return ok },
+		"dirs":    lists(&req.Dirs),
+		"matches": lists(&req.Matches),
+		"files": func() bool {
 			req.Files = map[string]vault.File{}
-			ok = s.object(func(path string) bool {
+			return s.object(func(path string) bool {
 				if _, dup := req.Files[path]; dup {
 					return false
 				}
@@ -115,16 +111,12 @@ func (s *scanner) request() (req Request, ok bool) {
 				req.Files[path] = f
 				return ok
 			})
-		case "missing":
-			req.Missing, ok = s.strs()
-		case "dirs":
-			req.Dirs, ok = s.lists()
-		case "matches":
-			req.Matches, ok = s.lists()
-		default:
-			return false
-		}
-		return ok
+		},
+	}
+	var seen []string
+	ok = s.object(func(key string) bool {
+		r, known := read[key]
+		return known && once(&seen, key) && r()
 	})
 	s.ws()
 	return req, ok && s.p == len(s.b)
