@@ -79,11 +79,37 @@ type ErrorBody struct {
 // a bug becomes an INTERNAL error.
 func Handle(request []byte) []byte {
 	ans := handle(request)
-	out, err := json.Marshal(ans)
+	out, err := encodeAnswer(ans)
 	if err != nil {
 		out, _ = json.Marshal(errorAnswer(fault.Internalf("encoding the answer: %v", err), "en"))
 	}
 	return out
+}
+
+// encodeAnswer is json.Marshal(ans), byte for byte, without its second
+// pass over the result: encoding/json re-validates and re-compacts a
+// json.RawMessage, and the result is already the compact JSON json.Marshal
+// made of it (okAnswer).
+func encodeAnswer(ans Answer) ([]byte, error) {
+	if ans.OK == nil || !*ans.OK || ans.Need != nil || ans.Error != nil {
+		return json.Marshal(ans)
+	}
+	out := append(make([]byte, 0, len(ans.Result)+64), `{"ok":true`...)
+	if len(ans.Result) > 0 {
+		out = append(append(out, `,"result":`...), ans.Result...)
+	}
+	if len(ans.Plan) > 0 {
+		p, err := json.Marshal(ans.Plan)
+		if err != nil {
+			return nil, err
+		}
+		out = append(append(out, `,"plan":`...), p...)
+	}
+	if ans.Conflict != "" {
+		c, _ := json.Marshal(ans.Conflict)
+		out = append(append(out, `,"conflict":`...), c...)
+	}
+	return append(out, '}'), nil
 }
 
 func handle(request []byte) (ans Answer) {
@@ -94,7 +120,8 @@ func handle(request []byte) (ans Answer) {
 			ans = errorAnswer(fault.Internalf("panic in %s: %v", req.Tool, r), lang)
 		}
 	}()
-	if err := json.Unmarshal(request, &req); err != nil {
+	req, err := decodeRequest(request)
+	if err != nil {
 		return errorAnswer(fault.New(fault.InvalidArgument, nil,
 			"the request is not valid JSON: "+err.Error(),
 			"la requête n'est pas du JSON valide : "+err.Error()), lang)

@@ -51,6 +51,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -103,6 +104,45 @@ const bom = "\ufeff"
 // frontmatter is fine (HasFrontmatter is false); frontmatter that is not a
 // YAML mapping, or that is never closed, gives an *Error.
 func Parse(text string) (*Doc, error) {
+	if d := recall(text); d != nil {
+		return d, nil
+	}
+	d, err := parse(text)
+	if err == nil {
+		remember(d)
+	}
+	return d, err
+}
+
+// recent holds the last Docs Parse returned. A tool reads a note, then
+// edits it (each edit parses the text again), and the edit's check reads
+// the result: without it, the same text is parsed two or three times in a
+// call. A Doc never changes, so sharing one is safe.
+var recent struct {
+	sync.Mutex
+	docs [4]*Doc
+	next int
+}
+
+func recall(text string) *Doc {
+	recent.Lock()
+	defer recent.Unlock()
+	for _, d := range recent.docs {
+		if d != nil && d.src == text {
+			return d
+		}
+	}
+	return nil
+}
+
+func remember(d *Doc) {
+	recent.Lock()
+	defer recent.Unlock()
+	recent.docs[recent.next] = d
+	recent.next = (recent.next + 1) % len(recent.docs)
+}
+
+func parse(text string) (*Doc, error) {
 	d := &Doc{src: text, nl: "\n"}
 	text = eol.LoneCR(text) // lone-CR lines read as lines, offsets kept
 	d.text = text
@@ -174,6 +214,12 @@ func isDelimiter(line string, closing bool) bool {
 func (d *Doc) parseYAML() error {
 	content := d.text[d.contentStart:d.contentEnd]
 	d.lines = lineStarts(d.text, d.contentStart, d.contentEnd)
+	if root, ok := simpleMapping(content); ok && simple {
+		// One key a line, each once: no decode can fail, no key repeats.
+		untime(root)
+		d.root = root
+		return d.layout()
+	}
 	dec := yaml.NewDecoder(strings.NewReader(content))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {

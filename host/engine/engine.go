@@ -1,7 +1,8 @@
 // Package engine runs Kessho's core. It has one interface, Engine, and two
-// implementations: Wasm, the default, runs the core compiled to WebAssembly
-// in a wazero sandbox; Native calls core.Handle in-process, for benchmarks
-// and as --engine native. Both give byte-identical answers.
+// implementations: Wasm runs the core compiled to WebAssembly in a wazero
+// sandbox (the MCP server's default); Native calls core.Handle in-process
+// (the default of the CLI's one-shot commands, whose whole process is the
+// engine's start-up). Both give byte-identical answers.
 //
 //	e, err := engine.NewWasm(ctx, engine.WasmOptions{})
 //	if err != nil { … }

@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/tetratelabs/wazero/sys"
+
+	"kessho/core/vault"
 )
 
 // cacheDir is a compilation cache shared by every test and benchmark of the
@@ -93,10 +95,11 @@ type testVault map[string]string
 func (v testVault) resolve(req map[string]any) ([]byte, [][]byte, error) {
 	files := map[string]any{}
 	dirs := map[string][]string{}
+	matches := map[string][]string{}
 	missing := []string{}
 	var sent [][]byte
 	for range 8 {
-		req["files"], req["dirs"], req["missing"] = files, dirs, missing
+		req["files"], req["dirs"], req["missing"], req["matches"] = files, dirs, missing, matches
 		b, err := json.Marshal(req)
 		if err != nil {
 			return nil, nil, err
@@ -109,7 +112,7 @@ func (v testVault) resolve(req map[string]any) ([]byte, [][]byte, error) {
 					Root    string
 					Content bool
 				}
-				Matches []struct{ Dir string }
+				Matches []vault.Match
 			}
 		}
 		out, _ := Native().Call(context.Background(), b)
@@ -140,8 +143,18 @@ func (v testVault) resolve(req map[string]any) ([]byte, [][]byte, error) {
 		for _, d := range ans.Need.Dirs {
 			addDir(d)
 		}
-		for _, m := range ans.Need.Matches { // a listing answers a match
-			addDir(m.Dir)
+		for _, m := range ans.Need.Matches {
+			if !v.isDir(m.Dir) {
+				missing = append(missing, m.Dir)
+				continue
+			}
+			selected := []string{}
+			for _, e := range v.entries(m.Dir) {
+				if m.Selects(strings.TrimSuffix(e, "/")) {
+					selected = append(selected, e)
+				}
+			}
+			matches[m.Key()] = selected
 		}
 		for _, tr := range ans.Need.Trees {
 			for p := range v {

@@ -1,0 +1,104 @@
+package frontmatter
+
+import (
+	"fmt"
+	"math/rand"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// parseBoth parses text with and without simpleMapping.
+func parseBoth(text string) (fast, slow *Doc, fastErr, slowErr error) {
+	fast, fastErr = parse(text)
+	simple = false
+	defer func() { simple = true }()
+	slow, slowErr = parse(text)
+	return
+}
+
+// TestParseRemembers checks that a text parsed again is not parsed again:
+// the same Doc comes back, until four other texts have been parsed.
+func TestParseRemembers(t *testing.T) {
+	text := "---\nphase: draft # a comment: yaml.v3 reads it\n---\nBody.\n"
+	a, err := Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := Parse(strings.Clone(text)); b != a {
+		t.Errorf("the same text was parsed again")
+	}
+	for i := 0; i < 4; i++ {
+		Parse(fmt.Sprintf("---\nn: %d\n---\n", i))
+	}
+	if b, _ := Parse(text); b == a {
+		t.Errorf("a text is remembered after four others")
+	}
+}
+
+// TestSimpleMappingIsYAMLs checks that the fast path changes nothing:
+// on thousands of generated frontmatters, some it takes and many it must
+// leave to yaml.v3, Parse gives the same Doc (every node, every offset)
+// or the same error with and without it.
+func TestSimpleMappingIsYAMLs(t *testing.T) {
+	keys := []string{"slug", "kind", "a-b", "_x", "x1", "1", "007", "true", "null", "Yes", "-x", "<<", "a b", "é", "k", "key.x", strings.Repeat("k", 1001)}
+	seps := []string{": ", ":  ", ":", ":\t", " : ", ": \t"}
+	values := []string{"p000", "archive", "2026-11-29", "2026-11-29T10:15:00+01:00", "08:00", `"08:00"`, "'08:00'", "Session 0", "Worked on it, then more", "true", "False", "~", "null", "NULL", "1e3", ".inf", "-.inf", ".nan", "0x1F", "0o17", "1_000", "+1", "-1", "012", "3.14", "é", "\u00a0x", "x\u00a0", "a #b", "a# b", "a: b", "a:b", "a:", "x  ", "x \t", "[a, b]", "{a: 1}", "- x", "-x", "&a x", "*a", "!!str x", "!x", "| x", "> x", "%x", "@x", "`x", `""`, "''", "", "(x)", "/x", ".x", "«x»", `a\b`, `"a\nb"`, `"a'b"`, `'a"b'`, `'it''s'`, "ＡＢ", "😀 ok", "x\u2028y", "x\u0085y", "\ufeffx", "x\x7f", "x\u00ady", "x\ufffdy", "x\xffy", "?x", "? x", ",x", "x,y", "x]", "<< x", "<<", "=", "\"x\" y", "'x' y", `"x"  `, "x\r"}
+	rng := rand.New(rand.NewSource(12))
+	took, total := 0, 0
+	for i := 0; i < 6000; i++ {
+		var b strings.Builder
+		b.WriteString("---\n")
+		n := 1 + rng.Intn(5)
+		for j := 0; j < n; j++ {
+			switch rng.Intn(12) {
+			case 0:
+				b.WriteString("\n")
+			case 1:
+				b.WriteString("  \n")
+			case 2:
+				b.WriteString("  " + values[rng.Intn(len(values))] + "\n")
+			}
+			if rng.Intn(3) == 0 {
+				b.WriteString(keys[rng.Intn(len(keys))])
+			} else {
+				b.WriteString(keys[rng.Intn(5)])
+			}
+			if rng.Intn(4) == 0 {
+				b.WriteString(seps[rng.Intn(len(seps))])
+			} else {
+				b.WriteString(": ")
+			}
+			if rng.Intn(2) == 0 {
+				b.WriteString(values[rng.Intn(len(values))] + "\n")
+			} else {
+				b.WriteString(values[rng.Intn(10)] + "\n")
+			}
+		}
+		b.WriteString("---\nBody.\n")
+		text := b.String()
+		total++
+		if _, ok := simpleMapping(text[4 : len(text)-len("---\nBody.\n")]); ok {
+			took++
+		}
+		fast, slow, fastErr, slowErr := parseBoth(text)
+		if fmt.Sprint(fastErr) != fmt.Sprint(slowErr) {
+			t.Fatalf("%q: error %v with the fast path, %v without", text, fastErr, slowErr)
+		}
+		if !reflect.DeepEqual(fast, slow) {
+			t.Fatalf("%q: the fast path reads another Doc:\n%#v\n%#v", text, fast.root, slow.root)
+		}
+	}
+	if took < total/10 || took > total*9/10 {
+		t.Errorf("the fast path took %d of %d frontmatters: the test no longer tests both paths", took, total)
+	}
+}
+
+// TestSimpleMappingTakesArchives checks that an archive's usual
+// frontmatter takes the fast path.
+func TestSimpleMappingTakesArchives(t *testing.T) {
+	content := "slug: p000\nkind: archive\ndate: 2026-11-29\ntime: \"08:00\"\nsubject: Session 0 — réunion\n\nphase: 'draft'\n"
+	if _, ok := simpleMapping(content); !ok {
+		t.Fatalf("%q: not taken", content)
+	}
+}

@@ -1,0 +1,332 @@
+package core
+
+import (
+	"encoding/json"
+	"strconv"
+	"unicode/utf8"
+
+	"kessho/core/vault"
+)
+
+// decodeRequest reads a request. The requests hosts send (Go's
+// json.Marshal, JavaScript's JSON.stringify) are read by a scanner made for
+// their one shape: encoding/json reads them through reflection after a
+// whole validating pass, which in the wasm engine cost a quarter of a
+// worklog call. Anything the scanner is not sure of (an unknown or repeated
+// key, a null, a key in another case, a lone surrogate, invalid UTF-8,
+// invalid JSON) goes to encoding/json, so that every request reads, and
+// every bad one fails, exactly as before (TestDecodeRequestIsJSONs).
+func decodeRequest(b []byte) (Request, error) {
+	s := scanner{b: b}
+	if req, ok := s.request(); ok {
+		return req, nil
+	}
+	var req Request
+	err := json.Unmarshal(b, &req)
+	return req, err
+}
+
+// scanner reads one request; ok false means "ask encoding/json".
+type scanner struct {
+	b []byte
+	p int
+}
+
+func (s *scanner) ws() {
+	for s.p < len(s.b) {
+		switch s.b[s.p] {
+		case ' ', '\t', '\n', '\r':
+			s.p++
+		default:
+			return
+		}
+	}
+}
+
+// is skips blanks and reports whether c comes next, and takes it.
+func (s *scanner) is(c byte) bool {
+	s.ws()
+	if s.p < len(s.b) && s.b[s.p] == c {
+		s.p++
+		return true
+	}
+	return false
+}
+
+// object reads {"key": value, …}, calling member after each key with the
+// scanner on the value. Members refuse a repeated key (encoding/json would
+// merge or overwrite).
+func (s *scanner) object(member func(key string) bool) bool {
+	if !s.is('{') {
+		return false
+	}
+	if s.is('}') {
+		return true
+	}
+	for {
+		key, ok := s.str()
+		if !ok || !s.is(':') || !member(key) {
+			return false
+		}
+		if s.is('}') {
+			return true
+		}
+		if !s.is(',') {
+			return false
+		}
+	}
+}
+
+// once reports whether key is new to seen, and marks it: keys are few.
+func once(seen *[]string, key string) bool {
+	for _, k := range *seen {
+		if k == key {
+			return false
+		}
+	}
+	*seen = append(*seen, key)
+	return true
+}
+
+func (s *scanner) request() (req Request, ok bool) {
+	str := func(dst *string) func() bool {
+		return func() (ok bool) { *dst, ok = s.str(); return ok }
+	}
+	lists := func(dst *map[string][]string) func() bool {
+		return func() (ok bool) { *dst, ok = s.lists(); return ok }
+	}
+	read := map[string]func() bool{
+		"tool": str(&req.Tool), "now": str(&req.Now), "tz": str(&req.TZ), "lang": str(&req.Lang),
+		"args":    func() (ok bool) { req.Args, ok = s.raw(); return ok },
+		"missing": func() (ok bool) { req.Missing, ok = s.strs(); return ok },
+		"dirs":    lists(&req.Dirs),
+		"matches": lists(&req.Matches),
+		"files": func() bool {
+			req.Files = map[string]vault.File{}
+			return s.object(func(path string) bool {
+				if _, dup := req.Files[path]; dup {
+					return false
+				}
+				f, ok := s.file()
+				req.Files[path] = f
+				return ok
+			})
+		},
+	}
+	var seen []string
+	ok = s.object(func(key string) bool {
+		r, known := read[key]
+		return known && once(&seen, key) && r()
+	})
+	s.ws()
+	return req, ok && s.p == len(s.b)
+}
+
+func (s *scanner) file() (f vault.File, ok bool) {
+	seen := make([]string, 0, 3)
+	ok = s.object(func(key string) bool {
+		if !once(&seen, key) {
+			return false
+		}
+		var ok bool
+		switch key {
+		case "sha256":
+			f.SHA256, ok = s.str()
+		case "text":
+			var t string
+			t, ok = s.str()
+			f.Text = &t
+		case "not_utf8":
+			f.NotUTF8, ok = s.boolean()
+		}
+		return ok
+	})
+	return f, ok
+}
+
+func (s *scanner) lists() (m map[string][]string, ok bool) {
+	m = map[string][]string{}
+	ok = s.object(func(key string) bool {
+		if _, dup := m[key]; dup {
+			return false
+		}
+		l, ok := s.strs()
+		m[key] = l
+		return ok
+	})
+	return m, ok
+}
+
+func (s *scanner) strs() (l []string, ok bool) {
+	if !s.is('[') {
+		return nil, false
+	}
+	l = []string{}
+	if s.is(']') {
+		return l, true
+	}
+	for {
+		v, ok := s.str()
+		if !ok {
+			return nil, false
+		}
+		l = append(l, v)
+		if s.is(']') {
+			return l, true
+		}
+		if !s.is(',') {
+			return nil, false
+		}
+	}
+}
+
+func (s *scanner) boolean() (bool, bool) {
+	s.ws()
+	switch {
+	case len(s.b)-s.p >= 4 && string(s.b[s.p:s.p+4]) == "true":
+		s.p += 4
+		return true, true
+	case len(s.b)-s.p >= 5 && string(s.b[s.p:s.p+5]) == "false":
+		s.p += 5
+		return false, true
+	}
+	return false, false
+}
+
+// raw takes one JSON value as it is written (json.RawMessage keeps it so),
+// checked by encoding/json.
+func (s *scanner) raw() (json.RawMessage, bool) {
+	s.ws()
+	start := s.p
+	depth := 0
+	for s.p < len(s.b) {
+		switch c := s.b[s.p]; c {
+		case '"':
+			if _, ok := s.str(); !ok {
+				return nil, false
+			}
+			if depth == 0 {
+				return s.checked(start)
+			}
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth < 0 {
+				return nil, false
+			}
+			if depth == 0 {
+				s.p++
+				return s.checked(start)
+			}
+		case ',':
+			if depth == 0 {
+				return s.checked(start)
+			}
+		}
+		s.p++
+	}
+	return nil, false
+}
+
+func (s *scanner) checked(start int) (json.RawMessage, bool) {
+	v := s.b[start:s.p]
+	for len(v) > 0 && (v[len(v)-1] == ' ' || v[len(v)-1] == '\t' || v[len(v)-1] == '\n' || v[len(v)-1] == '\r') {
+		v = v[:len(v)-1]
+	}
+	if len(v) == 0 || string(v) == "null" || !json.Valid(v) {
+		return nil, false
+	}
+	return append(json.RawMessage(nil), v...), true
+}
+
+// str reads a JSON string. It declines invalid UTF-8 and lone surrogates,
+// which encoding/json replaces by U+FFFD, and control characters, which
+// it refuses.
+func (s *scanner) str() (string, bool) {
+	if !s.is('"') {
+		return "", false
+	}
+	start := s.p
+	for s.p < len(s.b) {
+		c := s.b[s.p]
+		switch {
+		case c == '"':
+			v := string(s.b[start:s.p])
+			s.p++
+			return v, true
+		case c == '\\':
+			return s.escaped(start)
+		case c < 0x20:
+			return "", false
+		case c < utf8.RuneSelf:
+			s.p++
+		default:
+			r, n := utf8.DecodeRune(s.b[s.p:])
+			if r == utf8.RuneError && n == 1 {
+				return "", false
+			}
+			s.p += n
+		}
+	}
+	return "", false
+}
+
+// escaped goes on with a string that has escapes, from its start.
+func (s *scanner) escaped(start int) (string, bool) {
+	out := append(make([]byte, 0, s.p-start+64), s.b[start:s.p]...)
+	for s.p < len(s.b) {
+		c := s.b[s.p]
+		switch {
+		case c == '"':
+			s.p++
+			return string(out), true
+		case c == '\\':
+			if s.p+1 >= len(s.b) {
+				return "", false
+			}
+			e := s.b[s.p+1]
+			s.p += 2
+			switch e {
+			case '"', '\\', '/':
+				out = append(out, e)
+			case 'b':
+				out = append(out, '\b')
+			case 'f':
+				out = append(out, '\f')
+			case 'n':
+				out = append(out, '\n')
+			case 'r':
+				out = append(out, '\r')
+			case 't':
+				out = append(out, '\t')
+			case 'u':
+				if s.p+4 > len(s.b) {
+					return "", false
+				}
+				v, err := strconv.ParseUint(string(s.b[s.p:s.p+4]), 16, 16)
+				if err != nil || v >= 0xd800 && v < 0xe000 {
+					return "", false // a surrogate (pairs are rare): encoding/json's
+				}
+				s.p += 4
+				out = utf8.AppendRune(out, rune(v))
+			default:
+				return "", false
+			}
+		case c < 0x20:
+			return "", false
+		case c < utf8.RuneSelf:
+			out = append(out, c)
+			s.p++
+		default:
+			r, n := utf8.DecodeRune(s.b[s.p:])
+			if r == utf8.RuneError && n == 1 {
+				return "", false
+			}
+			out = append(out, s.b[s.p:s.p+n]...)
+			s.p += n
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,138 @@
+package core
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"reflect"
+	"strings"
+	"testing"
+
+	"kessho/core/plan"
+	"kessho/core/vault"
+)
+
+// sameAsJSON fails t when decodeRequest and encoding/json read b apart.
+func sameAsJSON(t *testing.T, b []byte) {
+	t.Helper()
+	got, gotErr := decodeRequest(b)
+	var want Request
+	wantErr := json.Unmarshal(b, &want)
+	if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+		t.Fatalf("%q: error %v, encoding/json %v", b, gotErr, wantErr)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%q: read\n%#v\nencoding/json\n%#v", b, got, want)
+	}
+}
+
+// randomRequests are requests as hosts write them, with texts full of what
+// JSON escapes.
+func randomRequests(rng *rand.Rand, n int) [][]byte {
+	pieces := []string{"a", "é", "—", "<b>", "&", "\n", "\r\n", "\t", "\"", "\\", "/", "\u2028", "😀", "\x00", "\x1f", "\x7f", "\ufffd", "\xff", "\xed\xa0\x80", " ", "---", "# T"}
+	str := func() string {
+		var b strings.Builder
+		for i := rng.Intn(8); i > 0; i-- {
+			b.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		return b.String()
+	}
+	var out [][]byte
+	for i := 0; i < n; i++ {
+		req := Request{Tool: str(), Now: str(), TZ: str(), Lang: str()}
+		if rng.Intn(2) == 0 {
+			req.Args, _ = json.Marshal(map[string]any{"slug": str(), "n": rng.Intn(9), "l": []any{str(), nil, true, 1.5}, "o": map[string]string{str(): str()}})
+		}
+		if rng.Intn(3) > 0 {
+			req.Files = map[string]vault.File{}
+			for j := rng.Intn(4); j > 0; j-- {
+				f := vault.File{SHA256: str(), NotUTF8: rng.Intn(4) == 0}
+				if rng.Intn(4) > 0 {
+					t := str()
+					f.Text = &t
+				}
+				req.Files[str()] = f
+			}
+		}
+		if rng.Intn(2) == 0 {
+			req.Missing = []string{str(), str()}
+		}
+		if rng.Intn(2) == 0 {
+			req.Dirs = map[string][]string{str(): {str()}, str(): {}}
+			req.Matches = map[string][]string{str(): {str(), str()}}
+		}
+		b, _ := json.Marshal(req)
+		out = append(out, b)
+	}
+	return out
+}
+
+// TestDecodeRequestIsJSONs checks that the request scanner reads every
+// request as encoding/json does, and fails every bad one alike: requests
+// as hosts write them, indented, cut short, with a byte changed, and the
+// shapes the scanner leaves to encoding/json.
+func TestDecodeRequestIsJSONs(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	fast := 0
+	reqs := randomRequests(rng, 3000)
+	for _, b := range reqs {
+		sameAsJSON(t, b)
+		if _, ok := (&scanner{b: b}).request(); ok {
+			fast++
+		}
+		var ind bytes.Buffer
+		json.Indent(&ind, b, "", "  ")
+		sameAsJSON(t, ind.Bytes())
+		sameAsJSON(t, b[:rng.Intn(len(b))])
+		m := bytes.Clone(b)
+		const edits = `{}[]:,"\ 0anlu`
+		m[rng.Intn(len(m))] = edits[rng.Intn(len(edits))]
+		sameAsJSON(t, m)
+	}
+	if fast < len(reqs)/3 {
+		t.Errorf("the scanner read %d of %d requests: it no longer serves", fast, len(reqs))
+	}
+	for _, s := range []string{
+		`{}`, ` {"tool":"x"} `, `{"tool":"x"}x`, `{"Tool":"x"}`, `{"tool":"x","tool":"y"}`, `{"other":1,"tool":"x"}`,
+		`{"files":{"a":{"sha256":"1","text":null}}}`, `{"files":{"a":{"sha256":"1","extra":2}}}`, `{"files":{"a":{},"a":{}}}`,
+		`{"files":null}`, `{"missing":null}`, `{"missing":["a",null]}`, `{"dirs":{"a":null}}`,
+		`{"args":null}`, `{"args":{"a":[1,{"b":"}"}]} }`, `{"args":5}`, `{"args":"x"}`, `{"args":{"a":1},"tool":"x"}`, `{"args":{"a":}}`,
+		`{"tool":"\ud83d\ude00"}`, `{"tool":"\ud83d"}`, `{"tool":"\u00e9\u003c"}`, `{"tool":"\x"}`, `{"tool":"\u12"}`,
+		`{"files":{"a":{"not_utf8":true,"sha256":"x"}}}`, `{"files":{"a":{"not_utf8":1}}}`, `{"tool":1}`, `[]`, ``, `{"tool":"x",}`,
+	} {
+		sameAsJSON(t, []byte(s))
+	}
+}
+
+// FuzzDecodeRequest: any bytes read alike by the scanner and encoding/json.
+func FuzzDecodeRequest(f *testing.F) {
+	for _, b := range randomRequests(rand.New(rand.NewSource(1)), 20) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) { sameAsJSON(t, b) })
+}
+
+// TestEncodeAnswerIsJSONs checks that encodeAnswer writes what
+// json.Marshal writes, for every kind of answer.
+func TestEncodeAnswerIsJSONs(t *testing.T) {
+	yes, no := true, false
+	text := "a <b> & \"c\" \u2028 é\n"
+	result, _ := json.Marshal(map[string]any{"slug": text, "n": 1, "l": []string{text}})
+	p := plan.Plan{{Op: plan.Write, Path: "a/b.md", Text: &text, Expect: plan.Absent}}
+	for _, ans := range []Answer{
+		{OK: &yes},
+		{OK: &yes, Result: result},
+		{OK: &yes, Result: result, Plan: p},
+		{OK: &yes, Result: result, Plan: p, Conflict: "CONTEXT_HYGIENE_RACE"},
+		{OK: &yes, Plan: p, Conflict: "<&>"},
+		{OK: &no, Error: &ErrorBody{Code: "X", Message: text, Details: map[string]any{"a": text}}},
+		{Need: &vault.Need{Files: []string{text}}},
+	} {
+		got, err := encodeAnswer(ans)
+		want, wantErr := json.Marshal(ans)
+		if err != nil || wantErr != nil || !bytes.Equal(got, want) {
+			t.Errorf("encodeAnswer: %s, %v\njson.Marshal: %s, %v", got, err, want, wantErr)
+		}
+	}
+}
