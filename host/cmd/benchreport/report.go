@@ -142,7 +142,7 @@ func (c runs) String() string {
 }
 
 // get returns name's median unit in milliseconds (ns/op converted), and
-// "" when there is none.
+// whether there is one.
 func (r *Results) get(c runs, name, unit string) (float64, bool) {
 	v, n := r.Median(name, unit)
 	if n == 0 {
@@ -155,12 +155,58 @@ func (r *Results) get(c runs, name, unit string) (float64, bool) {
 	return v, true
 }
 
-func cell(v float64, ok bool) string {
-	if !ok {
-		return "–"
-	}
-	return ms(v)
+// tab builds one table, a row at a time; a row without any figure is
+// left out, and so is a table without rows.
+type tab struct {
+	r    *Results
+	c    runs
+	rows []string
+	row  []string
+	seen bool
 }
+
+func newTab(r *Results) *tab { return &tab{r: r, c: runs{}} }
+
+// start begins a row with its first cells.
+func (t *tab) start(cells ...string) { t.row, t.seen = cells, false }
+
+// fig adds the median of name's unit, formatted by format, or – when
+// there is none, and returns it (0 when none).
+func (t *tab) fig(name, unit string, format func(float64) string) float64 {
+	v, ok := t.r.get(t.c, name, unit)
+	t.seen = t.seen || ok
+	if !ok {
+		t.row = append(t.row, "–")
+		return 0
+	}
+	t.row = append(t.row, format(v))
+	return v
+}
+
+func (t *tab) cell(s string) { t.row = append(t.row, s) }
+
+// end keeps the row if it has a figure.
+func (t *tab) end() {
+	if t.seen {
+		t.rows = append(t.rows, "| "+strings.Join(t.row, " | ")+" |")
+	}
+}
+
+// write prints the table under its title, the caption followed by the
+// runs its figures are the median of.
+func (t *tab) write(w io.Writer, title, caption string, head []string) {
+	if len(t.rows) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n### %s\n\n%s %s.\n\n", title, caption, t.c)
+	fmt.Fprintln(w, "| "+strings.Join(head, " | ")+" |")
+	fmt.Fprintln(w, "|"+strings.Repeat("---|", len(head)))
+	for _, r := range t.rows {
+		fmt.Fprintln(w, r)
+	}
+}
+
+func whole(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
 
 // Write prints the report: the machine, then every table, as Markdown.
 func Write(w io.Writer, r *Results, env Env) {
@@ -193,134 +239,117 @@ func sizes() []string {
 // writeTools is the main table: every scenario, both engines, every
 // size, the ratio of the largest size to the smallest.
 func writeTools(w io.Writer, r *Results) {
-	c := runs{}
+	t := newTab(r)
 	z := sizes()
-	var rows []string
+	small, large := z[0], z[len(z)-1]
 	for _, sc := range toolbench.Scenarios {
-		row := []string{"`" + sc.Name + "`", "vault"}
+		scope := "vault"
 		if sc.OneProject {
-			row[1] = "project"
+			scope = "project"
 		}
-		seen := false
+		t.start("`"+sc.Name+"`", scope)
 		var first, last [2]float64
-		for e, eng := range []string{"native", "wasm"} {
-			var vals []float64
+		for e, eng := range engines {
 			for _, s := range z {
-				v, ok := r.get(c, "BenchmarkTools/"+s+"/"+sc.Name+"/"+eng, "ns/op")
-				seen = seen || ok
-				row = append(row, cell(v, ok))
-				vals = append(vals, v)
+				v := t.fig("BenchmarkTools/"+s+"/"+sc.Name+"/"+eng, "ns/op", ms)
+				first[e] = cond(s == small, v, first[e])
+				last[e] = cond(s == large, v, last[e])
 			}
-			first[e], last[e] = vals[0], vals[len(vals)-1]
 			q := ratio(last[e], first[e])
 			if sc.OneProject && first[e] > 0 && last[e]/first[e] > 1.3 {
 				q += " ✗"
 			}
-			row = append(row, q)
+			t.cell(q)
 		}
-		row = append(row, ratio(first[1], first[0]), ratio(last[1], last[0]))
+		t.cell(ratio(first[1], first[0]))
+		t.cell(ratio(last[1], last[0]))
 		fs := []string{}
-		for _, eng := range []string{"native", "wasm"} {
-			if v, ok := r.get(c, "BenchmarkTools/"+z[0]+"/"+sc.Name+"/"+eng, "fsyncs/op"); ok {
+		for _, eng := range engines {
+			if v, ok := r.get(t.c, "BenchmarkTools/"+small+"/"+sc.Name+"/"+eng, "fsyncs/op"); ok {
 				fs = append(fs, strconv.FormatFloat(v, 'f', -1, 64))
 			}
 		}
-		row = append(row, or(strings.Join(slices.Compact(fs), " / "), "–"))
-		if seen {
-			rows = append(rows, "| "+strings.Join(row, " | ")+" |")
-		}
+		t.cell(or(strings.Join(slices.Compact(fs), " / "), "–"))
+		t.end()
 	}
-	if len(rows) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "\n### Every tool, warm, in one process (ms a call)\n\n")
-	fmt.Fprintf(w, "`BenchmarkTools`: the whole host call (lock, reads, engine, plan applied with its fsyncs), each call undone outside the timer. %s. Scope `project`: the call acts on one project of the same size in every vault (its %s ÷ %s should stay ≤ 1.3; ✗ marks one over). wasm ÷ native at %s and at %s.\n\n", c, z[len(z)-1], z[0], z[0], z[len(z)-1])
 	head := []string{"call", "scope"}
-	for _, eng := range []string{"native", "wasm"} {
+	for _, eng := range engines {
 		for _, s := range z {
 			head = append(head, eng+" "+s)
 		}
-		head = append(head, z[len(z)-1]+" ÷ "+z[0])
+		head = append(head, large+" ÷ "+small)
 	}
-	head = append(head, "wasm ÷ native "+z[0], "wasm ÷ native "+z[len(z)-1], "fsyncs a call")
-	table(w, head, rows)
+	head = append(head, "wasm ÷ native "+small, "wasm ÷ native "+large, "fsyncs a call")
+	t.write(w, "Every tool, warm, in one process (ms a call)",
+		fmt.Sprintf("`BenchmarkTools`: the whole host call (lock, reads, engine, plan applied with its fsyncs), each call undone outside the timer. Scope `project`: the call acts on one project of the same size in every vault (its %s ÷ %s should stay ≤ 1.3; ✗ marks one over). wasm ÷ native at %s and at %s.", large, small, small, large), head)
+}
+
+var engines = []string{"native", "wasm"}
+
+func cond[T any](c bool, a, b T) T {
+	if c {
+		return a
+	}
+	return b
 }
 
 // writeEngineShare is the time spent inside the engine.
 func writeEngineShare(w io.Writer, r *Results) {
-	c := runs{}
+	t := newTab(r)
 	z := sizes()
-	var rows []string
+	ends := []string{z[0], z[len(z)-1]}
+	head := []string{"call"}
+	for _, eng := range engines {
+		for _, s := range ends {
+			head = append(head, eng+" "+s)
+		}
+	}
 	for _, sc := range toolbench.Scenarios {
-		row := []string{"`" + sc.Name + "`"}
-		seen := false
-		for _, eng := range []string{"native", "wasm"} {
-			for _, s := range []string{z[0], z[len(z)-1]} {
-				v, ok := r.get(c, "BenchmarkTools/"+s+"/"+sc.Name+"/"+eng, "engine-ms/op")
-				seen = seen || ok
-				row = append(row, cell(v, ok))
+		t.start("`" + sc.Name + "`")
+		for _, eng := range engines {
+			for _, s := range ends {
+				t.fig("BenchmarkTools/"+s+"/"+sc.Name+"/"+eng, "engine-ms/op", ms)
 			}
 		}
-		if seen {
-			rows = append(rows, "| "+strings.Join(row, " | ")+" |")
-		}
+		t.end()
 	}
-	if len(rows) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "\n### Inside the engine (ms a call)\n\nThe part of the calls above spent in the engine (the core's work and, on wasm, the crossings); the rest is the host: reading the vault, the lock, the journal, the fsyncs. %s.\n\n", c)
-	table(w, []string{"call", "native " + z[0], "native " + z[len(z)-1], "wasm " + z[0], "wasm " + z[len(z)-1]}, rows)
+	t.write(w, "Inside the engine (ms a call)", "The part of the calls above spent in the engine (the core's work and, on wasm, the crossings); the rest is the host: reading the vault, the lock, the journal, the fsyncs.", head)
 }
 
 // writeCLI is the whole-process table.
 func writeCLI(w io.Writer, r *Results) {
-	c := runs{}
+	t := newTab(r)
 	z := sizes()
-	var rows []string
-	for _, name := range toolbench.CLIScenarios {
-		for _, eng := range []string{"native", "wasm"} {
-			row := []string{"`" + name + "`", eng}
-			seen := false
-			for _, unit := range []string{"ns/op", "cpu-ms/op", "peak-MB"} {
-				for _, s := range z {
-					v, ok := r.get(c, "BenchmarkCLI/"+s+"/"+name+"/"+eng, unit)
-					seen = seen || ok
-					if unit == "peak-MB" && ok {
-						row = append(row, strconv.FormatFloat(v, 'f', 0, 64))
-						continue
-					}
-					row = append(row, cell(v, ok))
-				}
-			}
-			if seen {
-				rows = append(rows, "| "+strings.Join(row, " | ")+" |")
-			}
-		}
-	}
-	if len(rows) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "\n### Whole process: `bin/kessho call …`, warm compilation cache\n\n`BenchmarkCLI`: wall time and CPU time (user + system) in ms, and the child's peak resident memory in MB (its rusage from wait4); peak is the largest of a run. %s.\n\n", c)
 	head := []string{"call", "engine"}
 	for _, what := range []string{"wall", "CPU", "peak MB"} {
 		for _, s := range z {
 			head = append(head, what+" "+s)
 		}
 	}
-	table(w, head, rows)
+	for _, name := range toolbench.CLIScenarios {
+		for _, eng := range engines {
+			t.start("`"+name+"`", eng)
+			for _, unit := range []string{"ns/op", "cpu-ms/op", "peak-MB"} {
+				for _, s := range z {
+					t.fig("BenchmarkCLI/"+s+"/"+name+"/"+eng, unit, cond(unit == "peak-MB", whole, ms))
+				}
+			}
+			t.end()
+		}
+	}
+	t.write(w, "Whole process: `bin/kessho call …`, warm compilation cache", "`BenchmarkCLI`: wall time and CPU time (user + system) in ms, and the child's peak resident memory in MB (its rusage from wait4); peak is the largest of a run.", head)
 }
 
 // writeOthers lists every other benchmark of the output: the pure parts
 // and the engines alone.
 func writeOthers(w io.Writer, r *Results) {
-	c := runs{}
-	var rows []string
+	t := newTab(r)
 	for _, name := range r.order {
 		if strings.HasPrefix(name, "BenchmarkTools/") || strings.HasPrefix(name, "BenchmarkCLI/") {
 			continue
 		}
-		v, ok := r.get(c, name, "ns/op")
-		row := []string{"`" + r.pkg[name] + "." + strings.TrimPrefix(name, "Benchmark") + "`", cell(v, ok)}
+		t.start("`" + r.pkg[name] + "." + strings.TrimPrefix(name, "Benchmark") + "`")
+		t.fig(name, "ns/op", ms)
 		units := map[string]bool{}
 		for _, s := range r.Samples[name] {
 			for u := range s {
@@ -333,22 +362,10 @@ func writeOthers(w io.Writer, r *Results) {
 				extra = append(extra, strconv.FormatFloat(x, 'f', -1, 64)+" "+unit)
 			}
 		}
-		row = append(row, or(strings.Join(extra, ", "), "–"))
-		rows = append(rows, "| "+strings.Join(row, " | ")+" |")
+		t.cell(or(strings.Join(extra, ", "), "–"))
+		t.end()
 	}
-	if len(rows) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "\n### The parts alone\n\nThe packages' own benchmarks (the core's pure parts, each engine alone, the MCP framing), named after their package. %s.\n\n", c)
-	table(w, []string{"benchmark", "ms an op", "also"}, rows)
-}
-
-func table(w io.Writer, head []string, rows []string) {
-	fmt.Fprintln(w, "| "+strings.Join(head, " | ")+" |")
-	fmt.Fprintln(w, "|"+strings.Repeat("---|", len(head)))
-	for _, r := range rows {
-		fmt.Fprintln(w, r)
-	}
+	t.write(w, "The parts alone", "The packages' own benchmarks (the core's pure parts, each engine alone, the MCP framing), named after their package.", []string{"benchmark", "ms an op", "also"})
 }
 
 // Markers delimit the generated part of docs/PERFORMANCE.md.
