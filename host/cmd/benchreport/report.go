@@ -215,6 +215,7 @@ func Write(w io.Writer, r *Results, env Env) {
 		fmt.Fprintf(w, " **Load average** (1, 5, 15 min): %s at the start, %s at the end.", r.Loads[0], r.Loads[len(r.Loads)-1])
 	}
 	fmt.Fprintln(w)
+	writeBudgets(w, r)
 	writeTools(w, r)
 	writeEngineShare(w, r)
 	writeCLI(w, r)
@@ -382,4 +383,100 @@ func Splice(doc, section string) (string, error) {
 		return "", fmt.Errorf("no %q … %q in the document", BeginMarker, EndMarker)
 	}
 	return doc[:i+len(BeginMarker)] + "\n" + section + doc[j:], nil
+}
+
+// budget is one of issue 12's budgets: a figure of the run and its
+// limit.
+type budget struct {
+	what  string
+	limit float64
+	unit  string
+	// measure returns the figure, what it is (e.g. the worst call), and
+	// whether the run has it.
+	measure func(r *Results) (float64, string, bool)
+}
+
+// toolMS is a scenario's median ms a call at size on eng.
+func toolMS(r *Results, size, name, eng string) (float64, bool) {
+	return r.get(runs{}, "BenchmarkTools/"+size+"/"+name+"/"+eng, "ns/op")
+}
+
+// worstRatio is the largest 50k ÷ 1k of the one-project scenarios on eng.
+func worstRatio(eng string) func(r *Results) (float64, string, bool) {
+	return func(r *Results) (float64, string, bool) {
+		z := sizes()
+		worst, name := 0.0, ""
+		for _, sc := range toolbench.Scenarios {
+			a, okA := toolMS(r, z[0], sc.Name, eng)
+			b, okB := toolMS(r, z[len(z)-1], sc.Name, eng)
+			if sc.OneProject && okA && okB && a > 0 && b/a > worst {
+				worst, name = b/a, sc.Name
+			}
+		}
+		return worst, "`" + name + "`", name != ""
+	}
+}
+
+// oneFigure is a scenario's figure at one size.
+func oneFigure(bench, size, name, eng, unit string) func(r *Results) (float64, string, bool) {
+	return func(r *Results) (float64, string, bool) {
+		v, ok := r.get(runs{}, bench+"/"+size+"/"+name+"/"+eng, unit)
+		return v, "", ok
+	}
+}
+
+// wasmOverNative is the largest wasm ÷ native of a scenario over the sizes.
+func wasmOverNative(name string) func(r *Results) (float64, string, bool) {
+	return func(r *Results) (float64, string, bool) {
+		worst, at := 0.0, ""
+		for _, s := range sizes() {
+			n, okN := toolMS(r, s, name, "native")
+			w, okW := toolMS(r, s, name, "wasm")
+			if okN && okW && n > 0 && w/n > worst {
+				worst, at = w/n, "at "+s
+			}
+		}
+		return worst, at, at != ""
+	}
+}
+
+var budgets = []budget{
+	{"one-project calls, 50k ÷ 1k, native (worst)", 1.3, "×", worstRatio("native")},
+	{"one-project calls, 50k ÷ 1k, wasm (worst)", 1.3, "×", worstRatio("wasm")},
+	{"warm `mem_update_phase` at 1k, native", 3, "ms", oneFigure("BenchmarkTools", "1k", "mem_update_phase", "native", "ns/op")},
+	{"warm `mem_update_phase` at 1k, wasm", 5, "ms", oneFigure("BenchmarkTools", "1k", "mem_update_phase", "wasm", "ns/op")},
+	{"wasm ÷ native, `mem_update_phase` (largest over the sizes)", 1.5, "×", wasmOverNative("mem_update_phase")},
+	{"wasm ÷ native, `mem_rollback_archive`", 1.5, "×", wasmOverNative("mem_rollback_archive")},
+	{"wasm ÷ native, `mem_worklog.collect`", 1.5, "×", wasmOverNative("mem_worklog.collect")},
+	{"wasm ÷ native, `mem_list`", 1.5, "×", wasmOverNative("mem_list")},
+	{"CLI `mem_update_phase` at 1k, native, wall (50 ms is the default engine's budget)", 50, "ms", oneFigure("BenchmarkCLI", "1k", "mem_update_phase", "native", "ns/op")},
+	{"CLI `mem_update_phase` at 1k, wasm, wall", 120, "ms", oneFigure("BenchmarkCLI", "1k", "mem_update_phase", "wasm", "ns/op")},
+	{"CLI `mem_update_phase` at 1k, wasm, peak memory", 40, "MB", oneFigure("BenchmarkCLI", "1k", "mem_update_phase", "wasm", "peak-MB")},
+}
+
+// writeBudgets checks the run against issue 12's budgets.
+func writeBudgets(w io.Writer, r *Results) {
+	var rows []string
+	for _, b := range budgets {
+		v, note, ok := b.measure(r)
+		if !ok {
+			continue
+		}
+		verdict := "met"
+		if v > b.limit {
+			verdict = "**not met**"
+		}
+		f := ms(v)
+		if b.unit == "×" {
+			f = strconv.FormatFloat(v, 'f', 2, 64)
+		}
+		rows = append(rows, fmt.Sprintf("| %s | ≤ %s %s | %s %s %s | %s |", b.what, strconv.FormatFloat(b.limit, 'f', -1, 64), b.unit, f, b.unit, note, verdict))
+	}
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n### Budgets (issue 12)\n\nFrom the tables below, this run.\n\n| budget | limit | measured | |\n|---|---|---|---|\n")
+	for _, row := range rows {
+		fmt.Fprintln(w, strings.ReplaceAll(row, "  |", " |"))
+	}
 }
