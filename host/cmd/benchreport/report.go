@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"kessho/host/internal/toolbench"
 )
@@ -25,6 +26,9 @@ type Results struct {
 	Samples map[string][]map[string]float64
 	order   []string
 	pkg     map[string]string // the package of each benchmark
+	// Failed lists the benchmarks that failed, each with its message's
+	// first line ([name, message]).
+	Failed [][2]string
 }
 
 var benchLine = regexp.MustCompile(`^(Benchmark\S+?)(?:-\d+)?\s+(\d+)\s+(.+)$`)
@@ -35,8 +39,18 @@ func Parse(r io.Reader) (*Results, error) {
 	pkg := ""
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	failed := ""
 	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
+		raw := sc.Text()
+		line := strings.TrimSpace(raw)
+		if failed != "" && strings.HasPrefix(raw, "    ") && strings.Contains(line, ".go:") {
+			res.Failed = append(res.Failed, [2]string{failed, clip(line, 300)})
+		}
+		failed = ""
+		if v, ok := strings.CutPrefix(line, "--- FAIL: "); ok {
+			failed = strings.Fields(v)[0]
+			continue
+		}
 		if v, ok := strings.CutPrefix(line, "loadavg:"); ok {
 			res.Loads = append(res.Loads, strings.Join(strings.Fields(v)[:min(3, len(strings.Fields(v)))], " "))
 			continue
@@ -220,6 +234,7 @@ func Write(w io.Writer, r *Results, env Env) {
 	writeEngineShare(w, r)
 	writeCLI(w, r)
 	writeOthers(w, r)
+	writeFailed(w, r)
 }
 
 func or(s, def string) string {
@@ -478,5 +493,35 @@ func writeBudgets(w io.Writer, r *Results) {
 	fmt.Fprintf(w, "\n### Budgets (issue 12)\n\nFrom the tables below, this run.\n\n| budget | limit | measured | |\n|---|---|---|---|\n")
 	for _, row := range rows {
 		fmt.Fprintln(w, strings.ReplaceAll(row, "  |", " |"))
+	}
+}
+
+// clip shortens s to at most n bytes, on a rune boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// writeFailed lists the benchmarks that failed (the innermost: a parent
+// fails with its child), whose rows are missing.
+func writeFailed(w io.Writer, r *Results) {
+	var lines []string
+	for _, f := range r.Failed {
+		inner := slices.ContainsFunc(r.Failed, func(g [2]string) bool { return strings.HasPrefix(g[0], f[0]+"/") })
+		if !inner {
+			lines = append(lines, "- `"+f[0]+"`: "+f[1])
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n### Failed\n\nThese benchmarks failed in this run; their figures are missing from the tables.\n\n")
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
 	}
 }
