@@ -221,6 +221,8 @@ func (u *Undo) Run() error {
 }
 
 // FsyncCount returns the process's fsyncs so far, and whether the host
-// counts them. The lead points it at vaultfs.SyncCount once that exists;
-// until then the report's fsync column stays empty.
+// counts them: BenchmarkTools reports fsyncs/op from it. The Go host has
+// no fsync counter yet; once vaultfs counts them (vaultfs.SyncCount), this
+// is `return vaultfs.SyncCount(), true`. Until then the report's fsync
+// column shows –.
 func FsyncCount() (int64, bool) { return 0, false }
