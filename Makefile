@@ -21,7 +21,7 @@ export KESSHO_WASM := $(abspath $(WASM))
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 DEADCODE    := golang.org/x/tools/cmd/deadcode@v0.52.0
 
-.PHONY: all build wasm test vet check demo bench docs clean fuzz plugin test-plugin bench-plugin
+.PHONY: all build wasm test vet check demo bench bench-doc docs clean fuzz plugin test-plugin bench-plugin
 .PHONY: bench-recall recall-vault
 
 all: build
@@ -84,11 +84,34 @@ bench-plugin: $(BIN) $(PLUGIN)/node_modules/.package-lock.json
 demo: build
 	@bash testdata/demo/run.sh $(BIN)
 
-# Go benchmarks; figures go to docs/PERFORMANCE.md by hand, with the
-# machine and the date.
+# Every tool on both engines on generated vaults of 1k, 10k and 50k
+# notes (kept in .work/bench-vaults, made again only when the generator
+# or its seed changes), the whole-process CLI, then the packages' own
+# benchmarks; the output goes to $(BENCH_OUT) and its tables are printed
+# (a benchmark that fails is listed, the others still run).
+# `make bench-doc` puts them in docs/PERFORMANCE.md. The 50k vault and
+# the CLI run fewer times (BENCH_COUNT_SLOW).
+BENCH_OUT        := .work/bench.out
+BENCH_COUNT      ?= 5
+BENCH_COUNT_SLOW ?= 3
+BENCH_TIME       ?= 300ms
+BENCH_GO         := $(GO) test -run "^$$" -timeout 60m -benchtime $(BENCH_TIME)
+
 bench: $(BIN)
-	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./host/... ./core/... | tee bench.out
-	$(MAKE) bench-plugin
+	@mkdir -p .work
+	@echo "loadavg: $$(cat /proc/loadavg 2>/dev/null)" > $(BENCH_OUT)
+	-bash -o pipefail -c '$(BENCH_GO) -bench "Tools/(1k|10k)/" -count $(BENCH_COUNT) ./host/internal/toolbench | tee -a $(BENCH_OUT)'
+	-bash -o pipefail -c '$(BENCH_GO) -bench "Tools/50k/" -count $(BENCH_COUNT_SLOW) ./host/internal/toolbench | tee -a $(BENCH_OUT)'
+	-bash -o pipefail -c '$(BENCH_GO) -bench "CLI/" -count $(BENCH_COUNT_SLOW) ./host/internal/toolbench | tee -a $(BENCH_OUT)'
+	-bash -o pipefail -c '$(GO) test -run "^$$" -bench . -benchmem -count $(BENCH_COUNT) ./core/... ./host/engine ./host/mcp ./host/conformance | tee -a $(BENCH_OUT)'
+	@echo "loadavg: $$(cat /proc/loadavg 2>/dev/null)" >> $(BENCH_OUT)
+	$(GO) run ./host/cmd/benchreport < $(BENCH_OUT)
+	@! grep -q '^--- FAIL' $(BENCH_OUT) || { echo "make bench: some benchmarks failed (listed above)"; exit 1; }
+
+# The tables of the last `make bench` into docs/PERFORMANCE.md (between
+# its benchreport markers).
+bench-doc:
+	$(GO) run ./host/cmd/benchreport -update docs/PERFORMANCE.md < $(BENCH_OUT)
 
 # The retrieval benchmark (issue 13): testdata/recall/README.md.
 # bench-recall prints the figures (not part of make test); recall-vault
@@ -106,5 +129,5 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzSet -fuzztime 60s ./core/frontmatter
 
 clean:
-	rm -rf bin $(WASM) bench.out
+	rm -rf bin $(WASM) $(BENCH_OUT)
 	rm -rf $(PLUGIN)/main.js $(PLUGIN)/node_modules $(PLUGIN)/.test-build $(PLUGIN)/.cache $(PLUGIN)/src/generated

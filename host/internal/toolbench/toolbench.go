@@ -1,0 +1,228 @@
+// Package toolbench is the harness of `make bench`: what each tool does
+// on a generated vault (kessho/host/internal/genvault), and how a call
+// that writes is undone between iterations so that every iteration meets
+// the same vault and measures the same work. Its benchmarks
+// (BenchmarkTools, BenchmarkCLI) run every scenario on both engines at
+// 1k, 10k and 50k notes; kessho/host/cmd/benchreport turns their output
+// into docs/PERFORMANCE.md's tables.
+//
+// A call that writes is undone outside the timer: the harness learns the
+// call's plan once from a dry run (the same call, its plan captured and
+// not applied), keeps the bytes of every file the plan touches, and after
+// each timed call puts them back, moves back what it moved and removes the
+// folders it created. So update_phase always changes the same phase,
+// archive always writes the same new archive, rollback always removes the
+// same one, historize always moves the same folder.
+package toolbench
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"kessho/core/plan"
+	"kessho/host/call"
+	"kessho/host/internal/genvault"
+	"kessho/host/vaultfs"
+)
+
+// Scenario is one measured call of a tool.
+type Scenario struct {
+	Name string // the row's name: the tool, and a variant after a dot
+	Tool string
+	// Args are the call's arguments on a vault of manifest m.
+	Args func(m genvault.Manifest) string
+	// OneProject says the call acts on one project (the manifest's Target
+	// or Shelf, the same size in every vault): its cost should not grow
+	// with the vault.
+	OneProject bool
+}
+
+func target(m genvault.Manifest, more string) string {
+	return fmt.Sprintf(`{"slug":%q%s}`, m.Target, more)
+}
+
+func fixed(args string) func(genvault.Manifest) string {
+	return func(genvault.Manifest) string { return args }
+}
+
+// Scenarios are the measured calls, in the report's order: every tool of
+// tools.All at least once (TestEveryToolMeasured), and the tools other
+// branches add, used once they are in tools.All.
+var Scenarios = []Scenario{
+	{"mem_archive.full", "mem_archive", func(m genvault.Manifest) string {
+		return target(m, `,"mode":"full","archive_subject":"Bench session","archive_body_md":"## Done\nMeasured the tools in /home/ada/src/bench-target/core.\n\n## Next steps\n- Read the report.\n","no_derived_because":"a benchmark"`)
+	}, true},
+	{"mem_archive.incremental", "mem_archive", func(m genvault.Manifest) string {
+		return target(m, `,"phase":"measured"`)
+	}, true},
+	{"mem_archive.derive", "mem_archive", func(m genvault.Manifest) string {
+		return target(m, `,"mode":"full","archive_subject":"Bench derive","archive_body_md":"Measured.\n","derive":[{"fact":"Bench fact of the harness","body":"Why.","kind":"knowledge"}]`)
+	}, false},
+	{"mem_archive_rewrite_paths", "mem_archive_rewrite_paths", func(m genvault.Manifest) string {
+		return target(m, `,"confirm":true`)
+	}, true},
+	{"mem_context_hygiene.check", "mem_context_hygiene", fixed(`{"action":"check"}`), false},
+	{"mem_context_hygiene.trim", "mem_context_hygiene", fixed(`{"action":"trim"}`), false},
+	{"mem_historize", "mem_historize", func(m genvault.Manifest) string {
+		return fmt.Sprintf(`{"slug":%q}`, m.Shelf)
+	}, true},
+	{"mem_init_project", "mem_init_project", fixed(`{"slug":"bench-new","summary":"A project the benchmark makes."}`), false},
+	{"mem_list", "mem_list", fixed(`{}`), false},
+	{"mem_read_context", "mem_read_context", func(m genvault.Manifest) string { return target(m, "") }, true},
+	{"mem_rollback_archive", "mem_rollback_archive", func(m genvault.Manifest) string { return target(m, "") }, true},
+	{"mem_set_summary", "mem_set_summary", func(m genvault.Manifest) string {
+		return target(m, `,"summary":"Measured by the benchmark harness."`)
+	}, true},
+	{"mem_update_phase", "mem_update_phase", func(m genvault.Manifest) string { return target(m, `,"phase":"measured"`) }, true},
+	{"mem_worklog.collect", "mem_worklog", func(m genvault.Manifest) string {
+		return fmt.Sprintf(`{"week_of":%q}`, m.Week)
+	}, false},
+	{"mem_worklog.persist", "mem_worklog", func(m genvault.Manifest) string {
+		return fmt.Sprintf(`{"phase":"persist","week_of":%q,"brief_md":"Shipped.","detailed_md":"Monday: measured.","digest_md":"- bench: measured."}`, m.Week)
+	}, false},
+	// The tools of issue 13, measured once they are in tools.All.
+	{"mem_read_history", "mem_read_history", func(m genvault.Manifest) string { return target(m, "") }, true},
+	{"mem_read_archive", "mem_read_archive", func(m genvault.Manifest) string { return target(m, `,"archive":"latest"`) }, true},
+	{"mem_recall", "mem_recall", func(m genvault.Manifest) string { return target(m, "") }, true},
+	{"mem_search", "mem_search", fixed(`{"query":"parser cache release"}`), false},
+}
+
+// CLIScenarios are the scenarios measured as whole processes.
+var CLIScenarios = []string{"mem_read_context", "mem_update_phase", "mem_list", "mem_worklog.collect"}
+
+// Lookup returns the scenario named name.
+func Lookup(name string) (Scenario, bool) {
+	i := slices.IndexFunc(Scenarios, func(s Scenario) bool { return s.Name == name })
+	if i < 0 {
+		return Scenario{}, false
+	}
+	return Scenarios[i], true
+}
+
+// Size is one vault size of the benchmarks.
+type Size struct {
+	Name  string // 1k, 10k, 50k
+	Notes int
+}
+
+// Sizes are the vault sizes measured.
+var Sizes = []Size{{"1k", 1000}, {"10k", 10000}, {"50k", 50000}}
+
+// Seed is the generator's seed for every benchmark vault.
+const Seed = 20261130
+
+// dryVault is a vault whose Apply keeps the plan instead of applying it.
+type dryVault struct {
+	*vaultfs.Vault
+	plan plan.Plan
+}
+
+func (d *dryVault) Apply(_ *vaultfs.Lock, p plan.Plan) error {
+	d.plan = p
+	return nil
+}
+
+// DryRun runs the call without applying its plan, and returns the plan.
+func DryRun(ctx context.Context, v *vaultfs.Vault, eng call.Engine, tool string, args json.RawMessage, opts call.Options) (plan.Plan, error) {
+	d := &dryVault{Vault: v}
+	out, err := call.Run(ctx, d, eng, tool, args, opts)
+	if err != nil {
+		return nil, err
+	}
+	if !out.OK {
+		return nil, fmt.Errorf("%s: %s", tool, out.Answer)
+	}
+	return d.plan, nil
+}
+
+// Undo puts a vault back as it was before a plan was applied.
+type Undo struct {
+	dir   string
+	steps []undoStep
+	dirs  []string // folders the plan creates, deepest first
+}
+
+type undoStep struct {
+	op       plan.Op
+	old      []byte // the file's bytes before the plan (write, delete)
+	existed  bool
+	from, to string // a move
+}
+
+// Prepare reads, before p is applied to the vault in dir, what Undo.Run
+// needs to put everything p touches back.
+func Prepare(dir string, p plan.Plan) (*Undo, error) {
+	u := &Undo{dir: dir}
+	// moved maps a path after the plan's earlier moves back to where the
+	// file is before the plan.
+	var moves [][2]string
+	before := func(p string) string {
+		for i := len(moves) - 1; i >= 0; i-- {
+			if rest, ok := strings.CutPrefix(p, moves[i][1]); ok && (rest == "" || rest[0] == '/') {
+				p = moves[i][0] + rest
+			}
+		}
+		return p
+	}
+	created := map[string]bool{}
+	for _, op := range p {
+		switch op.Op {
+		case plan.Write, plan.Delete:
+			b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(before(op.Path))))
+			if err != nil && !errors.Is(err, os.ErrNotExist) {
+				return nil, err
+			}
+			u.steps = append(u.steps, undoStep{op: op, old: b, existed: err == nil})
+			for d := path.Dir(op.Path); d != "."; d = path.Dir(d) {
+				if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(before(d)))); errors.Is(err, os.ErrNotExist) && !created[d] {
+					created[d] = true
+					u.dirs = append(u.dirs, d)
+				}
+			}
+		case plan.Move:
+			u.steps = append(u.steps, undoStep{op: op, from: op.From, to: op.To})
+			moves = append(moves, [2]string{op.From, op.To})
+		}
+	}
+	slices.SortFunc(u.dirs, func(a, b string) int { return strings.Count(b, "/") - strings.Count(a, "/") })
+	return u, nil
+}
+
+// Run undoes the plan, its last op first.
+func (u *Undo) Run() error {
+	abs := func(p string) string { return filepath.Join(u.dir, filepath.FromSlash(p)) }
+	for _, s := range slices.Backward(u.steps) {
+		var err error
+		switch {
+		case s.op.Op == plan.Move:
+			err = os.Rename(abs(s.to), abs(s.from))
+		case s.existed:
+			err = os.WriteFile(abs(s.op.Path), s.old, 0o644)
+		default:
+			err = os.Remove(abs(s.op.Path))
+		}
+		if err != nil {
+			return fmt.Errorf("undo %s %s: %w", s.op.Op, s.op.Path+s.from, err)
+		}
+	}
+	for _, d := range u.dirs {
+		if err := os.Remove(abs(d)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("undo: %w", err)
+		}
+	}
+	return nil
+}
+
+// FsyncCount returns the process's fsyncs so far, and whether the host
+// counts them: BenchmarkTools reports fsyncs/op from it. The Go host has
+// no fsync counter yet; once vaultfs counts them (vaultfs.SyncCount), this
+// is `return vaultfs.SyncCount(), true`. Until then the report's fsync
+// column shows –.
+func FsyncCount() (int64, bool) { return 0, false }
