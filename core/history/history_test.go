@@ -36,6 +36,9 @@ func checkHistoryLine(t *testing.T, subject string) {
 	if items := markdown.LinkedItems([]byte(text)); !ok || len(items) != 2 || e.Line != line || items[0].Line != line {
 		t.Errorf("subject %q: the entry of %s is not found by its target (%v, %+v)", subject, line, ok, e)
 	}
+	if p := Parse(text); len(p) != 2 || p[0].Subject != strings.TrimSpace(subject) || p[0].Date != "2026-11-30" || p[0].Time != "10:15" {
+		t.Errorf("subject %q: line %s parses as %+v", subject, line, p)
+	}
 }
 
 // Subjects that break a link written as is: each reads back exactly.
@@ -143,5 +146,34 @@ func TestStem(t *testing.T) {
 	}
 	if got := Stem("2026-11-25", "15h00", "beta", "", nil); got != "2026-11-25-15h00-beta-session" {
 		t.Errorf("Stem of no subject = %q", got)
+	}
+}
+
+func TestParseEntries(t *testing.T) {
+	text := "# History — alpha\n\n" +
+		Line("2026-11-30", "10h15", "Décision *été* [x]", "2026-11-30-10h15-alpha-decision.md") + "\n" +
+		"- [2026-11-20 09h05 — Lancement](<archives/2026-11-20-09h05-alpha-lancement.md>)\n" +
+		"- Not an entry: [elsewhere](notes/x.md)\n" +
+		WeekLine("2026-W48", "2026-W48-worklog.md") + "\n" +
+		"- [Hand-written note](./archives/notes%20de%20main.md)\n"
+	got := Parse(text)
+	want := []Entry{
+		{Date: "2026-11-30", Time: "10:15", Subject: "Décision *été* [x]", Target: "archives/2026-11-30-10h15-alpha-decision.md"},
+		{Date: "2026-11-20", Time: "09:05", Subject: "Lancement", Target: "archives/2026-11-20-09h05-alpha-lancement.md"},
+		{Date: "", Time: "", Subject: "Worklog", Week: "2026-W48", Target: "archives/2026-W48-worklog.md"},
+		{Subject: "Hand-written note", Target: "archives/notes de main.md"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d entries %+v, want %d", len(got), got, len(want))
+	}
+	for i := range want {
+		g := got[i]
+		g.Line = ""
+		if g != want[i] {
+			t.Errorf("entry %d: got %+v, want %+v", i, g, want[i])
+		}
+	}
+	if got[0].Line != strings.SplitN(text, "\n", 4)[2] {
+		t.Errorf("entry 0 line %q", got[0].Line)
 	}
 }

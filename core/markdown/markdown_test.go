@@ -66,3 +66,11 @@ func TestOldMacLineEndings(t *testing.T) {
 		t.Errorf("WikiLinks = %+v", links)
 	}
 }
+
+func TestLinkedItemText(t *testing.T) {
+	src := "- [2026 — a \\*b\\* `c` *d*](x.md) tail\n- [](y.md)\n"
+	items := LinkedItems([]byte(src))
+	if len(items) != 2 || items[0].Text != "2026 — a \\*b\\* `c` *d*" || items[1].Text != "" {
+		t.Fatalf("items %+v", items)
+	}
+}
