@@ -177,3 +177,28 @@ func TestParseEntries(t *testing.T) {
 		t.Errorf("entry 0 line %q", got[0].Line)
 	}
 }
+
+func TestSections(t *testing.T) {
+	body := "Intro.\n\n## Décisions prises\n- Keep it.\n### Why\nBecause.\n## Notes\nx\n## Next steps:\n- Ship.\n## Next\n\n## Prochaines étapes\n- Relire.\n```\n## Decisions\n```\n"
+	got := Sections(body)
+	want := []Section{
+		{SectionDecisions, "Décisions prises", "- Keep it.\n### Why\nBecause."},
+		{SectionNext, "Next steps:", "- Ship."},
+		{SectionNext, "Prochaines étapes", "- Relire.\n```\n## Decisions\n```"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("sections %+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("section %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	lead := Sections("# Title\n\nFirst para\nline two.\n\n- item\n\n" + strings.Repeat("long ", 100) + "\n\nNot this.\n")
+	if len(lead) != 1 || lead[0].Kind != SectionLead || !strings.HasPrefix(lead[0].Text, "First para\nline two.\n\n- item\n\nlong") || strings.Contains(lead[0].Text, "Not this") {
+		t.Errorf("lead %+v", lead)
+	}
+	if s := Sections("  \n"); s != nil {
+		t.Errorf("empty body: %+v", s)
+	}
+}

@@ -288,3 +288,32 @@ func isSetext(src []byte, off int) bool {
 	line := strings.TrimSpace(string(src[off:lineEnd(src, off)]))
 	return line != "" && (strings.Trim(line, "=") == "" || strings.Trim(line, "-") == "")
 }
+
+// Block is a top-level block of the document: its source extent, up to
+// the next block's start (blank lines included), and whether it is a
+// heading.
+type Block struct {
+	Start, End int
+	Heading    bool
+}
+
+// Blocks returns the document's top-level blocks in order. Blocks without
+// a line of text (a thematic break, an empty heading) are left out.
+func Blocks(src []byte) []Block {
+	var bs []Block
+	for n := parse(src).FirstChild(); n != nil; n = n.NextSibling() {
+		off := firstOffset(n)
+		if off < 0 {
+			continue
+		}
+		start := lineStart(src, off)
+		if n.Kind() == ast.KindFencedCodeBlock && start > 0 { // its text starts after the fence line
+			start = lineStart(src, start-1)
+		}
+		if len(bs) > 0 {
+			bs[len(bs)-1].End = start
+		}
+		bs = append(bs, Block{Start: start, End: len(src), Heading: n.Kind() == ast.KindHeading})
+	}
+	return bs
+}
