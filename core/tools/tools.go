@@ -58,6 +58,7 @@ var All = []Tool{
 	{readArchiveSpec, readArchiveTool},
 	{readContextSpec, readContextTool},
 	{readHistorySpec, readHistoryTool},
+	{recallSpec, recall},
 	{rollbackSpec, rollback},
 	{setSummarySpec, setSummary},
 	{updatePhaseSpec, updatePhase},
