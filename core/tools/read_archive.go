@@ -17,6 +17,11 @@ import (
 	"kessho/core/worklog"
 )
 
+// readErrors are the codes the tools that read a project's archives
+// (withArchives) may raise: the shared ones, and those of resolving the
+// slug and reading history.md.
+var readErrors = append([]fault.Code{fault.SlugConflict, fault.FileNotUTF8}, catalog.Shared...)
+
 // readArchiveSpec is mem_read_archive in the catalogue.
 var readArchiveSpec = &catalog.Tool{
 	Name:  "mem_read_archive",
@@ -33,7 +38,7 @@ var readArchiveSpec = &catalog.Tool{
 				Fr: "Quelle archive : son nom de fichier (« .md » facultatif) ou le chemin renvoyé par mem_archive ; `latest` (par défaut) pour la plus récente ; ou son rang depuis la plus récente, en chiffres (« 0 » = la plus récente, « 2 » = la troisième).",
 			}},
 	},
-	Errors: append([]fault.Code{fault.UnknownArchive, fault.SlugConflict, fault.FileNotUTF8}, catalog.Shared...),
+	Errors: append([]fault.Code{fault.UnknownArchive}, readErrors...),
 	CLI:    catalog.CLI{Command: "read-archive", Args: []string{"slug", "archive"}},
 }
 
@@ -87,18 +92,22 @@ type archiveRef struct {
 // index and `latest` and mem_recall's last archives follow this order; its
 // first part is mem_read_history's. It also returns history.md as read and
 // the listing of archives/ (nil when the folder is missing).
-func projectArchives(env *Env, p vault.Project) ([]archiveRef, vault.Content, []string, error) {
+func projectArchives(env *Env, slug string) (*archives, error) {
+	p, err := vault.Resolve(env.View, slug)
+	if err != nil {
+		return nil, err
+	}
 	archDir := p.Dir + "/archives"
 	if err := env.View.Ask(vault.Need{Files: []string{p.History()}, Dirs: []string{archDir}}); err != nil {
-		return nil, vault.Content{}, nil, err
+		return nil, err
 	}
 	hist, err := env.View.ReadText(p.History())
 	if err != nil {
-		return nil, hist, nil, err
+		return nil, err
 	}
 	listing, err := env.View.List(archDir)
 	if err != nil && !errors.Is(err, vault.ErrNotExist) {
-		return nil, hist, nil, err
+		return nil, err
 	}
 	var refs []archiveRef
 	named := map[string]bool{}
@@ -131,7 +140,46 @@ func projectArchives(env *Env, p vault.Project) ([]archiveRef, vault.Content, []
 	for _, n := range rest {
 		refs = append(refs, archiveRef{Path: archDir + "/" + n, Name: n, Exists: true})
 	}
-	return refs, hist, listing, nil
+	return &archives{p: p, refs: refs, hist: hist, listing: listing}, nil
+}
+
+// slugArg is the slug argument of the tools withArchives runs.
+type slugArg struct {
+	Slug string `json:"slug"`
+}
+
+func (s *slugArg) slug() string { return s.Slug }
+
+// slugged is a pointer to a tool's arguments that hold a slug.
+type slugged[A any] interface {
+	*A
+	slug() string
+}
+
+// withArchives makes a read-only tool of run, which reads a project's
+// archives: it decodes the arguments (A, embedding slugArg), resolves the
+// project and reads its archives (projectArchives) before run.
+func withArchives[A any, P slugged[A]](run func(env *Env, ar *archives, a *A) (any, error)) Func {
+	return func(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
+		var a A
+		if err := decode(raw, &a); err != nil {
+			return nil, nil, err
+		}
+		ar, err := projectArchives(env, P(&a).slug())
+		if err != nil {
+			return nil, nil, err
+		}
+		res, err := run(env, ar, &a)
+		return res, nil, err
+	}
+}
+
+// archives is a project's archives as projectArchives read them.
+type archives struct {
+	p       vault.Project
+	refs    []archiveRef
+	hist    vault.Content // history.md
+	listing []string      // archives/
 }
 
 // entryPath is the vault path an entry's target names, relative to
@@ -146,29 +194,15 @@ func entryPath(p vault.Project, target string) (string, bool) {
 // YAML does not refuse the read: the frontmatter is then null, the body
 // the whole text, and a warning says where the YAML breaks. A file that
 // is not UTF-8 is FILE_NOT_UTF8 (its bytes cannot travel as JSON text).
-func readArchiveTool(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
-	var a struct {
-		Slug    string `json:"slug"`
-		Archive string `json:"archive"`
-	}
-	if err := decode(raw, &a); err != nil {
-		return nil, nil, err
-	}
-	p, err := vault.Resolve(env.View, a.Slug)
+func readArchiveTool(env *Env, ar *archives, a *readArchiveArgs) (any, error) {
+	p, refs := ar.p, ar.refs
+	i, err := pickArchive(p, refs, ar.listing, strings.TrimSpace(a.Archive))
 	if err != nil {
-		return nil, nil, err
-	}
-	refs, _, listing, err := projectArchives(env, p)
-	if err != nil {
-		return nil, nil, err
-	}
-	i, err := pickArchive(p, refs, listing, strings.TrimSpace(a.Archive))
-	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	c, err := env.View.ReadText(refs[i].Path)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	res := ReadArchiveResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(), Path: refs[i].Path, Index: i, Common: common()}
 	if e := refs[i].Entry; e != nil {
@@ -176,7 +210,13 @@ func readArchiveTool(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 	}
 	res.Frontmatter, res.Body = splitNote(env, c.Path, c.Text, &res.Warnings)
 	res.SummaryMD = res.Body
-	return res, nil, nil
+	return res, nil
+}
+
+// readArchiveArgs is mem_read_archive's arguments.
+type readArchiveArgs struct {
+	slugArg
+	Archive string `json:"archive"`
 }
 
 // splitNote returns a note's frontmatter as an object ({} when it has

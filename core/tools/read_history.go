@@ -1,13 +1,11 @@
 package tools
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"kessho/core/catalog"
 	"kessho/core/fault"
-	"kessho/core/plan"
 	"kessho/core/vault"
 )
 
@@ -32,7 +30,7 @@ var readHistorySpec = &catalog.Tool{
 				Fr: "Combien d'entrées renvoyer, de 1 à 200 (20 par défaut).",
 			}},
 	},
-	Errors: append([]fault.Code{fault.SlugConflict, fault.FileNotUTF8}, catalog.Shared...),
+	Errors: readErrors,
 	CLI:    catalog.CLI{Command: "history", Args: []string{"slug"}},
 }
 
@@ -79,23 +77,12 @@ var readHistoryMsg = struct{ noHistory, none, empty, page, gone fault.Msg }{
 // whole list: mem_read_archive's index of the same archive. No
 // history.md is an empty history (with a warning), not an error; an
 // offset past the end is an empty page.
-func readHistoryTool(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
-	var a struct {
-		Slug   string `json:"slug"`
-		Offset int    `json:"offset"`
-		Limit  int    `json:"limit"`
-	}
-	if err := decode(raw, &a); err != nil {
-		return nil, nil, err
-	}
-	p, err := vault.Resolve(env.View, a.Slug)
-	if err != nil {
-		return nil, nil, err
-	}
-	refs, hist, _, err := projectArchives(env, p)
-	if err != nil {
-		return nil, nil, err
-	}
+func readHistoryTool(env *Env, ar *archives, a *struct {
+	slugArg
+	Offset int `json:"offset"`
+	Limit  int `json:"limit"`
+}) (any, error) {
+	p, refs, hist := ar.p, ar.refs, ar.hist
 	res := HistoryResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(), Path: p.History(),
 		Entries: []HistoryEntry{}, Offset: a.Offset, Limit: a.Limit, Common: common()}
 	if !hist.Exists {
@@ -114,7 +101,7 @@ func readHistoryTool(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 			Subject: e.Subject, Archive: r.Path, Exists: r.Exists, Line: e.Line})
 	}
 	res.SummaryMD = historySummary(env, p, res)
-	return res, nil, nil
+	return res, nil
 }
 
 // historySummary is the page as a Markdown list.

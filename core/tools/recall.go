@@ -15,8 +15,6 @@ import (
 	"kessho/core/fault"
 	"kessho/core/frontmatter"
 	"kessho/core/history"
-	"kessho/core/markdown"
-	"kessho/core/plan"
 	"kessho/core/vault"
 	"kessho/core/wikilink"
 	"kessho/core/worklog"
@@ -43,8 +41,30 @@ var recallSpec = &catalog.Tool{
 				Fr: "Le budget du briefing en caractères, de 1 000 à 200 000 (12 000 par défaut) : summary_md ne le dépasse jamais, et chaque texte du résultat est celui que contient summary_md.",
 			}},
 	},
-	Errors: append([]fault.Code{fault.SlugConflict, fault.FileNotUTF8}, catalog.Shared...),
 	CLI:    catalog.CLI{Command: "recall", Args: []string{"slug"}},
+	Errors: readErrors,
+}
+
+// recallMsg is mem_recall's messages.
+var recallMsg = struct {
+	title, context, noContext, notText, gone, atomsTitle, linkedTitle, atomMissing, cut fault.Msg
+	links                                                                               map[string]fault.Msg
+}{
+	title:       fault.Msg{En: "# Recall — %s (%s)", Fr: "# Remémoration — %s (%s)"},
+	context:     fault.Msg{En: "## Context — `%s`", Fr: "## Contexte — `%s`"},
+	noContext:   fault.Msg{En: "%s has no context.md (%s): recalled from its history and archives", Fr: "%s n'a pas de context.md (%s) : remémoré d'après son historique et ses archives"},
+	notText:     fault.Msg{En: "%s is not UTF-8 text: left out", Fr: "%s n'est pas du texte UTF-8 : laissé de côté"},
+	gone:        fault.Msg{En: "history.md names %s, but that file is gone", Fr: "history.md nomme %s, mais ce fichier n'existe plus"},
+	atomsTitle:  fault.Msg{En: "## Atoms these sessions derived", Fr: "## Atomes dérivés de ces sessions"},
+	linkedTitle: fault.Msg{En: "## Principles and goals", Fr: "## Principes et objectifs"},
+	atomMissing: fault.Msg{En: "%s derived %s, which no note of 20-knowledge, 40-principles or 50-goals is named", Fr: "%s a dérivé %s, mais aucune note de 20-knowledge, 40-principles ou 50-goals ne porte ce nom"},
+	cut:         fault.Msg{En: "*Cut to fit %d characters: %d part(s), listed in `truncated`.*", Fr: "*Coupé pour tenir en %d caractères : %d partie(s), listées dans `truncated`.*"},
+	links: map[string]fault.Msg{
+		"derived":    {En: "derived", Fr: "dérivé"},
+		"links_here": {En: "links here", Fr: "lie ce projet"},
+		"linked":     {En: "linked from the project", Fr: "lié par le projet"},
+		"both":       {En: "linked both ways", Fr: "lié dans les deux sens"},
+	},
 }
 
 // RecallContext is the project's context.md in a recall.
@@ -97,28 +117,6 @@ type RecallResult struct {
 	Common
 }
 
-// recallMsg is mem_recall's messages.
-var recallMsg = struct {
-	title, context, noContext, notText, gone, atomsTitle, linkedTitle, atomMissing, cut fault.Msg
-	links                                                                               map[string]fault.Msg
-}{
-	title:       fault.Msg{En: "# Recall — %s (%s)", Fr: "# Remémoration — %s (%s)"},
-	context:     fault.Msg{En: "## Context — `%s`", Fr: "## Contexte — `%s`"},
-	noContext:   fault.Msg{En: "%s has no context.md (%s): recalled from its history and archives", Fr: "%s n'a pas de context.md (%s) : remémoré d'après son historique et ses archives"},
-	notText:     fault.Msg{En: "%s is not UTF-8 text: left out", Fr: "%s n'est pas du texte UTF-8 : laissé de côté"},
-	gone:        fault.Msg{En: "history.md names %s, but that file is gone", Fr: "history.md nomme %s, mais ce fichier n'existe plus"},
-	atomsTitle:  fault.Msg{En: "## Atoms these sessions derived", Fr: "## Atomes dérivés de ces sessions"},
-	linkedTitle: fault.Msg{En: "## Principles and goals", Fr: "## Principes et objectifs"},
-	atomMissing: fault.Msg{En: "%s derived %s, which no note of 20-knowledge, 40-principles or 50-goals is named", Fr: "%s a dérivé %s, mais aucune note de 20-knowledge, 40-principles ou 50-goals ne porte ce nom"},
-	cut:         fault.Msg{En: "*Cut to fit %d characters: %d part(s), listed in `truncated`.*", Fr: "*Coupé pour tenir en %d caractères : %d partie(s), listées dans `truncated`.*"},
-	links: map[string]fault.Msg{
-		"derived":    {En: "derived", Fr: "dérivé"},
-		"links_here": {En: "links here", Fr: "lie ce projet"},
-		"linked":     {En: "linked from the project", Fr: "lié par le projet"},
-		"both":       {En: "linked both ways", Fr: "lié dans les deux sens"},
-	},
-}
-
 // atomDirs are the zones where mem_archive writes atoms; linkDirs the
 // ones whose notes a recall lists when they link to the project.
 var (
@@ -156,41 +154,30 @@ var (
 // whose very heading does not fit is left out, from the least important.
 // Every cut is listed in `truncated`; the result's texts are the ones the
 // briefing holds.
-func recall(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
-	var a struct {
-		Slug     string `json:"slug"`
-		Archives int    `json:"archives"`
-		MaxChars int    `json:"max_chars"`
-	}
-	if err := decode(raw, &a); err != nil {
-		return nil, nil, err
-	}
-	p, err := vault.Resolve(env.View, a.Slug)
-	if err != nil {
-		return nil, nil, err
-	}
-	refs, _, listing, err := projectArchives(env, p)
-	if err != nil {
-		return nil, nil, err
-	}
-	refs = refs[:min(a.Archives, len(refs))]
+func recall(env *Env, ar *archives, a *struct {
+	slugArg
+	Archives int `json:"archives"`
+	MaxChars int `json:"max_chars"`
+}) (any, error) {
+	p, listing := ar.p, ar.listing
+	refs := ar.refs[:min(a.Archives, len(ar.refs))]
 	g := &gathered{env: env, p: p, res: RecallResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(),
 		Archives: []RecallArchive{}, Atoms: []RecallNote{}, Linked: []RecallNote{}, Truncated: []RecallCut{}, Common: common()}}
 	if err := g.ask(refs); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if err := g.context(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	derived := g.archives(refs)
 	if err := g.atoms(derived); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if err := g.linked(listing); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	g.brief(a.MaxChars)
-	return g.res, nil, nil
+	return g.res, nil
 }
 
 // gathered is what a recall has read so far.
@@ -383,7 +370,7 @@ func (g *gathered) linked(listing []string) error {
 			}
 			c, _ := g.env.View.Read(f)
 			link := ""
-			switch in, out := linksHere(c.Text, here), linkedTo[f]; {
+			switch in, out := wikilink.Any(c.Text, here), linkedTo[f]; {
 			case in && out:
 				link = "both"
 			case in:
@@ -419,14 +406,6 @@ func (g *gathered) pointsHere(listing []string) func(string) bool {
 		}
 		return !strings.Contains(t, "/") && stems[t]
 	}
-}
-
-// linksHere reports whether text holds a wikilink that here accepts.
-func linksHere(text string, here func(string) bool) bool {
-	if !wikilink.Has(text) {
-		return false
-	}
-	return slices.ContainsFunc(markdown.WikiLinks([]byte(text)), func(l markdown.WikiLink) bool { return here(l.Target) })
 }
 
 // fieldText writes a frontmatter value on one line: a list as its items

@@ -89,3 +89,17 @@ func Unresolved(targets []string, names Names, creating func(string) bool) []str
 	}
 	return out
 }
+
+// Any reports whether text holds a wikilink, outside code, whose target
+// match accepts.
+func Any(text string, match func(target string) bool) bool {
+	if !Has(text) {
+		return false
+	}
+	for _, l := range markdown.WikiLinks([]byte(text)) {
+		if match(l.Target) {
+			return true
+		}
+	}
+	return false
+}
