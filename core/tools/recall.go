@@ -361,16 +361,12 @@ func (g *gathered) linked(listing []string) error {
 			if g.seen[f] || !strings.HasSuffix(f, ".md") {
 				continue
 			}
-			_, body, ok, err := g.readNote(f)
+			c, err := g.env.View.Read(f)
 			if err != nil {
 				return err
 			}
-			if !ok {
-				continue
-			}
-			c, _ := g.env.View.Read(f)
 			link := ""
-			switch in, out := wikilink.Any(c.Text, here), linkedTo[f]; {
+			switch in, out := !c.NotUTF8 && wikilink.Any(c.Text, here), linkedTo[f]; {
 			case in && out:
 				link = "both"
 			case in:
@@ -378,7 +374,11 @@ func (g *gathered) linked(listing []string) error {
 			case out:
 				link = "linked"
 			default:
-				continue
+				continue // warnings only for the notes the briefing shows
+			}
+			_, body, _, err := g.readNote(f)
+			if err != nil {
+				return err
 			}
 			g.res.Linked = append(g.res.Linked, RecallNote{Path: f, Name: wikilink.Stem(f), Kind: kindOfZone(f), Link: link, Text: strings.TrimSpace(body)})
 		}
