@@ -36,6 +36,9 @@ func checkHistoryLine(t *testing.T, subject string) {
 	if items := markdown.LinkedItems([]byte(text)); !ok || len(items) != 2 || e.Line != line || items[0].Line != line {
 		t.Errorf("subject %q: the entry of %s is not found by its target (%v, %+v)", subject, line, ok, e)
 	}
+	if p := Parse(text); len(p) != 2 || p[0].Subject != strings.TrimSpace(subject) || p[0].Date != "2026-11-30" || p[0].Time != "10:15" {
+		t.Errorf("subject %q: line %s parses as %+v", subject, line, p)
+	}
 }
 
 // Subjects that break a link written as is: each reads back exactly.
@@ -143,5 +146,59 @@ func TestStem(t *testing.T) {
 	}
 	if got := Stem("2026-11-25", "15h00", "beta", "", nil); got != "2026-11-25-15h00-beta-session" {
 		t.Errorf("Stem of no subject = %q", got)
+	}
+}
+
+func TestParseEntries(t *testing.T) {
+	text := "# History — alpha\n\n" +
+		Line("2026-11-30", "10h15", "Décision *été* [x]", "2026-11-30-10h15-alpha-decision.md") + "\n" +
+		"- [2026-11-20 09h05 — Lancement](<archives/2026-11-20-09h05-alpha-lancement.md>)\n" +
+		"- Not an entry: [elsewhere](notes/x.md)\n" +
+		WeekLine("2026-W48", "2026-W48-worklog.md") + "\n" +
+		"- [Hand-written note](./archives/notes%20de%20main.md)\n"
+	got := Parse(text)
+	want := []Entry{
+		{Date: "2026-11-30", Time: "10:15", Subject: "Décision *été* [x]", Target: "archives/2026-11-30-10h15-alpha-decision.md"},
+		{Date: "2026-11-20", Time: "09:05", Subject: "Lancement", Target: "archives/2026-11-20-09h05-alpha-lancement.md"},
+		{Date: "", Time: "", Subject: "Worklog", Week: "2026-W48", Target: "archives/2026-W48-worklog.md"},
+		{Subject: "Hand-written note", Target: "archives/notes de main.md"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d entries %+v, want %d", len(got), got, len(want))
+	}
+	for i := range want {
+		g := got[i]
+		g.Line = ""
+		if g != want[i] {
+			t.Errorf("entry %d: got %+v, want %+v", i, g, want[i])
+		}
+	}
+	if got[0].Line != strings.SplitN(text, "\n", 4)[2] {
+		t.Errorf("entry 0 line %q", got[0].Line)
+	}
+}
+
+func TestSections(t *testing.T) {
+	body := "Intro.\n\n## Décisions prises\n- Keep it.\n### Why\nBecause.\n## Notes\nx\n## Next steps:\n- Ship.\n## Next\n\n## Prochaines étapes\n- Relire.\n```\n## Decisions\n```\n"
+	got := Sections(body)
+	want := []Section{
+		{SectionDecisions, "Décisions prises", "- Keep it.\n### Why\nBecause."},
+		{SectionNext, "Next steps:", "- Ship."},
+		{SectionNext, "Prochaines étapes", "- Relire.\n```\n## Decisions\n```"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("sections %+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("section %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	lead := Sections("# Title\n\nFirst para\nline two.\n\n- item\n\n" + strings.Repeat("long ", 100) + "\n\nNot this.\n")
+	if len(lead) != 1 || lead[0].Kind != SectionLead || !strings.HasPrefix(lead[0].Text, "First para\nline two.\n\n- item\n\nlong") || strings.Contains(lead[0].Text, "Not this") {
+		t.Errorf("lead %+v", lead)
+	}
+	if s := Sections("  \n"); s != nil {
+		t.Errorf("empty body: %+v", s)
 	}
 }

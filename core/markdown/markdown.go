@@ -70,6 +70,7 @@ type Item struct {
 	Start, End int    // the item's first line, line ending included
 	Dest       string // the first link's destination, as written
 	Line       string // the first line, without its ending
+	Text       string // the first link's text, as written (escapes kept)
 }
 
 // LinkedItems returns, in document order, every list item (at any depth)
@@ -86,10 +87,10 @@ func LinkedItems(src []byte) []Item {
 		if block == nil {
 			return ast.WalkContinue, nil
 		}
-		var dest string
+		var dest, text string
 		ast.Walk(block, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
 			if l, ok := c.(*ast.Link); ok && entering && dest == "" {
-				dest = string(l.Destination)
+				dest, text = string(l.Destination), linkText(l, src)
 				return ast.WalkStop, nil
 			}
 			return ast.WalkContinue, nil
@@ -103,11 +104,38 @@ func LinkedItems(src []byte) []Item {
 		}
 		start := lineStart(src, off)
 		end := lineEnd(src, off)
-		items = append(items, Item{Start: start, End: end, Dest: dest,
+		items = append(items, Item{Start: start, End: end, Dest: dest, Text: text,
 			Line: strings.TrimRight(string(src[start:end]), "\r\n")})
 		return ast.WalkContinue, nil
 	})
 	return items
+}
+
+// linkText returns the source of link l's text, between its brackets:
+// from the first to the last text its inlines hold, widened over the
+// code span and emphasis markers that open or close it.
+func linkText(l *ast.Link, src []byte) string {
+	start, stop := -1, -1
+	ast.Walk(l, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if t, ok := c.(*ast.Text); ok && entering {
+			if start < 0 || t.Segment.Start < start {
+				start = t.Segment.Start
+			}
+			stop = max(stop, t.Segment.Stop)
+		}
+		return ast.WalkContinue, nil
+	})
+	if start < 0 {
+		return ""
+	}
+	const markers = "`*_~="
+	for start > 0 && strings.IndexByte(markers, src[start-1]) >= 0 {
+		start--
+	}
+	for stop < len(src) && strings.IndexByte(markers, src[stop]) >= 0 {
+		stop++
+	}
+	return string(src[start:stop])
 }
 
 // WikiLink is a [[target]] or ![[target]] found outside code.
@@ -259,4 +287,33 @@ func Headings(src []byte) []Heading {
 func isSetext(src []byte, off int) bool {
 	line := strings.TrimSpace(string(src[off:lineEnd(src, off)]))
 	return line != "" && (strings.Trim(line, "=") == "" || strings.Trim(line, "-") == "")
+}
+
+// Block is a top-level block of the document: its source extent, up to
+// the next block's start (blank lines included), and whether it is a
+// heading.
+type Block struct {
+	Start, End int
+	Heading    bool
+}
+
+// Blocks returns the document's top-level blocks in order. Blocks without
+// a line of text (a thematic break, an empty heading) are left out.
+func Blocks(src []byte) []Block {
+	var bs []Block
+	for n := parse(src).FirstChild(); n != nil; n = n.NextSibling() {
+		off := firstOffset(n)
+		if off < 0 {
+			continue
+		}
+		start := lineStart(src, off)
+		if n.Kind() == ast.KindFencedCodeBlock && start > 0 { // its text starts after the fence line
+			start = lineStart(src, start-1)
+		}
+		if len(bs) > 0 {
+			bs[len(bs)-1].End = start
+		}
+		bs = append(bs, Block{Start: start, End: len(src), Heading: n.Kind() == ast.KindHeading})
+	}
+	return bs
 }

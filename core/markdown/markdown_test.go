@@ -1,7 +1,9 @@
 package markdown
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -64,5 +66,26 @@ func TestOldMacLineEndings(t *testing.T) {
 	}
 	if links := WikiLinks([]byte(src)); len(links) != 1 || links[0].Target != "Note" {
 		t.Errorf("WikiLinks = %+v", links)
+	}
+}
+
+func TestLinkedItemText(t *testing.T) {
+	src := "- [2026 — a \\*b\\* `c` *d*](x.md) tail\n- [](y.md)\n"
+	items := LinkedItems([]byte(src))
+	if len(items) != 2 || items[0].Text != "2026 — a \\*b\\* `c` *d*" || items[1].Text != "" {
+		t.Fatalf("items %+v", items)
+	}
+}
+
+func TestBlocks(t *testing.T) {
+	src := "Intro line\nmore.\n\n# Head\n\n- a\n- b\n\n```\nx\n```\n"
+	bs := Blocks([]byte(src))
+	var got []string
+	for _, b := range bs {
+		got = append(got, fmt.Sprintf("%v:%q", b.Heading, src[b.Start:b.End]))
+	}
+	want := []string{`false:"Intro line\nmore.\n\n"`, `true:"# Head\n\n"`, `false:"- a\n- b\n\n"`, "false:\"```\\nx\\n```\\n\""}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("blocks\n got %v\nwant %v", got, want)
 	}
 }

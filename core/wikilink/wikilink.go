@@ -13,7 +13,7 @@ import (
 // Names is every note of the vault as a wikilink can name it.
 type Names struct {
 	stems map[string]string // lowercased stem → path
-	paths map[string]bool   // lowercased path without ".md"
+	paths map[string]string // lowercased path without ".md" → path
 }
 
 // Stem is a file's name as a wikilink names it: without folder, and
@@ -22,12 +22,12 @@ func Stem(p string) string { return strings.TrimSuffix(path.Base(p), ".md") }
 
 // NamesOf indexes files (vault paths).
 func NamesOf(files []string) Names {
-	n := Names{stems: make(map[string]string, len(files)), paths: make(map[string]bool, len(files))}
+	n := Names{stems: make(map[string]string, len(files)), paths: make(map[string]string, len(files))}
 	for _, f := range files {
 		n.stems[strings.ToLower(Stem(f))] = f
 	}
 	for _, p := range n.stems {
-		n.paths[strings.ToLower(strings.TrimSuffix(p, ".md"))] = true
+		n.paths[strings.ToLower(strings.TrimSuffix(p, ".md"))] = p
 	}
 	return n
 }
@@ -44,7 +44,18 @@ func (n Names) Resolves(target string) bool {
 	if _, ok := n.stems[strings.ToLower(Stem(target))]; ok && !strings.Contains(target, "/") {
 		return true
 	}
-	return n.paths[key(target)]
+	_, ok := n.paths[key(target)]
+	return ok
+}
+
+// Note returns the path of the note a link target names, as Resolves
+// reads it: by its stem when it holds no "/", or by its path.
+func (n Names) Note(target string) (string, bool) {
+	if !strings.Contains(target, "/") {
+		return n.Taken(Stem(target))
+	}
+	p, ok := n.paths[key(target)]
+	return p, ok
 }
 
 func key(target string) string { return strings.ToLower(strings.TrimSuffix(target, ".md")) }
@@ -77,4 +88,18 @@ func Unresolved(targets []string, names Names, creating func(string) bool) []str
 		out = append(out, t)
 	}
 	return out
+}
+
+// Any reports whether text holds a wikilink, outside code, whose target
+// match accepts.
+func Any(text string, match func(target string) bool) bool {
+	if !Has(text) {
+		return false
+	}
+	for _, l := range markdown.WikiLinks([]byte(text)) {
+		if match(l.Target) {
+			return true
+		}
+	}
+	return false
 }

@@ -50,7 +50,7 @@ var nextStepNames = map[string]bool{
 // any level, any case, accents and surrounding punctuation ignored), or nil.
 func NextSteps(body string, hs []markdown.Heading) *string {
 	for _, h := range hs {
-		if !nextStepNames[headingKey(h.Text)] {
+		if !nextStepNames[HeadingKey(h.Text)] {
 			continue
 		}
 		s := strings.TrimSpace(body[h.BodyStart:h.End])
@@ -62,10 +62,10 @@ func NextSteps(body string, hs []markdown.Heading) *string {
 	return nil
 }
 
-// headingKey folds a heading's text to lowercase words, accents and
+// HeadingKey folds a heading's text to lowercase words, accents and
 // punctuation dropped: "Next action(s) :" → "next actions",
 // "Prochaines Étapes" → "prochaines etapes".
-func headingKey(t string) string {
+func HeadingKey(t string) string {
 	t = strings.ReplaceAll(strings.ReplaceAll(t, "(s)", "s"), "(S)", "s")
 	t = fold.Fold(t)
 	t = strings.Map(func(r rune) rune {
@@ -88,7 +88,7 @@ func sectionText(text, title string) string {
 		}
 		text = rest
 	}
-	if hs := markdown.Headings([]byte(text)); len(hs) > 0 && hs[0].Start == 0 && headingKey(hs[0].Text) == strings.ToLower(title) {
+	if hs := markdown.Headings([]byte(text)); len(hs) > 0 && hs[0].Start == 0 && HeadingKey(hs[0].Text) == strings.ToLower(title) {
 		text = strings.TrimLeftFunc(text[hs[0].BodyStart:], func(r rune) bool { return r == '\n' || r == '\r' })
 	}
 	return text

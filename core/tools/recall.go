@@ -1,0 +1,584 @@
+package tools
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"path"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"kessho/core/atom"
+	"kessho/core/catalog"
+	"kessho/core/fault"
+	"kessho/core/frontmatter"
+	"kessho/core/history"
+	"kessho/core/vault"
+	"kessho/core/wikilink"
+	"kessho/core/worklog"
+)
+
+// recallSpec is mem_recall in the catalogue.
+var recallSpec = &catalog.Tool{
+	Name:  "mem_recall",
+	Title: catalog.Text{En: "Recall a project", Fr: "Se remémorer un projet"},
+	Description: catalog.Text{
+		En: "The briefing to read at the start of a session on a project or domain, within max_chars: its context (frontmatter fields and body), its last archived sessions' decisions and next steps (or their first paragraphs), the atoms those sessions derived, and the principles and goals that link to it or that it links to. Every part names its path; when the budget is hit the least important parts are cut first and `truncated` says what was cut (read those in full with mem_read_archive or by path). Works without context.md. Read-only.",
+		Fr: "Le briefing à lire en début de session sur un projet ou domaine, dans la limite de max_chars : son contexte (champs du frontmatter et corps), les décisions et prochaines étapes de ses dernières sessions archivées (ou leurs premiers paragraphes), les atomes que ces sessions ont dérivés, et les principes et objectifs qui le lient ou qu'il lie. Chaque partie nomme son chemin ; quand le budget est atteint, les parties les moins importantes sont coupées d'abord et `truncated` dit ce qui l'a été (lisez-les en entier avec mem_read_archive ou par leur chemin). Fonctionne sans context.md. Lecture seule.",
+	},
+	Params: []catalog.Param{
+		slugParam,
+		{Name: "archives", Type: catalog.Integer, Default: 3, Minimum: floatp(0), Maximum: floatp(20),
+			Description: catalog.Text{
+				En: "How many of the last archived sessions to brief, newest first, 0 to 20 (default 3).",
+				Fr: "Combien des dernières sessions archivées résumer, la plus récente en premier, de 0 à 20 (3 par défaut).",
+			}},
+		{Name: "max_chars", Type: catalog.Integer, Default: 12000, Minimum: floatp(1000), Maximum: floatp(200000),
+			Description: catalog.Text{
+				En: "The briefing's budget in characters, 1,000 to 200,000 (default 12,000): summary_md never exceeds it, and every text of the result is the one summary_md holds.",
+				Fr: "Le budget du briefing en caractères, de 1 000 à 200 000 (12 000 par défaut) : summary_md ne le dépasse jamais, et chaque texte du résultat est celui que contient summary_md.",
+			}},
+	},
+	CLI:    catalog.CLI{Command: "recall", Args: []string{"slug"}},
+	Errors: readErrors,
+}
+
+// recallMsg is mem_recall's messages.
+var recallMsg = struct {
+	title, context, noContext, notText, gone, atomsTitle, linkedTitle, atomMissing, cut fault.Msg
+	links                                                                               map[string]fault.Msg
+}{
+	title:       fault.Msg{En: "# Recall — %s (%s)", Fr: "# Remémoration — %s (%s)"},
+	context:     fault.Msg{En: "## Context — `%s`", Fr: "## Contexte — `%s`"},
+	noContext:   fault.Msg{En: "%s has no context.md (%s): recalled from its history and archives", Fr: "%s n'a pas de context.md (%s) : remémoré d'après son historique et ses archives"},
+	notText:     fault.Msg{En: "%s is not UTF-8 text: left out", Fr: "%s n'est pas du texte UTF-8 : laissé de côté"},
+	gone:        fault.Msg{En: "history.md names %s, but that file is gone", Fr: "history.md nomme %s, mais ce fichier n'existe plus"},
+	atomsTitle:  fault.Msg{En: "## Atoms these sessions derived", Fr: "## Atomes dérivés de ces sessions"},
+	linkedTitle: fault.Msg{En: "## Principles and goals", Fr: "## Principes et objectifs"},
+	atomMissing: fault.Msg{En: "%s derived %s, which no note of 20-knowledge, 40-principles or 50-goals is named", Fr: "%s a dérivé %s, mais aucune note de 20-knowledge, 40-principles ou 50-goals ne porte ce nom"},
+	cut:         fault.Msg{En: "*Cut to fit %d characters: %d part(s), listed in `truncated`.*", Fr: "*Coupé pour tenir en %d caractères : %d partie(s), listées dans `truncated`.*"},
+	links: map[string]fault.Msg{
+		"derived":    {En: "derived", Fr: "dérivé"},
+		"links_here": {En: "links here", Fr: "lie ce projet"},
+		"linked":     {En: "linked from the project", Fr: "lié par le projet"},
+		"both":       {En: "linked both ways", Fr: "lié dans les deux sens"},
+	},
+}
+
+// RecallContext is the project's context.md in a recall.
+type RecallContext struct {
+	Path        string         `json:"path"`
+	Frontmatter map[string]any `json:"frontmatter"`
+	Body        string         `json:"body"`
+}
+
+// RecallArchive is one archived session in a recall.
+type RecallArchive struct {
+	Path     string            `json:"path"`
+	Date     *string           `json:"date"`
+	Time     *string           `json:"time"`
+	Subject  string            `json:"subject"`
+	Sections []history.Section `json:"sections"`
+}
+
+// RecallNote is an atom, principle or goal in a recall. Link says why it
+// is there: "derived" (an archive of the recall derived it), "links_here"
+// (it links to the project), "linked" (the project links to it), "both".
+type RecallNote struct {
+	Path string `json:"path"`
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+	Link string `json:"link"`
+	Text string `json:"text"`
+}
+
+// RecallCut is one part mem_recall cut to fit max_chars: the file, which
+// part of it, and how many of its characters were kept (0: left out).
+type RecallCut struct {
+	Path string `json:"path"`
+	Part string `json:"part"`
+	Kept int    `json:"kept"`
+	Of   int    `json:"of"`
+}
+
+// RecallResult is mem_recall's result.
+type RecallResult struct {
+	Slug      string          `json:"slug"`
+	Kind      string          `json:"kind"`
+	Archived  bool            `json:"archived"`
+	Context   *RecallContext  `json:"context"`
+	Archives  []RecallArchive `json:"archives"`
+	Atoms     []RecallNote    `json:"atoms"`
+	Linked    []RecallNote    `json:"linked"`
+	Truncated []RecallCut     `json:"truncated"`
+	Chars     int             `json:"chars"`
+	Common
+}
+
+// atomDirs are the zones where mem_archive writes atoms; linkDirs the
+// ones whose notes a recall lists when they link to the project.
+var (
+	atomDirs = []string{atom.Zones["knowledge"].Dir, atom.Zones["principle"].Dir, atom.Zones["goal"].Dir}
+	linkDirs = []string{atom.Zones["principle"].Dir, atom.Zones["goal"].Dir}
+)
+
+// recall is mem_recall. What it gathers, in order of importance (the
+// order of the briefing, and the order in which the budget keeps parts):
+//
+//  1. context.md: its frontmatter fields and its body (none when the
+//     project has no context.md: a vault made by other tools still
+//     recalls from its history and archives);
+//  2. the last `archives` archives, newest first, in mem_read_archive's
+//     order (history.md's entries, then the files no entry names): each
+//     one's decisions and next-steps sections, or its first paragraphs
+//     (history.Sections);
+//  3. the atoms those archives derived (their `derived_atoms`, found by
+//     name in 20-knowledge, 40-principles and 50-goals): each one's body;
+//  4. the principles and goals (40-principles, 50-goals) that link to the
+//     project — a wikilink, anywhere in the note, frontmatter included,
+//     to its slug, to a path in its folder, or to one of its archives (so
+//     every atom its sessions derived, through `source`) — or that
+//     context.md or the recalled archives link to; principles first, by
+//     path.
+//
+// The budget, max_chars, bounds summary_md in characters (runes): first
+// every part's heading line (its path; context.md's fields), then each
+// part's text in the order above, a text that does not fit cut on a line
+// or word boundary ("…"), left out when under 40 characters would remain.
+// While a text is fitted, room is kept for the heading lines of the
+// parts after it, up to a quarter of the budget: past that quarter the
+// context's body outranks the headings of the least important parts.
+// Atoms' and linked notes' texts are cut at 800 characters first. A part
+// whose very heading does not fit is left out, from the least important.
+// Every cut is listed in `truncated`; the result's texts are the ones the
+// briefing holds.
+func recall(env *Env, ar *archives, a *struct {
+	slugArg
+	Archives int `json:"archives"`
+	MaxChars int `json:"max_chars"`
+}) (any, error) {
+	p, listing := ar.p, ar.listing
+	refs := ar.refs[:min(a.Archives, len(ar.refs))]
+	g := &gathered{env: env, p: p, res: RecallResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(),
+		Archives: []RecallArchive{}, Atoms: []RecallNote{}, Linked: []RecallNote{}, Truncated: []RecallCut{}, Common: common()}}
+	if err := g.ask(refs); err != nil {
+		return nil, err
+	}
+	if err := g.context(); err != nil {
+		return nil, err
+	}
+	derived := g.archives(refs)
+	if err := g.atoms(derived); err != nil {
+		return nil, err
+	}
+	if err := g.linked(listing); err != nil {
+		return nil, err
+	}
+	g.brief(a.MaxChars)
+	return g.res, nil
+}
+
+// gathered is what a recall has read so far.
+type gathered struct {
+	env    *Env
+	p      vault.Project
+	res    RecallResult
+	texts  []string       // context.md and the recalled archives, for the links they make
+	derive []derivedAtom  // atoms the archives derived, in order
+	notes  wikilink.Names // the notes of atomDirs
+	seen   map[string]bool
+}
+
+// derivedAtom is an atom name an archive derived.
+type derivedAtom struct{ archive, name string }
+
+// ask asks, in one round, for context.md, the archives to recall, the
+// listings of atomDirs and the content of linkDirs.
+func (g *gathered) ask(refs []archiveRef) error {
+	files := []string{g.p.Context()}
+	for _, r := range refs {
+		if r.Exists {
+			files = append(files, r.Path)
+		}
+	}
+	trees := []vault.Tree{{Root: atom.Zones["knowledge"].Dir}}
+	for _, d := range linkDirs {
+		trees = append(trees, vault.Tree{Root: d, Content: true})
+	}
+	return g.env.View.Ask(vault.Need{Files: files, Trees: trees})
+}
+
+// readNote reads p as a note: its frontmatter (nil when it has none or it
+// is not valid YAML), its body (the whole text then, with a warning), and
+// whether it could be read as text (a warning says why not).
+func (g *gathered) readNote(p string) (*frontmatter.Doc, string, bool, error) {
+	c, err := g.env.View.Read(p)
+	if err != nil || !c.Exists {
+		return nil, "", false, err
+	}
+	if c.NotUTF8 {
+		g.res.Warnings = append(g.res.Warnings, g.env.Say(recallMsg.notText, p))
+		return nil, "", false, nil
+	}
+	doc, perr := frontmatter.Parse(c.Text)
+	if perr != nil {
+		_, body := splitNote(g.env, p, c.Text, &g.res.Warnings)
+		return nil, body, true, nil
+	}
+	return doc, doc.Body(), true, nil
+}
+
+// context reads context.md.
+func (g *gathered) context() error {
+	p := g.p.Context()
+	doc, body, ok, err := g.readNote(p)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		if c, _ := g.env.View.Read(p); !c.Exists {
+			g.res.Warnings = append(g.res.Warnings, g.env.Say(recallMsg.noContext, g.p.Slug, p))
+		}
+		return nil
+	}
+	ctx := &RecallContext{Path: p, Body: body}
+	if doc != nil {
+		ctx.Frontmatter = map[string]any{}
+		for _, k := range doc.Keys() {
+			ctx.Frontmatter[k], _ = doc.Lookup(k)
+		}
+	}
+	g.res.Context = ctx
+	g.texts = append(g.texts, body)
+	return nil
+}
+
+// archives reads the archives to recall: their sections, and the atoms
+// they derived.
+func (g *gathered) archives(refs []archiveRef) []derivedAtom {
+	for _, r := range refs {
+		ra := RecallArchive{Path: r.Path, Sections: []history.Section{}}
+		if e := r.Entry; e != nil {
+			ra.Date, ra.Time, ra.Subject = optional(e.Date+e.Week), optional(e.Time), e.Subject
+		} else if s, ok := worklog.ParseName(r.Name); ok {
+			ra.Date, ra.Time = optional(s.Date.String()), optional(s.Time)
+		}
+		if !r.Exists {
+			g.res.Warnings = append(g.res.Warnings, g.env.Say(recallMsg.gone, r.Path))
+			g.res.Archives = append(g.res.Archives, ra)
+			continue
+		}
+		doc, body, ok, _ := g.readNote(r.Path) // asked for: no need can remain
+		if doc != nil {
+			if s, _ := doc.String("subject"); ra.Subject == "" {
+				ra.Subject = strings.TrimSpace(s)
+			}
+			if names, ok := doc.Strings("derived_atoms"); ok {
+				for _, n := range names {
+					if n = atom.Name(n); n != "" {
+						g.derive = append(g.derive, derivedAtom{r.Path, n})
+					}
+				}
+			}
+		}
+		if ra.Subject == "" {
+			ra.Subject = strings.TrimSuffix(path.Base(r.Path), ".md")
+		}
+		if ok {
+			ra.Sections = append(ra.Sections, history.Sections(body)...)
+			g.texts = append(g.texts, body)
+		}
+		g.res.Archives = append(g.res.Archives, ra)
+	}
+	return g.derive
+}
+
+// atoms finds and reads the atoms the archives derived.
+func (g *gathered) atoms(derived []derivedAtom) error {
+	var files []string
+	for _, d := range atomDirs {
+		f, err := g.env.View.Walk(d)
+		if err != nil {
+			return err
+		}
+		files = append(files, f...)
+	}
+	g.notes = wikilink.NamesOf(files)
+	g.seen = map[string]bool{}
+	var paths []string
+	for _, d := range derived {
+		p, ok := g.notes.Taken(d.name)
+		if !ok {
+			g.res.Warnings = append(g.res.Warnings, g.env.Say(recallMsg.atomMissing, d.archive, "[["+d.name+"]]"))
+			continue
+		}
+		if !g.seen[p] {
+			g.seen[p] = true
+			paths = append(paths, p)
+		}
+	}
+	if err := g.env.View.Ask(vault.Need{Files: paths}); err != nil {
+		return err
+	}
+	for _, p := range paths {
+		_, body, _, err := g.readNote(p)
+		if err != nil {
+			return err
+		}
+		g.res.Atoms = append(g.res.Atoms, RecallNote{Path: p, Name: wikilink.Stem(p), Kind: kindOfZone(p), Link: "derived", Text: strings.TrimSpace(body)})
+	}
+	return nil
+}
+
+// kindOfZone is the atom kind of a note by its zone folder.
+func kindOfZone(p string) string {
+	for kind, z := range atom.Zones {
+		if strings.HasPrefix(p, z.Dir+"/") {
+			return kind
+		}
+	}
+	return ""
+}
+
+// linked finds the principles and goals linked to the project either
+// way (listing: its archives/ folder).
+func (g *gathered) linked(listing []string) error {
+	linkedTo := map[string]bool{}
+	for _, t := range wikilink.Targets(g.texts) {
+		if p, ok := g.notes.Note(t); ok {
+			linkedTo[p] = true
+		}
+	}
+	here := g.pointsHere(listing)
+	for _, d := range linkDirs {
+		files, err := g.env.View.Walk(d)
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			if g.seen[f] || !strings.HasSuffix(f, ".md") {
+				continue
+			}
+			c, err := g.env.View.Read(f)
+			if err != nil {
+				return err
+			}
+			link := ""
+			switch in, out := !c.NotUTF8 && wikilink.Any(c.Text, here), linkedTo[f]; {
+			case in && out:
+				link = "both"
+			case in:
+				link = "links_here"
+			case out:
+				link = "linked"
+			default:
+				continue // warnings only for the notes the briefing shows
+			}
+			_, body, _, err := g.readNote(f)
+			if err != nil {
+				return err
+			}
+			g.res.Linked = append(g.res.Linked, RecallNote{Path: f, Name: wikilink.Stem(f), Kind: kindOfZone(f), Link: link, Text: strings.TrimSpace(body)})
+		}
+	}
+	return nil
+}
+
+// pointsHere returns a test of whether a wikilink target names the
+// project: its slug, a path in its folder (wherever mem_historize put
+// it), or one of its archives by name.
+func (g *gathered) pointsHere(listing []string) func(string) bool {
+	stems := map[string]bool{strings.ToLower(g.p.Slug): true}
+	for _, n := range listing {
+		if s, ok := strings.CutSuffix(n, ".md"); ok {
+			stems[strings.ToLower(s)] = true
+		}
+	}
+	return func(t string) bool {
+		t = strings.ToLower(strings.TrimSuffix(t, ".md"))
+		for _, k := range []string{vault.KindProject, vault.KindDomain, vault.KindArchived} {
+			dir := strings.ToLower(vault.Dir(k, g.p.Slug))
+			if t == dir || strings.HasPrefix(t, dir+"/") {
+				return true
+			}
+		}
+		return !strings.Contains(t, "/") && stems[t]
+	}
+}
+
+// fieldText writes a frontmatter value on one line: a list as its items
+// joined by ", ", anything else as JSON would but strings bare.
+func fieldText(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case []any:
+		parts := make([]string, len(x))
+		for i, it := range x {
+			parts[i] = fieldText(it)
+		}
+		return strings.Join(parts, ", ")
+	case nil:
+		return ""
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// noteHead is an atom's or linked note's heading line in the briefing.
+func (g *gathered) noteHead(n RecallNote) string {
+	return fmt.Sprintf("### %s (%s, %s) — `%s`", n.Name, n.Kind, g.env.Say(recallMsg.links[n.Link]), n.Path)
+}
+
+// piece is one part of the briefing: its heading lines and its text (a
+// field of the result, cut in place to what the briefing holds).
+type piece struct {
+	head       string
+	text       *string
+	path, part string
+	cap        int // the most characters the text may keep before the budget; 0: no cap
+}
+
+// noteCap is the most characters an atom's or linked note's text keeps.
+const noteCap = 800
+
+// pieces lists the briefing's parts in order of importance.
+func (g *gathered) pieces() []piece {
+	var ps []piece
+	if c := g.res.Context; c != nil {
+		head := g.env.Say(recallMsg.context, c.Path)
+		for _, k := range slices.Sorted(maps.Keys(c.Frontmatter)) {
+			head += "\n- " + k + ": " + cutText(fieldText(c.Frontmatter[k]), 200)
+		}
+		ps = append(ps, piece{head: head, text: &c.Body, path: c.Path, part: "body"})
+	}
+	for i := range g.res.Archives {
+		a := &g.res.Archives[i]
+		when := strings.TrimSpace(deref(a.Date) + " " + deref(a.Time))
+		if when != "" {
+			when += " — "
+		}
+		ps = append(ps, piece{head: fmt.Sprintf("## %s%s — `%s`", when, a.Subject, a.Path), path: a.Path, part: "whole"})
+		for j := range a.Sections {
+			sec := &a.Sections[j]
+			head := ""
+			if sec.Heading != "" {
+				head = "### " + sec.Heading
+			}
+			ps = append(ps, piece{head: head, text: &sec.Text, path: a.Path, part: sec.Kind})
+		}
+	}
+	for _, group := range []struct {
+		title fault.Msg
+		notes []RecallNote
+	}{{recallMsg.atomsTitle, g.res.Atoms}, {recallMsg.linkedTitle, g.res.Linked}} {
+		if len(group.notes) > 0 {
+			ps = append(ps, piece{head: g.env.Say(group.title), part: "title"})
+		}
+		for i := range group.notes {
+			n := &group.notes[i]
+			ps = append(ps, piece{head: g.noteHead(*n), text: &n.Text, path: n.Path, part: "text", cap: noteCap})
+		}
+	}
+	return ps
+}
+
+// footRoom is kept free in the budget for the line saying what was cut.
+const footRoom = 100
+
+// brief fits the pieces into max characters (see recall) and writes
+// summary_md.
+func (g *gathered) brief(max int) {
+	title := g.env.Say(recallMsg.title, g.p.Slug, g.p.Type()) + "\n\n"
+	budget := max - runes(title) - footRoom
+	ps := g.pieces()
+	heads := make([]int, len(ps)+1) // heads[i]: the heading lines of ps[i:]
+	for i := len(ps) - 1; i >= 0; i-- {
+		heads[i] = heads[i+1]
+		if ps[i].head != "" {
+			heads[i] += runes(ps[i].head) + 2
+		}
+	}
+	used, fits := 0, len(ps)
+	for i := range ps {
+		pc := &ps[i]
+		if h := heads[i] - heads[i+1]; fits == len(ps) && used+h <= budget {
+			used += h
+		} else if fits == len(ps) {
+			fits = i
+		}
+		if pc.text == nil {
+			if i >= fits && pc.part == "whole" {
+				g.cut(pc.path, pc.part, 0, 0)
+			}
+			continue
+		}
+		used += g.fit(pc, i < fits, budget-used-min(heads[i+1], budget/4)-2)
+	}
+	var b strings.Builder
+	b.WriteString(title)
+	for _, pc := range ps[:fits] {
+		if pc.head != "" {
+			b.WriteString(pc.head + "\n\n")
+		}
+		if pc.text != nil && strings.TrimSpace(*pc.text) != "" {
+			b.WriteString(strings.TrimRightFunc(*pc.text, unicode.IsSpace) + "\n\n")
+		}
+	}
+	if n := len(g.res.Truncated); n > 0 {
+		b.WriteString(g.env.Say(recallMsg.cut, max, n) + "\n")
+	}
+	g.res.SummaryMD = strings.TrimRightFunc(b.String(), unicode.IsSpace) + "\n"
+	g.res.Chars = runes(g.res.SummaryMD)
+}
+
+// fit cuts pc's text to room characters (after its cap), or to nothing
+// when it is not shown or under 40 characters would remain, records the
+// cut, and returns what the text costs in the briefing.
+func (g *gathered) fit(pc *piece, shown bool, room int) int {
+	full := runes(*pc.text)
+	keep := *pc.text
+	if pc.cap > 0 {
+		keep = cutText(keep, pc.cap)
+	}
+	switch n := runes(keep); {
+	case !shown || n > room && room < 40:
+		keep = ""
+	case n > room:
+		keep = cutText(keep, room)
+	}
+	if keep != *pc.text {
+		g.cut(pc.path, pc.part, runes(keep), full)
+		*pc.text = keep
+	}
+	if keep == "" {
+		return 0
+	}
+	return runes(keep) + 2
+}
+
+// cut records a part cut to fit the budget.
+func (g *gathered) cut(p, part string, kept, of int) {
+	g.res.Truncated = append(g.res.Truncated, RecallCut{Path: p, Part: part, Kept: kept, Of: of})
+}
+
+func runes(s string) int { return utf8.RuneCountInString(s) }
+
+// cutText returns s cut to at most n characters, "…" included: at the
+// last line break or space of its last quarter when there is one.
+func cutText(s string, n int) string {
+	if runes(s) <= n {
+		return s
+	}
+	rs := []rune(s)[:max(n-1, 0)]
+	cut := len(rs)
+	for i := len(rs) - 1; i > len(rs)*3/4; i-- {
+		if rs[i] == '\n' || rs[i] == ' ' {
+			cut = i
+			break
+		}
+	}
+	return strings.TrimRightFunc(string(rs[:cut]), unicode.IsSpace) + "…"
+}
