@@ -407,4 +407,3 @@ func (x *Index) Slugs() []string {
 	sort.Strings(out)
 	return out
 }
-
