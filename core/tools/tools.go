@@ -35,6 +35,7 @@ import (
 	"kessho/core/catalog"
 	"kessho/core/fault"
 	"kessho/core/plan"
+	"kessho/core/search"
 	"kessho/core/vault"
 )
 
@@ -57,6 +58,7 @@ var All = []Tool{
 	{listSpec, listTool},
 	{readContextSpec, readContextTool},
 	{rollbackSpec, rollback},
+	{searchSpec, searchTool},
 	{setSummarySpec, setSummary},
 	{updatePhaseSpec, updatePhase},
 	{worklogSpec, worklogTool},
@@ -103,6 +105,10 @@ type Env struct {
 	Now  time.Time
 	Lang string
 	View *vault.View
+	// Search is the index and note versions a host sent (mem_search);
+	// IndexOut the updated index for it to store, set by mem_search.
+	Search   *search.Carry
+	IndexOut []byte
 }
 
 // Say returns m in the caller's language, formatted with args.
