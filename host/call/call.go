@@ -163,7 +163,8 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 
 	ctx, d, cancel := newDeadline(ctx, opts.Timeout)
 	defer cancel()
-	req := core.Request{Tool: tool, Args: args, Now: opts.Now.Format(time.RFC3339), TZ: opts.TZ, Lang: opts.Lang}
+	req := core.Request{Tool: tool, Args: args, Now: opts.Now.Format(time.RFC3339), TZ: opts.TZ, Lang: opts.Lang,
+		Search: carry(ctx, v, tool)}
 	for round := 0; ; round++ {
 		if d.late(nil) {
 			return refuse(d.overrun(tool))
@@ -216,6 +217,7 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 				return o, nil
 			}
 		}
+		raw = storeIndex(v, ans, raw)
 		out, _ := json.Marshal(struct {
 			OK     bool            `json:"ok"`
 			Result json.RawMessage `json:"result"`
