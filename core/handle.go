@@ -144,7 +144,7 @@ func handle(request []byte) (ans Answer) {
 	}
 	ans = okAnswer(tool, result, p, lang)
 	if env.IndexOut != nil && ans.Error == nil {
-		ans.Search = &search.Carry{Index: env.IndexOut}
+		ans.Search = &search.Carry{Index: env.IndexOut, ID: search.ID(env.IndexOut)}
 	}
 	return ans
 }

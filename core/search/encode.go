@@ -3,6 +3,7 @@ package search
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"slices"
 	"strings"
@@ -188,4 +189,13 @@ func Decode(data []byte) (*Index, error) {
 		}
 	}
 	return x, nil
+}
+
+// ID names an encoding: its checksum and length ("" for bytes too short
+// to be one).
+func ID(data []byte) string {
+	if len(data) < 4 {
+		return ""
+	}
+	return fmt.Sprintf("%08x-%d", binary.LittleEndian.Uint32(data[len(data)-4:]), len(data))
 }

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -214,44 +213,53 @@ func contains(list []string, s string) bool {
 
 // warm is the index of the last search, kept in the running core (the
 // warm wasm instance, or the native process) so that the next search
-// neither decodes nor rebuilds it. carried tells the host's Carry bytes it
-// stands for (from, what the host sent; to, what it was encoded to); a
-// core fed no Carry keys notes by their SHA-256, which any index state
-// may be brought up to date from.
+// neither decodes nor rebuilds it. For a host that carries the index
+// (search.Carry), id names the stored index it descends from and listing
+// the notes' listing it is up to date with; a core fed no Carry keys notes
+// by their SHA-256, which any index state may be brought up to date from.
 var warm struct {
 	sync.Mutex
-	idx      *search.Index
-	carried  bool
-	from, to []byte
+	idx         *search.Index
+	carried     bool
+	id, listing string
 }
 
-// upToDate returns the index brought up to date with the vault: from the
-// warm one or the host's (a corrupt, stale or foreign one is rebuilt),
-// reading only the notes whose version changed.
+// upToDate returns the index brought up to date with the vault: the warm
+// one when the host's listing is the one it is up to date with, else the
+// warm or the host's (a corrupt, stale or foreign one is rebuilt) brought
+// up to date by reading only the notes whose version changed.
 func upToDate(env *Env) (*search.Index, error) {
+	c := env.Search
+	carried := c != nil && (c.Listing != "" || c.Full)
+	if carried && !c.Full {
+		if warm.carried && warm.idx != nil && warm.listing == c.Listing {
+			return warm.idx, nil
+		}
+		if warm.carried && warm.idx != nil && c.ID != "" && warm.id == c.ID {
+			return nil, env.View.AskSearch("notes")
+		}
+		return nil, env.View.AskSearch("index")
+	}
 	listing, err := noteVersions(env)
 	if err != nil {
 		return nil, err
 	}
-	carried := env.Search != nil && env.Search.Notes != nil
 	var idx *search.Index
 	switch {
-	case carried && warm.carried && (bytes.Equal(warm.from, env.Search.Index) || bytes.Equal(warm.to, env.Search.Index)):
+	case carried && warm.carried && warm.idx != nil && c.ID != "" && warm.id == c.ID:
 		idx = warm.idx
 	case carried:
-		if idx, err = search.Decode(env.Search.Index); err != nil {
+		if idx, err = search.Decode(c.Index); err != nil {
 			idx = search.New()
 			idx.Changed = true
 		}
+		warm.id = search.ID(c.Index)
 	case !warm.carried && warm.idx != nil:
 		idx = warm.idx
 	default:
 		idx = search.New()
 	}
-	warm.idx, warm.carried = idx, carried
-	if carried {
-		warm.from, warm.to = env.Search.Index, nil
-	}
+	warm.idx, warm.carried, warm.listing = idx, carried, ""
 	stale := idx.Stale(listing)
 	if err := env.View.Ask(vault.Need{Files: stale}); err != nil {
 		return nil, err
@@ -268,6 +276,9 @@ func upToDate(env *Env) (*search.Index, error) {
 		}
 	}
 	idx.Compact()
+	if carried {
+		warm.listing = c.Listing
+	}
 	return idx, nil
 }
 
@@ -276,7 +287,7 @@ func upToDate(env *Env) (*search.Index, error) {
 // note's SHA-256 (one files need).
 func noteVersions(env *Env) (map[string]string, error) {
 	out := map[string]string{}
-	if env.Search != nil && env.Search.Notes != nil {
+	if env.Search != nil && env.Search.Full {
 		for p, v := range env.Search.Notes {
 			if search.IsNote(p) {
 				out[p] = v
@@ -305,14 +316,14 @@ func noteVersions(env *Env) (map[string]string, error) {
 	return out, nil
 }
 
-// keepWarm keeps idx for the next call and, for a host that carries the
-// index, hands it the new encoding when the index changed.
+// keepWarm hands a host that carries the index its new encoding and id
+// when the index changed.
 func keepWarm(env *Env, idx *search.Index) {
 	if !warm.carried || !idx.Changed {
 		return
 	}
 	env.IndexOut = idx.Encode()
-	warm.to = env.IndexOut
+	warm.id = search.ID(env.IndexOut)
 	idx.Changed = false
 }
 

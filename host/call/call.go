@@ -163,8 +163,8 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 
 	ctx, d, cancel := newDeadline(ctx, opts.Timeout)
 	defer cancel()
-	req := core.Request{Tool: tool, Args: args, Now: opts.Now.Format(time.RFC3339), TZ: opts.TZ, Lang: opts.Lang,
-		Search: carry(ctx, v, tool)}
+	sc := newCarry(ctx, v, tool)
+	req := core.Request{Tool: tool, Args: args, Now: opts.Now.Format(time.RFC3339), TZ: opts.TZ, Lang: opts.Lang, Search: sc.carry}
 	for round := 0; ; round++ {
 		if d.late(nil) {
 			return refuse(d.overrun(tool))
@@ -195,6 +195,7 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 			if round+1 >= opts.MaxRounds {
 				return refuse(hostlogic.TooManyRounds(tool, opts.MaxRounds))
 			}
+			sc.answer(*ans.Need)
 			if err := v.AnswerContext(ctx, *ans.Need, &req.Snapshot, opts.MaxBytes); err != nil {
 				if d.late(err) {
 					return refuse(d.overrun(tool))
@@ -217,7 +218,7 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 				return o, nil
 			}
 		}
-		raw = storeIndex(v, ans, raw)
+		raw = sc.store(ans, raw)
 		out, _ := json.Marshal(struct {
 			OK     bool            `json:"ok"`
 			Result json.RawMessage `json:"result"`

@@ -44,7 +44,8 @@ func hits(t *testing.T, out call.Outcome) []string {
 
 // TestSearchKeepsIndex: the Go host stores the index under .kessho/index,
 // and the next search reads no note but the hits it shows (limit 1 here),
-// then only the note changed since; a damaged index is rebuilt silently.
+// then only the note changed since; a damaged index is rebuilt silently
+// when the running core has no index of the vault warm.
 func TestSearchKeepsIndex(t *testing.T) {
 	files := map[string]string{}
 	for i := range 30 {
@@ -83,8 +84,14 @@ func TestSearchKeepsIndex(t *testing.T) {
 	if h := hits(t, out); !slices.Equal(h, []string{"20-knowledge/n05.md"}) || !slices.Equal(read, []string{"20-knowledge/n05.md"}) {
 		t.Fatalf("after one edit: hits %v, read %v (want only n05.md)", h, read)
 	}
+	_, other := newVault(t, map[string]string{"a.md": "topic1"})
+	defer other.Close()
 	for _, damaged := range [][]byte{stored[:len(stored)/2], append([]byte("x"), stored[1:]...)} {
 		if err := os.WriteFile(idx, damaged, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// another vault's search leaves the running core's warm index
+		if _, err := call.Run(context.Background(), other, engine.Native(), "mem_search", json.RawMessage(`{"query":"x"}`), call.Options{}); err != nil {
 			t.Fatal(err)
 		}
 		out, read = search("topic1")
@@ -93,7 +100,7 @@ func TestSearchKeepsIndex(t *testing.T) {
 		}
 	}
 	entries, _ := os.ReadDir(filepath.Join(dir, ".kessho", "index"))
-	if len(entries) != 1 {
-		t.Errorf(".kessho/index holds %d entries, want the index alone", len(entries))
+	if len(entries) != 2 {
+		t.Errorf(".kessho/index holds %d entries, want the index and its id", len(entries))
 	}
 }
