@@ -7,6 +7,7 @@
 package search
 
 import (
+	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -59,9 +60,48 @@ func Term(w string) string {
 }
 
 // Words calls fn with each folded word of text: a run of letters and
-// digits of fold.Fold(text), cut at maxToken bytes.
+// digits of fold.Fold(text), cut at maxToken bytes. ASCII is folded in
+// place; only a stretch holding other characters (between ASCII
+// characters that are neither letters nor digits) goes through
+// fold.Fold, which gives the same words at a fraction of the cost.
 func Words(text string, fn func(string)) {
-	f := fold.Fold(text)
+	start, ascii := 0, true
+	for i := 0; i <= len(text); i++ {
+		if i < len(text) {
+			c := text[i]
+			if c >= 0x80 {
+				ascii = false
+				continue
+			}
+			if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' {
+				continue
+			}
+		}
+		if i > start {
+			if ascii {
+				fn(cut(lowerASCII(text[start:i])))
+			} else {
+				foldedWords(text[start:i], fn)
+			}
+		}
+		start, ascii = i+1, true
+	}
+}
+
+// lowerASCII lowercases an ASCII word, without allocating when it is.
+func lowerASCII(w string) string {
+	for i := 0; i < len(w); i++ {
+		if w[i] >= 'A' && w[i] <= 'Z' {
+			return strings.ToLower(w)
+		}
+	}
+	return w
+}
+
+// foldedWords calls fn with each run of letters and digits of
+// fold.Fold(s).
+func foldedWords(s string, fn func(string)) {
+	f := fold.Fold(s)
 	start := -1
 	for i, r := range f {
 		word := unicode.IsLetter(r) || unicode.IsDigit(r)

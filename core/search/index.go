@@ -34,6 +34,11 @@ type Index struct {
 	post   [][]byte
 	last   []uint32 // per term: the last document id in post, plus one
 	byPath map[string]uint32
+	// words maps a folded word to its term id (-1: a stopword), mark and
+	// cur count the note being put; none of them is encoded.
+	words map[string]int64
+	mark  []int32
+	cur   []counted
 	// Changed reports whether the index changed since it was made or
 	// decoded: the host should store it again.
 	Changed bool
@@ -106,32 +111,35 @@ func (x *Index) Put(n Note) {
 	x.ensureDict()
 	id := uint32(len(x.docs))
 	d := doc{Meta: n.Meta}
-	type counts = [NumFields]uint32
-	tf := map[uint32]*counts{}
-	var order []uint32
+	x.cur = x.cur[:0]
 	for f := range NumFields {
 		for _, phrase := range n.Fields[f] {
 			var seq []uint32
-			for _, t := range Terms(phrase) {
-				tid := x.intern(t)
-				c := tf[tid]
-				if c == nil {
-					c = new(counts)
-					tf[tid] = c
-					order = append(order, tid)
+			Words(phrase, func(w string) {
+				tid, ok := x.word(w)
+				if !ok {
+					return
 				}
-				c[f]++
+				j := x.mark[tid]
+				if j == 0 {
+					x.cur = append(x.cur, counted{tid: tid})
+					j = int32(len(x.cur))
+					x.mark[tid] = j
+				}
+				x.cur[j-1].c[f]++
 				d.lens[f]++
 				seq = append(seq, tid)
-			}
+			})
 			if f != FieldBody && len(seq) > 0 {
 				d.phrases = append(d.phrases, seq)
 			}
 		}
 	}
-	for _, tid := range order {
-		x.post[tid] = appendPosting(x.post[tid], id+1-x.last[tid], tf[tid])
+	for i := range x.cur {
+		tid := x.cur[i].tid
+		x.post[tid] = appendPosting(x.post[tid], id+1-x.last[tid], &x.cur[i].c)
 		x.last[tid] = id + 1
+		x.mark[tid] = 0
 	}
 	x.docs = append(x.docs, d)
 	x.byPath[n.Path] = id
@@ -188,6 +196,31 @@ func postings(b []byte, fn func(id uint32, mask byte, tf *[NumFields]uint32)) {
 	}
 }
 
+// counted is one term's frequency in each field of the note being put.
+type counted struct {
+	tid uint32
+	c   [NumFields]uint32
+}
+
+// word returns the term id of a folded word (Term, interned), false for
+// a stopword; words already seen skip stemming.
+func (x *Index) word(w string) (uint32, bool) {
+	if id, ok := x.words[w]; ok {
+		return uint32(id), id >= 0
+	}
+	if x.words == nil {
+		x.words = map[string]int64{}
+	}
+	t := Term(w)
+	if t == "" {
+		x.words[w] = -1
+		return 0, false
+	}
+	id := x.intern(t)
+	x.words[w] = int64(id)
+	return id, true
+}
+
 func (x *Index) intern(t string) uint32 {
 	if id, ok := x.dict[t]; ok {
 		return id
@@ -196,6 +229,7 @@ func (x *Index) intern(t string) uint32 {
 	x.terms = append(x.terms, t)
 	x.post = append(x.post, nil)
 	x.last = append(x.last, 0)
+	x.mark = append(x.mark, 0)
 	x.dict[t] = id
 	return id
 }
@@ -205,6 +239,7 @@ func (x *Index) ensureDict() {
 		return
 	}
 	x.dict = make(map[string]uint32, len(x.terms))
+	x.mark = make([]int32, len(x.terms))
 	for i, t := range x.terms {
 		x.dict[t] = uint32(i)
 	}
@@ -373,7 +408,7 @@ func (x *Index) Compact() {
 			}
 		}
 	}
-	x.docs, x.terms, x.post, x.last, x.dict = docs, terms, post, last, nil
+	x.docs, x.terms, x.post, x.last, x.dict, x.words = docs, terms, post, last, nil, nil
 	x.ensureDict()
 	x.byPath = make(map[string]uint32, len(docs))
 	for i, d := range docs {

@@ -3,6 +3,8 @@ package search
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
+	"strings"
 	"reflect"
 	"testing"
 
@@ -240,6 +242,27 @@ func TestCorruptIndexRefused(t *testing.T) {
 	for _, foreign := range [][]byte{nil, []byte("{}"), []byte("KSHI\x02\x01xxxxxxxx")} {
 		if _, err := Decode(foreign); err == nil {
 			t.Errorf("%q decoded", foreign)
+		}
+	}
+}
+
+// TestWordsFoldsAsTheWholeText: folding ASCII in place and the rest by
+// stretches gives the words fold.Fold of the whole text gives.
+func TestWordsFoldsAsTheWholeText(t *testing.T) {
+	parts := []string{"a", "Z", "9", " ", ".", "'", "é", "E\u0301", "\u0301", "ß", "Œuvre", "日本", "-", "\n", "ı", "ﬁ", "Ⅻ", "x\u0308"}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 5000 {
+		var b strings.Builder
+		for range r.IntN(12) {
+			b.WriteString(parts[r.IntN(len(parts))])
+		}
+		s := b.String()
+		var got []string
+		Words(s, func(w string) { got = append(got, w) })
+		var want []string
+		foldedWords(s, func(w string) { want = append(want, w) })
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: %q, want %q", s, got, want)
 		}
 	}
 }
