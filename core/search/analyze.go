@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/blevesearch/snowballstem"
-	"github.com/blevesearch/snowballstem/english"
+	"github.com/blevesearch/snowballstem/porter"
 	"github.com/blevesearch/snowballstem/french"
 
 	"kessho/core/fold"
@@ -146,7 +146,7 @@ func Stem(w string) string {
 		return s
 	}
 	env := snowballstem.NewEnv(w)
-	english.Stem(env)
+	porter.Stem(env)
 	s = env.Current()
 	env = snowballstem.NewEnv(w)
 	french.Stem(env)

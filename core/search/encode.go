@@ -4,14 +4,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"slices"
 	"strings"
 )
 
 // The encoding: magic, format version, Analyzer, the documents, the terms
 // (sorted, so a decoded index looks terms up without building a map) with
-// their postings, and a CRC-32 of everything before it. Decode refuses any
+// their postings, and a checksum of everything before it. Decode refuses any
 // other version, a foreign file, a truncated or altered one: the caller
 // then builds the index again, never answering from a damaged one.
 const (
@@ -67,7 +66,7 @@ func (x *Index) Encode() []byte {
 		b = binary.AppendUvarint(b, uint64(len(x.post[tid])))
 		b = append(b, x.post[tid]...)
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+	return binary.LittleEndian.AppendUint32(b, checksum(b))
 }
 
 func appendString(b []byte, s string) []byte {
@@ -124,7 +123,7 @@ func Decode(data []byte) (*Index, error) {
 		return nil, ErrCorrupt
 	}
 	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
-	if crc32.ChecksumIEEE(body) != sum || body[4] != format || body[5] != Analyzer {
+	if checksum(body) != sum || body[4] != format || body[5] != Analyzer {
 		return nil, ErrCorrupt
 	}
 	r := &reader{b: body[6:]}
@@ -198,4 +197,15 @@ func ID(data []byte) string {
 		return ""
 	}
 	return fmt.Sprintf("%08x-%d", binary.LittleEndian.Uint32(data[len(data)-4:]), len(data))
+}
+
+// checksum is the 32-bit FNV-1a hash of b: each step is a bijection of the
+// state, so a change of any one byte always changes it (and hash/crc32
+// would weigh more in the plugin's main.js).
+func checksum(b []byte) uint32 {
+	h := uint32(2166136261)
+	for _, c := range b {
+		h = (h ^ uint32(c)) * 16777619
+	}
+	return h
 }

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"strings"
 	"reflect"
+	"strings"
 	"testing"
 
 	"golang.org/x/text/unicode/norm"
