@@ -13,8 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/blevesearch/snowballstem"
-	"github.com/blevesearch/snowballstem/porter"
 	"github.com/blevesearch/snowballstem/french"
+	"github.com/blevesearch/snowballstem/porter"
 
 	"kessho/core/fold"
 )
