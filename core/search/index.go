@@ -56,9 +56,6 @@ func New() *Index {
 	return &Index{byPath: map[string]uint32{}, dict: map[string]uint32{}}
 }
 
-// Len returns the number of notes indexed.
-func (x *Index) Len() int { return x.live }
-
 // Stale compares the index with listing (every note's path and Key):
 // notes no longer listed are removed, and the paths listed whose Key
 // differs from the indexed one, or that are not indexed, are returned,
@@ -415,16 +412,6 @@ func (x *Index) Compact() {
 		x.byPath[d.Path] = uint32(i)
 	}
 	x.Changed = true
-}
-
-// Paths returns the indexed notes' paths, sorted.
-func (x *Index) Paths() []string {
-	out := make([]string, 0, len(x.byPath))
-	for p := range x.byPath {
-		out = append(out, p)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // Slugs returns the slugs of the indexed notes, sorted, once each.

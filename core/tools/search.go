@@ -3,6 +3,7 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -48,13 +49,14 @@ var searchSpec = &catalog.Tool{
 
 // SearchHit is one note mem_search found.
 type SearchHit struct {
-	Path       string   `json:"path"`
-	Title      string   `json:"title"`
-	Kind       string   `json:"kind"`
+	Path  string `json:"path"`
+	Title string `json:"title"` // display, else the file's name
+	Kind  string `json:"kind"`
+	// Zone, Slug and Date are null when the note has none.
 	Zone       *string  `json:"zone"`
 	Slug       *string  `json:"slug"`
 	Date       *string  `json:"date"`
-	Score      float64  `json:"score"`
+	Score      float64  `json:"score"` // not a probability: compare within one answer
 	Line       string   `json:"line"`
 	LineNumber int      `json:"line_number"`
 	Matched    []string `json:"matched"`
@@ -70,18 +72,14 @@ type SearchResult struct {
 
 // searchMsg is mem_search's messages.
 var searchMsg = struct{ noWord, badDate, order, unknownSlug, near, none, common, hit fault.Msg }{
-	noWord: fault.Msg{En: "holds no word to search for; give at least one word of letters or digits",
-		Fr: "ne contient aucun mot à chercher ; donnez au moins un mot de lettres ou de chiffres"},
-	badDate: fault.Msg{En: "%q is not a date; write it YYYY-MM-DD (e.g. 2026-11-30)",
-		Fr: "%q n'est pas une date ; écrivez-la AAAA-MM-JJ (par ex. 2026-11-30)"},
-	order: fault.Msg{En: "since %s is after until %s; give since on or before until",
-		Fr: "since %s est après until %s ; donnez un since antérieur ou égal à until"},
+	noWord:      fault.Msg{En: "holds no word to search for; give at least one word of letters or digits", Fr: "ne contient aucun mot à chercher ; donnez au moins un mot de lettres ou de chiffres"},
+	badDate:     fault.Msg{En: "%q is not a date; write it YYYY-MM-DD (e.g. 2026-11-30)", Fr: "%q n'est pas une date ; écrivez-la AAAA-MM-JJ (par ex. 2026-11-30)"},
+	order:       fault.Msg{En: "since %s is after until %s; give since on or before until", Fr: "since %s est après until %s ; donnez un since antérieur ou égal à until"},
 	unknownSlug: fault.Msg{En: "no project or domain is named %q%s", Fr: "aucun projet ni domaine ne s'appelle %q%s"},
 	near:        fault.Msg{En: "; did you mean %s?", Fr: " ; vouliez-vous dire %s ?"},
 	none:        fault.Msg{En: "No note matches %q.", Fr: "Aucune note ne correspond à %q."},
-	common: fault.Msg{En: "every word of the query is too common to search for (a stopword); add a more specific word",
-		Fr: "chaque mot de la requête est trop courant pour être cherché (un mot vide) ; ajoutez un mot plus précis"},
-	hit: fault.Msg{En: "%d. **%s** (score %v) — %s%s", Fr: "%d. **%s** (score %v) — %s%s"},
+	common:      fault.Msg{En: "every word of the query is too common to search for (a stopword); add a more specific word", Fr: "chaque mot de la requête est trop courant pour être cherché (un mot vide) ; ajoutez un mot plus précis"},
+	hit:         fault.Msg{En: "%d. **%s** (score %v) — %s%s", Fr: "%d. **%s** (score %v) — %s%s"},
 }
 
 type searchArgs struct {
@@ -195,20 +193,11 @@ func keeper(a searchArgs) func(*search.Meta) bool {
 func unique(terms []string) []string {
 	out := []string{}
 	for _, t := range terms {
-		if !contains(out, t) {
+		if !slices.Contains(out, t) {
 			out = append(out, t)
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // warm is the index of the last search, kept in the running core (the
@@ -351,7 +340,7 @@ func searchHit(env *Env, h search.Hit, terms []string) SearchHit {
 		n := 0
 		lt := search.Terms(line)
 		for _, t := range unique(terms) {
-			if contains(lt, t) {
+			if slices.Contains(lt, t) {
 				n += 2
 			}
 		}

@@ -78,66 +78,59 @@ func benchSearch(b *testing.B, v *vaultfs.Vault, eng call.Engine, q string) {
 	}
 }
 
-// BenchmarkSearchFirstBuild is a search with no stored index: every note
-// read and indexed, the index encoded and stored (a fresh engine each
-// time, so no instance keeps a warm index).
-func BenchmarkSearchFirstBuild(b *testing.B) {
-	for _, n := range []int{1000, 10000} {
+// benchEach runs fn for each engine on a vault of each size.
+func benchEach(b *testing.B, sizes []int, fn func(b *testing.B, dir string, v *vaultfs.Vault, name string)) {
+	for _, n := range sizes {
 		dir := benchVault(b, n)
 		for _, name := range []string{"native", "wasm"} {
 			b.Run(fmt.Sprintf("%s/%d", name, n), func(b *testing.B) {
 				v, _ := vaultfs.Open(dir)
 				defer v.Close()
-				for b.Loop() {
-					b.StopTimer()
-					os.RemoveAll(filepath.Join(dir, ".kessho", "index"))
-					eng := benchEngine(b, name)
-					b.StartTimer()
-					benchSearch(b, v, eng, "budget review")
-				}
+				fn(b, dir, v, name)
 			})
 		}
 	}
+}
+
+// BenchmarkSearchFirstBuild is a search with no stored index: every note
+// read and indexed, the index encoded and stored (a fresh engine each
+// time, so no instance keeps a warm index).
+func BenchmarkSearchFirstBuild(b *testing.B) {
+	benchEach(b, []int{1000, 10000}, func(b *testing.B, dir string, v *vaultfs.Vault, name string) {
+		for b.Loop() {
+			b.StopTimer()
+			os.RemoveAll(filepath.Join(dir, ".kessho", "index"))
+			eng := benchEngine(b, name)
+			b.StartTimer()
+			benchSearch(b, v, eng, "budget review")
+		}
+	})
 }
 
 // BenchmarkSearchWarm is a search in a running server: the index up to
 // date, the engine warm (the whole call: walk, stat, rounds, lines).
 func BenchmarkSearchWarm(b *testing.B) {
-	for _, n := range []int{1000, 10000} {
-		dir := benchVault(b, n)
-		for _, name := range []string{"native", "wasm"} {
-			b.Run(fmt.Sprintf("%s/%d", name, n), func(b *testing.B) {
-				v, _ := vaultfs.Open(dir)
-				defer v.Close()
-				eng := benchEngine(b, name)
-				benchSearch(b, v, eng, "budget review")
-				for b.Loop() {
-					benchSearch(b, v, eng, "budget review")
-				}
-			})
+	benchEach(b, []int{1000, 10000}, func(b *testing.B, _ string, v *vaultfs.Vault, name string) {
+		eng := benchEngine(b, name)
+		benchSearch(b, v, eng, "budget review")
+		for b.Loop() {
+			benchSearch(b, v, eng, "budget review")
 		}
-	}
+	})
 }
 
 // BenchmarkSearchCold is a search with an up-to-date stored index on a
 // fresh engine instance: what a whole `kessho search` process does after
-// the engine has started.
+// the engine has started. (A fresh native engine shares the process's
+// warm index: for it this is the warm search.)
 func BenchmarkSearchCold(b *testing.B) {
-	dir := benchVault(b, 10000)
-	for _, name := range []string{"native", "wasm"} {
-		b.Run(fmt.Sprintf("%s/%d", name, 10000), func(b *testing.B) {
-			v, _ := vaultfs.Open(dir)
-			defer v.Close()
-			benchSearch(b, v, benchEngine(b, name), "budget review")
-			for b.Loop() {
-				b.StopTimer()
-				eng := benchEngine(b, name)
-				if name == "native" {
-					benchSearch(b, v, eng, "warmreset") // the native core keeps one warm index per process
-				}
-				b.StartTimer()
-				benchSearch(b, v, eng, "budget review")
-			}
-		})
-	}
+	benchEach(b, []int{10000}, func(b *testing.B, _ string, v *vaultfs.Vault, name string) {
+		benchSearch(b, v, benchEngine(b, name), "budget review")
+		for b.Loop() {
+			b.StopTimer()
+			eng := benchEngine(b, name)
+			b.StartTimer()
+			benchSearch(b, v, eng, "budget review")
+		}
+	})
 }
