@@ -37,6 +37,7 @@ import (
 
 	"kessho/core/fault"
 	"kessho/core/plan"
+	"kessho/core/search"
 	"kessho/core/tools"
 	"kessho/core/vault"
 )
@@ -49,6 +50,9 @@ type Request struct {
 	TZ   string          `json:"tz,omitempty"`
 	Lang string          `json:"lang,omitempty"`
 	vault.Snapshot
+	// Search is the search index a host keeps, with the notes' versions
+	// (mem_search only; see search.Carry).
+	Search *search.Carry `json:"search,omitempty"`
 }
 
 // Answer is what Handle returns, and what hosts decode: the protocol's one
@@ -66,6 +70,9 @@ type Answer struct {
 	// host applies it (the tool's catalog.Tool.ConflictCode); "" means
 	// CONFLICT. Set only beside a plan.
 	Conflict string `json:"conflict,omitempty"`
+	// Search is the updated search index for the host to store (beside a
+	// mem_search success whose index changed; see search.Carry).
+	Search *search.Carry `json:"search,omitempty"`
 }
 
 // ErrorBody is the JSON form of a refusal.
@@ -162,7 +169,11 @@ func handle(request []byte) (ans Answer) {
 	if err := p.Validate(); err != nil {
 		return errorAnswer(fault.Internalf("%s made a bad plan: %v", req.Tool, err), lang)
 	}
-	return okAnswer(tool, result, p, lang)
+	ans = okAnswer(tool, result, p, lang)
+	if env.IndexOut != nil && ans.Error == nil {
+		ans.Search = &search.Carry{Index: env.IndexOut, ID: search.ID(env.IndexOut)}
+	}
+	return ans
 }
 
 // okAnswer is a tool's success: its result encoded once, its plan, and
@@ -202,7 +213,7 @@ func newEnv(req Request, lang string) (*tools.Env, error) {
 		return nil, fault.Argument("now", fmt.Sprintf("%q is not RFC 3339 (e.g. 2026-11-30T10:15:00+01:00)", req.Now),
 			fmt.Sprintf("%q n'est pas au format RFC 3339 (par ex. 2026-11-30T10:15:00+01:00)", req.Now))
 	}
-	return &tools.Env{Now: now.In(loc), Lang: lang, View: vault.NewView(req.Snapshot)}, nil
+	return &tools.Env{Now: now.In(loc), Lang: lang, View: vault.NewView(req.Snapshot), Search: req.Search}, nil
 }
 
 func errorAnswer(err error, lang string) Answer {

@@ -90,7 +90,7 @@ func TestDeclaredCodes(t *testing.T) {
 	files := map[string]string{"mem_archive": "archive.go", "mem_archive_rewrite_paths": "rewrite_paths.go",
 		"mem_context_hygiene": "context_hygiene.go", "mem_historize": "historize.go", "mem_init_project": "init_project.go",
 		"mem_list": "list.go", "mem_read_context": "read_context.go",
-		"mem_read_archive": "read_archive.go", "mem_read_history": "read_history.go", "mem_recall": "recall.go", "mem_rollback_archive": "rollback.go",
+		"mem_read_archive": "read_archive.go", "mem_read_history": "read_history.go", "mem_recall": "recall.go", "mem_rollback_archive": "rollback.go", "mem_search": "search.go",
 		"mem_set_summary": "set_summary.go", "mem_update_phase": "update_phase.go", "mem_worklog": "worklog.go"}
 	for _, tool := range All {
 		spec := tool.Spec

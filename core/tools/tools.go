@@ -82,6 +82,7 @@ import (
 	"kessho/core/fault"
 	"kessho/core/i18n"
 	"kessho/core/plan"
+	"kessho/core/search"
 	"kessho/core/vault"
 )
 
@@ -155,6 +156,7 @@ var All = []Tool{
 	{readHistorySpec, withArchives(readHistoryTool)},
 	{recallSpec, withArchives(recall)},
 	{rollbackSpec, typed(rollback)},
+	{searchSpec, typed(searchTool)},
 	{setSummarySpec, typed(setSummary)},
 	{updatePhaseSpec, typed(updatePhase)},
 	{worklogSpec, typed(worklogTool)},
@@ -227,6 +229,10 @@ type Env struct {
 	Now  time.Time
 	Lang string
 	View *vault.View
+	// Search is the index and note versions a host sent (mem_search);
+	// IndexOut the updated index for it to store, set by mem_search.
+	Search   *search.Carry
+	IndexOut []byte
 }
 
 // Say returns m in the caller's language, formatted with args.

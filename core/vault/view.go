@@ -90,10 +90,23 @@ type Need struct {
 	Dirs    []string `json:"dirs,omitempty"`
 	Trees   []Tree   `json:"trees,omitempty"`
 	Matches []Match  `json:"matches,omitempty"`
+	// Search asks a host that keeps mem_search's index (only one that
+	// sent a search.Carry) for every note's version, "notes", or for them
+	// and the stored index, "index".
+	Search string `json:"search,omitempty"`
 }
 
 // Empty reports whether nothing is needed.
-func (n Need) Empty() bool { return len(n.Files)+len(n.Dirs)+len(n.Trees)+len(n.Matches) == 0 }
+func (n Need) Empty() bool {
+	return len(n.Files)+len(n.Dirs)+len(n.Trees)+len(n.Matches) == 0 && n.Search == ""
+}
+
+// AskSearch records the need of the notes' versions ("notes"), or of them
+// and the host's stored search index ("index"), and returns ErrNeed.
+func (v *View) AskSearch(what string) error {
+	v.need.Search = what
+	return ErrNeed
+}
 
 // Snapshot is the part of the vault the host has sent so far.
 //

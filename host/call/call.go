@@ -162,7 +162,8 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 
 	ctx, d, cancel := newDeadline(ctx, opts.Timeout)
 	defer cancel()
-	req := core.Request{Tool: tool, Args: args, Now: opts.Now.Format(time.RFC3339), TZ: opts.TZ, Lang: opts.Lang}
+	sc := newCarry(ctx, v, tool)
+	req := core.Request{Tool: tool, Args: args, Now: opts.Now.Format(time.RFC3339), TZ: opts.TZ, Lang: opts.Lang, Search: sc.carry}
 	for round := 0; ; round++ {
 		if d.late(nil) {
 			return refuse(d.overrun(tool))
@@ -193,6 +194,7 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 			if round+1 >= opts.MaxRounds {
 				return refuse(hostlogic.TooManyRounds(tool, opts.MaxRounds))
 			}
+			sc.answer(*ans.Need)
 			if err := v.AnswerContext(ctx, *ans.Need, &req.Snapshot, opts.MaxBytes); err != nil {
 				if d.late(err) {
 					return refuse(d.overrun(tool))
@@ -211,6 +213,7 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 				return o, nil
 			}
 		}
+		raw = sc.store(ans.Answer, raw)
 		return Outcome{Answer: ans.Printed(), Raw: raw, OK: true, Result: ans.Result, Plan: ans.Plan}, nil
 	}
 }

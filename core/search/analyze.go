@@ -1,0 +1,175 @@
+// Package search ranks a vault's notes for a query of words: the one
+// analyzer (fold, tokenize, stem, stopwords) that query and notes go
+// through alike, a compact inverted index scored by BM25F over a note's
+// fields, its versioned encoding, and its incremental update from a
+// listing. It is pure: the mem_search tool feeds it the notes the host
+// read and keeps the index where the host gives it one.
+package search
+
+import (
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/blevesearch/snowballstem"
+	"github.com/blevesearch/snowballstem/french"
+	"github.com/blevesearch/snowballstem/porter"
+
+	"kessho/core/fold"
+)
+
+// Analyzer is the version of Terms: an index made by another analyzer is
+// rebuilt (it is part of the encoding's header). Bump it whenever Terms
+// may give another term for some word.
+const Analyzer = 1
+
+// maxToken is the longest word kept, in bytes (longer runs are hashes,
+// base64, URLs: cut, so the index stays bounded).
+const maxToken = 48
+
+// stemCacheMax bounds the per-word stem cache; past it the cache starts
+// again empty (a vault has far fewer distinct words than this).
+const stemCacheMax = 200_000
+
+var (
+	stemMu    sync.Mutex
+	stemCache = map[string]string{}
+)
+
+// Terms returns the terms of text, in order: folded (case and accents, as
+// fold.Fold: NFC and NFD alike), cut into runs of letters and digits,
+// stopwords of French and English dropped, each word stemmed (Stem).
+func Terms(text string) []string {
+	var out []string
+	Words(text, func(w string) {
+		if t := Term(w); t != "" {
+			out = append(out, t)
+		}
+	})
+	return out
+}
+
+// Term returns the term of one folded word: "" for a stopword, else its
+// stem.
+func Term(w string) string {
+	if stopwords[w] {
+		return ""
+	}
+	return Stem(w)
+}
+
+// Words calls fn with each folded word of text: a run of letters and
+// digits of fold.Fold(text), cut at maxToken bytes. ASCII is folded in
+// place; only a stretch holding other characters (between ASCII
+// characters that are neither letters nor digits) goes through
+// fold.Fold, which gives the same words at a fraction of the cost.
+func Words(text string, fn func(string)) {
+	start, ascii := 0, true
+	for i := 0; i <= len(text); i++ {
+		if i < len(text) {
+			c := text[i]
+			if c >= 0x80 {
+				ascii = false
+				continue
+			}
+			if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' {
+				continue
+			}
+		}
+		if i > start {
+			if ascii {
+				fn(cut(lowerASCII(text[start:i])))
+			} else {
+				foldedWords(text[start:i], fn)
+			}
+		}
+		start, ascii = i+1, true
+	}
+}
+
+// lowerASCII lowercases an ASCII word, without allocating when it is.
+func lowerASCII(w string) string {
+	for i := 0; i < len(w); i++ {
+		if w[i] >= 'A' && w[i] <= 'Z' {
+			return strings.ToLower(w)
+		}
+	}
+	return w
+}
+
+// foldedWords calls fn with each run of letters and digits of
+// fold.Fold(s).
+func foldedWords(s string, fn func(string)) {
+	f := fold.Fold(s)
+	start := -1
+	for i, r := range f {
+		word := unicode.IsLetter(r) || unicode.IsDigit(r)
+		switch {
+		case word && start < 0:
+			start = i
+		case !word && start >= 0:
+			fn(cut(f[start:i]))
+			start = -1
+		}
+	}
+	if start >= 0 {
+		fn(cut(f[start:]))
+	}
+}
+
+// cut shortens w to at most maxToken bytes on a rune boundary.
+func cut(w string) string {
+	if len(w) <= maxToken {
+		return w
+	}
+	n := maxToken
+	for n > 0 && !utf8.RuneStart(w[n]) {
+		n--
+	}
+	return w[:n]
+}
+
+// Stem returns the stem of a folded word: the shorter of its French and
+// English snowball stems (English on a tie), so that `decisions`,
+// `décision` and `décidé` meet, and a word of either language loses its
+// inflection. Words of digits, or of one or two letters, are kept whole.
+// Stems are cached per word.
+func Stem(w string) string {
+	if len(w) <= 2 || !hasLetter(w) {
+		return w
+	}
+	stemMu.Lock()
+	s, ok := stemCache[w]
+	stemMu.Unlock()
+	if ok {
+		return s
+	}
+	env := snowballstem.NewEnv(w)
+	porter.Stem(env)
+	s = env.Current()
+	env = snowballstem.NewEnv(w)
+	french.Stem(env)
+	if fr := env.Current(); len(fr) < len(s) {
+		s = fr
+	}
+	if s == "" {
+		s = w
+	}
+	stemMu.Lock()
+	if len(stemCache) >= stemCacheMax {
+		stemCache = map[string]string{}
+	}
+	stemCache[w] = s
+	stemMu.Unlock()
+	return s
+}
+
+func hasLetter(w string) bool {
+	for _, r := range w {
+		if unicode.IsLetter(r) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,71 @@
+package search
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// benchNotes is n synthetic notes of about 1.1 KB.
+func benchNotes(n int) []Note {
+	r := rand.New(rand.NewPCG(1, 2))
+	vocab := make([]string, 6000)
+	for i := range vocab {
+		var w strings.Builder
+		for range 4 + r.IntN(6) {
+			w.WriteString(string("abcdefghijklmnopqrstuvwxyzéè"[r.IntN(26)]))
+		}
+		vocab[i] = w.String()
+	}
+	word := func() string { return vocab[int(float64(len(vocab))*r.Float64()*r.Float64())] }
+	notes := make([]Note, n)
+	for i := range notes {
+		var body strings.Builder
+		fmt.Fprintf(&body, "---\nsubject: %s %s\naliases: [%s %s, été]\ndate: 2026-01-02\n---\n", word(), word(), word(), word())
+		for body.Len() < 1100 {
+			body.WriteString(word() + " ")
+		}
+		text := body.String()
+		notes[i] = ParseNote(fmt.Sprintf("20-knowledge/%s %d.md", word(), i), fmt.Sprint(i), &text)
+	}
+	return notes
+}
+
+// BenchmarkBuild indexes 10,000 notes of about 1.1 KB.
+func BenchmarkBuild(b *testing.B) {
+	notes := benchNotes(10000)
+	for b.Loop() {
+		x := New()
+		for _, n := range notes {
+			x.Put(n)
+		}
+	}
+}
+
+// BenchmarkQuery ranks 10,000 notes for a two-word query.
+func BenchmarkQuery(b *testing.B) {
+	x := New()
+	for _, n := range benchNotes(10000) {
+		x.Put(n)
+	}
+	q := Terms(x.terms[10] + " " + x.terms[200])
+	for b.Loop() {
+		x.Search(q, func(*Meta) bool { return true })
+	}
+}
+
+// BenchmarkDecode decodes the index of 10,000 notes.
+func BenchmarkDecode(b *testing.B) {
+	x := New()
+	for _, n := range benchNotes(10000) {
+		x.Put(n)
+	}
+	data := x.Encode()
+	b.ReportMetric(float64(len(data)), "bytes")
+	for b.Loop() {
+		if _, err := Decode(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,431 @@
+package search
+
+import (
+	"encoding/binary"
+	"math"
+	"slices"
+	"sort"
+)
+
+// BM25F's parameters: each field's weight (designations several times the
+// body) and length normalisation, and the saturation k1.
+var (
+	weights = [NumFields]float64{6, 6, 5, 6, 3, 1}
+	norms   = [NumFields]float64{0.3, 0.3, 0.3, 0.3, 0.5, 0.75}
+)
+
+const k1 = 1.2
+
+// designations is the bit mask of every field but the body.
+const designations = 1<<FieldBody - 1
+
+// Index is the inverted index of a vault's notes. Postings are compact:
+// per term, one byte string of (document delta, field mask, term frequency
+// per field) varints, appended as documents come, so that no body is kept.
+// A document replaced or removed is a tombstone until Compact drops it;
+// scores count live documents only, so an index brought up to date gives
+// the scores a fresh build gives.
+type Index struct {
+	docs   []doc
+	live   int
+	sumLen [NumFields]uint64
+	terms  []string
+	dict   map[string]uint32 // nil until a Put or a lookup needs it
+	post   [][]byte
+	last   []uint32 // per term: the last document id in post, plus one
+	byPath map[string]uint32
+	// words maps a folded word to its term id (-1: a stopword), mark and
+	// cur count the note being put; none of them is encoded.
+	words map[string]int64
+	mark  []int32
+	cur   []counted
+	// Changed reports whether the index changed since it was made or
+	// decoded: the host should store it again.
+	Changed bool
+}
+
+type doc struct {
+	Meta
+	lens    [NumFields]uint32
+	phrases [][]uint32 // designations' phrases, as term ids
+	dead    bool
+}
+
+// New returns an empty index.
+func New() *Index {
+	return &Index{byPath: map[string]uint32{}, dict: map[string]uint32{}}
+}
+
+// Stale compares the index with listing (every note's path and Key):
+// notes no longer listed are removed, and the paths listed whose Key
+// differs from the indexed one, or that are not indexed, are returned,
+// sorted: the notes to read and Put.
+func (x *Index) Stale(listing map[string]string) []string {
+	var gone []string
+	for p := range x.byPath {
+		if _, ok := listing[p]; !ok {
+			gone = append(gone, p)
+		}
+	}
+	for _, p := range gone {
+		x.Remove(p)
+	}
+	var stale []string
+	for p, key := range listing {
+		if id, ok := x.byPath[p]; !ok || x.docs[id].Key != key {
+			stale = append(stale, p)
+		}
+	}
+	sort.Strings(stale)
+	return stale
+}
+
+// Remove drops the note at p, if indexed.
+func (x *Index) Remove(p string) {
+	id, ok := x.byPath[p]
+	if !ok {
+		return
+	}
+	d := &x.docs[id]
+	d.dead = true
+	d.phrases = nil
+	x.live--
+	for f := range NumFields {
+		x.sumLen[f] -= uint64(d.lens[f])
+	}
+	delete(x.byPath, p)
+	x.Changed = true
+}
+
+// Put indexes n, replacing the note at its path unless it has the same Key.
+func (x *Index) Put(n Note) {
+	if id, ok := x.byPath[n.Path]; ok {
+		if x.docs[id].Key == n.Key {
+			return
+		}
+		x.Remove(n.Path)
+	}
+	x.ensureDict()
+	id := uint32(len(x.docs))
+	d := doc{Meta: n.Meta}
+	x.cur = x.cur[:0]
+	for f := range NumFields {
+		for _, phrase := range n.Fields[f] {
+			var seq []uint32
+			Words(phrase, func(w string) {
+				tid, ok := x.word(w)
+				if !ok {
+					return
+				}
+				j := x.mark[tid]
+				if j == 0 {
+					x.cur = append(x.cur, counted{tid: tid})
+					j = int32(len(x.cur))
+					x.mark[tid] = j
+				}
+				x.cur[j-1].c[f]++
+				d.lens[f]++
+				seq = append(seq, tid)
+			})
+			if f != FieldBody && len(seq) > 0 {
+				d.phrases = append(d.phrases, seq)
+			}
+		}
+	}
+	for i := range x.cur {
+		tid := x.cur[i].tid
+		x.post[tid] = appendPosting(x.post[tid], id+1-x.last[tid], &x.cur[i].c)
+		x.last[tid] = id + 1
+		x.mark[tid] = 0
+	}
+	x.docs = append(x.docs, d)
+	x.byPath[n.Path] = id
+	x.live++
+	for f := range NumFields {
+		x.sumLen[f] += uint64(d.lens[f])
+	}
+	x.Changed = true
+}
+
+// appendPosting appends one document's entry: its delta, the mask of its
+// fields holding the term, and the term's frequency in each.
+func appendPosting(b []byte, delta uint32, c *[NumFields]uint32) []byte {
+	b = binary.AppendUvarint(b, uint64(delta))
+	var mask byte
+	for f, n := range c {
+		if n > 0 {
+			mask |= 1 << f
+		}
+	}
+	b = append(b, mask)
+	for _, n := range c {
+		if n > 0 {
+			b = binary.AppendUvarint(b, uint64(n))
+		}
+	}
+	return b
+}
+
+// postings calls fn with each entry of b: the document id, the field mask
+// and the frequencies. It stops at the first malformed byte.
+func postings(b []byte, fn func(id uint32, mask byte, tf *[NumFields]uint32)) {
+	var cur uint64
+	var tf [NumFields]uint32
+	for len(b) > 0 {
+		delta, n := binary.Uvarint(b)
+		if n <= 0 || len(b) < n+1 {
+			return
+		}
+		mask := b[n]
+		b = b[n+1:]
+		cur += delta
+		for f := range NumFields {
+			tf[f] = 0
+			if mask&(1<<f) != 0 {
+				v, m := binary.Uvarint(b)
+				if m <= 0 {
+					return
+				}
+				tf[f], b = uint32(v), b[m:]
+			}
+		}
+		fn(uint32(cur-1), mask, &tf)
+	}
+}
+
+// counted is one term's frequency in each field of the note being put.
+type counted struct {
+	tid uint32
+	c   [NumFields]uint32
+}
+
+// word returns the term id of a folded word (Term, interned), false for
+// a stopword; words already seen skip stemming.
+func (x *Index) word(w string) (uint32, bool) {
+	if id, ok := x.words[w]; ok {
+		return uint32(id), id >= 0
+	}
+	if x.words == nil {
+		x.words = map[string]int64{}
+	}
+	t := Term(w)
+	if t == "" {
+		x.words[w] = -1
+		return 0, false
+	}
+	id := x.intern(t)
+	x.words[w] = int64(id)
+	return id, true
+}
+
+func (x *Index) intern(t string) uint32 {
+	if id, ok := x.dict[t]; ok {
+		return id
+	}
+	id := uint32(len(x.terms))
+	x.terms = append(x.terms, t)
+	x.post = append(x.post, nil)
+	x.last = append(x.last, 0)
+	x.mark = append(x.mark, 0)
+	x.dict[t] = id
+	return id
+}
+
+func (x *Index) ensureDict() {
+	if x.dict != nil {
+		return
+	}
+	x.dict = make(map[string]uint32, len(x.terms))
+	x.mark = make([]int32, len(x.terms))
+	for i, t := range x.terms {
+		x.dict[t] = uint32(i)
+	}
+}
+
+// lookup returns a term's id: by the map when there is one, else by a
+// binary search of the terms, which a decoded index keeps sorted.
+func (x *Index) lookup(t string) (uint32, bool) {
+	if x.dict != nil {
+		id, ok := x.dict[t]
+		return id, ok
+	}
+	i, ok := slices.BinarySearch(x.terms, t)
+	return uint32(i), ok
+}
+
+// Hit is one note found: its Meta, its score (a tier of designation match
+// times the query's bound, plus BM25F) and the fields that matched.
+type Hit struct {
+	*Meta
+	Score   float64
+	Matched []string
+}
+
+// Search ranks the live notes that keep accepts for the query's terms
+// (Terms of the query), OR-ed. A note whose designation phrase equals the
+// query's terms (tier 2) or holds them in a row (tier 1) outranks every
+// other: its score gets tier × the sum of the terms' IDF, which no BM25F
+// score reaches. Hits are sorted by score (rounded to 4 decimals), then
+// newest date first (no date last), then path; total is their number.
+func (x *Index) Search(query []string, keep func(*Meta) bool) []Hit {
+	if x.live == 0 || len(query) == 0 {
+		return nil
+	}
+	var avg [NumFields]float64
+	for f := range NumFields {
+		avg[f] = max(float64(x.sumLen[f])/float64(x.live), 1)
+	}
+	score := map[uint32]float64{}
+	masks := map[uint32]byte{}
+	var seq []uint32
+	bound := 0.0
+	seen := map[uint32]bool{}
+	known := true
+	for _, t := range query {
+		tid, ok := x.lookup(t)
+		if !ok {
+			known = false
+			continue
+		}
+		seq = append(seq, tid)
+		if seen[tid] {
+			continue
+		}
+		seen[tid] = true
+		df := 0
+		postings(x.post[tid], func(id uint32, _ byte, _ *[NumFields]uint32) {
+			if int(id) < len(x.docs) && !x.docs[id].dead {
+				df++
+			}
+		})
+		idf := math.Log(1 + (float64(x.live)-float64(df)+0.5)/(float64(df)+0.5))
+		bound += idf
+		postings(x.post[tid], func(id uint32, mask byte, tf *[NumFields]uint32) {
+			if int(id) >= len(x.docs) || x.docs[id].dead || !keep(&x.docs[id].Meta) {
+				return
+			}
+			d := &x.docs[id]
+			w := 0.0
+			for f := range NumFields {
+				if tf[f] > 0 {
+					w += weights[f] * float64(tf[f]) / (1 - norms[f] + norms[f]*float64(d.lens[f])/avg[f])
+				}
+			}
+			score[id] += idf * w / (k1 + w)
+			masks[id] |= mask
+		})
+	}
+	hits := make([]Hit, 0, len(score))
+	for id, s := range score {
+		d := &x.docs[id]
+		if known && masks[id]&designations != 0 {
+			s += float64(tier(d.phrases, seq)) * bound
+		}
+		hits = append(hits, Hit{Meta: &d.Meta, Score: math.Round(s*1e4) / 1e4, Matched: fieldNames(masks[id])})
+	}
+	sort.Slice(hits, func(i, j int) bool {
+		a, b := hits[i], hits[j]
+		if a.Score != b.Score {
+			return a.Score > b.Score
+		}
+		if a.Date != b.Date {
+			return a.Date > b.Date
+		}
+		return a.Path < b.Path
+	})
+	return hits
+}
+
+// tier is 2 when a phrase equals q, 1 when one holds q in a row, else 0.
+func tier(phrases [][]uint32, q []uint32) int {
+	best := 0
+	for _, p := range phrases {
+		if slices.Equal(p, q) {
+			return 2
+		}
+		for i := 0; i+len(q) <= len(p) && best == 0; i++ {
+			if slices.Equal(p[i:i+len(q)], q) {
+				best = 1
+			}
+		}
+	}
+	return best
+}
+
+func fieldNames(mask byte) []string {
+	var out []string
+	for f := range NumFields {
+		if mask&(1<<f) != 0 {
+			out = append(out, FieldNames[f])
+		}
+	}
+	return out
+}
+
+// Compact drops the tombstones once they are over a quarter of the
+// documents: documents renumbered, postings re-encoded, unused terms
+// dropped. Scores do not change.
+func (x *Index) Compact() {
+	dead := len(x.docs) - x.live
+	if dead == 0 || dead*4 < len(x.docs) {
+		return
+	}
+	remap := make([]uint32, len(x.docs))
+	var docs []doc
+	for i, d := range x.docs {
+		if !d.dead {
+			remap[i] = uint32(len(docs))
+			docs = append(docs, d)
+		}
+	}
+	termMap := make([]int64, len(x.terms))
+	var terms []string
+	var post [][]byte
+	var last []uint32
+	for tid, b := range x.post {
+		var nb []byte
+		var prev uint32
+		postings(b, func(id uint32, _ byte, tf *[NumFields]uint32) {
+			if int(id) < len(x.docs) && !x.docs[id].dead {
+				nid := remap[id]
+				nb = appendPosting(nb, nid+1-prev, tf)
+				prev = nid + 1
+			}
+		})
+		termMap[tid] = -1
+		if len(nb) > 0 {
+			termMap[tid] = int64(len(terms))
+			terms, post, last = append(terms, x.terms[tid]), append(post, nb), append(last, prev)
+		}
+	}
+	for i := range docs {
+		for _, ph := range docs[i].phrases {
+			for k, t := range ph {
+				ph[k] = uint32(termMap[t])
+			}
+		}
+	}
+	x.docs, x.terms, x.post, x.last, x.dict, x.words = docs, terms, post, last, nil, nil
+	x.ensureDict()
+	x.byPath = make(map[string]uint32, len(docs))
+	for i, d := range docs {
+		x.byPath[d.Path] = uint32(i)
+	}
+	x.Changed = true
+}
+
+// Slugs returns the slugs of the indexed notes, sorted, once each.
+func (x *Index) Slugs() []string {
+	set := map[string]bool{}
+	for _, d := range x.docs {
+		if !d.dead && d.Slug != "" {
+			set[d.Slug] = true
+		}
+	}
+	out := make([]string, 0, len(set))
+	for s := range set {
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return out
+}

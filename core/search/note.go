@@ -1,0 +1,160 @@
+package search
+
+import (
+	"path"
+	"strings"
+	"time"
+
+	"kessho/core/frontmatter"
+	"kessho/core/vault"
+)
+
+// Fields of a note, in the order of Note.Fields and of FieldNames. The
+// designations (every field but the body) name the note; each of their
+// phrases is kept apart (an alias is never fused with the next).
+const (
+	FieldTitle   = iota // the file's name without ".md"
+	FieldDisplay        // frontmatter display
+	FieldSubject        // frontmatter subject
+	FieldAliases        // frontmatter aliases, each a phrase
+	FieldSummary        // frontmatter summary
+	FieldBody           // the body (the whole text when the frontmatter is not valid)
+	NumFields
+)
+
+// FieldNames are the fields' names, as mem_search reports them in matched.
+var FieldNames = [NumFields]string{"title", "display", "subject", "aliases", "summary", "body"}
+
+// Meta is what the index keeps of a note besides its terms: where it is,
+// what it is, its display name and date, and Key, the version of the
+// note it was made from (the host's "size:mtime", or "sha256:<hex>").
+type Meta struct {
+	Path     string
+	Key      string
+	Title    string
+	Kind     string // archive, context, history, atom or note
+	Zone     string // episodes, knowledge, principles, goals, or another top folder's name without its number
+	Slug     string // the project or domain, for a file under 10-episodes
+	Date     string // YYYY-MM-DD, or ""
+	Archived bool   // under 10-episodes/archived
+}
+
+// Note is one note read for the index: its Meta and each field's phrases.
+type Note struct {
+	Meta
+	Fields [NumFields][]string
+}
+
+// IsNote reports whether the vault-relative path p is a note the index
+// holds: a Markdown file outside every dot-folder.
+func IsNote(p string) bool {
+	if !strings.HasSuffix(p, ".md") {
+		return false
+	}
+	for _, part := range strings.Split(p, "/") {
+		if strings.HasPrefix(part, ".") {
+			return false
+		}
+	}
+	return true
+}
+
+// ParseNote reads a note for the index. text is nil for a file that is not
+// UTF-8: it is found by its title alone. A note without frontmatter, or
+// whose frontmatter is not valid YAML, is indexed by its title and its
+// whole text as the body: never an error.
+func ParseNote(p, key string, text *string) Note {
+	n := Note{Meta: classify(p)}
+	n.Key = key
+	base := strings.TrimSuffix(path.Base(p), ".md")
+	n.Title = base
+	n.Fields[FieldTitle] = []string{base}
+	if text == nil {
+		n.Date = firstDate(base)
+		return n
+	}
+	doc, err := frontmatter.Parse(*text)
+	if err != nil {
+		n.Fields[FieldBody] = []string{*text}
+		n.Date = firstDate(base)
+		return n
+	}
+	str := func(k string) string {
+		s, _ := doc.String(k)
+		return strings.TrimSpace(s)
+	}
+	one := func(f int, k string) {
+		if s := str(k); s != "" {
+			n.Fields[f] = []string{s}
+		}
+	}
+	one(FieldDisplay, "display")
+	one(FieldSubject, "subject")
+	one(FieldSummary, "summary")
+	if d := str("display"); d != "" {
+		n.Title = d
+	}
+	for _, k := range []string{"aliases", "alias"} {
+		if as, ok := doc.Strings(k); ok {
+			for _, a := range as {
+				if a = strings.TrimSpace(a); a != "" {
+					n.Fields[FieldAliases] = append(n.Fields[FieldAliases], a)
+				}
+			}
+		}
+	}
+	n.Fields[FieldBody] = []string{doc.Body()}
+	n.Date = firstDate(str("date"), base, str("last-session"), str("created"))
+	return n
+}
+
+// firstDate returns the first of candidates that starts with a valid
+// YYYY-MM-DD date, as that date.
+func firstDate(candidates ...string) string {
+	for _, c := range candidates {
+		if len(c) >= 10 {
+			if _, err := time.Parse("2006-01-02", c[:10]); err == nil {
+				return c[:10]
+			}
+		}
+	}
+	return ""
+}
+
+// classify tells a note's kind, zone, slug and archived state from its
+// path (SPEC section 1).
+func classify(p string) Meta {
+	m := Meta{Path: p, Kind: "note"}
+	parts := strings.Split(p, "/")
+	if len(parts) == 1 {
+		return m
+	}
+	top := parts[0]
+	switch top {
+	case vault.Episodes:
+		m.Zone = "episodes"
+	case "20-knowledge", "40-principles", "50-goals":
+		m.Zone, m.Kind = top[3:], "atom"
+	default:
+		m.Zone = strings.TrimLeft(top, "0123456789")
+		m.Zone = strings.TrimPrefix(m.Zone, "-")
+	}
+	if top != vault.Episodes || len(parts) < 4 {
+		return m
+	}
+	switch parts[1] {
+	case "projects", "domains", "archived":
+	default:
+		return m
+	}
+	m.Slug, m.Archived = parts[2], parts[1] == "archived"
+	switch {
+	case len(parts) == 4 && parts[3] == "context.md":
+		m.Kind = "context"
+	case len(parts) == 4 && parts[3] == "history.md":
+		m.Kind = "history"
+	case len(parts) == 5 && parts[3] == "archives":
+		m.Kind = "archive"
+	}
+	return m
+}

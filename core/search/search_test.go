@@ -1,0 +1,268 @@
+package search
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+func strp(s string) *string { return &s }
+
+// build indexes notes (path → text), each with key "k:"+text's length.
+func build(notes map[string]string) *Index {
+	x := New()
+	for p, t := range notes {
+		x.Put(ParseNote(p, key(t), strp(t)))
+	}
+	return x
+}
+
+func key(t string) string { return fmt.Sprintf("k:%d:%x", len(t), []byte(t)[:min(len(t), 8)]) }
+
+func all(*Meta) bool { return true }
+
+func paths(hits []Hit) []string {
+	var out []string
+	for _, h := range hits {
+		out = append(out, h.Path)
+	}
+	return out
+}
+
+func TestFoldAccentsAndForms(t *testing.T) {
+	x := build(map[string]string{
+		"20-knowledge/Vacances.md": "On part en été à la Côte.",
+		"20-knowledge/Other.md":    "Nothing here.",
+	})
+	for _, q := range []string{"ete", "été", norm.NFD.String("été"), "ÉTÉ", "cote"} {
+		if got := paths(x.Search(Terms(q), all)); !reflect.DeepEqual(got, []string{"20-knowledge/Vacances.md"}) {
+			t.Errorf("query %q (% x): got %v", q, q, got)
+		}
+	}
+}
+
+func TestStemmingBothLanguages(t *testing.T) {
+	x := build(map[string]string{
+		"20-knowledge/a.md": "La décision a été prise.",
+		"20-knowledge/b.md": "We kept running the migrations.",
+	})
+	cases := map[string]string{"decisions": "20-knowledge/a.md", "décidées": "", "migration": "20-knowledge/b.md", "run": "20-knowledge/b.md"}
+	for q, want := range cases {
+		got := paths(x.Search(Terms(q), all))
+		if want == "" {
+			continue
+		}
+		if len(got) == 0 || got[0] != want {
+			t.Errorf("query %q: got %v, want %s first", q, got, want)
+		}
+	}
+}
+
+func TestStopwordsDropped(t *testing.T) {
+	if got := Terms("the of les des et and"); len(got) != 0 {
+		t.Errorf("stopwords kept: %v", got)
+	}
+	if got := Terms("L'archive d'été"); !reflect.DeepEqual(got, []string{Stem("archive"), Stem("ete")}) {
+		t.Errorf("elisions: %v", got)
+	}
+}
+
+func TestORSentenceQuery(t *testing.T) {
+	x := build(map[string]string{"20-knowledge/Webhooks.md": "Stripe webhooks are retried with backoff."})
+	got := x.Search(Terms("what did we decide about the webhooks last month?"), all)
+	if len(got) != 1 {
+		t.Fatalf("a sentence with one matching word found %v", paths(got))
+	}
+}
+
+func TestDesignationOutranksBody(t *testing.T) {
+	notes := map[string]string{
+		"20-knowledge/Payment retry storm.md": "---\naliases:\n  - card declines\n  - dunning loop\n---\nShort.",
+	}
+	for i := range 20 {
+		notes[fmt.Sprintf("20-knowledge/body%02d.md", i)] = "payment retry payment retry storm storm storm payment retry storm"
+	}
+	notes["20-knowledge/alias.md"] = "---\naliases: [card declines, dunning loop]\n---\nnothing"
+	x := build(notes)
+	for q, want := range map[string]string{
+		"payment retry storm": "20-knowledge/Payment retry storm.md",
+		"retry storm":         "20-knowledge/Payment retry storm.md",
+		"Dunning loop":        "20-knowledge/Payment retry storm.md",
+	} {
+		hits := x.Search(Terms(q), all)
+		if hits[0].Path != want && !(q == "Dunning loop" && hits[0].Path == "20-knowledge/alias.md") {
+			t.Errorf("%q: top %v", q, paths(hits)[:3])
+		}
+		for _, h := range hits {
+			if h.Path != "20-knowledge/Payment retry storm.md" && h.Path != "20-knowledge/alias.md" && h.Score >= hits[0].Score {
+				t.Errorf("%q: body note %s scores %v ≥ designation's %v", q, h.Path, h.Score, hits[0].Score)
+			}
+		}
+	}
+}
+
+func TestAliasesNotFused(t *testing.T) {
+	x := build(map[string]string{"20-knowledge/n.md": "---\naliases: [payment retry, storm window]\n---\n"})
+	d := x.docs[0]
+	seq := []uint32{x.dict[Stem("retry")], x.dict[Stem("storm")]}
+	if tier(d.phrases, seq) != 0 {
+		t.Errorf("the last word of one alias and the first of the next make a phrase: %v", d.phrases)
+	}
+	if tier(d.phrases, []uint32{x.dict[Stem("storm")], x.dict[Stem("window")]}) != 2 {
+		t.Errorf("an alias equal to the query is not tier 2")
+	}
+}
+
+func TestNotesWithoutOrWithBadFrontmatter(t *testing.T) {
+	x := New()
+	x.Put(ParseNote("00-inbox/plain.md", "1", strp("just a body about zebras")))
+	x.Put(ParseNote("00-inbox/bad.md", "2", strp("---\nsubject: [unclosed\n---\nzebras again")))
+	x.Put(ParseNote("00-inbox/zebras latin.md", "3", nil))
+	got := paths(x.Search(Terms("zebras"), all))
+	if len(got) != 3 {
+		t.Errorf("got %v", got)
+	}
+}
+
+func TestClassify(t *testing.T) {
+	for p, want := range map[string]Meta{
+		"10-episodes/projects/a/archives/2026-11-27-17h40-a-x.md": {Kind: "archive", Zone: "episodes", Slug: "a"},
+		"10-episodes/archived/b/context.md":                       {Kind: "context", Zone: "episodes", Slug: "b", Archived: true},
+		"10-episodes/domains/c/history.md":                        {Kind: "history", Zone: "episodes", Slug: "c"},
+		"40-principles/P.md":                                      {Kind: "atom", Zone: "principles"},
+		"00-inbox/x.md":                                           {Kind: "note", Zone: "inbox"},
+		"README.md":                                               {Kind: "note"},
+	} {
+		got := classify(p)
+		want.Path = p
+		if got != want {
+			t.Errorf("%s: %+v, want %+v", p, got, want)
+		}
+	}
+	if IsNote(".obsidian/x.md") || IsNote("a/.trash/x.md") || IsNote("a/x.txt") || !IsNote("a/x.md") {
+		t.Error("IsNote")
+	}
+}
+
+func corpus(n int) map[string]string {
+	words := []string{"archive", "décision", "webhook", "retry", "été", "migration", "schema", "cache", "budget", "review", "index", "alias"}
+	out := map[string]string{}
+	for i := range n {
+		out[fmt.Sprintf("20-knowledge/note %03d.md", i)] = fmt.Sprintf("---\nsubject: %s %s\naliases: [%s]\ndate: 2026-01-%02d\n---\n%s and %s with %s\nline two %s\n",
+			words[i%12], words[(i/12)%12], words[(i+5)%12], 1+i%28, words[(i*7)%12], words[(i*3)%12], words[i%5], words[(i+1)%12])
+	}
+	return out
+}
+
+func results(x *Index, q string) string {
+	var b bytes.Buffer
+	for _, h := range x.Search(Terms(q), all) {
+		fmt.Fprintf(&b, "%s %v %v|", h.Path, h.Score, h.Matched)
+	}
+	return b.String()
+}
+
+func TestIncrementalEqualsFresh(t *testing.T) {
+	notes := corpus(120)
+	x := build(notes)
+	// change one, remove one, add one, then many removals to force compaction
+	notes["20-knowledge/note 005.md"] = "brand new text about budget cache"
+	delete(notes, "20-knowledge/note 006.md")
+	notes["20-knowledge/added.md"] = "---\nsubject: webhook retry\n---\nextra"
+	for i := 40; i < 80; i++ {
+		delete(notes, fmt.Sprintf("20-knowledge/note %03d.md", i))
+	}
+	listing := map[string]string{}
+	for p, tx := range notes {
+		listing[p] = key(tx)
+	}
+	stale := x.Stale(listing)
+	if !reflect.DeepEqual(stale, []string{"20-knowledge/added.md", "20-knowledge/note 005.md"}) {
+		t.Fatalf("stale = %v", stale)
+	}
+	for _, p := range stale {
+		x.Put(ParseNote(p, listing[p], strp(notes[p])))
+	}
+	fresh := build(notes)
+	for _, q := range []string{"webhook retry", "budget", "décision été", "cache schema review"} {
+		if a, b := results(x, q), results(fresh, q); a != b {
+			t.Errorf("%q: incremental\n%s\nfresh\n%s", q, a, b)
+		}
+	}
+	x.Compact()
+	if len(x.docs) != x.live {
+		t.Fatalf("compaction left %d docs for %d live", len(x.docs), x.live)
+	}
+	y, err := Decode(x.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"webhook retry", "budget", "décision été", "alias"} {
+		want := results(fresh, q)
+		if a := results(x, q); a != want {
+			t.Errorf("%q after compaction:\n%s\nwant\n%s", q, a, want)
+		}
+		if a := results(y, q); a != want {
+			t.Errorf("%q after decode:\n%s\nwant\n%s", q, a, want)
+		}
+	}
+	// a decoded index takes updates without corrupting its neighbours
+	y.Put(ParseNote("20-knowledge/z.md", "z", strp("webhook webhook archive")))
+	fresh.Put(ParseNote("20-knowledge/z.md", "z", strp("webhook webhook archive")))
+	if a, b := results(y, "webhook archive alias"), results(fresh, "webhook archive alias"); a != b {
+		t.Errorf("put after decode:\n%s\nwant\n%s", a, b)
+	}
+}
+
+func TestCorruptIndexRefused(t *testing.T) {
+	x := build(corpus(30))
+	data := x.Encode()
+	if _, err := Decode(data); err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; n < len(data); n++ {
+		if _, err := Decode(data[:n]); err == nil {
+			t.Fatalf("truncated to %d bytes: decoded", n)
+		}
+	}
+	for i := 0; i < len(data); i++ {
+		for bit := range 8 {
+			d := bytes.Clone(data)
+			d[i] ^= 1 << bit
+			if _, err := Decode(d); err == nil {
+				t.Fatalf("bit %d of byte %d flipped: decoded", bit, i)
+			}
+		}
+	}
+	for _, foreign := range [][]byte{nil, []byte("{}"), []byte("KSHI\x02\x01xxxxxxxx")} {
+		if _, err := Decode(foreign); err == nil {
+			t.Errorf("%q decoded", foreign)
+		}
+	}
+}
+
+// TestWordsFoldsAsTheWholeText: folding ASCII in place and the rest by
+// stretches gives the words fold.Fold of the whole text gives.
+func TestWordsFoldsAsTheWholeText(t *testing.T) {
+	parts := []string{"a", "Z", "9", " ", ".", "'", "é", "E\u0301", "\u0301", "ß", "Œuvre", "日本", "-", "\n", "ı", "ﬁ", "Ⅻ", "x\u0308"}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 5000 {
+		var b strings.Builder
+		for range r.IntN(12) {
+			b.WriteString(parts[r.IntN(len(parts))])
+		}
+		s := b.String()
+		var got []string
+		Words(s, func(w string) { got = append(got, w) })
+		var want []string
+		foldedWords(s, func(w string) { want = append(want, w) })
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: %q, want %q", s, got, want)
+		}
+	}
+}

@@ -1,0 +1,379 @@
+package tools
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"kessho/core/catalog"
+	"kessho/core/fault"
+	"kessho/core/frontmatter"
+	"kessho/core/plan"
+	"kessho/core/search"
+	"kessho/core/vault"
+)
+
+// searchSpec is mem_search in the catalogue.
+var searchSpec = &catalog.Tool{
+	Name:  search.Tool,
+	Title: catalog.Text{En: "Search the memory", Fr: "Chercher dans la mémoire"},
+	Description: catalog.Text{
+		En: "Ranks the vault's notes for a query of words (not a regex), any of which may match: case, accents, French and English word forms and common words are ignored. A note's name, display, subject, aliases and summary weigh more than its body, and a query equal to or inside one of them comes first. Each hit gives the note's path, title, kind, zone, project, date, score, its best matching line and the fields matched. Archived projects are left out unless include_archived. Read-only.",
+		Fr: "Classe les notes du coffre pour une requête de mots (pas une regex), dont n'importe lequel peut correspondre : casse, accents, formes des mots en français et en anglais et mots courants sont ignorés. Le nom d'une note, display, subject, aliases et summary pèsent plus que son corps, et une requête égale à l'un d'eux ou contenue dedans passe en tête. Chaque résultat donne le chemin, le titre, le type, la zone, le projet, la date, le score, la meilleure ligne et les champs trouvés. Les projets archivés sont exclus sauf avec include_archived. Lecture seule.",
+	},
+	Params: []catalog.Param{
+		{Name: "query", Type: catalog.String, Required: true, MinLength: intp(1), MaxLength: intp(1000),
+			Description: catalog.Text{En: "Words to look for, in any order; any of them may match.", Fr: "Les mots à chercher, dans n'importe quel ordre ; n'importe lequel peut correspondre."}},
+		{Name: "zone", Type: catalog.String, Enum: []string{"episodes", "knowledge", "principles", "goals"},
+			Description: catalog.Text{En: "Only notes of this zone.", Fr: "Seulement les notes de cette zone."}},
+		{Name: "slug", Type: catalog.String,
+			Description: catalog.Text{En: "Only the notes of this project or domain (archived or not).", Fr: "Seulement les notes de ce projet ou domaine (archivé ou non)."}},
+		{Name: "kind", Type: catalog.String, Enum: []string{"archive", "atom", "context", "history"},
+			Description: catalog.Text{En: "Only notes of this kind.", Fr: "Seulement les notes de ce type."}},
+		{Name: "include_archived", Type: catalog.Boolean, Default: false,
+			Description: catalog.Text{En: "Also search archived projects.", Fr: "Chercher aussi dans les projets archivés."}},
+		{Name: "since", Type: catalog.String,
+			Description: catalog.Text{En: "Only notes dated on or after this day (YYYY-MM-DD); undated notes are left out.", Fr: "Seulement les notes datées de ce jour ou après (AAAA-MM-JJ) ; les notes sans date sont exclues."}},
+		{Name: "until", Type: catalog.String,
+			Description: catalog.Text{En: "Only notes dated on or before this day (YYYY-MM-DD); undated notes are left out.", Fr: "Seulement les notes datées de ce jour ou avant (AAAA-MM-JJ) ; les notes sans date sont exclues."}},
+		{Name: "limit", Type: catalog.Integer, Default: 10, Minimum: floatp(1), Maximum: floatp(100),
+			Description: catalog.Text{En: "How many hits to return, 1 to 100.", Fr: "Nombre de résultats à renvoyer, de 1 à 100."}},
+	},
+	Errors: catalog.Shared,
+	CLI:    catalog.CLI{Command: "search", Args: []string{"query"}},
+}
+
+// SearchHit is one note mem_search found.
+type SearchHit struct {
+	Path  string `json:"path"`
+	Title string `json:"title"` // display, else the file's name
+	Kind  string `json:"kind"`
+	// Zone, Slug and Date are null when the note has none.
+	Zone       *string  `json:"zone"`
+	Slug       *string  `json:"slug"`
+	Date       *string  `json:"date"`
+	Score      float64  `json:"score"` // not a probability: compare within one answer
+	Line       string   `json:"line"`
+	LineNumber int      `json:"line_number"`
+	Matched    []string `json:"matched"`
+}
+
+// SearchResult is mem_search's result.
+type SearchResult struct {
+	Hits       []SearchHit `json:"hits"`
+	Total      int         `json:"total"`
+	QueryTerms []string    `json:"query_terms"`
+	Common
+}
+
+// searchMsg is mem_search's messages.
+var searchMsg = struct{ noWord, badDate, order, unknownSlug, near, none, common, hit fault.Msg }{
+	noWord:      fault.Msg{En: "holds no word to search for; give at least one word of letters or digits", Fr: "ne contient aucun mot à chercher ; donnez au moins un mot de lettres ou de chiffres"},
+	badDate:     fault.Msg{En: "%q is not a date; write it YYYY-MM-DD (e.g. 2026-11-30)", Fr: "%q n'est pas une date ; écrivez-la AAAA-MM-JJ (par ex. 2026-11-30)"},
+	order:       fault.Msg{En: "since %s is after until %s; give since on or before until", Fr: "since %s est après until %s ; donnez un since antérieur ou égal à until"},
+	unknownSlug: fault.Msg{En: "no project or domain is named %q%s", Fr: "aucun projet ni domaine ne s'appelle %q%s"},
+	near:        fault.Msg{En: "; did you mean %s?", Fr: " ; vouliez-vous dire %s ?"},
+	none:        fault.Msg{En: "No note matches %q.", Fr: "Aucune note ne correspond à %q."},
+	common:      fault.Msg{En: "every word of the query is too common to search for (a stopword); add a more specific word", Fr: "chaque mot de la requête est trop courant pour être cherché (un mot vide) ; ajoutez un mot plus précis"},
+	hit:         fault.Msg{En: "%d. **%s** (score %v) — %s%s", Fr: "%d. **%s** (score %v) — %s%s"},
+}
+
+type searchArgs struct {
+	Query           string `json:"query"`
+	Zone            string `json:"zone"`
+	Slug            string `json:"slug"`
+	Kind            string `json:"kind"`
+	IncludeArchived bool   `json:"include_archived"`
+	Since           string `json:"since"`
+	Until           string `json:"until"`
+	Limit           int    `json:"limit"`
+}
+
+// searchTool is mem_search: check the arguments, bring the index up to
+// date with the vault (reading only the notes that changed), rank, then
+// read the hits to show each one's best line.
+func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
+	if err := checkSearch(a); err != nil {
+		return nil, nil, err
+	}
+	warm.Lock()
+	defer warm.Unlock()
+	idx, err := upToDate(env)
+	if err != nil {
+		return nil, nil, err
+	}
+	if a.Slug != "" && !hasSlug(idx, a.Slug) {
+		near := vault.Closest(a.Slug, idx.Slugs(), 5)
+		var en, fr string
+		if len(near) > 0 {
+			en, fr = searchMsg.near.In("en", strings.Join(near, ", ")), searchMsg.near.In("fr", strings.Join(near, ", "))
+		}
+		return nil, nil, fault.New(fault.UnknownSlug, map[string]any{"slug": a.Slug, "close_matches": append([]string{}, near...)},
+			searchMsg.unknownSlug.In("en", a.Slug, en), searchMsg.unknownSlug.In("fr", a.Slug, fr))
+	}
+	terms := search.Terms(a.Query)
+	hits := idx.Search(terms, keeper(a))
+	res := SearchResult{Hits: []SearchHit{}, Total: len(hits), QueryTerms: unique(terms), Common: common()}
+	top := hits[:min(len(hits), a.Limit)]
+	var files []string
+	for _, h := range top {
+		files = append(files, h.Path)
+	}
+	if err := env.View.Ask(vault.Need{Files: files}); err != nil {
+		return nil, nil, err
+	}
+	for _, h := range top {
+		res.Hits = append(res.Hits, searchHit(env, h, terms))
+	}
+	if len(terms) == 0 {
+		res.Warnings = append(res.Warnings, env.Say(searchMsg.common))
+	}
+	res.SummaryMD = searchSummary(env, a.Query, res.Hits)
+	keepWarm(env, idx)
+	return res, nil, nil
+}
+
+// checkSearch refuses a query without a word and dates that are not
+// dates or out of order.
+func checkSearch(a searchArgs) error {
+	words := 0
+	search.Words(a.Query, func(string) { words++ })
+	if words == 0 {
+		return fault.Argument("query", searchMsg.noWord.En, searchMsg.noWord.Fr)
+	}
+	for _, d := range []struct{ name, v string }{{"since", a.Since}, {"until", a.Until}} {
+		if _, err := time.Parse("2006-01-02", d.v); d.v != "" && err != nil {
+			return fault.Argument(d.name, searchMsg.badDate.In("en", d.v), searchMsg.badDate.In("fr", d.v))
+		}
+	}
+	if a.Since != "" && a.Until != "" && a.Since > a.Until {
+		return fault.Argument("until", searchMsg.order.In("en", a.Since, a.Until), searchMsg.order.In("fr", a.Since, a.Until))
+	}
+	if a.Slug != "" {
+		return vault.CheckSlug("slug", a.Slug)
+	}
+	return nil
+}
+
+func hasSlug(idx *search.Index, slug string) bool {
+	for _, s := range idx.Slugs() {
+		if s == slug {
+			return true
+		}
+	}
+	return false
+}
+
+// keeper is the filters as a test on a note: a slug filter takes the
+// project's notes archived or not; otherwise archived projects are left
+// out unless include_archived; since and until leave undated notes out.
+func keeper(a searchArgs) func(*search.Meta) bool {
+	return func(m *search.Meta) bool {
+		switch {
+		case a.Slug != "" && m.Slug != a.Slug,
+			a.Slug == "" && m.Archived && !a.IncludeArchived,
+			a.Zone != "" && m.Zone != a.Zone,
+			a.Kind != "" && m.Kind != a.Kind,
+			a.Since != "" && (m.Date == "" || m.Date < a.Since),
+			a.Until != "" && (m.Date == "" || m.Date > a.Until):
+			return false
+		}
+		return true
+	}
+}
+
+func unique(terms []string) []string {
+	out := []string{}
+	for _, t := range terms {
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// warm is the index of the last search, kept in the running core (the
+// warm wasm instance, or the native process) so that the next search
+// neither decodes nor rebuilds it. For a host that carries the index
+// (search.Carry), id names the stored index it descends from and listing
+// the notes' listing it is up to date with; a core fed no Carry keys notes
+// by their SHA-256, which any index state may be brought up to date from.
+var warm struct {
+	sync.Mutex
+	idx         *search.Index
+	carried     bool
+	id, listing string
+}
+
+// upToDate returns the index brought up to date with the vault: the warm
+// one when the host's listing is the one it is up to date with, else the
+// warm or the host's (a corrupt, stale or foreign one is rebuilt) brought
+// up to date by reading only the notes whose version changed.
+func upToDate(env *Env) (*search.Index, error) {
+	c := env.Search
+	carried := c != nil && (c.Listing != "" || c.Full)
+	if carried && !c.Full {
+		if warm.carried && warm.idx != nil && warm.listing == c.Listing {
+			return warm.idx, nil
+		}
+		if warm.carried && warm.idx != nil && c.ID != "" && warm.id == c.ID {
+			return nil, env.View.AskSearch("notes")
+		}
+		return nil, env.View.AskSearch("index")
+	}
+	listing, err := noteVersions(env)
+	if err != nil {
+		return nil, err
+	}
+	var idx *search.Index
+	switch {
+	case carried && warm.carried && warm.idx != nil && c.ID != "" && warm.id == c.ID:
+		idx = warm.idx
+	case carried:
+		if idx, err = search.Decode(c.Index); err != nil {
+			idx = search.New()
+			idx.Changed = true
+		}
+		warm.id = search.ID(c.Index)
+	case !warm.carried && warm.idx != nil:
+		idx = warm.idx
+	default:
+		idx = search.New()
+	}
+	warm.idx, warm.carried, warm.listing = idx, carried, ""
+	stale := idx.Stale(listing)
+	if err := env.View.Ask(vault.Need{Files: stale}); err != nil {
+		return nil, err
+	}
+	for _, p := range stale {
+		c, _ := env.View.Read(p) // answered by Ask
+		switch {
+		case !c.Exists:
+			idx.Remove(p)
+		case c.NotUTF8:
+			idx.Put(search.ParseNote(p, listing[p], nil))
+		default:
+			idx.Put(search.ParseNote(p, listing[p], &c.Text))
+		}
+	}
+	idx.Compact()
+	if carried {
+		warm.listing = c.Listing
+	}
+	return idx, nil
+}
+
+// noteVersions returns every note's path and version: the host's Carry
+// when it sent one, else the vault's listing (one tree need) and each
+// note's SHA-256 (one files need).
+func noteVersions(env *Env) (map[string]string, error) {
+	out := map[string]string{}
+	if env.Search != nil && env.Search.Full {
+		for p, v := range env.Search.Notes {
+			if search.IsNote(p) {
+				out[p] = v
+			}
+		}
+		return out, nil
+	}
+	all, err := env.View.Walk(".")
+	if err != nil {
+		return nil, err
+	}
+	var notes []string
+	for _, p := range all {
+		if search.IsNote(p) {
+			notes = append(notes, p)
+		}
+	}
+	if err := env.View.Ask(vault.Need{Files: notes}); err != nil {
+		return nil, err
+	}
+	for _, p := range notes {
+		if c, _ := env.View.Read(p); c.Exists {
+			out[p] = c.Expect
+		}
+	}
+	return out, nil
+}
+
+// keepWarm hands a host that carries the index its new encoding and id
+// when the index changed.
+func keepWarm(env *Env, idx *search.Index) {
+	if !warm.carried || !idx.Changed {
+		return
+	}
+	env.IndexOut = idx.Encode()
+	warm.id = search.ID(env.IndexOut)
+	idx.Changed = false
+}
+
+// searchHit is one hit as mem_search answers it, with its best line: the
+// line holding the most query terms, a body line before a frontmatter
+// one, then the first (trimmed, at most 240 characters); none (line "",
+// line_number 0) when no line holds one (a match on the file's name
+// alone, a file that is not UTF-8).
+func searchHit(env *Env, h search.Hit, terms []string) SearchHit {
+	opt := func(s string) *string {
+		if s == "" {
+			return nil
+		}
+		return &s
+	}
+	hit := SearchHit{Path: h.Path, Title: h.Title, Kind: h.Kind, Zone: opt(h.Zone), Slug: opt(h.Slug), Date: opt(h.Date),
+		Score: h.Score, Matched: h.Matched}
+	c, _ := env.View.Read(h.Path) // answered by Ask
+	bodyLine := 0                 // the index of the body's first line
+	if doc, err := frontmatter.Parse(c.Text); err == nil {
+		bodyLine = strings.Count(c.Text[:doc.BodyOffset()], "\n")
+	}
+	best := 0
+	for i, line := range strings.Split(c.Text, "\n") {
+		n := 0
+		lt := search.Terms(line)
+		for _, t := range unique(terms) {
+			if slices.Contains(lt, t) {
+				n += 2
+			}
+		}
+		if n > 0 && i >= bodyLine {
+			n++
+		}
+		if n > best {
+			best, hit.LineNumber, hit.Line = n, i+1, clip(strings.TrimSpace(line), 240)
+		}
+	}
+	return hit
+}
+
+// clip cuts s to at most n characters, the last one "…" when cut.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// searchSummary is the hits as a numbered list for people.
+func searchSummary(env *Env, query string, hits []SearchHit) string {
+	if len(hits) == 0 {
+		return env.Say(searchMsg.none, query)
+	}
+	var md strings.Builder
+	for i, h := range hits {
+		where := h.Path
+		if h.LineNumber > 0 {
+			where = fmt.Sprintf("%s:%d", h.Path, h.LineNumber)
+		}
+		line := ""
+		if h.Line != "" {
+			line = "\n   " + h.Line
+		}
+		md.WriteString(env.Say(searchMsg.hit, i+1, h.Title, h.Score, where, line) + "\n")
+	}
+	return strings.TrimSuffix(md.String(), "\n")
+}

@@ -1,0 +1,75 @@
+package call
+
+import (
+	"context"
+	"encoding/json"
+
+	"kessho/core"
+	"kessho/core/search"
+	"kessho/core/vault"
+)
+
+// Indexer is a Vault that keeps mem_search's index (*vaultfs.Vault is
+// one). Run sends the core, with a search, the digest of the notes'
+// versions and the stored index's id (search.Carry), answers its "search"
+// need with the versions and, when asked, the stored bytes, and stores the
+// index the core answers back. A Vault that is not one loses nothing but
+// speed: the core reads the notes itself.
+type Indexer interface {
+	SearchNotes(ctx context.Context) (notes map[string]string, listing string, ok bool)
+	IndexID() string
+	LoadIndex() []byte
+	StoreIndex(data []byte, id string) error
+}
+
+// searchCarry is what a call keeps of the index for the core.
+type searchCarry struct {
+	ix    Indexer
+	notes map[string]string
+	carry *search.Carry
+}
+
+// newCarry starts the Carry of a mem_search call on a vault that keeps an
+// index; for any other call (or vault) it carries nothing.
+func newCarry(ctx context.Context, v any, tool string) *searchCarry {
+	ix, ok := v.(Indexer)
+	if !ok || tool != search.Tool {
+		return &searchCarry{}
+	}
+	notes, listing, ok := ix.SearchNotes(ctx)
+	if !ok {
+		return &searchCarry{}
+	}
+	return &searchCarry{ix: ix, notes: notes, carry: &search.Carry{Listing: listing, ID: ix.IndexID()}}
+}
+
+// answer answers a need's "search": the notes' versions, and for "index"
+// the stored bytes.
+func (s *searchCarry) answer(need vault.Need) {
+	if need.Search == "" || s.carry == nil {
+		return
+	}
+	s.carry.Full, s.carry.Notes = true, s.notes
+	if need.Search == "index" {
+		s.carry.Index = s.ix.LoadIndex()
+	}
+}
+
+// store stores the index a successful answer carries, and returns raw
+// without it (Outcome.Raw: the index holds the notes' mtimes, which differ
+// from one run to the next, while the rest of the answer may not). A
+// failure to store it is no failure of the call: the index is a cache,
+// and the next search rebuilds what it lacks.
+func (s *searchCarry) store(ans core.Answer, raw []byte) []byte {
+	if ans.Search == nil {
+		return raw
+	}
+	if s.ix != nil && len(ans.Search.Index) > 0 {
+		_ = s.ix.StoreIndex(ans.Search.Index, ans.Search.ID)
+	}
+	ans.Search = nil
+	if b, err := json.Marshal(ans); err == nil {
+		return b
+	}
+	return raw
+}

@@ -1,0 +1,106 @@
+package call_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"kessho/core"
+	"kessho/host/call"
+	"kessho/host/engine"
+)
+
+// counting is the native engine, recording the files each call's needs
+// name.
+type counting struct{ files []string }
+
+func (c *counting) Call(ctx context.Context, req []byte) ([]byte, error) {
+	out, err := engine.Native().Call(ctx, req)
+	var ans core.Answer
+	if err == nil && json.Unmarshal(out, &ans) == nil && ans.Need != nil {
+		c.files = append(c.files, ans.Need.Files...)
+	}
+	return out, err
+}
+
+// hits is the paths of a mem_search result.
+func hits(t *testing.T, out call.Outcome) []string {
+	t.Helper()
+	var r struct{ Hits []struct{ Path string } }
+	if !out.OK || json.Unmarshal(out.Result, &r) != nil {
+		t.Fatalf("search refused: %s", out.Answer)
+	}
+	var ps []string
+	for _, h := range r.Hits {
+		ps = append(ps, h.Path)
+	}
+	return ps
+}
+
+// TestSearchKeepsIndex: the Go host stores the index under .kessho/index,
+// and the next search reads no note but the hits it shows (limit 1 here),
+// then only the note changed since; a damaged index is rebuilt silently
+// when the running core has no index of the vault warm.
+func TestSearchKeepsIndex(t *testing.T) {
+	files := map[string]string{}
+	for i := range 30 {
+		files[fmt.Sprintf("20-knowledge/n%02d.md", i)] = fmt.Sprintf("note %d about topic%d\n", i, i%3)
+	}
+	dir, v := newVault(t, files)
+	defer v.Close()
+	search := func(q string) (call.Outcome, []string) {
+		eng := &counting{}
+		out, err := call.Run(context.Background(), v, eng, "mem_search", json.RawMessage(`{"query":"`+q+`","limit":1}`), call.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out, eng.files
+	}
+	first, read := search("topic1")
+	if len(read) != 30 {
+		t.Fatalf("first search read %d notes, want 30", len(read))
+	}
+	idx := filepath.Join(dir, ".kessho", "index", "search.idx")
+	stored, err := os.ReadFile(idx)
+	if err != nil {
+		t.Fatalf("no index stored: %v", err)
+	}
+	again, read := search("topic1")
+	if !slices.Equal(read, hits(t, again)) || string(again.Answer) != string(first.Answer) {
+		t.Fatalf("up-to-date index: read %v for hits %v", read, hits(t, again))
+	}
+	p := filepath.Join(dir, "20-knowledge", "n05.md")
+	if err := os.WriteFile(p, []byte("note 5 now about topic1 topic1 topic1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Minute)
+	os.Chtimes(p, later, later)
+	out, read := search("topic1")
+	if h := hits(t, out); !slices.Equal(h, []string{"20-knowledge/n05.md"}) || !slices.Equal(read, []string{"20-knowledge/n05.md"}) {
+		t.Fatalf("after one edit: hits %v, read %v (want only n05.md)", h, read)
+	}
+	_, other := newVault(t, map[string]string{"a.md": "topic1"})
+	defer other.Close()
+	for _, damaged := range [][]byte{stored[:len(stored)/2], append([]byte("x"), stored[1:]...)} {
+		if err := os.WriteFile(idx, damaged, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// another vault's search leaves the running core's warm index
+		if _, err := call.Run(context.Background(), other, engine.Native(), "mem_search", json.RawMessage(`{"query":"x"}`), call.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		out, read = search("topic1")
+		if h := hits(t, out); !slices.Equal(h, []string{"20-knowledge/n05.md"}) || len(read) != 30 {
+			t.Errorf("damaged index: hits %v, read %d notes", h, len(read))
+		}
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, ".kessho", "index"))
+	if len(entries) != 2 {
+		t.Errorf(".kessho/index holds %d entries, want the index and its id", len(entries))
+	}
+}

@@ -1,0 +1,8 @@
+//go:build !linux
+
+package vaultfs
+
+// statNotes records the version of each note names in folder dir.
+func (v *Vault) statNotes(dir string, names []string, into map[string]string) {
+	v.statNotesAt(dir, names, into)
+}
