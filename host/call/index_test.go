@@ -15,11 +15,11 @@ import (
 	"kessho/host/engine"
 )
 
-// counting is the native engine, recording the files each call's needs
+// fileCounting is the native engine, recording the files each call's needs
 // name.
-type counting struct{ files []string }
+type fileCounting struct{ files []string }
 
-func (c *counting) Call(ctx context.Context, req []byte) ([]byte, error) {
+func (c *fileCounting) Call(ctx context.Context, req []byte) ([]byte, error) {
 	out, err := engine.Native().Call(ctx, req)
 	var ans core.Answer
 	if err == nil && json.Unmarshal(out, &ans) == nil && ans.Need != nil {
@@ -54,7 +54,7 @@ func TestSearchKeepsIndex(t *testing.T) {
 	dir, v := newVault(t, files)
 	defer v.Close()
 	search := func(q string) (call.Outcome, []string) {
-		eng := &counting{}
+		eng := &fileCounting{}
 		out, err := call.Run(context.Background(), v, eng, "mem_search", json.RawMessage(`{"query":"`+q+`","limit":1}`), call.Options{})
 		if err != nil {
 			t.Fatal(err)
