@@ -96,9 +96,10 @@ func Handle(request []byte) []byte {
 // encodeAnswer is json.Marshal(ans), byte for byte, without its second
 // pass over the result: encoding/json re-validates and re-compacts a
 // json.RawMessage, and the result is already the compact JSON json.Marshal
-// made of it (okAnswer).
+// made of it (okAnswer). An answer carrying a search index goes through
+// json.Marshal: the index is most of it, and its base64 is json.Marshal's.
 func encodeAnswer(ans Answer) ([]byte, error) {
-	if ans.OK == nil || !*ans.OK || ans.Need != nil || ans.Error != nil {
+	if ans.OK == nil || !*ans.OK || ans.Need != nil || ans.Error != nil || ans.Search != nil {
 		return json.Marshal(ans)
 	}
 	out := append(make([]byte, 0, len(ans.Result)+64), `{"ok":true`...)

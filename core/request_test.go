@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"kessho/core/plan"
+	"kessho/core/search"
 	"kessho/core/vault"
 )
 
@@ -128,6 +129,7 @@ func TestEncodeAnswerIsJSONs(t *testing.T) {
 		{OK: &yes, Plan: p, Conflict: "<&>"},
 		{OK: &no, Error: &ErrorBody{Code: "X", Message: text, Details: map[string]any{"a": text}}},
 		{Need: &vault.Need{Files: []string{text}}},
+		{OK: &yes, Result: result, Search: &search.Carry{Index: []byte{0, 1, 255}, ID: "i"}},
 	} {
 		got, err := encodeAnswer(ans)
 		want, wantErr := json.Marshal(ans)
