@@ -7,7 +7,6 @@ package markdown
 import (
 	"strings"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -15,14 +14,21 @@ import (
 	"kessho/core/eol"
 )
 
-var md = goldmark.New()
+// md is goldmark's CommonMark parser, as goldmark.New() configures it,
+// without the HTML renderer goldmark.New() also links into the wasm
+// module (the core never renders).
+var md = parser.NewParser(
+	parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+	parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+	parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+)
 
 // parse parses src. Lines end in "\n", "\r\n" or a lone "\r" (classic
 // Mac OS): goldmark knows only the first two, so it reads a copy where
 // each lone "\r" is a "\n". The copy has src's length and offsets, so
 // every position found in it is one in src, and callers splice src.
 func parse(src []byte) ast.Node {
-	return md.Parser().Parse(text.NewReader(eol.LoneCRBytes(src)), parser.WithContext(parser.NewContext()))
+	return md.Parse(text.NewReader(eol.LoneCRBytes(src)), parser.WithContext(parser.NewContext()))
 }
 
 // lineStart returns the offset of the start of the line holding off.
