@@ -246,7 +246,7 @@ func openRunner(g globals, env Env) (*runner, int) {
 		return nil, usage(env, err)
 	}
 	ctx := context.Background()
-	eng, err := openEngine(ctx, g.engine, oneShotEngine)
+	eng, err := openEngine(ctx, g.engine, oneShotEngine, timeout)
 	if err != nil {
 		if _, ok := err.(usageError); ok {
 			return nil, usage(env, err)
@@ -340,7 +340,11 @@ const (
 )
 
 // openEngine starts the engine --engine names, or dflt without the flag.
-func openEngine(ctx context.Context, name, dflt string) (engine.Engine, error) {
+// A wasm engine bounds one run of the core by timeout, the call's own
+// deadline (--timeout): its default bound (engine.DefaultCallTimeout)
+// would otherwise cut a longer call short, and answer it as the engine's
+// limit rather than as the call's deadline.
+func openEngine(ctx context.Context, name, dflt string, timeout time.Duration) (engine.Engine, error) {
 	if err := checkEngine(name); err != nil {
 		return nil, err
 	}
@@ -350,7 +354,7 @@ func openEngine(ctx context.Context, name, dflt string) (engine.Engine, error) {
 	if name == "native" {
 		return engine.Native(), nil
 	}
-	return engine.NewWasm(ctx, engine.WasmOptions{})
+	return engine.NewWasm(ctx, engine.WasmOptions{CallTimeout: timeout})
 }
 
 // findVault picks the vault: --vault, else KESSHO_VAULT, else the current

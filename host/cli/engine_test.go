@@ -3,7 +3,9 @@ package cli
 import (
 	"context"
 	"testing"
+	"time"
 
+	"kessho/host/call"
 	"kessho/host/engine"
 )
 
@@ -28,7 +30,7 @@ func TestDefaultEngines(t *testing.T) {
 		if c.mcp {
 			dflt = serverEngine
 		}
-		eng, err := openEngine(ctx, c.flag, dflt)
+		eng, err := openEngine(ctx, c.flag, dflt, call.DefaultTimeout)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -36,6 +38,25 @@ func TestDefaultEngines(t *testing.T) {
 		eng.Close(ctx)
 		if isWasm != c.wasm {
 			t.Errorf("%s: wasm engine %v, want %v", c.name, isWasm, c.wasm)
+		}
+	}
+}
+
+// TestEngineBoundFollowsTimeout checks that --timeout also bounds one run
+// of the wasm core: with the engine's default (10 s), a first search of a
+// large vault under --timeout 2m was cut at 10 s and answered as the
+// engine's limit.
+func TestEngineBoundFollowsTimeout(t *testing.T) {
+	ctx := context.Background()
+	for _, d := range []time.Duration{2 * time.Minute, 3 * time.Second} {
+		eng, err := openEngine(ctx, "wasm", oneShotEngine, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := eng.(*engine.Wasm).CallTimeout()
+		eng.Close(ctx)
+		if got != d {
+			t.Errorf("--timeout %v: the engine bounds a run by %v", d, got)
 		}
 	}
 }

@@ -57,6 +57,10 @@ type WasmOptions struct {
 	Interrupt bool
 }
 
+// CallTimeout is the engine's bound on one run of the core
+// (WasmOptions.CallTimeout, defaults applied).
+func (w *Wasm) CallTimeout() time.Duration { return w.opts.CallTimeout }
+
 func (o WasmOptions) withDefaults() WasmOptions {
 	if o.MemoryLimitPages == 0 {
 		o.MemoryLimitPages = DefaultMemoryLimitPages
