@@ -65,7 +65,9 @@ func runMCP(g globals, rest []string, env Env) int {
 	}
 	defer v.Close()
 
-	eng := mcp.Background(func(ctx context.Context) (mcp.Engine, error) { return openEngine(ctx, g.engine, serverEngine, opts.Timeout) })
+	eng := mcp.Background(func(ctx context.Context) (mcp.Engine, error) {
+		return openEngine(ctx, g.engine, serverEngine, opts.Timeout)
+	})
 	defer eng.Close(context.Background())
 	srv := mcp.NewServer(v, eng, opts)
 
