@@ -16,13 +16,16 @@ import (
 	"github.com/blevesearch/snowballstem/french"
 	"github.com/blevesearch/snowballstem/porter"
 
+	"golang.org/x/text/unicode/norm"
+
 	"kessho/core/fold"
 )
 
 // Analyzer is the version of Terms: an index made by another analyzer is
 // rebuilt (it is part of the encoding's header). Bump it whenever Terms
-// may give another term for some word.
-const Analyzer = 1
+// may give another term for some word. 2: stopwords are matched before
+// accents are folded, and French words are stemmed with their accents.
+const Analyzer = 2
 
 // maxToken is the longest word kept, in bytes (longer runs are hashes,
 // base64, URLs: cut, so the index stays bounded).
@@ -37,9 +40,9 @@ var (
 	stemCache = map[string]string{}
 )
 
-// Terms returns the terms of text, in order: folded (case and accents, as
-// fold.Fold: NFC and NFD alike), cut into runs of letters and digits,
-// stopwords of French and English dropped, each word stemmed (Stem).
+// Terms returns the terms of text, in order: cut into words (Words),
+// stopwords of French and English dropped, each word stemmed and folded
+// (Stem).
 func Terms(text string) []string {
 	var out []string
 	Words(text, func(w string) {
@@ -50,8 +53,10 @@ func Terms(text string) []string {
 	return out
 }
 
-// Term returns the term of one folded word: "" for a stopword, else its
-// stem.
+// Term returns the term of one word as Words gives it: "" for a stopword,
+// else its stem. A stopword is matched before accents are folded, so that
+// `thèse` is no `these` and `été` no `ete`; the French ones are listed
+// with and without their accents, as people type them.
 func Term(w string) string {
 	if stopwords[w] {
 		return ""
@@ -59,11 +64,11 @@ func Term(w string) string {
 	return Stem(w)
 }
 
-// Words calls fn with each folded word of text: a run of letters and
-// digits of fold.Fold(text), cut at maxToken bytes. ASCII is folded in
-// place; only a stretch holding other characters (between ASCII
-// characters that are neither letters nor digits) goes through
-// fold.Fold, which gives the same words at a fraction of the cost.
+// Words calls fn with each word of text, lowercased, in composed form
+// (NFC: a word typed with combining accents is the same word): a run of
+// letters, digits and combining marks, cut at maxToken bytes. ASCII
+// stretches (between ASCII characters that are neither letters nor
+// digits) are lowercased in place, without allocating.
 func Words(text string, fn func(string)) {
 	start, ascii := 0, true
 	for i := 0; i <= len(text); i++ {
@@ -81,7 +86,7 @@ func Words(text string, fn func(string)) {
 			if ascii {
 				fn(cut(lowerASCII(text[start:i])))
 			} else {
-				foldedWords(text[start:i], fn)
+				unicodeWords(text[start:i], fn)
 			}
 		}
 		start, ascii = i+1, true
@@ -98,23 +103,25 @@ func lowerASCII(w string) string {
 	return w
 }
 
-// foldedWords calls fn with each run of letters and digits of
-// fold.Fold(s).
-func foldedWords(s string, fn func(string)) {
-	f := fold.Fold(s)
+// unicodeWords calls fn with each run of letters, digits and combining
+// marks of s, lowercased and composed.
+func unicodeWords(s string, fn func(string)) {
 	start := -1
-	for i, r := range f {
-		word := unicode.IsLetter(r) || unicode.IsDigit(r)
+	emit := func(w string) {
+		fn(cut(norm.NFC.String(strings.ToLower(w))))
+	}
+	for i, r := range s {
+		word := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
 		switch {
 		case word && start < 0:
 			start = i
 		case !word && start >= 0:
-			fn(cut(f[start:i]))
+			emit(s[start:i])
 			start = -1
 		}
 	}
 	if start >= 0 {
-		fn(cut(f[start:]))
+		emit(s[start:])
 	}
 }
 
@@ -130,14 +137,17 @@ func cut(w string) string {
 	return w[:n]
 }
 
-// Stem returns the stem of a folded word: the shorter of its French and
-// English snowball stems (English on a tie), so that `decisions`,
-// `décision` and `décidé` meet, and a word of either language loses its
-// inflection. Words of digits, or of one or two letters, are kept whole.
-// Stems are cached per word.
+// Stem returns the term of a word as Words gives it: the shorter of its
+// French and English snowball stems (English on a tie), folded (fold.Fold:
+// case and accents), so that `decisions` and `décision` meet,
+// and a word of either language loses its inflection. The French stemmer
+// reads the word with its accents (it needs them: `sauvegardée` and
+// `sauvegarde` meet only so), the English one the folded word. Words of
+// digits, or of one or two letters, are kept whole (folded). Stems are
+// cached per word.
 func Stem(w string) string {
 	if len(w) <= 2 || !hasLetter(w) {
-		return w
+		return fold.Fold(w)
 	}
 	stemMu.Lock()
 	s, ok := stemCache[w]
@@ -145,16 +155,17 @@ func Stem(w string) string {
 	if ok {
 		return s
 	}
-	env := snowballstem.NewEnv(w)
+	f := fold.Fold(w)
+	env := snowballstem.NewEnv(f)
 	porter.Stem(env)
 	s = env.Current()
 	env = snowballstem.NewEnv(w)
 	french.Stem(env)
-	if fr := env.Current(); len(fr) < len(s) {
+	if fr := fold.Fold(env.Current()); len(fr) < len(s) {
 		s = fr
 	}
 	if s == "" {
-		s = w
+		s = f
 	}
 	stemMu.Lock()
 	if len(stemCache) >= stemCacheMax {

@@ -7,8 +7,11 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode"
 
 	"golang.org/x/text/unicode/norm"
+
+	"kessho/core/fold"
 )
 
 func strp(s string) *string { return &s }
@@ -247,22 +250,59 @@ func TestCorruptIndexRefused(t *testing.T) {
 }
 
 // TestWordsFoldsAsTheWholeText: folding ASCII in place and the rest by
-// stretches gives the words fold.Fold of the whole text gives.
-func TestWordsFoldsAsTheWholeText(t *testing.T) {
+// TestWordsFoldAsTheWholeText checks that Words cuts text where folding
+// the whole text would: each word, folded, is the run of letters and
+// digits fold.Fold(text) gives at its place.
+func TestWordsFoldAsTheWholeText(t *testing.T) {
 	parts := []string{"a", "Z", "9", " ", ".", "'", "é", "E\u0301", "\u0301", "ß", "Œuvre", "日本", "-", "\n", "ı", "ﬁ", "Ⅻ", "x\u0308"}
 	r := rand.New(rand.NewPCG(3, 4))
+	runs := func(s string, out *[]string) {
+		start := -1
+		for i, c := range s + " " {
+			word := unicode.IsLetter(c) || unicode.IsDigit(c)
+			switch {
+			case word && start < 0:
+				start = i
+			case !word && start >= 0:
+				*out = append(*out, s[start:i])
+				start = -1
+			}
+		}
+	}
 	for range 5000 {
 		var b strings.Builder
 		for range r.IntN(12) {
 			b.WriteString(parts[r.IntN(len(parts))])
 		}
 		s := b.String()
-		var got []string
-		Words(s, func(w string) { got = append(got, w) })
-		var want []string
-		foldedWords(s, func(w string) { want = append(want, w) })
+		var got, want []string
+		Words(s, func(w string) { runs(fold.Fold(w), &got) })
+		runs(fold.Fold(s), &want)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("%q: %q, want %q", s, got, want)
+		}
+	}
+}
+
+// TestAccentsBeforeFolding checks the two analyses that folding first got
+// wrong: a word that folds to a stopword of the other language is kept
+// (`thèse`, not `these`), and the French stemmer reads the accents, so
+// that a past participle meets its noun (`sauvegardée`, `sauvegarde`).
+func TestAccentsBeforeFolding(t *testing.T) {
+	for _, c := range []struct{ a, b string }{
+		{"sauvegardée", "sauvegarde"}, {"sauvegardées", "Sauvegarder"}, {"fermées", "fermé"},
+		{"déployée", "déploiement"}, {"créée", "créer"}, {"Été", "e\u0301te\u0301"}, {"décisions", "Décision"}, {"decisions", "décision"},
+	} {
+		if ta, tb := Terms(c.a), Terms(c.b); len(ta) != 1 || !reflect.DeepEqual(ta, tb) {
+			t.Errorf("%q gives %q and %q gives %q: want one same term", c.a, ta, c.b, tb)
+		}
+	}
+	if got := Terms("thèse THÈSE the\u0300se"); len(got) != 3 || got[0] != got[1] || got[1] != got[2] {
+		t.Errorf("thèse: %q, want three times its term", got)
+	}
+	for _, q := range []string{"these", "même", "meme", "où", "très", "à"} {
+		if got := Terms(q); len(got) != 0 {
+			t.Errorf("%q is a stopword, got %q", q, got)
 		}
 	}
 }

@@ -2,10 +2,13 @@ package search
 
 import "strings"
 
-// stopwords are the folded French and English words too common to rank
-// with (articles, pronouns, auxiliaries, prepositions, conjunctions, and
-// the letters French elides: l', d', j', qu'…). They are dropped from
-// notes and queries alike.
+// stopwords are the French and English words too common to rank with
+// (articles, pronouns, auxiliaries, prepositions, conjunctions, and the
+// letters French elides: l', d', j', qu'…), lowercase as Words gives
+// them. They are dropped from notes and queries alike. The French ones
+// are written with their accents and, for people who type without them,
+// also without (`même`, `meme`; not the rare ones, such as `fûmes`), but a word is matched before folding: a
+// word that only folds to a stopword (`thèse`, `these`) is kept.
 var stopwords = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(stopEnglish + " " + stopFrench) {
@@ -22,11 +25,12 @@ out over own same she should so some such than that the their theirs them themse
 these they this those through to too under until up very was we were what when where which while
 who whom why will with would you your yours yourself yourselves s t d ll m re ve`
 
-const stopFrench = `au aux avec ce ces dans de des du elle en et eux il ils je la le les leur
-leurs lui ma mais me meme mes moi mon ne nos notre nous on ou par pas pour qu que qui sa se ses son
-sur ta te tes toi ton tu un une vos votre vous c l j n y etant suis es est
-sommes etre sont serai seras sera serons serez seront serais serait serions seriez seraient
-etais etait etions etiez etaient fus fut fumes futes furent sois soit soyons soyez soient ai as
+const stopFrench = `à au aux avec ce ces dans de des du elle en et eux il ils je la le les leur
+leurs lui ma mais me même mes moi mon ne nos notre nous on ou où par pas pour qu que qui sa se ses
+son sur ta te tes toi ton tu un une vos votre vous c l j n y étant suis es est
+sommes être sont serai seras sera serons serez seront serais serait serions seriez seraient
+étais était étions étiez étaient fus fut fûmes fûtes furent sois soit soyons soyez soient ai as
 avons avez ont aurai auras aura aurons aurez auront aurais aurait aurions auriez auraient avais
-avait avions aviez avaient eu eus eut eumes eutes eurent aie aies ait ayons ayez aient cet cette
-ceci cela ca donc or ni car si sans sous chez entre vers plus tres aussi comme quand dont ou lors`
+avait avions aviez avaient eu eus eut eûmes eûtes eurent aie aies ait ayons ayez aient cet cette
+ceci cela ça donc or ni car si sans sous chez entre vers plus très aussi comme quand dont lors
+meme etre tres ca etant etais etait etions etiez etaient`
