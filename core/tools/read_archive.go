@@ -16,30 +16,18 @@ import (
 	"kessho/core/worklog"
 )
 
-// readErrors are the codes the tools that read a project's archives
-// (withArchives) may raise: the shared ones, and those of resolving the
-// slug and reading history.md.
-var readErrors = append([]fault.Code{fault.SlugConflict, fault.FileNotUTF8}, catalog.Shared...)
+// readsArchives returns the codes of a tool that reads a project's
+// archives (withArchives) besides own and catalog.Shared: those of
+// resolving the slug and reading history.md.
+func readsArchives(own ...fault.Code) []fault.Code {
+	return append(own, fault.SlugConflict, fault.FileNotUTF8)
+}
 
 // readArchiveSpec is mem_read_archive in the catalogue.
-var readArchiveSpec = &catalog.Tool{
-	Name:  "mem_read_archive",
-	Title: catalog.Text{En: "Read an archive", Fr: "Lire une archive"},
-	Description: catalog.Text{
-		En: "Returns one archived session of a project or domain: its path, its frontmatter as an object and its body. Name it by file name, by `latest`, or by its index from the newest (\"0\" is the newest, \"1\" the one before: the order of mem_read_history). Use it to restore a context after a rollback or to read a past session in full. Read-only.",
-		Fr: "Renvoie une session archivée d'un projet ou domaine : son chemin, son frontmatter en objet et son corps. Nommez-la par son nom de fichier, par `latest`, ou par son rang depuis la plus récente (« 0 » la plus récente, « 1 » la précédente : l'ordre de mem_read_history). Sert à restaurer un contexte après une annulation ou à relire une session passée en entier. Lecture seule.",
-	},
-	Params: []catalog.Param{
-		slugParam,
-		{Name: "archive", Type: catalog.String, Default: "latest", MinLength: intp(1), MaxLength: intp(1000), OneLine: true,
-			Description: catalog.Text{
-				En: "Which archive: its file name (\".md\" optional) or the path mem_archive returned; `latest` (the default) for the newest; or its index from the newest as a string of digits (\"0\" = newest, \"2\" = third newest).",
-				Fr: "Quelle archive : son nom de fichier (« .md » facultatif) ou le chemin renvoyé par mem_archive ; `latest` (par défaut) pour la plus récente ; ou son rang depuis la plus récente, en chiffres (« 0 » = la plus récente, « 2 » = la troisième).",
-			}},
-	},
-	Errors: append([]fault.Code{fault.UnknownArchive}, readErrors...),
-	CLI:    catalog.CLI{Command: "read-archive", Args: []string{"slug", "archive"}},
-}
+var readArchiveSpec = tool(catalogText("read_archive.yaml"), "mem_read_archive", "read-archive slug archive", reads, readsArchives(fault.UnknownArchive), []catalog.Param{
+	slugParam,
+	{Name: "archive", Type: catalog.String, Default: "latest", MinLength: intp(1), MaxLength: intp(1000), OneLine: true},
+})
 
 // ReadArchiveResult is mem_read_archive's result.
 type ReadArchiveResult struct {
@@ -54,24 +42,11 @@ type ReadArchiveResult struct {
 	Common
 }
 
-// readArchiveMsg is mem_read_archive's messages.
-var readArchiveMsg = struct {
-	none, unknown, didYouMean, listThem, outOfRange, gone, badFrontmatter fault.Msg
-}{
-	none: fault.Msg{En: "%s has no archive yet; mem_archive mode=full makes one",
-		Fr: "%s n'a encore aucune archive ; mem_archive mode=full en crée une"},
-	unknown: fault.Msg{En: "%s has no archive named %q%s", Fr: "%s n'a pas d'archive nommée %q%s"},
-	didYouMean: fault.Msg{En: "; did you mean %s?",
-		Fr: " ; vouliez-vous dire %s ?"},
-	listThem: fault.Msg{En: "; mem_read_history lists them",
-		Fr: " ; mem_read_history les liste"},
-	outOfRange: fault.Msg{En: "%s has %d archive(s): index %s is out of range, give 0 (the newest) to %d",
-		Fr: "%s a %d archive(s) : le rang %s est hors limites, donnez 0 (la plus récente) à %d"},
-	gone: fault.Msg{En: "history.md of %s names %s, but that file is gone%s",
-		Fr: "history.md de %s nomme %s, mais ce fichier n'existe plus%s"},
-	badFrontmatter: fault.Msg{En: "%s line %d: the frontmatter is not valid YAML (%s); it is returned as part of the body",
-		Fr: "%s ligne %d : le frontmatter n'est pas du YAML valide (%s) ; il est renvoyé dans le corps"},
-}
+// readArchiveText is read_archive.yaml: mem_read_archive's messages,
+// parsed on first use.
+var readArchiveText = loadText[struct {
+	None, Unknown, DidYouMean, ListThem, OutOfRange, Gone, BadFrontmatter fault.Msg
+}]("read_archive.yaml")
 
 // archiveRef is one archive of a project, in the order of
 // projectArchives.
@@ -222,7 +197,7 @@ func splitNote(env *Env, p, text string, warnings *[]string) (map[string]any, st
 	if err != nil {
 		var fe *frontmatter.Error
 		if errors.As(err, &fe) {
-			*warnings = append(*warnings, env.Say(readArchiveMsg.badFrontmatter, p, fe.Line, fe.Reason))
+			*warnings = append(*warnings, env.Say(readArchiveText().Msg.BadFrontmatter, p, fe.Line, fe.Reason))
 		}
 		return nil, text
 	}
@@ -243,7 +218,7 @@ func splitNote(env *Env, p, text string, warnings *[]string) (map[string]any, st
 // closestArchives); so is an entry whose file is gone.
 func pickArchive(p vault.Project, refs []archiveRef, listing []string, archive string) (int, error) {
 	if len(refs) == 0 {
-		return 0, readArchiveMsg.none.Err(fault.UnknownArchive, unknownArchiveDetails(p, archive, nil), p.Slug)
+		return 0, readArchiveText().Msg.None.Err(fault.UnknownArchive, unknownArchiveDetails(p, archive, nil), p.Slug)
 	}
 	i := -1
 	switch {
@@ -252,7 +227,7 @@ func pickArchive(p vault.Project, refs []archiveRef, listing []string, archive s
 	case strings.Trim(archive, "+-.0123456789") == "":
 		n, err := strconv.Atoi(archive)
 		if err != nil || n < 0 || n >= len(refs) || strings.Trim(archive, "0123456789") != "" {
-			return 0, readArchiveMsg.outOfRange.Err(fault.UnknownArchive, unknownArchiveDetails(p, archive, nil),
+			return 0, readArchiveText().Msg.OutOfRange.Err(fault.UnknownArchive, unknownArchiveDetails(p, archive, nil),
 				p.Slug, len(refs), archive, len(refs)-1)
 		}
 		i = n
@@ -274,17 +249,18 @@ func pickArchive(p vault.Project, refs []archiveRef, listing []string, archive s
 		sought = path.Base(refs[i].Path)
 	}
 	near := closestArchives(p, strings.TrimSuffix(sought, ".md"), listing)
-	tail := readArchiveMsg.listThem
+	m := readArchiveText().Msg
+	en, fr := m.ListThem.En, m.ListThem.Fr
 	if len(near) > 0 {
-		tail = fault.Msg{En: readArchiveMsg.didYouMean.In("en", strings.Join(near, ", ")), Fr: readArchiveMsg.didYouMean.In("fr", strings.Join(near, ", "))}
+		en, fr = m.DidYouMean.In("en", strings.Join(near, ", ")), m.DidYouMean.In("fr", strings.Join(near, ", "))
 	}
 	details := unknownArchiveDetails(p, archive, near)
 	if i >= 0 {
 		return 0, fault.New(fault.UnknownArchive, details,
-			readArchiveMsg.gone.In("en", p.Slug, refs[i].Path, tail.En), readArchiveMsg.gone.In("fr", p.Slug, refs[i].Path, tail.Fr))
+			m.Gone.In("en", p.Slug, refs[i].Path, en), m.Gone.In("fr", p.Slug, refs[i].Path, fr))
 	}
 	return 0, fault.New(fault.UnknownArchive, details,
-		readArchiveMsg.unknown.In("en", p.Slug, archive, tail.En), readArchiveMsg.unknown.In("fr", p.Slug, archive, tail.Fr))
+		m.Unknown.In("en", p.Slug, archive, en), m.Unknown.In("fr", p.Slug, archive, fr))
 }
 
 // closestArchives returns up to five stems of the .md files of listing

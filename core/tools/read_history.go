@@ -10,28 +10,17 @@ import (
 )
 
 // readHistorySpec is mem_read_history in the catalogue.
-var readHistorySpec = &catalog.Tool{
-	Name:  "mem_read_history",
-	Title: catalog.Text{En: "Read history", Fr: "Lire l'historique"},
-	Description: catalog.Text{
-		En: "Lists a project's or domain's archived sessions from its history.md, newest first, one page at a time: each entry's date, time, subject and archive path (pass that path, or the entry's position, to mem_read_archive). Read-only.",
-		Fr: "Liste les sessions archivées d'un projet ou domaine d'après son history.md, la plus récente en premier, page par page : date, heure, sujet et chemin de l'archive de chaque entrée (passez ce chemin, ou le rang de l'entrée, à mem_read_archive). Lecture seule.",
-	},
-	Params: []catalog.Param{
-		slugParam,
-		{Name: "offset", Type: catalog.Integer, Default: 0, Minimum: floatp(0),
-			Description: catalog.Text{
-				En: "How many entries to skip from the newest (0, the default, starts at the newest). An entry's position in the whole list is its index for mem_read_archive.",
-				Fr: "Combien d'entrées sauter depuis la plus récente (0, par défaut, commence à la plus récente). Le rang d'une entrée dans toute la liste est son index pour mem_read_archive.",
-			}},
-		{Name: "limit", Type: catalog.Integer, Default: 20, Minimum: floatp(1), Maximum: floatp(200),
-			Description: catalog.Text{
-				En: "How many entries to return, 1 to 200 (default 20).",
-				Fr: "Combien d'entrées renvoyer, de 1 à 200 (20 par défaut).",
-			}},
-	},
-	Errors: readErrors,
-	CLI:    catalog.CLI{Command: "history", Args: []string{"slug"}},
+var readHistorySpec = tool(catalogText("read_history.yaml"), "mem_read_history", "history slug", reads, readsArchives(), []catalog.Param{
+	slugParam,
+	{Name: "offset", Type: catalog.Integer, Default: 0, Minimum: floatp(0)},
+	{Name: "limit", Type: catalog.Integer, Default: 20, Minimum: floatp(1), Maximum: floatp(200)},
+})
+
+// readHistoryArgs is readHistoryTool's arguments.
+type readHistoryArgs struct {
+	slugArg
+	Offset int `json:"offset"`
+	Limit  int `json:"limit"`
 }
 
 // HistoryEntry is one entry of mem_read_history.
@@ -59,14 +48,11 @@ type HistoryResult struct {
 	Common
 }
 
-// readHistoryMsg is mem_read_history's messages.
-var readHistoryMsg = struct{ noHistory, none, empty, page, gone fault.Msg }{
-	noHistory: fault.Msg{En: "%s has no history.md yet (%s): no archived session", Fr: "%s n'a pas encore de history.md (%s) : aucune session archivée"},
-	none:      fault.Msg{En: "No archived session for **%s** yet.", Fr: "Aucune session archivée pour **%s** pour l'instant."},
-	empty:     fault.Msg{En: "No entry from %d: history.md of **%s** holds %d.", Fr: "Aucune entrée à partir de %d : history.md de **%s** en contient %d."},
-	page:      fault.Msg{En: "History of **%s**: entries %d–%d of %d.", Fr: "Historique de **%s** : entrées %d à %d sur %d."},
-	gone:      fault.Msg{En: " (file gone)", Fr: " (fichier absent)"},
-}
+// readHistoryText is read_history.yaml: mem_read_history's messages,
+// parsed on first use.
+var readHistoryText = loadText[struct {
+	NoHistory, None, Empty, Page, Gone fault.Msg
+}]("read_history.yaml")
 
 // readHistoryTool is mem_read_history: the entries of history.md (list
 // items linking into archives/), in its order, a page of them. An entry
@@ -77,16 +63,12 @@ var readHistoryMsg = struct{ noHistory, none, empty, page, gone fault.Msg }{
 // whole list: mem_read_archive's index of the same archive. No
 // history.md is an empty history (with a warning), not an error; an
 // offset past the end is an empty page.
-func readHistoryTool(env *Env, ar *archives, a *struct {
-	slugArg
-	Offset int `json:"offset"`
-	Limit  int `json:"limit"`
-}) (any, error) {
+func readHistoryTool(env *Env, ar *archives, a *readHistoryArgs) (any, error) {
 	p, refs, hist := ar.p, ar.refs, ar.hist
 	res := HistoryResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(), Path: p.History(),
 		Entries: []HistoryEntry{}, Offset: a.Offset, Limit: a.Limit, Common: common()}
 	if !hist.Exists {
-		res.Warnings = append(res.Warnings, env.Say(readHistoryMsg.noHistory, p.Slug, p.History()))
+		res.Warnings = append(res.Warnings, env.Say(readHistoryText().Msg.NoHistory, p.Slug, p.History()))
 	}
 	for i, r := range refs {
 		if r.Entry == nil {
@@ -107,19 +89,19 @@ func readHistoryTool(env *Env, ar *archives, a *struct {
 // historySummary is the page as a Markdown list.
 func historySummary(env *Env, p vault.Project, res HistoryResult) string {
 	if res.Total == 0 {
-		return env.Say(readHistoryMsg.none, p.Slug)
+		return env.Say(readHistoryText().Msg.None, p.Slug)
 	}
 	if len(res.Entries) == 0 {
-		return env.Say(readHistoryMsg.empty, res.Offset, p.Slug, res.Total)
+		return env.Say(readHistoryText().Msg.Empty, res.Offset, p.Slug, res.Total)
 	}
 	var b strings.Builder
-	b.WriteString(env.Say(readHistoryMsg.page, p.Slug, res.Offset+1, res.Offset+len(res.Entries), res.Total))
+	b.WriteString(env.Say(readHistoryText().Msg.Page, p.Slug, res.Offset+1, res.Offset+len(res.Entries), res.Total))
 	b.WriteString("\n\n")
 	for _, e := range res.Entries {
 		when := strings.TrimSpace(deref(e.Date) + " " + deref(e.Time) + deref(e.Week))
 		gone := ""
 		if !e.Exists {
-			gone = env.Say(readHistoryMsg.gone)
+			gone = env.Say(readHistoryText().Msg.Gone)
 		}
 		fmt.Fprintf(&b, "%d. %s — %s `%s`%s\n", e.Index, when, e.Subject, e.Archive, gone)
 	}

@@ -21,51 +21,25 @@ import (
 )
 
 // recallSpec is mem_recall in the catalogue.
-var recallSpec = &catalog.Tool{
-	Name:  "mem_recall",
-	Title: catalog.Text{En: "Recall a project", Fr: "Se remémorer un projet"},
-	Description: catalog.Text{
-		En: "The briefing to read at the start of a session on a project or domain, within max_chars: its context (frontmatter fields and body), its last archived sessions' decisions and next steps (or their first paragraphs), the atoms those sessions derived, and the principles and goals that link to it or that it links to. Every part names its path; when the budget is hit the least important parts are cut first and `truncated` says what was cut (read those in full with mem_read_archive or by path). Works without context.md. Read-only.",
-		Fr: "Le briefing à lire en début de session sur un projet ou domaine, dans la limite de max_chars : son contexte (champs du frontmatter et corps), les décisions et prochaines étapes de ses dernières sessions archivées (ou leurs premiers paragraphes), les atomes que ces sessions ont dérivés, et les principes et objectifs qui le lient ou qu'il lie. Chaque partie nomme son chemin ; quand le budget est atteint, les parties les moins importantes sont coupées d'abord et `truncated` dit ce qui l'a été (lisez-les en entier avec mem_read_archive ou par leur chemin). Fonctionne sans context.md. Lecture seule.",
-	},
-	Params: []catalog.Param{
-		slugParam,
-		{Name: "archives", Type: catalog.Integer, Default: 3, Minimum: floatp(0), Maximum: floatp(20),
-			Description: catalog.Text{
-				En: "How many of the last archived sessions to brief, newest first, 0 to 20 (default 3).",
-				Fr: "Combien des dernières sessions archivées résumer, la plus récente en premier, de 0 à 20 (3 par défaut).",
-			}},
-		{Name: "max_chars", Type: catalog.Integer, Default: 12000, Minimum: floatp(1000), Maximum: floatp(200000),
-			Description: catalog.Text{
-				En: "The briefing's budget in characters, 1,000 to 200,000 (default 12,000): summary_md never exceeds it, and every text of the result is the one summary_md holds.",
-				Fr: "Le budget du briefing en caractères, de 1 000 à 200 000 (12 000 par défaut) : summary_md ne le dépasse jamais, et chaque texte du résultat est celui que contient summary_md.",
-			}},
-	},
-	CLI:    catalog.CLI{Command: "recall", Args: []string{"slug"}},
-	Errors: readErrors,
+var recallSpec = tool(catalogText("recall.yaml"), "mem_recall", "recall slug", reads, readsArchives(), []catalog.Param{
+	slugParam,
+	{Name: "archives", Type: catalog.Integer, Default: 3, Minimum: floatp(0), Maximum: floatp(20)},
+	{Name: "max_chars", Type: catalog.Integer, Default: 12000, Minimum: floatp(1000), Maximum: floatp(200000)},
+})
+
+// recallArgs is recall's arguments.
+type recallArgs struct {
+	slugArg
+	Archives int `json:"archives"`
+	MaxChars int `json:"max_chars"`
 }
 
-// recallMsg is mem_recall's messages.
-var recallMsg = struct {
-	title, context, noContext, notText, gone, atomsTitle, linkedTitle, atomMissing, cut fault.Msg
-	links                                                                               map[string]fault.Msg
-}{
-	title:       fault.Msg{En: "# Recall — %s (%s)", Fr: "# Remémoration — %s (%s)"},
-	context:     fault.Msg{En: "## Context — `%s`", Fr: "## Contexte — `%s`"},
-	noContext:   fault.Msg{En: "%s has no context.md (%s): recalled from its history and archives", Fr: "%s n'a pas de context.md (%s) : remémoré d'après son historique et ses archives"},
-	notText:     fault.Msg{En: "%s is not UTF-8 text: left out", Fr: "%s n'est pas du texte UTF-8 : laissé de côté"},
-	gone:        fault.Msg{En: "history.md names %s, but that file is gone", Fr: "history.md nomme %s, mais ce fichier n'existe plus"},
-	atomsTitle:  fault.Msg{En: "## Atoms these sessions derived", Fr: "## Atomes dérivés de ces sessions"},
-	linkedTitle: fault.Msg{En: "## Principles and goals", Fr: "## Principes et objectifs"},
-	atomMissing: fault.Msg{En: "%s derived %s, which no note of 20-knowledge, 40-principles or 50-goals is named", Fr: "%s a dérivé %s, mais aucune note de 20-knowledge, 40-principles ou 50-goals ne porte ce nom"},
-	cut:         fault.Msg{En: "*Cut to fit %d characters: %d part(s), listed in `truncated`.*", Fr: "*Coupé pour tenir en %d caractères : %d partie(s), listées dans `truncated`.*"},
-	links: map[string]fault.Msg{
-		"derived":    {En: "derived", Fr: "dérivé"},
-		"links_here": {En: "links here", Fr: "lie ce projet"},
-		"linked":     {En: "linked from the project", Fr: "lié par le projet"},
-		"both":       {En: "linked both ways", Fr: "lié dans les deux sens"},
-	},
-}
+// recallText is recall.yaml: mem_recall's messages, parsed on first use.
+// Links says why a note is in the briefing, by its RecallNote.Link.
+var recallText = loadText[struct {
+	Title, Context, NoContext, NotText, Gone, AtomsTitle, LinkedTitle, AtomMissing, Cut fault.Msg
+	Links                                                                               map[string]fault.Msg
+}]("recall.yaml")
 
 // RecallContext is the project's context.md in a recall.
 type RecallContext struct {
@@ -154,11 +128,7 @@ var (
 // whose very heading does not fit is left out, from the least important.
 // Every cut is listed in `truncated`; the result's texts are the ones the
 // briefing holds.
-func recall(env *Env, ar *archives, a *struct {
-	slugArg
-	Archives int `json:"archives"`
-	MaxChars int `json:"max_chars"`
-}) (any, error) {
+func recall(env *Env, ar *archives, a *recallArgs) (any, error) {
 	p, listing := ar.p, ar.listing
 	refs := ar.refs[:min(a.Archives, len(ar.refs))]
 	g := &gathered{env: env, p: p, res: RecallResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(),
@@ -219,7 +189,7 @@ func (g *gathered) readNote(p string) (*frontmatter.Doc, string, bool, error) {
 		return nil, "", false, err
 	}
 	if c.NotUTF8 {
-		g.res.Warnings = append(g.res.Warnings, g.env.Say(recallMsg.notText, p))
+		g.res.Warnings = append(g.res.Warnings, g.env.Say(recallText().Msg.NotText, p))
 		return nil, "", false, nil
 	}
 	doc, perr := frontmatter.Parse(c.Text)
@@ -239,7 +209,7 @@ func (g *gathered) context() error {
 	}
 	if !ok {
 		if c, _ := g.env.View.Read(p); !c.Exists {
-			g.res.Warnings = append(g.res.Warnings, g.env.Say(recallMsg.noContext, g.p.Slug, p))
+			g.res.Warnings = append(g.res.Warnings, g.env.Say(recallText().Msg.NoContext, g.p.Slug, p))
 		}
 		return nil
 	}
@@ -266,7 +236,7 @@ func (g *gathered) archives(refs []archiveRef) []derivedAtom {
 			ra.Date, ra.Time = optional(s.Date.String()), optional(s.Time)
 		}
 		if !r.Exists {
-			g.res.Warnings = append(g.res.Warnings, g.env.Say(recallMsg.gone, r.Path))
+			g.res.Warnings = append(g.res.Warnings, g.env.Say(recallText().Msg.Gone, r.Path))
 			g.res.Archives = append(g.res.Archives, ra)
 			continue
 		}
@@ -311,7 +281,7 @@ func (g *gathered) atoms(derived []derivedAtom) error {
 	for _, d := range derived {
 		p, ok := g.notes.Taken(d.name)
 		if !ok {
-			g.res.Warnings = append(g.res.Warnings, g.env.Say(recallMsg.atomMissing, d.archive, "[["+d.name+"]]"))
+			g.res.Warnings = append(g.res.Warnings, g.env.Say(recallText().Msg.AtomMissing, d.archive, "[["+d.name+"]]"))
 			continue
 		}
 		if !g.seen[p] {
@@ -429,7 +399,7 @@ func fieldText(v any) string {
 
 // noteHead is an atom's or linked note's heading line in the briefing.
 func (g *gathered) noteHead(n RecallNote) string {
-	return fmt.Sprintf("### %s (%s, %s) — `%s`", n.Name, n.Kind, g.env.Say(recallMsg.links[n.Link]), n.Path)
+	return fmt.Sprintf("### %s (%s, %s) — `%s`", n.Name, n.Kind, g.env.Say(recallText().Msg.Links[n.Link]), n.Path)
 }
 
 // piece is one part of the briefing: its heading lines and its text (a
@@ -448,7 +418,7 @@ const noteCap = 800
 func (g *gathered) pieces() []piece {
 	var ps []piece
 	if c := g.res.Context; c != nil {
-		head := g.env.Say(recallMsg.context, c.Path)
+		head := g.env.Say(recallText().Msg.Context, c.Path)
 		for _, k := range slices.Sorted(maps.Keys(c.Frontmatter)) {
 			head += "\n- " + k + ": " + cutText(fieldText(c.Frontmatter[k]), 200)
 		}
@@ -473,7 +443,7 @@ func (g *gathered) pieces() []piece {
 	for _, group := range []struct {
 		title fault.Msg
 		notes []RecallNote
-	}{{recallMsg.atomsTitle, g.res.Atoms}, {recallMsg.linkedTitle, g.res.Linked}} {
+	}{{recallText().Msg.AtomsTitle, g.res.Atoms}, {recallText().Msg.LinkedTitle, g.res.Linked}} {
 		if len(group.notes) > 0 {
 			ps = append(ps, piece{head: g.env.Say(group.title), part: "title"})
 		}
@@ -491,7 +461,7 @@ const footRoom = 100
 // brief fits the pieces into max characters (see recall) and writes
 // summary_md.
 func (g *gathered) brief(max int) {
-	title := g.env.Say(recallMsg.title, g.p.Slug, g.p.Type()) + "\n\n"
+	title := g.env.Say(recallText().Msg.Title, g.p.Slug, g.p.Type()) + "\n\n"
 	budget := max - runes(title) - footRoom
 	ps := g.pieces()
 	heads := make([]int, len(ps)+1) // heads[i]: the heading lines of ps[i:]
@@ -528,7 +498,7 @@ func (g *gathered) brief(max int) {
 		}
 	}
 	if n := len(g.res.Truncated); n > 0 {
-		b.WriteString(g.env.Say(recallMsg.cut, max, n) + "\n")
+		b.WriteString(g.env.Say(recallText().Msg.Cut, max, n) + "\n")
 	}
 	g.res.SummaryMD = strings.TrimRightFunc(b.String(), unicode.IsSpace) + "\n"
 	g.res.Chars = runes(g.res.SummaryMD)

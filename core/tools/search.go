@@ -16,35 +16,18 @@ import (
 	"kessho/core/vault"
 )
 
-// searchSpec is mem_search in the catalogue.
-var searchSpec = &catalog.Tool{
-	Name:  search.Tool,
-	Title: catalog.Text{En: "Search the memory", Fr: "Chercher dans la mémoire"},
-	Description: catalog.Text{
-		En: "Ranks the vault's notes for a query of words (not a regex), any of which may match: case, accents, French and English word forms and common words are ignored. A note's name, display, subject, aliases and summary weigh more than its body, and a query equal to or inside one of them comes first. Each hit gives the note's path, title, kind, zone, project, date, score, its best matching line and the fields matched. Archived projects are left out unless include_archived. Read-only.",
-		Fr: "Classe les notes du coffre pour une requête de mots (pas une regex), dont n'importe lequel peut correspondre : casse, accents, formes des mots en français et en anglais et mots courants sont ignorés. Le nom d'une note, display, subject, aliases et summary pèsent plus que son corps, et une requête égale à l'un d'eux ou contenue dedans passe en tête. Chaque résultat donne le chemin, le titre, le type, la zone, le projet, la date, le score, la meilleure ligne et les champs trouvés. Les projets archivés sont exclus sauf avec include_archived. Lecture seule.",
-	},
-	Params: []catalog.Param{
-		{Name: "query", Type: catalog.String, Required: true, MinLength: intp(1), MaxLength: intp(1000),
-			Description: catalog.Text{En: "Words to look for, in any order; any of them may match.", Fr: "Les mots à chercher, dans n'importe quel ordre ; n'importe lequel peut correspondre."}},
-		{Name: "zone", Type: catalog.String, Enum: []string{"episodes", "knowledge", "principles", "goals"},
-			Description: catalog.Text{En: "Only notes of this zone.", Fr: "Seulement les notes de cette zone."}},
-		{Name: "slug", Type: catalog.String,
-			Description: catalog.Text{En: "Only the notes of this project or domain (archived or not).", Fr: "Seulement les notes de ce projet ou domaine (archivé ou non)."}},
-		{Name: "kind", Type: catalog.String, Enum: []string{"archive", "atom", "context", "history"},
-			Description: catalog.Text{En: "Only notes of this kind.", Fr: "Seulement les notes de ce type."}},
-		{Name: "include_archived", Type: catalog.Boolean, Default: false,
-			Description: catalog.Text{En: "Also search archived projects.", Fr: "Chercher aussi dans les projets archivés."}},
-		{Name: "since", Type: catalog.String,
-			Description: catalog.Text{En: "Only notes dated on or after this day (YYYY-MM-DD); undated notes are left out.", Fr: "Seulement les notes datées de ce jour ou après (AAAA-MM-JJ) ; les notes sans date sont exclues."}},
-		{Name: "until", Type: catalog.String,
-			Description: catalog.Text{En: "Only notes dated on or before this day (YYYY-MM-DD); undated notes are left out.", Fr: "Seulement les notes datées de ce jour ou avant (AAAA-MM-JJ) ; les notes sans date sont exclues."}},
-		{Name: "limit", Type: catalog.Integer, Default: 10, Minimum: floatp(1), Maximum: floatp(100),
-			Description: catalog.Text{En: "How many hits to return, 1 to 100.", Fr: "Nombre de résultats à renvoyer, de 1 à 100."}},
-	},
-	Errors: catalog.Shared,
-	CLI:    catalog.CLI{Command: "search", Args: []string{"query"}},
-}
+// searchSpec is mem_search in the catalogue. Its slug is a filter, not
+// the shared slugParam: optional, described in search.yaml.
+var searchSpec = tool(catalogText("search.yaml"), search.Tool, "search query", reads, nil, []catalog.Param{
+	{Name: "query", Type: catalog.String, Required: true, MinLength: intp(1), MaxLength: intp(1000)},
+	{Name: "zone", Type: catalog.String, Enum: []string{"episodes", "knowledge", "principles", "goals"}},
+	{Name: "slug", Type: catalog.String},
+	{Name: "kind", Type: catalog.String, Enum: []string{"archive", "atom", "context", "history"}},
+	{Name: "include_archived", Type: catalog.Boolean, Default: false},
+	{Name: "since", Type: catalog.String},
+	{Name: "until", Type: catalog.String},
+	{Name: "limit", Type: catalog.Integer, Default: 10, Minimum: floatp(1), Maximum: floatp(100)},
+})
 
 // SearchHit is one note mem_search found.
 type SearchHit struct {
@@ -69,18 +52,12 @@ type SearchResult struct {
 	Common
 }
 
-// searchMsg is mem_search's messages.
-var searchMsg = struct{ noWord, badDate, order, unknownSlug, near, none, common, hit fault.Msg }{
-	noWord:      fault.Msg{En: "holds no word to search for; give at least one word of letters or digits", Fr: "ne contient aucun mot à chercher ; donnez au moins un mot de lettres ou de chiffres"},
-	badDate:     fault.Msg{En: "%q is not a date; write it YYYY-MM-DD (e.g. 2026-11-30)", Fr: "%q n'est pas une date ; écrivez-la AAAA-MM-JJ (par ex. 2026-11-30)"},
-	order:       fault.Msg{En: "since %s is after until %s; give since on or before until", Fr: "since %s est après until %s ; donnez un since antérieur ou égal à until"},
-	unknownSlug: fault.Msg{En: "no project or domain is named %q%s", Fr: "aucun projet ni domaine ne s'appelle %q%s"},
-	near:        fault.Msg{En: "; did you mean %s?", Fr: " ; vouliez-vous dire %s ?"},
-	none:        fault.Msg{En: "No note matches %q.", Fr: "Aucune note ne correspond à %q."},
-	common:      fault.Msg{En: "every word of the query is too common to search for (a stopword); add a more specific word", Fr: "chaque mot de la requête est trop courant pour être cherché (un mot vide) ; ajoutez un mot plus précis"},
-	hit:         fault.Msg{En: "%d. **%s** (score %v) — %s%s", Fr: "%d. **%s** (score %v) — %s%s"},
-}
+// searchText is search.yaml: mem_search's messages, parsed on first use.
+var searchText = loadText[struct {
+	NoWord, BadDate, Order, UnknownSlug, Near, None, Common, Hit fault.Msg
+}]("search.yaml")
 
+// searchArgs is searchTool's arguments.
 type searchArgs struct {
 	Query           string `json:"query"`
 	Zone            string `json:"zone"`
@@ -107,12 +84,13 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 	}
 	if a.Slug != "" && !hasSlug(idx, a.Slug) {
 		near := vault.Closest(a.Slug, idx.Slugs(), 5)
+		m := searchText().Msg
 		var en, fr string
 		if len(near) > 0 {
-			en, fr = searchMsg.near.In("en", strings.Join(near, ", ")), searchMsg.near.In("fr", strings.Join(near, ", "))
+			en, fr = m.Near.In("en", strings.Join(near, ", ")), m.Near.In("fr", strings.Join(near, ", "))
 		}
 		return nil, nil, fault.New(fault.UnknownSlug, map[string]any{"slug": a.Slug, "close_matches": append([]string{}, near...)},
-			searchMsg.unknownSlug.In("en", a.Slug, en), searchMsg.unknownSlug.In("fr", a.Slug, fr))
+			m.UnknownSlug.In("en", a.Slug, en), m.UnknownSlug.In("fr", a.Slug, fr))
 	}
 	terms := search.Terms(a.Query)
 	hits := idx.Search(terms, keeper(a))
@@ -129,7 +107,7 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 		res.Hits = append(res.Hits, searchHit(env, h, terms))
 	}
 	if len(terms) == 0 {
-		res.Warnings = append(res.Warnings, env.Say(searchMsg.common))
+		res.Warnings = append(res.Warnings, env.Say(searchText().Msg.Common))
 	}
 	res.SummaryMD = searchSummary(env, a.Query, res.Hits)
 	keepWarm(env, idx)
@@ -142,15 +120,15 @@ func checkSearch(a searchArgs) error {
 	words := 0
 	search.Words(a.Query, func(string) { words++ })
 	if words == 0 {
-		return fault.Argument("query", searchMsg.noWord.En, searchMsg.noWord.Fr)
+		return argument("query", searchText().Msg.NoWord)
 	}
 	for _, d := range []struct{ name, v string }{{"since", a.Since}, {"until", a.Until}} {
 		if _, err := time.Parse("2006-01-02", d.v); d.v != "" && err != nil {
-			return fault.Argument(d.name, searchMsg.badDate.In("en", d.v), searchMsg.badDate.In("fr", d.v))
+			return argument(d.name, searchText().Msg.BadDate, d.v)
 		}
 	}
 	if a.Since != "" && a.Until != "" && a.Since > a.Until {
-		return fault.Argument("until", searchMsg.order.In("en", a.Since, a.Until), searchMsg.order.In("fr", a.Since, a.Until))
+		return argument("until", searchText().Msg.Order, a.Since, a.Until)
 	}
 	if a.Slug != "" {
 		return vault.CheckSlug("slug", a.Slug)
@@ -361,7 +339,7 @@ func clip(s string, n int) string {
 // searchSummary is the hits as a numbered list for people.
 func searchSummary(env *Env, query string, hits []SearchHit) string {
 	if len(hits) == 0 {
-		return env.Say(searchMsg.none, query)
+		return env.Say(searchText().Msg.None, query)
 	}
 	var md strings.Builder
 	for i, h := range hits {
@@ -373,7 +351,7 @@ func searchSummary(env *Env, query string, hits []SearchHit) string {
 		if h.Line != "" {
 			line = "\n   " + h.Line
 		}
-		md.WriteString(env.Say(searchMsg.hit, i+1, h.Title, h.Score, where, line) + "\n")
+		md.WriteString(env.Say(searchText().Msg.Hit, i+1, h.Title, h.Score, where, line) + "\n")
 	}
 	return strings.TrimSuffix(md.String(), "\n")
 }
