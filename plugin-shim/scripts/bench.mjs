@@ -18,7 +18,7 @@ run([join(root, "scripts", "build.mjs")]);
 
 // The same packed module main.js carries, to time its parts.
 const wasm = readFileSync(process.env.KESSHO_WASM || join(root, "..", "host", "engine", "module", "kessho.wasm"));
-const gz = await compress(wasm);
+const zst = await compress(wasm);
 const out = join(root, ".test-build");
 mkdirSync(out, { recursive: true });
 await build({
@@ -35,7 +35,7 @@ await build({
       setup(b) {
         b.onResolve({ filter: /bench-wasm$/ }, () => ({ path: "bench-wasm", namespace: "bench-wasm" }));
         b.onLoad({ filter: /.*/, namespace: "bench-wasm" }, () => ({
-          contents: `export const packed = ${JSON.stringify(pack(gz))};\nexport const gzipLength = ${gz.length};\n`,
+          contents: `export const packed = ${JSON.stringify(pack(zst))};\nexport const compressedLength = ${zst.length};\n`,
           loader: "js",
         }));
       },

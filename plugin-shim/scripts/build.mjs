@@ -38,9 +38,9 @@ mkdirSync(join(root, "src", "generated"), { recursive: true });
 const catalogPath = join(root, "src", "generated", "catalog.json");
 if (!existsSync(catalogPath) || readFileSync(catalogPath, "utf8") !== catalog) writeFileSync(catalogPath, catalog);
 
-// The core: gzip, then packed into a string literal.
+// The core: one zstd frame, then packed into a string literal.
 const wasm = readFileSync(wasmPath);
-const gz = await compress(wasm);
+const zst = await compress(wasm);
 const placeholder = "__KESSHO_WASM_PACKED__";
 const wasmModule = {
   name: "kessho-wasm",
@@ -49,7 +49,7 @@ const wasmModule = {
     b.onLoad({ filter: /.*/, namespace: "kessho-wasm" }, () => ({
       contents:
         `export const packed = ${JSON.stringify(placeholder)};\n` +
-        `export const gzipLength = ${gz.length};\n` +
+        `export const compressedLength = ${zst.length};\n` +
         `export const wasmSHA256 = ${JSON.stringify(createHash("sha256").update(wasm).digest("hex"))};\n`,
       loader: "js",
     }));
@@ -73,11 +73,11 @@ const result = await build({
 let js = result.outputFiles[0].text;
 const quoted = JSON.stringify(placeholder);
 if (js.split(quoted).length !== 2) fail("the wasm placeholder is not in main.js exactly once");
-js = js.replace(quoted, () => '"' + pack(gz) + '"');
+js = js.replace(quoted, () => '"' + pack(zst) + '"');
 const out = join(root, "main.js");
 writeFileSync(out, js);
 
 const size = statSync(out).size;
 const mb = (n) => (n / 1e6).toFixed(2) + " MB";
-console.log(`main.js ${mb(size)} (wasm ${mb(wasm.length)}, gzip ${mb(gz.length)}, packed ${mb(Buffer.byteLength(js) - Buffer.byteLength(js.replace(/"[^"]{100000,}"/, "")))})`);
+console.log(`main.js ${mb(size)} (wasm ${mb(wasm.length)}, zstd ${mb(zst.length)}, packed ${mb(Buffer.byteLength(js) - Buffer.byteLength(js.replace(/"[^"]{100000,}"/, "")))})`);
 if (size >= maxBytes) fail(`main.js is ${mb(size)}, over the budget of ${mb(maxBytes)}`);

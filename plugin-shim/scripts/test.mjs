@@ -45,7 +45,8 @@ await build({
   platform: "node",
   target: "node20",
   alias: { obsidian: join(root, "tests", "fake", "obsidian.ts") },
-  external: ["playwright-core", "esbuild"],
+  // @bokuweb/zstd-wasm reads its zstd.wasm next to its own files.
+  external: ["playwright-core", "esbuild", "@bokuweb/zstd-wasm"],
   loader: { ".wasm": "binary" },
   logLevel: "warning",
   sourcemap: "inline",

@@ -1,11 +1,11 @@
 // Modules the build makes (scripts/build.mjs).
 
-/** The wasm core, gzipped, then packed into a string (scripts/pack.mjs). */
+/** The wasm core as one zstd frame (scripts/compress.mjs), then packed into a string (scripts/pack.mjs). */
 declare module "kessho:wasm" {
-  /** The packed gzip bytes. */
+  /** The packed zstd bytes. */
   export const packed: string;
-  /** How many gzip bytes packed holds. */
-  export const gzipLength: number;
+  /** How many zstd bytes packed holds. */
+  export const compressedLength: number;
   /** The SHA-256 (hex) of the wasm module itself. */
   export const wasmSHA256: string;
 }
@@ -13,5 +13,5 @@ declare module "kessho:wasm" {
 /** The bench's copy of the packed module (scripts/bench.mjs). */
 declare module "bench-wasm" {
   export const packed: string;
-  export const gzipLength: number;
+  export const compressedLength: number;
 }

@@ -3,7 +3,7 @@
 // (forms); what touches Obsidian's API is in src/obsidian.
 
 import { getLanguage, moment, Plugin, requireApiVersion } from "obsidian";
-import { gzipLength, packed } from "kessho:wasm";
+import { compressedLength, packed } from "kessho:wasm";
 import catalogJSON from "./generated/catalog.json";
 import { makeAPI, type KesshoAPI } from "./api";
 import { available } from "./catalog/actions";
@@ -11,7 +11,7 @@ import { textIn, type Catalog, type Lang } from "./catalog/catalog";
 import type { Values } from "./catalog/form";
 import { unpack } from "./engine/unpack";
 import { warmupRequest } from "./engine/warmup";
-import { gunzip, WasmEngine } from "./engine/wasm";
+import { decompress, WasmEngine } from "./engine/wasm";
 import { Host } from "./host/service";
 import { words, type Words } from "./i18n";
 import { openTool, showMenu } from "./obsidian/actions";
@@ -32,7 +32,7 @@ export default class KesshoPlugin extends Plugin {
 
   override async onload(): Promise<void> {
     this.settings = mergeSettings(await this.loadData());
-    this.engine = new WasmEngine(async () => WebAssembly.compile(await gunzip(unpack(packed, gzipLength))), warmupRequest);
+    this.engine = new WasmEngine(async () => WebAssembly.compile(decompress(unpack(packed, compressedLength))), warmupRequest);
     this.host = new Host(this.engine, new ObsidianVault(this.app), {
       clock: () => this.clock(),
       tz: () => resolveTZ(this.settings),

@@ -7,6 +7,7 @@
 // starts a fresh one: a Go instance that failed once is never reused.
 
 import { ConsoleStdout, File, OpenFile, WASI, WASIProcExit } from "@bjorn3/browser_wasi_shim";
+import { decompress as unzstd } from "fzstd";
 import type { Engine } from "../host/call";
 import type { HostCore } from "../host/core";
 
@@ -138,10 +139,11 @@ function handle(inst: Exports, request: string, entry: "handle" | "handle_host")
 }
 
 /**
- * gunzip decompresses gzip bytes with DecompressionStream, a web API that
- * Obsidian has on desktop and mobile.
+ * decompress returns the module from its zstd frame (scripts/compress.mjs),
+ * with fzstd: plain JavaScript, the same on desktop and mobile, where no
+ * web view's DecompressionStream reads zstd. A truncated or damaged frame
+ * throws.
  */
-export async function gunzip(gz: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
-  const stream = new Blob([gz as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+export function decompress(zst: Uint8Array): Uint8Array<ArrayBuffer> {
+  return unzstd(zst) as Uint8Array<ArrayBuffer>;
 }

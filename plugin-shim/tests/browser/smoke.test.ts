@@ -1,6 +1,6 @@
 // Headless Chromium smoke test: the built main.js runs in a real browser
 // engine (Obsidian is Chromium on desktop, a web view on mobile): the wasm
-// core decompresses (DecompressionStream), compiles asynchronously, and every
+// core decompresses (zstd, fzstd), compiles asynchronously, and every
 // conformance case gives the same answer and vault as in Node.
 //
 // Chromium is Debian's (/usr/bin/chromium, scripts/ensure-chromium.sh),
