@@ -116,7 +116,8 @@ export class RecallView extends ItemView {
     const slug = (state as { slug?: unknown } | null)?.slug;
     if (typeof slug === "string" && slug !== "") {
       this.slug = slug;
-      await this.refresh();
+      // Not awaited: restoring the layout at start-up does not wait for the core.
+      void this.refresh();
     }
     await super.setState(state, result);
   }

@@ -80,6 +80,7 @@ export class SearchModal extends SuggestModal<SearchHit> {
     const seq = ++this.seq;
     this.cancelTimer();
     if (query.trim() === "") {
+      this.emptyStateText = ""; // blank input: no "nothing matches" either
       this.settle([]);
       return [];
     }

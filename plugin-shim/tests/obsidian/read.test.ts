@@ -129,6 +129,7 @@ describe("read commands", () => {
     assert.ok(modal.instructions.some((i) => i.command === "↵"), "the keys are explained");
     modal.type("   ");
     assert.equal(modal.shown.length, 0);
+    assert.equal(modal.resultContainerEl.getText(), "", "blank input shows nothing");
     for (const q of ["w", "we", "web", "webhook"]) modal.type(q);
     const want = await hitsOf(direct, "webhook");
     assert.ok(want.length >= 2, "the query finds several notes");
@@ -150,11 +151,16 @@ describe("read commands", () => {
       if (h.zone !== null) assert.ok(text.includes(h.zone));
     }
 
+    // Words no note holds: the modal says so.
+    modal.type("zeppelin");
+    await until(() => modal.shown.length === 0, "the suggestions to go");
+    assert.equal(modal.resultContainerEl.getText(), "No note matches.");
+
     // Back to a blank input: nothing shown, nothing called.
     modal.type(" ");
-    await until(() => modal.shown.length === 0, "the suggestions to go");
+    assert.equal(modal.resultContainerEl.getText(), "");
     await new Promise((r) => setTimeout(r, 300));
-    assert.equal(calls.length, 1);
+    assert.equal(calls.length, 2);
     modal.close();
     untouched();
   });
