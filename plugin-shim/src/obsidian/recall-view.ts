@@ -25,7 +25,13 @@ interface Listed {
 export async function recallProject(h: SearchHost): Promise<void> {
   const slug = slugFromPath(h.app.workspace.getActiveFile()?.path);
   if (slug !== null) return showRecall(h, slug);
-  const answer = await h.run("mem_list", {});
+  let answer;
+  try {
+    answer = await h.run("mem_list", {});
+  } catch (err) {
+    new Notice(h.words().engineFailed + (err instanceof Error ? err.message : String(err)));
+    return;
+  }
   if (!answer.ok) {
     new Notice(answer.error.message);
     return;
