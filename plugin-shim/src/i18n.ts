@@ -17,6 +17,21 @@ const en = {
   badZone: "not a time zone this device knows",
   engineFailed: "Kessho failed: ",
   noTools: "Kessho: no action available in this version of the core.",
+  searchCommand: "Search memory",
+  searchPlaceholder: "Words to find in your memory",
+  searchEmpty: "No note matches.",
+  navigate: "to navigate",
+  openAtLine: "to open the note at this line",
+  dismiss: "to close",
+  noSuchNote: "Kessho: no note at ",
+  recallCommand: "Recall this project",
+  recallPick: "Which project or domain to recall?",
+  noProjects: "Kessho: no project or domain in this vault yet.",
+  recallTitle: "Recall",
+  recalling: "Recalling…",
+  recallAgain: "Recall again",
+  archived: "archived",
+  openNote: "Open this note",
 };
 
 const fr: typeof en = {
@@ -33,6 +48,21 @@ const fr: typeof en = {
   badZone: "fuseau inconnu de cet appareil",
   engineFailed: "Échec de Kessho : ",
   noTools: "Kessho : aucune action disponible dans cette version du cœur.",
+  searchCommand: "Chercher dans la mémoire",
+  searchPlaceholder: "Mots à chercher dans la mémoire",
+  searchEmpty: "Aucune note ne correspond.",
+  navigate: "pour naviguer",
+  openAtLine: "pour ouvrir la note à cette ligne",
+  dismiss: "pour fermer",
+  noSuchNote: "Kessho : aucune note à ",
+  recallCommand: "Rappeler ce projet",
+  recallPick: "Quel projet ou domaine rappeler ?",
+  noProjects: "Kessho : aucun projet ni domaine dans ce coffre pour l'instant.",
+  recallTitle: "Rappel",
+  recalling: "Rappel en cours…",
+  recallAgain: "Rappeler à nouveau",
+  archived: "archivé",
+  openNote: "Ouvrir cette note",
 };
 
 export type Words = typeof en;

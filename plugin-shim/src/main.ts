@@ -6,15 +6,15 @@ import { getLanguage, moment, Plugin, requireApiVersion } from "obsidian";
 import { compressedLength, packed } from "kessho:wasm";
 import catalogJSON from "./generated/catalog.json";
 import { makeAPI, type KesshoAPI } from "./api";
-import { available } from "./catalog/actions";
-import { textIn, type Catalog, type Lang } from "./catalog/catalog";
+import type { Catalog, Lang } from "./catalog/catalog";
 import type { Values } from "./catalog/form";
 import { unpack } from "./engine/unpack";
 import { warmupRequest } from "./engine/warmup";
 import { decompress, WasmEngine } from "./engine/wasm";
 import { Host } from "./host/service";
 import { words, type Words } from "./i18n";
-import { openTool, showMenu } from "./obsidian/actions";
+import { buttons, showMenu } from "./obsidian/actions";
+import { RecallView, recallViewType } from "./obsidian/recall-view";
 import { KesshoSettingTab } from "./obsidian/settings-tab";
 import type { Answer } from "./obsidian/tool-modal";
 import { ObsidianVault } from "./obsidian/vault-port";
@@ -40,14 +40,8 @@ export default class KesshoPlugin extends Plugin {
     });
     this.api = makeAPI(this.host, this.catalog);
 
-    for (const { action, tool } of available(this.catalog)) {
-      this.addCommand({
-        id: action.id,
-        name: textIn(tool.title, this.lang()),
-        icon: action.icon,
-        callback: () => openTool(this, tool),
-      });
-    }
+    for (const b of buttons(this)) this.addCommand({ id: b.id, name: b.name, icon: b.icon, callback: b.run });
+    this.registerView(recallViewType, (leaf) => new RecallView(leaf, this));
     this.addRibbonIcon("gem", words(this.lang()).ribbon, (evt) => showMenu(this, evt));
     this.addSettingTab(new KesshoSettingTab(this.app, this));
     // Compile the core once the app is ready, so the first button press is quick.

@@ -2,7 +2,8 @@
 // names which tools get a button, its stable command id and its icon; the
 // title, the form and the errors come from the catalogue, so a tool the
 // core does not have yet gets no command, and one that appears gets its
-// button with no code.
+// button with no code. The read commands (search, recall) have their own
+// screens: src/obsidian/actions.ts adds them.
 
 import type { Catalog, Tool } from "./catalog";
 
@@ -23,7 +24,6 @@ export const actions: readonly Action[] = [
   { id: "roll-back-archive", tool: "mem_rollback_archive", icon: "undo-2" },
   { id: "context-hygiene", tool: "mem_context_hygiene", icon: "brush" },
   { id: "worklog", tool: "mem_worklog", icon: "calendar-range" },
-  { id: "search", tool: "mem_search", icon: "search" },
 ];
 
 /** available returns the actions whose tool the catalogue has, with the tool. */

@@ -2,9 +2,11 @@
 
 import { Menu, Notice, type App } from "obsidian";
 import { available } from "../catalog/actions";
-import { textIn, type Catalog, type Lang, type Tool } from "../catalog/catalog";
+import { findTool, textIn, type Catalog, type Lang, type Tool } from "../catalog/catalog";
 import { initialValues, slugFromPath, type Values } from "../catalog/form";
 import type { Words } from "../i18n";
+import { recallProject } from "./recall-view";
+import { SearchModal } from "./search-modal";
 import { ToolModal, type Answer } from "./tool-modal";
 
 /** What the actions need from the plugin. */
@@ -37,21 +39,48 @@ export function openTool(h: ActionHost, tool: Tool): ToolModal {
   return modal;
 }
 
-/** showMenu lists the available actions under the ribbon button. */
+/** A button: a command of the palette and an item of the ribbon's menu. */
+export interface Button {
+  /** Stable command id (Obsidian prefixes it with the plugin id). */
+  id: string;
+  name: string;
+  /** A Lucide icon name. */
+  icon: string;
+  run: () => void;
+}
+
+/**
+ * buttons lists what the plugin offers, in the menu's order: a form per
+ * available action, then "Search memory" (mem_search) and "Recall this
+ * project" (mem_recall, mem_list) when the core has their tools.
+ */
+export function buttons(h: ActionHost): Button[] {
+  const out: Button[] = available(h.catalog).map(({ action, tool }) => ({
+    id: action.id,
+    name: textIn(tool.title, h.lang()),
+    icon: action.icon,
+    run: () => {
+      openTool(h, tool);
+    },
+  }));
+  const w = h.words();
+  if (findTool(h.catalog, "mem_search")) {
+    out.push({ id: "search", name: w.searchCommand, icon: "search", run: () => new SearchModal(h).open() });
+  }
+  if (findTool(h.catalog, "mem_recall") && findTool(h.catalog, "mem_list")) {
+    out.push({ id: "recall-project", name: w.recallCommand, icon: "history", run: () => void recallProject(h) });
+  }
+  return out;
+}
+
+/** showMenu lists the buttons under the ribbon button. */
 export function showMenu(h: ActionHost, evt: MouseEvent): void {
-  const list = available(h.catalog);
+  const list = buttons(h);
   if (list.length === 0) {
     new Notice(h.words().noTools);
     return;
   }
   const menu = new Menu();
-  for (const { action, tool } of list) {
-    menu.addItem((item) =>
-      item
-        .setTitle(textIn(tool.title, h.lang()))
-        .setIcon(action.icon)
-        .onClick(() => openTool(h, tool)),
-    );
-  }
+  for (const b of list) menu.addItem((item) => item.setTitle(b.name).setIcon(b.icon).onClick(b.run));
   menu.showAtMouseEvent(evt);
 }

@@ -89,6 +89,11 @@ export class FakeEl {
   all(): FakeEl[] {
     return [this, ...this.children.flatMap((c) => c.all())];
   }
+  /** findAll is Obsidian's: the descendants a selector matches (here a tag name or a .class). */
+  findAll(selector: string): FakeEl[] {
+    const sub = this.all().slice(1);
+    return selector.startsWith(".") ? sub.filter((e) => e.classes.has(selector.slice(1))) : sub.filter((e) => e.tag === selector);
+  }
   /** find returns the descendants with class c. */
   find(c: string): FakeEl[] {
     return this.all().filter((e) => e.classes.has(c));

@@ -86,13 +86,101 @@ export interface Manifest {
   [k: string]: unknown;
 }
 
+/** OpenViewState, as the typings declare it. */
+export interface OpenViewState {
+  state?: Record<string, unknown>;
+  eState?: Record<string, unknown>;
+  active?: boolean;
+}
+
+export interface ViewState {
+  type: string;
+  state?: Record<string, unknown>;
+  active?: boolean;
+}
+
+export class WorkspaceLeaf {
+  view: View | null = null;
+  detached = false;
+  constructor(
+    readonly workspace: Workspace,
+    /** Where the leaf is: "main" (the editor area) or "right" (the right sidebar). */
+    readonly side: "main" | "right",
+  ) {}
+  /** openFile records the file and its ephemeral state in workspace.opened. */
+  async openFile(file: TFile, openState: OpenViewState = {}): Promise<void> {
+    this.workspace.opened.push({ path: file.path, eState: openState.eState, side: this.side });
+    this.workspace.activeFile = file;
+  }
+  /** setViewState makes the registered view of the type (a new one when the type changes) and hands it the state. */
+  async setViewState(vs: ViewState, _eState?: unknown): Promise<void> {
+    if (this.view === null || this.view.getViewType() !== vs.type) {
+      await this.view?.close();
+      const create = this.workspace.viewCreators.get(vs.type);
+      if (create === undefined) throw new Error(`no view registered for ${vs.type}`);
+      this.view = create(this);
+      await this.view.open();
+    }
+    await this.view.setState(vs.state ?? {}, { history: false });
+    if (vs.active === true) this.workspace.activeLeaf = this;
+  }
+  getViewState(): ViewState {
+    return { type: this.view?.getViewType() ?? "empty", state: this.view?.getState() ?? {} };
+  }
+  getDisplayText(): string {
+    return this.view?.getDisplayText() ?? "";
+  }
+  /** detach closes the leaf, as closing its tab does. */
+  detach(): void {
+    this.detached = true;
+    void this.view?.close();
+    this.workspace.leaves = this.workspace.leaves.filter((l) => l !== this);
+  }
+}
+
 export class Workspace {
   activeFile: TFile | null = null;
   layoutReady = true;
+  leaves: WorkspaceLeaf[] = [];
+  activeLeaf: WorkspaceLeaf | null = null;
+  /** Every note opened through a leaf, in order, with the ephemeral state it was opened with. */
+  opened: { path: string; eState: Record<string, unknown> | undefined; side: string }[] = [];
+  /** Revealed leaves, in order. */
+  revealed: WorkspaceLeaf[] = [];
+  /** Views registered by plugins, by type. */
+  viewCreators = new Map<string, (leaf: WorkspaceLeaf) => View>();
   private readyCbs: (() => void)[] = [];
   getActiveFile(): TFile | null {
     return this.activeFile;
   }
+  private newLeaf(side: "main" | "right"): WorkspaceLeaf {
+    const leaf = new WorkspaceLeaf(this, side);
+    this.leaves.push(leaf);
+    return leaf;
+  }
+  /** getLeaf: a new tab when newLeaf is truthy, else the main area's leaf (made once). */
+  getLeaf(newLeaf?: boolean | "tab" | "split" | "window"): WorkspaceLeaf {
+    if (newLeaf) return this.newLeaf("main");
+    return this.leaves.find((l) => l.side === "main") ?? this.newLeaf("main");
+  }
+  getRightLeaf(_split: boolean): WorkspaceLeaf | null {
+    return this.newLeaf("right");
+  }
+  getLeavesOfType(type: string): WorkspaceLeaf[] {
+    return this.leaves.filter((l) => l.view?.getViewType() === type);
+  }
+  async revealLeaf(leaf: WorkspaceLeaf): Promise<void> {
+    this.revealed.push(leaf);
+  }
+  setActiveLeaf(leaf: WorkspaceLeaf, _params?: unknown): void {
+    this.activeLeaf = leaf;
+  }
+  async openLinkText(linktext: string, _sourcePath: string, newLeaf?: boolean, openViewState?: OpenViewState): Promise<void> {
+    const file = this.vaultRef?.getAbstractFileByPath(linktext);
+    if (!(file instanceof TFile)) throw new Error(`openLinkText: no note ${linktext}`);
+    await this.getLeaf(newLeaf).openFile(file, openViewState);
+  }
+  vaultRef: FakeVault | null = null;
   onLayoutReady(cb: () => void): void {
     if (this.layoutReady) cb();
     else this.readyCbs.push(cb);
@@ -129,6 +217,8 @@ export class App {
   constructor(files: Record<string, Uint8Array | string> = {}) {
     this.vault = new FakeVault(files);
     this.fileManager = new FileManager(this.vault);
+    this.workspace.vaultRef = this.vault;
+    apps.set(this.workspace, this);
   }
 }
 
@@ -161,6 +251,10 @@ export class Plugin extends Component {
   }
   addSettingTab(t: PluginSettingTab): void {
     this.settingTabs.push(t);
+  }
+  registerView(type: string, creator: (leaf: WorkspaceLeaf) => View): void {
+    this.app.workspace.viewCreators.set(type, creator);
+    this.register(() => this.app.workspace.viewCreators.delete(type));
   }
 }
 
@@ -204,6 +298,164 @@ export class Modal {
   }
   onOpen(): void {}
   onClose(): void {}
+}
+
+export interface Instruction {
+  command: string;
+  purpose: string;
+}
+
+/**
+ * SuggestModal as Obsidian draws it: an input, then the suggestions for
+ * what it holds. Like Obsidian, it shows whatever getSuggestions gives,
+ * a promise's value when it settles, in the order promises settle: keeping
+ * stale answers out is the plugin's work. type() is a keystroke, key() an
+ * arrow, Enter or Escape.
+ */
+export abstract class SuggestModal<T> extends Modal {
+  limit = 100;
+  emptyStateText = "No results found.";
+  inputEl = this.modalEl.createEl("input", { type: "text" });
+  resultContainerEl = this.modalEl.createDiv({ cls: "prompt-results" });
+  instructions: Instruction[] = [];
+  /** The suggestions shown, and the one the arrows selected. */
+  shown: T[] = [];
+  selected = 0;
+  /** How many times the suggestions were drawn (each settled getSuggestions). */
+  draws = 0;
+  setPlaceholder(p: string): void {
+    this.inputEl.placeholder = p;
+  }
+  setInstructions(i: Instruction[]): void {
+    this.instructions = i;
+  }
+  override open(): void {
+    super.open();
+    this.update();
+  }
+  /** type is a keystroke: the input now holds value. */
+  type(value: string): void {
+    this.inputEl.value = value;
+    this.update();
+  }
+  /** key is a navigation key: ArrowDown, ArrowUp, Enter, Escape. */
+  key(k: "ArrowDown" | "ArrowUp" | "Enter" | "Escape"): void {
+    const n = this.shown.length;
+    if (k === "Escape") this.close();
+    else if (k === "Enter") this.selectActiveSuggestion({ key: k } as unknown as KeyboardEvent);
+    else if (n > 0) this.selected = (this.selected + (k === "ArrowDown" ? 1 : n - 1)) % n;
+  }
+  private update(): void {
+    const r = this.getSuggestions(this.inputEl.value);
+    if (r instanceof Promise) void r.then((v) => this.draw(v));
+    else this.draw(r);
+  }
+  private draw(v: T[]): void {
+    this.draws++;
+    this.shown = v.slice(0, this.limit);
+    this.selected = 0;
+    this.resultContainerEl.empty();
+    if (this.shown.length === 0) {
+      this.onNoSuggestion();
+      return;
+    }
+    for (const item of this.shown) this.renderSuggestion(item, this.resultContainerEl.createDiv({ cls: "suggestion-item" }) as unknown as HTMLElement);
+  }
+  onNoSuggestion(): void {
+    this.resultContainerEl.createDiv({ cls: "suggestion-empty", text: this.emptyStateText });
+  }
+  selectSuggestion(value: T, evt: MouseEvent | KeyboardEvent): void {
+    this.close();
+    this.onChooseSuggestion(value, evt);
+  }
+  selectActiveSuggestion(evt: MouseEvent | KeyboardEvent): void {
+    const v = this.shown[this.selected];
+    if (v !== undefined) this.selectSuggestion(v, evt);
+  }
+  abstract getSuggestions(query: string): T[] | Promise<T[]>;
+  abstract renderSuggestion(value: T, el: HTMLElement): void;
+  abstract onChooseSuggestion(item: T, evt: MouseEvent | KeyboardEvent): void;
+}
+
+export interface ViewStateResult {
+  history: boolean;
+}
+
+/** View and ItemView, as the typings declare them; a leaf opens and closes them. */
+export abstract class View extends Component {
+  app: App;
+  icon = "";
+  navigation = false;
+  containerEl = new FakeEl("div");
+  constructor(public leaf: WorkspaceLeaf) {
+    super();
+    this.app = appOf(leaf.workspace);
+  }
+  async open(): Promise<void> {
+    this.load();
+    await this.onOpen();
+  }
+  async close(): Promise<void> {
+    await this.onClose();
+    this.unload();
+  }
+  protected async onOpen(): Promise<void> {}
+  protected async onClose(): Promise<void> {}
+  abstract getViewType(): string;
+  getState(): Record<string, unknown> {
+    return {};
+  }
+  async setState(_state: unknown, _result: ViewStateResult): Promise<void> {}
+  getIcon(): string {
+    return this.icon;
+  }
+  abstract getDisplayText(): string;
+}
+
+export abstract class ItemView extends View {
+  contentEl: FakeEl;
+  actions: { icon: string; title: string; el: FakeEl; callback: (evt: unknown) => unknown }[] = [];
+  constructor(leaf: WorkspaceLeaf) {
+    super(leaf);
+    this.containerEl.createDiv({ cls: "view-header" });
+    this.contentEl = this.containerEl.createDiv({ cls: "view-content" });
+  }
+  addAction(icon: string, title: string, callback: (evt: unknown) => unknown): FakeEl {
+    const el = new FakeEl("div");
+    this.actions.push({ icon, title, el, callback });
+    return el;
+  }
+}
+
+const apps = new WeakMap<Workspace, App>();
+function appOf(ws: Workspace): App {
+  const app = apps.get(ws);
+  if (app === undefined) throw new Error("a view's workspace belongs to no App");
+  return app;
+}
+
+/**
+ * MarkdownRenderer.render draws the little Markdown a briefing holds:
+ * headings (h1–h6), list items, paragraphs, `inline code` as code elements.
+ * Every text rendered is kept in `rendered`.
+ */
+export class MarkdownRenderer {
+  static rendered: { markdown: string; sourcePath: string }[] = [];
+  static async render(_app: App, markdown: string, el: FakeEl, sourcePath: string, _component: Component): Promise<void> {
+    MarkdownRenderer.rendered.push({ markdown, sourcePath });
+    for (const line of markdown.split("\n")) {
+      if (line.trim() === "") continue;
+      const h = /^(#{1,6}) (.*)$/.exec(line);
+      const li = /^\s*[-*] (.*)$/.exec(line);
+      const block = h ? el.createEl(`h${h[1]!.length}`) : li ? el.createEl("li") : el.createEl("p");
+      const text = h ? h[2]! : li ? li[1]! : line;
+      text.split(/(`[^`]*`)/).forEach((part, i) => {
+        if (part === "") return;
+        if (i % 2 === 1) block.createEl("code", { text: part.slice(1, -1) });
+        else block.createSpan({ text: part });
+      });
+    }
+  }
 }
 
 abstract class ValueComponent<T> {

@@ -32,7 +32,9 @@ export async function loadPlugin(mainJs: string, app: obsidian.App): Promise<Loa
     if (id === "obsidian") return obsidian;
     throw new Error(`main.js asked for ${JSON.stringify(id)}: only "obsidian" is provided by the app`);
   };
-  new Function("module", "exports", "require", mainJs)(mod, mod.exports, req);
+  // Obsidian's plugins run in a window; under Node the global object stands for it (its timers).
+  const win = typeof window === "undefined" ? globalThis : window;
+  new Function("module", "exports", "require", "window", mainJs)(mod, mod.exports, req, win);
   const Cls = mod.exports["default"] as new (app: obsidian.App, m: typeof manifest) => LoadedPlugin;
   const plugin = new Cls(app, manifest);
   await plugin.onload();

@@ -170,6 +170,11 @@ export class FakeVault {
     return null;
   }
 
+  getFileByPath(path: string): TFile | null {
+    const f = this.getAbstractFileByPath(path);
+    return f instanceof TFile ? f : null;
+  }
+
   getRoot(): TFolder {
     return new TFolder(this, "");
   }

@@ -56,7 +56,8 @@ describe("plugin", () => {
       ["kessho:roll-back-archive", "mem_rollback_archive", "Roll back last archive"],
       ["kessho:context-hygiene", "mem_context_hygiene", null],
       ["kessho:worklog", "mem_worklog", null],
-      ["kessho:search", "mem_search", null],
+      ["kessho:search", "mem_search", "Search memory"],
+      ["kessho:recall-project", "mem_recall", "Recall this project"],
     ].filter(([, tool]) => tools.has(tool!));
     assert.deepEqual(
       plugin.commands.map((c) => c.id),
