@@ -22,7 +22,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 DEADCODE    := golang.org/x/tools/cmd/deadcode@v0.52.0
 
 .PHONY: all build wasm test vet check demo bench bench-doc docs clean fuzz plugin test-plugin bench-plugin
-.PHONY: bench-recall recall-vault
+.PHONY: bench-recall recall-vault release
 
 all: build
 
@@ -70,6 +70,14 @@ $(PLUGIN)/node_modules/.package-lock.json: $(PLUGIN)/package-lock.json $(PLUGIN)
 # The Obsidian plugin: plugin-shim/{main.js,manifest.json,styles.css}, the wasm inside main.js.
 plugin: $(BIN) $(PLUGIN)/node_modules/.package-lock.json
 	cd $(PLUGIN) && $(NPM) run build
+	@cmp -s $(PLUGIN)/manifest.json manifest.json || cp $(PLUGIN)/manifest.json manifest.json
+	@cmp -s $(PLUGIN)/versions.json versions.json || cp $(PLUGIN)/versions.json versions.json
+
+# The plugin's release: dist/kessho-<version>/{main.js,manifest.json,styles.css}
+# and dist/kessho-<version>.zip (what a GitHub release attaches; see
+# .github/workflows/release.yml).
+release: plugin
+	$(GO) run ./host/cmd/pluginrelease -plugin $(PLUGIN) -out dist
 
 # Every conformance case through the TypeScript host (Node and headless
 # Chromium, Debian's, installed when missing), conflicts, journal interop, forms.
