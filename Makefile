@@ -84,6 +84,7 @@ release: plugin
 test-plugin: $(BIN) $(PLUGIN)/node_modules/.package-lock.json
 	bash $(PLUGIN)/scripts/ensure-chromium.sh
 	cd $(PLUGIN) && $(NPM) test
+	cd $(PLUGIN) && $(NPM) run lint
 
 bench-plugin: $(BIN) $(PLUGIN)/node_modules/.package-lock.json
 	cd $(PLUGIN) && $(NPM) run bench
