@@ -32,6 +32,8 @@ const en = {
   recallAgain: "Recall again",
   archived: "archived",
   openNote: "Open this note",
+  noWasm:
+    "Kessho cannot run on this device: WebAssembly is turned off (iOS Lockdown Mode does this). Exclude Obsidian from Lockdown Mode, or use Kessho on another device.",
 };
 
 const fr: typeof en = {
@@ -63,6 +65,8 @@ const fr: typeof en = {
   recallAgain: "Rappeler à nouveau",
   archived: "archivé",
   openNote: "Ouvrir cette note",
+  noWasm:
+    "Kessho ne peut pas fonctionner sur cet appareil : WebAssembly y est désactivé (le mode Isolement d'iOS le fait). Excluez Obsidian du mode Isolement, ou utilisez Kessho sur un autre appareil.",
 };
 
 export type Words = typeof en;

@@ -2,7 +2,7 @@
 // src/host (the call loop), src/engine (the wasm core) and src/catalog
 // (forms); what touches Obsidian's API is in src/obsidian.
 
-import { getLanguage, moment, Plugin, requireApiVersion } from "obsidian";
+import { getLanguage, moment, Notice, Plugin, requireApiVersion } from "obsidian";
 import { compressedLength, packed } from "kessho:wasm";
 import catalogJSON from "./generated/catalog.json";
 import { makeAPI, type KesshoAPI } from "./api";
@@ -20,6 +20,11 @@ import type { Answer } from "./obsidian/tool-modal";
 import { ObsidianVault } from "./obsidian/vault-port";
 import { mergeSettings, resolveLang, resolveTZ, type Settings } from "./settings";
 
+/** hasWasm reports whether this device runs WebAssembly (iOS Lockdown Mode removes it). */
+function hasWasm(): boolean {
+  return typeof WebAssembly === "object" && typeof WebAssembly.compile === "function";
+}
+
 export default class KesshoPlugin extends Plugin {
   override settings: Settings = mergeSettings(null);
   catalog: Catalog = catalogJSON as Catalog;
@@ -32,7 +37,11 @@ export default class KesshoPlugin extends Plugin {
 
   override async onload(): Promise<void> {
     this.settings = mergeSettings(await this.loadData());
-    this.engine = new WasmEngine(async () => WebAssembly.compile(decompress(unpack(packed, compressedLength))), warmupRequest);
+    this.engine = new WasmEngine(async () => {
+      // Without WebAssembly (iOS Lockdown Mode) every call says why, in words a person can act on.
+      if (!hasWasm()) throw new Error(this.words().noWasm);
+      return WebAssembly.compile(decompress(unpack(packed, compressedLength)));
+    }, warmupRequest);
     this.host = new Host(this.engine, new ObsidianVault(this.app), {
       clock: () => this.clock(),
       tz: () => resolveTZ(this.settings),
@@ -44,9 +53,11 @@ export default class KesshoPlugin extends Plugin {
     this.registerView(recallViewType, (leaf) => new RecallView(leaf, this));
     this.addRibbonIcon("gem", words(this.lang()).ribbon, (evt) => showMenu(this, evt));
     this.addSettingTab(new KesshoSettingTab(this.app, this));
-    // Compile the core once the app is ready, so the first button press is quick.
+    // Compile the core once the app is ready, so the first button press is
+    // quick; or say once, at start, that it cannot run here.
     this.app.workspace.onLayoutReady(() => {
-      void this.engine.warm().catch(() => undefined);
+      if (!hasWasm()) new Notice(this.words().noWasm, 0);
+      else void this.engine.warm().catch(() => undefined);
     });
   }
 

@@ -71,6 +71,23 @@ describe("plugin", () => {
     assert.ok(plugin.commands.some((c) => c.id === "kessho:set-phase"));
   });
 
+  test("without WebAssembly (iOS Lockdown Mode) it says so once at start, and each call says why", async () => {
+    const saved = Object.getOwnPropertyDescriptor(globalThis, "WebAssembly")!;
+    Reflect.deleteProperty(globalThis, "WebAssembly");
+    try {
+      setLanguage("fr");
+      const { app, plugin } = await freshPlugin({ [context]: "---\nphase: draft\n---\n" });
+      const said = Notice.messages.filter((m) => m.includes("WebAssembly"));
+      assert.equal(said.length, 1, `notices: ${JSON.stringify(Notice.messages)}`);
+      assert.match(said[0]!, /mode Isolement/);
+      // The API rejects as for any engine failure; the plugin's buttons show the message.
+      await assert.rejects(plugin.api.call("mem_update_phase", { slug: "alpha", phase: "review" }), /WebAssembly y est désactivé/);
+      assert.equal(new TextDecoder().decode(app.vault.files.get(context)), "---\nphase: draft\n---\n");
+    } finally {
+      Object.defineProperty(globalThis, "WebAssembly", saved);
+    }
+  });
+
   test("command names follow Obsidian's language", async () => {
     setLanguage("fr-CA");
     const { plugin } = await freshPlugin();
