@@ -1,6 +1,6 @@
 // The buttons: a command per available action, and the ribbon's menu.
 
-import { Menu, Notice, type App } from "obsidian";
+import { Menu, Notice, type App, type Component } from "obsidian";
 import { available } from "../catalog/actions";
 import { findTool, textIn, type Catalog, type Lang, type Tool } from "../catalog/catalog";
 import { initialValues, slugFromPath, type Values } from "../catalog/form";
@@ -10,7 +10,7 @@ import { SearchModal } from "./search-modal";
 import { ToolModal, type Answer } from "./tool-modal";
 
 /** What the actions need from the plugin. */
-export interface ActionHost {
+export interface ActionHost extends Component {
   app: App;
   catalog: Catalog;
   lang(): Lang;
@@ -29,6 +29,7 @@ export function openTool(h: ActionHost, tool: Tool): ToolModal {
     lang: h.lang(),
     words: h.words(),
     values,
+    component: h,
     run: (args) => h.run(tool.name, args),
     remember: (keep) => {
       if (keep) h.drafts.set(tool.name, values);

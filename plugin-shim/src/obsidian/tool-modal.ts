@@ -1,7 +1,7 @@
 // A form for one catalogue tool, drawn from its parameters. On a refusal
 // the modal stays open with everything the user typed, and says why.
 
-import { Modal, Notice, Setting, type App, type ButtonComponent } from "obsidian";
+import { MarkdownRenderer, Modal, Notice, Setting, type App, type ButtonComponent, type Component } from "obsidian";
 import { textIn, type Lang, type Tool } from "../catalog/catalog";
 import { argsFrom, fields, type Values } from "../catalog/form";
 import type { Words } from "../i18n";
@@ -17,6 +17,8 @@ export interface ToolModalOptions {
   words: Words;
   /** The form's values; the modal edits this object in place. */
   values: Values;
+  /** What the answer's Markdown is rendered for (the plugin): its lifetime bounds the rendering's. */
+  component: Component;
   run: (args: Record<string, unknown>) => Promise<Answer>;
   /**
    * remember is told, after each attempt, whether the values are worth
@@ -32,6 +34,23 @@ export function resultText(a: Answer): string {
   const parts = [a.result.summary_md ?? ""];
   for (const w of a.result.warnings ?? []) parts.push("⚠ " + w);
   return parts.filter((s) => s !== "").join("\n");
+}
+
+/**
+ * notify shows an answer in a Notice: a success's summary_md (and
+ * warnings) rendered by Obsidian's Markdown renderer, as people read it
+ * (`Phase of **alpha** set to \`review\`` shows bold and code, not stars
+ * and backticks); a refusal's message as plain text (the core writes it
+ * plain).
+ */
+export async function notify(app: App, component: Component, a: Answer): Promise<void> {
+  if (!a.ok) {
+    new Notice(a.error.message);
+    return;
+  }
+  const frag = createFragment();
+  await MarkdownRenderer.render(app, resultText(a), frag.createDiv({ cls: "kessho-notice" }), "", component);
+  new Notice(frag);
 }
 
 export class ToolModal extends Modal {
@@ -125,7 +144,7 @@ export class ToolModal extends Modal {
     try {
       const answer = await this.o.run(built.args);
       this.o.remember?.(!answer.ok);
-      new Notice(resultText(answer));
+      await notify(this.app, this.o.component, answer);
       if (answer.ok) this.close();
       else this.showError(answer.error.message);
       return answer;

@@ -28,11 +28,14 @@ export function normalizePath(p: string): string {
 export class Notice {
   static messages: string[] = [];
   noticeEl = new FakeEl("div");
+  /** The fragments Notices were given (rendered Markdown), in order. */
+  static fragments: FakeEl[] = [];
   constructor(
     public message: string | unknown,
     _timeout?: number,
   ) {
-    Notice.messages.push(String(message));
+    if (message instanceof FakeEl) Notice.fragments.push(message);
+    Notice.messages.push(message instanceof FakeEl ? message.getText() : String(message));
   }
   setMessage(m: string): this {
     this.message = m;
@@ -436,7 +439,8 @@ function appOf(ws: Workspace): App {
 
 /**
  * MarkdownRenderer.render draws the little Markdown a briefing holds:
- * headings (h1–h6), list items, paragraphs, `inline code` as code elements.
+ * headings (h1–h6), list items, paragraphs, `inline code` as code elements,
+ * **bold** as strong elements.
  * Every text rendered is kept in `rendered`.
  */
 export class MarkdownRenderer {
@@ -449,10 +453,11 @@ export class MarkdownRenderer {
       const li = /^\s*[-*] (.*)$/.exec(line);
       const block = h ? el.createEl(`h${h[1]!.length}`) : li ? el.createEl("li") : el.createEl("p");
       const text = h ? h[2]! : li ? li[1]! : line;
-      text.split(/(`[^`]*`)/).forEach((part, i) => {
+      text.split(/(`[^`]*`|\*\*[^*]+\*\*)/).forEach((part, i) => {
         if (part === "") return;
-        if (i % 2 === 1) block.createEl("code", { text: part.slice(1, -1) });
-        else block.createSpan({ text: part });
+        if (i % 2 === 0) block.createSpan({ text: part });
+        else if (part.startsWith("`")) block.createEl("code", { text: part.slice(1, -1) });
+        else block.createEl("strong", { text: part.slice(2, -2) });
       });
     }
   }
@@ -681,3 +686,6 @@ export class Menu {
     return this;
   }
 }
+
+/** createFragment is Obsidian's global: an empty fragment with its DOM helpers. */
+(globalThis as unknown as { createFragment: () => FakeEl }).createFragment = () => new FakeEl("#fragment");

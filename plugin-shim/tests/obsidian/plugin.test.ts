@@ -41,6 +41,7 @@ describe("plugin", () => {
     Setting.all.length = 0;
     Modal.opened = [];
     Notice.messages = [];
+    Notice.fragments = [];
     Menu.last = null;
     setLanguage("en");
   });
@@ -132,7 +133,13 @@ describe("plugin", () => {
     field("Slug").input("alpha");
     button("Run").click();
     await until(() => !again.isOpen, "the modal to close");
-    assert.equal(Notice.messages[1], "Phase of **alpha** set to `review` (was `draft`).");
+    // The summary is rendered as Markdown, not shown with its stars and backticks.
+    assert.equal(Notice.messages[1], "Phase of alpha set to review (was draft).");
+    const shown = Notice.fragments.at(-1)!;
+    assert.deepEqual(
+      shown.all().filter((e) => e.tag === "strong" || e.tag === "code").map((e) => `${e.tag}:${e.text}`),
+      ["strong:alpha", "code:review", "code:draft"],
+    );
     assert.equal(new TextDecoder().decode(app.vault.files.get(context)), "---\nphase: review # keep me\n---\nBody\n");
     assert.equal(plugin.drafts.size, 0);
   });
