@@ -78,20 +78,25 @@ func NewServer(v *vaultfs.Vault, eng call.Engine, opts Options) *sdk.Server {
 }
 
 // Tool returns the MCP description of t in lang: the catalogue's title,
-// description and input schema, and readOnlyHint for a tool that never
-// writes. Kessho's tools touch nothing but the vault: openWorldHint is
-// false.
+// description and input schema, and
+// its annotations, as the catalogue gives them: readOnlyHint for a tool
+// that never writes, destructiveHint for a writer that may remove or
+// overwrite what it did not write, idempotentHint for a tool a second
+// identical call of which changes nothing. Kessho's tools touch nothing
+// but the vault: openWorldHint is false.
 func Tool(t *catalog.Tool, lang string) *sdk.Tool {
-	closed := false
+	closed, destructive := false, t.Writes && t.Destructive
 	return &sdk.Tool{
 		Name:        t.Name,
 		Title:       t.Title.In(lang),
 		Description: t.Description.In(lang),
 		InputSchema: t.Schema(lang),
 		Annotations: &sdk.ToolAnnotations{
-			Title:         t.Title.In(lang),
-			ReadOnlyHint:  !t.Writes,
-			OpenWorldHint: &closed,
+			Title:           t.Title.In(lang),
+			ReadOnlyHint:    !t.Writes,
+			DestructiveHint: &destructive,
+			IdempotentHint:  t.Idempotent,
+			OpenWorldHint:   &closed,
 		},
 	}
 }
