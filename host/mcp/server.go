@@ -78,7 +78,7 @@ func NewServer(v *vaultfs.Vault, eng call.Engine, opts Options) *sdk.Server {
 }
 
 // Tool returns the MCP description of t in lang: the catalogue's title,
-// description and input schema, and
+// description, input schema and output schema (see [OutputSchema]), and
 // its annotations, as the catalogue gives them: readOnlyHint for a tool
 // that never writes, destructiveHint for a writer that may remove or
 // overwrite what it did not write, idempotentHint for a tool a second
@@ -86,11 +86,16 @@ func NewServer(v *vaultfs.Vault, eng call.Engine, opts Options) *sdk.Server {
 // but the vault: openWorldHint is false.
 func Tool(t *catalog.Tool, lang string) *sdk.Tool {
 	closed, destructive := false, t.Writes && t.Destructive
+	out, err := OutputSchema(t.Name)
+	if err != nil {
+		panic(err) // a catalogue tool whose result type has no schema: TestOutputSchemas
+	}
 	return &sdk.Tool{
-		Name:        t.Name,
-		Title:       t.Title.In(lang),
-		Description: t.Description.In(lang),
-		InputSchema: t.Schema(lang),
+		Name:         t.Name,
+		Title:        t.Title.In(lang),
+		Description:  t.Description.In(lang),
+		InputSchema:  t.Schema(lang),
+		OutputSchema: out,
 		Annotations: &sdk.ToolAnnotations{
 			Title:           t.Title.In(lang),
 			ReadOnlyHint:    !t.Writes,
