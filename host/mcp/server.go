@@ -37,6 +37,7 @@ import (
 
 	"kessho/core/catalog"
 	"kessho/core/tools"
+	"kessho/host/buildinfo"
 	"kessho/host/call"
 	"kessho/host/vaultfs"
 )
@@ -51,7 +52,8 @@ type Options struct {
 	TZ string
 	// Now returns the time a call runs at; nil means time.Now. Tests fix it.
 	Now func() time.Time
-	// Version is the version reported to clients; "" reports "dev".
+	// Version is the version reported to clients; "" reports this
+	// build's (host/buildinfo: module version and VCS revision).
 	Version string
 	// Timeout bounds each call, all its work included (see
 	// call.Options.Timeout); 0 means call.DefaultTimeout. A call past it
@@ -66,7 +68,7 @@ type Options struct {
 func NewServer(v *vaultfs.Vault, eng call.Engine, opts Options) *sdk.Server {
 	version := opts.Version
 	if version == "" {
-		version = "dev"
+		version = buildinfo.Version()
 	}
 	srv := sdk.NewServer(&sdk.Implementation{Name: "kessho", Title: "Kessho", Version: version},
 		&sdk.ServerOptions{Capabilities: &sdk.ServerCapabilities{}}) // tools only; no logging
