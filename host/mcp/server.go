@@ -71,7 +71,8 @@ func NewServer(v *vaultfs.Vault, eng call.Engine, opts Options) *sdk.Server {
 		version = buildinfo.Version()
 	}
 	srv := sdk.NewServer(&sdk.Implementation{Name: "kessho", Title: "Kessho", Version: version},
-		&sdk.ServerOptions{Capabilities: &sdk.ServerCapabilities{}}) // tools only; no logging
+		&sdk.ServerOptions{Capabilities: &sdk.ServerCapabilities{}, // tools only; no logging
+			Instructions: serverText().Instructions.In(opts.Lang)})
 	c := &caller{vault: v, engine: eng, opts: opts}
 	for _, t := range tools.Specs() {
 		srv.AddTool(Tool(t, opts.Lang), c.handler(t.Name))
