@@ -70,13 +70,15 @@ func NewServer(v *vaultfs.Vault, eng call.Engine, opts Options) *sdk.Server {
 	if version == "" {
 		version = buildinfo.Version()
 	}
-	srv := sdk.NewServer(&sdk.Implementation{Name: "kessho", Title: "Kessho", Version: version},
-		&sdk.ServerOptions{Capabilities: &sdk.ServerCapabilities{}, // tools only; no logging
-			Instructions: serverText().Instructions.In(opts.Lang)})
 	c := &caller{vault: v, engine: eng, opts: opts}
+	srv := sdk.NewServer(&sdk.Implementation{Name: "kessho", Title: "Kessho", Version: version},
+		&sdk.ServerOptions{Capabilities: &sdk.ServerCapabilities{}, // tools, prompts, completions; no logging
+			Instructions:      serverText().Instructions.In(opts.Lang),
+			CompletionHandler: c.complete})
 	for _, t := range tools.Specs() {
 		srv.AddTool(Tool(t, opts.Lang), c.handler(t.Name))
 	}
+	c.addPrompts(srv)
 	return srv
 }
 
@@ -125,17 +127,23 @@ type waiter interface {
 // handler returns the SDK handler of the tool named name.
 func (c *caller) handler(name string) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-		if w, ok := c.engine.(waiter); ok {
-			if err := w.Wait(ctx); err != nil {
-				return result(call.Refusal(err, c.opts.Lang)), nil
-			}
-		}
-		out, err := call.Run(ctx, c.vault, c.engine, name, arguments(req.Params.Arguments), c.options())
-		if err != nil {
-			out = call.Refusal(err, c.opts.Lang)
-		}
-		return result(out), nil
+		return result(c.run(ctx, name, arguments(req.Params.Arguments))), nil
 	}
+}
+
+// run calls the tool named name with args, once the engine has started,
+// and returns its outcome, a refusal included.
+func (c *caller) run(ctx context.Context, name string, args json.RawMessage) call.Outcome {
+	if w, ok := c.engine.(waiter); ok {
+		if err := w.Wait(ctx); err != nil {
+			return call.Refusal(err, c.opts.Lang)
+		}
+	}
+	out, err := call.Run(ctx, c.vault, c.engine, name, args, c.options())
+	if err != nil {
+		out = call.Refusal(err, c.opts.Lang)
+	}
+	return out
 }
 
 func (c *caller) options() call.Options {
