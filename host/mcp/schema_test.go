@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
+	"iter"
 	"reflect"
 	"testing"
 	"time"
@@ -21,19 +22,8 @@ import (
 // each schema constrains: a result with a field too many, or without one
 // it requires, is refused. Every tool must have a successful case.
 func TestOutputSchemas(t *testing.T) {
-	cases, err := conformance.Load("../../testdata/cases")
-	if err != nil {
-		t.Fatal(err)
-	}
 	validated := map[string]int{}
-	for _, c := range cases {
-		var a answer
-		if err := json.Unmarshal([]byte(c.Answer), &a); err != nil {
-			t.Fatalf("%s: %v", c.Name, err)
-		}
-		if !a.OK {
-			continue
-		}
+	for c, a := range successes(t) {
 		s, err := mcp.OutputSchema(c.Call.Tool)
 		if err != nil {
 			t.Fatalf("%s: %v", c.Name, err)
@@ -69,19 +59,8 @@ func TestOutputSchemas(t *testing.T) {
 // OutputSchema returns, and that the structuredContent of the case's
 // real call validates against the schema the list gave.
 func TestServedOutputSchemas(t *testing.T) {
-	cases, err := conformance.Load("../../testdata/cases")
-	if err != nil {
-		t.Fatal(err)
-	}
 	listed := false
-	for _, c := range cases {
-		var a answer
-		if err := json.Unmarshal([]byte(c.Answer), &a); err != nil {
-			t.Fatalf("%s: %v", c.Name, err)
-		}
-		if !a.OK {
-			continue
-		}
+	for c := range successes(t) {
 		dir := t.TempDir()
 		if err := c.WriteVault(dir); err != nil {
 			t.Fatal(err)
@@ -117,6 +96,26 @@ func TestServedOutputSchemas(t *testing.T) {
 		}
 		if err := validate(schemas[c.Call.Tool], res.StructuredContent); err != nil {
 			t.Errorf("%s: structuredContent does not match the listed outputSchema: %v", c.Name, err)
+		}
+	}
+}
+
+// successes yields every conformance case whose call succeeds, with its
+// answer.
+func successes(t *testing.T) iter.Seq2[*conformance.Case, answer] {
+	cases, err := conformance.Load("../../testdata/cases")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(yield func(*conformance.Case, answer) bool) {
+		for _, c := range cases {
+			var a answer
+			if err := json.Unmarshal([]byte(c.Answer), &a); err != nil {
+				t.Fatalf("%s: %v", c.Name, err)
+			}
+			if a.OK && !yield(c, a) {
+				return
+			}
 		}
 	}
 }
