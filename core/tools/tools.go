@@ -49,9 +49,11 @@
 // # Adding a tool
 //
 // Write two files here, named after the tool. The Go file: its spec, made
-// by tool (catalogText of its text file, name, CLI form, whether it writes, the
-// codes it can raise besides catalog.Shared, its parameters without
-// descriptions), its Args type (what its parameters decode into), its
+// by tool[R] (R its result type; then catalogText of its text file, name,
+// CLI form, what it does to the vault — reads, or writes with destroys
+// and idempotent as they are true, which TestAnnotationsTellTheTruth
+// checks — the codes it can raise besides catalog.Shared, its parameters
+// without descriptions), its Args type (what its parameters decode into), its
 // result type (embedding Common), its texts (loadText) and its run
 // function, func(env *Env, args <its Args>) (any, plan.Plan, error). The
 // text file: title, description, params and msg, each text in en and fr.
