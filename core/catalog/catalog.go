@@ -11,6 +11,8 @@
 package catalog
 
 import (
+	"reflect"
+
 	"kessho/core/fault"
 )
 
@@ -85,8 +87,24 @@ type Tool struct {
 	Description Text         `json:"description"`
 	Params      []Param      `json:"params"`
 	Errors      []fault.Code `json:"errors"`
-	// Writes is false for tools that never return a plan.
+	// Writes is false for tools that never return a plan: MCP's
+	// readOnlyHint is its negation. A tool whose default mode writes
+	// nothing but another mode writes is a writer, and its description
+	// says in its first sentence that the default writes nothing.
 	Writes bool `json:"writes"`
+	// Destructive is set for a writer one of whose calls may remove or
+	// overwrite content it did not itself write (MCP's destructiveHint);
+	// a writer without it only adds files, or changes files while keeping
+	// every byte of content they held (moved or marked, never lost).
+	Destructive bool `json:"destructive"`
+	// Idempotent is set when a second call with the same arguments (at
+	// the same time) changes nothing more in the vault (MCP's
+	// idempotentHint). Every reader is.
+	Idempotent bool `json:"idempotent"`
+	// Results are the Go types of the tool's result, one per shape it can
+	// take (mem_worklog answers one shape when collecting, another when
+	// persisting): hosts derive its output JSON Schema from them.
+	Results []reflect.Type `json:"-"`
 	// ConflictCode is the code a host gives when a plan's precondition
 	// fails; "" means CONFLICT.
 	ConflictCode fault.Code `json:"conflict_code,omitempty"`

@@ -21,7 +21,8 @@ func Reference(tools []*Tool) string {
 		for _, a := range t.CLI.Args {
 			cli += " " + strings.ToUpper(a)
 		}
-		fmt.Fprintf(&b, "CLI: `%s`, or `kessho call %s --json '{…}'`. Writes: %v.\n\n", cli, t.Name, t.Writes)
+		fmt.Fprintf(&b, "CLI: `%s`, or `kessho call %s --json '{…}'`. Writes: %v. Destructive: %v. Idempotent: %v.\n\n",
+			cli, t.Name, t.Writes, t.Writes && t.Destructive, t.Idempotent)
 		b.WriteString("| parameter | type | required | default | bounds | description |\n|---|---|---|---|---|---|\n")
 		for _, p := range t.Params {
 			writeParam(&b, p, "")

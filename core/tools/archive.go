@@ -23,7 +23,7 @@ import (
 )
 
 // archiveSpec is mem_archive in the catalogue.
-var archiveSpec = tool(catalogText("archive.yaml"), "mem_archive", "archive slug", writes, readsContext(fault.ContextEmpty, fault.DecisionsLost, fault.DerivedRequired, fault.AtomExists, fault.ArcheoInvalid), []catalog.Param{
+var archiveSpec = tool[ArchiveResult](catalogText("archive.yaml"), "mem_archive", "archive slug", writes|destroys|idempotent, readsContext(fault.ContextEmpty, fault.DecisionsLost, fault.DerivedRequired, fault.AtomExists, fault.ArcheoInvalid), []catalog.Param{
 	slugParam,
 	{Name: "mode", Type: catalog.String, Enum: []string{"incremental", "full"}, Default: "incremental"},
 	{Name: "phase", Type: catalog.String, MaxLength: intp(200), OneLine: true},

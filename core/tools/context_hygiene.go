@@ -13,7 +13,7 @@ import (
 
 // contextHygieneSpec is mem_context_hygiene in the catalogue.
 var contextHygieneSpec = func() *catalog.Tool {
-	t := tool(catalogText("context_hygiene.yaml"), "mem_context_hygiene", "hygiene action", writes, []fault.Code{fault.ContextHygieneRace}, []catalog.Param{
+	t := tool[HygieneResult](catalogText("context_hygiene.yaml"), "mem_context_hygiene", "hygiene action", writes|idempotent, []fault.Code{fault.ContextHygieneRace}, []catalog.Param{
 		{Name: "action", Type: catalog.String, Enum: []string{"check", "trim"}, Default: "check"},
 	})
 	t.ConflictCode = fault.ContextHygieneRace

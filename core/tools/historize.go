@@ -12,7 +12,7 @@ import (
 )
 
 // historizeSpec is mem_historize in the catalogue.
-var historizeSpec = tool(catalogText("historize.yaml"), "mem_historize", "historize slug", writes, readsContext(fault.NotAProject), []catalog.Param{
+var historizeSpec = tool[HistorizeResult](catalogText("historize.yaml"), "mem_historize", "historize slug", writes|idempotent, readsContext(fault.NotAProject), []catalog.Param{
 	slugParam,
 	{Name: "revive", Type: catalog.Boolean, Default: false},
 })

@@ -12,7 +12,7 @@ import (
 )
 
 // initProjectSpec is mem_init_project in the catalogue.
-var initProjectSpec = tool(catalogText("init_project.yaml"), "mem_init_project", "init slug", writes, []fault.Code{fault.SlugExists, fault.SummaryTooLong}, []catalog.Param{
+var initProjectSpec = tool[InitResult](catalogText("init_project.yaml"), "mem_init_project", "init slug", writes|idempotent, []fault.Code{fault.SlugExists, fault.SummaryTooLong}, []catalog.Param{
 	slugParam,
 	{Name: "kind", Type: catalog.String, Enum: []string{"project", "domain"}, Default: "project"},
 	{Name: "summary", Type: catalog.String, OneLine: true},

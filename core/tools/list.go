@@ -14,7 +14,7 @@ import (
 )
 
 // listSpec is mem_list in the catalogue.
-var listSpec = tool(catalogText("list.yaml"), "mem_list", "list", reads, nil, []catalog.Param{
+var listSpec = tool[ListResult](catalogText("list.yaml"), "mem_list", "list", reads, nil, []catalog.Param{
 	{Name: "include_archived", Type: catalog.Boolean, Default: true},
 })
 

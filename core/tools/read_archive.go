@@ -24,7 +24,7 @@ func readsArchives(own ...fault.Code) []fault.Code {
 }
 
 // readArchiveSpec is mem_read_archive in the catalogue.
-var readArchiveSpec = tool(catalogText("read_archive.yaml"), "mem_read_archive", "read-archive slug archive", reads, readsArchives(fault.UnknownArchive), []catalog.Param{
+var readArchiveSpec = tool[ReadArchiveResult](catalogText("read_archive.yaml"), "mem_read_archive", "read-archive slug archive", reads, readsArchives(fault.UnknownArchive), []catalog.Param{
 	slugParam,
 	{Name: "archive", Type: catalog.String, Default: "latest", MinLength: intp(1), MaxLength: intp(1000), OneLine: true},
 })

@@ -6,7 +6,7 @@ import (
 )
 
 // readContextSpec is mem_read_context in the catalogue.
-var readContextSpec = tool(catalogText("read_context.yaml"), "mem_read_context", "context slug", reads, readsContext(), []catalog.Param{
+var readContextSpec = tool[ContextResult](catalogText("read_context.yaml"), "mem_read_context", "context slug", reads, readsContext(), []catalog.Param{
 	slugParam,
 })
 

@@ -10,7 +10,7 @@ import (
 )
 
 // readHistorySpec is mem_read_history in the catalogue.
-var readHistorySpec = tool(catalogText("read_history.yaml"), "mem_read_history", "history slug", reads, readsArchives(), []catalog.Param{
+var readHistorySpec = tool[HistoryResult](catalogText("read_history.yaml"), "mem_read_history", "history slug", reads, readsArchives(), []catalog.Param{
 	slugParam,
 	{Name: "offset", Type: catalog.Integer, Default: 0, Minimum: floatp(0)},
 	{Name: "limit", Type: catalog.Integer, Default: 20, Minimum: floatp(1), Maximum: floatp(200)},

@@ -21,7 +21,7 @@ import (
 )
 
 // recallSpec is mem_recall in the catalogue.
-var recallSpec = tool(catalogText("recall.yaml"), "mem_recall", "recall slug", reads, readsArchives(), []catalog.Param{
+var recallSpec = tool[RecallResult](catalogText("recall.yaml"), "mem_recall", "recall slug", reads, readsArchives(), []catalog.Param{
 	slugParam,
 	{Name: "archives", Type: catalog.Integer, Default: 3, Minimum: floatp(0), Maximum: floatp(20)},
 	{Name: "max_chars", Type: catalog.Integer, Default: 12000, Minimum: floatp(1000), Maximum: floatp(200000)},

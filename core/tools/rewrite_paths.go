@@ -13,7 +13,7 @@ import (
 )
 
 // rewritePathsSpec is mem_archive_rewrite_paths in the catalogue.
-var rewritePathsSpec = tool(catalogText("rewrite_paths.yaml"), "mem_archive_rewrite_paths", "rewrite-paths slug", writes, []fault.Code{fault.NoRepoRoot, fault.SlugConflict}, []catalog.Param{
+var rewritePathsSpec = tool[RewriteResult](catalogText("rewrite_paths.yaml"), "mem_archive_rewrite_paths", "rewrite-paths slug", writes|destroys|idempotent, []fault.Code{fault.NoRepoRoot, fault.SlugConflict}, []catalog.Param{
 	slugParam,
 	{Name: "old_root", Type: catalog.String, MaxLength: intp(1000), OneLine: true},
 	{Name: "include_context_history", Type: catalog.Boolean, Default: true},

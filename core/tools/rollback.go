@@ -16,7 +16,7 @@ import (
 )
 
 // rollbackSpec is mem_rollback_archive in the catalogue.
-var rollbackSpec = tool(catalogText("rollback.yaml"), "mem_rollback_archive", "rollback slug", writes, readsContext(fault.NothingToRollBack, fault.HistoryMismatch, fault.ArchiveMismatch), []catalog.Param{
+var rollbackSpec = tool[RollbackResult](catalogText("rollback.yaml"), "mem_rollback_archive", "rollback slug", writes|destroys, readsContext(fault.NothingToRollBack, fault.HistoryMismatch, fault.ArchiveMismatch), []catalog.Param{
 	slugParam,
 	{Name: "archive", Type: catalog.String, MinLength: intp(1), MaxLength: intp(1000)},
 })

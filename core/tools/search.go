@@ -18,7 +18,7 @@ import (
 
 // searchSpec is mem_search in the catalogue. Its slug is a filter, not
 // the shared slugParam: optional, described in search.yaml.
-var searchSpec = tool(catalogText("search.yaml"), search.Tool, "search query", reads, nil, []catalog.Param{
+var searchSpec = tool[SearchResult](catalogText("search.yaml"), search.Tool, "search query", reads, nil, []catalog.Param{
 	{Name: "query", Type: catalog.String, Required: true, MinLength: intp(1), MaxLength: intp(1000)},
 	{Name: "zone", Type: catalog.String, Enum: []string{"episodes", "knowledge", "principles", "goals"}},
 	{Name: "slug", Type: catalog.String},

@@ -12,7 +12,7 @@ import (
 )
 
 // setSummarySpec is mem_set_summary in the catalogue.
-var setSummarySpec = tool(catalogText("set_summary.yaml"), "mem_set_summary", "summary slug summary", writes, readsContext(fault.SummaryTooLong), []catalog.Param{
+var setSummarySpec = tool[SummaryResult](catalogText("set_summary.yaml"), "mem_set_summary", "summary slug summary", writes|destroys|idempotent, readsContext(fault.SummaryTooLong), []catalog.Param{
 	slugParam,
 	{Name: "summary", Type: catalog.String, Required: true, OneLine: true},
 })

@@ -49,9 +49,11 @@
 // # Adding a tool
 //
 // Write two files here, named after the tool. The Go file: its spec, made
-// by tool (catalogText of its text file, name, CLI form, whether it writes, the
-// codes it can raise besides catalog.Shared, its parameters without
-// descriptions), its Args type (what its parameters decode into), its
+// by tool[R] (R its result type; then catalogText of its text file, name,
+// CLI form, what it does to the vault — reads, or writes with destroys
+// and idempotent as they are true, which TestAnnotationsTellTheTruth
+// checks — the codes it can raise besides catalog.Shared, its parameters
+// without descriptions), its Args type (what its parameters decode into), its
 // result type (embedding Common), its texts (loadText) and its run
 // function, func(env *Env, args <its Args>) (any, plan.Plan, error). The
 // text file: title, description, params and msg, each text in en and fr.
@@ -73,6 +75,7 @@ package tools
 import (
 	"embed"
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -118,26 +121,58 @@ func catalogText(name string) func() *catalog.ToolText {
 	return i18n.Load[catalog.ToolText](textFiles, name, 1)
 }
 
-// Whether a tool writes (returns a plan): tool's writes argument.
+// effect is what a call of a tool does to the vault (tool's fx argument),
+// set on its spec as the MCP annotations tell a client (see catalog.Tool):
+// reads for a tool that never writes; otherwise writes, with destroys when
+// a call may remove or overwrite content it did not itself write, and
+// idempotent when a second call with the same arguments changes nothing
+// more. RATIONALE.md ("Why these annotations?") gives each tool's reason;
+// TestAnnotationsTellTheTruth (host/mcp) checks them against what the
+// conformance cases' calls do to their vaults.
+type effect uint8
+
 const (
-	reads  = false
-	writes = true
+	writes effect = 1 << iota
+	destroys
+	idempotent
+	reads effect = idempotent
 )
 
 // tool returns the catalogue spec of the tool name whose texts text gives
-// (its text file's spec): cli is its CLI form, the command then its
-// positional arguments ("phase slug phase"); errs the codes it raises
-// besides catalog.Shared.
-func tool(text func() *catalog.ToolText, name, cli string, writes bool, errs []fault.Code, params []catalog.Param) *catalog.Tool {
+// (its text file's spec), whose result is an R (or, for an either, one of
+// its shapes): cli is its CLI form, the command then its positional
+// arguments ("phase slug phase"); fx what it does to the vault; errs the
+// codes it raises besides catalog.Shared.
+func tool[R any](text func() *catalog.ToolText, name, cli string, fx effect, errs []fault.Code, params []catalog.Param) *catalog.Tool {
 	words := strings.Fields(cli)
 	return &catalog.Tool{
-		Name:   name,
-		Text:   text,
-		Params: params,
-		Errors: append(errs, catalog.Shared...),
-		Writes: writes,
-		CLI:    catalog.CLI{Command: words[0], Args: words[1:]},
+		Name:        name,
+		Text:        text,
+		Params:      params,
+		Errors:      append(errs, catalog.Shared...),
+		Writes:      fx&writes != 0,
+		Destructive: fx&destroys != 0,
+		Idempotent:  fx&idempotent != 0,
+		Results:     shapes[R](),
+		CLI:         catalog.CLI{Command: words[0], Args: words[1:]},
 	}
+}
+
+// either is the result type of a tool whose result takes one of two
+// shapes, A or B (tool's R).
+type either[A, B any] struct{}
+
+func (either[A, B]) shapes() []reflect.Type {
+	return []reflect.Type{reflect.TypeFor[A](), reflect.TypeFor[B]()}
+}
+
+// shapes returns the result types an R stands for: R itself, or an
+// either's two.
+func shapes[R any]() []reflect.Type {
+	if e, ok := any(*new(R)).(interface{ shapes() []reflect.Type }); ok {
+		return e.shapes()
+	}
+	return []reflect.Type{reflect.TypeFor[R]()}
 }
 
 // Func runs a tool on validated, normalised arguments.

@@ -11,7 +11,7 @@ import (
 )
 
 // updatePhaseSpec is mem_update_phase in the catalogue.
-var updatePhaseSpec = tool(catalogText("update_phase.yaml"), "mem_update_phase", "phase slug phase", writes, readsContext(), []catalog.Param{
+var updatePhaseSpec = tool[PhaseResult](catalogText("update_phase.yaml"), "mem_update_phase", "phase slug phase", writes|destroys|idempotent, readsContext(), []catalog.Param{
 	slugParam,
 	{Name: "phase", Type: catalog.String, Required: true, MaxLength: intp(200), OneLine: true},
 })

@@ -15,7 +15,7 @@ import (
 )
 
 // worklogSpec is mem_worklog in the catalogue.
-var worklogSpec = tool(catalogText("worklog.yaml"), "mem_worklog", "worklog", writes, []fault.Code{fault.SlugConflict, fault.FileNotUTF8}, []catalog.Param{
+var worklogSpec = tool[either[WorklogCollect, WorklogPersist]](catalogText("worklog.yaml"), "mem_worklog", "worklog", writes|destroys|idempotent, []fault.Code{fault.SlugConflict, fault.FileNotUTF8}, []catalog.Param{
 	{Name: "phase", Type: catalog.String, Enum: []string{"collect", "persist"}, Default: "collect"},
 	{Name: "week_of", Type: catalog.String},
 	{Name: "amplitude_hours", Type: catalog.Number, Default: 7, Minimum: floatp(0.25), Maximum: floatp(24)},

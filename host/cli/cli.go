@@ -24,6 +24,7 @@ import (
 
 	"kessho/core/catalog"
 	"kessho/core/tools"
+	"kessho/host/buildinfo"
 	"kessho/host/call"
 	"kessho/host/engine"
 	"kessho/host/vaultfs"
@@ -52,7 +53,7 @@ func Main() int {
 // globals are the flags every subcommand accepts.
 type globals struct {
 	vault, now, tz, lang, engine, timeout string
-	help                                  bool
+	help, version                         bool
 }
 
 // usageError is a mistake on the command line: exit 2.
@@ -75,7 +76,7 @@ func splitGlobals(args []string) (globals, []string, error) {
 			if _, ok := values[name]; ok {
 				return valueFlag
 			}
-			if arg == "-h" || arg == "--help" || arg == "-help" {
+			if arg == "-h" || arg == "--help" || arg == "-help" || arg == "--version" || arg == "-version" {
 				return switchFlag
 			}
 			return notFlag
@@ -83,6 +84,8 @@ func splitGlobals(args []string) (globals, []string, error) {
 		set: func(name, val string) error {
 			if p, ok := values[name]; ok {
 				*p = val
+			} else if name == "version" {
+				g.version = true
 			} else {
 				g.help = true
 			}
@@ -109,6 +112,9 @@ func Run(args []string, env Env) int {
 	}
 	if g.lang != "en" && g.lang != "fr" {
 		return usage(env, usagef("--lang must be en or fr, not %q", g.lang))
+	}
+	if g.version {
+		return printVersion(env)
 	}
 	if len(rest) == 0 {
 		if g.help {
@@ -415,11 +421,14 @@ func printCatalog(env Env) int {
 	return ExitOK
 }
 
+// printVersion prints the version of this build (module version and VCS
+// revision, see host/buildinfo) and the compilation cache folder: what
+// `kessho version` and `kessho --version` print.
 func printVersion(env Env) int {
 	dir, err := engine.CacheDir()
 	if err != nil {
 		dir = "(none: " + err.Error() + ")"
 	}
-	fmt.Fprintf(env.Stdout, "kessho\ncompilation cache: %s\n", dir)
+	fmt.Fprintf(env.Stdout, "kessho %s\ncompilation cache: %s\n", buildinfo.Version(), dir)
 	return ExitOK
 }

@@ -37,6 +37,7 @@ import (
 
 	"kessho/core/catalog"
 	"kessho/core/tools"
+	"kessho/host/buildinfo"
 	"kessho/host/call"
 	"kessho/host/vaultfs"
 )
@@ -51,7 +52,8 @@ type Options struct {
 	TZ string
 	// Now returns the time a call runs at; nil means time.Now. Tests fix it.
 	Now func() time.Time
-	// Version is the version reported to clients; "" reports "dev".
+	// Version is the version reported to clients; "" reports this
+	// build's (host/buildinfo: module version and VCS revision).
 	Version string
 	// Timeout bounds each call, all its work included (see
 	// call.Options.Timeout); 0 means call.DefaultTimeout. A call past it
@@ -66,32 +68,45 @@ type Options struct {
 func NewServer(v *vaultfs.Vault, eng call.Engine, opts Options) *sdk.Server {
 	version := opts.Version
 	if version == "" {
-		version = "dev"
+		version = buildinfo.Version()
 	}
-	srv := sdk.NewServer(&sdk.Implementation{Name: "kessho", Title: "Kessho", Version: version},
-		&sdk.ServerOptions{Capabilities: &sdk.ServerCapabilities{}}) // tools only; no logging
 	c := &caller{vault: v, engine: eng, opts: opts}
+	srv := sdk.NewServer(&sdk.Implementation{Name: "kessho", Title: "Kessho", Version: version},
+		&sdk.ServerOptions{Capabilities: &sdk.ServerCapabilities{}, // tools, prompts, completions; no logging
+			Instructions:      serverText().Instructions.In(opts.Lang),
+			CompletionHandler: c.complete})
 	for _, t := range tools.Specs() {
 		srv.AddTool(Tool(t, opts.Lang), c.handler(t.Name))
 	}
+	c.addPrompts(srv)
 	return srv
 }
 
 // Tool returns the MCP description of t in lang: the catalogue's title,
-// description and input schema, and readOnlyHint for a tool that never
-// writes. Kessho's tools touch nothing but the vault: openWorldHint is
-// false.
+// description, input schema and output schema (see [OutputSchema]), and
+// its annotations, as the catalogue gives them: readOnlyHint for a tool
+// that never writes, destructiveHint for a writer that may remove or
+// overwrite what it did not write, idempotentHint for a tool a second
+// identical call of which changes nothing. Kessho's tools touch nothing
+// but the vault: openWorldHint is false.
 func Tool(t *catalog.Tool, lang string) *sdk.Tool {
-	closed := false
+	closed, destructive := false, t.Writes && t.Destructive
+	out, err := OutputSchema(t.Name)
+	if err != nil {
+		panic(err) // a catalogue tool whose result type has no schema: TestOutputSchemas
+	}
 	return &sdk.Tool{
-		Name:        t.Name,
-		Title:       t.Title.In(lang),
-		Description: t.Description.In(lang),
-		InputSchema: t.Schema(lang),
+		Name:         t.Name,
+		Title:        t.Title.In(lang),
+		Description:  t.Description.In(lang),
+		InputSchema:  t.Schema(lang),
+		OutputSchema: out,
 		Annotations: &sdk.ToolAnnotations{
-			Title:         t.Title.In(lang),
-			ReadOnlyHint:  !t.Writes,
-			OpenWorldHint: &closed,
+			Title:           t.Title.In(lang),
+			ReadOnlyHint:    !t.Writes,
+			DestructiveHint: &destructive,
+			IdempotentHint:  t.Idempotent,
+			OpenWorldHint:   &closed,
 		},
 	}
 }
@@ -112,17 +127,23 @@ type waiter interface {
 // handler returns the SDK handler of the tool named name.
 func (c *caller) handler(name string) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-		if w, ok := c.engine.(waiter); ok {
-			if err := w.Wait(ctx); err != nil {
-				return result(call.Refusal(err, c.opts.Lang)), nil
-			}
-		}
-		out, err := call.Run(ctx, c.vault, c.engine, name, arguments(req.Params.Arguments), c.options())
-		if err != nil {
-			out = call.Refusal(err, c.opts.Lang)
-		}
-		return result(out), nil
+		return result(c.run(ctx, name, arguments(req.Params.Arguments))), nil
 	}
+}
+
+// run calls the tool named name with args, once the engine has started,
+// and returns its outcome, a refusal included.
+func (c *caller) run(ctx context.Context, name string, args json.RawMessage) call.Outcome {
+	if w, ok := c.engine.(waiter); ok {
+		if err := w.Wait(ctx); err != nil {
+			return call.Refusal(err, c.opts.Lang)
+		}
+	}
+	out, err := call.Run(ctx, c.vault, c.engine, name, args, c.options())
+	if err != nil {
+		out = call.Refusal(err, c.opts.Lang)
+	}
+	return out
 }
 
 func (c *caller) options() call.Options {

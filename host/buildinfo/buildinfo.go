@@ -1,0 +1,60 @@
+// Package buildinfo says which Kessho is running: the version `kessho
+// --version` prints and the MCP server reports as serverInfo.version.
+//
+// It reads the build information the Go toolchain records in the binary
+// (runtime/debug.ReadBuildInfo): the main module's version and the
+// version control revision it was built from. A build of a tagged module
+// (`go install kessho/host/cmd/kessho@v1.2.0`) reports its tag and, when
+// recorded, its revision: "v1.2.0 (1778a19c0ffe)". A build inside a git
+// work tree (go build, since Go 1.24) gets a pseudo-version that already
+// names the revision and marks a modified tree:
+// "v0.0.0-20261201033950-1778a19c0ffe+dirty". Only a build with no module
+// version (go run, go test, -buildvcs=false) reports "dev", followed by
+// the revision when the toolchain recorded it: "dev (1778a19c0ffe,
+// modified)".
+package buildinfo
+
+import (
+	"runtime/debug"
+	"strings"
+	"sync"
+)
+
+// Version returns the running binary's version (see the package
+// documentation).
+var Version = sync.OnceValue(func() string {
+	info, _ := debug.ReadBuildInfo()
+	return From(info)
+})
+
+// From returns the version that info describes; nil describes an
+// unversioned build.
+func From(info *debug.BuildInfo) string {
+	if info == nil {
+		return "dev"
+	}
+	version := info.Main.Version
+	if version == "" || version == "(devel)" {
+		version = "dev"
+	}
+	var rev string
+	modified := false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev == "" || strings.Contains(version, rev) {
+		return version // a pseudo-version names its revision (and +dirty)
+	}
+	if modified {
+		rev += ", modified"
+	}
+	return version + " (" + rev + ")"
+}

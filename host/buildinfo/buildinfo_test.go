@@ -1,0 +1,144 @@
+package buildinfo
+
+import (
+	"bufio"
+	"debug/buildinfo"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"testing"
+)
+
+func info(version string, settings ...string) *debug.BuildInfo {
+	bi := &debug.BuildInfo{Main: debug.Module{Path: "kessho", Version: version}}
+	for i := 0; i+1 < len(settings); i += 2 {
+		bi.Settings = append(bi.Settings, debug.BuildSetting{Key: settings[i], Value: settings[i+1]})
+	}
+	return bi
+}
+
+// TestFrom covers every kind of build: a tagged module, a pseudo-version
+// (which names its revision already), a build from a work tree without a
+// module version (go run, go test, -buildvcs=false), with and without the
+// VCS revision, and a modified tree.
+func TestFrom(t *testing.T) {
+	const rev = "1778a19c0ffee0123456789abcdef0123456789a"
+	for _, c := range []struct {
+		name string
+		bi   *debug.BuildInfo
+		want string
+	}{
+		{"tagged", info("v1.2.0", "vcs.revision", rev, "vcs.modified", "false"), "v1.2.0 (1778a19c0ffe)"},
+		{"tagged without vcs", info("v1.2.0"), "v1.2.0"},
+		{"pseudo-version", info("v0.0.0-20261201033950-1778a19c0ffe", "vcs.revision", rev), "v0.0.0-20261201033950-1778a19c0ffe"},
+		{"pseudo-version dirty", info("v0.0.0-20261201033950-1778a19c0ffe+dirty", "vcs.revision", rev, "vcs.modified", "true"), "v0.0.0-20261201033950-1778a19c0ffe+dirty"},
+		{"devel with revision", info("(devel)", "vcs.revision", rev, "vcs.modified", "false"), "dev (1778a19c0ffe)"},
+		{"devel modified", info("(devel)", "vcs.revision", rev, "vcs.modified", "true"), "dev (1778a19c0ffe, modified)"},
+		{"devel", info("(devel)"), "dev"},
+		{"empty", info(""), "dev"},
+		{"no build info", nil, "dev"},
+	} {
+		if got := From(c.bi); got != c.want {
+			t.Errorf("%s: From = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestBinaryVersion builds the kessho command twice, and checks that
+// `kessho --version`, `kessho version` and the MCP server's
+// serverInfo.version (kessho mcp, over stdio) all report what the Go
+// toolchain recorded in the binary (debug/buildinfo, as `go version -m`
+// reads it):
+//
+//   - from this source tree as it is, however the machine builds it (a
+//     git worktree, or GOFLAGS=-buildvcs=false, records no revision);
+//   - from a clone of its HEAD with VCS stamping on, as a user's go build
+//     or go install does: the version must then name HEAD's revision.
+func TestBinaryVersion(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Fatalf("git rev-parse HEAD (the test needs the source's revision): %v", err)
+	}
+	short := strings.TrimSpace(string(head))[:12]
+	clone := filepath.Join(t.TempDir(), "kessho")
+	if out, err := exec.Command("git", "clone", "-q", "--shared", root, clone).CombinedOutput(); err != nil {
+		t.Fatalf("git clone: %v\n%s", err, out)
+	}
+	for _, b := range []struct {
+		dir, buildvcs string
+		wantRev       bool
+	}{{root, "", false}, {clone, "-buildvcs=true", true}} {
+		bin := filepath.Join(t.TempDir(), "kessho")
+		build := exec.Command("go", "build", "-o", bin, "./host/cmd/kessho")
+		build.Dir = b.dir
+		if b.buildvcs != "" {
+			build.Env = append(os.Environ(), "GOFLAGS="+b.buildvcs)
+		}
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go build in %s: %v\n%s", b.dir, err, out)
+		}
+		recorded, err := buildinfo.ReadFile(bin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := From(recorded)
+		if b.wantRev && !strings.Contains(want, short) {
+			t.Fatalf("a build of HEAD records version %q, without HEAD's revision %s", want, short)
+		}
+		for what, got := range reported(t, bin) {
+			if got != want {
+				t.Errorf("%s (built in %s): %q, want %q", what, filepath.Base(b.dir), got, want)
+			}
+		}
+	}
+}
+
+// reported returns the version each way of asking bin gives.
+func reported(t *testing.T, bin string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, arg := range []string{"--version", "version"} {
+		text, err := exec.Command(bin, arg).Output()
+		if err != nil {
+			t.Fatalf("kessho %s: %v", arg, err)
+		}
+		first, _, _ := strings.Cut(string(text), "\n")
+		out["kessho "+arg] = strings.TrimPrefix(first, "kessho ")
+	}
+	mcp := exec.Command(bin, "--vault", t.TempDir(), "--engine", "native", "mcp")
+	stdin, err := mcp.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := mcp.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mcp.Start(); err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`+"\n")
+	text, err := bufio.NewReader(stdout).ReadBytes('\n') // the answer, before stdin closes
+	stdin.Close()
+	if werr := mcp.Wait(); err != nil || werr != nil {
+		t.Fatalf("kessho mcp: %v, %v\n%s", err, werr, text)
+	}
+	var answer struct {
+		Result struct {
+			ServerInfo struct{ Version string } `json:"serverInfo"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(text, &answer); err != nil {
+		t.Fatalf("kessho mcp: initialize answered %s: %v", text, err)
+	}
+	out["serverInfo.version"] = answer.Result.ServerInfo.Version
+	return out
+}

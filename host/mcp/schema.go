@@ -1,0 +1,79 @@
+package mcp
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"kessho/core/catalog"
+	"kessho/core/tools"
+)
+
+// outputSchemas is each tool's output schema, by name, built on first use.
+var outputSchemas = sync.OnceValues(func() (map[string]*jsonschema.Schema, error) {
+	out := map[string]*jsonschema.Schema{}
+	for _, t := range tools.Specs() {
+		s, err := outputSchema(t)
+		if err != nil {
+			return nil, err
+		}
+		out[t.Name] = s
+	}
+	return out, nil
+})
+
+// OutputSchema returns the JSON Schema of the result of the tool named
+// name, what a successful call answers as structuredContent (the "result"
+// of `kessho call`'s answer). It is derived from the result's Go types
+// that the catalogue records (catalog.Tool.Results): an object whose
+// fields are the struct's JSON fields, every field without omitempty
+// required and no other field allowed; a tool with two result shapes
+// (mem_worklog) has an object schema that is any of them.
+func OutputSchema(name string) (*jsonschema.Schema, error) {
+	all, err := outputSchemas()
+	if err != nil {
+		return nil, err
+	}
+	s, ok := all[name]
+	if !ok {
+		return nil, fmt.Errorf("no tool named %q", name)
+	}
+	return s, nil
+}
+
+// nullMaps lets every map of s (an object schema that is not a struct's:
+// its additionalProperties is not false) be null, as encoding/json writes
+// a nil map. jsonschema.For lets a nil slice or pointer be null already.
+func nullMaps(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if s.Type == "object" && s.Properties == nil && s.AdditionalProperties != nil && s.AdditionalProperties.Not == nil {
+		s.Type, s.Types = "", []string{"null", "object"}
+	}
+	nullMaps(s.Items)
+	nullMaps(s.AdditionalProperties)
+	for _, p := range s.Properties {
+		nullMaps(p)
+	}
+}
+
+func outputSchema(t *catalog.Tool) (*jsonschema.Schema, error) {
+	var shapes []*jsonschema.Schema
+	for _, r := range t.Results {
+		s, err := jsonschema.ForType(r, nil)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", t.Name, err)
+		}
+		nullMaps(s)
+		shapes = append(shapes, s)
+	}
+	switch len(shapes) {
+	case 0:
+		return nil, fmt.Errorf("%s: the catalogue gives no result type", t.Name)
+	case 1:
+		return shapes[0], nil
+	}
+	return &jsonschema.Schema{Type: "object", AnyOf: shapes}, nil
+}
