@@ -55,6 +55,15 @@ func (s *searchCarry) answer(need vault.Need) {
 	}
 }
 
+// request is the request's JSON followed by the index the core asked
+// for, if any (search.Join).
+func (s *searchCarry) request(reqJSON []byte) []byte {
+	if s.carry == nil {
+		return reqJSON
+	}
+	return search.Join(reqJSON, s.carry.Index)
+}
+
 // store stores the index a successful answer carries, and returns raw
 // without it (Outcome.Raw: the index holds the notes' mtimes, which differ
 // from one run to the next, while the rest of the answer may not). A
