@@ -111,7 +111,7 @@ func (s *scanner) request() (req Request, ok bool) {
 		"missing": func() (ok bool) { req.Missing, ok = s.strs(); return ok },
 		"dirs":    lists(&req.Dirs),
 		"matches": lists(&req.Matches),
-		"search": func() (ok bool) { req.Search, ok = s.carry(); return ok },
+		"search":  func() (ok bool) { req.Search, ok = s.carry(); return ok },
 		"files": func() bool {
 			req.Files = map[string]vault.File{}
 			return s.object(func(path string) bool {
