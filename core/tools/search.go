@@ -193,10 +193,10 @@ var warm struct {
 func upToDate(env *Env) (*search.Index, error) {
 	c := env.Search
 	carried := c != nil && (c.Listing != "" || c.Full)
+	if carried && warm.carried && warm.idx != nil && c.Listing != "" && warm.listing == c.Listing {
+		return warm.idx, nil // also the later rounds of the call that brought it up to date
+	}
 	if carried && !c.Full {
-		if warm.carried && warm.idx != nil && warm.listing == c.Listing {
-			return warm.idx, nil
-		}
 		if warm.carried && warm.idx != nil && c.ID != "" && warm.id == c.ID {
 			return nil, env.View.AskSearch("notes")
 		}
