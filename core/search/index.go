@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // BM25F's parameters: each field's weight (designations several times the
@@ -262,21 +263,33 @@ type Hit struct {
 }
 
 // Search ranks the live notes that keep accepts for the query's terms
-// (Terms of the query), OR-ed. A note whose designation phrase equals the
-// query's terms (tier 2) or holds them in a row (tier 1) outranks every
-// other: its score gets tier × the sum of the terms' IDF, which no BM25F
-// score reaches. Hits are sorted by score (rounded to 4 decimals), then
-// newest date first (no date last), then path; total is their number.
+// (Terms of the query), OR-ed: Top without a limit.
 func (x *Index) Search(query []string, keep func(*Meta) bool) []Hit {
+	hits, _ := x.Top(query, keep, math.MaxInt)
+	return hits
+}
+
+// Top ranks the live notes that keep accepts for the query's terms (Terms
+// of the query), OR-ed, and returns the first limit hits and the number of
+// notes found. A note whose designation phrase equals the query's terms
+// (tier 2) or holds them in a row (tier 1) outranks every other: its score
+// gets tier × the sum of the terms' IDF, which no BM25F score reaches.
+// Hits are sorted by score (rounded to 4 decimals), then newest date first
+// (no date last), then path. Scores and masks are arrays over the
+// documents, not maps, and only the hits returned are made: thousands of
+// notes match a common word, and in the wasm engine map updates cost most
+// of a warm query.
+func (x *Index) Top(query []string, keep func(*Meta) bool, limit int) ([]Hit, int) {
 	if x.live == 0 || len(query) == 0 {
-		return nil
+		return nil, 0
 	}
 	var avg [NumFields]float64
 	for f := range NumFields {
 		avg[f] = max(float64(x.sumLen[f])/float64(x.live), 1)
 	}
-	score := map[uint32]float64{}
-	masks := map[uint32]byte{}
+	score := make([]float64, len(x.docs))
+	masks := make([]byte, len(x.docs)) // 0: not found (a posting has a field)
+	var found []uint32
 	var seq []uint32
 	bound := 0.0
 	seen := map[uint32]bool{}
@@ -311,29 +324,55 @@ func (x *Index) Search(query []string, keep func(*Meta) bool) []Hit {
 					w += weights[f] * float64(tf[f]) / (1 - norms[f] + norms[f]*float64(d.lens[f])/avg[f])
 				}
 			}
+			if masks[id] == 0 {
+				found = append(found, id)
+			}
 			score[id] += idf * w / (k1 + w)
 			masks[id] |= mask
 		})
 	}
-	hits := make([]Hit, 0, len(score))
-	for id, s := range score {
-		d := &x.docs[id]
+	for _, id := range found {
+		s := score[id]
 		if known && masks[id]&designations != 0 {
-			s += float64(tier(d.phrases, seq)) * bound
+			s += float64(tier(x.docs[id].phrases, seq)) * bound
 		}
-		hits = append(hits, Hit{Meta: &d.Meta, Score: math.Round(s*1e4) / 1e4, Matched: fieldNames(masks[id])})
+		score[id] = math.Round(s*1e4) / 1e4
 	}
-	sort.Slice(hits, func(i, j int) bool {
-		a, b := hits[i], hits[j]
-		if a.Score != b.Score {
-			return a.Score > b.Score
+	order := func(i, j uint32) int {
+		if score[i] != score[j] {
+			if score[i] > score[j] {
+				return -1
+			}
+			return 1
 		}
+		a, b := &x.docs[i], &x.docs[j]
 		if a.Date != b.Date {
-			return a.Date > b.Date
+			return -strings.Compare(a.Date, b.Date)
 		}
-		return a.Path < b.Path
-	})
-	return hits
+		return strings.Compare(a.Path, b.Path)
+	}
+	// The first limit in order, kept sorted as they come: most notes
+	// lose to the last kept one at the first comparison.
+	top := make([]uint32, 0, min(len(found), limit)+1)
+	if limit >= len(found) {
+		top = found
+		slices.SortFunc(top, order)
+	}
+	for _, id := range found[len(top):] {
+		if len(top) == limit && order(id, top[limit-1]) >= 0 {
+			continue
+		}
+		i, _ := slices.BinarySearchFunc(top, id, order)
+		top = slices.Insert(top, i, id)
+		if len(top) > limit {
+			top = top[:limit]
+		}
+	}
+	hits := make([]Hit, len(top))
+	for k, id := range top {
+		hits[k] = Hit{Meta: &x.docs[id].Meta, Score: score[id], Matched: fieldNames(masks[id])}
+	}
+	return hits, len(found)
 }
 
 // tier is 2 when a phrase equals q, 1 when one holds q in a row, else 0.

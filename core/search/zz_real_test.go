@@ -16,3 +16,16 @@ func BenchmarkRealDecode(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkRealQuery(b *testing.B) {
+	data, _ := os.ReadFile("/tmp/sp_real.idx")
+	x, err := Decode(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	q := Terms("deploy retry webhook")
+	b.ReportMetric(float64(len(x.Search(q, func(*Meta) bool { return true }))), "hits")
+	for b.Loop() {
+		x.Top(q, func(*Meta) bool { return true }, 10)
+	}
+}

@@ -93,9 +93,8 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 			m.UnknownSlug.In("en", a.Slug, en), m.UnknownSlug.In("fr", a.Slug, fr))
 	}
 	terms := search.Terms(a.Query)
-	hits := idx.Search(terms, keeper(a))
-	res := SearchResult{Hits: []SearchHit{}, Total: len(hits), QueryTerms: unique(terms), Common: common()}
-	top := hits[:min(len(hits), a.Limit)]
+	top, total := idx.Top(terms, keeper(a), a.Limit)
+	res := SearchResult{Hits: []SearchHit{}, Total: total, QueryTerms: unique(terms), Common: common()}
 	var files []string
 	for _, h := range top {
 		files = append(files, h.Path)
