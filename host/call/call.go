@@ -169,11 +169,11 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 		if d.late(nil) {
 			return refuse(d.overrun(tool))
 		}
-		reqJSON, err := json.Marshal(req)
+		reqJSON, err := sc.request(&req)
 		if err != nil {
 			return Outcome{}, fmt.Errorf("call %s: encoding request: %w", tool, err)
 		}
-		raw, err := eng.Call(ctx, sc.request(reqJSON))
+		raw, err := eng.Call(ctx, reqJSON)
 		if d.late(err) {
 			// Whatever the engine answered or died of: the deadline passed.
 			return refuse(d.overrun(tool))

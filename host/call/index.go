@@ -56,12 +56,17 @@ func (s *searchCarry) answer(need vault.Need) {
 }
 
 // request is the request's JSON followed by the index the core asked
-// for, if any (search.Join).
-func (s *searchCarry) request(reqJSON []byte) []byte {
-	if s.carry == nil {
-		return reqJSON
+// for, if any (search.Join). The index goes with the one round that
+// answers the core's "search" need: the core keeps it, decoded, for the
+// rounds after (the same id names it).
+func (s *searchCarry) request(req *core.Request) ([]byte, error) {
+	reqJSON, err := json.Marshal(req)
+	if err != nil || s.carry == nil {
+		return reqJSON, err
 	}
-	return search.Join(reqJSON, s.carry.Index)
+	out := search.Join(reqJSON, s.carry.Index)
+	s.carry.Index = nil
+	return out, nil
 }
 
 // store stores the index a successful answer carries, and returns raw
