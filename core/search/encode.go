@@ -15,7 +15,7 @@ import (
 // then builds the index again, never answering from a damaged one.
 const (
 	magic  = "KSHI"
-	format = 2 // 2: a 64-bit checksum read 8 bytes a step
+	format = 2 // 2: a 64-bit checksum read 8 bytes a step, Meta.BodyLine
 	sumLen = 8
 )
 
@@ -49,6 +49,7 @@ func (x *Index) Encode() []byte {
 			flags |= 2
 		}
 		b = append(b, flags)
+		b = binary.AppendUvarint(b, uint64(d.BodyLine))
 		for _, n := range d.lens {
 			b = binary.AppendUvarint(b, uint64(n))
 		}
@@ -149,6 +150,7 @@ func Decode(data []byte) (*Index, error) {
 		}
 		flags := r.byte()
 		d.Archived, d.dead = flags&1 != 0, flags&2 != 0
+		d.BodyLine = int(min(r.uvarint(), 1<<31))
 		for f := range NumFields {
 			d.lens[f] = uint32(r.uvarint())
 		}

@@ -40,6 +40,9 @@ type Index struct {
 	words map[string]int64
 	mark  []int32
 	cur   []counted
+	// df caches each term's document frequency plus one (0: not counted
+	// yet) for a warm index's next queries; any change drops it.
+	df []uint32
 	// Changed reports whether the index changed since it was made or
 	// decoded: the host should store it again.
 	Changed bool
@@ -95,7 +98,7 @@ func (x *Index) Remove(p string) {
 		x.sumLen[f] -= uint64(d.lens[f])
 	}
 	delete(x.byPath, p)
-	x.Changed = true
+	x.Changed, x.df = true, nil
 }
 
 // Put indexes n, replacing the note at its path unless it has the same Key.
@@ -145,7 +148,7 @@ func (x *Index) Put(n Note) {
 	for f := range NumFields {
 		x.sumLen[f] += uint64(d.lens[f])
 	}
-	x.Changed = true
+	x.Changed, x.df = true, nil
 }
 
 // appendPosting appends one document's entry: its delta, the mask of its
@@ -305,12 +308,7 @@ func (x *Index) Top(query []string, keep func(*Meta) bool, limit int) ([]Hit, in
 			continue
 		}
 		seen[tid] = true
-		df := 0
-		postings(x.post[tid], func(id uint32, _ byte, _ *[NumFields]uint32) {
-			if int(id) < len(x.docs) && !x.docs[id].dead {
-				df++
-			}
-		})
+		df := x.docFreq(tid)
 		idf := math.Log(1 + (float64(x.live)-float64(df)+0.5)/(float64(df)+0.5))
 		bound += idf
 		postings(x.post[tid], func(id uint32, mask byte, tf *[NumFields]uint32) {
@@ -373,6 +371,24 @@ func (x *Index) Top(query []string, keep func(*Meta) bool, limit int) ([]Hit, in
 		hits[k] = Hit{Meta: &x.docs[id].Meta, Score: score[id], Matched: fieldNames(masks[id])}
 	}
 	return hits, len(found)
+}
+
+// docFreq returns the number of live documents holding term tid, counted
+// once per state of the index.
+func (x *Index) docFreq(tid uint32) int {
+	if len(x.df) != len(x.terms) {
+		x.df = make([]uint32, len(x.terms))
+	}
+	if x.df[tid] == 0 {
+		df := uint32(0)
+		postings(x.post[tid], func(id uint32, _ byte, _ *[NumFields]uint32) {
+			if int(id) < len(x.docs) && !x.docs[id].dead {
+				df++
+			}
+		})
+		x.df[tid] = df + 1
+	}
+	return int(x.df[tid] - 1)
 }
 
 // tier is 2 when a phrase equals q, 1 when one holds q in a row, else 0.
@@ -444,7 +460,7 @@ func (x *Index) Compact() {
 			}
 		}
 	}
-	x.docs, x.terms, x.post, x.last, x.dict, x.words = docs, terms, post, last, nil, nil
+	x.docs, x.terms, x.post, x.last, x.dict, x.words, x.df = docs, terms, post, last, nil, nil, nil
 	x.ensureDict()
 	x.byPath = make(map[string]uint32, len(docs))
 	for i, d := range docs {

@@ -3,6 +3,7 @@ package tools
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -93,7 +94,7 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 			m.UnknownSlug.In("en", a.Slug, en), m.UnknownSlug.In("fr", a.Slug, fr))
 	}
 	terms := search.Terms(a.Query)
-	top, total := idx.Top(terms, keeper(a), a.Limit)
+	top, total := ranked(idx, a, terms)
 	res := SearchResult{Hits: []SearchHit{}, Total: total, QueryTerms: unique(terms), Common: common()}
 	var files []string
 	for _, h := range top {
@@ -183,6 +184,33 @@ var warm struct {
 	idx         *search.Index
 	carried     bool
 	id, listing string
+	last        lastQuery
+}
+
+// lastQuery is the ranking of the last search on the warm index: the
+// rounds of one call (the one that reads the hits' lines) rank once.
+type lastQuery struct {
+	idx     *search.Index
+	listing string
+	args    searchArgs
+	top     []search.Hit
+	total   int
+}
+
+// ranked returns the first hits and their number for a, reusing the last
+// ranking when the index, brought up to date with the same listing, and
+// the arguments are the same.
+func ranked(idx *search.Index, a searchArgs, terms []string) ([]search.Hit, int) {
+	l := &warm.last
+	if warm.listing != "" && l.idx == idx && l.listing == warm.listing && l.args == a {
+		return l.top, l.total
+	}
+	top, total := idx.Top(terms, keeper(a), a.Limit)
+	warm.last = lastQuery{}
+	if warm.listing != "" {
+		warm.last = lastQuery{idx, warm.listing, a, top, total}
+	}
+	return top, total
 }
 
 // upToDate returns the index brought up to date with the vault: the warm
@@ -303,9 +331,13 @@ func searchHit(env *Env, h search.Hit, terms []string) SearchHit {
 	hit := SearchHit{Path: h.Path, Title: h.Title, Kind: h.Kind, Zone: opt(h.Zone), Slug: opt(h.Slug), Date: opt(h.Date),
 		Score: h.Score, Matched: h.Matched}
 	c, _ := env.View.Read(h.Path) // answered by Ask
-	bodyLine := 0                 // the index of the body's first line
-	if doc, err := frontmatter.Parse(c.Text); err == nil {
-		bodyLine = strings.Count(c.Text[:doc.BodyOffset()], "\n")
+	bodyLine := h.BodyLine        // the index of the body's first line
+	if !sameSize(h.Key, len(c.Text)) {
+		// Edited since the index read it: parse it again.
+		bodyLine = 0
+		if doc, err := frontmatter.Parse(c.Text); err == nil {
+			bodyLine = strings.Count(c.Text[:doc.BodyOffset()], "\n")
+		}
 	}
 	best := 0
 	for i, line := range strings.Split(c.Text, "\n") {
@@ -324,6 +356,14 @@ func searchHit(env *Env, h search.Hit, terms []string) SearchHit {
 		}
 	}
 	return hit
+}
+
+// sameSize reports whether a note's index key (the host's "size:mtime",
+// or "sha256:<hex>" when the core read the note itself, in this call or
+// an earlier one with the same content) may be of a text of n bytes.
+func sameSize(key string, n int) bool {
+	size, _, ok := strings.Cut(key, ":")
+	return !ok || size == "sha256" || size == strconv.Itoa(n)
 }
 
 // clip cuts s to at most n characters, the last one "…" when cut.
