@@ -185,6 +185,10 @@ var warm struct {
 	carried     bool
 	id, listing string
 	last        lastQuery
+	// notes are the versions the host sent with listing notesListing:
+	// a host sends them with one round of a call, not with the next.
+	notes        map[string]string
+	notesListing string
 }
 
 // lastQuery is the ranking of the last search on the warm index: the
@@ -223,15 +227,23 @@ func upToDate(env *Env) (*search.Index, error) {
 	if carried && warm.carried && warm.idx != nil && c.Listing != "" && warm.listing == c.Listing {
 		return warm.idx, nil // also the later rounds of the call that brought it up to date
 	}
+	var sent map[string]string
 	if carried && !c.Full {
-		if warm.carried && warm.idx != nil && c.ID != "" && warm.id == c.ID {
+		switch {
+		case warm.carried && warm.idx != nil && warm.notesListing == c.Listing && warm.id == c.ID:
+			sent = warm.notes // sent with an earlier round of this call
+		case warm.carried && warm.idx != nil && c.ID != "" && warm.id == c.ID:
 			return nil, env.View.AskSearch("notes")
+		default:
+			return nil, env.View.AskSearch("index")
 		}
-		return nil, env.View.AskSearch("index")
 	}
-	listing, err := noteVersions(env)
+	listing, err := noteVersions(env, sent)
 	if err != nil {
 		return nil, err
+	}
+	if carried {
+		warm.notes, warm.notesListing = listing, c.Listing
 	}
 	var idx *search.Index
 	switch {
@@ -271,10 +283,14 @@ func upToDate(env *Env) (*search.Index, error) {
 	return idx, nil
 }
 
-// noteVersions returns every note's path and version: the host's Carry
-// when it sent one, else the vault's listing (one tree need) and each
-// note's SHA-256 (one files need).
-func noteVersions(env *Env) (map[string]string, error) {
+// noteVersions returns every note's path and version: sent, the notes the
+// host sent with an earlier round, or those it sends now, else the
+// vault's listing (one tree need) and each note's SHA-256 (one files
+// need).
+func noteVersions(env *Env, sent map[string]string) (map[string]string, error) {
+	if sent != nil {
+		return sent, nil
+	}
 	out := map[string]string{}
 	if env.Search != nil && env.Search.Full {
 		for p, v := range env.Search.Notes {

@@ -56,16 +56,17 @@ func (s *searchCarry) answer(need vault.Need) {
 }
 
 // request is the request's JSON followed by the index the core asked
-// for, if any (search.Join). The index goes with the one round that
-// answers the core's "search" need: the core keeps it, decoded, for the
-// rounds after (the same id names it).
+// for, if any (search.Join). The versions and the index go with the one
+// round that answers the core's "search" need: the core keeps them for
+// the call's later rounds (the same listing and id name them), and asks
+// again if it lost them.
 func (s *searchCarry) request(req *core.Request) ([]byte, error) {
 	reqJSON, err := json.Marshal(req)
 	if err != nil || s.carry == nil {
 		return reqJSON, err
 	}
 	out := search.Join(reqJSON, s.carry.Index)
-	s.carry.Index = nil
+	s.carry.Full, s.carry.Notes, s.carry.Index = false, nil, nil
 	return out, nil
 }
 
