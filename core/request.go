@@ -133,12 +133,15 @@ func (s *scanner) request() (req Request, ok bool) {
 	return req, ok && s.p == len(s.b)
 }
 
+// fields reads an object whose keys each come once, calling member for
+// each.
+func (s *scanner) fields(member func(key string) bool) bool {
+	seen := make([]string, 0, 4)
+	return s.object(func(key string) bool { return once(&seen, key) && member(key) })
+}
+
 func (s *scanner) file() (f vault.File, ok bool) {
-	seen := make([]string, 0, 3)
-	ok = s.object(func(key string) bool {
-		if !once(&seen, key) {
-			return false
-		}
+	ok = s.fields(func(key string) bool {
 		var ok bool
 		switch key {
 		case "sha256":
@@ -159,11 +162,7 @@ func (s *scanner) file() (f vault.File, ok bool) {
 // notes, which encoding/json reads several times slower.
 func (s *scanner) carry() (*search.Carry, bool) {
 	c := &search.Carry{}
-	seen := make([]string, 0, 4)
-	ok := s.object(func(key string) bool {
-		if !once(&seen, key) {
-			return false
-		}
+	ok := s.fields(func(key string) bool {
 		var ok bool
 		switch key {
 		case "listing":
