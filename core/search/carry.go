@@ -16,8 +16,10 @@ const Tool = "mem_search"
 // "notes" (its index descends from the stored one: the same ID) or
 // "index", and the host sends again with Full set, Notes (every note's
 // path and version, dot-folders left out) and, for "index", Index, the
-// stored bytes, after the request's JSON (Join). The core then reads only the notes whose version changed, and a success whose
-// index changed answers Index and ID, which the host stores.
+// stored bytes, after the request's JSON (Join), with that one round
+// only: the core keeps them for the call's later rounds. The core then
+// reads only the notes whose version changed, and a success whose index
+// changed answers Index and ID, which the host stores.
 //
 // A host that sends no Carry loses nothing but speed: the core reads the
 // whole vault and keys notes by their SHA-256.
