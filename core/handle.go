@@ -84,11 +84,19 @@ type ErrorBody struct {
 
 // Handle runs one request and returns the answer's JSON. It never panics:
 // a bug becomes an INTERNAL error.
+//
+// A request may be followed by a NUL and the bytes of a search index
+// (search.Join): they are its Search.Index. An answer carrying an index
+// is followed by it the same way.
 func Handle(request []byte) []byte {
 	ans := handle(request)
 	out, err := encodeAnswer(ans)
 	if err != nil {
 		out, _ = json.Marshal(errorAnswer(fault.Internalf("encoding the answer: %v", err), "en"))
+		return out
+	}
+	if ans.Search != nil {
+		out = search.Join(out, ans.Search.Index)
 	}
 	return out
 }
@@ -97,7 +105,7 @@ func Handle(request []byte) []byte {
 // pass over the result: encoding/json re-validates and re-compacts a
 // json.RawMessage, and the result is already the compact JSON json.Marshal
 // made of it (okAnswer). An answer carrying a search index goes through
-// json.Marshal: the index is most of it, and its base64 is json.Marshal's.
+// json.Marshal (the index itself follows the JSON: Handle).
 func encodeAnswer(ans Answer) ([]byte, error) {
 	if ans.OK == nil || !*ans.OK || ans.Need != nil || ans.Error != nil || ans.Search != nil {
 		return json.Marshal(ans)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"kessho/core/search"
 	"kessho/core/vault"
 )
 
@@ -17,13 +18,22 @@ import (
 // invalid JSON) goes to encoding/json, so that every request reads, and
 // every bad one fails, exactly as before (TestDecodeRequestIsJSONs).
 func decodeRequest(b []byte) (Request, error) {
+	b, index := search.Split(b)
 	s := scanner{b: b}
-	if req, ok := s.request(); ok {
-		return req, nil
+	req, ok := s.request()
+	if !ok {
+		req = Request{}
+		if err := json.Unmarshal(b, &req); err != nil {
+			return req, err
+		}
 	}
-	var req Request
-	err := json.Unmarshal(b, &req)
-	return req, err
+	if index != nil {
+		if req.Search == nil {
+			req.Search = &search.Carry{}
+		}
+		req.Search.Index = index
+	}
+	return req, nil
 }
 
 // scanner reads one request; ok false means "ask encoding/json".
@@ -101,6 +111,7 @@ func (s *scanner) request() (req Request, ok bool) {
 		"missing": func() (ok bool) { req.Missing, ok = s.strs(); return ok },
 		"dirs":    lists(&req.Dirs),
 		"matches": lists(&req.Matches),
+		"search":  func() (ok bool) { req.Search, ok = s.carry(); return ok },
 		"files": func() bool {
 			req.Files = map[string]vault.File{}
 			return s.object(func(path string) bool {
@@ -122,12 +133,15 @@ func (s *scanner) request() (req Request, ok bool) {
 	return req, ok && s.p == len(s.b)
 }
 
+// fields reads an object whose keys each come once, calling member for
+// each.
+func (s *scanner) fields(member func(key string) bool) bool {
+	seen := make([]string, 0, 4)
+	return s.object(func(key string) bool { return once(&seen, key) && member(key) })
+}
+
 func (s *scanner) file() (f vault.File, ok bool) {
-	seen := make([]string, 0, 3)
-	ok = s.object(func(key string) bool {
-		if !once(&seen, key) {
-			return false
-		}
+	ok = s.fields(func(key string) bool {
 		var ok bool
 		switch key {
 		case "sha256":
@@ -142,6 +156,35 @@ func (s *scanner) file() (f vault.File, ok bool) {
 		return ok
 	})
 	return f, ok
+}
+
+// carry reads a search.Carry: its notes are 10,000 members at 10,000
+// notes, which encoding/json reads several times slower.
+func (s *scanner) carry() (*search.Carry, bool) {
+	c := &search.Carry{}
+	ok := s.fields(func(key string) bool {
+		var ok bool
+		switch key {
+		case "listing":
+			c.Listing, ok = s.str()
+		case "id":
+			c.ID, ok = s.str()
+		case "full":
+			c.Full, ok = s.boolean()
+		case "notes":
+			c.Notes = map[string]string{}
+			ok = s.object(func(p string) bool {
+				if _, dup := c.Notes[p]; dup {
+					return false
+				}
+				v, ok := s.str()
+				c.Notes[p] = v
+				return ok
+			})
+		}
+		return ok
+	})
+	return c, ok
 }
 
 func (s *scanner) lists() (m map[string][]string, ok bool) {

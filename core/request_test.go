@@ -19,7 +19,14 @@ func sameAsJSON(t *testing.T, b []byte) {
 	t.Helper()
 	got, gotErr := decodeRequest(b)
 	var want Request
-	wantErr := json.Unmarshal(b, &want)
+	text, index := search.Split(b) // a NUL ends the JSON: an index follows
+	wantErr := json.Unmarshal(text, &want)
+	if wantErr == nil && index != nil {
+		if want.Search == nil {
+			want.Search = &search.Carry{}
+		}
+		want.Search.Index = index
+	}
 	if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 		t.Fatalf("%q: error %v, encoding/json %v", b, gotErr, wantErr)
 	}
@@ -101,6 +108,11 @@ func TestDecodeRequestIsJSONs(t *testing.T) {
 		`{"args":null}`, `{"args":{"a":[1,{"b":"}"}]} }`, `{"args":5}`, `{"args":"x"}`, `{"args":{"a":1},"tool":"x"}`, `{"args":{"a":}}`,
 		`{"tool":"\ud83d\ude00"}`, `{"tool":"\ud83d"}`, `{"tool":"\u00e9\u003c"}`, `{"tool":"\x"}`, `{"tool":"\u12"}`,
 		`{"files":{"a":{"not_utf8":true,"sha256":"x"}}}`, `{"files":{"a":{"not_utf8":1}}}`, `{"tool":1}`, `[]`, ``, `{"tool":"x",}`,
+		`{"search":{"listing":"l","id":"i","full":true,"notes":{"a.md":"1:2","b/c.md":"3:4"}}}`, `{"search":{}}`,
+		`{"search":null}`, `{"search":{"notes":null}}`, `{"search":{"full":1}}`, `{"search":{"id":"a","id":"b"}}`,
+		`{"search":{"notes":{"a":"1","a":"2"}}}`, `{"search":{"index":"AAEC"}}`, `{"search":{"other":1}}`,
+		"{\"tool\":\"x\",\"search\":{\"listing\":\"l\"}}\x00KSHI\x00\x01", "{\"tool\":\"x\"}\x00\xff", "{\"tool\":\"x\"}\x00",
+		"{\"tool\":\"x\x00\"}", "{\"tool\"\x00:1}",
 	} {
 		sameAsJSON(t, []byte(s))
 	}

@@ -1,5 +1,7 @@
 package search
 
+import "bytes"
+
 // Tool is the name of the tool that searches: hosts that keep an index
 // send it a Carry.
 const Tool = "mem_search"
@@ -14,9 +16,10 @@ const Tool = "mem_search"
 // "notes" (its index descends from the stored one: the same ID) or
 // "index", and the host sends again with Full set, Notes (every note's
 // path and version, dot-folders left out) and, for "index", Index, the
-// stored bytes. The core
-// then reads only the notes whose version changed, and a success whose
-// index changed answers Index and ID, which the host stores.
+// stored bytes, after the request's JSON (Join), with that one round
+// only: the core keeps them for the call's later rounds. The core then
+// reads only the notes whose version changed, and a success whose index
+// changed answers Index and ID, which the host stores.
 //
 // A host that sends no Carry loses nothing but speed: the core reads the
 // whole vault and keys notes by their SHA-256.
@@ -25,5 +28,30 @@ type Carry struct {
 	ID      string            `json:"id,omitempty"`
 	Full    bool              `json:"full,omitempty"`
 	Notes   map[string]string `json:"notes,omitempty"`
-	Index   []byte            `json:"index,omitempty"`
+	// Index travels after the JSON, not in it (Join, Split): 5 MB of
+	// base64 at 10,000 notes cost more than the whole search.
+	Index []byte `json:"-"`
+}
+
+// Sep ends the JSON of a request or an answer when index bytes follow it:
+// a NUL, which no JSON text holds (a string escapes it, and nothing else
+// may carry it).
+const Sep = 0
+
+// Join returns text followed, when index is not empty, by Sep and index:
+// a request or an answer with its index beside it.
+func Join(text, index []byte) []byte {
+	if len(index) == 0 {
+		return text
+	}
+	return append(append(append(make([]byte, 0, len(text)+1+len(index)), text...), Sep), index...)
+}
+
+// Split cuts what Join made: the JSON text, and the bytes after Sep (nil
+// when there is none).
+func Split(b []byte) (text, index []byte) {
+	if i := bytes.IndexByte(b, Sep); i >= 0 {
+		return b[:i], b[i+1:]
+	}
+	return b, nil
 }

@@ -10,12 +10,13 @@ import (
 
 // The encoding: magic, format version, Analyzer, the documents, the terms
 // (sorted, so a decoded index looks terms up without building a map) with
-// their postings, and a checksum of everything before it. Decode refuses any
+// their postings, and a 64-bit checksum of everything before it. Decode refuses any
 // other version, a foreign file, a truncated or altered one: the caller
 // then builds the index again, never answering from a damaged one.
 const (
 	magic  = "KSHI"
-	format = 1
+	format = 2 // 2: a 64-bit checksum read 8 bytes a step, Meta.BodyLine
+	sumLen = 8
 )
 
 // ErrCorrupt is Decode's error for bytes that are not an index of this
@@ -48,6 +49,7 @@ func (x *Index) Encode() []byte {
 			flags |= 2
 		}
 		b = append(b, flags)
+		b = binary.AppendUvarint(b, uint64(d.BodyLine))
 		for _, n := range d.lens {
 			b = binary.AppendUvarint(b, uint64(n))
 		}
@@ -66,7 +68,7 @@ func (x *Index) Encode() []byte {
 		b = binary.AppendUvarint(b, uint64(len(x.post[tid])))
 		b = append(b, x.post[tid]...)
 	}
-	return binary.LittleEndian.AppendUint32(b, checksum(b))
+	return binary.LittleEndian.AppendUint64(b, checksum(b))
 }
 
 func appendString(b []byte, s string) []byte {
@@ -119,34 +121,56 @@ func (r *reader) byte() byte {
 // Decode reads an index Encode made. Anything else — another version or
 // analyzer, a foreign file, truncated or altered bytes — is ErrCorrupt.
 func Decode(data []byte) (*Index, error) {
-	if len(data) < len(magic)+2+4 || string(data[:len(magic)]) != magic {
+	if len(data) < len(magic)+2+sumLen || string(data[:len(magic)]) != magic {
 		return nil, ErrCorrupt
 	}
-	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
+	body, sum := data[:len(data)-sumLen], binary.LittleEndian.Uint64(data[len(data)-sumLen:])
 	if checksum(body) != sum || body[4] != format || body[5] != Analyzer {
 		return nil, ErrCorrupt
 	}
+	// Every string is a part of one copy of the body: one allocation
+	// instead of one per path, title and term.
+	all := string(body)
 	r := &reader{b: body[6:]}
-	x := &Index{byPath: map[string]uint32{}}
+	str := func() string {
+		n := r.count()
+		off := len(body) - len(r.b)
+		r.b = r.b[n:]
+		return all[off : off+n]
+	}
 	ndocs := r.count()
+	x := &Index{byPath: make(map[string]uint32, ndocs)}
 	x.docs = make([]doc, 0, ndocs)
-	var phraseTerms []uint64
+	var terms uint64 // the largest term id a phrase names, plus one
+	var flat []uint32
 	for range ndocs {
 		var d doc
 		for _, s := range []*string{&d.Path, &d.Key, &d.Title, &d.Kind, &d.Zone, &d.Slug, &d.Date} {
-			*s = string(r.bytes())
+			*s = str()
 		}
 		flags := r.byte()
 		d.Archived, d.dead = flags&1 != 0, flags&2 != 0
+		d.BodyLine = int(min(r.uvarint(), 1<<31))
 		for f := range NumFields {
 			d.lens[f] = uint32(r.uvarint())
 		}
 		nph := r.count()
+		if nph > 0 {
+			d.phrases = make([][]uint32, 0, nph)
+		}
 		for range nph {
-			ph := make([]uint32, r.count())
+			n := r.count()
+			if len(flat) < n {
+				flat = make([]uint32, max(n, 1024))
+			}
+			ph := flat[:n:n]
+			flat = flat[n:]
 			for k := range ph {
 				t := r.uvarint()
-				phraseTerms = append(phraseTerms, t)
+				if t >= 1<<32 {
+					return nil, ErrCorrupt
+				}
+				terms = max(terms, t+1)
 				ph[k] = uint32(t)
 			}
 			d.phrases = append(d.phrases, ph)
@@ -171,7 +195,7 @@ func Decode(data []byte) (*Index, error) {
 	x.post = make([][]byte, 0, nterms)
 	x.last = make([]uint32, 0, nterms)
 	for range nterms {
-		t := string(r.bytes())
+		t := str()
 		last := r.uvarint()
 		p := r.bytes()
 		if r.bad || last > uint64(len(x.docs)) || len(x.terms) > 0 && x.terms[len(x.terms)-1] >= t {
@@ -182,10 +206,8 @@ func Decode(data []byte) (*Index, error) {
 	if r.bad || len(r.b) != 0 {
 		return nil, ErrCorrupt
 	}
-	for _, t := range phraseTerms {
-		if t >= uint64(nterms) {
-			return nil, ErrCorrupt
-		}
+	if terms > uint64(nterms) {
+		return nil, ErrCorrupt
 	}
 	return x, nil
 }
@@ -193,19 +215,26 @@ func Decode(data []byte) (*Index, error) {
 // ID names an encoding: its checksum and length ("" for bytes too short
 // to be one).
 func ID(data []byte) string {
-	if len(data) < 4 {
+	if len(data) < sumLen {
 		return ""
 	}
-	return fmt.Sprintf("%08x-%d", binary.LittleEndian.Uint32(data[len(data)-4:]), len(data))
+	return fmt.Sprintf("%016x-%d", binary.LittleEndian.Uint64(data[len(data)-sumLen:]), len(data))
 }
 
-// checksum is the 32-bit FNV-1a hash of b: each step is a bijection of the
-// state, so a change of any one byte always changes it (and hash/crc32
-// would weigh more in the plugin's main.js).
-func checksum(b []byte) uint32 {
-	h := uint32(2166136261)
+// checksum is FNV-1a over 64-bit words (then the last bytes one by one):
+// each step is a bijection of the 64-bit state, so a change of any one
+// word always changes it, and reading 8 bytes a step makes it 8 times
+// faster than byte-wise FNV, which cost a third of decoding an index
+// (hash/crc32 would weigh more in the plugin's main.js).
+func checksum(b []byte) uint64 {
+	const prime = 1099511628211
+	h := uint64(14695981039346656037)
+	for len(b) >= 8 {
+		h = (h ^ binary.LittleEndian.Uint64(b)) * prime
+		b = b[8:]
+	}
 	for _, c := range b {
-		h = (h ^ uint32(c)) * 16777619
+		h = (h ^ uint64(c)) * prime
 	}
 	return h
 }

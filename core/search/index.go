@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // BM25F's parameters: each field's weight (designations several times the
@@ -39,6 +40,9 @@ type Index struct {
 	words map[string]int64
 	mark  []int32
 	cur   []counted
+	// df caches each term's document frequency plus one (0: not counted
+	// yet) for a warm index's next queries; any change drops it.
+	df []uint32
 	// Changed reports whether the index changed since it was made or
 	// decoded: the host should store it again.
 	Changed bool
@@ -94,7 +98,7 @@ func (x *Index) Remove(p string) {
 		x.sumLen[f] -= uint64(d.lens[f])
 	}
 	delete(x.byPath, p)
-	x.Changed = true
+	x.Changed, x.df = true, nil
 }
 
 // Put indexes n, replacing the note at its path unless it has the same Key.
@@ -144,7 +148,7 @@ func (x *Index) Put(n Note) {
 	for f := range NumFields {
 		x.sumLen[f] += uint64(d.lens[f])
 	}
-	x.Changed = true
+	x.Changed, x.df = true, nil
 }
 
 // appendPosting appends one document's entry: its delta, the mask of its
@@ -262,21 +266,33 @@ type Hit struct {
 }
 
 // Search ranks the live notes that keep accepts for the query's terms
-// (Terms of the query), OR-ed. A note whose designation phrase equals the
-// query's terms (tier 2) or holds them in a row (tier 1) outranks every
-// other: its score gets tier × the sum of the terms' IDF, which no BM25F
-// score reaches. Hits are sorted by score (rounded to 4 decimals), then
-// newest date first (no date last), then path; total is their number.
+// (Terms of the query), OR-ed: Top without a limit.
 func (x *Index) Search(query []string, keep func(*Meta) bool) []Hit {
+	hits, _ := x.Top(query, keep, math.MaxInt)
+	return hits
+}
+
+// Top ranks the live notes that keep accepts for the query's terms (Terms
+// of the query), OR-ed, and returns the first limit hits and the number of
+// notes found. A note whose designation phrase equals the query's terms
+// (tier 2) or holds them in a row (tier 1) outranks every other: its score
+// gets tier × the sum of the terms' IDF, which no BM25F score reaches.
+// Hits are sorted by score (rounded to 4 decimals), then newest date first
+// (no date last), then path. Scores and masks are arrays over the
+// documents, not maps, and only the hits returned are made: thousands of
+// notes match a common word, and in the wasm engine map updates cost most
+// of a warm query.
+func (x *Index) Top(query []string, keep func(*Meta) bool, limit int) ([]Hit, int) {
 	if x.live == 0 || len(query) == 0 {
-		return nil
+		return nil, 0
 	}
 	var avg [NumFields]float64
 	for f := range NumFields {
 		avg[f] = max(float64(x.sumLen[f])/float64(x.live), 1)
 	}
-	score := map[uint32]float64{}
-	masks := map[uint32]byte{}
+	score := make([]float64, len(x.docs))
+	masks := make([]byte, len(x.docs)) // 0: not found (a posting has a field)
+	var found []uint32
 	var seq []uint32
 	bound := 0.0
 	seen := map[uint32]bool{}
@@ -292,12 +308,7 @@ func (x *Index) Search(query []string, keep func(*Meta) bool) []Hit {
 			continue
 		}
 		seen[tid] = true
-		df := 0
-		postings(x.post[tid], func(id uint32, _ byte, _ *[NumFields]uint32) {
-			if int(id) < len(x.docs) && !x.docs[id].dead {
-				df++
-			}
-		})
+		df := x.docFreq(tid)
 		idf := math.Log(1 + (float64(x.live)-float64(df)+0.5)/(float64(df)+0.5))
 		bound += idf
 		postings(x.post[tid], func(id uint32, mask byte, tf *[NumFields]uint32) {
@@ -311,29 +322,73 @@ func (x *Index) Search(query []string, keep func(*Meta) bool) []Hit {
 					w += weights[f] * float64(tf[f]) / (1 - norms[f] + norms[f]*float64(d.lens[f])/avg[f])
 				}
 			}
+			if masks[id] == 0 {
+				found = append(found, id)
+			}
 			score[id] += idf * w / (k1 + w)
 			masks[id] |= mask
 		})
 	}
-	hits := make([]Hit, 0, len(score))
-	for id, s := range score {
-		d := &x.docs[id]
+	for _, id := range found {
+		s := score[id]
 		if known && masks[id]&designations != 0 {
-			s += float64(tier(d.phrases, seq)) * bound
+			s += float64(tier(x.docs[id].phrases, seq)) * bound
 		}
-		hits = append(hits, Hit{Meta: &d.Meta, Score: math.Round(s*1e4) / 1e4, Matched: fieldNames(masks[id])})
+		score[id] = math.Round(s*1e4) / 1e4
 	}
-	sort.Slice(hits, func(i, j int) bool {
-		a, b := hits[i], hits[j]
-		if a.Score != b.Score {
-			return a.Score > b.Score
+	order := func(i, j uint32) int {
+		if score[i] != score[j] {
+			if score[i] > score[j] {
+				return -1
+			}
+			return 1
 		}
+		a, b := &x.docs[i], &x.docs[j]
 		if a.Date != b.Date {
-			return a.Date > b.Date
+			return -strings.Compare(a.Date, b.Date)
 		}
-		return a.Path < b.Path
-	})
-	return hits
+		return strings.Compare(a.Path, b.Path)
+	}
+	// The first limit in order, kept sorted as they come: most notes
+	// lose to the last kept one at the first comparison.
+	top := make([]uint32, 0, min(len(found), limit)+1)
+	if limit >= len(found) {
+		top = found
+		slices.SortFunc(top, order)
+	}
+	for _, id := range found[len(top):] {
+		if len(top) == limit && order(id, top[limit-1]) >= 0 {
+			continue
+		}
+		i, _ := slices.BinarySearchFunc(top, id, order)
+		top = slices.Insert(top, i, id)
+		if len(top) > limit {
+			top = top[:limit]
+		}
+	}
+	hits := make([]Hit, len(top))
+	for k, id := range top {
+		hits[k] = Hit{Meta: &x.docs[id].Meta, Score: score[id], Matched: fieldNames(masks[id])}
+	}
+	return hits, len(found)
+}
+
+// docFreq returns the number of live documents holding term tid, counted
+// once per state of the index.
+func (x *Index) docFreq(tid uint32) int {
+	if len(x.df) != len(x.terms) {
+		x.df = make([]uint32, len(x.terms))
+	}
+	if x.df[tid] == 0 {
+		df := uint32(0)
+		postings(x.post[tid], func(id uint32, _ byte, _ *[NumFields]uint32) {
+			if int(id) < len(x.docs) && !x.docs[id].dead {
+				df++
+			}
+		})
+		x.df[tid] = df + 1
+	}
+	return int(x.df[tid] - 1)
 }
 
 // tier is 2 when a phrase equals q, 1 when one holds q in a row, else 0.
@@ -405,7 +460,7 @@ func (x *Index) Compact() {
 			}
 		}
 	}
-	x.docs, x.terms, x.post, x.last, x.dict, x.words = docs, terms, post, last, nil, nil
+	x.docs, x.terms, x.post, x.last, x.dict, x.words, x.df = docs, terms, post, last, nil, nil, nil
 	x.ensureDict()
 	x.byPath = make(map[string]uint32, len(docs))
 	for i, d := range docs {

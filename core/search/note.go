@@ -37,6 +37,10 @@ type Meta struct {
 	Slug     string // the project or domain, for a file under 10-episodes
 	Date     string // YYYY-MM-DD, or ""
 	Archived bool   // under 10-episodes/archived
+	// BodyLine is the number of lines before the body (those of a valid
+	// frontmatter; 0 when it has none), so that mem_search picks a hit's
+	// best line without parsing its YAML again.
+	BodyLine int
 }
 
 // Note is one note read for the index: its Meta and each field's phrases.
@@ -104,6 +108,7 @@ func ParseNote(p, key string, text *string) Note {
 		}
 	}
 	n.Fields[FieldBody] = []string{doc.Body()}
+	n.BodyLine = strings.Count((*text)[:doc.BodyOffset()], "\n")
 	n.Date = firstDate(str("date"), base, str("last-session"), str("created"))
 	return n
 }

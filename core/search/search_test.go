@@ -306,3 +306,23 @@ func TestAccentsBeforeFolding(t *testing.T) {
 		}
 	}
 }
+
+// TestTopIsTheSortedPrefix checks that Top's partial ordering gives the
+// first hits of the whole ranking, and the whole count, for every limit.
+func TestTopIsTheSortedPrefix(t *testing.T) {
+	x := New()
+	for _, n := range benchNotes(300) {
+		x.Put(n)
+	}
+	q := Terms(x.terms[3] + " " + x.terms[40] + " " + x.terms[7])
+	all := x.Search(q, func(*Meta) bool { return true })
+	if len(all) < 20 {
+		t.Fatalf("only %d hits", len(all))
+	}
+	for _, k := range []int{1, 2, 5, 10, len(all) - 1, len(all), len(all) + 3} {
+		top, total := x.Top(q, func(*Meta) bool { return true }, k)
+		if total != len(all) || !reflect.DeepEqual(top, all[:min(k, len(all))]) {
+			t.Errorf("limit %d: total %d of %d, prefix equal %v", k, total, len(all), reflect.DeepEqual(top, all[:min(k, len(all))]))
+		}
+	}
+}

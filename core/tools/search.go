@@ -3,6 +3,7 @@ package tools
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -93,9 +94,8 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 			m.UnknownSlug.In("en", a.Slug, en), m.UnknownSlug.In("fr", a.Slug, fr))
 	}
 	terms := search.Terms(a.Query)
-	hits := idx.Search(terms, keeper(a))
-	res := SearchResult{Hits: []SearchHit{}, Total: len(hits), QueryTerms: unique(terms), Common: common()}
-	top := hits[:min(len(hits), a.Limit)]
+	top, total := ranked(idx, a, terms)
+	res := SearchResult{Hits: []SearchHit{}, Total: total, QueryTerms: unique(terms), Common: common()}
 	var files []string
 	for _, h := range top {
 		files = append(files, h.Path)
@@ -184,6 +184,37 @@ var warm struct {
 	idx         *search.Index
 	carried     bool
 	id, listing string
+	last        lastQuery
+	// notes are the versions the host sent with listing notesListing:
+	// a host sends them with one round of a call, not with the next.
+	notes        map[string]string
+	notesListing string
+}
+
+// lastQuery is the ranking of the last search on the warm index: the
+// rounds of one call (the one that reads the hits' lines) rank once.
+type lastQuery struct {
+	idx     *search.Index
+	listing string
+	args    searchArgs
+	top     []search.Hit
+	total   int
+}
+
+// ranked returns the first hits and their number for a, reusing the last
+// ranking when the index, brought up to date with the same listing, and
+// the arguments are the same.
+func ranked(idx *search.Index, a searchArgs, terms []string) ([]search.Hit, int) {
+	l := &warm.last
+	if warm.listing != "" && l.idx == idx && l.listing == warm.listing && l.args == a {
+		return l.top, l.total
+	}
+	top, total := idx.Top(terms, keeper(a), a.Limit)
+	warm.last = lastQuery{}
+	if warm.listing != "" {
+		warm.last = lastQuery{idx, warm.listing, a, top, total}
+	}
+	return top, total
 }
 
 // upToDate returns the index brought up to date with the vault: the warm
@@ -193,18 +224,26 @@ var warm struct {
 func upToDate(env *Env) (*search.Index, error) {
 	c := env.Search
 	carried := c != nil && (c.Listing != "" || c.Full)
-	if carried && !c.Full {
-		if warm.carried && warm.idx != nil && warm.listing == c.Listing {
-			return warm.idx, nil
-		}
-		if warm.carried && warm.idx != nil && c.ID != "" && warm.id == c.ID {
-			return nil, env.View.AskSearch("notes")
-		}
-		return nil, env.View.AskSearch("index")
+	if carried && warm.carried && warm.idx != nil && c.Listing != "" && warm.listing == c.Listing {
+		return warm.idx, nil // also the later rounds of the call that brought it up to date
 	}
-	listing, err := noteVersions(env)
+	var sent map[string]string
+	if carried && !c.Full {
+		switch {
+		case warm.carried && warm.idx != nil && warm.notesListing == c.Listing && warm.id == c.ID:
+			sent = warm.notes // sent with an earlier round of this call
+		case warm.carried && warm.idx != nil && c.ID != "" && warm.id == c.ID:
+			return nil, env.View.AskSearch("notes")
+		default:
+			return nil, env.View.AskSearch("index")
+		}
+	}
+	listing, err := noteVersions(env, sent)
 	if err != nil {
 		return nil, err
+	}
+	if carried {
+		warm.notes, warm.notesListing = listing, c.Listing
 	}
 	var idx *search.Index
 	switch {
@@ -244,10 +283,14 @@ func upToDate(env *Env) (*search.Index, error) {
 	return idx, nil
 }
 
-// noteVersions returns every note's path and version: the host's Carry
-// when it sent one, else the vault's listing (one tree need) and each
-// note's SHA-256 (one files need).
-func noteVersions(env *Env) (map[string]string, error) {
+// noteVersions returns every note's path and version: sent, the notes the
+// host sent with an earlier round, or those it sends now, else the
+// vault's listing (one tree need) and each note's SHA-256 (one files
+// need).
+func noteVersions(env *Env, sent map[string]string) (map[string]string, error) {
+	if sent != nil {
+		return sent, nil
+	}
 	out := map[string]string{}
 	if env.Search != nil && env.Search.Full {
 		for p, v := range env.Search.Notes {
@@ -304,9 +347,13 @@ func searchHit(env *Env, h search.Hit, terms []string) SearchHit {
 	hit := SearchHit{Path: h.Path, Title: h.Title, Kind: h.Kind, Zone: opt(h.Zone), Slug: opt(h.Slug), Date: opt(h.Date),
 		Score: h.Score, Matched: h.Matched}
 	c, _ := env.View.Read(h.Path) // answered by Ask
-	bodyLine := 0                 // the index of the body's first line
-	if doc, err := frontmatter.Parse(c.Text); err == nil {
-		bodyLine = strings.Count(c.Text[:doc.BodyOffset()], "\n")
+	bodyLine := h.BodyLine        // the index of the body's first line
+	if !sameSize(h.Key, len(c.Text)) {
+		// Edited since the index read it: parse it again.
+		bodyLine = 0
+		if doc, err := frontmatter.Parse(c.Text); err == nil {
+			bodyLine = strings.Count(c.Text[:doc.BodyOffset()], "\n")
+		}
 	}
 	best := 0
 	for i, line := range strings.Split(c.Text, "\n") {
@@ -325,6 +372,14 @@ func searchHit(env *Env, h search.Hit, terms []string) SearchHit {
 		}
 	}
 	return hit
+}
+
+// sameSize reports whether a note's index key (the host's "size:mtime",
+// or "sha256:<hex>" when the core read the note itself, in this call or
+// an earlier one with the same content) may be of a text of n bytes.
+func sameSize(key string, n int) bool {
+	size, _, ok := strings.Cut(key, ":")
+	return !ok || size == "sha256" || size == strconv.Itoa(n)
 }
 
 // clip cuts s to at most n characters, the last one "…" when cut.

@@ -39,6 +39,7 @@ import (
 	"kessho/core/fault"
 	"kessho/core/hostlogic"
 	"kessho/core/plan"
+	"kessho/core/search"
 	"kessho/core/vault"
 )
 
@@ -168,7 +169,7 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 		if d.late(nil) {
 			return refuse(d.overrun(tool))
 		}
-		reqJSON, err := json.Marshal(req)
+		reqJSON, err := sc.request(&req)
 		if err != nil {
 			return Outcome{}, fmt.Errorf("call %s: encoding request: %w", tool, err)
 		}
@@ -186,9 +187,13 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 		if err != nil {
 			return Outcome{}, fmt.Errorf("call %s: %w", tool, err)
 		}
+		raw, index := search.Split(raw)
 		ans, err := hostlogic.ReadAnswer(raw)
 		if err != nil {
 			return Outcome{}, fmt.Errorf("call %s: %w", tool, err)
+		}
+		if ans.Search != nil {
+			ans.Search.Index = index
 		}
 		if ans.Need != nil {
 			if round+1 >= opts.MaxRounds {

@@ -55,6 +55,21 @@ func (s *searchCarry) answer(need vault.Need) {
 	}
 }
 
+// request is the request's JSON followed by the index the core asked
+// for, if any (search.Join). The versions and the index go with the one
+// round that answers the core's "search" need: the core keeps them for
+// the call's later rounds (the same listing and id name them), and asks
+// again if it lost them.
+func (s *searchCarry) request(req *core.Request) ([]byte, error) {
+	reqJSON, err := json.Marshal(req)
+	if err != nil || s.carry == nil {
+		return reqJSON, err
+	}
+	out := search.Join(reqJSON, s.carry.Index)
+	s.carry.Full, s.carry.Notes, s.carry.Index = false, nil, nil
+	return out, nil
+}
+
 // store stores the index a successful answer carries, and returns raw
 // without it (Outcome.Raw: the index holds the notes' mtimes, which differ
 // from one run to the next, while the rest of the answer may not). A

@@ -104,3 +104,65 @@ func TestSearchKeepsIndex(t *testing.T) {
 		t.Errorf(".kessho/index holds %d entries, want the index and its id", len(entries))
 	}
 }
+
+// TestSearchAfterArchiveReadsOnlyItsFiles: after one mem_archive, the next
+// search on the Go host reads the notes the archive wrote (its new
+// archive, the context, the history, its atom) and the hits it shows,
+// nothing else of the vault.
+func TestSearchAfterArchiveReadsOnlyItsFiles(t *testing.T) {
+	files := map[string]string{
+		"10-episodes/projects/alpha/context.md": "---\nslug: alpha\nkind: project\nphase: build\nsummary: The webhook service.\n---\n# Alpha\n\n## Decisions\n- Keep retries.\n\n## Next\n- Ship.\n",
+		"10-episodes/projects/alpha/history.md": "# History — alpha\n",
+	}
+	for i := range 40 {
+		files[fmt.Sprintf("20-knowledge/fact %02d.md", i)] = fmt.Sprintf("---\nsummary: fact %d\n---\nAbout topic%d.\n", i, i%4)
+	}
+	_, v := newVault(t, files)
+	defer v.Close()
+	search := func() (call.Outcome, []string) {
+		eng := &fileCounting{}
+		out, err := call.Run(context.Background(), v, eng, "mem_search", json.RawMessage(`{"query":"zeppelin","limit":2}`), call.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out, eng.files
+	}
+	if _, read := search(); len(read) != 42 {
+		t.Fatalf("first search read %d notes, want 42", len(read))
+	}
+	before, _, _ := v.SearchNotes(context.Background())
+	time.Sleep(10 * time.Millisecond) // a new mtime for what the archive rewrites
+	arch, err := call.Run(context.Background(), v, engine.Native(), "mem_archive", json.RawMessage(
+		`{"slug":"alpha","mode":"full","archive_subject":"Zeppelin launch","archive_body_md":"The zeppelin flew.",`+
+			`"derive":[{"fact":"zeppelins need helium","body":"b","kind":"knowledge"}]}`), call.Options{TZ: "Europe/Paris"})
+	if err != nil || !arch.OK {
+		t.Fatalf("mem_archive: %v %s", err, arch.Answer)
+	}
+	after, _, _ := v.SearchNotes(context.Background())
+	var changed []string
+	for p, ver := range after {
+		if before[p] != ver {
+			changed = append(changed, p)
+		}
+	}
+	slices.Sort(changed)
+	if len(changed) < 3 || len(changed) > 6 {
+		t.Fatalf("the archive changed %v", changed)
+	}
+	out, read := search()
+	found := hits(t, out)
+	var others []string
+	for _, p := range read {
+		if !slices.Contains(changed, p) && !slices.Contains(found, p) {
+			others = append(others, p)
+		}
+	}
+	for _, p := range changed {
+		if !slices.Contains(read, p) {
+			others = append(others, "not read: "+p)
+		}
+	}
+	if len(others) != 0 || len(found) == 0 {
+		t.Fatalf("after mem_archive: read %v, hits %v, changed %v: %v", read, found, changed, others)
+	}
+}

@@ -4,12 +4,14 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"io/fs"
 	"os"
 	"path"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 
 	"kessho/core/search"
 	"kessho/core/vault"
@@ -30,53 +32,148 @@ const (
 // (dot-folders left out, links to folders followed once), and the digest
 // of that listing (search.Carry.Listing). ok is false when the vault
 // cannot be walked: the core then asks for the notes itself.
+//
+// A Vault that searches more than once (the MCP server's) keeps the
+// listing between searches while nothing changed: see listingCache.
 func (v *Vault) SearchNotes(ctx context.Context) (notes map[string]string, listing string, ok bool) {
-	var snap vault.Snapshot
-	if err := v.AnswerContext(ctx, vault.Need{Trees: []vault.Tree{{Root: "."}}}, &snap, 0); err != nil {
+	c := &v.notes
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.valid && !c.w.changed() {
+		return c.notes, c.listing, true
+	}
+	c.valid = false
+	if c.walks > 0 {
+		// From the second search on, every folder is watched before the
+		// walk that lists it, and whatever changes after shows as an event.
+		c.w.reset()
+		c.w.watch(v.dir, c.dirs)
+	}
+	c.w.changed() // the walk below sees what came before
+	notes, listing, dirs, links, ok := v.walkNotes(ctx)
+	if !ok {
 		return nil, "", false
 	}
-	notes = map[string]string{}
-	for dir, entries := range snap.Dirs {
-		var names []string
-		for _, e := range entries {
-			if !strings.HasSuffix(e, "/") && search.IsNote(vault.Join(dir, e)) {
-				names = append(names, e)
-			}
-		}
-		if len(names) > 0 {
-			v.statNotes(dir, names, notes)
-		}
+	c.walks++
+	c.dirs = dirs
+	if c.w.covers(dirs) && !links {
+		c.valid, c.notes, c.listing = true, notes, listing
 	}
-	h := sha256.New()
-	for _, p := range slices.Sorted(mapKeys(notes)) {
-		fmt.Fprintf(h, "%s\x00%s\n", p, notes[p])
-	}
-	return notes, hex.EncodeToString(h.Sum(nil)), true
+	return notes, listing, true
 }
 
-func mapKeys(m map[string]string) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
+// listingCache is the notes' listing SearchNotes made last, kept while an
+// inotify watch on every folder of the vault (Linux) reports no event: a
+// write, a creation, a removal, a rename or a change of times in any
+// folder, a folder gone, or the queue overflowing drops it, and the next
+// search walks again. The kernel queues an event before the write that
+// caused it returns, so a hand edit done before a search is always seen:
+// a kept listing is never stale. Watches are set before the walk they
+// cover (from the second search of a Vault: a one-shot CLI call sets
+// none), and a note that is a symbolic link (its file may change where no
+// watch sees it) keeps nothing. Elsewhere than on Linux, and when a folder
+// cannot be watched, every search walks.
+type listingCache struct {
+	mu      sync.Mutex
+	w       watcher
+	walks   int
+	dirs    []string
+	valid   bool
+	notes   map[string]string
+	listing string
+}
+
+func (c *listingCache) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.w.reset()
+	c.valid = false
+}
+
+// walkNotes walks the vault: every note's version, the listing's digest,
+// the folders listed, and whether a note is a symbolic link.
+func (v *Vault) walkNotes(ctx context.Context) (notes map[string]string, listing string, dirs []string, links, ok bool) {
+	var snap vault.Snapshot
+	if err := v.AnswerContext(ctx, vault.Need{Trees: []vault.Tree{{Root: "."}}}, &snap, 0); err != nil {
+		return nil, "", nil, false, false
+	}
+	type folder struct {
+		dir   string
+		names []string
+		found []noteVersion
+		links bool
+	}
+	var folders []*folder
+	for dir, entries := range snap.Dirs {
+		dirs = append(dirs, dir)
+		f := &folder{dir: dir}
+		for _, e := range entries {
+			if !strings.HasSuffix(e, "/") && search.IsNote(vault.Join(dir, e)) {
+				f.names = append(f.names, e)
 			}
 		}
+		if len(f.names) > 0 {
+			folders = append(folders, f)
+		}
 	}
+	// The folders are stat'ed by a few workers: a stat is a system call,
+	// 10,000 of them are most of a search's time in a fresh process.
+	work := make(chan *folder)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), 4, len(folders)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for f := range work {
+				f.found, f.links = v.statNotes(f.dir, f.names, nil)
+			}
+		}()
+	}
+	n := 0
+	for _, f := range folders {
+		work <- f
+		n += len(f.names)
+	}
+	close(work)
+	wg.Wait()
+	all := make([]noteVersion, 0, n)
+	for _, f := range folders {
+		all = append(all, f.found...)
+		links = links || f.links
+	}
+	slices.SortFunc(all, func(a, b noteVersion) int { return strings.Compare(a.path, b.path) })
+	notes = make(map[string]string, len(all))
+	h := sha256.New()
+	var line []byte
+	for _, nv := range all {
+		notes[nv.path] = nv.version
+		line = append(append(append(append(line[:0], nv.path...), 0), nv.version...), '\n')
+		h.Write(line)
+	}
+	return notes, hex.EncodeToString(h.Sum(nil)), dirs, links, true
 }
+
+// noteVersion is one note's path and version.
+type noteVersion struct{ path, version string }
 
 // version is a note's version: its size and mtime.
 func version(info fs.FileInfo) string { return versionOf(info.Size(), info.ModTime().UnixNano()) }
 
-func versionOf(size, mtimeNs int64) string { return fmt.Sprintf("%d:%d", size, mtimeNs) }
+func versionOf(size, mtimeNs int64) string {
+	b := strconv.AppendInt(make([]byte, 0, 32), size, 10)
+	return string(strconv.AppendInt(append(b, ':'), mtimeNs, 10))
+}
 
 // statNotesAt is the portable statNotes: one Root.Stat a note.
-func (v *Vault) statNotesAt(dir string, names []string, into map[string]string) {
+// It reports links true: it does not tell links apart.
+func (v *Vault) statNotesAt(dir string, names []string, into []noteVersion) ([]noteVersion, bool) {
 	for _, n := range names {
 		p := path.Join(dir, n)
 		if info, err := v.root.Stat(p); err == nil && info.Mode().IsRegular() {
-			into[p] = version(info)
+			into = append(into, noteVersion{p, version(info)})
 		}
 	}
+	return into, true
 }
 
 // IndexID returns the id of the stored index ("" when none).

@@ -3,6 +3,6 @@
 package vaultfs
 
 // statNotes records the version of each note names in folder dir.
-func (v *Vault) statNotes(dir string, names []string, into map[string]string) {
-	v.statNotesAt(dir, names, into)
+func (v *Vault) statNotes(dir string, names []string, into []noteVersion) ([]noteVersion, bool) {
+	return v.statNotesAt(dir, names, into)
 }

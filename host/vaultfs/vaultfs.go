@@ -88,9 +88,10 @@ type Vault struct {
 	// gives up with VAULT_LOCKED. Zero means DefaultLockWait.
 	LockWait time.Duration
 
-	root *os.Root
-	dir  string // absolute
-	key  string // identifies the folder for the in-process lock
+	root  *os.Root
+	dir   string // absolute
+	key   string // identifies the folder for the in-process lock
+	notes listingCache
 }
 
 // Open opens the vault in folder dir. It creates nothing: a vault is a
@@ -120,7 +121,10 @@ func Open(dir string) (*Vault, error) {
 }
 
 // Close closes the vault. A Lock taken from it must be released first.
-func (v *Vault) Close() error { return v.root.Close() }
+func (v *Vault) Close() error {
+	v.notes.close()
+	return v.root.Close()
+}
 
 // Dir returns the vault's folder as an absolute path.
 func (v *Vault) Dir() string { return v.dir }

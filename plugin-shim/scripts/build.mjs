@@ -21,7 +21,7 @@ const repo = dirname(root);
 // KESSHO_WASM and KESSHO_BIN point elsewhere (a development build).
 const wasmPath = process.env.KESSHO_WASM || join(repo, "host", "engine", "module", "kessho.wasm");
 const kessho = process.env.KESSHO_BIN || join(repo, "bin", "kessho");
-const maxBytes = 2_500_000;
+const maxBytes = 3_000_000;
 
 function fail(msg) {
   console.error(`plugin-shim build: ${msg}`);

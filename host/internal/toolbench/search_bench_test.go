@@ -1,0 +1,127 @@
+package toolbench
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"kessho/host/call"
+	"kessho/host/engine"
+	"kessho/host/vaultfs"
+)
+
+// searchQuery is the query every search benchmark asks: three words, as
+// an agent types them, that thousands of the generated notes hold.
+const searchQuery = "deploy retry webhook"
+
+// BenchmarkSearch is mem_search (issue 13) at every size:
+//
+//   - cli: whole processes side by side, one after the other in each
+//     round: `kessho search` with an up-to-date index (the native engine,
+//     the default) and `rg -il` with the same words (skipped without rg),
+//     their mean wall times and the ratio;
+//   - first-build/<engine>: a search with no stored index and no warm one
+//     (the index removed before each call), in-process;
+//   - warm/<engine>: a search on the same Vault and engine again and
+//     again, as in a running MCP server: p50-ms is the median call.
+func BenchmarkSearch(b *testing.B) {
+	w, err := engine.NewWasm(context.Background(), engine.WasmOptions{CallTimeout: benchTimeout, PoolSize: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { w.Close(context.Background()) })
+	engines := map[string]call.Engine{"native": engine.Native(), "wasm": w}
+	args := json.RawMessage(`{"query":"` + searchQuery + `"}`)
+	for _, size := range Sizes[1:] {
+		b.Run(size.Name, func(b *testing.B) {
+			gv, v := openSize(b, size)
+			index := filepath.Join(gv.Dir, ".kessho", "index")
+			b.Cleanup(func() { os.RemoveAll(index) })
+			search := func(b *testing.B, v *vaultfs.Vault, eng call.Engine) {
+				out, err := call.Run(context.Background(), v, eng, "mem_search", args, opts)
+				if err != nil || !out.OK {
+					b.Fatalf("%.300s %v", out.Answer, err)
+				}
+			}
+			b.Run("cli", func(b *testing.B) {
+				bin, err := filepath.Abs(filepath.Join("..", "..", "..", "bin", "kessho"))
+				if err != nil {
+					b.Fatal(err)
+				}
+				rg, err := exec.LookPath("rg")
+				if err != nil {
+					b.Skip("rg is not installed")
+				}
+				search(b, v, engine.Native()) // the index up to date
+				kessho := exec.Command(bin, "--vault", gv.Dir, "search", searchQuery)
+				grep := exec.Command(rg, "-il", "-e", "deploy", "-e", "retry", "-e", "webhook", ".")
+				grep.Dir = gv.Dir
+				// One after the other in each round, so that both meet the
+				// same load.
+				var tk, tr time.Duration
+				calls := 0
+				for b.Loop() {
+					tk += wholeProcess(b, kessho)
+					tr += wholeProcess(b, grep)
+					calls++
+				}
+				b.ReportMetric(float64(tk.Microseconds())/1000/float64(calls), "kessho-ms")
+				b.ReportMetric(float64(tr.Microseconds())/1000/float64(calls), "rg-ms")
+				b.ReportMetric(float64(tk)/float64(tr), "kessho/rg")
+			})
+			b.Run("first-build", func(b *testing.B) {
+				for _, name := range []string{"native", "wasm"} {
+					b.Run(name, func(b *testing.B) {
+						for b.Loop() {
+							b.StopTimer()
+							if err := os.RemoveAll(index); err != nil {
+								b.Fatal(err)
+							}
+							b.StartTimer()
+							search(b, v, engines[name])
+						}
+					})
+				}
+			})
+			b.Run("warm", func(b *testing.B) {
+				for _, name := range []string{"native", "wasm"} {
+					b.Run(name, func(b *testing.B) {
+						fresh, err := vaultfs.Open(gv.Dir)
+						if err != nil {
+							b.Fatal(err)
+						}
+						defer fresh.Close()
+						search(b, fresh, engines[name])
+						search(b, fresh, engines[name]) // the listing kept from now on
+						var took []time.Duration
+						for b.Loop() {
+							start := time.Now()
+							search(b, fresh, engines[name])
+							took = append(took, time.Since(start))
+						}
+						slices.Sort(took)
+						b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
+					})
+				}
+			})
+		})
+	}
+}
+
+// wholeProcess runs cmd once and returns its wall time.
+func wholeProcess(b *testing.B, cmd *exec.Cmd) time.Duration {
+	c := exec.Command(cmd.Path, cmd.Args[1:]...)
+	c.Dir = cmd.Dir
+	start := time.Now()
+	out, err := c.Output()
+	took := time.Since(start)
+	if err != nil {
+		b.Fatalf("%s: %.300s %v", cmd, out, err)
+	}
+	return took
+}

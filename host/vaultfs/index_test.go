@@ -1,0 +1,86 @@
+package vaultfs
+
+import (
+	"context"
+	"maps"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+)
+
+// TestSearchNotesKeepsListingUntilAChange: from its second search, a Vault
+// keeps the notes' listing while nothing changed (no walk), and every kind
+// of hand edit — a note rewritten, touched, created in a new folder,
+// removed, renamed, a folder removed — shows in the very next listing,
+// exactly as a fresh walk gives it.
+func TestSearchNotesKeepsListingUntilAChange(t *testing.T) {
+	dir := t.TempDir()
+	write := func(p, text string) {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("20-knowledge/a.md", "a")
+	write("20-knowledge/deep/b.md", "b")
+	write("c.md", "c")
+	v, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	// check compares the listing with a fresh walk's, and whether it
+	// walked with want (0 no, 1 yes, -1 either).
+	check := func(step string, want int) {
+		t.Helper()
+		walks := v.notes.walks
+		got, listing, ok := v.SearchNotes(context.Background())
+		fresh, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer fresh.Close()
+		walk, walkListing, _ := fresh.SearchNotes(context.Background())
+		if !ok || !maps.Equal(got, walk) || listing != walkListing {
+			t.Fatalf("%s: listing %v, a fresh walk gives %v", step, got, walk)
+		}
+		if walked := v.notes.walks > walks; want >= 0 && walked != (want == 1) {
+			t.Errorf("%s: walked %v, want %v", step, walked, want == 1)
+		}
+	}
+	// Kept (no walk) on Linux, walked elsewhere.
+	unchanged := 0
+	if runtime.GOOS != "linux" {
+		unchanged = 1
+	}
+	check("first", 1)
+	check("second", 1)
+	check("unchanged", unchanged)
+	check("unchanged again", unchanged)
+	later := time.Now().Add(time.Hour)
+	for _, edit := range []struct {
+		name string
+		do   func()
+	}{
+		{"rewritten", func() { write("20-knowledge/deep/b.md", "b, longer") }},
+		{"touched", func() { os.Chtimes(filepath.Join(dir, "c.md"), later, later) }},
+		{"created in a new folder", func() { write("20-knowledge/new/d.md", "d") }},
+		{"created in that folder", func() { write("20-knowledge/new/e.md", "e") }},
+		{"removed", func() { os.Remove(filepath.Join(dir, "20-knowledge", "a.md")) }},
+		{"renamed", func() {
+			os.Rename(filepath.Join(dir, "20-knowledge", "new", "e.md"), filepath.Join(dir, "20-knowledge", "deep", "e.md"))
+		}},
+		{"folder removed", func() { os.RemoveAll(filepath.Join(dir, "20-knowledge", "new")) }},
+		{"folder made again", func() { write("20-knowledge/new/f.md", "f") }},
+	} {
+		edit.do()
+		check(edit.name, 1)
+		check(edit.name+", then unchanged", -1) // a new folder is watched from this walk on
+		check(edit.name+", still unchanged", unchanged)
+	}
+}
