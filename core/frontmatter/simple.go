@@ -34,22 +34,35 @@ var simple = true
 func simpleMapping(content string) (*yaml.Node, bool) {
 	root := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 	seen := map[string]bool{}
-	line := 0
-	for rest := content; rest != ""; {
-		line++
-		l, after, found := strings.Cut(rest, "\n")
-		rest = after
-		if !found && l == "" {
-			break
-		}
+	lines := strings.Split(content, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	for i := 0; i < len(lines); i++ {
+		l, line := lines[i], i+1
 		if strings.TrimLeft(l, " ") == "" {
 			if l != "" {
 				return nil, false // spaces alone: fine in YAML, rare here
 			}
 			continue
 		}
+		var v *yaml.Node
 		key, value, col, ok := simpleLine(l)
-		if !ok || seen[key] {
+		if !ok {
+			// `key:` alone, then a block list of scalars (tags, aliases).
+			key, ok = listKey(l)
+			if !ok {
+				return nil, false
+			}
+			var n int
+			if v, n = simpleList(lines[i+1:], line+1); v == nil {
+				return nil, false
+			}
+			i += n
+		} else {
+			v = scalarNode(value, l[col-1], line, col)
+		}
+		if seen[key] {
 			return nil, false
 		}
 		seen[key] = true
@@ -58,21 +71,80 @@ func simpleMapping(content string) (*yaml.Node, bool) {
 		}
 		k := &yaml.Node{Kind: yaml.ScalarNode, Value: key, Line: line, Column: 1}
 		k.Tag = k.ShortTag()
-		v := &yaml.Node{Kind: yaml.ScalarNode, Value: value, Line: line, Column: col}
-		switch l[col-1] {
-		case '"':
-			v.Style, v.Tag = yaml.DoubleQuotedStyle, "!!str"
-		case '\'':
-			v.Style, v.Tag = yaml.SingleQuotedStyle, "!!str"
-		default:
-			v.Tag = v.ShortTag()
-		}
 		root.Content = append(root.Content, k, v)
 	}
 	if len(root.Content) == 0 {
 		return nil, false
 	}
 	return root, true
+}
+
+// scalarNode is the node yaml.v3 builds for a scalar value that simpleLine
+// read, first its first byte (a quote gives its style).
+func scalarNode(value string, first byte, line, col int) *yaml.Node {
+	v := &yaml.Node{Kind: yaml.ScalarNode, Value: value, Line: line, Column: col}
+	switch first {
+	case '"':
+		v.Style, v.Tag = yaml.DoubleQuotedStyle, "!!str"
+	case '\'':
+		v.Style, v.Tag = yaml.SingleQuotedStyle, "!!str"
+	default:
+		v.Tag = v.ShortTag()
+	}
+	return v
+}
+
+// listKey reads a line that is a key and its colon alone, as before a
+// block list.
+func listKey(l string) (string, bool) {
+	key, ok := strings.CutSuffix(l, ":")
+	if !ok || key == "" || key[0] == '-' || len(key) > 1000 || key == "<<" {
+		return "", false
+	}
+	for i := 0; i < len(key); i++ {
+		if !isKeyByte(key[i]) {
+			return "", false
+		}
+	}
+	return key, true
+}
+
+// simpleList reads the block list that follows a `key:` line: items
+// `- value` at one indentation (none or some spaces), each value as
+// simpleLine takes it, up to the first line that is no item. It returns
+// the sequence node yaml.v3 builds and how many lines it took, or nil when
+// there is no item or an item it is not sure of.
+func simpleList(lines []string, line int) (*yaml.Node, int) {
+	if len(lines) == 0 {
+		return nil, 0
+	}
+	indent := len(lines[0]) - len(strings.TrimLeft(lines[0], " "))
+	seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: line, Column: indent + 1}
+	n := 0
+	for ; n < len(lines); n++ {
+		l := lines[n]
+		item, ok := strings.CutPrefix(l, strings.Repeat(" ", indent)+"- ")
+		if !ok {
+			if strings.HasPrefix(strings.TrimLeft(l, " "), "-") {
+				return nil, 0 // an item at another indentation, or `-` alone
+			}
+			break
+		}
+		// The item read as the value of a `k: ` line, whose columns shift by
+		// the item's own offset.
+		_, value, col, ok := simpleLine("k: " + item)
+		if !ok {
+			return nil, 0
+		}
+		col += indent + 2 - 3
+		seq.Content = append(seq.Content, scalarNode(value, l[col-1], line+n, col))
+	}
+	if n == 0 || indent > 0 && n < len(lines) && strings.HasPrefix(lines[n], " ") {
+		// No item; or, under an indented list, an indented line that is no
+		// item (a continuation YAML would fold into the last one).
+		return nil, 0
+	}
+	return seq, n
 }
 
 // simpleLine splits one `key: value` line for simpleMapping: the key, the

@@ -94,10 +94,73 @@ func TestSimpleMappingIsYAMLs(t *testing.T) {
 	}
 }
 
+// TestSimpleListIsYAMLs checks the fast path's block lists (`tags:` then
+// `- item` lines) the same way: generated frontmatters mixing lists at
+// several indentations, with items it must take or leave, blank lines,
+// continuation lines and keys after them, read alike with and without it.
+func TestSimpleListIsYAMLs(t *testing.T) {
+	items := []string{"project/webshop", "zone/episodes", "kind/archive", "a", "Décision été", "2026-11-29", "true", "1", "~", `"quoted"`, "'single'", "a: b", "a:", "#x", "x # c", "[a]", "- x", "-", "", "&a x", "*a", "{a: 1}", "? x", "x  ", "é"}
+	indents := []string{"", "", "  ", "  ", " ", "    "}
+	rng := rand.New(rand.NewSource(13))
+	took, total := 0, 0
+	for i := 0; i < 6000; i++ {
+		var b strings.Builder
+		b.WriteString("---\n")
+		for j := 0; j < 1+rng.Intn(4); j++ {
+			switch rng.Intn(6) {
+			case 0:
+				b.WriteString(fmt.Sprintf("k%d: v\n", j))
+			case 1:
+				b.WriteString("\n")
+			default:
+				b.WriteString(fmt.Sprintf("list%d:", j))
+				if rng.Intn(10) == 0 {
+					b.WriteString(" ")
+				}
+				b.WriteString("\n")
+				ind := indents[rng.Intn(len(indents))]
+				for n := rng.Intn(4); n >= 0; n-- {
+					if rng.Intn(8) == 0 {
+						ind = indents[rng.Intn(len(indents))]
+					}
+					switch rng.Intn(12) {
+					case 0:
+						b.WriteString("\n")
+					case 1:
+						b.WriteString(ind + "  continued\n")
+					}
+					if rng.Intn(2) == 0 {
+						b.WriteString(ind + "- " + items[rng.Intn(len(items))] + "\n")
+					} else {
+						b.WriteString(ind + "- " + items[rng.Intn(5)] + "\n")
+					}
+				}
+			}
+		}
+		b.WriteString("---\nBody.\n")
+		text := b.String()
+		total++
+		if _, ok := simpleMapping(text[4 : len(text)-len("---\nBody.\n")]); ok {
+			took++
+		}
+		fast, slow, fastErr, slowErr := parseBoth(text)
+		if fmt.Sprint(fastErr) != fmt.Sprint(slowErr) {
+			t.Fatalf("%q: error %v with the fast path, %v without", text, fastErr, slowErr)
+		}
+		if !reflect.DeepEqual(fast, slow) {
+			t.Fatalf("%q: the fast path reads another Doc:\n%#v\n%#v", text, fast.root, slow.root)
+		}
+	}
+	if took < total/10 || took > total*9/10 {
+		t.Errorf("the fast path took %d of %d frontmatters: the test no longer tests both paths", took, total)
+	}
+	t.Logf("fast path took %d of %d", took, total)
+}
+
 // TestSimpleMappingTakesArchives checks that an archive's usual
 // frontmatter takes the fast path.
 func TestSimpleMappingTakesArchives(t *testing.T) {
-	content := "slug: p000\nkind: archive\ndate: 2026-11-29\ntime: \"08:00\"\nsubject: Session 0 — réunion\n\nphase: 'draft'\n"
+	content := "project: p000\ntags:\n- project/p000\n- zone/episodes\nslug: p000\nkind: archive\ndate: 2026-11-29\ntime: \"08:00\"\nsubject: Session 0 — réunion\naliases:\n  - the app is all white\n  - écran blanc\n\nphase: 'draft'\n"
 	if _, ok := simpleMapping(content); !ok {
 		t.Fatalf("%q: not taken", content)
 	}
