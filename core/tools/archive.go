@@ -118,13 +118,19 @@ var archiveText = loadText[struct {
 //
 // Choices where SPEC is silent: an empty or blank `phase` counts as not
 // given (it never erases a phase by accident; mem_update_phase does that);
-// a blank archive_subject or archive_body_md is refused like a missing one.
+// a blank archive_subject or archive_body_md is refused like a missing one;
+// a project folder without context.md (history and archives made by other
+// tools) gets one when the call gives context_md (contextToCreate), and
+// NO_CONTEXT saying so otherwise.
 func archive(env *Env, a archiveArgs) (any, plan.Plan, error) {
 	full := a.Mode == "full"
 	if err := checkArchiveArgs(&a, full); err != nil {
 		return nil, nil, err
 	}
 	c, err := readContext(env, a.Slug)
+	if fault.CodeOf(err) == fault.NoContext && a.ContextMD != nil {
+		c, err = contextToCreate(env, a.Slug)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -151,6 +157,26 @@ func archive(env *Env, a archiveArgs) (any, plan.Plan, error) {
 		}
 	}
 	return res, plan.Plan{plan.WriteOp(c.path, c.sha, ctxText)}, nil
+}
+
+// contextToCreate is the context.md of a project folder that has none (a
+// vault made by other tools may hold history and archives before any
+// context): the one mem_init_project writes, whose body newContext then
+// replaces by context_md; its precondition is that no file is there yet.
+func contextToCreate(env *Env, slug string) (*contextFile, error) {
+	p, err := vault.Resolve(env.View, slug)
+	if err != nil {
+		return nil, err
+	}
+	text, err := newContextNote(env, &initArgs{Slug: p.Slug, Kind: p.Type()}, "")
+	if err != nil {
+		return nil, err
+	}
+	doc, err := frontmatter.Parse(text)
+	if err != nil {
+		return nil, fault.Internalf("writing context.md: %v", err)
+	}
+	return &contextFile{project: p, path: p.Context(), text: text, sha: plan.Absent, doc: doc}, nil
 }
 
 // newContext returns context.md with the new body (its <repo>/… sigils
