@@ -20,6 +20,8 @@ import (
 	"kessho/core/vault"
 	"kessho/core/wikilink"
 	"kessho/core/worklog"
+
+	"gopkg.in/yaml.v3"
 )
 
 // archiveSpec is mem_archive in the catalogue.
@@ -210,12 +212,23 @@ func newContext(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, re
 	now := env.Now.Format("2006-01-02T15:04:05Z07:00")
 	if prev, ok := c.doc.String("last-session"); ok {
 		res.Context.LastSession.From = &prev
+		if dateOnly(prev) {
+			now = env.Now.Format("2006-01-02")
+		}
 	}
 	res.Context.LastSession.To = &now
 	if text, err = frontmatter.Set(text, "last-session", now); err != nil {
 		return "", frontmatterError(c.path, err)
 	}
 	return text, nil
+}
+
+// dateOnly reports whether s is a date alone (`2026-11-27`), the form of
+// last-session in memory-kit vaults: a file that holds it so keeps it
+// (SPEC section 1, the file's own form wins; docs/CONVENTIONS.md).
+func dateOnly(s string) bool {
+	_, err := time.Parse("2006-01-02", s)
+	return err == nil
 }
 
 // fullOnly are the parameters of mode full alone, in the order they are
@@ -383,7 +396,11 @@ func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, c
 		return nil, nil, err
 	}
 	links := archiveLinks(a, atoms)
-	noteText, err := archiveNote(env, a, c.project.Slug, subject, links, res, repoRoot)
+	conv, err := archiveConventions(env, c.project, entries)
+	if err != nil {
+		return nil, nil, err
+	}
+	noteText, err := archiveNote(env, a, conv, subject, links, res, repoRoot)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -458,10 +475,72 @@ func archiveLinks(a *archiveArgs, atoms []newAtom) []string {
 	return links
 }
 
+// conventions is what a new archive of project takes from the project's
+// newest archive (docs/CONVENTIONS.md): the `project:`/`domain:` key, the
+// `project/<slug>`/`domain/<slug>` tag, and a flow-style tags list.
+type conventions struct {
+	project  vault.Project
+	key, tag bool
+	flow     bool
+}
+
+// archiveConventions reads the newest archive of listing (the project's
+// archives/, names dated YYYY-MM-DD-… sort by time) and returns what it
+// does: a project with no archive yet, or whose newest archive has no
+// frontmatter Kessho can read, takes the key and the tag (memory-kit
+// vaults have them, and Obsidian users filter by tag), block style. One
+// file more is read, in one round.
+func archiveConventions(env *Env, p vault.Project, listing []string) (conventions, error) {
+	conv := conventions{project: p, key: true, tag: true}
+	newest := ""
+	for _, name := range listing {
+		if _, ok := worklog.ParseName(name); ok && strings.HasSuffix(name, ".md") && name > newest {
+			newest = name
+		}
+	}
+	if newest == "" {
+		return conv, nil
+	}
+	f, err := env.View.Read(p.Dir + "/archives/" + newest)
+	if err != nil || !f.Exists || f.NotUTF8 {
+		return conv, err
+	}
+	doc, err := frontmatter.Parse(f.Text)
+	if err != nil || !doc.HasFrontmatter() {
+		return conv, nil
+	}
+	_, conv.key = doc.Lookup(p.Type())
+	tags, _ := doc.Strings("tags")
+	conv.tag = containsString(tags, conv.tagName())
+	conv.flow = doc.Flow("tags")
+	return conv, nil
+}
+
+// tagName is the project's tag, `project/<slug>` or `domain/<slug>`.
+func (c conventions) tagName() string { return c.project.Type() + "/" + c.project.Slug }
+
+// tags are a new archive's own tags.
+func (c conventions) tags() []string {
+	if c.tag {
+		return []string{c.tagName(), "kind/archive", "zone/episodes"}
+	}
+	return []string{"kind/archive", "zone/episodes"}
+}
+
+// list is items as a YAML list in the project's archives' style.
+func (c conventions) list(items []string) *yaml.Node {
+	n := note.List(items)
+	if c.flow {
+		n.Style = yaml.FlowStyle
+	}
+	return n
+}
+
 // archiveNote renders the archive note: its frontmatter (archive_extra_fm
 // merged, archeo-git keys checked) and its body, <repo>/… sigils
 // rewritten.
-func archiveNote(env *Env, a *archiveArgs, slug, subject string, links []string, res *ArchiveResult, repoRoot string) (string, error) {
+func archiveNote(env *Env, a *archiveArgs, conv conventions, subject string, links []string, res *ArchiveResult, repoRoot string) (string, error) {
+	slug := conv.project.Slug
 	body := *a.ArchiveBodyMD
 	if repoRoot != "" {
 		var n int
@@ -473,7 +552,10 @@ func archiveNote(env *Env, a *archiveArgs, slug, subject string, links []string,
 		{Key: "slug", Node: note.Str(slug)}, {Key: "kind", Node: note.Str("archive")}, {Key: "zone", Node: note.Str("episodes")},
 		{Key: "date", Node: note.Stamp(date)}, {Key: "time", Node: note.Quoted(env.Now.Format("15:04"))}, {Key: "subject", Node: note.Str(subject)},
 		{Key: "display", Node: note.Str(slug + " — " + date + " " + subject)},
-		{Key: "tags", Node: note.List([]string{"kind/archive", "zone/episodes"})},
+		{Key: "tags", Node: conv.list(conv.tags())},
+	}
+	if conv.key {
+		f = append(note.Fields{{Key: conv.project.Type(), Node: note.Str(slug)}}, f...)
 	}
 	if len(a.ArchiveAliases) > 0 {
 		var al []string
@@ -704,7 +786,11 @@ func mergeExtra(f *note.Fields, raw json.RawMessage) error {
 	for _, k := range keys {
 		v := vals[k]
 		if k == "tags" {
-			tags := []string{"kind/archive", "zone/episodes"}
+			tagsNode := (*f)[f.Index("tags")].Node
+			var tags []string
+			for _, t := range tagsNode.Content {
+				tags = append(tags, t.Value)
+			}
 			var extra []any
 			switch x := v.(type) {
 			case []any:
@@ -719,7 +805,9 @@ func mergeExtra(f *note.Fields, raw json.RawMessage) error {
 					tags = append(tags, s)
 				}
 			}
-			f.Set("tags", note.List(tags))
+			merged := note.List(tags)
+			merged.Style = tagsNode.Style
+			f.Set("tags", merged)
 			continue
 		}
 		n, err := note.Value(v)
