@@ -346,6 +346,9 @@ func checkDecisions(decisions []string, ctxText string) error {
 func archiveReads(env *Env, a *archiveArgs, c *contextFile) ([]string, *wikilink.Names, error) {
 	v := env.View
 	ask := vault.Need{Files: []string{c.project.History()}, Dirs: []string{c.project.Dir + "/archives"}}
+	for _, d := range a.Derive {
+		ask.Files = append(ask.Files, zoneIndex(d.Kind))
+	}
 	needNames := len(a.Derive) > 0 || wikilink.Has(*a.ArchiveBodyMD) || a.ContextMD != nil && wikilink.Has(*a.ContextMD)
 	if needNames {
 		ask.Trees = []vault.Tree{{Root: "."}}
@@ -418,6 +421,11 @@ func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, c
 		p = append(p, plan.WriteOp(at.path, plan.Absent, at.text))
 		res.AtomsCreated = append(res.AtomsCreated, at.path)
 	}
+	indexOps, err := zoneIndexOps(env, a, atoms)
+	if err != nil {
+		return nil, nil, err
+	}
+	p = append(p, indexOps...)
 	p = append(p, histOp, plan.WriteOp(c.path, c.sha, ctxText))
 	res.Archive, res.HistoryLine, res.DerivedAtoms = &archivePath, &line, links
 	res.SummaryMD = env.Say(archiveText().Msg.Archived, c.project.Slug, stem, len(atoms))
@@ -445,6 +453,8 @@ func deriveAtoms(a *archiveArgs, names *wikilink.Names, date, stem string) ([]ne
 		f := note.Fields{
 			{Key: "kind", Node: note.Str(d.Kind)}, {Key: "zone", Node: note.Str(z.Zone)}, {Key: "created", Node: note.Stamp(date)},
 			{Key: "source", Node: note.Str("[[" + stem + "]]")},
+			{Key: "slug", Node: note.Str(fold.Slug(name, 120, "atom"))}, {Key: "title", Node: note.Str(name)}, {Key: "display", Node: note.Str(name)},
+			{Key: "tags", Node: note.List([]string{"zone/" + z.Zone, "kind/" + d.Kind})},
 		}
 		text, err := f.Render(d.Body)
 		if err != nil {
@@ -453,6 +463,63 @@ func deriveAtoms(a *archiveArgs, names *wikilink.Names, date, stem string) ([]ne
 		atoms = append(atoms, newAtom{z.Dir + "/" + name + ".md", name, text})
 	}
 	return atoms, inCall, nil
+}
+
+// zoneIndex is the index note of the zone of atoms of kind.
+func zoneIndex(kind string) string { return atom.Zones[kind].Dir + "/index.md" }
+
+// zoneIndexOps adds each new atom's entry `- [[name]]` to its zone's
+// index.md, when the zone has one (the memory-kit's health scan reports
+// atoms missing from it), at the end of the file (after one blank line
+// unless the file ends with a list item), in the file's line ending; an
+// index that links the name already is left alone, and a zone without
+// index.md gets none.
+func zoneIndexOps(env *Env, a *archiveArgs, atoms []newAtom) (plan.Plan, error) {
+	var p plan.Plan
+	added := map[string]string{}
+	var order []string
+	for i, at := range atoms {
+		path := zoneIndex(a.Derive[i].Kind)
+		text, ok := added[path]
+		if !ok {
+			f, err := env.View.ReadText(path)
+			if err != nil || !f.Exists {
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
+			text = f.Text
+			order = append(order, path)
+		}
+		if !strings.Contains(strings.ToLower(text), "[["+strings.ToLower(at.name)+"]]") {
+			text = appendListItem(text, "- [["+at.name+"]]")
+		}
+		added[path] = text
+	}
+	for _, path := range order {
+		f, _ := env.View.ReadText(path) // read above
+		if added[path] != f.Text {
+			p = append(p, plan.WriteOp(path, f.Expect, added[path]))
+		}
+	}
+	return p, nil
+}
+
+// appendListItem puts line at the end of text, right after a final list
+// item, else after one blank line, in text's line ending.
+func appendListItem(text, line string) string {
+	nl := history.Newline(text)
+	if text != "" && !strings.HasSuffix(text, "\n") && !strings.HasSuffix(text, "\r") {
+		text += nl
+	}
+	trimmed := strings.TrimRight(text, "\r\n")
+	last := trimmed[strings.LastIndexAny(trimmed, "\r\n")+1:]
+	item := strings.HasPrefix(strings.TrimLeft(last, " "), "- ") || strings.HasPrefix(strings.TrimLeft(last, " "), "* ")
+	if text != "" && !(item && len(trimmed)+len(nl) == len(text)) && !strings.HasSuffix(text, nl+nl) {
+		text += nl
+	}
+	return text + line + nl
 }
 
 // archiveLinks are the archive's derived_atoms: the existing atoms named,

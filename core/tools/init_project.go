@@ -47,7 +47,9 @@ type initArgs struct {
 
 // initProject is mem_init_project: check the arguments, refuse a slug
 // that exists (active, archived or a domain), write context.md and
-// history.md. The new context.md holds slug, kind, scope when given,
+// history.md. The new context.md holds the memory-kit's universal keys
+// (`project: <slug>` or `domain: <slug>`, slug, kind, zone, tags
+// `<kind>/<slug>` and `zone/episodes`; docs/CONVENTIONS.md), scope when given,
 // display (given, else "<slug> — context" as the memory-kit writes it, the
 // form mem_historize's " [archived]" suffix extends), created, and summary
 // and repo_path when given; its body is a title and the three headings a
@@ -103,7 +105,8 @@ func refuseExisting(env *Env, slug string) error {
 
 // newContextNote renders the new context.md.
 func newContextNote(env *Env, a *initArgs, summary string) (string, error) {
-	f := note.Fields{{Key: "slug", Node: note.Str(a.Slug)}, {Key: "kind", Node: note.Str(a.Kind)}}
+	f := note.Fields{{Key: a.Kind, Node: note.Str(a.Slug)}, {Key: "slug", Node: note.Str(a.Slug)}, {Key: "kind", Node: note.Str(a.Kind)},
+		{Key: "zone", Node: note.Str("episodes")}, {Key: "tags", Node: note.List([]string{a.Kind + "/" + a.Slug, "zone/episodes"})}}
 	if a.Scope != "" {
 		f = append(f, note.Field{Key: "scope", Node: note.Str(a.Scope)})
 	}
