@@ -471,7 +471,8 @@ func zoneIndex(kind string) string { return atom.Zones[kind].Dir + "/index.md" }
 // zoneIndexOps adds each new atom's entry `- [[name]]` to its zone's
 // index.md, when the zone has one (the memory-kit's health scan reports
 // atoms missing from it), at the end of the file (after one blank line
-// unless the file ends with a list item), in the file's line ending; an
+// unless the file ends with a list item, as relocate.AppendLogLine does),
+// in the file's line ending; an
 // index that links the name already is left alone, and a zone without
 // index.md gets none.
 func zoneIndexOps(env *Env, a *archiveArgs, atoms []newAtom) (plan.Plan, error) {
@@ -493,7 +494,7 @@ func zoneIndexOps(env *Env, a *archiveArgs, atoms []newAtom) (plan.Plan, error) 
 			order = append(order, path)
 		}
 		if !strings.Contains(strings.ToLower(text), "[["+strings.ToLower(at.name)+"]]") {
-			text = appendListItem(text, "- [["+at.name+"]]")
+			text = relocate.AppendLogLine(text, "- [["+at.name+"]]")
 		}
 		added[path] = text
 	}
@@ -504,22 +505,6 @@ func zoneIndexOps(env *Env, a *archiveArgs, atoms []newAtom) (plan.Plan, error) 
 		}
 	}
 	return p, nil
-}
-
-// appendListItem puts line at the end of text, right after a final list
-// item, else after one blank line, in text's line ending.
-func appendListItem(text, line string) string {
-	nl := history.Newline(text)
-	if text != "" && !strings.HasSuffix(text, "\n") && !strings.HasSuffix(text, "\r") {
-		text += nl
-	}
-	trimmed := strings.TrimRight(text, "\r\n")
-	last := trimmed[strings.LastIndexAny(trimmed, "\r\n")+1:]
-	item := strings.HasPrefix(strings.TrimLeft(last, " "), "- ") || strings.HasPrefix(strings.TrimLeft(last, " "), "* ")
-	if text != "" && !(item && len(trimmed)+len(nl) == len(text)) && !strings.HasSuffix(text, nl+nl) {
-		text += nl
-	}
-	return text + line + nl
 }
 
 // archiveLinks are the archive's derived_atoms: the existing atoms named,
