@@ -838,7 +838,10 @@ func mergeExtra(f *note.Fields, raw json.RawMessage) error {
 	for _, k := range keys {
 		v := vals[k]
 		if k == "tags" {
-			tagsNode := (*f)[f.Index("tags")].Node
+			tagsNode := note.List(nil)
+			if i := f.Index("tags"); i >= 0 {
+				tagsNode = (*f)[i].Node
+			}
 			var tags []string
 			for _, t := range tagsNode.Content {
 				tags = append(tags, t.Value)
