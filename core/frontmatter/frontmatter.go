@@ -439,6 +439,19 @@ func (d *Doc) Strings(key string) ([]string, bool) {
 	return nil, false
 }
 
+// Flow reports whether key's value is written in flow style (`[a, b]` or
+// `{a: 1}`): false when the key is absent or its value is a block or a
+// scalar. A new note that follows a vault's notes uses it to write its
+// lists as they do.
+func (d *Doc) Flow(key string) bool {
+	e := d.find(key)
+	if e == nil {
+		return false
+	}
+	v := resolve(e.val)
+	return (v.Kind == yaml.SequenceNode || v.Kind == yaml.MappingNode) && v.Style&yaml.FlowStyle != 0
+}
+
 // Body returns every byte after the closing delimiter line; without
 // frontmatter, the whole text minus a BOM.
 func (d *Doc) Body() string { return d.src[d.bodyStart:] }

@@ -572,3 +572,16 @@ func TestOldMacLineEndings(t *testing.T) {
 		t.Error("unclosed frontmatter with \\r endings parsed")
 	}
 }
+
+// TestFlow tells flow lists and mappings from block ones and scalars.
+func TestFlow(t *testing.T) {
+	d, err := Parse("---\na: [x, y]\nb:\n  - x\nc: x\nd: {k: v}\ne: []\n---\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]bool{"a": true, "b": false, "c": false, "d": true, "e": true, "missing": false} {
+		if got := d.Flow(key); got != want {
+			t.Errorf("Flow(%q) = %v, want %v", key, got, want)
+		}
+	}
+}

@@ -20,6 +20,8 @@ import (
 	"kessho/core/vault"
 	"kessho/core/wikilink"
 	"kessho/core/worklog"
+
+	"gopkg.in/yaml.v3"
 )
 
 // archiveSpec is mem_archive in the catalogue.
@@ -118,13 +120,19 @@ var archiveText = loadText[struct {
 //
 // Choices where SPEC is silent: an empty or blank `phase` counts as not
 // given (it never erases a phase by accident; mem_update_phase does that);
-// a blank archive_subject or archive_body_md is refused like a missing one.
+// a blank archive_subject or archive_body_md is refused like a missing one;
+// a project folder without context.md (history and archives made by other
+// tools) gets one when the call gives context_md (contextToCreate), and
+// NO_CONTEXT saying so otherwise.
 func archive(env *Env, a archiveArgs) (any, plan.Plan, error) {
 	full := a.Mode == "full"
 	if err := checkArchiveArgs(&a, full); err != nil {
 		return nil, nil, err
 	}
 	c, err := readContext(env, a.Slug)
+	if fault.CodeOf(err) == fault.NoContext && a.ContextMD != nil {
+		c, err = contextToCreate(env, a.Slug)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -151,6 +159,26 @@ func archive(env *Env, a archiveArgs) (any, plan.Plan, error) {
 		}
 	}
 	return res, plan.Plan{plan.WriteOp(c.path, c.sha, ctxText)}, nil
+}
+
+// contextToCreate is the context.md of a project folder that has none (a
+// vault made by other tools may hold history and archives before any
+// context): the one mem_init_project writes, whose body newContext then
+// replaces by context_md; its precondition is that no file is there yet.
+func contextToCreate(env *Env, slug string) (*contextFile, error) {
+	p, err := vault.Resolve(env.View, slug)
+	if err != nil {
+		return nil, err
+	}
+	text, err := newContextNote(env, &initArgs{Slug: p.Slug, Kind: p.Type()}, "")
+	if err != nil {
+		return nil, err
+	}
+	doc, err := frontmatter.Parse(text)
+	if err != nil {
+		return nil, fault.Internalf("writing context.md: %v", err)
+	}
+	return &contextFile{project: p, path: p.Context(), text: text, sha: plan.Absent, doc: doc}, nil
 }
 
 // newContext returns context.md with the new body (its <repo>/… sigils
@@ -184,12 +212,23 @@ func newContext(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, re
 	now := env.Now.Format("2006-01-02T15:04:05Z07:00")
 	if prev, ok := c.doc.String("last-session"); ok {
 		res.Context.LastSession.From = &prev
+		if dateOnly(prev) {
+			now = env.Now.Format("2006-01-02")
+		}
 	}
 	res.Context.LastSession.To = &now
 	if text, err = frontmatter.Set(text, "last-session", now); err != nil {
 		return "", frontmatterError(c.path, err)
 	}
 	return text, nil
+}
+
+// dateOnly reports whether s is a date alone (`2026-11-27`), the form of
+// last-session in memory-kit vaults: a file that holds it so keeps it
+// (SPEC section 1, the file's own form wins; docs/CONVENTIONS.md).
+func dateOnly(s string) bool {
+	_, err := time.Parse("2006-01-02", s)
+	return err == nil
 }
 
 // fullOnly are the parameters of mode full alone, in the order they are
@@ -307,6 +346,9 @@ func checkDecisions(decisions []string, ctxText string) error {
 func archiveReads(env *Env, a *archiveArgs, c *contextFile) ([]string, *wikilink.Names, error) {
 	v := env.View
 	ask := vault.Need{Files: []string{c.project.History()}, Dirs: []string{c.project.Dir + "/archives"}}
+	for _, d := range a.Derive {
+		ask.Files = append(ask.Files, zoneIndex(d.Kind))
+	}
 	needNames := len(a.Derive) > 0 || wikilink.Has(*a.ArchiveBodyMD) || a.ContextMD != nil && wikilink.Has(*a.ContextMD)
 	if needNames {
 		ask.Trees = []vault.Tree{{Root: "."}}
@@ -357,7 +399,11 @@ func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, c
 		return nil, nil, err
 	}
 	links := archiveLinks(a, atoms)
-	noteText, err := archiveNote(env, a, c.project.Slug, subject, links, res, repoRoot)
+	conv, err := archiveConventions(env, c.project, entries)
+	if err != nil {
+		return nil, nil, err
+	}
+	noteText, err := archiveNote(env, a, conv, subject, links, res, repoRoot)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -375,6 +421,11 @@ func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, c
 		p = append(p, plan.WriteOp(at.path, plan.Absent, at.text))
 		res.AtomsCreated = append(res.AtomsCreated, at.path)
 	}
+	indexOps, err := zoneIndexOps(env, a, atoms)
+	if err != nil {
+		return nil, nil, err
+	}
+	p = append(p, indexOps...)
 	p = append(p, histOp, plan.WriteOp(c.path, c.sha, ctxText))
 	res.Archive, res.HistoryLine, res.DerivedAtoms = &archivePath, &line, links
 	res.SummaryMD = env.Say(archiveText().Msg.Archived, c.project.Slug, stem, len(atoms))
@@ -402,6 +453,8 @@ func deriveAtoms(a *archiveArgs, names *wikilink.Names, date, stem string) ([]ne
 		f := note.Fields{
 			{Key: "kind", Node: note.Str(d.Kind)}, {Key: "zone", Node: note.Str(z.Zone)}, {Key: "created", Node: note.Stamp(date)},
 			{Key: "source", Node: note.Str("[[" + stem + "]]")},
+			{Key: "slug", Node: note.Str(fold.Slug(name, 120, "atom"))}, {Key: "title", Node: note.Str(name)}, {Key: "display", Node: note.Str(name)},
+			{Key: "tags", Node: note.List([]string{"zone/" + z.Zone, "kind/" + d.Kind})},
 		}
 		text, err := f.Render(d.Body)
 		if err != nil {
@@ -410,6 +463,48 @@ func deriveAtoms(a *archiveArgs, names *wikilink.Names, date, stem string) ([]ne
 		atoms = append(atoms, newAtom{z.Dir + "/" + name + ".md", name, text})
 	}
 	return atoms, inCall, nil
+}
+
+// zoneIndex is the index note of the zone of atoms of kind.
+func zoneIndex(kind string) string { return atom.Zones[kind].Dir + "/index.md" }
+
+// zoneIndexOps adds each new atom's entry `- [[name]]` to its zone's
+// index.md, when the zone has one (the memory-kit's health scan reports
+// atoms missing from it), at the end of the file (after one blank line
+// unless the file ends with a list item, as relocate.AppendLogLine does),
+// in the file's line ending; an
+// index that links the name already is left alone, and a zone without
+// index.md gets none.
+func zoneIndexOps(env *Env, a *archiveArgs, atoms []newAtom) (plan.Plan, error) {
+	var p plan.Plan
+	added := map[string]string{}
+	var order []string
+	for i, at := range atoms {
+		path := zoneIndex(a.Derive[i].Kind)
+		text, ok := added[path]
+		if !ok {
+			f, err := env.View.ReadText(path)
+			if err != nil || !f.Exists {
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
+			text = f.Text
+			order = append(order, path)
+		}
+		if !strings.Contains(strings.ToLower(text), "[["+strings.ToLower(at.name)+"]]") {
+			text = relocate.AppendLogLine(text, "- [["+at.name+"]]")
+		}
+		added[path] = text
+	}
+	for _, path := range order {
+		f, _ := env.View.ReadText(path) // read above
+		if added[path] != f.Text {
+			p = append(p, plan.WriteOp(path, f.Expect, added[path]))
+		}
+	}
+	return p, nil
 }
 
 // archiveLinks are the archive's derived_atoms: the existing atoms named,
@@ -432,10 +527,72 @@ func archiveLinks(a *archiveArgs, atoms []newAtom) []string {
 	return links
 }
 
+// conventions is what a new archive of project takes from the project's
+// newest archive (docs/CONVENTIONS.md): the `project:`/`domain:` key, the
+// `project/<slug>`/`domain/<slug>` tag, and a flow-style tags list.
+type conventions struct {
+	project  vault.Project
+	key, tag bool
+	flow     bool
+}
+
+// archiveConventions reads the newest archive of listing (the project's
+// archives/, names dated YYYY-MM-DD-… sort by time) and returns what it
+// does: a project with no archive yet, or whose newest archive has no
+// frontmatter Kessho can read, takes the key and the tag (memory-kit
+// vaults have them, and Obsidian users filter by tag), block style. One
+// file more is read, in one round.
+func archiveConventions(env *Env, p vault.Project, listing []string) (conventions, error) {
+	conv := conventions{project: p, key: true, tag: true}
+	newest := ""
+	for _, name := range listing {
+		if _, ok := worklog.ParseName(name); ok && strings.HasSuffix(name, ".md") && name > newest {
+			newest = name
+		}
+	}
+	if newest == "" {
+		return conv, nil
+	}
+	f, err := env.View.Read(p.Dir + "/archives/" + newest)
+	if err != nil || !f.Exists || f.NotUTF8 {
+		return conv, err
+	}
+	doc, err := frontmatter.Parse(f.Text)
+	if err != nil || !doc.HasFrontmatter() {
+		return conv, nil
+	}
+	_, conv.key = doc.Lookup(p.Type())
+	tags, _ := doc.Strings("tags")
+	conv.tag = containsString(tags, conv.tagName())
+	conv.flow = doc.Flow("tags")
+	return conv, nil
+}
+
+// tagName is the project's tag, `project/<slug>` or `domain/<slug>`.
+func (c conventions) tagName() string { return c.project.Type() + "/" + c.project.Slug }
+
+// tags are a new archive's own tags.
+func (c conventions) tags() []string {
+	if c.tag {
+		return []string{c.tagName(), "kind/archive", "zone/episodes"}
+	}
+	return []string{"kind/archive", "zone/episodes"}
+}
+
+// list is items as a YAML list in the project's archives' style.
+func (c conventions) list(items []string) *yaml.Node {
+	n := note.List(items)
+	if c.flow {
+		n.Style = yaml.FlowStyle
+	}
+	return n
+}
+
 // archiveNote renders the archive note: its frontmatter (archive_extra_fm
 // merged, archeo-git keys checked) and its body, <repo>/… sigils
 // rewritten.
-func archiveNote(env *Env, a *archiveArgs, slug, subject string, links []string, res *ArchiveResult, repoRoot string) (string, error) {
+func archiveNote(env *Env, a *archiveArgs, conv conventions, subject string, links []string, res *ArchiveResult, repoRoot string) (string, error) {
+	slug := conv.project.Slug
 	body := *a.ArchiveBodyMD
 	if repoRoot != "" {
 		var n int
@@ -447,7 +604,10 @@ func archiveNote(env *Env, a *archiveArgs, slug, subject string, links []string,
 		{Key: "slug", Node: note.Str(slug)}, {Key: "kind", Node: note.Str("archive")}, {Key: "zone", Node: note.Str("episodes")},
 		{Key: "date", Node: note.Stamp(date)}, {Key: "time", Node: note.Quoted(env.Now.Format("15:04"))}, {Key: "subject", Node: note.Str(subject)},
 		{Key: "display", Node: note.Str(slug + " — " + date + " " + subject)},
-		{Key: "tags", Node: note.List([]string{"kind/archive", "zone/episodes"})},
+		{Key: "tags", Node: conv.list(conv.tags())},
+	}
+	if conv.key {
+		f = append(note.Fields{{Key: conv.project.Type(), Node: note.Str(slug)}}, f...)
 	}
 	if len(a.ArchiveAliases) > 0 {
 		var al []string
@@ -678,7 +838,14 @@ func mergeExtra(f *note.Fields, raw json.RawMessage) error {
 	for _, k := range keys {
 		v := vals[k]
 		if k == "tags" {
-			tags := []string{"kind/archive", "zone/episodes"}
+			tagsNode := note.List(nil)
+			if i := f.Index("tags"); i >= 0 {
+				tagsNode = (*f)[i].Node
+			}
+			var tags []string
+			for _, t := range tagsNode.Content {
+				tags = append(tags, t.Value)
+			}
 			var extra []any
 			switch x := v.(type) {
 			case []any:
@@ -693,7 +860,9 @@ func mergeExtra(f *note.Fields, raw json.RawMessage) error {
 					tags = append(tags, s)
 				}
 			}
-			f.Set("tags", note.List(tags))
+			merged := note.List(tags)
+			merged.Style = tagsNode.Style
+			f.Set("tags", merged)
 			continue
 		}
 		n, err := note.Value(v)

@@ -17,6 +17,8 @@ var initProjectSpec = tool[InitResult](catalogText("init_project.yaml"), "mem_in
 	{Name: "kind", Type: catalog.String, Enum: []string{"project", "domain"}, Default: "project"},
 	{Name: "summary", Type: catalog.String, OneLine: true},
 	{Name: "repo_path", Type: catalog.String, MaxLength: intp(1000), OneLine: true},
+	{Name: "display", Type: catalog.String, MinLength: intp(1), MaxLength: intp(300), OneLine: true},
+	{Name: "scope", Type: catalog.String, Enum: []string{"work", "personal"}},
 })
 
 // InitResult is mem_init_project's result.
@@ -30,8 +32,8 @@ type InitResult struct {
 
 // initText is init_project.yaml: mem_init_project's catalogue texts and messages, parsed on first use.
 var initText = loadText[struct {
-	OneLine, Exists, Created fault.Msg
-	Kinds                    map[string]fault.Msg
+	OneLine, Blank, Exists, Created fault.Msg
+	Kinds                           map[string]fault.Msg
 }]("init_project.yaml")
 
 type initArgs struct {
@@ -39,12 +41,18 @@ type initArgs struct {
 	Kind     string  `json:"kind"`
 	Summary  *string `json:"summary"`
 	RepoPath *string `json:"repo_path"`
+	Display  *string `json:"display"`
+	Scope    string  `json:"scope"`
 }
 
 // initProject is mem_init_project: check the arguments, refuse a slug
 // that exists (active, archived or a domain), write context.md and
-// history.md. The new context.md holds kind, created, and summary and
-// repo_path when given; its body is a title and the three headings a
+// history.md. The new context.md holds the memory-kit's universal keys
+// (`project: <slug>` or `domain: <slug>`, slug, kind, zone, tags
+// `<kind>/<slug>` and `zone/episodes`; docs/CONVENTIONS.md), scope when given,
+// display (given, else "<slug> — context" as the memory-kit writes it, the
+// form mem_historize's " [archived]" suffix extends), created, and summary
+// and repo_path when given; its body is a title and the three headings a
 // context usually has; history.md a title.
 func initProject(env *Env, a initArgs) (any, plan.Plan, error) {
 	if err := vault.CheckSlug("slug", a.Slug); err != nil {
@@ -59,6 +67,9 @@ func initProject(env *Env, a initArgs) (any, plan.Plan, error) {
 	}
 	if a.RepoPath != nil && strings.ContainsAny(*a.RepoPath, "\r\n") {
 		return nil, nil, argument("repo_path", initText().Msg.OneLine)
+	}
+	if a.Display != nil && strings.TrimSpace(*a.Display) == "" {
+		return nil, nil, argument("display", initText().Msg.Blank)
 	}
 	if err := refuseExisting(env, a.Slug); err != nil {
 		return nil, nil, err
@@ -94,7 +105,16 @@ func refuseExisting(env *Env, slug string) error {
 
 // newContextNote renders the new context.md.
 func newContextNote(env *Env, a *initArgs, summary string) (string, error) {
-	f := note.Fields{{Key: "slug", Node: note.Str(a.Slug)}, {Key: "kind", Node: note.Str(a.Kind)}, {Key: "created", Node: note.Stamp(env.Now.Format("2006-01-02"))}}
+	f := note.Fields{{Key: a.Kind, Node: note.Str(a.Slug)}, {Key: "slug", Node: note.Str(a.Slug)}, {Key: "kind", Node: note.Str(a.Kind)},
+		{Key: "zone", Node: note.Str("episodes")}, {Key: "tags", Node: note.List([]string{a.Kind + "/" + a.Slug, "zone/episodes"})}}
+	if a.Scope != "" {
+		f = append(f, note.Field{Key: "scope", Node: note.Str(a.Scope)})
+	}
+	display := a.Slug + " — context"
+	if a.Display != nil {
+		display = strings.TrimSpace(*a.Display)
+	}
+	f = append(f, note.Field{Key: "display", Node: note.Str(display)}, note.Field{Key: "created", Node: note.Stamp(env.Now.Format("2006-01-02"))})
 	if summary != "" {
 		f = append(f, note.Field{Key: "summary", Node: note.Str(summary)})
 	}

@@ -16,11 +16,13 @@ import (
 // listSpec is mem_list in the catalogue.
 var listSpec = tool[ListResult](catalogText("list.yaml"), "mem_list", "list", reads, nil, []catalog.Param{
 	{Name: "include_archived", Type: catalog.Boolean, Default: true},
+	{Name: "archived_only", Type: catalog.Boolean, Default: false},
 })
 
 // listArgs is listTool's arguments.
 type listArgs struct {
 	IncludeArchived bool `json:"include_archived"`
+	ArchivedOnly    bool `json:"archived_only"`
 }
 
 // ListEntry is one project or domain of mem_list.
@@ -48,10 +50,15 @@ var listText = loadText[struct {
 
 // listTool is mem_list: every project and domain, sorted by kind then slug.
 // A folder whose context.md is missing or unreadable is listed with the
-// problem instead of failing the whole list.
+// problem instead of failing the whole list. archived_only (a parameter
+// the memory-kit's agents send) lists the archived projects alone,
+// whatever include_archived says.
 func listTool(env *Env, a listArgs) (any, plan.Plan, error) {
 	kinds := []string{vault.KindProject, vault.KindDomain}
-	if a.IncludeArchived {
+	switch {
+	case a.ArchivedOnly:
+		kinds = []string{vault.KindArchived}
+	case a.IncludeArchived:
 		kinds = append(kinds, vault.KindArchived)
 	}
 	found, err := vault.Folders(env.View, nil, kinds...)

@@ -110,6 +110,10 @@ var worklogText = loadText[struct {
 //     with the same rule as mem_archive's (before the first entry), once: a
 //     re-run that finds a line pointing at the note adds none. A re-run with
 //     the same texts writes nothing (status unchanged).
+//   - In a vault whose worklogs domain holds the memory-kit's week notes
+//     (`<monday>-worklog-S<WW>.md`), the note takes that name, the kit's
+//     keys besides Kessho's, and the kit's history line, so that the week
+//     has one note whichever tool wrote it first (kitWorklogs).
 func worklogTool(env *Env, a worklogArgs) (any, plan.Plan, error) {
 	quarters, week, err := checkWorklogArgs(env, &a)
 	if err != nil {
@@ -118,8 +122,16 @@ func worklogTool(env *Env, a worklogArgs) (any, plan.Plan, error) {
 	dom := vault.Project{Slug: worklog.Domain, Kind: vault.KindDomain, Dir: vault.Dir(vault.KindDomain, worklog.Domain)}
 	notePath := fmt.Sprintf("%s/archives/%s-worklog.md", dom.Dir, week)
 	var extra []string
+	kit := false
 	if a.Phase == "persist" {
 		extra = []string{dom.Context(), dom.History(), notePath}
+		if kit, err = kitWorklogs(env, dom, extra); err != nil {
+			return nil, nil, err
+		}
+		if kit {
+			notePath = dom.Dir + "/archives/" + worklog.KitName(week)
+			extra = []string{dom.Context(), dom.History(), notePath}
+		}
 	}
 	found, folders, warnings, err := weekSessions(env, week, extra)
 	if err != nil {
@@ -136,7 +148,28 @@ func worklogTool(env *Env, a worklogArgs) (any, plan.Plan, error) {
 		return out, nil, nil
 	}
 	res := &WorklogPersist{WorklogWeek: w, Note: notePath, Common: Common{Warnings: warnings}}
-	return persistWorklog(env, &a, res, dom, week, totals, folders)
+	return persistWorklog(env, &a, res, dom, week, totals, folders, kit)
+}
+
+// kitWorklogs reports whether the worklogs domain holds the memory-kit's
+// week notes (worklog.KitPattern): persist then names, keys and lists the
+// week's note as they are, so that a vault used by both tools keeps one
+// note per week (the kit's note of that week, when there is one, is the
+// note persist replaces). It asks in the round that weekSessions asks
+// first (the files of extra, the three parent folders), so a vault without
+// the kit's notes costs no round more; one with them, a round to read the
+// kit's note of the week.
+func kitWorklogs(env *Env, dom vault.Project, extra []string) (bool, error) {
+	m := vault.Match{Dir: dom.Dir + "/archives", Patterns: []string{worklog.KitPattern}}
+	need := vault.Need{Files: extra, Dirs: []string{vault.Projects, vault.Domains, vault.Archived}, Matches: []vault.Match{m}}
+	if err := env.View.Ask(need); err != nil {
+		return false, err
+	}
+	entries, err := env.View.Match(m)
+	if err != nil && !errors.Is(err, vault.ErrNotExist) {
+		return false, err
+	}
+	return len(entries) > 0, nil
 }
 
 // argument is INVALID_ARGUMENT naming param, its message m formatted with
@@ -321,7 +354,7 @@ func collectSummary(env *Env, w *WorklogWeek, days []worklog.Day) string {
 // persistWorklog writes the week's note, its history line, and the
 // worklogs domain when it is missing, after refusing a project that holds
 // the domain's slug.
-func persistWorklog(env *Env, a *worklogArgs, res *WorklogPersist, dom vault.Project, week worklog.Week, totals worklog.Totals, folders []vault.Project) (any, plan.Plan, error) {
+func persistWorklog(env *Env, a *worklogArgs, res *WorklogPersist, dom vault.Project, week worklog.Week, totals worklog.Totals, folders []vault.Project, kit bool) (any, plan.Plan, error) {
 	for _, f := range folders {
 		if f.Slug == worklog.Domain && f.Kind != vault.KindDomain {
 			return nil, nil, worklogText().Msg.IsProject.Err(fault.SlugConflict, map[string]any{"slug": worklog.Domain, "places": []string{f.Dir, dom.Dir}}, f.Dir, dom.Dir)
@@ -331,7 +364,7 @@ func persistWorklog(env *Env, a *worklogArgs, res *WorklogPersist, dom vault.Pro
 		res.Warnings = append(res.Warnings, env.Say(worklogText().Msg.NoHours))
 	}
 	text, err := worklog.Note(week, a.AmplitudeHours, totals, worklog.Texts{Brief: *a.BriefMD, Digest: *a.DigestMD, Detailed: *a.DetailedMD},
-		worklog.Labels{Title: env.Say(worklogText().Msg.Title), Chart: env.Say(worklogText().Msg.Chart), NoHours: env.Say(worklogText().Msg.NoChart)})
+		worklog.Labels{Title: env.Say(worklogText().Msg.Title), Chart: env.Say(worklogText().Msg.Chart), NoHours: env.Say(worklogText().Msg.NoChart)}, kit)
 	if err != nil {
 		return nil, nil, fault.Internalf("writing the worklog: %v", err)
 	}
@@ -339,6 +372,10 @@ func persistWorklog(env *Env, a *worklogArgs, res *WorklogPersist, dom vault.Pro
 	noteOps, err := worklogNoteOp(env, res, text)
 	if err != nil {
 		return nil, nil, err
+	}
+	res.HistoryLine = history.WeekLine(res.Week, file)
+	if kit {
+		res.HistoryLine = worklog.KitLine(week)
 	}
 	histOps, err := worklogHistoryOp(env, res, dom, file)
 	if err != nil {
@@ -388,9 +425,9 @@ func worklogNoteOp(env *Env, res *WorklogPersist, text string) (plan.Plan, error
 	return plan.Plan{plan.WriteOp(res.Note, old.Expect, text)}, nil
 }
 
-// worklogHistoryOp adds the note's line to the domain's history.md, once.
+// worklogHistoryOp adds the note's line (res.HistoryLine) to the domain's
+// history.md, once.
 func worklogHistoryOp(env *Env, res *WorklogPersist, dom vault.Project, file string) (plan.Plan, error) {
-	res.HistoryLine = history.WeekLine(res.Week, file)
 	hist, err := env.View.ReadText(dom.History())
 	if err != nil {
 		return nil, err

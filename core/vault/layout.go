@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"kessho/core/fault"
+	"kessho/core/fold"
 )
 
 // Places of the vault (SPEC section 1).
@@ -126,24 +128,39 @@ func Folders(v *View, extra []string, only ...string) ([]Project, error) {
 // listed only when slug names none, for the close matches of
 // UNKNOWN_SLUG.
 //
+// A slug that names no folder but differs from one only by case, accents,
+// spaces, "-" or "_" (sameSlug) is UNKNOWN_SLUG with that folder's
+// exact slug in details "use" and in the message, even when the typed
+// slug is no valid slug ("web shop"): the caller learns what to send, and
+// nothing is ever matched silently.
+//
 // Errors: INVALID_SLUG, UNKNOWN_SLUG (with up to five close matches),
 // SLUG_CONFLICT when the slug names folders in more than one place.
 func Resolve(v *View, slug string) (Project, error) {
 	found, err := Locate(v, slug)
-	if err != nil {
+	invalid := err != nil && fault.CodeOf(err) == fault.InvalidSlug && slugKey(slug) != ""
+	if err != nil && !invalid {
 		return Project{}, err
 	}
 	switch len(found) {
 	case 1:
 		return found[0], nil
 	case 0:
-		folders, err := Folders(v, nil)
-		if err != nil {
-			return Project{}, err
+		folders, ferr := Folders(v, nil)
+		if ferr != nil {
+			return Project{}, ferr
 		}
 		var all []string
 		for _, f := range folders {
 			all = append(all, f.Slug)
+		}
+		if same := sameSlug(slug, all); same != "" {
+			return Project{}, fault.New(fault.UnknownSlug, map[string]any{"slug": slug, "use": same, "close_matches": []string{same}},
+				fmt.Sprintf("no project or domain is named %q; its slug is written %q: call again with slug %q", slug, same, same),
+				fmt.Sprintf("aucun projet ni domaine ne s'appelle %q ; son slug s'écrit %q : rappelez avec le slug %q", slug, same, same))
+		}
+		if invalid {
+			return Project{}, err
 		}
 		near := Closest(slug, all, 5)
 		en := fmt.Sprintf("no project or domain is named %q", slug)
@@ -200,6 +217,36 @@ func Locate(v *View, slug string) ([]Project, error) {
 		}
 	}
 	return found, nil
+}
+
+// sameSlug returns the slug of slugs that slug differs from only by case,
+// accents and word separators (the same slugKey: "Webshop", "web shop",
+// "Wébshop" and "web-shop" for webshop), or "" when none or several do. Resolve answers it in UNKNOWN_SLUG's details ("use") and
+// message rather than taking it silently: a slug is a folder name, and a
+// call must name the folder it edits exactly.
+func sameSlug(slug string, slugs []string) string {
+	key, found := slugKey(slug), ""
+	for _, s := range slugs {
+		if s != slug && slugKey(s) == key {
+			if found != "" && found != s {
+				return ""
+			}
+			found = s
+		}
+	}
+	return found
+}
+
+// slugKey is s folded (lowercase, accents dropped) without its white
+// space, "-" and "_": any other character, such as a "!" or a "/", keeps
+// it apart from every slug.
+func slugKey(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) || r == '-' || r == '_' {
+			return -1
+		}
+		return r
+	}, fold.Fold(s))
 }
 
 func nonNil(s []string) []string {

@@ -140,6 +140,8 @@ func Read(cand Candidate, c vault.Content, week Week, loc *time.Location) (*Foun
 	}
 	if subj, ok := doc.String("subject"); ok && strings.TrimSpace(subj) != "" {
 		f.Session.Subject = strings.TrimSpace(subj)
+	} else if subj, ok := subjectFromDisplay(doc, p.Slug); ok {
+		f.Session.Subject = subj
 	}
 	body := doc.Body()
 	hs := markdown.Headings([]byte(body))
@@ -267,6 +269,23 @@ func FrontmatterTime(doc *frontmatter.Doc) string {
 		return ""
 	}
 	return fmt.Sprintf("%02d:%02d", hh, mm)
+}
+
+// subjectFromDisplay is the subject of an archive without a `subject`
+// key, as the memory-kit writes them: its `display` is
+// `<slug> — <YYYY-MM-DD> <subject>` (the file name drops the subject's
+// accented letters and punctuation, the display keeps them).
+func subjectFromDisplay(doc *frontmatter.Doc, slug string) (string, bool) {
+	display, _ := doc.String("display")
+	rest, ok := strings.CutPrefix(strings.TrimSpace(display), slug+" — ")
+	if !ok || len(rest) < 12 || rest[10] != ' ' {
+		return "", false
+	}
+	if _, err := ParseDate(rest[:10]); err != nil {
+		return "", false
+	}
+	subj := strings.TrimSpace(rest[11:])
+	return subj, subj != ""
 }
 
 // SubjectFromName is the subject an archive's file name gives: what

@@ -21,13 +21,26 @@ type Labels struct{ Title, Chart, NoHours string }
 // among it), a title and one line of totals, the caller's texts under
 // sections named in English (Brief, Digest, Detailed) whatever the
 // language, so tools can find them, and a pie chart of the hours.
-func Note(week Week, amplitude float64, t Totals, texts Texts, l Labels) (string, error) {
+//
+// kit writes the note as the memory-kit's are (in a vault that holds
+// them, see KitPattern): its keys (domain, kind archive, worklog: true,
+// week_number, week_year, date) besides Kessho's, its display and tags.
+func Note(week Week, amplitude float64, t Totals, texts Texts, l Labels, kit bool) (string, error) {
 	f := note.Fields{
 		{Key: "slug", Node: note.Str(Domain)}, {Key: "kind", Node: note.Str("worklog")}, {Key: "zone", Node: note.Str("episodes")},
 		{Key: "week", Node: note.Str(week.String())}, {Key: "week_start", Node: note.Stamp(week.Start().String())}, {Key: "week_end", Node: note.Stamp(week.End().String())},
 		{Key: "amplitude_hours", Node: note.Number(amplitude)}, {Key: "hours_by_project", Node: hoursNode(t.HoursByProject)},
 		{Key: "display", Node: note.Str(Domain + " — " + week.String() + " Worklog")},
 		{Key: "tags", Node: note.List([]string{"kind/worklog", "zone/episodes"})},
+	}
+	if kit {
+		f = append(note.Fields{{Key: "domain", Node: note.Str(Domain)}}, f...)
+		f.Set("kind", note.Str("archive"))
+		f.Set("display", note.Str(fmt.Sprintf("%s — %s Worklog S%02d", Domain, week.Start(), week.Num)))
+		f.Set("tags", note.List([]string{"domain/" + Domain, "zone/episodes", "kind/archive"}))
+		f = append(f, note.Field{Key: "worklog", Node: &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"}},
+			note.Field{Key: "week_number", Node: note.Number(float64(week.Num))}, note.Field{Key: "week_year", Node: note.Number(float64(week.Year))},
+			note.Field{Key: "date", Node: note.Stamp(week.Start().String())})
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s %s\n\n", l.Title, week)
@@ -66,4 +79,17 @@ func hoursNode(hours map[string]float64) *yaml.Node {
 		n.Style = yaml.FlowStyle
 	}
 	return n
+}
+
+// KitPattern selects, in worklogs/archives/, the week notes the
+// memory-kit writes: `<monday>-worklog-S<WW>.md`.
+const KitPattern = "[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]-worklog-S[0-9][0-9].md"
+
+// KitName is the memory-kit's name of week's note.
+func KitName(week Week) string { return fmt.Sprintf("%s-worklog-S%02d.md", week.Start(), week.Num) }
+
+// KitLine is the memory-kit's history line of week's note:
+// `- [<monday> — Worklog S<WW> (<monday> → <sunday>)](archives/<file>)`.
+func KitLine(week Week) string {
+	return fmt.Sprintf("- [%s — Worklog S%02d (%s → %s)](archives/%s)", week.Start(), week.Num, week.Start(), week.End(), KitName(week))
 }

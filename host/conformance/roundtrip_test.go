@@ -17,9 +17,12 @@ import (
 )
 
 // memoryKit lays testdata/vaults/memory-kit.txtar out in a temp folder.
-func memoryKit(t *testing.T) string {
+func memoryKit(t *testing.T) string { return fixtureVault(t, "memory-kit") }
+
+// fixtureVault lays testdata/vaults/<name>.txtar out in a temp folder.
+func fixtureVault(t *testing.T, name string) string {
 	t.Helper()
-	a, err := txtar.ParseFile("../../testdata/vaults/memory-kit.txtar")
+	a, err := txtar.ParseFile("../../testdata/vaults/" + name + ".txtar")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,178 @@
+package conformance
+
+import (
+	"bytes"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"kessho/core/frontmatter"
+	"kessho/host/vaultfs"
+)
+
+// TestKitCasesUseTheFixture holds every case named kit-*.txtar to the
+// fixture vault testdata/vaults/kit-conventions.txtar: its vault/ files
+// are the fixture's, byte for byte, no more and no fewer. The cases carry
+// a copy (so that every host's case loader reads them as any other case);
+// this test keeps the copies from drifting.
+func TestKitCasesUseTheFixture(t *testing.T) {
+	a, err := txtar.ParseFile("../../testdata/vaults/kit-conventions.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixture := map[string][]byte{}
+	for _, f := range a.Files {
+		fixture[f.Name] = f.Data
+	}
+	cases, err := Load("../../testdata/cases")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range cases {
+		if !strings.HasPrefix(c.Name, "kit-") {
+			continue
+		}
+		n++
+		for p, d := range fixture {
+			if got, ok := c.Vault[p]; !ok || !bytes.Equal(got, d) {
+				t.Errorf("%s: vault/%s is not the fixture's", c.Name, p)
+			}
+		}
+		for p := range c.Vault {
+			if _, ok := fixture[p]; !ok {
+				t.Errorf("%s: vault/%s is not in the fixture", c.Name, p)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no kit-*.txtar case")
+	}
+}
+
+// TestKitVaultSession is issue 16's "done when": on the fixture vault in
+// the memory-kit's conventions, a session of Kessho calls (init, archives
+// full with derive, update phase, set summary, worklog persist, historize,
+// revive) leaves one last-session form per file (the one the file had),
+// one worklog note per week, and every archive tagged by its project.
+func TestKitVaultSession(t *testing.T) {
+	for name, eng := range engines(t) {
+		t.Run(name, func(t *testing.T) {
+			dir := fixtureVault(t, "kit-conventions")
+			v, err := vaultfs.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer v.Close()
+			before, err := ReadTree(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := &session{t: t, v: v, eng: eng, now: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)}
+			s.call("mem_init_project", `{"slug":"potager","scope":"personal","display":"potager — context"}`)
+			s.call("mem_archive", `{"slug":"potager","mode":"full","context_md":"# Potager\n","archive_subject":"semis","archive_body_md":"Semis faits.","derive":[{"fact":"Semer après les saints de glace","body":"Pas avant la mi-mai.","kind":"principle"}]}`)
+			s.call("mem_archive", `{"slug":"webshop","mode":"full","archive_subject":"release 1.5","archive_body_md":"Publiée.","derive":[{"fact":"CDN purge after release","body":"Purge the CDN after each release.","kind":"knowledge"}]}`)
+			s.call("mem_archive", `{"slug":"atelier","mode":"full","archive_subject":"montage","archive_body_md":"Monté.","no_derived_because":"travail manuel"}`)
+			s.call("mem_archive", `{"slug":"infra","mode":"incremental","phase":"run"}`)
+			s.call("mem_update_phase", `{"slug":"atelier","phase":"build"}`)
+			s.call("mem_set_summary", `{"slug":"webshop","summary":"La boutique en ligne."}`)
+			s.call("mem_worklog", `{"phase":"persist","week_of":"2026-11-25","brief_md":"b","detailed_md":"d","digest_md":"g"}`)
+			s.call("mem_worklog", `{"phase":"persist","brief_md":"b","detailed_md":"d","digest_md":"g"}`)
+			s.call("mem_historize", `{"slug":"webshop"}`)
+			s.call("mem_historize", `{"slug":"webshop","revive":true}`)
+			after, err := ReadTree(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkLastSessionForms(t, before, after)
+			checkOneWorklogPerWeek(t, after)
+			checkArchivesTagged(t, after)
+		})
+	}
+}
+
+// lastSessionForm is how a file writes last-session: "date" or
+// "datetime", with its quote ("'", "\"" or none); "" when absent.
+func lastSessionForm(text string) []string {
+	var forms []string
+	for _, l := range strings.Split(text, "\n") {
+		v, ok := strings.CutPrefix(l, "last-session:")
+		if !ok {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		q := ""
+		if v != "" && (v[0] == '\'' || v[0] == '"') {
+			q, v = v[:1], strings.Trim(v, `'"`)
+		}
+		kind := "datetime"
+		if _, err := time.Parse("2006-01-02", v); err == nil {
+			kind = "date"
+		} else if _, err := time.Parse(time.RFC3339, v); err != nil {
+			kind = "other:" + v
+		}
+		forms = append(forms, q+kind+q)
+	}
+	return forms
+}
+
+func checkLastSessionForms(t *testing.T, before, after map[string][]byte) {
+	t.Helper()
+	for p, data := range after {
+		forms := lastSessionForm(string(data))
+		if len(forms) > 1 {
+			t.Errorf("%s holds last-session %d times: %v", p, len(forms), forms)
+		}
+		if len(forms) == 1 && strings.HasPrefix(forms[0], "other") {
+			t.Errorf("%s: last-session in no known form: %s", p, forms[0])
+		}
+		if old := lastSessionForm(string(before[p])); len(old) == 1 && len(forms) == 1 && old[0] != forms[0] {
+			t.Errorf("%s: last-session went from the form %s to %s", p, old[0], forms[0])
+		}
+	}
+}
+
+func checkOneWorklogPerWeek(t *testing.T, after map[string][]byte) {
+	t.Helper()
+	var notes []string
+	for p := range after {
+		if rest, ok := strings.CutPrefix(p, "10-episodes/domains/worklogs/archives/"); ok {
+			notes = append(notes, rest)
+		}
+	}
+	sort.Strings(notes)
+	want := []string{"2026-11-16-worklog-S47.md", "2026-11-23-worklog-S48.md", "2026-11-30-worklog-S49.md"}
+	if !slices.Equal(notes, want) {
+		t.Errorf("worklog notes %v; want one a week, named as the kit's: %v", notes, want)
+	}
+}
+
+func checkArchivesTagged(t *testing.T, after map[string][]byte) {
+	t.Helper()
+	n := 0
+	for p, data := range after {
+		parts := strings.Split(p, "/")
+		if len(parts) != 5 || parts[0] != "10-episodes" || parts[3] != "archives" || parts[2] == "worklogs" {
+			continue
+		}
+		n++
+		kind := map[string]string{"projects": "project", "archived": "project", "domains": "domain"}[parts[1]]
+		doc, err := frontmatter.Parse(string(data))
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			continue
+		}
+		tags, _ := doc.Strings("tags")
+		key, _ := doc.String(kind)
+		if !slices.Contains(tags, kind+"/"+parts[2]) || key != parts[2] {
+			t.Errorf("%s: tags %v, %s %q; want the tag %s/%s and the key", p, tags, kind, key, kind, parts[2])
+		}
+	}
+	if n < 7 {
+		t.Errorf("%d archives checked; want the fixture's 4 and the session's 3", n)
+	}
+}
