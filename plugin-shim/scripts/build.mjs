@@ -56,6 +56,30 @@ const wasmModule = {
   },
 };
 
+// The core's Web Worker (src/engine/worker-main.ts): a classic script of
+// its own, which main.js carries as a string and starts from a Blob URL.
+const workerBuild = await build({
+  entryPoints: [join(root, "src", "engine", "worker-main.ts")],
+  bundle: true,
+  format: "iife",
+  platform: "browser",
+  target: "es2022",
+  minify: true,
+  legalComments: "none",
+  write: false,
+  logLevel: "warning",
+});
+const workerModule = {
+  name: "kessho-worker",
+  setup(b) {
+    b.onResolve({ filter: /^kessho:worker$/ }, (args) => ({ path: args.path, namespace: "kessho-worker" }));
+    b.onLoad({ filter: /.*/, namespace: "kessho-worker" }, () => ({
+      contents: `export const source = ${JSON.stringify(workerBuild.outputFiles[0].text)};\n`,
+      loader: "js",
+    }));
+  },
+};
+
 const result = await build({
   entryPoints: [join(root, "src", "main.ts")],
   bundle: true,
@@ -68,7 +92,7 @@ const result = await build({
   write: false,
   logLevel: "warning",
   banner: { js: "/* Kessho for Obsidian. Built from the Kessho repository (plugin-shim/); the wasm core is packed inside. */" },
-  plugins: [wasmModule],
+  plugins: [wasmModule, workerModule],
 });
 let js = result.outputFiles[0].text;
 const quoted = JSON.stringify(placeholder);

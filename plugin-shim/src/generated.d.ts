@@ -10,6 +10,11 @@ declare module "kessho:wasm" {
   export const wasmSHA256: string;
 }
 
+/** The core's Web Worker: src/engine/worker-main.ts bundled into a classic script (scripts/build.mjs). */
+declare module "kessho:worker" {
+  export const source: string;
+}
+
 /** The bench's copy of the packed module (scripts/bench.mjs). */
 declare module "bench-wasm" {
   export const packed: string;
