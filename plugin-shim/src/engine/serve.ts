@@ -16,7 +16,8 @@ export function serve(post: (msg: FromWorker) => void): (msg: ToWorker) => void 
   return (msg) => {
     if (msg.kind === "load") {
       const { packed, length } = msg;
-      const eng = new WasmEngine(() => WebAssembly.compile(decompress(unpack(packed, length))), warmupRequest);
+      // async: a damaged module (unpack, decompress) is a failed compile, reported as such.
+      const eng = new WasmEngine(async () => WebAssembly.compile(decompress(unpack(packed, length))), warmupRequest);
       engine = eng;
       eng.warm().then(
         () => post({ kind: "ready" }),
