@@ -4,7 +4,7 @@
 // src/obsidian.
 
 import { getLanguage, moment, Notice, Plugin, requireApiVersion } from "obsidian";
-import { compressedLength, packed } from "kessho:wasm";
+import { compressedLength, packedSource } from "kessho:wasm";
 import { source as workerSource } from "kessho:worker";
 import catalogJSON from "./generated/catalog.json";
 import { makeAPI, type KesshoAPI } from "./api";
@@ -13,6 +13,7 @@ import type { Values } from "./catalog/form";
 import type { CoreWorker } from "./engine/protocol";
 import { RemoteEngine } from "./engine/remote";
 import { InThread } from "./engine/serve";
+import { packedIn } from "./engine/unpack";
 import { Host } from "./host/service";
 import { words, type Words } from "./i18n";
 import { buttons, showMenu } from "./obsidian/actions";
@@ -50,7 +51,7 @@ export default class KesshoPlugin extends Plugin {
     this.engine = new RemoteEngine({
       spawn: () => this.spawn(),
       // The packed module as main.js holds it: the worker unpacks, decompresses and compiles it.
-      load: () => ({ kind: "load", packed, length: compressedLength }),
+      load: () => ({ kind: "load", packed: packedIn(packedSource), length: compressedLength }),
       deadlineMs: () => this.settings.deadline * 1000,
       overdue: (ms) => this.words().overdue.replace("{s}", String(ms / 1000)),
     });

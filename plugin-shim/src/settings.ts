@@ -19,8 +19,8 @@ export const maxDeadline = 600;
 export const defaultSettings: Settings = { lang: "auto", tz: "", deadline: 10 };
 
 /** validDeadline reports whether v is a deadline the settings accept: seconds from minDeadline to maxDeadline. */
-export function validDeadline(v: unknown): v is number {
-  return typeof v === "number" && Number.isFinite(v) && v >= minDeadline && v <= maxDeadline;
+export function validDeadline(v: number): boolean {
+  return Number.isFinite(v) && v >= minDeadline && v <= maxDeadline;
 }
 
 /** mergeSettings reads saved data, keeping only known, well-typed values. */
@@ -30,7 +30,8 @@ export function mergeSettings(saved: unknown): Settings {
     const s = saved as Record<string, unknown>;
     if (s["lang"] === "en" || s["lang"] === "fr" || s["lang"] === "auto") out.lang = s["lang"];
     if (typeof s["tz"] === "string") out.tz = s["tz"].trim();
-    if (validDeadline(s["deadline"])) out.deadline = s["deadline"];
+    const d = s["deadline"];
+    if (typeof d === "number" && validDeadline(d)) out.deadline = d;
   }
   return out;
 }

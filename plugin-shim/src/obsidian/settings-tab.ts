@@ -69,7 +69,7 @@ export class KesshoSettingTab extends PluginSettingTab {
   override async setControlValue(key: string, value: unknown): Promise<void> {
     if (key === "lang" && (value === "auto" || value === "en" || value === "fr")) this.host.settings.lang = value;
     else if (key === "tz" && typeof value === "string") this.host.settings.tz = value.trim();
-    else if (key === "deadline" && validDeadline(value)) this.host.settings.deadline = value;
+    else if (key === "deadline" && typeof value === "number" && validDeadline(value)) this.host.settings.deadline = value;
     else return;
     await this.host.saveSettings();
     // The tab's own words follow a new language.
