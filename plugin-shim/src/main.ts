@@ -49,7 +49,8 @@ export default class KesshoPlugin extends Plugin {
   override async onload(): Promise<void> {
     this.settings = mergeSettings(await this.loadData());
     this.engine = new RemoteEngine({
-      spawn: () => this.spawn(),
+      spawn: () => this.spawn(false),
+      fallback: () => this.spawn(true),
       // The packed module as main.js holds it: the worker unpacks, decompresses and compiles it.
       load: () => ({ kind: "load", packed: packedIn(packedSource), length: compressedLength }),
       deadlineMs: () => this.settings.deadline * 1000,
@@ -84,12 +85,12 @@ export default class KesshoPlugin extends Plugin {
   /**
    * spawn starts the core's worker: a classic worker from a Blob URL of
    * the script main.js carries. Where there is no Worker (or it cannot
-   * start), the same code runs on this thread (InThread).
+   * start), or when inThread, the same code runs on this thread (InThread).
    */
-  private spawn(): CoreWorker {
+  private spawn(inThread: boolean): CoreWorker {
     // Without WebAssembly (iOS Lockdown Mode) every call says why, in words a person can act on.
     if (!hasWasm()) throw new Error(this.words().noWasm);
-    if (typeof Worker === "undefined") return new InThread();
+    if (inThread || typeof Worker === "undefined") return new InThread();
     try {
       this.workerURL ??= URL.createObjectURL(new Blob([workerSource], { type: "text/javascript" }));
       return new Worker(this.workerURL, { name: "kessho-core" }) as unknown as CoreWorker;

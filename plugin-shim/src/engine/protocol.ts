@@ -39,5 +39,7 @@ export type FromWorker =
 export interface CoreWorker {
   postMessage(msg: ToWorker): void;
   onmessage: ((ev: { data: FromWorker }) => void) | null;
+  /** A Worker's error event: its script failed, or it crashed. */
+  onerror?: ((ev: { message?: string; preventDefault?: () => void }) => void) | null;
   terminate(): void;
 }

@@ -26,17 +26,25 @@ export interface RemoteOptions {
   deadlineMs: () => number;
   /** overdue is the message of a request stopped at its deadline (ms). */
   overdue: (ms: number) => string;
+  /**
+   * fallback, when given, replaces spawn for good once a worker failed to
+   * start at all (its script refused, e.g. by a content security policy):
+   * the in-thread fallback, so that calls still run.
+   */
+  fallback?: () => CoreWorker;
   /** memoryBound overrides memoryBound (tests). */
   memoryBound?: number;
 }
 
 type Answer = Extract<FromWorker, { kind: "answer" }>;
 
-/** A running worker: ready once its module compiled; reply takes the answer of the request in flight. */
+/** A running worker: ready once its module compiled; reply takes the answer of the request in flight, or the error that ended the worker. */
 interface Live {
   worker: CoreWorker;
   ready: Promise<void>;
-  reply: ((m: Answer) => void) | null;
+  reply: ((m: Answer | Error) => void) | null;
+  /** The worker died before it was ready (its script did not run). */
+  startFailed: boolean;
 }
 
 /**
@@ -60,6 +68,7 @@ export class RemoteEngine implements Engine, HostCore {
   overdue = 0;
   recycled = 0;
   private live: Live | null = null;
+  private useFallback = false;
   private queue: Promise<unknown> = Promise.resolve();
   private nextId = 1;
 
@@ -77,7 +86,9 @@ export class RemoteEngine implements Engine, HostCore {
 
   /** warm starts a worker and waits until its module is compiled and an instance started. */
   warm(): Promise<void> {
-    return this.enqueue(() => this.worker().ready);
+    return this.enqueue(async () => {
+      await this.ready();
+    });
   }
 
   /** stop ends the worker, if any (the plugin's unload). */
@@ -91,15 +102,47 @@ export class RemoteEngine implements Engine, HostCore {
     return next;
   }
 
+  /** ready returns the worker once its module is compiled; a worker that cannot start at all gives way to the fallback, when there is one. */
+  private async ready(): Promise<Live> {
+    const live = this.worker();
+    try {
+      await live.ready;
+      return live;
+    } catch (err) {
+      if (!live.startFailed || this.opts.fallback === undefined) throw err;
+      const next = this.worker();
+      await next.ready;
+      return next;
+    }
+  }
+
   private worker(): Live {
     if (this.live !== null) return this.live;
-    const worker = this.opts.spawn();
-    const live: Live = { worker, ready: Promise.resolve(), reply: null };
+    const fallback = this.useFallback ? this.opts.fallback : undefined;
+    const worker = fallback !== undefined ? fallback() : this.opts.spawn();
+    const live: Live = { worker, ready: Promise.resolve(), reply: null, startFailed: false };
+    let isReady = false;
     live.ready = new Promise<void>((resolve, reject) => {
       worker.onmessage = ({ data }) => {
-        if (data.kind === "ready") resolve();
-        else if (data.kind === "failed") reject(new Error(data.error));
+        if (data.kind === "ready") {
+          isReady = true;
+          resolve();
+        } else if (data.kind === "failed") reject(new Error(data.error));
         else live.reply?.(data);
+      };
+      // The worker itself died: its script did not run, or it crashed (out of memory).
+      worker.onerror = (ev) => {
+        ev.preventDefault?.();
+        const err = new Error(`kessho: the core's worker stopped: ${ev.message || "no reason given"}`);
+        if (!isReady) {
+          live.startFailed = true;
+          this.useFallback = true;
+          reject(err);
+          return;
+        }
+        const reply = live.reply;
+        this.end(live);
+        reply?.(err);
       };
     });
     // A worker that failed to load is dropped; the next request starts another.
@@ -127,8 +170,7 @@ export class RemoteEngine implements Engine, HostCore {
   }
 
   private async send(kind: "call" | "host", request: string): Promise<string> {
-    const live = this.worker();
-    await live.ready;
+    const live = await this.ready();
     const id = this.nextId++;
     const ms = this.opts.deadlineMs();
     const a = await new Promise<Answer>((resolve, reject) => {
@@ -139,6 +181,11 @@ export class RemoteEngine implements Engine, HostCore {
         this.respawn();
       }, ms);
       live.reply = (m) => {
+        if (m instanceof Error) {
+          window.clearTimeout(timer);
+          reject(m);
+          return;
+        }
         if (m.id !== id) return;
         window.clearTimeout(timer);
         live.reply = null;

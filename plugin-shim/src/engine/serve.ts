@@ -41,8 +41,8 @@ export function serve(post: (msg: FromWorker) => void): (msg: ToWorker) => void 
 /**
  * InThread is the fallback where there is no Worker (Node, which runs the
  * tests, or a platform without one): the same handler, on this thread.
- * Nothing can interrupt it, so a call's deadline cannot stop it; it only
- * keeps the UI thread free between rounds, as before the worker.
+ * Nothing can interrupt it, so a step's deadline cannot stop it: it runs
+ * as the plugin did before the worker.
  */
 export class InThread {
   onmessage: ((ev: { data: FromWorker }) => void) | null = null;

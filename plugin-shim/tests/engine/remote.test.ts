@@ -63,6 +63,31 @@ class Relay implements CoreWorker {
   }
 }
 
+/** Dying is a worker that dies (its error event) when it gets its module ("start") or its first request ("request"). */
+class Dying implements CoreWorker {
+  onmessage: ((ev: { data: FromWorker }) => void) | null = null;
+  onerror: ((ev: { message?: string }) => void) | null = null;
+  terminated = false;
+  private inner = new Relay();
+
+  constructor(private when: "start" | "request") {
+    this.inner.onmessage = (ev) => this.onmessage?.(ev);
+  }
+
+  postMessage(msg: ToWorker): void {
+    if ((msg.kind === "load") === (this.when === "start")) {
+      setTimeout(() => this.onerror?.({ message: this.when === "start" ? "script refused" : "out of memory" }), 1);
+      return;
+    }
+    this.inner.postMessage(msg);
+  }
+
+  terminate(): void {
+    this.terminated = true;
+    this.inner.terminate();
+  }
+}
+
 /** engine returns a RemoteEngine whose workers are the ones given, in order, then Relays. */
 function engine(workers: CoreWorker[], more: Partial<RemoteOptions> = {}): { eng: RemoteEngine; spawned: CoreWorker[] } {
   const spawned: CoreWorker[] = [];
@@ -164,6 +189,35 @@ describe("RemoteEngine", () => {
     assert.equal((spawned[0] as Relay).terminated, true);
     assert.match(await eng.call(req), /unknown tool/);
     assert.equal(eng.started, 2);
+  });
+
+  test("a worker whose script cannot run: calls go to the fallback, from then on", async () => {
+    const refused = new Dying("start");
+    const fell: CoreWorker[] = [];
+    const { eng, spawned } = engine([refused], {
+      fallback: () => {
+        const w = new Relay();
+        fell.push(w);
+        return w;
+      },
+    });
+    assert.match(await eng.call(req), /unknown tool/);
+    assert.equal(refused.terminated, true);
+    assert.equal(fell.length, 1);
+    // Once stopped, the next one is a fallback again, not a worker that cannot start.
+    eng.stop();
+    assert.match(await eng.call(req), /unknown tool/);
+    assert.equal(spawned.length, 1);
+    assert.equal(fell.length, 2);
+  });
+
+  test("a worker that dies during a request: the call says why, and the next call gets a new worker", async () => {
+    const dying = new Dying("request");
+    const { eng, spawned } = engine([dying]);
+    await assert.rejects(eng.call(req), /the core's worker stopped: out of memory/);
+    assert.equal(dying.terminated, true);
+    assert.match(await eng.call(req), /unknown tool/);
+    assert.equal(spawned.length, 2);
   });
 
   test("a worker that cannot start (no WebAssembly): every call says why", async () => {
