@@ -1,14 +1,16 @@
-// pack: bytes as a JavaScript string literal's content at 8/7 of their size
-// (base64 costs 4/3), for the wasm core inside main.js.
+// pack: bytes as text at 8/7 of their size (base64 costs 4/3) that both a
+// JavaScript string literal and a block comment can hold, for the wasm core
+// inside main.js (a comment there: see scripts/build.mjs).
 //
 // The bytes are read as a stream of 7-bit groups. A group becomes the
 // character of that code (one byte of UTF-8), unless it is one a string
-// literal cannot hold raw (NUL, LF, CR, '"', '\'); such a group and the
+// literal cannot hold raw (NUL, LF, CR, '"', '\') or '/' (so that "*/",
+// the end of a comment, never occurs); such a group and the
 // next one become a single character from U+0080 to U+03FF (two bytes of
 // UTF-8): ((index of the group in FORBIDDEN) + 1) << 7 | next group.
 // This is base-122's idea. src/engine/unpack.ts decodes it.
 
-export const FORBIDDEN = [0x00, 0x0a, 0x0d, 0x22, 0x5c];
+export const FORBIDDEN = [0x00, 0x0a, 0x0d, 0x22, 0x5c, 0x2f];
 
 /** pack returns the string for bytes (a Uint8Array). */
 export function pack(bytes) {

@@ -1,16 +1,19 @@
 // Kessho for Obsidian: lifecycle and registration only. The logic is in
-// src/host (the call loop), src/engine (the wasm core) and src/catalog
-// (forms); what touches Obsidian's API is in src/obsidian.
+// src/host (the call loop), src/engine (the wasm core, run in a Web
+// Worker) and src/catalog (forms); what touches Obsidian's API is in
+// src/obsidian.
 
 import { getLanguage, moment, Notice, Plugin, requireApiVersion } from "obsidian";
-import { compressedLength, packed } from "kessho:wasm";
+import { compressedLength, packedSource } from "kessho:wasm";
+import { source as workerSource } from "kessho:worker";
 import catalogJSON from "./generated/catalog.json";
 import { makeAPI, type KesshoAPI } from "./api";
 import type { Catalog, Lang } from "./catalog/catalog";
 import type { Values } from "./catalog/form";
-import { unpack } from "./engine/unpack";
-import { warmupRequest } from "./engine/warmup";
-import { decompress, WasmEngine } from "./engine/wasm";
+import type { CoreWorker } from "./engine/protocol";
+import { RemoteEngine } from "./engine/remote";
+import { InThread } from "./engine/serve";
+import { packedIn } from "./engine/unpack";
 import { Host } from "./host/service";
 import { words, type Words } from "./i18n";
 import { buttons, showMenu } from "./obsidian/actions";
@@ -25,23 +28,34 @@ function hasWasm(): boolean {
   return typeof WebAssembly === "object" && typeof WebAssembly.compile === "function";
 }
 
+/** whenIdle runs f when the UI thread is idle (within 2 s), or soon where requestIdleCallback is missing (Safari). */
+function whenIdle(f: () => void): void {
+  if (typeof window.requestIdleCallback === "function") window.requestIdleCallback(f, { timeout: 2000 });
+  else window.setTimeout(f, 0);
+}
+
 export default class KesshoPlugin extends Plugin {
   override settings: Settings = mergeSettings(null);
   catalog: Catalog = catalogJSON as Catalog;
   drafts = new Map<string, Values>();
   /** The clock calls use; tests replace it. */
   clock: () => Date = () => new Date();
-  engine!: WasmEngine;
+  engine!: RemoteEngine;
+  /** The worker's script as a Blob URL, made at the first worker and revoked at unload. */
+  private workerURL: string | null = null;
   host!: Host;
   api!: KesshoAPI;
 
   override async onload(): Promise<void> {
     this.settings = mergeSettings(await this.loadData());
-    this.engine = new WasmEngine(async () => {
-      // Without WebAssembly (iOS Lockdown Mode) every call says why, in words a person can act on.
-      if (!hasWasm()) throw new Error(this.words().noWasm);
-      return WebAssembly.compile(decompress(unpack(packed, compressedLength)));
-    }, warmupRequest);
+    this.engine = new RemoteEngine({
+      spawn: () => this.spawn(false),
+      fallback: () => this.spawn(true),
+      // The packed module as main.js holds it: the worker unpacks, decompresses and compiles it.
+      load: () => ({ kind: "load", packed: packedIn(packedSource), length: compressedLength }),
+      deadlineMs: () => this.settings.deadline * 1000,
+      overdue: (ms) => this.words().overdue.replace("{s}", String(ms / 1000)),
+    });
     this.host = new Host(this.engine, new ObsidianVault(this.app), {
       clock: () => this.clock(),
       tz: () => resolveTZ(this.settings),
@@ -53,12 +67,36 @@ export default class KesshoPlugin extends Plugin {
     this.registerView(recallViewType, (leaf) => new RecallView(leaf, this));
     this.addRibbonIcon("gem", words(this.lang()).ribbon, (evt) => showMenu(this, evt));
     this.addSettingTab(new KesshoSettingTab(this.app, this));
-    // Compile the core once the app is ready, so the first button press is
-    // quick; or say once, at start, that it cannot run here.
+    // Compile the core in its worker once the app is ready and idle, so
+    // that the first button press is quick and start-up never waits; or
+    // say once, at start, that it cannot run here.
     this.app.workspace.onLayoutReady(() => {
       if (!hasWasm()) new Notice(this.words().noWasm, 0);
-      else void this.engine.warm().catch(() => undefined);
+      else whenIdle(() => void this.engine.warm().catch(() => undefined));
     });
+  }
+
+  override onunload(): void {
+    this.engine.stop();
+    if (this.workerURL !== null) URL.revokeObjectURL(this.workerURL);
+    this.workerURL = null;
+  }
+
+  /**
+   * spawn starts the core's worker: a classic worker from a Blob URL of
+   * the script main.js carries. Where there is no Worker (or it cannot
+   * start), or when inThread, the same code runs on this thread (InThread).
+   */
+  private spawn(inThread: boolean): CoreWorker {
+    // Without WebAssembly (iOS Lockdown Mode) every call says why, in words a person can act on.
+    if (!hasWasm()) throw new Error(this.words().noWasm);
+    if (inThread || typeof Worker === "undefined") return new InThread();
+    try {
+      this.workerURL ??= URL.createObjectURL(new Blob([workerSource], { type: "text/javascript" }));
+      return new Worker(this.workerURL, { name: "kessho-core" }) as unknown as CoreWorker;
+    } catch {
+      return new InThread();
+    }
   }
 
   /** lang is the language of calls and forms: the setting, or Obsidian's. */

@@ -8,9 +8,20 @@ export interface Settings {
   lang: "auto" | Lang;
   /** IANA zone of the vault; "" is the device's. */
   tz: string;
+  /** Seconds one request to the core may take before its worker is stopped (src/engine/remote.ts). */
+  deadline: number;
 }
 
-export const defaultSettings: Settings = { lang: "auto", tz: "" };
+/** The bounds of the deadline setting, in seconds. */
+export const minDeadline = 1;
+export const maxDeadline = 600;
+
+export const defaultSettings: Settings = { lang: "auto", tz: "", deadline: 10 };
+
+/** validDeadline reports whether v is a deadline the settings accept: seconds from minDeadline to maxDeadline. */
+export function validDeadline(v: number): boolean {
+  return Number.isFinite(v) && v >= minDeadline && v <= maxDeadline;
+}
 
 /** mergeSettings reads saved data, keeping only known, well-typed values. */
 export function mergeSettings(saved: unknown): Settings {
@@ -19,6 +30,8 @@ export function mergeSettings(saved: unknown): Settings {
     const s = saved as Record<string, unknown>;
     if (s["lang"] === "en" || s["lang"] === "fr" || s["lang"] === "auto") out.lang = s["lang"];
     if (typeof s["tz"] === "string") out.tz = s["tz"].trim();
+    const d = s["deadline"];
+    if (typeof d === "number" && validDeadline(d)) out.deadline = d;
   }
   return out;
 }

@@ -62,6 +62,11 @@ export class WasmEngine implements Engine, HostCore {
     return this.enqueue(() => this.callNow(request, "handle_host"));
   }
 
+  /** memoryBytes is the running instance's linear memory, in bytes (0: none). */
+  memoryBytes(): number {
+    return this.instance?.memory.buffer.byteLength ?? 0;
+  }
+
   /** warm compiles the module and starts an instance ahead of the first call. */
   warm(): Promise<void> {
     return this.enqueue(async () => {

@@ -1,12 +1,13 @@
-// The settings tab: language and the vault's time zone. Obsidian 1.13 and
-// later draw it from getSettingDefinitions (so its settings search finds
-// both); earlier versions (minAppVersion is 1.6.6) call display(), which
-// draws the same two settings by hand.
+// The settings tab: language, the vault's time zone and the time limit of
+// a step of a call. Obsidian 1.13 and later draw it from
+// getSettingDefinitions (so its settings search finds them); earlier
+// versions (minAppVersion is 1.6.6) call display(), which draws the same
+// settings by hand.
 
 import { PluginSettingTab, requireApiVersion, Setting, type App, type Plugin, type SettingDefinitionItem } from "obsidian";
 import type { Lang } from "../catalog/catalog";
 import type { Words } from "../i18n";
-import { deviceZone, validZone, type Settings } from "../settings";
+import { defaultSettings, deviceZone, maxDeadline, minDeadline, validDeadline, validZone, type Settings } from "../settings";
 
 /** What the tab needs from the plugin. */
 export interface SettingsHost extends Plugin {
@@ -42,18 +43,33 @@ export class KesshoSettingTab extends PluginSettingTab {
           validate: (v: string) => (v.trim() !== "" && !validZone(v.trim()) ? `⚠ ${v.trim()}: ${w.badZone}.` : undefined),
         },
       },
+      {
+        name: w.settingsDeadline,
+        desc: w.settingsDeadlineDesc,
+        control: {
+          type: "number",
+          key: "deadline",
+          min: minDeadline,
+          max: maxDeadline,
+          defaultValue: defaultSettings.deadline,
+          placeholder: String(defaultSettings.deadline),
+          validate: (v: number) => (validDeadline(v) ? undefined : `⚠ ${v}: ${w.badDeadline}.`),
+        },
+      },
     ];
   }
 
   override getControlValue(key: string): unknown {
     if (key === "lang") return this.host.settings.lang;
     if (key === "tz") return this.host.settings.tz;
+    if (key === "deadline") return this.host.settings.deadline;
     return undefined;
   }
 
   override async setControlValue(key: string, value: unknown): Promise<void> {
     if (key === "lang" && (value === "auto" || value === "en" || value === "fr")) this.host.settings.lang = value;
     else if (key === "tz" && typeof value === "string") this.host.settings.tz = value.trim();
+    else if (key === "deadline" && typeof value === "number" && validDeadline(value)) this.host.settings.deadline = value;
     else return;
     await this.host.saveSettings();
     // The tab's own words follow a new language.
@@ -98,6 +114,21 @@ export class KesshoSettingTab extends PluginSettingTab {
         .onChange(async (v) => {
           this.host.settings.tz = v.trim();
           describe(this.host.settings.tz);
+          await this.host.saveSettings();
+        }),
+    );
+    const deadline = new Setting(containerEl).setName(w.settingsDeadline).setDesc(w.settingsDeadlineDesc);
+    deadline.addText((t) =>
+      t
+        .setPlaceholder(String(defaultSettings.deadline))
+        .setValue(String(this.host.settings.deadline))
+        .onChange(async (v) => {
+          // A value out of bounds is not kept, and the description says why.
+          const n = Number(v.trim());
+          const ok = v.trim() !== "" && validDeadline(n);
+          deadline.setDesc(w.settingsDeadlineDesc + (ok ? "" : ` ⚠ ${v.trim()}: ${w.badDeadline}.`));
+          if (!ok) return;
+          this.host.settings.deadline = n;
           await this.host.saveSettings();
         }),
     );

@@ -4,81 +4,30 @@
 // conformance case gives the same answer and vault as in Node.
 //
 // Chromium is Debian's (/usr/bin/chromium, scripts/ensure-chromium.sh),
-// driven by playwright-core; pages come from a server on 127.0.0.1.
+// driven by playwright-core; pages come from a server on 127.0.0.1
+// (chromium.ts).
 
 import assert from "node:assert/strict";
-import { readFileSync, mkdtempSync, rmSync, existsSync, readdirSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { build } from "esbuild";
-import { chromium, type BrowserContext } from "playwright-core";
-import { casesDir, pluginDir } from "../node";
-
-const executablePath = "/usr/bin/chromium";
+import { casesDir } from "../node";
+import { executablePath, openChromium, type Chromium } from "./chromium";
 
 describe("chromium", { skip: existsSync(executablePath) ? false : "no /usr/bin/chromium (scripts/ensure-chromium.sh)" }, () => {
-  let server: Server;
-  let base = "";
-  let context: BrowserContext;
-  let profile = "";
-
+  let browser: Chromium;
   before(async () => {
-    const page = await build({
-      entryPoints: [join(pluginDir, "tests", "browser", "page.ts")],
-      bundle: true,
-      format: "iife",
-      platform: "browser",
-      target: "es2022",
-      write: false,
-      alias: { obsidian: join(pluginDir, "tests", "fake", "obsidian.ts") },
-      logLevel: "warning",
-    });
-    const files: Record<string, [string, string | Buffer]> = {
-      "/": ["text/html; charset=utf-8", '<!doctype html><meta charset="utf-8"><title>Kessho smoke</title><script src="/page.js"></script>'],
-      "/page.js": ["text/javascript; charset=utf-8", page.outputFiles[0]!.text],
-      "/main.js": ["text/javascript; charset=utf-8", readFileSync(join(pluginDir, "main.js"))],
-    };
-    server = createServer((req, res) => {
-      const f = files[req.url ?? ""];
-      if (f === undefined) {
-        res.writeHead(404).end();
-        return;
-      }
-      res.writeHead(200, { "content-type": f[0] }).end(f[1]);
-    });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    const addr = server.address();
-    base = `http://127.0.0.1:${typeof addr === "object" && addr !== null ? addr.port : 0}`;
-    profile = mkdtempSync(join(tmpdir(), "kessho-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath,
-      headless: true,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await openChromium("page.ts", "Kessho smoke");
   });
-
   after(async () => {
-    await context?.close();
-    await new Promise((r) => server?.close(r));
-    if (profile !== "") rmSync(profile, { recursive: true, force: true });
+    await browser?.close();
   });
 
   test("main.js runs every conformance case in the browser", async (t) => {
-    const page = await context.newPage();
+    const page = await browser.context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(String(e)));
-    await page.goto(base + "/");
+    await page.goto(browser.base + "/");
     const cases = readdirSync(casesDir)
       .filter((n) => n.endsWith(".txtar"))
       .sort()

@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import { compress, init } from "@bokuweb/zstd-wasm";
 import { pack } from "../../scripts/pack.mjs";
-import { unpack } from "../../src/engine/unpack";
+import { packedIn, unpack } from "../../src/engine/unpack";
 import { decompress, WasmEngine } from "../../src/engine/wasm";
-import { repoDir } from "../node";
+import { mainJs, repoDir } from "../node";
 
 const wasmPath = process.env["KESSHO_WASM"] ?? join(repoDir, "host", "engine", "module", "kessho.wasm");
 
@@ -28,12 +28,25 @@ describe("unpack", () => {
     assert.deepEqual(unpack(pack(zeros), zeros.length), zeros);
   });
 
-  test("packs with no character a string literal cannot hold, at 8/7 of the size", () => {
+  test("packs with no character a string literal cannot hold, nor the end of a comment, at 8/7 of the size", () => {
     const b = new Uint8Array(70000).map((_, i) => (i * 7919) % 251);
     const s = pack(b);
     assert.ok(!/["\\\n\r\0\u2028\u2029]/.test(s));
+    assert.ok(!s.includes("*/"), "a block comment can hold it");
+    // '/' never appears raw: a group of its code is always escaped.
+    const stars = new Uint8Array(4096).map((_, i) => (i % 3 === 0 ? 0x2a : i % 3 === 1 ? 0x2f : (i * 31) & 0xff));
+    assert.ok(!pack(stars).includes("*/"));
     assert.ok(![...s].some((ch) => ch.charCodeAt(0) >= 0x400), "two UTF-8 bytes at most");
     assert.ok(Buffer.byteLength(s) <= Math.ceil((b.length * 8) / 7) + 1);
+  });
+
+  test("main.js carries the module in a comment, read back through the function that holds it", () => {
+    const f = new Function("/*" + pack(new Uint8Array([1, 2, 3, 0x2f, 0x2a])) + '*/ return "";') as () => string;
+    assert.deepEqual(unpack(packedIn(f), 5), new Uint8Array([1, 2, 3, 0x2f, 0x2a]));
+    assert.throws(() => packedIn(() => ""), /the packed module is missing/);
+    const js = mainJs();
+    assert.equal(js.match(/\/\*[^]{1000000,}?\*\//g)?.length, 1, "one long comment: the module");
+    assert.ok(!/"[^"\n]{200000,}"/.test(js.replace(/\/\*[^]*?\*\//g, "")), "no long string literal");
   });
 
   test("main.js carries the module byte for byte", async () => {

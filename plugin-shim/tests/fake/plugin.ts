@@ -13,9 +13,9 @@ export interface LoadedPlugin {
     callText(tool: string, args?: unknown, o?: { now?: string | Date; tz?: string; lang?: string }): Promise<string>;
     catalog: { tools: { name: string; title: { en: string; fr: string }; params: { name: string; type: string }[] }[] };
   };
-  settings: { lang: string; tz: string };
+  settings: { lang: string; tz: string; deadline: number };
   clock: () => Date;
-  engine: { started: number; call(req: string): Promise<string> };
+  engine: { started: number; workerCalls: number; overdue: number; recycled: number; call(req: string): Promise<string>; warm(): Promise<void> };
   commands: obsidian.Command[];
   ribbonIcons: { icon: string; title: string; callback: (evt: unknown) => unknown }[];
   settingTabs: obsidian.PluginSettingTab[];

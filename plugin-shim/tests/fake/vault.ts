@@ -91,6 +91,13 @@ export class FakeVault {
   calls: string[] = [];
   reads = new Map<string, number>();
   adapter: FakeAdapter;
+  /**
+   * io, when set, runs before every adapter read, stat and list, which
+   * answer once it resolves: a page sets it to answer in a task of its
+   * own, as Obsidian's adapter does (Node's fs on desktop, Capacitor's
+   * bridge on mobile). Unset, they answer at once (in microtasks).
+   */
+  io: (() => Promise<void>) | null = null;
 
   constructor(files: Record<string, Uint8Array | string> = {}) {
     this.adapter = new FakeAdapter(this);
@@ -293,12 +300,14 @@ export class FakeAdapter {
   }
 
   async stat(path: string): Promise<{ type: "file" | "folder"; ctime: number; mtime: number; size: number } | null> {
+    await this.v.io?.();
     const k = this.v.kindOf(path);
     if (k === null) return null;
     return { type: k, ctime: 0, mtime: 0, size: k === "file" ? this.v.files.get(norm(path))!.length : 0 };
   }
 
   async list(path: string): Promise<{ files: string[]; folders: string[] }> {
+    await this.v.io?.();
     const p = norm(path);
     if (this.v.kindOf(p) !== "folder") throw fsError("ENOENT", p);
     const files: string[] = [];
@@ -322,6 +331,7 @@ export class FakeAdapter {
   }
 
   private async readBytes(path: string): Promise<Uint8Array> {
+    await this.v.io?.();
     const b = this.v.files.get(norm(path));
     if (b === undefined) throw fsError("ENOENT", path);
     return b;

@@ -169,6 +169,13 @@ describe("plugin", () => {
     (tz.components[0] as TextComponent).input("Mars/Olympus");
     assert.match(tz.descEl.text, /Mars\/Olympus/);
     (tz.components[0] as TextComponent).input("Asia/Tokyo");
+    // The time limit: out of bounds is said and not kept; in bounds is saved.
+    const limit = Setting.all.find((s) => s.nameEl.text === "Durée maximale d'une étape")!;
+    (limit.components[0] as TextComponent).input("0");
+    assert.match(limit.descEl.text, /⚠ 0: pas un nombre de secondes de 1 à 600/);
+    assert.equal(plugin.settings.deadline, 10);
+    (limit.components[0] as TextComponent).input("25");
+    await until(() => (app.data["kessho"] as { deadline?: number }).deadline === 25, "the time limit to be saved");
 
     const a = (await plugin.api.call("mem_update_phase", { slug: "alpha", phase: "x" })) as { ok: boolean };
     assert.equal(a.ok, true);
@@ -176,7 +183,7 @@ describe("plugin", () => {
 
     // Saved settings come back at the next load.
     const again = await loadPlugin(js, app);
-    assert.deepEqual(again.settings, { lang: "fr", tz: "Asia/Tokyo" });
+    assert.deepEqual(again.settings, { lang: "fr", tz: "Asia/Tokyo", deadline: 25 });
   });
 
   test("settings on Obsidian 1.13: both are declared for its search, read, saved and checked", async () => {
@@ -194,6 +201,7 @@ describe("plugin", () => {
       [
         ["Language", "lang"],
         ["Vault time zone", "tz"],
+        ["Time limit of a step", "deadline"],
       ],
     );
     assert.deepEqual(Object.keys(defs[0]!.control.options!), ["auto", "en", "fr"]);
@@ -211,6 +219,14 @@ describe("plugin", () => {
     assert.equal(validate(""), undefined);
     await tab.setControlValue("lang", "xx");
     assert.equal(plugin.settings.lang, "fr", "an unknown value is not taken");
+    assert.equal(tab.getControlValue("deadline"), 10);
+    await tab.setControlValue("deadline", 30);
+    assert.equal((app.data["kessho"] as { deadline?: number }).deadline, 30);
+    await tab.setControlValue("deadline", 0);
+    assert.equal(plugin.settings.deadline, 30, "a time limit out of bounds is not taken");
+    const limit = tab.getSettingDefinitions()[2]!.control.validate as unknown as (v: number) => string | undefined;
+    assert.match(limit(0) ?? "", /pas un nombre de secondes/);
+    assert.equal(limit(10), undefined);
   });
 
   test("unload leaves nothing behind", async () => {

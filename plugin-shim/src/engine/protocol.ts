@@ -1,0 +1,45 @@
+// The messages between the UI thread (src/engine/remote.ts) and the worker
+// that runs the core (src/engine/serve.ts). Requests and answers are JSON
+// text, as the core reads and writes them.
+
+/** The first message a worker gets: the module as main.js carries it (packed zstd, see unpack.ts). */
+export interface LoadMessage {
+  kind: "load";
+  packed: string;
+  /** How many zstd bytes packed holds. */
+  length: number;
+}
+
+/** One round: a request for the core's handle ("call") or handle_host ("host") entry. */
+export interface RequestMessage {
+  kind: "call" | "host";
+  id: number;
+  request: string;
+}
+
+export type ToWorker = LoadMessage | RequestMessage;
+
+/** What a worker says: ready (compiled, an instance started), failed to load, or answered one request. */
+export type FromWorker =
+  | { kind: "ready" }
+  | { kind: "failed"; error: string }
+  | {
+      kind: "answer";
+      id: number;
+      /** The core's answer, or the error that stopped it. */
+      answer?: string;
+      error?: string;
+      /** Requests this worker answered so far (the Done-when test checks that calls run here). */
+      calls: number;
+      /** The instance's linear memory after the request, in bytes (0: none running). */
+      memory: number;
+    };
+
+/** CoreWorker is what a Web Worker and the in-thread fallback (InThread) both offer. */
+export interface CoreWorker {
+  postMessage(msg: ToWorker): void;
+  onmessage: ((ev: { data: FromWorker }) => void) | null;
+  /** A Worker's error event: its script failed, or it crashed. */
+  onerror?: ((ev: { message?: string; preventDefault?: () => void }) => void) | null;
+  terminate(): void;
+}

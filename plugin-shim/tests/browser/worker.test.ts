@@ -1,0 +1,126 @@
+// Issue 15's first "Done when": in headless Chromium, the built main.js
+// never blocks the UI thread for more than 50 ms (Long Tasks API), neither
+// at start-up nor during a call on a project of 3,000 archives, because the
+// core is decompressed, compiled and run in a Web Worker; the call's
+// requests are answered there (the worker counts them, and the page counts
+// the messages to and from real workers). Then a step past its time limit
+// stops the worker, the call says so, nothing is written, and a new worker
+// answers the next call.
+
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { after, before, describe, test } from "node:test";
+import type { Page } from "playwright-core";
+import { executablePath, openChromium, type Chromium } from "./chromium";
+
+interface Task {
+  start: number;
+  duration: number;
+}
+interface Probe {
+  workers: number;
+  blobWorkers: number;
+  terminated: number;
+  requests: number;
+  answers: number;
+}
+interface Started {
+  loadMs: number;
+  readyMs: number;
+  startedAtLoad: number;
+  longTasks: Task[];
+  probe: Probe;
+}
+interface Called {
+  ms: number;
+  answer: string;
+  answerBytes: number;
+  error: string;
+  unchanged: boolean;
+  workerCalls: number;
+  requests: number;
+  overdue: number;
+  longTasks: Task[];
+  probe: Probe;
+}
+interface WorkerPage {
+  start(n: number): Promise<Started>;
+  bigCall(tool: string, args: Record<string, unknown>): Promise<Called>;
+  setDeadline(s: number): void;
+}
+
+const archives = 3000;
+const show = (ts: Task[]) => ts.map((t) => `${t.duration.toFixed(0)} ms at ${t.start.toFixed(0)}`).join(", ");
+
+describe("the core in a Web Worker", { skip: existsSync(executablePath) ? false : "no /usr/bin/chromium (scripts/ensure-chromium.sh)" }, () => {
+  let browser: Chromium;
+  let page: Page;
+  const errors: string[] = [];
+  const w = () => (globalThis as unknown as { kesshoWorker: WorkerPage }).kesshoWorker;
+  const start = (n: number) => page.evaluate(`(${w.toString()})().start(${n})`) as Promise<Started>;
+  const bigCall = (tool: string, args: object) => page.evaluate(`(${w.toString()})().bigCall(${JSON.stringify(tool)}, ${JSON.stringify(args)})`) as Promise<Called>;
+  const setDeadline = (s: number) => page.evaluate(`(${w.toString()})().setDeadline(${s})`);
+
+  before(async () => {
+    browser = await openChromium("worker-page.ts", "Kessho worker");
+    page = await browser.context.newPage();
+    page.on("pageerror", (e) => errors.push(String(e)));
+    await page.goto(browser.base + "/");
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  test(`no task over 50 ms at start-up nor during a call on ${archives} archives; the call runs in the worker`, async (t) => {
+    // A long task is wall time: on a loaded machine the OS may hold the
+    // page's thread mid-task. So a fresh page tries again, up to five
+    // times, and one attempt must be clean from start to end. With the
+    // core on the UI thread no attempt can be: compiling it alone blocks
+    // the thread for hundreds of milliseconds.
+    const seen: string[] = [];
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      if (attempt > 1) {
+        await page.close();
+        page = await browser.context.newPage();
+        page.on("pageerror", (e) => errors.push(String(e)));
+        await page.goto(browser.base + "/");
+      }
+      const s = await start(archives);
+      t.diagnostic(`attempt ${attempt}, start-up: onload ${s.loadMs.toFixed(0)} ms, core ready in its worker ${s.readyMs.toFixed(0)} ms; long tasks: ${show(s.longTasks) || "none"}`);
+      assert.equal(s.startedAtLoad, 0, "nothing is compiled during onload");
+      assert.equal(s.probe.blobWorkers, 1, "one worker, from a Blob URL");
+
+      const c = await bigCall("mem_archive_rewrite_paths", { slug: "big" });
+      t.diagnostic(`attempt ${attempt}, dry run on ${archives} archives: ${c.ms.toFixed(0)} ms, answer ${c.answerBytes} bytes, ${c.workerCalls} requests answered by the worker; long tasks: ${show(c.longTasks) || "none"}`);
+      assert.equal(c.error, "");
+      assert.match(c.answer, new RegExp(`^\\{"ok":true,"result":\\{"slug":"big".*"files_scanned":${archives + 2},"files_changed":${archives + 1}`));
+      assert.ok(c.unchanged, "a dry run writes nothing");
+      // The call completed in the worker: every request went to a real worker, which counted it and answered.
+      assert.ok(c.workerCalls >= 3, `the worker answered ${c.workerCalls} requests`);
+      assert.equal(c.requests, c.workerCalls, "each request the engine sent, a real worker counted");
+      assert.equal(c.probe.answers, c.probe.requests);
+      assert.equal(c.probe.workers, 1);
+      assert.deepEqual(errors, []);
+      if (s.longTasks.length === 0 && c.longTasks.length === 0) return;
+      seen.push(`attempt ${attempt}: start-up ${show(s.longTasks) || "none"}; call ${show(c.longTasks) || "none"}`);
+    }
+    assert.fail(`a task over 50 ms in every attempt: ${seen.join(" | ")}`);
+  });
+
+  test("a step past its time limit stops the worker and says so; nothing is written; a new worker answers next", async () => {
+    await setDeadline(0.2);
+    const c = await bigCall("mem_archive_rewrite_paths", { slug: "big", confirm: true });
+    assert.match(c.error, /one step of this call took longer than 0\.2 s, the time limit in Kessho's settings\. Nothing was written\./);
+    assert.ok(c.unchanged, "nothing of the call's plan is applied");
+    assert.equal(c.overdue, 1);
+    assert.equal(c.probe.terminated, 1, "the worker was terminated");
+    assert.equal(c.probe.workers, 2, "and replaced");
+    await setDeadline(10);
+    const next = await bigCall("mem_read_history", { slug: "big", limit: 1 });
+    assert.equal(next.error, "");
+    assert.match(next.answer, new RegExp(`^\\{"ok":true,"result":\\{"slug":"big".*"total":${archives}`));
+    assert.ok(next.workerCalls >= 1);
+    assert.equal(next.probe.workers, 2);
+    assert.deepEqual(errors, []);
+  });
+});

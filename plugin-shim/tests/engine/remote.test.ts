@@ -1,0 +1,235 @@
+// The engine the plugin uses (src/engine/remote.ts): every request is a
+// message to a worker and back. Here the worker is the in-thread fallback
+// (serve.ts's InThread, what runs where there is no Worker), or a fake one
+// that hangs or fails, to check the deadline, the memory bound and that a
+// call stopped at its deadline applies nothing. The real Web Worker is
+// checked in Chromium (tests/browser/worker.test.ts).
+
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { before, describe, test } from "node:test";
+import { compress, init } from "@bokuweb/zstd-wasm";
+import type { App as ObsidianApp } from "obsidian";
+import { pack } from "../../scripts/pack.mjs";
+import type { CoreWorker, FromWorker, LoadMessage, ToWorker } from "../../src/engine/protocol";
+import { RemoteEngine, type RemoteOptions } from "../../src/engine/remote";
+import { InThread } from "../../src/engine/serve";
+import { call } from "../../src/host/call";
+import { ObsidianVault } from "../../src/obsidian/vault-port";
+import { diffTrees } from "../cases";
+import { App } from "../fake/obsidian";
+import { caseNamed } from "../host/helpers";
+import { repoDir } from "../node";
+
+// The engine's timers are the window's, as in Obsidian; under Node the global object stands for it.
+(globalThis as unknown as { window: typeof globalThis }).window ??= globalThis;
+
+const wasmPath = process.env["KESSHO_WASM"] ?? join(repoDir, "host", "engine", "module", "kessho.wasm");
+const req = '{"tool":"mem_nope","now":"2026-11-30T10:15:00+01:00","lang":"en"}';
+const overdue = (ms: number) => `over ${ms} ms`;
+
+let load: LoadMessage;
+before(async () => {
+  await init();
+  const zst = compress(readFileSync(wasmPath), 3);
+  load = { kind: "load", packed: pack(zst), length: zst.length };
+});
+
+/** Relay is the in-thread worker, with replies it can hold back and a record of its end. */
+class Relay implements CoreWorker {
+  onmessage: ((ev: { data: FromWorker }) => void) | null = null;
+  terminated = false;
+  private inner = new InThread();
+  private held = new Set<number>();
+
+  /** hold says which requests never get their answer (a step that runs forever). */
+  constructor(private hold: (msg: ToWorker, n: number) => boolean = () => false) {
+    this.inner.onmessage = (ev) => {
+      if (ev.data.kind === "answer" && this.held.has(ev.data.id)) return;
+      this.onmessage?.(ev);
+    };
+  }
+
+  private n = 0;
+  postMessage(msg: ToWorker): void {
+    if (msg.kind !== "load" && this.hold(msg, this.n++)) this.held.add(msg.id);
+    this.inner.postMessage(msg);
+  }
+
+  terminate(): void {
+    this.terminated = true;
+    this.inner.terminate();
+  }
+}
+
+/** Dying is a worker that dies (its error event) when it gets its module ("start") or its first request ("request"). */
+class Dying implements CoreWorker {
+  onmessage: ((ev: { data: FromWorker }) => void) | null = null;
+  onerror: ((ev: { message?: string }) => void) | null = null;
+  terminated = false;
+  private inner = new Relay();
+
+  constructor(private when: "start" | "request") {
+    this.inner.onmessage = (ev) => this.onmessage?.(ev);
+  }
+
+  postMessage(msg: ToWorker): void {
+    if ((msg.kind === "load") === (this.when === "start")) {
+      setTimeout(() => this.onerror?.({ message: this.when === "start" ? "script refused" : "out of memory" }), 1);
+      return;
+    }
+    this.inner.postMessage(msg);
+  }
+
+  terminate(): void {
+    this.terminated = true;
+    this.inner.terminate();
+  }
+}
+
+/** engine returns a RemoteEngine whose workers are the ones given, in order, then Relays. */
+function engine(workers: CoreWorker[], more: Partial<RemoteOptions> = {}): { eng: RemoteEngine; spawned: CoreWorker[] } {
+  const spawned: CoreWorker[] = [];
+  const eng = new RemoteEngine({
+    spawn: () => {
+      const w = workers.shift() ?? new Relay();
+      spawned.push(w);
+      return w;
+    },
+    load: () => load,
+    deadlineMs: () => 10_000,
+    overdue,
+    ...more,
+  });
+  return { eng, spawned };
+}
+
+describe("RemoteEngine", () => {
+  test("calls and host requests go to the worker, which counts them; one worker serves them all", async () => {
+    const { eng } = engine([]);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => eng.call(req)));
+    for (const a of answers) assert.match(a, /unknown tool \\"mem_nope\\"/);
+    assert.equal(await eng.host('{"kind":"now","now":"2026-11-30T10:15:00+01:00"}'), '{"now":"2026-11-30T10:15:00+01:00"}');
+    assert.equal(eng.workerCalls, 7);
+    assert.equal(eng.started, 1);
+  });
+
+  test("warm compiles in the worker before any call; the first call then finds it ready", async () => {
+    const { eng, spawned } = engine([]);
+    await eng.warm();
+    assert.equal(spawned.length, 1);
+    assert.equal(eng.workerCalls, 0);
+    assert.match(await eng.call(req), /unknown tool/);
+    assert.equal(eng.started, 1);
+  });
+
+  test("a step past its deadline stops its worker and says so; a new worker is started at once and answers the next call", async () => {
+    const stuck = new Relay(() => true);
+    const { eng, spawned } = engine([stuck], { deadlineMs: () => 50 });
+    await assert.rejects(eng.call(req), /^Error: over 50 ms$/);
+    assert.equal(stuck.terminated, true);
+    assert.equal(eng.overdue, 1);
+    assert.equal(spawned.length, 2, "the replacement starts before the next call");
+    assert.match(await eng.call(req), /unknown tool/);
+    assert.equal(eng.started, 2);
+    assert.equal((spawned[1] as Relay).terminated, false);
+  });
+
+  test("a call whose last step is overdue applies nothing of its plan", async () => {
+    const c = caseNamed("phase-block-to-scalar");
+    const app = new App();
+    app.vault.reset(c.vault);
+    // Every round of the call answers, except the last one (the one with the plan).
+    const rounds: string[] = [];
+    const slow = new Relay((msg) => {
+      if (msg.kind !== "call") return false;
+      rounds.push(msg.request);
+      return msg.request.includes('"files"');
+    });
+    const { eng } = engine([slow], { deadlineMs: () => 200 });
+    const port = new ObsidianVault(app as unknown as ObsidianApp);
+    await assert.rejects(call(port, eng, c.tool, c.args, { now: c.now, tz: c.tz, lang: c.lang }), /over 200 ms/);
+    assert.ok(rounds.length >= 2, "the call got as far as its last round");
+    assert.equal(diffTrees(app.vault.snapshot(), c.vault), "", "the vault is as it was");
+    // The same call, on the new worker, applies its plan.
+    const out = await call(port, eng, c.tool, c.args, { now: c.now, tz: c.tz, lang: c.lang });
+    assert.equal(out.answer, c.answer);
+    assert.equal(diffTrees(app.vault.snapshot(), c.want), "");
+  });
+
+  test("a worker whose memory grew past the bound is replaced after its answer, between calls", async () => {
+    const { eng, spawned } = engine([], { memoryBound: 1024 * 1024 });
+    assert.match(await eng.call(req), /unknown tool/, "the answer is kept");
+    assert.equal(eng.recycled, 1);
+    assert.equal((spawned[0] as Relay).terminated, true);
+    assert.equal(spawned.length, 1, "the next worker starts with the next call");
+    assert.match(await eng.call(req), /unknown tool/);
+    assert.equal(spawned.length, 2);
+  });
+
+  test("below the bound the worker is kept", async () => {
+    const { eng } = engine([]);
+    for (let i = 0; i < 3; i++) await eng.call(req);
+    assert.equal(eng.recycled, 0);
+    assert.equal(eng.started, 1);
+  });
+
+  test("a worker that cannot load its module: the call says why, and the next call starts another", async () => {
+    const broken = { ...load, length: load.length + 1 };
+    let first = true;
+    const { eng, spawned } = engine([], {
+      load: () => {
+        const l = first ? broken : load;
+        first = false;
+        return l;
+      },
+    });
+    await assert.rejects(eng.call(req), /compiling the wasm core: unpack/);
+    assert.equal((spawned[0] as Relay).terminated, true);
+    assert.match(await eng.call(req), /unknown tool/);
+    assert.equal(eng.started, 2);
+  });
+
+  test("a worker whose script cannot run: calls go to the fallback, from then on", async () => {
+    const refused = new Dying("start");
+    const fell: CoreWorker[] = [];
+    const { eng, spawned } = engine([refused], {
+      fallback: () => {
+        const w = new Relay();
+        fell.push(w);
+        return w;
+      },
+    });
+    assert.match(await eng.call(req), /unknown tool/);
+    assert.equal(refused.terminated, true);
+    assert.equal(fell.length, 1);
+    // Once stopped, the next one is a fallback again, not a worker that cannot start.
+    eng.stop();
+    assert.match(await eng.call(req), /unknown tool/);
+    assert.equal(spawned.length, 1);
+    assert.equal(fell.length, 2);
+  });
+
+  test("a worker that dies during a request: the call says why, and the next call gets a new worker", async () => {
+    const dying = new Dying("request");
+    const { eng, spawned } = engine([dying]);
+    await assert.rejects(eng.call(req), /the core's worker stopped: out of memory/);
+    assert.equal(dying.terminated, true);
+    assert.match(await eng.call(req), /unknown tool/);
+    assert.equal(spawned.length, 2);
+  });
+
+  test("a worker that cannot start (no WebAssembly): every call says why", async () => {
+    const eng = new RemoteEngine({
+      spawn: () => {
+        throw new Error("no WebAssembly here");
+      },
+      load: () => load,
+      deadlineMs: () => 10_000,
+      overdue,
+    });
+    await assert.rejects(eng.call(req), /no WebAssembly here/);
+    await assert.rejects(eng.host("{}"), /no WebAssembly here/);
+  });
+});
