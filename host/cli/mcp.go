@@ -17,7 +17,7 @@ import (
 	"kessho/host/vaultfs"
 )
 
-const mcpUsage = `usage: kessho [global flags] mcp [--http ADDR [--token TOKEN]]
+const mcpUsage = `usage: kessho [global flags] mcp [--http ADDR [--token TOKEN] [--session-idle D]]
 
 Serves every Kessho tool over MCP (Model Context Protocol) on the vault:
 on standard input and output by default, the way MCP clients start the
@@ -27,6 +27,8 @@ servers they use; with --http, as streamable HTTP at http://ADDR/mcp.
                  127.0.0.1:7777). Any other address needs --token.
   --token TOKEN  require "Authorization: Bearer TOKEN" on every HTTP
                  request (default $KESSHO_MCP_TOKEN).
+  --session-idle D  close a session after D without a request (default
+                 30m; e.g. 10m, 2h); its client then starts a new one.
 
 --lang picks the language of the tools' descriptions and messages; --tz
 the vault's zone (default the host's); --now fixes the time (for tests).`
@@ -39,12 +41,12 @@ func runMCP(g globals, rest []string, env Env) int {
 		fmt.Fprintln(env.Stdout, mcpUsage)
 		return ExitOK
 	}
-	addr, token, err := mcpFlags(rest, env)
+	f, err := mcpFlags(rest, env)
 	if err != nil {
 		return usage(env, err)
 	}
-	if addr != "" {
-		if addr, err = mcp.ListenAddr(addr, token); err != nil {
+	if f.addr != "" {
+		if f.addr, err = mcp.ListenAddr(f.addr, f.http.Token); err != nil {
 			return usage(env, usageError{err.Error()})
 		}
 	}
@@ -73,10 +75,10 @@ func runMCP(g globals, rest []string, env Env) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if addr == "" {
+	if f.addr == "" {
 		err = mcp.ServeStdio(ctx, srv, env.Stdin, env.Stdout)
 	} else {
-		err = serveHTTP(ctx, srv, addr, token, env)
+		err = serveHTTP(ctx, srv, f.addr, f.http, env)
 	}
 	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 		fmt.Fprintf(env.Stderr, "kessho mcp: %v\n", err)
@@ -86,27 +88,40 @@ func runMCP(g globals, rest []string, env Env) int {
 }
 
 // serveHTTP listens on addr and says where on standard error.
-func serveHTTP(ctx context.Context, srv *sdk.Server, addr, token string, env Env) error {
+func serveHTTP(ctx context.Context, srv *sdk.Server, addr string, o mcp.HTTPOptions, env Env) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stderr, "kessho mcp: serving http://%s%s\n", ln.Addr(), mcp.Path)
-	return mcp.ServeHTTP(ctx, srv, ln, token)
+	return mcp.ServeHTTP(ctx, srv, ln, o)
 }
 
-// mcpFlags reads `--http ADDR` and `--token TOKEN` (either also as
-// --flag=value).
-func mcpFlags(rest []string, env Env) (addr, token string, err error) {
-	token = env.Getenv("KESSHO_MCP_TOKEN")
+// mcpArgs are `kessho mcp`'s own flags.
+type mcpArgs struct {
+	addr string          // --http, "" for stdio
+	http mcp.HTTPOptions // --token, --session-idle
+}
+
+// mcpFlags reads `--http ADDR`, `--token TOKEN` and `--session-idle D`
+// (each also as --flag=value).
+func mcpFlags(rest []string, env Env) (f mcpArgs, err error) {
+	f.http.Token = env.Getenv("KESSHO_MCP_TOKEN")
 	unexpected := func(arg, _ string) error { return usagef("mcp: unexpected argument %q", arg) }
 	err = commandLine{
-		flags: map[string]flagKind{"http": valueFlag, "token": valueFlag},
+		flags: map[string]flagKind{"http": valueFlag, "token": valueFlag, "session-idle": valueFlag},
 		set: func(name, val string) error {
-			if name == "http" {
-				addr = val
-			} else {
-				token = val
+			switch name {
+			case "http":
+				f.addr = val
+			case "token":
+				f.http.Token = val
+			default:
+				d, err := time.ParseDuration(val)
+				if err != nil || d <= 0 {
+					return usagef("--session-idle %q is not a duration above zero (e.g. 30m, 2h)", val)
+				}
+				f.http.SessionIdle = d
 			}
 			return nil
 		},
@@ -114,7 +129,7 @@ func mcpFlags(rest []string, env Env) (addr, token string, err error) {
 		unknown:    unexpected,
 		needsValue: func(name string) error { return usagef("--%s needs a value", name) },
 	}.parse(rest)
-	return addr, token, err
+	return f, err
 }
 
 // mcpOptions turns the global flags into the server's options: each call

@@ -1,11 +1,13 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -44,43 +46,156 @@ func loopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// Handler serves srv as MCP's streamable HTTP transport at [Path]. When
-// token is not empty, every request must carry "Authorization: Bearer
-// <token>" and is answered 401 otherwise. Cross-origin browser requests
-// are refused (a web page must not drive a loopback server), and the SDK
-// refuses requests to a loopback address whose Host header is not
-// loopback (DNS rebinding).
-func Handler(srv *sdk.Server, token string) http.Handler {
-	mux := http.NewServeMux()
-	mux.Handle(Path, sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil))
-	h := http.NewCrossOriginProtection().Handler(mux)
-	if token != "" {
-		h = bearer(token, h)
-	}
-	return h
+// HTTPOptions configures the streamable HTTP transport. The zero value
+// serves without authentication and with the default time limits.
+type HTTPOptions struct {
+	// Token, when not empty, must come with every request as
+	// "Authorization: Bearer <token>".
+	Token string
+	// SessionIdle closes a session that has had no request for this long
+	// (DefaultSessionIdle when zero).
+	SessionIdle time.Duration
+	// ReadHeaderTimeout, ReadTimeout and IdleTimeout replace
+	// DefaultReadHeaderTimeout, DefaultReadTimeout and DefaultIdleTimeout
+	// when not zero (the tests shorten them).
+	ReadHeaderTimeout, ReadTimeout, IdleTimeout time.Duration
 }
 
-// bearer checks the request's bearer token against token in constant
-// time (both are hashed first, so that not even the length leaks).
-func bearer(token string, next http.Handler) http.Handler {
-	want := sha256.Sum256([]byte(token))
+// DefaultSessionIdle is how long a session lives without a request
+// before the server closes it and frees what it holds. A client that
+// comes back later gets 404 for the old session and starts a new one, as
+// the transport specifies. Thirty minutes outlasts a person reading
+// between two prompts; `kessho mcp --session-idle` changes it.
+const DefaultSessionIdle = 30 * time.Minute
+
+// The connection time limits, so that slow or stalled clients cannot hold
+// connections (and their goroutines) open at will.
+const (
+	// DefaultReadHeaderTimeout bounds the time to receive a request's
+	// headers: a client on a working connection sends them in one go.
+	DefaultReadHeaderTimeout = 10 * time.Second
+	// DefaultReadTimeout bounds the time to receive a request's body
+	// (at most 4 MiB, sdk.DefaultMaxRequestBodyBytes). It is applied to the
+	// body alone, not as http.Server.ReadTimeout: that deadline stays on
+	// the connection while the answer is written, and when it passes, the
+	// server cancels the request, which would cut event streams and calls
+	// that take longer (a cold start, a big worklog).
+	DefaultReadTimeout = 30 * time.Second
+	// DefaultIdleTimeout closes a keep-alive connection with no request in
+	// flight. Clients reconnect transparently.
+	DefaultIdleTimeout = 2 * time.Minute
+)
+
+func (o HTTPOptions) or(v, def time.Duration) time.Duration {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+// Handler serves srv as MCP's streamable HTTP transport at [Path];
+// every other path is 404, with or without a token. When o.Token is not
+// empty, every request to [Path] must carry "Authorization: Bearer
+// <token>" (the scheme in any case) and is answered 401 otherwise.
+// Requests from a web page of another origin are refused whatever their
+// method (a web page must not drive a loopback server, nor read its event
+// stream), and the SDK refuses requests to a loopback address whose Host
+// header is not loopback (DNS rebinding). A request's body must arrive
+// within the read timeout and is bounded to 4 MiB; idle sessions close
+// after o.SessionIdle.
+func Handler(srv *sdk.Server, o HTTPOptions) http.Handler {
+	var h http.Handler = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, &sdk.StreamableHTTPOptions{
+		SessionTimeout: o.or(o.SessionIdle, DefaultSessionIdle),
+	})
+	h = readBody(o.or(o.ReadTimeout, DefaultReadTimeout), h)
+	if o.Token != "" {
+		h = bearer(o.Token, h)
+	}
+	h = sameOrigin(h)
+	mux := http.NewServeMux()
+	mux.Handle(Path, h)
+	return mux
+}
+
+// sameOrigin refuses, with 403, a request that a browser sent from a page
+// of another origin, whatever its method. http.CrossOriginProtection
+// alone lets GET, HEAD and OPTIONS through (safe methods, by HTTP's
+// rules), but here a GET opens a session's event stream: its check is
+// applied as if every request were a POST.
+func sameOrigin(next http.Handler) http.Handler {
+	cop := http.NewCrossOriginProtection()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		sum := sha256.Sum256([]byte(got))
-		if !ok || subtle.ConstantTimeCompare(sum[:], want[:]) != 1 {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="kessho"`)
-			http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
+		asPost := r.Clone(r.Context())
+		asPost.Method = http.MethodPost
+		if err := cop.Check(asPost); err != nil {
+			http.Error(w, err.Error(), http.StatusForbidden)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
 }
 
-// ServeHTTP serves srv on ln (see [Handler]) until ctx is done, then
+// readBody reads a request's body, at most sdk.DefaultMaxRequestBodyBytes
+// (413 beyond), within timeout of the headers (408 and the connection
+// closed otherwise), then lifts the read deadline so that the answer, an event
+// stream included, takes the time it needs.
+func readBody(timeout time.Duration, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		rc.SetReadDeadline(time.Now().Add(timeout))
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, sdk.DefaultMaxRequestBodyBytes))
+		if err != nil {
+			var tooBig *http.MaxBytesError
+			w.Header().Set("Connection", "close")
+			if errors.As(err, &tooBig) {
+				http.Error(w, fmt.Sprintf("request body over %d bytes", tooBig.Limit), http.StatusRequestEntityTooLarge)
+			} else {
+				http.Error(w, "request body not received in time", http.StatusRequestTimeout)
+			}
+			return
+		}
+		rc.SetReadDeadline(time.Time{})
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		next.ServeHTTP(w, r)
+	})
+}
+
+// bearer checks the request's bearer token against token in constant
+// time (both are hashed first, so that not even the length leaks). The
+// scheme is case-insensitive (RFC 9110 §11.1). A 401 names the scheme
+// and a realm and nothing else: no resource_metadata, and no OAuth
+// document anywhere on the server, so that a client asks its user for the
+// token instead of starting an OAuth flow that cannot end (RATIONALE.md,
+// "Why does a 401 name no OAuth server?").
+func bearer(token string, next http.Handler) http.Handler {
+	want := sha256.Sum256([]byte(token))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth := r.Header.Get("Authorization")
+		scheme, got, _ := strings.Cut(auth, " ")
+		sum := sha256.Sum256([]byte(strings.TrimLeft(got, " ")))
+		if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare(sum[:], want[:]) != 1 {
+			challenge := `Bearer realm="kessho"`
+			if auth != "" {
+				challenge += `, error="invalid_token"`
+			}
+			w.Header().Set("WWW-Authenticate", challenge)
+			http.Error(w, "missing or wrong token: send the header Authorization: Bearer <token> with the token kessho mcp printed when it started", http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// ServeHTTP serves srv on ln (see [Handler]) with the read-header and
+// idle time limits of o until ctx is done, then
 // shuts down: calls in flight get up to five seconds to finish, then the
 // connections left (clients' idle event streams) are closed.
-func ServeHTTP(ctx context.Context, srv *sdk.Server, ln net.Listener, token string) error {
-	hs := &http.Server{Handler: Handler(srv, token), ReadHeaderTimeout: 10 * time.Second}
+func ServeHTTP(ctx context.Context, srv *sdk.Server, ln net.Listener, o HTTPOptions) error {
+	hs := &http.Server{
+		Handler:           Handler(srv, o),
+		ReadHeaderTimeout: o.or(o.ReadHeaderTimeout, DefaultReadHeaderTimeout),
+		IdleTimeout:       o.or(o.IdleTimeout, DefaultIdleTimeout),
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {

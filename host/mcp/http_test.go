@@ -1,11 +1,19 @@
 package mcp_test
 
 import (
+	"bufio"
 	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -74,7 +82,7 @@ func TestHTTP(t *testing.T) {
 	srv := mcp.NewServer(openVault(t, dir), engine.Native(), mcp.Options{})
 
 	t.Run("loopback without token", func(t *testing.T) {
-		hs := httptest.NewServer(mcp.Handler(srv, ""))
+		hs := httptest.NewServer(mcp.Handler(srv, mcp.HTTPOptions{}))
 		t.Cleanup(hs.Close) // after the session's cleanup, which ends its event stream
 		if code := postBody(t, hs.URL+mcp.Path, "", `{"jsonrpc":"2.0","id":1,"method":`); code != http.StatusBadRequest {
 			t.Errorf("POST of broken JSON: status %d; want 400", code)
@@ -92,7 +100,7 @@ func TestHTTP(t *testing.T) {
 	})
 
 	t.Run("token", func(t *testing.T) {
-		hs := httptest.NewServer(mcp.Handler(srv, "s3cret"))
+		hs := httptest.NewServer(mcp.Handler(srv, mcp.HTTPOptions{Token: "s3cret"}))
 		t.Cleanup(hs.Close)
 		for _, auth := range []string{"", "Bearer wrong", "Bearer s3cret2", "Basic s3cret", "s3cret"} {
 			if code := post(t, hs.URL+mcp.Path, auth); code != http.StatusUnauthorized {
@@ -122,8 +130,11 @@ func TestHTTP(t *testing.T) {
 // and returns the status.
 func post(t *testing.T, url, auth string) int {
 	t.Helper()
-	return postBody(t, url, auth, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}`)
+	return postBody(t, url, auth, initialize)
 }
+
+// initialize is a client's first request.
+const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}`
 
 // postBody posts body as JSON with the given Authorization header and
 // returns the status.
@@ -144,4 +155,338 @@ func postBody(t *testing.T, url, auth, body string) int {
 	}
 	resp.Body.Close()
 	return resp.StatusCode
+}
+
+// TestHTTPSessionsExpire abandons 2,000 sessions, twice, on a server
+// whose idle sessions expire after a moment: once expired, they are gone
+// from the server, and the second round leaves the heap where the first
+// left it (what stays after the first is the tables' grown capacity, not
+// the sessions).
+func TestHTTPSessionsExpire(t *testing.T) {
+	const abandoned = 2000
+	srv := mcp.NewServer(openVault(t, newVault(t, "alpha")), engine.Native(), mcp.Options{})
+	hs := httptest.NewServer(mcp.Handler(srv, mcp.HTTPOptions{SessionIdle: 3 * time.Second}))
+	t.Cleanup(hs.Close)
+	sessions := func() int {
+		n := 0
+		for range srv.Sessions() {
+			n++
+		}
+		return n
+	}
+	start := heap()
+	var before, during, after uint64
+	for round := 1; round <= 2; round++ {
+		before = heap()
+		for i := 0; i < abandoned; i++ {
+			if code := post(t, hs.URL+mcp.Path, ""); code != http.StatusOK {
+				t.Fatalf("initialize %d: status %d", i, code)
+			}
+		}
+		if n := sessions(); n < abandoned/2 {
+			t.Fatalf("%d sessions open right after %d initializations; want most of them", n, abandoned)
+		}
+		during = heap()
+		waitFor(t, "the abandoned sessions to expire", func() bool { return sessions() == 0 })
+		after = heap()
+		t.Logf("round %d: heap %d KiB before, %d KiB with %d sessions, %d KiB after expiry (%d KiB at the start)", round, before>>10, during>>10, abandoned, after>>10, start>>10)
+	}
+	if after > before+(during-before)/10 {
+		t.Errorf("heap after the second expiry %d KiB; want near %d KiB (it was %d KiB with the sessions)", after>>10, before>>10, during>>10)
+	}
+}
+
+// TestHTTPSessionIdleDefault: without SessionIdle, sessions expire after
+// DefaultSessionIdle, 30 minutes.
+func TestHTTPSessionIdleDefault(t *testing.T) {
+	if mcp.DefaultSessionIdle != 30*time.Minute {
+		t.Errorf("DefaultSessionIdle = %v; want 30m", mcp.DefaultSessionIdle)
+	}
+}
+
+// heap is the live heap after a full collection.
+func heap() uint64 {
+	var m runtime.MemStats
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// waitFor polls cond for up to 20 seconds.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for end := time.Now().Add(20 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("gave up waiting for %s", what)
+		}
+	}
+}
+
+// serve runs ServeHTTP with o on a loopback port until the test ends and
+// returns the port's address.
+func serve(t *testing.T, o mcp.HTTPOptions) string {
+	t.Helper()
+	srv := mcp.NewServer(openVault(t, newVault(t, "alpha")), engine.Native(), mcp.Options{})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- mcp.ServeHTTP(ctx, srv, ln, o) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("ServeHTTP: %v", err)
+		}
+	})
+	return ln.Addr().String()
+}
+
+// trickle writes start then msg to a new connection to addr, msg one
+// byte every 50 ms, and reports whether the server cut the connection or
+// answered before the end (the request is never whole).
+func trickle(t *testing.T, addr, start, msg string) bool {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := io.WriteString(conn, start); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < len(msg); i++ {
+		if _, err := conn.Write([]byte{msg[i]}); err != nil {
+			return true
+		}
+		time.Sleep(50 * time.Millisecond)
+		conn.SetReadDeadline(time.Now().Add(time.Millisecond))
+		if _, err := conn.Read(make([]byte, 1)); err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+			return true // closed
+		} else if err == nil {
+			return true // answered (408 or 400) before the request was whole
+		}
+	}
+	return false
+}
+
+// TestHTTPTrickle: a client that sends its headers or its body a byte at
+// a time is cut after the read-header or read timeout, and an idle
+// keep-alive connection is closed after the idle timeout; a session's
+// event stream and calls outlive all three.
+func TestHTTPTrickle(t *testing.T) {
+	const short = 300 * time.Millisecond
+	addr := serve(t, mcp.HTTPOptions{ReadHeaderTimeout: short, ReadTimeout: short, IdleTimeout: short})
+	body := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	headers := "POST /mcp HTTP/1.1\r\nHost: " + addr + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+	if !trickle(t, addr, "", headers+"X-Padding: "+strings.Repeat("x", 40)+"\r\n") {
+		t.Error("a client trickling its headers was not cut")
+	}
+	if !trickle(t, addr, fmt.Sprintf("%sContent-Length: %d\r\n\r\n", headers, len(body)+1), body) {
+		t.Error("a client trickling its body was not cut")
+	}
+
+	// An idle keep-alive connection is closed.
+	idle, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idle.Close()
+	fmt.Fprintf(idle, "GET /nothing HTTP/1.1\r\nHost: %s\r\n\r\n", addr)
+	br := bufio.NewReader(idle)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	idle.SetReadDeadline(time.Now().Add(20 * time.Second))
+	if _, err := br.ReadByte(); err != io.EOF {
+		t.Errorf("idle keep-alive connection: read %v; want EOF (closed by the server)", err)
+	}
+
+	// A session lives longer than the timeouts: its calls still land.
+	cs, err := httpSession(t, "http://"+addr+mcp.Path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * short)
+	if err := cs.Ping(context.Background(), nil); err != nil {
+		t.Errorf("ping after %v: %v", 3*short, err)
+	}
+}
+
+// TestHTTPOrigin: a request from a foreign web page is refused whatever
+// its method, a GET event stream included; the page's own origin and
+// non-browser clients (no Origin) are served.
+func TestHTTPOrigin(t *testing.T) {
+	srv := mcp.NewServer(openVault(t, newVault(t, "alpha")), engine.Native(), mcp.Options{})
+	hs := httptest.NewServer(mcp.Handler(srv, mcp.HTTPOptions{}))
+	t.Cleanup(hs.Close)
+	for _, tc := range []struct {
+		method, origin string
+		want           int
+	}{
+		{"GET", "https://evil.example", http.StatusForbidden},
+		{"HEAD", "https://evil.example", http.StatusForbidden},
+		{"OPTIONS", "https://evil.example", http.StatusForbidden},
+		{"DELETE", "https://evil.example", http.StatusForbidden},
+		{"POST", "https://evil.example", http.StatusForbidden},
+		{"GET", "null", http.StatusForbidden},
+		{"POST", hs.URL, http.StatusOK},
+		{"POST", "", http.StatusOK},
+	} {
+		req, err := http.NewRequest(tc.method, hs.URL+mcp.Path, strings.NewReader(initialize))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if tc.origin != "" {
+			req.Header.Set("Origin", tc.origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.want {
+			t.Errorf("%s with Origin %q: status %d; want %d", tc.method, tc.origin, resp.StatusCode, tc.want)
+		}
+	}
+}
+
+// TestHTTPBearerScheme: the scheme is case-insensitive (RFC 9110 §11.1).
+func TestHTTPBearerScheme(t *testing.T) {
+	srv := mcp.NewServer(openVault(t, newVault(t, "alpha")), engine.Native(), mcp.Options{})
+	hs := httptest.NewServer(mcp.Handler(srv, mcp.HTTPOptions{Token: "s3cret"}))
+	t.Cleanup(hs.Close)
+	for _, auth := range []string{"Bearer s3cret", "bearer s3cret", "BEARER s3cret", "bEaReR  s3cret"} {
+		if code := post(t, hs.URL+mcp.Path, auth); code != http.StatusOK {
+			t.Errorf("POST with Authorization %q: status %d; want 200", auth, code)
+		}
+	}
+	for _, auth := range []string{"bearer S3CRET", "bearers3cret", "Bearer"} {
+		if code := post(t, hs.URL+mcp.Path, auth); code != http.StatusUnauthorized {
+			t.Errorf("POST with Authorization %q: status %d; want 401", auth, code)
+		}
+	}
+}
+
+// TestHTTPUnauthorized: a 401 names the Bearer scheme and a realm but no
+// OAuth resource metadata, and the OAuth discovery documents clients look
+// for are plainly absent (404, not 401): a client reports that it needs
+// a token instead of starting an authorization flow it cannot finish.
+func TestHTTPUnauthorized(t *testing.T) {
+	srv := mcp.NewServer(openVault(t, newVault(t, "alpha")), engine.Native(), mcp.Options{})
+	hs := httptest.NewServer(mcp.Handler(srv, mcp.HTTPOptions{Token: "s3cret"}))
+	t.Cleanup(hs.Close)
+	for _, auth := range []string{"", "Bearer wrong"} {
+		req, _ := http.NewRequest("POST", hs.URL+mcp.Path, strings.NewReader(initialize))
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		www := resp.Header.Get("WWW-Authenticate")
+		if resp.StatusCode != http.StatusUnauthorized || !strings.HasPrefix(www, `Bearer realm="kessho"`) || strings.Contains(www, "resource_metadata") {
+			t.Errorf("Authorization %q: %d, WWW-Authenticate %q; want 401, Bearer realm=\"kessho\" without resource_metadata", auth, resp.StatusCode, www)
+		}
+		if !strings.Contains(string(msg), "Authorization: Bearer") {
+			t.Errorf("Authorization %q: body %q; want it to say which header to send", auth, msg)
+		}
+	}
+	for _, path := range []string{"/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server", "/.well-known/openid-configuration", "/register"} {
+		resp, err := http.Get(hs.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Errorf("GET %s: status %d; want 404", path, resp.StatusCode)
+		}
+	}
+}
+
+// startHTTP starts `kessho mcp --http 127.0.0.1:0 args…` on dir and
+// returns the endpoint's URL and the server's standard error so far.
+func startHTTP(t *testing.T, dir string, env []string, args ...string) (url, stderr string) {
+	t.Helper()
+	cmd := kesshoCmd(t, dir, append([]string{"--http", "127.0.0.1:0"}, args...)...)
+	cmd.Env = append(cmd.Env, env...)
+	cmd.Stderr = nil
+	errPipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(os.Interrupt)
+		cmd.Wait()
+	})
+	sc := bufio.NewScanner(errPipe)
+	var lines []string
+	for url == "" && sc.Scan() {
+		lines = append(lines, sc.Text())
+		_, url, _ = strings.Cut(sc.Text(), "serving ")
+	}
+	if url == "" {
+		t.Fatalf("kessho mcp --http never said where it listens: %v\n%s", sc.Err(), strings.Join(lines, "\n"))
+	}
+	go io.Copy(io.Discard, errPipe)
+	return url, strings.Join(lines, "\n")
+}
+
+// TestHTTPSessionIdleFlag: `kessho mcp --session-idle D` closes a session
+// after D without a request (its id then gets 404, as the transport
+// specifies); a bad duration is a usage error naming the flag.
+func TestHTTPSessionIdleFlag(t *testing.T) {
+	dir := newVault(t, "alpha")
+	var stderr strings.Builder
+	cmd := kesshoCmd(t, dir, "--http", "127.0.0.1:0", "--session-idle", "soon")
+	cmd.Stderr = &stderr
+	cmd.Run()
+	if code := cmd.ProcessState.ExitCode(); code != 2 || !strings.Contains(stderr.String(), "--session-idle") {
+		t.Errorf("--session-idle soon: exit %d, stderr %q; want 2 and a message naming --session-idle", code, stderr.String())
+	}
+
+	url, _ := startHTTP(t, dir, nil, "--token", "s3cret", "--session-idle", "500ms")
+	req, _ := http.NewRequest("POST", url, strings.NewReader(initialize))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer s3cret")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	id := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != http.StatusOK || id == "" {
+		t.Fatalf("initialize: status %d, session %q", resp.StatusCode, id)
+	}
+	waitFor(t, "the session to expire", func() bool {
+		req, _ := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"ping"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "Bearer s3cret")
+		req.Header.Set("Mcp-Session-Id", id)
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusOK {
+			time.Sleep(time.Second) // a request keeps it alive: leave it be
+		}
+		return resp.StatusCode == http.StatusNotFound
+	})
 }
