@@ -102,11 +102,13 @@ func (o HTTPOptions) or(v, def time.Duration) time.Duration {
 // stream), and the SDK refuses requests to a loopback address whose Host
 // header is not loopback (DNS rebinding). A request's body must arrive
 // within the read timeout and is bounded to 4 MiB; idle sessions close
-// after o.SessionIdle.
+// after o.SessionIdle. A client of the newest protocol revision is served
+// without a session (see [byRevision]).
 func Handler(srv *sdk.Server, o HTTPOptions) http.Handler {
-	var h http.Handler = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, &sdk.StreamableHTTPOptions{
-		SessionTimeout: o.or(o.SessionIdle, DefaultSessionIdle),
-	})
+	server := func(*http.Request) *sdk.Server { return srv }
+	var h http.Handler = byRevision(
+		sdk.NewStreamableHTTPHandler(server, &sdk.StreamableHTTPOptions{SessionTimeout: o.or(o.SessionIdle, DefaultSessionIdle)}),
+		sdk.NewStreamableHTTPHandler(server, &sdk.StreamableHTTPOptions{Stateless: true}))
 	h = readBody(o.or(o.ReadTimeout, DefaultReadTimeout), h)
 	if o.Token != "" {
 		h = bearer(o.Token, h)
@@ -115,6 +117,28 @@ func Handler(srv *sdk.Server, o HTTPOptions) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle(Path, h)
 	return mux
+}
+
+// statelessRevision is the first protocol revision without sessions
+// (SEP-2575): each request carries the protocol version, the client's
+// information and capabilities, and the SDK serves it on an HTTP server
+// only in its stateless mode.
+const statelessRevision = "2026-07-28"
+
+// byRevision sends a request that names a revision from
+// statelessRevision on (its Mcp-Protocol-Version header; revisions are
+// dates, so they compare as strings) to stateless, and every other
+// request, an initialize of an older client included, to sessions. A
+// client asking for the newest revision thus gets it, and older clients
+// keep their sessions, on the same endpoint.
+func byRevision(sessions, stateless http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Mcp-Protocol-Version") >= statelessRevision && r.Header.Get("Mcp-Session-Id") == "" {
+			stateless.ServeHTTP(w, r)
+			return
+		}
+		sessions.ServeHTTP(w, r)
+	})
 }
 
 // sameOrigin refuses, with 403, a request that a browser sent from a page

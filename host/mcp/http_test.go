@@ -307,11 +307,14 @@ func TestHTTPTrickle(t *testing.T) {
 		t.Errorf("idle keep-alive connection: read %v; want EOF (closed by the server)", err)
 	}
 
-	// A session lives longer than the timeouts: its calls still land.
-	cs, err := httpSession(t, "http://"+addr+mcp.Path, "")
+	// A session (of a revision with sessions, so with an event stream)
+	// lives longer than the timeouts: its calls still land.
+	tr := &sdk.StreamableClientTransport{Endpoint: "http://" + addr + mcp.Path, MaxRetries: -1}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), tr, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer cs.Close()
 	time.Sleep(3 * short)
 	if err := cs.Ping(context.Background(), nil); err != nil {
 		t.Errorf("ping after %v: %v", 3*short, err)
@@ -489,4 +492,35 @@ func TestHTTPSessionIdleFlag(t *testing.T) {
 		}
 		return resp.StatusCode == http.StatusNotFound
 	})
+}
+
+// TestHTTPNewestProtocol: a client asking for the newest protocol
+// revision gets it (served statelessly, each request on its own), and its
+// calls land; a client of an older revision still gets a session.
+func TestHTTPNewestProtocol(t *testing.T) {
+	newest := sdk.SupportedProtocolVersions()[0]
+	dir := newVault(t, "alpha")
+	srv := mcp.NewServer(openVault(t, dir), engine.Native(), mcp.Options{})
+	hs := httptest.NewServer(mcp.Handler(srv, mcp.HTTPOptions{Token: "s3cret"}))
+	t.Cleanup(hs.Close)
+	for _, version := range []string{newest, "2025-11-25", "2025-06-18"} {
+		tr := &sdk.StreamableClientTransport{Endpoint: hs.URL + mcp.Path, HTTPClient: &http.Client{Transport: bearerTransport{"s3cret"}}, MaxRetries: -1}
+		cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), tr, &sdk.ClientSessionOptions{ProtocolVersion: version})
+		if err != nil {
+			t.Fatalf("%s: %v", version, err)
+		}
+		if got := cs.InitializeResult().ProtocolVersion; got != version {
+			t.Errorf("client asking for %s got %s", version, got)
+		}
+		if hasSession := cs.ID() != ""; hasSession != (version != newest) {
+			t.Errorf("%s: session id %q", version, cs.ID())
+		}
+		if _, a := call(t, cs, "mem_update_phase", map[string]any{"slug": "alpha", "phase": "v" + version}); !a.OK {
+			t.Errorf("%s: call refused: %+v", version, a.Error)
+		}
+		if got := phaseOf(contextOf(t, dir, "alpha")); got != "v"+version {
+			t.Errorf("%s: phase = %q", version, got)
+		}
+		cs.Close()
+	}
 }
