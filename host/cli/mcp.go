@@ -17,7 +17,7 @@ import (
 	"kessho/host/vaultfs"
 )
 
-const mcpUsage = `usage: kessho [global flags] mcp [--http ADDR [--token TOKEN] [--session-idle D]]
+const mcpUsage = `usage: kessho [global flags] mcp [--http ADDR [--token TOKEN | --no-auth] [--session-idle D]]
 
 Serves every Kessho tool over MCP (Model Context Protocol) on the vault:
 on standard input and output by default, the way MCP clients start the
@@ -26,7 +26,11 @@ servers they use; with --http, as streamable HTTP at http://ADDR/mcp.
   --http ADDR    listen on ADDR; a missing host is loopback (:7777 is
                  127.0.0.1:7777). Any other address needs --token.
   --token TOKEN  require "Authorization: Bearer TOKEN" on every HTTP
-                 request (default $KESSHO_MCP_TOKEN).
+                 request (default $KESSHO_MCP_TOKEN; without either, a
+                 token generated once and kept, readable by you alone, in
+                 your config directory's kessho/mcp-token).
+  --no-auth      on a loopback address, ask no token: then any program of
+                 any user of this machine can read and change the vault.
   --session-idle D  close a session after D without a request (default
                  30m; e.g. 10m, 2h); its client then starts a new one.
 
@@ -47,7 +51,13 @@ func runMCP(g globals, rest []string, env Env) int {
 	}
 	if f.addr != "" {
 		if f.addr, err = mcp.ListenAddr(f.addr, f.http.Token); err != nil {
+			if f.noAuth {
+				err = usagef("--no-auth is for loopback addresses only (127.0.0.1, [::1], localhost); %s needs --token", f.addr)
+			}
 			return usage(env, usageError{err.Error()})
+		}
+		if f.noAuth && f.http.Token != "" {
+			return usage(env, usagef("--no-auth asks no token, but one is given (--token or $KESSHO_MCP_TOKEN): keep one of the two"))
 		}
 	}
 	opts, err := mcpOptions(g, env)
@@ -78,7 +88,7 @@ func runMCP(g globals, rest []string, env Env) int {
 	if f.addr == "" {
 		err = mcp.ServeStdio(ctx, srv, env.Stdin, env.Stdout)
 	} else {
-		err = serveHTTP(ctx, srv, f.addr, f.http, env)
+		err = serveHTTP(ctx, srv, f, env)
 	}
 	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 		fmt.Fprintf(env.Stderr, "kessho mcp: %v\n", err)
@@ -87,35 +97,59 @@ func runMCP(g globals, rest []string, env Env) int {
 	return ExitOK
 }
 
-// serveHTTP listens on addr and says where on standard error.
-func serveHTTP(ctx context.Context, srv *sdk.Server, addr string, o mcp.HTTPOptions, env Env) error {
-	ln, err := net.Listen("tcp", addr)
+// serveHTTP listens on f.addr and says where on standard error, and
+// what clients must send: without --token nor --no-auth, the token of
+// [mcp.TokenFile] in the user's config directory.
+func serveHTTP(ctx context.Context, srv *sdk.Server, f mcpArgs, env Env) error {
+	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stderr, "kessho mcp: serving http://%s%s\n", ln.Addr(), mcp.Path)
-	return mcp.ServeHTTP(ctx, srv, ln, o)
+	url := fmt.Sprintf("http://%s%s", ln.Addr(), mcp.Path)
+	switch {
+	case f.noAuth:
+		fmt.Fprintf(env.Stderr, "kessho mcp: --no-auth: no token asked; any program run by any user of this machine can read and change the vault at %s\n", url)
+	case f.http.Token == "":
+		config, err := os.UserConfigDir()
+		if err == nil {
+			f.http.Token, config, err = mcp.TokenFile(config)
+		}
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("no token to ask of clients (%v): pass --token, or --no-auth", err)
+		}
+		fmt.Fprintf(env.Stderr, "kessho mcp: clients must send the header \"Authorization: Bearer <token>\", the token in %s (readable by you alone), e.g.\n"+
+			"  claude mcp add --transport http kessho %s --header \"Authorization: Bearer $(cat '%s')\"\n", config, url, config)
+	}
+	fmt.Fprintf(env.Stderr, "kessho mcp: serving %s\n", url)
+	return mcp.ServeHTTP(ctx, srv, ln, f.http)
 }
 
 // mcpArgs are `kessho mcp`'s own flags.
 type mcpArgs struct {
-	addr string          // --http, "" for stdio
-	http mcp.HTTPOptions // --token, --session-idle
+	addr   string          // --http, "" for stdio
+	http   mcp.HTTPOptions // --token, --session-idle
+	noAuth bool            // --no-auth
 }
 
-// mcpFlags reads `--http ADDR`, `--token TOKEN` and `--session-idle D`
-// (each also as --flag=value).
+// mcpFlags reads `--http ADDR`, `--token TOKEN`, `--no-auth` and
+// `--session-idle D` (each also as --flag=value).
 func mcpFlags(rest []string, env Env) (f mcpArgs, err error) {
 	f.http.Token = env.Getenv("KESSHO_MCP_TOKEN")
 	unexpected := func(arg, _ string) error { return usagef("mcp: unexpected argument %q", arg) }
 	err = commandLine{
-		flags: map[string]flagKind{"http": valueFlag, "token": valueFlag, "session-idle": valueFlag},
+		flags: map[string]flagKind{"http": valueFlag, "token": valueFlag, "session-idle": valueFlag, "no-auth": boolFlag},
 		set: func(name, val string) error {
 			switch name {
 			case "http":
 				f.addr = val
 			case "token":
 				f.http.Token = val
+			case "no-auth":
+				if val != "true" && val != "false" {
+					return usagef("--no-auth takes no value (or true or false), not %q", val)
+				}
+				f.noAuth = val == "true"
 			default:
 				d, err := time.ParseDuration(val)
 				if err != nil || d <= 0 {

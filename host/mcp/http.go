@@ -3,13 +3,18 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -236,4 +241,43 @@ func ServeHTTP(ctx context.Context, srv *sdk.Server, ln net.Listener, o HTTPOpti
 		return err
 	}
 	return nil
+}
+
+// TokenFile returns the bearer token kept in configDir/kessho/mcp-token
+// (configDir is os.UserConfigDir()) and the file's path. The first call
+// generates 32 random bytes, written in hexadecimal to a file that only
+// its owner can read (0600, in a 0700 directory); later servers reuse it,
+// so that clients configured once keep working. A file that others can
+// read (or that holds no token) is replaced by a new token: it may have
+// been read.
+func TokenFile(configDir string) (token, path string, err error) {
+	dir := filepath.Join(configDir, "kessho")
+	path = filepath.Join(dir, "mcp-token")
+	if fi, err := os.Stat(path); err == nil && (runtime.GOOS == "windows" || fi.Mode().Perm()&0o077 == 0) {
+		if b, err := os.ReadFile(path); err == nil && len(strings.TrimSpace(string(b))) >= 32 {
+			return strings.TrimSpace(string(b)), path, nil
+		}
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", "", err
+	}
+	var random [32]byte
+	rand.Read(random[:]) // never fails (crypto/rand)
+	token = hex.EncodeToString(random[:])
+	f, err := os.CreateTemp(dir, "mcp-token-*") // mode 0600
+	if err != nil {
+		return "", "", err
+	}
+	_, err = f.WriteString(token + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", "", err
+	}
+	return token, path, nil
 }

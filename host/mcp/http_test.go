@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -522,5 +523,84 @@ func TestHTTPNewestProtocol(t *testing.T) {
 			t.Errorf("%s: phase = %q", version, got)
 		}
 		cs.Close()
+	}
+}
+
+// TestTokenFile: the generated token is stored in <config>/kessho/mcp-token,
+// readable by its owner alone, and reused by the next server; a file that
+// others could read is replaced by a new token.
+func TestTokenFile(t *testing.T) {
+	config := t.TempDir()
+	token, path, err := mcp.TokenFile(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if path != filepath.Join(config, "kessho", "mcp-token") || len(token) != 64 {
+		t.Errorf("TokenFile = %q, %q; want 64 hex digits in kessho/mcp-token", token, path)
+	}
+	if fi, err := os.Stat(path); err != nil || (runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600) {
+		t.Errorf("token file: %v, %v; want mode 0600", fi.Mode(), err)
+	}
+	if b, _ := os.ReadFile(path); strings.TrimSpace(string(b)) != token {
+		t.Errorf("token file holds %q; want %q", b, token)
+	}
+	again, _, err := mcp.TokenFile(config)
+	if err != nil || again != token {
+		t.Errorf("second TokenFile = %q, %v; want the same token %q", again, err, token)
+	}
+	if runtime.GOOS != "windows" {
+		os.Chmod(path, 0o644)
+		fresh, _, err := mcp.TokenFile(config)
+		if err != nil || fresh == token || len(fresh) != 64 {
+			t.Errorf("TokenFile after chmod 644 = %q, %v; want a new token", fresh, err)
+		}
+		if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+			t.Errorf("token file mode %v after renewal; want 0600", fi.Mode())
+		}
+	}
+}
+
+// TestHTTPDefaultToken: without --token, `kessho mcp --http` on loopback
+// generates a token, says where it is and how to send it, and requires
+// it; --no-auth serves without one, on loopback only, and says what that
+// allows.
+func TestHTTPDefaultToken(t *testing.T) {
+	dir := newVault(t, "alpha")
+	config := t.TempDir()
+	env := []string{"XDG_CONFIG_HOME=" + config, "KESSHO_MCP_TOKEN="}
+	url, stderr := startHTTP(t, dir, env)
+	path := filepath.Join(config, "kessho", "mcp-token")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no token file: %v (stderr %q)", err, stderr)
+	}
+	token := strings.TrimSpace(string(b))
+	if !strings.Contains(stderr, path) || !strings.Contains(stderr, "Authorization: Bearer") {
+		t.Errorf("stderr %q; want the token file's path and the header to send", stderr)
+	}
+	if code := post(t, url, ""); code != http.StatusUnauthorized {
+		t.Errorf("POST without the token: %d; want 401", code)
+	}
+	if code := post(t, url, "Bearer "+token); code != http.StatusOK {
+		t.Errorf("POST with the generated token: %d; want 200", code)
+	}
+
+	url, stderr = startHTTP(t, dir, env, "--no-auth")
+	if code := post(t, url, ""); code != http.StatusOK {
+		t.Errorf("--no-auth: POST without a token: %d; want 200", code)
+	}
+	if !strings.Contains(stderr, "--no-auth") || !strings.Contains(stderr, "any user") {
+		t.Errorf("--no-auth: stderr %q; want it to say that any user of the machine can use the vault", stderr)
+	}
+
+	for _, args := range [][]string{{"--http", "0.0.0.0:0", "--no-auth"}, {"--http", "127.0.0.1:0", "--no-auth", "--token", "s3cret"}} {
+		var out strings.Builder
+		cmd := kesshoCmd(t, dir, args...)
+		cmd.Env = append(cmd.Env, env...)
+		cmd.Stderr = &out
+		cmd.Run()
+		if code := cmd.ProcessState.ExitCode(); code != 2 || !strings.Contains(out.String(), "--no-auth") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and a message naming --no-auth", args, code, out.String())
+		}
 	}
 }
