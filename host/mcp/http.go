@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -9,7 +8,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -79,12 +77,11 @@ const (
 	// DefaultReadHeaderTimeout bounds the time to receive a request's
 	// headers: a client on a working connection sends them in one go.
 	DefaultReadHeaderTimeout = 10 * time.Second
-	// DefaultReadTimeout bounds the time to receive a request's body
-	// (at most 4 MiB, sdk.DefaultMaxRequestBodyBytes). It is applied to the
-	// body alone, not as http.Server.ReadTimeout: that deadline stays on
-	// the connection while the answer is written, and when it passes, the
-	// server cancels the request, which would cut event streams and calls
-	// that take longer (a cold start, a big worklog).
+	// DefaultReadTimeout bounds the time to receive a whole request, its
+	// body included (at most sdk.DefaultMaxRequestBodyBytes, 4 MiB). It
+	// does not bound the answer: net/http lifts the read deadline once the
+	// body is read, so event streams and long calls (a cold start, a big
+	// worklog) take the time they need (TestHTTPTrickle checks both).
 	DefaultReadTimeout = 30 * time.Second
 	// DefaultIdleTimeout closes a keep-alive connection with no request in
 	// flight. Clients reconnect transparently.
@@ -105,16 +102,14 @@ func (o HTTPOptions) or(v, def time.Duration) time.Duration {
 // Requests from a web page of another origin are refused whatever their
 // method (a web page must not drive a loopback server, nor read its event
 // stream), and the SDK refuses requests to a loopback address whose Host
-// header is not loopback (DNS rebinding). A request's body must arrive
-// within the read timeout and is bounded to 4 MiB; idle sessions close
-// after o.SessionIdle. A client of the newest protocol revision is served
+// header is not loopback (DNS rebinding). A request's body is bounded to
+// 4 MiB (the SDK's default); idle sessions close after o.SessionIdle. A client of the newest protocol revision is served
 // without a session (see [byRevision]).
 func Handler(srv *sdk.Server, o HTTPOptions) http.Handler {
 	server := func(*http.Request) *sdk.Server { return srv }
 	var h http.Handler = byRevision(
 		sdk.NewStreamableHTTPHandler(server, &sdk.StreamableHTTPOptions{SessionTimeout: o.or(o.SessionIdle, DefaultSessionIdle)}),
 		sdk.NewStreamableHTTPHandler(server, &sdk.StreamableHTTPOptions{Stateless: true}))
-	h = readBody(o.or(o.ReadTimeout, DefaultReadTimeout), h)
 	if o.Token != "" {
 		h = bearer(o.Token, h)
 	}
@@ -164,31 +159,6 @@ func sameOrigin(next http.Handler) http.Handler {
 	})
 }
 
-// readBody reads a request's body, at most sdk.DefaultMaxRequestBodyBytes
-// (413 beyond), within timeout of the headers (408 and the connection
-// closed otherwise), then lifts the read deadline so that the answer, an event
-// stream included, takes the time it needs.
-func readBody(timeout time.Duration, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rc := http.NewResponseController(w)
-		rc.SetReadDeadline(time.Now().Add(timeout))
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, sdk.DefaultMaxRequestBodyBytes))
-		if err != nil {
-			var tooBig *http.MaxBytesError
-			w.Header().Set("Connection", "close")
-			if errors.As(err, &tooBig) {
-				http.Error(w, fmt.Sprintf("request body over %d bytes", tooBig.Limit), http.StatusRequestEntityTooLarge)
-			} else {
-				http.Error(w, "request body not received in time", http.StatusRequestTimeout)
-			}
-			return
-		}
-		rc.SetReadDeadline(time.Time{})
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		next.ServeHTTP(w, r)
-	})
-}
-
 // bearer checks the request's bearer token against token in constant
 // time (both are hashed first, so that not even the length leaks). The
 // scheme is case-insensitive (RFC 9110 §11.1). A 401 names the scheme
@@ -215,14 +185,15 @@ func bearer(token string, next http.Handler) http.Handler {
 	})
 }
 
-// ServeHTTP serves srv on ln (see [Handler]) with the read-header and
-// idle time limits of o until ctx is done, then
+// ServeHTTP serves srv on ln (see [Handler]) with the read-header, read
+// and idle time limits of o until ctx is done, then
 // shuts down: calls in flight get up to five seconds to finish, then the
 // connections left (clients' idle event streams) are closed.
 func ServeHTTP(ctx context.Context, srv *sdk.Server, ln net.Listener, o HTTPOptions) error {
 	hs := &http.Server{
 		Handler:           Handler(srv, o),
 		ReadHeaderTimeout: o.or(o.ReadHeaderTimeout, DefaultReadHeaderTimeout),
+		ReadTimeout:       o.or(o.ReadTimeout, DefaultReadTimeout),
 		IdleTimeout:       o.or(o.IdleTimeout, DefaultIdleTimeout),
 	}
 	errc := make(chan error, 1)

@@ -18,6 +18,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	hostcall "kessho/host/call"
 	"kessho/host/engine"
 	"kessho/host/mcp"
 )
@@ -224,11 +225,24 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// serve runs ServeHTTP with o on a loopback port until the test ends and
-// returns the port's address.
-func serve(t *testing.T, o mcp.HTTPOptions) string {
+// slowEngine answers each call after a delay (a cold start, a big
+// worklog), or not at all when the call is cancelled first.
+type slowEngine struct{ delay time.Duration }
+
+func (s slowEngine) Call(ctx context.Context, request []byte) ([]byte, error) {
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-time.After(s.delay):
+	}
+	return engine.Native().Call(ctx, request)
+}
+
+// serve runs ServeHTTP with o on a loopback port, on a vault with the
+// project alpha, until the test ends and returns the port's address.
+func serve(t *testing.T, eng hostcall.Engine, o mcp.HTTPOptions) string {
 	t.Helper()
-	srv := mcp.NewServer(openVault(t, newVault(t, "alpha")), engine.Native(), mcp.Options{})
+	srv := mcp.NewServer(openVault(t, newVault(t, "alpha")), eng, mcp.Options{})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -275,11 +289,11 @@ func trickle(t *testing.T, addr, start, msg string) bool {
 
 // TestHTTPTrickle: a client that sends its headers or its body a byte at
 // a time is cut after the read-header or read timeout, and an idle
-// keep-alive connection is closed after the idle timeout; a session's
-// event stream and calls outlive all three.
+// keep-alive connection is closed after the idle timeout; a call that
+// takes longer than all three, and a session's event stream, are not cut.
 func TestHTTPTrickle(t *testing.T) {
 	const short = 300 * time.Millisecond
-	addr := serve(t, mcp.HTTPOptions{ReadHeaderTimeout: short, ReadTimeout: short, IdleTimeout: short})
+	addr := serve(t, slowEngine{3 * short}, mcp.HTTPOptions{ReadHeaderTimeout: short, ReadTimeout: short, IdleTimeout: short})
 	body := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
 	headers := "POST /mcp HTTP/1.1\r\nHost: " + addr + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
 	if !trickle(t, addr, "", headers+"X-Padding: "+strings.Repeat("x", 40)+"\r\n") {
@@ -308,18 +322,58 @@ func TestHTTPTrickle(t *testing.T) {
 		t.Errorf("idle keep-alive connection: read %v; want EOF (closed by the server)", err)
 	}
 
-	// A session (of a revision with sessions, so with an event stream)
-	// lives longer than the timeouts: its calls still land.
-	tr := &sdk.StreamableClientTransport{Endpoint: "http://" + addr + mcp.Path, MaxRetries: -1}
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), tr, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	// A call that takes longer than the read timeout gets its answer.
+	url := "http://" + addr + mcp.Path
+	cs, err := httpSession(t, url, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cs.Close()
-	time.Sleep(3 * short)
-	if err := cs.Ping(context.Background(), nil); err != nil {
-		t.Errorf("ping after %v: %v", 3*short, err)
+	if _, a := call(t, cs, "mem_update_phase", map[string]any{"slug": "alpha", "phase": "slow"}); !a.OK {
+		t.Errorf("a call of %v: %+v", 3*short, a.Error)
 	}
+
+	// A session's event stream (a GET, of a revision with sessions)
+	// outlives the read timeout: the server does not end it.
+	init := send(t, "POST", url, "", initialize)
+	init.Body.Close()
+	id := init.Header.Get("Mcp-Session-Id")
+	send(t, "POST", url, id, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).Body.Close()
+	stream := send(t, "GET", url, id, "")
+	defer stream.Body.Close()
+	if stream.StatusCode != http.StatusOK {
+		t.Fatalf("GET event stream: status %d", stream.StatusCode)
+	}
+	ended := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(io.Discard, stream.Body)
+		ended <- err
+	}()
+	select {
+	case err := <-ended:
+		t.Errorf("the event stream ended before %v (%v); want it open", 4*short, err)
+	case <-time.After(4 * short):
+	}
+}
+
+// send sends an MCP request (method, body) to url in session id (none
+// when empty) and returns the response.
+func send(t *testing.T, method, url, id, body string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if id != "" {
+		req.Header.Set("Mcp-Session-Id", id)
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
 }
 
 // TestHTTPOrigin: a request from a foreign web page is refused whatever
@@ -602,5 +656,17 @@ func TestHTTPDefaultToken(t *testing.T) {
 		if code := cmd.ProcessState.ExitCode(); code != 2 || !strings.Contains(out.String(), "--no-auth") {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a message naming --no-auth", args, code, out.String())
 		}
+	}
+}
+
+// TestHTTPBodyBound: a request body over 4 MiB is refused with 413 (the
+// SDK's bound, kept), and nothing of it is run.
+func TestHTTPBodyBound(t *testing.T) {
+	srv := mcp.NewServer(openVault(t, newVault(t, "alpha")), engine.Native(), mcp.Options{})
+	hs := httptest.NewServer(mcp.Handler(srv, mcp.HTTPOptions{}))
+	t.Cleanup(hs.Close)
+	big := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"pad":"` + strings.Repeat("x", sdk.DefaultMaxRequestBodyBytes) + `"}}}`
+	if code := postBody(t, hs.URL+mcp.Path, "", big); code != http.StatusRequestEntityTooLarge {
+		t.Errorf("POST of %d bytes: status %d; want 413", len(big), code)
 	}
 }
