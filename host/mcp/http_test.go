@@ -142,19 +142,7 @@ const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"pro
 // returns the status.
 func postBody(t *testing.T, url, auth, body string) int {
 	t.Helper()
-	req, err := http.NewRequest("POST", url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	if auth != "" {
-		req.Header.Set("Authorization", auth)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := send(t, "POST", url, body, "Authorization", auth)
 	resp.Body.Close()
 	return resp.StatusCode
 }
@@ -334,11 +322,11 @@ func TestHTTPTrickle(t *testing.T) {
 
 	// A session's event stream (a GET, of a revision with sessions)
 	// outlives the read timeout: the server does not end it.
-	init := send(t, "POST", url, "", initialize)
+	init := send(t, "POST", url, initialize)
 	init.Body.Close()
 	id := init.Header.Get("Mcp-Session-Id")
-	send(t, "POST", url, id, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).Body.Close()
-	stream := send(t, "GET", url, id, "")
+	send(t, "POST", url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, inSession(id)...).Body.Close()
+	stream := send(t, "GET", url, "", inSession(id)...)
 	defer stream.Body.Close()
 	if stream.StatusCode != http.StatusOK {
 		t.Fatalf("GET event stream: status %d", stream.StatusCode)
@@ -355,9 +343,10 @@ func TestHTTPTrickle(t *testing.T) {
 	}
 }
 
-// send sends an MCP request (method, body) to url in session id (none
-// when empty) and returns the response.
-func send(t *testing.T, method, url, id, body string) *http.Response {
+// send sends an MCP request (method, body) to url with the headers
+// given as name, value pairs (an empty value sends none) and returns the
+// response.
+func send(t *testing.T, method, url, body string, headers ...string) *http.Response {
 	t.Helper()
 	req, err := http.NewRequest(method, url, strings.NewReader(body))
 	if err != nil {
@@ -365,15 +354,21 @@ func send(t *testing.T, method, url, id, body string) *http.Response {
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	if id != "" {
-		req.Header.Set("Mcp-Session-Id", id)
-		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	for i := 0; i+1 < len(headers); i += 2 {
+		if headers[i+1] != "" {
+			req.Header.Set(headers[i], headers[i+1])
+		}
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return resp
+}
+
+// inSession are the headers of a request in session id.
+func inSession(id string) []string {
+	return []string{"Mcp-Session-Id", id, "Mcp-Protocol-Version", "2025-06-18"}
 }
 
 // TestHTTPOrigin: a request from a foreign web page is refused whatever
@@ -517,30 +512,14 @@ func TestHTTPSessionIdleFlag(t *testing.T) {
 	}
 
 	url, _ := startHTTP(t, dir, nil, "--token", "s3cret", "--session-idle", "500ms")
-	req, _ := http.NewRequest("POST", url, strings.NewReader(initialize))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Authorization", "Bearer s3cret")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := send(t, "POST", url, initialize, "Authorization", "Bearer s3cret")
 	resp.Body.Close()
 	id := resp.Header.Get("Mcp-Session-Id")
 	if resp.StatusCode != http.StatusOK || id == "" {
 		t.Fatalf("initialize: status %d, session %q", resp.StatusCode, id)
 	}
 	waitFor(t, "the session to expire", func() bool {
-		req, _ := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"ping"}`))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("Authorization", "Bearer s3cret")
-		req.Header.Set("Mcp-Session-Id", id)
-		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp := send(t, "POST", url, `{"jsonrpc":"2.0","id":2,"method":"ping"}`, append(inSession(id), "Authorization", "Bearer s3cret")...)
 		resp.Body.Close()
 		if resp.StatusCode == http.StatusOK {
 			time.Sleep(time.Second) // a request keeps it alive: leave it be
