@@ -17,7 +17,7 @@ import (
 	"kessho/host/vaultfs"
 )
 
-const mcpUsage = `usage: kessho [global flags] mcp [--http ADDR [--token TOKEN]]
+const mcpUsage = `usage: kessho [global flags] mcp [--http ADDR [--token TOKEN | --no-auth] [--session-idle D]]
 
 Serves every Kessho tool over MCP (Model Context Protocol) on the vault:
 on standard input and output by default, the way MCP clients start the
@@ -26,7 +26,13 @@ servers they use; with --http, as streamable HTTP at http://ADDR/mcp.
   --http ADDR    listen on ADDR; a missing host is loopback (:7777 is
                  127.0.0.1:7777). Any other address needs --token.
   --token TOKEN  require "Authorization: Bearer TOKEN" on every HTTP
-                 request (default $KESSHO_MCP_TOKEN).
+                 request (default $KESSHO_MCP_TOKEN; without either, a
+                 token generated once and kept, readable by you alone, in
+                 your config directory's kessho/mcp-token).
+  --no-auth      on a loopback address, ask no token: then any program of
+                 any user of this machine can read and change the vault.
+  --session-idle D  close a session after D without a request (default
+                 30m; e.g. 10m, 2h); its client then starts a new one.
 
 --lang picks the language of the tools' descriptions and messages; --tz
 the vault's zone (default the host's); --now fixes the time (for tests).`
@@ -39,13 +45,19 @@ func runMCP(g globals, rest []string, env Env) int {
 		fmt.Fprintln(env.Stdout, mcpUsage)
 		return ExitOK
 	}
-	addr, token, err := mcpFlags(rest, env)
+	f, err := mcpFlags(rest, env)
 	if err != nil {
 		return usage(env, err)
 	}
-	if addr != "" {
-		if addr, err = mcp.ListenAddr(addr, token); err != nil {
+	if f.addr != "" {
+		if f.addr, err = mcp.ListenAddr(f.addr, f.http.Token); err != nil {
+			if f.noAuth {
+				err = usagef("--no-auth is for loopback addresses only (127.0.0.1, [::1], localhost); %s needs --token", f.addr)
+			}
 			return usage(env, usageError{err.Error()})
+		}
+		if f.noAuth && f.http.Token != "" {
+			return usage(env, usagef("--no-auth asks no token, but one is given (--token or $KESSHO_MCP_TOKEN): keep one of the two"))
 		}
 	}
 	opts, err := mcpOptions(g, env)
@@ -73,10 +85,10 @@ func runMCP(g globals, rest []string, env Env) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if addr == "" {
+	if f.addr == "" {
 		err = mcp.ServeStdio(ctx, srv, env.Stdin, env.Stdout)
 	} else {
-		err = serveHTTP(ctx, srv, addr, token, env)
+		err = serveHTTP(ctx, srv, f, env)
 	}
 	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 		fmt.Fprintf(env.Stderr, "kessho mcp: %v\n", err)
@@ -85,28 +97,65 @@ func runMCP(g globals, rest []string, env Env) int {
 	return ExitOK
 }
 
-// serveHTTP listens on addr and says where on standard error.
-func serveHTTP(ctx context.Context, srv *sdk.Server, addr, token string, env Env) error {
-	ln, err := net.Listen("tcp", addr)
+// serveHTTP listens on f.addr and says where on standard error, and
+// what clients must send: without --token nor --no-auth, the token of
+// [mcp.TokenFile] in the user's config directory.
+func serveHTTP(ctx context.Context, srv *sdk.Server, f mcpArgs, env Env) error {
+	ln, err := net.Listen("tcp", f.addr)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stderr, "kessho mcp: serving http://%s%s\n", ln.Addr(), mcp.Path)
-	return mcp.ServeHTTP(ctx, srv, ln, token)
+	url := fmt.Sprintf("http://%s%s", ln.Addr(), mcp.Path)
+	switch {
+	case f.noAuth:
+		fmt.Fprintf(env.Stderr, "kessho mcp: --no-auth: no token asked; any program run by any user of this machine can read and change the vault at %s\n", url)
+	case f.http.Token == "":
+		config, err := os.UserConfigDir()
+		if err == nil {
+			f.http.Token, config, err = mcp.TokenFile(config)
+		}
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("no token to ask of clients (%v): pass --token, or --no-auth", err)
+		}
+		fmt.Fprintf(env.Stderr, "kessho mcp: clients must send the header \"Authorization: Bearer <token>\", the token in %s (readable by you alone), e.g.\n"+
+			"  claude mcp add --transport http kessho %s --header \"Authorization: Bearer $(cat '%s')\"\n", config, url, config)
+	}
+	fmt.Fprintf(env.Stderr, "kessho mcp: serving %s\n", url)
+	return mcp.ServeHTTP(ctx, srv, ln, f.http)
 }
 
-// mcpFlags reads `--http ADDR` and `--token TOKEN` (either also as
-// --flag=value).
-func mcpFlags(rest []string, env Env) (addr, token string, err error) {
-	token = env.Getenv("KESSHO_MCP_TOKEN")
+// mcpArgs are `kessho mcp`'s own flags.
+type mcpArgs struct {
+	addr   string          // --http, "" for stdio
+	http   mcp.HTTPOptions // --token, --session-idle
+	noAuth bool            // --no-auth
+}
+
+// mcpFlags reads `--http ADDR`, `--token TOKEN`, `--no-auth` and
+// `--session-idle D` (each also as --flag=value).
+func mcpFlags(rest []string, env Env) (f mcpArgs, err error) {
+	f.http.Token = env.Getenv("KESSHO_MCP_TOKEN")
 	unexpected := func(arg, _ string) error { return usagef("mcp: unexpected argument %q", arg) }
 	err = commandLine{
-		flags: map[string]flagKind{"http": valueFlag, "token": valueFlag},
+		flags: map[string]flagKind{"http": valueFlag, "token": valueFlag, "session-idle": valueFlag, "no-auth": boolFlag},
 		set: func(name, val string) error {
-			if name == "http" {
-				addr = val
-			} else {
-				token = val
+			switch name {
+			case "http":
+				f.addr = val
+			case "token":
+				f.http.Token = val
+			case "no-auth":
+				if val != "true" && val != "false" {
+					return usagef("--no-auth takes no value (or true or false), not %q", val)
+				}
+				f.noAuth = val == "true"
+			default:
+				d, err := time.ParseDuration(val)
+				if err != nil || d <= 0 {
+					return usagef("--session-idle %q is not a duration above zero (e.g. 30m, 2h)", val)
+				}
+				f.http.SessionIdle = d
 			}
 			return nil
 		},
@@ -114,7 +163,7 @@ func mcpFlags(rest []string, env Env) (addr, token string, err error) {
 		unknown:    unexpected,
 		needsValue: func(name string) error { return usagef("--%s needs a value", name) },
 	}.parse(rest)
-	return addr, token, err
+	return f, err
 }
 
 // mcpOptions turns the global flags into the server's options: each call

@@ -111,7 +111,7 @@ func TestHTTPNotUTF8(t *testing.T) {
 	dir := newVault(t, "alpha")
 	before := contextOf(t, dir, "alpha")
 	srv := mcp.NewServer(openVault(t, dir), engine.Native(), mcp.Options{})
-	hs := httptest.NewServer(mcp.Handler(srv, ""))
+	hs := httptest.NewServer(mcp.Handler(srv, mcp.HTTPOptions{}))
 	t.Cleanup(hs.Close)
 	tr := &sdk.StreamableClientTransport{Endpoint: hs.URL + mcp.Path, HTTPClient: &http.Client{Transport: badBytes{}}, MaxRetries: -1}
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), tr, nil)
