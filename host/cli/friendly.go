@@ -147,7 +147,7 @@ func printHelp(w io.Writer, lang string) {
 	fmt.Fprintln(w, "  kessho script [FILE]                   many calls, one JSON {tool, args} a line, on one warm engine")
 	fmt.Fprintln(w, "  kessho catalog                         every tool, parameter and error, as JSON")
 	fmt.Fprintln(w, "  kessho help COMMAND                    one command's parameters")
-	fmt.Fprintln(w, "  kessho mcp [--http ADDR [--token T]]   serve every tool over MCP (stdio, or streamable HTTP)")
+	fmt.Fprintln(w, "  kessho mcp [--http ADDR [--token T | --no-auth] [--session-idle D]]   serve every tool over MCP (stdio, or streamable HTTP)")
 	fmt.Fprintln(w, "  kessho version, kessho --version       version (module version and VCS revision) and compilation cache folder")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Tools:")
