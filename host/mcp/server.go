@@ -31,6 +31,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -122,24 +123,55 @@ type caller struct {
 // handler waits for it before the call takes the vault's lock.
 type waiter interface {
 	Wait(ctx context.Context) error
+	Started() bool
 }
 
 // handler returns the SDK handler of the tool named name.
 func (c *caller) handler(name string) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-		return result(c.run(ctx, name, arguments(req.Params.Arguments))), nil
+		return result(c.run(ctx, name, arguments(req.Params.Arguments), progress(ctx, req))), nil
+	}
+}
+
+// progress returns how a call reports its progress to the client: through
+// progress notifications bearing the request's progress token, one more
+// each time, or not at all when the client gave no token. A notification
+// that cannot be sent is dropped: progress is advice, the call goes on.
+func progress(ctx context.Context, req *sdk.CallToolRequest) func(msg string) {
+	token := req.Params.GetProgressToken()
+	if token == nil || req.Session == nil {
+		return func(string) {}
+	}
+	var n float64
+	return func(msg string) {
+		n++
+		req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token, Progress: n, Message: msg})
 	}
 }
 
 // run calls the tool named name with args, once the engine has started,
 // and returns its outcome, a refusal included.
-func (c *caller) run(ctx context.Context, name string, args json.RawMessage) call.Outcome {
+//
+// It reports its progress to report: once when it has to wait for the
+// engine to start (a cold start compiles the module), once when the
+// engine is ready, and once before each round of the engine (each time
+// the core has been given what it asked for).
+func (c *caller) run(ctx context.Context, name string, args json.RawMessage, report func(msg string)) call.Outcome {
 	if w, ok := c.engine.(waiter); ok {
+		cold := !w.Started()
+		if cold {
+			report(serverText().EngineWait.In(c.opts.Lang))
+		}
 		if err := w.Wait(ctx); err != nil {
 			return call.Refusal(err, c.opts.Lang)
 		}
+		if cold {
+			report(serverText().EngineReady.In(c.opts.Lang))
+		}
 	}
-	out, err := call.Run(ctx, c.vault, c.engine, name, args, c.options())
+	opts := c.options()
+	opts.Round = func(round int) { report(fmt.Sprintf(serverText().Round.In(c.opts.Lang), name, round)) }
+	out, err := call.Run(ctx, c.vault, c.engine, name, args, opts)
 	if err != nil {
 		out = call.Refusal(err, c.opts.Lang)
 	}
