@@ -129,7 +129,15 @@ type waiter interface {
 // handler returns the SDK handler of the tool named name.
 func (c *caller) handler(name string) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-		return result(c.run(ctx, name, arguments(req.Params.Arguments), progress(ctx, req))), nil
+		out := c.run(ctx, name, arguments(req.Params.Arguments), progress(ctx, req))
+		if err := context.Cause(ctx); err != nil {
+			// Cancelled (notifications/cancelled, or the session ended):
+			// no result, as the protocol asks. The SDK still writes an
+			// error response to the request, which the client, having
+			// cancelled it, has forgotten.
+			return nil, fmt.Errorf("%s: request cancelled: %w", name, err)
+		}
+		return result(out), nil
 	}
 }
 
