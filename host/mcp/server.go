@@ -73,7 +73,7 @@ func NewServer(v *vaultfs.Vault, eng call.Engine, opts Options) *sdk.Server {
 	}
 	c := &caller{vault: v, engine: eng, opts: opts}
 	srv := sdk.NewServer(&sdk.Implementation{Name: "kessho", Title: "Kessho", Version: version},
-		&sdk.ServerOptions{Capabilities: &sdk.ServerCapabilities{}, // tools, prompts, completions; no logging
+		&sdk.ServerOptions{Capabilities: &sdk.ServerCapabilities{Logging: &sdk.LoggingCapabilities{}}, // and tools, prompts, completions
 			Instructions:      serverText().Instructions.In(opts.Lang),
 			CompletionHandler: c.complete})
 	for _, t := range tools.Specs() {
@@ -137,7 +137,27 @@ func (c *caller) handler(name string) sdk.ToolHandler {
 			// cancelled it, has forgotten.
 			return nil, fmt.Errorf("%s: request cancelled: %w", name, err)
 		}
+		logWarnings(ctx, req.Session, name, out)
 		return result(out), nil
+	}
+}
+
+// logWarnings sends each warning of a call's result (every result has
+// "warnings") to the client as a log message of level warning, from the
+// logger "kessho", its data the tool and the warning: the SDK sends it
+// only if the client asked for messages of that level (logging/setLevel).
+// The warnings stay in the result: the log is for the user watching the
+// client, the result for the agent.
+func logWarnings(ctx context.Context, ss *sdk.ServerSession, tool string, out call.Outcome) {
+	var r struct {
+		Warnings []string `json:"warnings"`
+	}
+	if ss == nil || !out.OK || json.Unmarshal(out.Result, &r) != nil {
+		return
+	}
+	for _, w := range r.Warnings {
+		ss.Log(ctx, &sdk.LoggingMessageParams{Level: "warning", Logger: "kessho",
+			Data: map[string]string{"tool": tool, "warning": w}})
 	}
 }
 
