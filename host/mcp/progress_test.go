@@ -34,7 +34,8 @@ func (p *progressLog) all() []*sdk.ProgressNotificationParams {
 	return append([]*sdk.ProgressNotificationParams(nil), p.notes...)
 }
 
-// connectWith is connect with client options.
+// connectWith runs srv over the SDK's in-memory transports and returns a
+// session of a client with opts on it, closed when the test ends.
 func connectWith(t testing.TB, srv *sdk.Server, opts *sdk.ClientOptions) *sdk.ClientSession {
 	t.Helper()
 	ctx := context.Background()

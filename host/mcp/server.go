@@ -72,8 +72,13 @@ func NewServer(v *vaultfs.Vault, eng call.Engine, opts Options) *sdk.Server {
 		version = buildinfo.Version()
 	}
 	c := &caller{vault: v, engine: eng, opts: opts}
+	// Logging is deprecated from protocol 2026-07-28 on (SEP-2577) but
+	// served through its deprecation window, and by every older client:
+	// the capability, and logWarnings.
+	//lint:ignore SA1019 logging is still part of every protocol revision clients speak
+	caps := &sdk.ServerCapabilities{Logging: &sdk.LoggingCapabilities{}} // and tools, prompts, completions
 	srv := sdk.NewServer(&sdk.Implementation{Name: "kessho", Title: "Kessho", Version: version},
-		&sdk.ServerOptions{Capabilities: &sdk.ServerCapabilities{Logging: &sdk.LoggingCapabilities{}}, // and tools, prompts, completions
+		&sdk.ServerOptions{Capabilities: caps,
 			Instructions:      serverText().Instructions.In(opts.Lang),
 			CompletionHandler: c.complete})
 	for _, t := range tools.Specs() {
@@ -156,6 +161,7 @@ func logWarnings(ctx context.Context, ss *sdk.ServerSession, tool string, out ca
 		return
 	}
 	for _, w := range r.Warnings {
+		//lint:ignore SA1019 see NewServer: logging is served through its deprecation window
 		ss.Log(ctx, &sdk.LoggingMessageParams{Level: "warning", Logger: "kessho",
 			Data: map[string]string{"tool": tool, "warning": w}})
 	}
