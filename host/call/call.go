@@ -83,6 +83,10 @@ type Options struct {
 	// every read of the host. 0 means DefaultTimeout; a negative value
 	// means no bound but ctx's own deadline. See Run.
 	Timeout time.Duration
+	// Round, when set, is called before each round of the engine with the
+	// round's number, from 1: hosts report progress with it (MCP's
+	// progress notifications). It changes nothing in the call.
+	Round func(round int)
 }
 
 // DefaultTimeout is a call's deadline when Options.Timeout is zero: the
@@ -168,6 +172,9 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 	for round := 0; ; round++ {
 		if d.late(nil) {
 			return refuse(d.overrun(tool))
+		}
+		if opts.Round != nil {
+			opts.Round(round + 1)
 		}
 		reqJSON, err := sc.request(&req)
 		if err != nil {

@@ -60,6 +60,17 @@ func (p *Pending) Wait(ctx context.Context) error {
 	return nil
 }
 
+// Started reports whether the start has ended, the engine started or
+// failed to: a Wait then returns at once.
+func (p *Pending) Started() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
 // Call waits for the engine (see Wait) and runs request on it.
 func (p *Pending) Call(ctx context.Context, request []byte) ([]byte, error) {
 	if err := p.Wait(ctx); err != nil {

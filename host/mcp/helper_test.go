@@ -63,21 +63,7 @@ func openVault(t testing.TB, dir string) *vaultfs.Vault {
 // client session on it, closed when the test ends.
 func connect(t testing.TB, srv *sdk.Server) *sdk.ClientSession {
 	t.Helper()
-	ctx := context.Background()
-	st, ct := sdk.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cs.Close()
-		ss.Wait()
-	})
-	return cs
+	return connectWith(t, srv, nil)
 }
 
 // nativeSession serves the vault in dir with the native engine, at

@@ -31,6 +31,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -71,8 +72,13 @@ func NewServer(v *vaultfs.Vault, eng call.Engine, opts Options) *sdk.Server {
 		version = buildinfo.Version()
 	}
 	c := &caller{vault: v, engine: eng, opts: opts}
+	// Logging is deprecated from protocol 2026-07-28 on (SEP-2577) but
+	// served through its deprecation window, and by every older client:
+	// the capability, and logWarnings.
+	//lint:ignore SA1019 logging is still part of every protocol revision clients speak
+	caps := &sdk.ServerCapabilities{Logging: &sdk.LoggingCapabilities{}} // and tools, prompts, completions
 	srv := sdk.NewServer(&sdk.Implementation{Name: "kessho", Title: "Kessho", Version: version},
-		&sdk.ServerOptions{Capabilities: &sdk.ServerCapabilities{}, // tools, prompts, completions; no logging
+		&sdk.ServerOptions{Capabilities: caps,
 			Instructions:      serverText().Instructions.In(opts.Lang),
 			CompletionHandler: c.complete})
 	for _, t := range tools.Specs() {
@@ -122,24 +128,84 @@ type caller struct {
 // handler waits for it before the call takes the vault's lock.
 type waiter interface {
 	Wait(ctx context.Context) error
+	Started() bool
 }
 
 // handler returns the SDK handler of the tool named name.
 func (c *caller) handler(name string) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-		return result(c.run(ctx, name, arguments(req.Params.Arguments))), nil
+		out := c.run(ctx, name, arguments(req.Params.Arguments), progress(ctx, req))
+		if err := context.Cause(ctx); err != nil {
+			// Cancelled (notifications/cancelled, or the session ended):
+			// no result, as the protocol asks. The SDK still writes an
+			// error response to the request, which the client, having
+			// cancelled it, has forgotten.
+			return nil, fmt.Errorf("%s: request cancelled: %w", name, err)
+		}
+		logWarnings(ctx, req.Session, name, out)
+		return result(out), nil
+	}
+}
+
+// logWarnings sends each warning of a call's result (every result has
+// "warnings") to the client as a log message of level warning, from the
+// logger "kessho", its data the tool and the warning: the SDK sends it
+// only if the client asked for messages of that level (logging/setLevel).
+// The warnings stay in the result: the log is for the user watching the
+// client, the result for the agent.
+func logWarnings(ctx context.Context, ss *sdk.ServerSession, tool string, out call.Outcome) {
+	var r struct {
+		Warnings []string `json:"warnings"`
+	}
+	if ss == nil || !out.OK || json.Unmarshal(out.Result, &r) != nil {
+		return
+	}
+	for _, w := range r.Warnings {
+		//lint:ignore SA1019 see NewServer: logging is served through its deprecation window
+		ss.Log(ctx, &sdk.LoggingMessageParams{Level: "warning", Logger: "kessho",
+			Data: map[string]string{"tool": tool, "warning": w}})
+	}
+}
+
+// progress returns how a call reports its progress to the client: through
+// progress notifications bearing the request's progress token, one more
+// each time, or not at all when the client gave no token. A notification
+// that cannot be sent is dropped: progress is advice, the call goes on.
+func progress(ctx context.Context, req *sdk.CallToolRequest) func(msg string) {
+	token := req.Params.GetProgressToken()
+	if token == nil || req.Session == nil {
+		return func(string) {}
+	}
+	var n float64
+	return func(msg string) {
+		n++
+		req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token, Progress: n, Message: msg})
 	}
 }
 
 // run calls the tool named name with args, once the engine has started,
 // and returns its outcome, a refusal included.
-func (c *caller) run(ctx context.Context, name string, args json.RawMessage) call.Outcome {
+//
+// It reports its progress to report: once when it has to wait for the
+// engine to start (a cold start compiles the module), once when the
+// engine is ready, and once before each round of the engine (each time
+// the core has been given what it asked for).
+func (c *caller) run(ctx context.Context, name string, args json.RawMessage, report func(msg string)) call.Outcome {
 	if w, ok := c.engine.(waiter); ok {
+		cold := !w.Started()
+		if cold {
+			report(serverText().EngineWait.In(c.opts.Lang))
+		}
 		if err := w.Wait(ctx); err != nil {
 			return call.Refusal(err, c.opts.Lang)
 		}
+		if cold {
+			report(serverText().EngineReady.In(c.opts.Lang))
+		}
 	}
-	out, err := call.Run(ctx, c.vault, c.engine, name, args, c.options())
+	opts := c.options()
+	opts.Round = func(round int) { report(fmt.Sprintf(serverText().Round.In(c.opts.Lang), name, round)) }
+	out, err := call.Run(ctx, c.vault, c.engine, name, args, opts)
 	if err != nil {
 		out = call.Refusal(err, c.opts.Lang)
 	}

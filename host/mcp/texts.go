@@ -19,6 +19,12 @@ var texts embed.FS
 var serverText = i18n.Load[struct {
 	Instructions   catalog.Text
 	Start, Archive promptText
+	// The progress messages of a call (server.go): waiting for the
+	// engine to start, the engine ready, and a round (a format taking
+	// the tool and the round's number).
+	EngineWait  catalog.Text `yaml:"engine_wait"`
+	EngineReady catalog.Text `yaml:"engine_ready"`
+	Round       catalog.Text `yaml:"round"`
 }](texts, "server.yaml", 0)
 
 // promptText is a prompt's texts: its title and description, its slug
