@@ -8,11 +8,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"kessho/host/call"
 	"kessho/host/engine"
-	"kessho/host/vaultfs"
 )
 
 var (
@@ -68,20 +66,12 @@ func TestCases(t *testing.T) {
 func run(t *testing.T, c *Case, eng call.Engine, setWant bool) call.Outcome {
 	t.Helper()
 	dir := t.TempDir()
-	if err := c.WriteVault(dir); err != nil {
-		t.Fatal(err)
-	}
-	v, err := vaultfs.Open(dir)
+	v, opts, err := c.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer v.Close()
-	now, err := time.Parse(time.RFC3339, c.Call.Now)
-	if err != nil {
-		t.Fatalf("call.json now: %v", err)
-	}
-	out, err := call.Run(context.Background(), v, eng, c.Call.Tool, c.Call.Args,
-		call.Options{Now: now, TZ: c.Call.TZ, Lang: c.Call.Lang})
+	out, err := call.Run(context.Background(), v, eng, c.Call.Tool, c.Call.Args, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

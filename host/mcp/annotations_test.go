@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -19,7 +18,6 @@ import (
 	"kessho/host/conformance"
 	"kessho/host/engine"
 	"kessho/host/mcp"
-	"kessho/host/vaultfs"
 )
 
 // effects is what the calls of one tool were seen to do to their vaults.
@@ -131,19 +129,11 @@ func firstSentence(text string) string {
 func observe(t *testing.T, c *conformance.Case, args json.RawMessage, e *effects, defaults bool) {
 	t.Helper()
 	dir := t.TempDir()
-	if err := c.WriteVault(dir); err != nil {
-		t.Fatal(err)
-	}
-	v, err := vaultfs.Open(dir)
+	v, opts, err := c.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer v.Close()
-	now, err := time.Parse(time.RFC3339, c.Call.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := hostcall.Options{Now: now, TZ: c.Call.TZ, Lang: c.Call.Lang}
 	trees := []map[string][]byte{readTree(t, dir)}
 	ok := false
 	for i := range 2 {
