@@ -26,15 +26,26 @@ const (
 
 // sectionNames maps a folded heading (worklog.HeadingKey: lowercase,
 // accents and punctuation dropped) to the kind of section it opens, in
-// English and French. The next-steps names are the worklog's, plus the
-// bare "Next" that context.md and archive bodies use.
+// English and French. The next-steps names are the worklog's
+// (worklog.IsNextStep, see sectionKind), plus these: the bare "Next" that
+// context.md and archive bodies use, and a few more.
 var sectionNames = map[string]string{
 	"decisions": SectionDecisions, "decision": SectionDecisions, "key decisions": SectionDecisions,
 	"decisions prises": SectionDecisions, "decisions cles": SectionDecisions, "choix": SectionDecisions,
-	"next": SectionNext, "next steps": SectionNext, "next step": SectionNext, "next actions": SectionNext,
-	"next action": SectionNext, "todo": SectionNext, "to do": SectionNext, "reste a faire": SectionNext,
-	"prochaines etapes": SectionNext, "prochaine etape": SectionNext, "a faire": SectionNext, "suite": SectionNext,
+	"next": SectionNext, "a faire": SectionNext, "suite": SectionNext,
 	"prochaines actions": SectionNext, "prochaine action": SectionNext,
+}
+
+// sectionKind returns the kind of section a folded heading opens, and
+// whether it opens one.
+func sectionKind(key string) (string, bool) {
+	if kind, ok := sectionNames[key]; ok {
+		return kind, true
+	}
+	if worklog.IsNextStep(key) {
+		return SectionNext, true
+	}
+	return "", false
 }
 
 // leadChars is about how much text a lead holds: whole blocks are taken
@@ -53,7 +64,7 @@ func Sections(body string) []Section {
 	var out []Section
 	taken := 0
 	for _, h := range markdown.Headings([]byte(body)) {
-		kind, ok := sectionNames[worklog.HeadingKey(h.Text)]
+		kind, ok := sectionKind(worklog.HeadingKey(h.Text))
 		if !ok || h.Start < taken {
 			continue
 		}

@@ -52,15 +52,8 @@ type Note struct {
 // IsNote reports whether the vault-relative path p is a note the index
 // holds: a Markdown file outside every dot-folder.
 func IsNote(p string) bool {
-	if !strings.HasSuffix(p, ".md") {
-		return false
-	}
-	for _, part := range strings.Split(p, "/") {
-		if strings.HasPrefix(part, ".") {
-			return false
-		}
-	}
-	return true
+	// A segment starting with "." starts p or follows a "/".
+	return strings.HasSuffix(p, ".md") && !strings.HasPrefix(p, ".") && !strings.Contains(p, "/.")
 }
 
 // ParseNote reads a note for the index. text is nil for a file that is not

@@ -84,6 +84,10 @@ func projectArchives(env *Env, slug string) (*archives, error) {
 		return nil, err
 	}
 	var refs []archiveRef
+	inDir := make(map[string]bool, len(listing))
+	for _, n := range listing {
+		inDir[n] = true
+	}
 	named := map[string]bool{}
 	for _, e := range history.Parse(hist.Text) {
 		vp, ok := entryPath(p, e.Target)
@@ -95,24 +99,24 @@ func projectArchives(env *Env, slug string) (*archives, error) {
 			name = ""
 		}
 		named[name] = true
-		refs = append(refs, archiveRef{Path: vp, Name: name, Entry: &e, Exists: name != "" && slices.Contains(listing, name)})
+		refs = append(refs, archiveRef{Path: vp, Name: name, Entry: &e, Exists: name != "" && inDir[name]})
 	}
-	var rest []string
+	type stamped struct{ name, stamp string }
+	var rest []stamped
 	for _, n := range listing {
 		if strings.HasSuffix(n, ".md") && !named[n] {
-			rest = append(rest, n)
+			st, _ := history.Stamp(n)
+			rest = append(rest, stamped{n, st})
 		}
 	}
-	slices.SortFunc(rest, func(a, b string) int {
-		sa, _ := history.Stamp(a)
-		sb, _ := history.Stamp(b)
-		if c := strings.Compare(sb, sa); c != 0 {
+	slices.SortFunc(rest, func(a, b stamped) int {
+		if c := strings.Compare(b.stamp, a.stamp); c != 0 {
 			return c
 		}
-		return strings.Compare(b, a)
+		return strings.Compare(b.name, a.name)
 	})
 	for _, n := range rest {
-		refs = append(refs, archiveRef{Path: archDir + "/" + n, Name: n, Exists: true})
+		refs = append(refs, archiveRef{Path: archDir + "/" + n.name, Name: n.name, Exists: true})
 	}
 	return &archives{p: p, refs: refs, hist: hist, listing: listing}, nil
 }
@@ -191,21 +195,36 @@ type readArchiveArgs struct {
 
 // splitNote returns a note's frontmatter as an object ({} when it has
 // none) and its body; when its frontmatter is not valid YAML, nil and the
-// whole text, with a warning added to warnings.
+// whole text, with a warning added to warnings (noteDoc).
 func splitNote(env *Env, p, text string, warnings *[]string) (map[string]any, string) {
+	doc := noteDoc(env, p, text, warnings)
+	if doc == nil {
+		return nil, text
+	}
+	return fmMap(doc), doc.Body()
+}
+
+// noteDoc parses the note at p; when its frontmatter is not valid YAML, it
+// returns nil and adds a warning to warnings saying where the YAML breaks.
+func noteDoc(env *Env, p, text string, warnings *[]string) *frontmatter.Doc {
 	doc, err := frontmatter.Parse(text)
 	if err != nil {
 		var fe *frontmatter.Error
 		if errors.As(err, &fe) {
 			*warnings = append(*warnings, env.Say(readArchiveText().Msg.BadFrontmatter, p, fe.Line, fe.Reason))
 		}
-		return nil, text
+		return nil
 	}
+	return doc
+}
+
+// fmMap returns doc's frontmatter as an object ({} when it has no key).
+func fmMap(doc *frontmatter.Doc) map[string]any {
 	fm := map[string]any{}
 	for _, k := range doc.Keys() {
 		fm[k], _ = doc.Lookup(k)
 	}
-	return fm, doc.Body()
+	return fm
 }
 
 // pickArchive finds the archive `archive` names among refs: "latest"

@@ -31,13 +31,8 @@ func readContextTool(env *Env, a readContextArgs) (any, plan.Plan, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	fm := map[string]any{}
-	for _, k := range c.doc.Keys() {
-		v, _ := c.doc.Lookup(k)
-		fm[k] = v
-	}
 	res := ContextResult{Slug: c.project.Slug, Kind: c.project.Type(), Archived: c.project.Archived(),
-		Path: c.path, Frontmatter: fm, Body: c.doc.Body(), Common: Common{Warnings: []string{}}}
+		Path: c.path, Frontmatter: fmMap(c.doc), Body: c.doc.Body(), Common: Common{Warnings: []string{}}}
 	res.SummaryMD = c.doc.Body()
 	return res, nil, nil
 }

@@ -192,10 +192,9 @@ func (g *gathered) readNote(p string) (*frontmatter.Doc, string, bool, error) {
 		g.res.Warnings = append(g.res.Warnings, g.env.Say(recallText().Msg.NotText, p))
 		return nil, "", false, nil
 	}
-	doc, perr := frontmatter.Parse(c.Text)
-	if perr != nil {
-		_, body := splitNote(g.env, p, c.Text, &g.res.Warnings)
-		return nil, body, true, nil
+	doc := noteDoc(g.env, p, c.Text, &g.res.Warnings)
+	if doc == nil {
+		return nil, c.Text, true, nil
 	}
 	return doc, doc.Body(), true, nil
 }
@@ -215,10 +214,7 @@ func (g *gathered) context() error {
 	}
 	ctx := &RecallContext{Path: p, Body: body}
 	if doc != nil {
-		ctx.Frontmatter = map[string]any{}
-		for _, k := range doc.Keys() {
-			ctx.Frontmatter[k], _ = doc.Lookup(k)
-		}
+		ctx.Frontmatter = fmMap(doc)
 	}
 	g.res.Context = ctx
 	g.texts = append(g.texts, body)

@@ -83,15 +83,10 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if a.Slug != "" && !hasSlug(idx, a.Slug) {
-		near := vault.Closest(a.Slug, idx.Slugs(), 5)
-		m := searchText().Msg
-		var en, fr string
-		if len(near) > 0 {
-			en, fr = m.Near.In("en", strings.Join(near, ", ")), m.Near.In("fr", strings.Join(near, ", "))
+	if a.Slug != "" {
+		if err := knownSlug(idx, a.Slug); err != nil {
+			return nil, nil, err
 		}
-		return nil, nil, fault.New(fault.UnknownSlug, map[string]any{"slug": a.Slug, "close_matches": append([]string{}, near...)},
-			m.UnknownSlug.In("en", a.Slug, en), m.UnknownSlug.In("fr", a.Slug, fr))
 	}
 	terms := search.Terms(a.Query)
 	top, total := ranked(idx, a, terms)
@@ -104,7 +99,7 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 		return nil, nil, err
 	}
 	for _, h := range top {
-		res.Hits = append(res.Hits, searchHit(env, h, terms))
+		res.Hits = append(res.Hits, searchHit(env, h, res.QueryTerms))
 	}
 	if len(terms) == 0 {
 		res.Warnings = append(res.Warnings, env.Say(searchText().Msg.Common))
@@ -136,13 +131,21 @@ func checkSearch(a searchArgs) error {
 	return nil
 }
 
-func hasSlug(idx *search.Index, slug string) bool {
-	for _, s := range idx.Slugs() {
-		if s == slug {
-			return true
-		}
+// knownSlug refuses a slug filter that names no project or domain of the
+// index (UNKNOWN_SLUG with the closest ones).
+func knownSlug(idx *search.Index, slug string) error {
+	slugs := idx.Slugs() // sorted
+	if _, ok := slices.BinarySearch(slugs, slug); ok {
+		return nil
 	}
-	return false
+	near := vault.Closest(slug, slugs, 5)
+	m := searchText().Msg
+	var en, fr string
+	if len(near) > 0 {
+		en, fr = m.Near.In("en", strings.Join(near, ", ")), m.Near.In("fr", strings.Join(near, ", "))
+	}
+	return fault.New(fault.UnknownSlug, map[string]any{"slug": slug, "close_matches": append([]string{}, near...)},
+		m.UnknownSlug.In("en", slug, en), m.UnknownSlug.In("fr", slug, fr))
 }
 
 // keeper is the filters as a test on a note: a slug filter takes the
@@ -336,15 +339,9 @@ func keepWarm(env *Env, idx *search.Index) {
 // line holding the most query terms, a body line before a frontmatter
 // one, then the first (trimmed, at most 240 characters); none (line "",
 // line_number 0) when no line holds one (a match on the file's name
-// alone, a file that is not UTF-8).
+// alone, a file that is not UTF-8). terms are the query's, each once.
 func searchHit(env *Env, h search.Hit, terms []string) SearchHit {
-	opt := func(s string) *string {
-		if s == "" {
-			return nil
-		}
-		return &s
-	}
-	hit := SearchHit{Path: h.Path, Title: h.Title, Kind: h.Kind, Zone: opt(h.Zone), Slug: opt(h.Slug), Date: opt(h.Date),
+	hit := SearchHit{Path: h.Path, Title: h.Title, Kind: h.Kind, Zone: optional(h.Zone), Slug: optional(h.Slug), Date: optional(h.Date),
 		Score: h.Score, Matched: h.Matched}
 	c, _ := env.View.Read(h.Path) // answered by Ask
 	bodyLine := h.BodyLine        // the index of the body's first line
@@ -359,7 +356,7 @@ func searchHit(env *Env, h search.Hit, terms []string) SearchHit {
 	for i, line := range strings.Split(c.Text, "\n") {
 		n := 0
 		lt := search.Terms(line)
-		for _, t := range unique(terms) {
+		for _, t := range terms {
 			if slices.Contains(lt, t) {
 				n += 2
 			}

@@ -46,6 +46,10 @@ var nextStepNames = map[string]bool{
 	"todo": true, "to do": true, "reste a faire": true, "prochaines etapes": true, "prochaine etape": true,
 }
 
+// IsNextStep reports whether a folded heading (HeadingKey) opens a
+// next-steps section.
+func IsNextStep(key string) bool { return nextStepNames[key] }
+
 // NextSteps returns the text of the first next-steps section (heading of
 // any level, any case, accents and surrounding punctuation ignored), or nil.
 func NextSteps(body string, hs []markdown.Heading) *string {
