@@ -90,7 +90,7 @@ type ErrorBody struct {
 // is followed by it the same way.
 func Handle(request []byte) []byte {
 	ans := handle(request)
-	out, err := encodeAnswer(ans)
+	out, err := EncodeAnswer(ans)
 	if err != nil {
 		out, _ = json.Marshal(errorAnswer(fault.Internalf("encoding the answer: %v", err), "en"))
 		return out
@@ -101,12 +101,12 @@ func Handle(request []byte) []byte {
 	return out
 }
 
-// encodeAnswer is json.Marshal(ans), byte for byte, without its second
+// EncodeAnswer is json.Marshal(ans), byte for byte, without its second
 // pass over the result: encoding/json re-validates and re-compacts a
 // json.RawMessage, and the result is already the compact JSON json.Marshal
 // made of it (okAnswer). An answer carrying a search index goes through
 // json.Marshal (the index itself follows the JSON: Handle).
-func encodeAnswer(ans Answer) ([]byte, error) {
+func EncodeAnswer(ans Answer) ([]byte, error) {
 	if ans.OK == nil || !*ans.OK || ans.Need != nil || ans.Error != nil || ans.Search != nil {
 		return json.Marshal(ans)
 	}

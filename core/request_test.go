@@ -126,7 +126,7 @@ func FuzzDecodeRequest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) { sameAsJSON(t, b) })
 }
 
-// TestEncodeAnswerIsJSONs checks that encodeAnswer writes what
+// TestEncodeAnswerIsJSONs checks that EncodeAnswer writes what
 // json.Marshal writes, for every kind of answer.
 func TestEncodeAnswerIsJSONs(t *testing.T) {
 	yes, no := true, false
@@ -143,10 +143,10 @@ func TestEncodeAnswerIsJSONs(t *testing.T) {
 		{Need: &vault.Need{Files: []string{text}}},
 		{OK: &yes, Result: result, Search: &search.Carry{Index: []byte{0, 1, 255}, ID: "i"}},
 	} {
-		got, err := encodeAnswer(ans)
+		got, err := EncodeAnswer(ans)
 		want, wantErr := json.Marshal(ans)
 		if err != nil || wantErr != nil || !bytes.Equal(got, want) {
-			t.Errorf("encodeAnswer: %s, %v\njson.Marshal: %s, %v", got, err, want, wantErr)
+			t.Errorf("EncodeAnswer: %s, %v\njson.Marshal: %s, %v", got, err, want, wantErr)
 		}
 	}
 }

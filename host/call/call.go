@@ -199,9 +199,6 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 		if err != nil {
 			return Outcome{}, fmt.Errorf("call %s: %w", tool, err)
 		}
-		if ans.Search != nil {
-			ans.Search.Index = index
-		}
 		if ans.Need != nil {
 			if round+1 >= opts.MaxRounds {
 				return refuse(hostlogic.TooManyRounds(tool, opts.MaxRounds))
@@ -225,7 +222,7 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 				return o, nil
 			}
 		}
-		raw = sc.store(ans.Answer, raw)
+		raw = sc.store(ans.Answer, index, raw)
 		return Outcome{Answer: ans.Printed(), Raw: raw, OK: true, Result: ans.Result, Plan: ans.Plan}, nil
 	}
 }

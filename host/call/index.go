@@ -70,20 +70,21 @@ func (s *searchCarry) request(req *core.Request) ([]byte, error) {
 	return out, nil
 }
 
-// store stores the index a successful answer carries, and returns raw
+// store stores the index a successful answer carries (index: the bytes
+// after its NUL, under the id in ans.Search), and returns raw
 // without it (Outcome.Raw: the index holds the notes' mtimes, which differ
 // from one run to the next, while the rest of the answer may not). A
 // failure to store it is no failure of the call: the index is a cache,
 // and the next search rebuilds what it lacks.
-func (s *searchCarry) store(ans core.Answer, raw []byte) []byte {
+func (s *searchCarry) store(ans core.Answer, index, raw []byte) []byte {
 	if ans.Search == nil {
 		return raw
 	}
-	if s.ix != nil && len(ans.Search.Index) > 0 {
-		_ = s.ix.StoreIndex(ans.Search.Index, ans.Search.ID)
+	if s.ix != nil && len(index) > 0 {
+		_ = s.ix.StoreIndex(index, ans.Search.ID)
 	}
 	ans.Search = nil
-	if b, err := json.Marshal(ans); err == nil {
+	if b, err := core.EncodeAnswer(ans); err == nil {
 		return b
 	}
 	return raw

@@ -51,7 +51,6 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"kessho/host/call"
-	"kessho/host/vaultfs"
 )
 
 // Call is a case's call.json.
@@ -187,21 +186,14 @@ func DecodeSection(name string, data []byte) (string, []byte, error) {
 	return base, data, nil
 }
 
-// Open lays the case's vault out in dir and opens it, and returns the
-// options of the case's call (its now, zone and language).
-func (c *Case) Open(dir string) (*vaultfs.Vault, call.Options, error) {
-	if err := c.WriteVault(dir); err != nil {
-		return nil, call.Options{}, err
-	}
+// Options returns the options of the case's call: its now, zone and
+// language.
+func (c *Case) Options() (call.Options, error) {
 	now, err := time.Parse(time.RFC3339, c.Call.Now)
 	if err != nil {
-		return nil, call.Options{}, fmt.Errorf("call.json now: %w", err)
+		return call.Options{}, fmt.Errorf("call.json now: %w", err)
 	}
-	v, err := vaultfs.Open(dir)
-	if err != nil {
-		return nil, call.Options{}, err
-	}
-	return v, call.Options{Now: now, TZ: c.Call.TZ, Lang: c.Call.Lang}, nil
+	return call.Options{Now: now, TZ: c.Call.TZ, Lang: c.Call.Lang}, nil
 }
 
 // WriteVault lays the case's vault out in dir.

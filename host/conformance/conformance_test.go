@@ -11,6 +11,7 @@ import (
 
 	"kessho/host/call"
 	"kessho/host/engine"
+	"kessho/host/vaultfs"
 )
 
 var (
@@ -66,7 +67,14 @@ func TestCases(t *testing.T) {
 func run(t *testing.T, c *Case, eng call.Engine, setWant bool) call.Outcome {
 	t.Helper()
 	dir := t.TempDir()
-	v, opts, err := c.Open(dir)
+	if err := c.WriteVault(dir); err != nil {
+		t.Fatal(err)
+	}
+	opts, err := c.Options()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := vaultfs.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

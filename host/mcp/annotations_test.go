@@ -18,6 +18,7 @@ import (
 	"kessho/host/conformance"
 	"kessho/host/engine"
 	"kessho/host/mcp"
+	"kessho/host/vaultfs"
 )
 
 // effects is what the calls of one tool were seen to do to their vaults.
@@ -129,7 +130,14 @@ func firstSentence(text string) string {
 func observe(t *testing.T, c *conformance.Case, args json.RawMessage, e *effects, defaults bool) {
 	t.Helper()
 	dir := t.TempDir()
-	v, opts, err := c.Open(dir)
+	if err := c.WriteVault(dir); err != nil {
+		t.Fatal(err)
+	}
+	opts, err := c.Options()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := vaultfs.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

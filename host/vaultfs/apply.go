@@ -126,11 +126,12 @@ func (v *Vault) oneFile(p plan.Plan) (k int, ok bool) {
 // A re-check that fails changes nothing and answers CONFLICT as Apply
 // does.
 func (v *Vault) applyOne(p plan.Plan, k int) error {
+	// An error names the op it came from: a check's, or the target's below.
 	checks := func() error {
 		for i, op := range p {
 			if i != k {
 				if _, err := v.land(op); err != nil {
-					return err
+					return opError(p, i, err)
 				}
 			}
 		}
@@ -147,13 +148,20 @@ func (v *Vault) applyOne(p plan.Plan, k int) error {
 	default:
 		err = v.writeOne(p[k], checks)
 	}
+	return opError(p, k, err)
+}
+
+// opError is what applyOne answers for err, an error of op i of p (nil
+// stays nil): a mismatch's CONFLICT, a fault as it is, any other error an
+// INTERNAL naming the op.
+func opError(p plan.Plan, i int, err error) error {
 	if m, ok := err.(*mismatch); ok {
 		return m.err
 	}
-	if _, ok := fault.As(err); ok || err == nil {
+	if _, ok := fault.As(err); ok || err == nil || i < 0 {
 		return err
 	}
-	return fault.Internalf("applying op %d (%s %s): %v", k, p[k].Op, hostlogic.Target(p[k]), err)
+	return fault.Internalf("applying op %d (%s %s): %v", i, p[i].Op, hostlogic.Target(p[i]), err)
 }
 
 // writeOne lands the write op of a one-file plan, into a folder that

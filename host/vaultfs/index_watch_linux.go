@@ -23,29 +23,25 @@ type watcher struct {
 }
 
 // watch adds a watch on each folder (vault-relative) not watched yet,
-// making the inotify instance on first use. It reports false when a
-// folder could not be watched (too many watches, a folder gone): the
-// listing is then not kept.
-func (w *watcher) watch(root string, dirs []string) bool {
+// making the inotify instance on first use. A folder it could not watch
+// (too many watches, a folder gone) stays unwatched: covers then says so,
+// and the listing is not kept.
+func (w *watcher) watch(root string, dirs []string) {
 	if !w.on {
 		fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
 		if err != nil {
-			return false
+			return
 		}
 		w.on, w.fd, w.watched = true, fd, map[string]bool{}
 	}
-	ok := true
 	for _, d := range dirs {
 		if w.watched[d] {
 			continue
 		}
-		if _, err := unix.InotifyAddWatch(w.fd, filepath.Join(root, filepath.FromSlash(d)), watchMask); err != nil {
-			ok = false
-			continue
+		if _, err := unix.InotifyAddWatch(w.fd, filepath.Join(root, filepath.FromSlash(d)), watchMask); err == nil {
+			w.watched[d] = true
 		}
-		w.watched[d] = true
 	}
-	return ok
 }
 
 // covers reports whether every folder of dirs is watched.

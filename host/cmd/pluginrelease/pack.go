@@ -58,11 +58,13 @@ func pack(plugin, root, out string) (string, error) {
 // and versions.json are byte for byte the plugin's, the version is x.y.z
 // and versions.json maps it to the manifest's minAppVersion.
 func checkManifests(plugin, root string) (string, error) {
+	read := map[string][]byte{} // the plugin's, by name
 	for _, f := range []string{"manifest.json", "versions.json"} {
 		a, err := os.ReadFile(filepath.Join(plugin, f))
 		if err != nil {
 			return "", err
 		}
+		read[f] = a
 		b, err := os.ReadFile(filepath.Join(root, f))
 		if err != nil {
 			return "", err
@@ -76,16 +78,14 @@ func checkManifests(plugin, root string) (string, error) {
 		Version       string `json:"version"`
 		MinAppVersion string `json:"minAppVersion"`
 	}
-	b, _ := os.ReadFile(filepath.Join(plugin, "manifest.json"))
-	if err := json.Unmarshal(b, &m); err != nil {
+	if err := json.Unmarshal(read["manifest.json"], &m); err != nil {
 		return "", fmt.Errorf("%s: %w", filepath.Join(plugin, "manifest.json"), err)
 	}
 	if !version.MatchString(m.Version) {
 		return "", fmt.Errorf("manifest.json: version %q is not x.y.z", m.Version)
 	}
 	var vs map[string]string
-	b, _ = os.ReadFile(filepath.Join(plugin, "versions.json"))
-	if err := json.Unmarshal(b, &vs); err != nil {
+	if err := json.Unmarshal(read["versions.json"], &vs); err != nil {
 		return "", fmt.Errorf("%s: %w", filepath.Join(plugin, "versions.json"), err)
 	}
 	if vs[m.Version] != m.MinAppVersion {
