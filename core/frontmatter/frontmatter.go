@@ -214,7 +214,7 @@ func isDelimiter(line string, closing bool) bool {
 func (d *Doc) parseYAML() error {
 	content := d.text[d.contentStart:d.contentEnd]
 	d.lines = lineStarts(d.text, d.contentStart, d.contentEnd)
-	if root, ok := simpleMapping(content); ok && simple {
+	if root, ok := fastPath(content); ok {
 		// One key a line, each once: no decode can fail, no key repeats.
 		untime(root)
 		d.root = root

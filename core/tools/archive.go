@@ -476,32 +476,34 @@ func zoneIndex(kind string) string { return atom.Zones[kind].Dir + "/index.md" }
 // index that links the name already is left alone, and a zone without
 // index.md gets none.
 func zoneIndexOps(env *Env, a *archiveArgs, atoms []newAtom) (plan.Plan, error) {
-	var p plan.Plan
-	added := map[string]string{}
-	var order []string
+	type index struct {
+		read vault.Content // as read
+		text string        // with the entries added
+	}
+	var indexes []*index
+	byPath := map[string]*index{} // nil: the zone has no index.md
 	for i, at := range atoms {
 		path := zoneIndex(a.Derive[i].Kind)
-		text, ok := added[path]
-		if !ok {
+		ix, seen := byPath[path]
+		if !seen {
 			f, err := env.View.ReadText(path)
-			if err != nil || !f.Exists {
-				if err != nil {
-					return nil, err
-				}
-				continue
+			if err != nil {
+				return nil, err
 			}
-			text = f.Text
-			order = append(order, path)
+			if f.Exists {
+				ix = &index{read: f, text: f.Text}
+				indexes = append(indexes, ix)
+			}
+			byPath[path] = ix
 		}
-		if !strings.Contains(strings.ToLower(text), "[["+strings.ToLower(at.name)+"]]") {
-			text = relocate.AppendLogLine(text, "- [["+at.name+"]]")
+		if ix != nil && !strings.Contains(strings.ToLower(ix.text), "[["+strings.ToLower(at.name)+"]]") {
+			ix.text = relocate.AppendLogLine(ix.text, "- [["+at.name+"]]")
 		}
-		added[path] = text
 	}
-	for _, path := range order {
-		f, _ := env.View.ReadText(path) // read above
-		if added[path] != f.Text {
-			p = append(p, plan.WriteOp(path, f.Expect, added[path]))
+	var p plan.Plan
+	for _, ix := range indexes {
+		if ix.text != ix.read.Text {
+			p = append(p, plan.WriteOp(ix.read.Path, ix.read.Expect, ix.text))
 		}
 	}
 	return p, nil
