@@ -48,11 +48,13 @@ export default class KesshoPlugin extends Plugin {
 
   override async onload(): Promise<void> {
     this.settings = mergeSettings(await this.loadData());
+    let packed: string | undefined;
     this.engine = new RemoteEngine({
       spawn: () => this.spawn(false),
       fallback: () => this.spawn(true),
       // The packed module as main.js holds it: the worker unpacks, decompresses and compiles it.
-      load: () => ({ kind: "load", packed: packedIn(packedSource), length: compressedLength }),
+      // Read out of main.js's source once, for every worker that starts.
+      load: () => ({ kind: "load", packed: (packed ??= packedIn(packedSource)), length: compressedLength }),
       deadlineMs: () => this.settings.deadline * 1000,
       overdue: (ms) => this.words().overdue.replace("{s}", String(ms / 1000)),
     });
