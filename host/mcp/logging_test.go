@@ -4,13 +4,18 @@ package mcp_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"kessho/core/hostlogic"
+	"kessho/core/plan"
 	"kessho/host/engine"
 	"kessho/host/mcp"
 )
@@ -69,5 +74,58 @@ func callAtLevel(t testing.TB, cs *sdk.ClientSession, level string) {
 		Meta: sdk.Meta{sdk.MetaKeyLogLevel: level}}
 	if _, err := cs.CallTool(context.Background(), params); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestLogRecovered leaves a journal as a crash would (a plan of two
+// writes, neither landed): the next call finishes it, and its client, who
+// asked for warnings, is told which files, from which tool; the call
+// after it, with nothing to recover, says nothing.
+func TestLogRecovered(t *testing.T) {
+	dir := newVault(t, "alpha")
+	p := plan.Plan{
+		plan.WriteOp("10-episodes/projects/alpha/a.md", plan.Absent, "A\n"),
+		plan.WriteOp("10-episodes/projects/alpha/b.md", plan.Absent, "B\n"),
+	}
+	j := hostlogic.NewJournal(p, fixedNow, "crash")
+	data, err := json.Marshal(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, hostlogic.JournalPath(j.ID), string(data))
+
+	srv := mcp.NewServer(openVault(t, dir), engine.Native(), mcp.Options{})
+	logs := make(chan *sdk.LoggingMessageParams, 10)
+	cs := connectWith(t, srv, &sdk.ClientOptions{LoggingMessageHandler: func(_ context.Context, req *sdk.LoggingMessageRequest) { logs <- req.Params }})
+	readContext := func() {
+		t.Helper()
+		params := &sdk.CallToolParams{Name: "mem_read_context", Arguments: map[string]any{"slug": "alpha"},
+			Meta: sdk.Meta{sdk.MetaKeyLogLevel: "warning"}}
+		if res, err := cs.CallTool(context.Background(), params); err != nil || res.IsError {
+			t.Fatalf("mem_read_context: %v %v", err, res)
+		}
+	}
+	readContext()
+	select {
+	case m := <-logs:
+		data, _ := json.Marshal(m.Data)
+		text := string(data)
+		if m.Level != "warning" || m.Logger != "kessho" || !strings.Contains(text, "mem_read_context") || !strings.Contains(text, j.ID) ||
+			!strings.Contains(text, `"files":["10-episodes/projects/alpha/a.md","10-episodes/projects/alpha/b.md"]`) || !strings.Contains(text, "interrupted") {
+			t.Errorf("log message %+v %s; want a warning from kessho naming the tool, the journal and both files", m, text)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no log message for the recovered journal")
+	}
+	for _, f := range []string{"a.md", "b.md"} {
+		if _, err := os.Stat(filepath.Join(dir, "10-episodes", "projects", "alpha", f)); err != nil {
+			t.Errorf("the recovered plan's %s: %v", f, err)
+		}
+	}
+	readContext()
+	select {
+	case m := <-logs:
+		t.Errorf("a call with nothing to recover logged %+v", m)
+	case <-time.After(100 * time.Millisecond):
 	}
 }

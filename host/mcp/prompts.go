@@ -78,7 +78,7 @@ func (c *caller) result(ctx context.Context, name string, args map[string]any, o
 	if err != nil {
 		return err
 	}
-	o := c.run(ctx, name, raw, func(string) {})
+	o := c.run(ctx, nil, name, raw, func(string) {})
 	if !o.OK {
 		if o.Error != nil {
 			return fmt.Errorf("%s: %s", o.Error.Code, o.Error.Message)
@@ -93,15 +93,28 @@ const maxCompletions = 100
 
 // complete offers the slugs of the active projects and domains (mem_list)
 // that begin with what the user typed, case aside, sorted, for a prompt's
-// slug argument; nothing for any other argument.
+// slug argument, and for a resource template's the slugs of its kind
+// (projects for kessho://project/…); nothing for any other argument.
 func (c *caller) complete(ctx context.Context, req *sdk.CompleteRequest) (*sdk.CompleteResult, error) {
 	res := &sdk.CompleteResult{Completion: sdk.CompletionResultDetails{Values: []string{}}}
-	if req.Params.Ref == nil || req.Params.Ref.Type != "ref/prompt" || req.Params.Argument.Name != "slug" {
+	ref := req.Params.Ref
+	if ref == nil || req.Params.Argument.Name != "slug" {
+		return res, nil
+	}
+	kind := "" // any
+	switch ref.Type {
+	case "ref/prompt":
+	case "ref/resource":
+		if kind = templateKind(ref.URI); kind == "" {
+			return res, nil
+		}
+	default:
 		return res, nil
 	}
 	var list struct {
 		Projects []struct {
 			Slug     string `json:"slug"`
+			Kind     string `json:"kind"`
 			Archived bool   `json:"archived"`
 		} `json:"projects"`
 	}
@@ -111,7 +124,7 @@ func (c *caller) complete(ctx context.Context, req *sdk.CompleteRequest) (*sdk.C
 	typed := strings.ToLower(req.Params.Argument.Value)
 	var slugs []string
 	for _, p := range list.Projects {
-		if !p.Archived && strings.HasPrefix(strings.ToLower(p.Slug), typed) {
+		if !p.Archived && (kind == "" || p.Kind == kind) && strings.HasPrefix(strings.ToLower(p.Slug), typed) {
 			slugs = append(slugs, p.Slug)
 		}
 	}

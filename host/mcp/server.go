@@ -60,6 +60,10 @@ type Options struct {
 	// call.Options.Timeout); 0 means call.DefaultTimeout. A call past it
 	// answers LIMIT_EXCEEDED.
 	Timeout time.Duration
+	// Poll is how often the vault is polled for changes while a client
+	// is subscribed to a resource; 0 means 2 s on Linux, 15 s elsewhere
+	// (see notifier). Tests shorten it.
+	Poll time.Duration
 }
 
 // NewServer returns an MCP server that offers every tool of the catalogue
@@ -72,6 +76,10 @@ func NewServer(v *vaultfs.Vault, eng call.Engine, opts Options) *sdk.Server {
 		version = buildinfo.Version()
 	}
 	c := &caller{vault: v, engine: eng, opts: opts}
+	n := &notifier{notes: v.SearchNotes, every: opts.Poll, subs: map[string]int{}}
+	if n.every <= 0 {
+		n.every = pollEvery()
+	}
 	// Logging is deprecated from protocol 2026-07-28 on (SEP-2577) but
 	// served through its deprecation window, and by every older client:
 	// the capability, and logWarnings.
@@ -79,12 +87,17 @@ func NewServer(v *vaultfs.Vault, eng call.Engine, opts Options) *sdk.Server {
 	caps := &sdk.ServerCapabilities{Logging: &sdk.LoggingCapabilities{}} // and tools, prompts, completions
 	srv := sdk.NewServer(&sdk.Implementation{Name: "kessho", Title: "Kessho", Version: version},
 		&sdk.ServerOptions{Capabilities: caps,
-			Instructions:      serverText().Instructions.In(opts.Lang),
-			CompletionHandler: c.complete})
+			Instructions:       serverText().Instructions.In(opts.Lang),
+			CompletionHandler:  c.complete,
+			SubscribeHandler:   n.subscribe,
+			UnsubscribeHandler: n.unsubscribe})
+	n.srv, c.notify = srv, n
 	for _, t := range tools.Specs() {
 		srv.AddTool(Tool(t, opts.Lang), c.handler(t.Name))
 	}
 	c.addPrompts(srv)
+	templates := c.addResources(srv)
+	n.relist = func() { srv.AddResourceTemplate(templates[0], c.readResource) }
 	return srv
 }
 
@@ -122,6 +135,7 @@ type caller struct {
 	vault  *vaultfs.Vault
 	engine call.Engine
 	opts   Options
+	notify *notifier
 }
 
 // waiter is an engine that may still be starting, like a [Pending]: the
@@ -134,7 +148,7 @@ type waiter interface {
 // handler returns the SDK handler of the tool named name.
 func (c *caller) handler(name string) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-		out := c.run(ctx, name, arguments(req.Params.Arguments), progress(ctx, req))
+		out := c.run(ctx, req.Session, name, arguments(req.Params.Arguments), progress(ctx, req))
 		if err := context.Cause(ctx); err != nil {
 			// Cancelled (notifications/cancelled, or the session ended):
 			// no result, as the protocol asks. The SDK still writes an
@@ -143,6 +157,9 @@ func (c *caller) handler(name string) sdk.ToolHandler {
 			return nil, fmt.Errorf("%s: request cancelled: %w", name, err)
 		}
 		logWarnings(ctx, req.Session, name, out)
+		if out.OK && len(out.Plan) > 0 {
+			c.notify.applied(ctx, out.Plan)
+		}
 		return result(out), nil
 	}
 }
@@ -190,7 +207,10 @@ func progress(ctx context.Context, req *sdk.CallToolRequest) func(msg string) {
 // engine to start (a cold start compiles the module), once when the
 // engine is ready, and once before each round of the engine (each time
 // the core has been given what it asked for).
-func (c *caller) run(ctx context.Context, name string, args json.RawMessage, report func(msg string)) call.Outcome {
+//
+// A call that first finishes plans a crash left (see recording) says so
+// to ss, the session it runs for, as a log message.
+func (c *caller) run(ctx context.Context, ss *sdk.ServerSession, name string, args json.RawMessage, report func(msg string)) call.Outcome {
 	if w, ok := c.engine.(waiter); ok {
 		cold := !w.Started()
 		if cold {
@@ -205,7 +225,8 @@ func (c *caller) run(ctx context.Context, name string, args json.RawMessage, rep
 	}
 	opts := c.options()
 	opts.Round = func(round int) { report(fmt.Sprintf(serverText().Round.In(c.opts.Lang), name, round)) }
-	out, err := call.Run(ctx, c.vault, c.engine, name, args, opts)
+	v := recording{Vault: c.vault, recovered: c.logRecovered(ctx, ss, name)}
+	out, err := call.Run(ctx, v, c.engine, name, args, opts)
 	if err != nil {
 		out = call.Refusal(err, c.opts.Lang)
 	}

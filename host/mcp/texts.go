@@ -25,6 +25,22 @@ var serverText = i18n.Load[struct {
 	EngineWait  catalog.Text `yaml:"engine_wait"`
 	EngineReady catalog.Text `yaml:"engine_ready"`
 	Round       catalog.Text `yaml:"round"`
+	// The resources' texts (resources.go).
+	Resources struct {
+		Context, History, Archive resourceText
+		// WrongKind says a URI names a domain as a project or the
+		// reverse: a format taking the slug, its kind and the right URI.
+		WrongKind catalog.Text `yaml:"wrong_kind"`
+		// NoFile says the file a URI names is missing or not text: a
+		// format taking its path.
+		NoFile catalog.Text `yaml:"no_file"`
+	}
+	// Recovered is the log message of a call that finished a plan a
+	// crash had left half applied (recovery.go): a format taking the
+	// number of plans and the files they touched.
+	Recovered catalog.Text
+	// Kinds names the kinds "project" and "domain".
+	Kinds map[string]catalog.Text
 }](texts, "server.yaml", 0)
 
 // promptText is a prompt's texts: its title and description, its slug
@@ -32,4 +48,12 @@ var serverText = i18n.Load[struct {
 // slug.
 type promptText struct {
 	Title, Description, Slug, Text catalog.Text
+}
+
+// resourceText is a resource template's texts: its title and description
+// (formats taking the kind, "project" or "domain"), and the title of one
+// of its resources in resources/list (a format taking the slug, and for
+// an archive its name).
+type resourceText struct {
+	Title, Description, Item catalog.Text
 }
