@@ -109,7 +109,7 @@ func Handler(srv *sdk.Server, o HTTPOptions) http.Handler {
 	server := func(*http.Request) *sdk.Server { return srv }
 	var h http.Handler = byRevision(
 		sdk.NewStreamableHTTPHandler(server, &sdk.StreamableHTTPOptions{SessionTimeout: o.or(o.SessionIdle, DefaultSessionIdle)}),
-		sdk.NewStreamableHTTPHandler(server, &sdk.StreamableHTTPOptions{Stateless: true}))
+		sdk.NewStreamableHTTPHandler(server, &sdk.StreamableHTTPOptions{Stateless: true, PropagateRequestCancellation: true}))
 	if o.Token != "" {
 		h = bearer(o.Token, h)
 	}
@@ -131,6 +131,12 @@ const statelessRevision = "2026-07-28"
 // request, an initialize of an older client included, to sessions. A
 // client asking for the newest revision thus gets it, and older clients
 // keep their sessions, on the same endpoint.
+//
+// Without a session there is no notifications/cancelled to send: a
+// client of the newest revision cancels a call by closing its POST. The
+// stateless handler therefore ends the call's work when its request ends
+// (PropagateRequestCancellation), as a cancelled call must (no answer,
+// the vault untouched or complete; the clients' test found it went on).
 func byRevision(sessions, stateless http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Mcp-Protocol-Version") >= statelessRevision && r.Header.Get("Mcp-Session-Id") == "" {

@@ -1,0 +1,264 @@
+package mcp_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"kessho/core/tools"
+	"kessho/host/mcp"
+)
+
+// The clients' test: what a real MCP client does with `kessho mcp`, run
+// as a subprocess, over stdio and over streamable HTTP, by the Go SDK's
+// client here and by the official TypeScript SDK's client in tsclient/
+// (testdata/clients/tsclient, `make test-mcp-clients`). Both read the same
+// files in testdata/clients: the vault, the calls (every tool once, each
+// succeeding) and tools.json, each tool's annotations and output schema
+// as this package serves them (TestClientsToolsFile keeps it current).
+
+var updateTools = flag.Bool("update-tools", false, "rewrite testdata/clients/tools.json from the catalogue")
+
+// clientCalls is testdata/clients/calls.json.
+type clientCalls struct {
+	Calls []struct {
+		Tool string         `json:"tool"`
+		Args map[string]any `json:"args"`
+	} `json:"calls"`
+}
+
+// servedTool is a tool's entry in testdata/clients/tools.json.
+type servedTool struct {
+	Annotations  *sdk.ToolAnnotations `json:"annotations"`
+	OutputSchema any                  `json:"outputSchema"`
+}
+
+// toolsFile is what testdata/clients/tools.json must hold.
+func toolsFile(t *testing.T) []byte {
+	t.Helper()
+	all := map[string]servedTool{}
+	for _, spec := range tools.Specs() {
+		tool := mcp.Tool(spec, "en")
+		all[spec.Name] = servedTool{tool.Annotations, roundTrip(t, tool.OutputSchema)}
+	}
+	b, err := json.MarshalIndent(all, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(b, '\n')
+}
+
+// TestClientsToolsFile checks that testdata/clients/tools.json holds each
+// tool's annotations and output schema as served (go test -run
+// TestClientsToolsFile -update-tools rewrites it).
+func TestClientsToolsFile(t *testing.T) {
+	want := toolsFile(t)
+	name := filepath.Join("testdata", "clients", "tools.json")
+	if *updateTools {
+		if err := os.WriteFile(name, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(name)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Errorf("%s is stale (%v): run go test ./host/mcp -run TestClientsToolsFile -update-tools", name, err)
+	}
+}
+
+// clientVault copies testdata/clients/vault to a new folder.
+func clientVault(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "clients", "vault"))); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// clientArgs are the flags both client tests serve with: the calls'
+// answers then do not depend on the day.
+var clientArgs = []string{"--now", "2026-11-30T10:15:00+01:00", "--tz", "Europe/Paris"}
+
+// coldCache is an environment whose wasm compilation cache is new: the
+// server's first call waits for the module to compile.
+func coldCache(t *testing.T) []string {
+	return []string{"XDG_CACHE_HOME=" + t.TempDir()}
+}
+
+// TestGoClientStdio runs the clients' test with the Go SDK's client over
+// stdio, the server started with a cold compilation cache.
+func TestGoClientStdio(t *testing.T) {
+	dir := clientVault(t)
+	log := newProgressLog()
+	cmd := kesshoCmd(t, dir, clientArgs...)
+	cmd.Env = append(cmd.Env, coldCache(t)...)
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "go-client-test", Version: "1"},
+		&sdk.ClientOptions{ProgressNotificationHandler: log.handle}).
+		Connect(context.Background(), &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("starting kessho mcp: %v", err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	exercise(t, cs, dir, log)
+}
+
+// TestGoClientHTTP runs the clients' test with the Go SDK's client over
+// streamable HTTP, with a token, the server started with a cold
+// compilation cache. The client speaks the newest protocol revision.
+func TestGoClientHTTP(t *testing.T) {
+	dir := clientVault(t)
+	url, _ := startHTTP(t, dir, coldCache(t), append([]string{"--token", "s3cret"}, clientArgs...)...)
+	log := newProgressLog()
+	tr := &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearerTransport{"s3cret"}}, MaxRetries: -1}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "go-client-test", Version: "1"},
+		&sdk.ClientOptions{ProgressNotificationHandler: log.handle}).Connect(context.Background(), tr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	if got, newest := cs.InitializeResult().ProtocolVersion, sdk.SupportedProtocolVersions()[0]; got != newest {
+		t.Errorf("protocol %s; want the newest, %s", got, newest)
+	}
+	exercise(t, cs, dir, log)
+}
+
+// exercise is the clients' test on a session of a server whose engine is
+// still compiling, on a copy of testdata/clients/vault.
+func exercise(t *testing.T, cs *sdk.ClientSession, dir string, log *progressLog) {
+	ctx := context.Background()
+
+	// A cold start: the first call is told it waits for the engine; it is
+	// cancelled then, and ends at once, having written nothing (the
+	// calls below find phase "start" where it would have set another).
+	callCtx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		params := &sdk.CallToolParams{Name: "mem_update_phase", Arguments: map[string]any{"slug": "alpha", "phase": "cancelled"}}
+		params.SetProgressToken("cold")
+		_, err := cs.CallTool(callCtx, params)
+		done <- err
+	}()
+	notes := waitNotes(t, log, 1)
+	if notes[0].ProgressToken != "cold" || !strings.Contains(notes[0].Message, "engine") {
+		t.Errorf("first progress notification %+v; want the engine's start, for token cold", notes[0])
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("the cancelled call returned %v; want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the cancelled call did not end")
+	}
+
+	// Tools: every one of the catalogue, annotations and output schema as
+	// tools.json says.
+	var served map[string]servedTool
+	if err := json.Unmarshal(toolsFile(t), &served); err != nil {
+		t.Fatal(err)
+	}
+	listed, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas := listedSchemas(t, cs)
+	var names []string
+	for _, tool := range listed.Tools {
+		names = append(names, tool.Name)
+		want, ok := served[tool.Name]
+		if !ok {
+			t.Errorf("tool %s is not in the catalogue", tool.Name)
+			continue
+		}
+		if got, want := mustJSON(t, tool.Annotations), mustJSON(t, want.Annotations); !bytes.Equal(got, want) {
+			t.Errorf("%s: annotations %s; want %s", tool.Name, got, want)
+		}
+		if got, want := mustJSON(t, roundTrip(t, tool.OutputSchema)), mustJSON(t, want.OutputSchema); !bytes.Equal(got, want) {
+			t.Errorf("%s: outputSchema %s; want %s", tool.Name, got, want)
+		}
+	}
+	if len(names) != len(served) {
+		t.Errorf("tools %q; want the catalogue's %d", names, len(served))
+	}
+
+	// Every tool called, structuredContent valid against its schema.
+	var calls clientCalls
+	b, err := os.ReadFile(filepath.Join("testdata", "clients", "calls.json"))
+	if err == nil {
+		err = json.Unmarshal(b, &calls)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	called := map[string]bool{}
+	for i, c := range calls.Calls {
+		res, a := call(t, cs, c.Tool, c.Args)
+		if !a.OK {
+			t.Errorf("call %d, %s: refused: %+v", i, c.Tool, a.Error)
+			continue
+		}
+		if err := validate(schemas[c.Tool], res.StructuredContent); err != nil {
+			t.Errorf("call %d, %s: structuredContent does not match its outputSchema: %v", i, c.Tool, err)
+		}
+		if c.Tool == "mem_update_phase" && !strings.Contains(string(a.Result), `"previous_phase":"start"`) {
+			t.Errorf("mem_update_phase: %s; want previous_phase start (the cancelled call landed?)", a.Result)
+		}
+		called[c.Tool] = true
+	}
+	for _, name := range names {
+		if !called[name] {
+			t.Errorf("calls.json never calls %s", name)
+		}
+	}
+
+	// Prompts, resources and templates.
+	prompts, err := cs.ListPrompts(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var promptNames []string
+	for _, p := range prompts.Prompts {
+		promptNames = append(promptNames, p.Name)
+	}
+	if slices.Sort(promptNames); !slices.Equal(promptNames, []string{"archive-session", "start-session"}) {
+		t.Errorf("prompts %q", promptNames)
+	}
+	got, err := cs.GetPrompt(ctx, &sdk.GetPromptParams{Name: "start-session", Arguments: map[string]string{"slug": "alpha"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := got.Messages[0].Content.(*sdk.TextContent).Text; !strings.Contains(text, "alpha") || !strings.Contains(text, "Building the first version.") {
+		t.Errorf("start-session: %q; want alpha's recall", text)
+	}
+	templates, err := cs.ListResourceTemplates(ctx, nil)
+	if err != nil || len(templates.ResourceTemplates) != 6 {
+		t.Fatalf("resource templates: %v %v; want 6", templates, err)
+	}
+	resources, err := cs.ListResources(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uri := "kessho://project/alpha/context"
+	if !slices.ContainsFunc(resources.Resources, func(r *sdk.Resource) bool { return r.URI == uri }) {
+		t.Errorf("resources/list does not list %s", uri)
+	}
+	read, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := contextOf(t, dir, "alpha"); len(read.Contents) != 1 || read.Contents[0].Text != want || read.Contents[0].MIMEType != "text/markdown" {
+		t.Errorf("%s: %+v; want context.md's text %q", uri, read.Contents, want)
+	}
+}
