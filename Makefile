@@ -22,7 +22,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 DEADCODE    := golang.org/x/tools/cmd/deadcode@v0.52.0
 
 .PHONY: all build wasm test vet check demo bench bench-doc docs clean fuzz plugin test-plugin bench-plugin
-.PHONY: bench-recall recall-vault release
+.PHONY: bench-recall recall-vault release test-mcp-clients
 
 all: build
 
@@ -63,6 +63,7 @@ check: vet $(PLUGIN)/node_modules/.package-lock.json
 test: build vet
 	$(GO) test -count=1 -timeout 20m $(GOPKGS)
 	$(MAKE) test-plugin
+	$(MAKE) test-mcp-clients
 
 $(PLUGIN)/node_modules/.package-lock.json: $(PLUGIN)/package-lock.json $(PLUGIN)/package.json
 	cd $(PLUGIN) && $(NPM) ci --no-audit --no-fund
@@ -85,6 +86,16 @@ test-plugin: $(BIN) $(PLUGIN)/node_modules/.package-lock.json
 	bash $(PLUGIN)/scripts/ensure-chromium.sh
 	cd $(PLUGIN) && $(NPM) test
 	cd $(PLUGIN) && $(NPM) run lint
+
+# The official TypeScript SDK's MCP client (pinned in tsclient/'s
+# package-lock.json) against `kessho mcp`, over stdio and HTTP: the
+# clients' test the Go SDK's client passes in host/mcp (clients_test.go).
+TSCLIENT := tsclient
+$(TSCLIENT)/node_modules/.package-lock.json: $(TSCLIENT)/package-lock.json $(TSCLIENT)/package.json
+	cd $(TSCLIENT) && $(NPM) ci --no-audit --no-fund
+
+test-mcp-clients: $(BIN) $(TSCLIENT)/node_modules/.package-lock.json
+	cd $(TSCLIENT) && KESSHO_BIN=$(abspath $(BIN)) $(NPM) test
 
 bench-plugin: $(BIN) $(PLUGIN)/node_modules/.package-lock.json
 	cd $(PLUGIN) && $(NPM) run bench

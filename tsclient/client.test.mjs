@@ -1,0 +1,169 @@
+// The clients' test of `kessho mcp` with the official TypeScript SDK's
+// client (@modelcontextprotocol/sdk, pinned in package.json and
+// package-lock.json), over stdio and over streamable HTTP: the same test
+// the Go SDK's client passes (host/mcp/clients_test.go), on the same files
+// (host/mcp/testdata/clients: the vault, calls.json, tools.json).
+//
+// Run by `make test-mcp-clients` (part of `make test`), which builds the
+// binary and passes its path in KESSHO_BIN. Each server starts with a new
+// wasm compilation cache (XDG_CACHE_HOME), so that its first call waits
+// for the module to compile: the test sees that call's progress, then
+// cancels it.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createInterface } from "node:readline";
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import Ajv from "ajv";
+
+const bin = process.env.KESSHO_BIN;
+const data = join(dirname(fileURLToPath(import.meta.url)), "..", "host", "mcp", "testdata", "clients");
+const calls = JSON.parse(readFileSync(join(data, "calls.json"), "utf8")).calls;
+const served = JSON.parse(readFileSync(join(data, "tools.json"), "utf8"));
+// The flags both client tests serve with: answers that do not depend on the day.
+const clientArgs = ["--now", "2026-11-30T10:15:00+01:00", "--tz", "Europe/Paris"];
+
+// temp makes a temporary folder, removed when the test ends.
+function temp(t, prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+// vaultCopy copies the clients' vault to a new folder.
+function vaultCopy(t) {
+  const dir = temp(t, "kessho-ts-vault-");
+  cpSync(join(data, "vault"), dir, { recursive: true });
+  return dir;
+}
+
+// coldEnv is the environment with a new, empty compilation cache.
+function coldEnv(t) {
+  return { ...process.env, XDG_CACHE_HOME: temp(t, "kessho-ts-cache-") };
+}
+
+function contextOf(dir) {
+  return readFileSync(join(dir, "10-episodes", "projects", "alpha", "context.md"), "utf8");
+}
+
+// exercise is the clients' test on a connected client of a server whose
+// engine is still compiling, on a copy of the clients' vault in dir.
+async function exercise(client, dir) {
+  // A cold start: the first call is told it waits for the engine; it is
+  // cancelled then, rejects at once, and writes nothing (mem_update_phase
+  // below finds phase "start").
+  const abort = new AbortController();
+  const notes = [];
+  let firstNote;
+  const noted = new Promise((resolve) => (firstNote = resolve));
+  const cancelled = client.callTool(
+    { name: "mem_update_phase", arguments: { slug: "alpha", phase: "cancelled" } },
+    undefined,
+    { signal: abort.signal, onprogress: (p) => { notes.push(p); firstNote(); } },
+  );
+  await noted;
+  assert.match(notes[0].message, /engine/, "the first progress notification is about the engine's start");
+  abort.abort();
+  await assert.rejects(cancelled, "the cancelled call rejects");
+
+  // Tools: every one, annotations and output schema as tools.json says.
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((t) => t.name).sort(), Object.keys(served).sort());
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  const validators = {};
+  for (const tool of tools) {
+    assert.deepEqual(tool.annotations, served[tool.name].annotations, `${tool.name}: annotations`);
+    assert.deepEqual(tool.outputSchema, served[tool.name].outputSchema, `${tool.name}: outputSchema`);
+    validators[tool.name] = ajv.compile(tool.outputSchema);
+  }
+
+  // Every tool called, structuredContent valid against its outputSchema.
+  const called = new Set();
+  for (const [i, c] of calls.entries()) {
+    const res = await client.callTool({ name: c.tool, arguments: c.args });
+    const text = res.content[0].text;
+    assert.equal(res.isError ?? false, false, `call ${i}, ${c.tool}: refused: ${text}`);
+    const validate = validators[c.tool];
+    assert.ok(validate(res.structuredContent), `call ${i}, ${c.tool}: ${ajv.errorsText(validate.errors)}`);
+    assert.deepEqual(JSON.parse(text), { ok: true, result: res.structuredContent });
+    if (c.tool === "mem_update_phase") {
+      assert.equal(res.structuredContent.previous_phase, "start", "the cancelled call did not land");
+    }
+    called.add(c.tool);
+  }
+  assert.deepEqual([...called].sort(), Object.keys(served).sort(), "calls.json calls every tool");
+
+  // Prompts, resources and templates.
+  const { prompts } = await client.listPrompts();
+  assert.deepEqual(prompts.map((p) => p.name).sort(), ["archive-session", "start-session"]);
+  const prompt = await client.getPrompt({ name: "start-session", arguments: { slug: "alpha" } });
+  assert.match(prompt.messages[0].content.text, /Building the first version\./);
+  const { resourceTemplates } = await client.listResourceTemplates();
+  assert.equal(resourceTemplates.length, 6);
+  const { resources } = await client.listResources();
+  const uri = "kessho://project/alpha/context";
+  assert.ok(resources.some((r) => r.uri === uri), `resources/list lists ${uri}`);
+  const read = await client.readResource({ uri });
+  assert.deepEqual(read.contents, [{ uri, mimeType: "text/markdown", text: contextOf(dir) }]);
+}
+
+function newClient() {
+  return new Client({ name: "ts-client-test", version: "1" });
+}
+
+test("stdio", { timeout: 120_000 }, async (t) => {
+  assert.ok(bin, "KESSHO_BIN names the kessho binary (make test-mcp-clients sets it)");
+  const dir = vaultCopy(t);
+  const transport = new StdioClientTransport({
+    command: bin,
+    args: ["mcp", "--vault", dir, ...clientArgs],
+    env: coldEnv(t),
+    stderr: "ignore",
+  });
+  const client = newClient();
+  await client.connect(transport);
+  t.after(() => client.close());
+  await exercise(client, dir);
+});
+
+// serve starts `kessho mcp --http` on a free loopback port and returns
+// the URL it says it serves.
+async function serve(t, dir, token) {
+  const server = spawn(bin, ["mcp", "--vault", dir, "--http", "127.0.0.1:0", "--token", token, ...clientArgs], {
+    env: coldEnv(t),
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  t.after(() => server.kill("SIGINT"));
+  for await (const line of createInterface({ input: server.stderr })) {
+    const at = line.indexOf("serving ");
+    if (at >= 0) {
+      server.stderr.resume();
+      return line.slice(at + "serving ".length);
+    }
+  }
+  throw new Error("kessho mcp --http never said where it serves");
+}
+
+test("streamable HTTP, the client's newest protocol", { timeout: 120_000 }, async (t) => {
+  assert.ok(bin, "KESSHO_BIN names the kessho binary (make test-mcp-clients sets it)");
+  const dir = vaultCopy(t);
+  const url = await serve(t, dir, "s3cret");
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { Authorization: "Bearer s3cret" } },
+  });
+  const client = newClient();
+  await client.connect(transport);
+  t.after(() => client.close());
+  assert.equal(transport.protocolVersion, LATEST_PROTOCOL_VERSION, "the client negotiated its newest revision");
+  assert.ok(transport.sessionId, "a client of that revision gets a session");
+  await exercise(client, dir);
+});
