@@ -194,7 +194,7 @@ func (c *caller) kindName(kind string) string {
 // notFound is the protocol's "resource not found" for uri, with why.
 func notFound(uri, why string) error {
 	data, _ := json.Marshal(map[string]string{"uri": uri})
-	return &jsonrpc.Error{Code: sdk.CodeResourceNotFound, Message: why, Data: data}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: why, Data: data}
 }
 
 // resourcePage is the most resources one resources/list page gives.

@@ -133,7 +133,7 @@ func TestResources(t *testing.T) {
 	} {
 		_, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
 		var rpc *jsonrpc.Error
-		if !errors.As(err, &rpc) || rpc.Code != sdk.CodeResourceNotFound || !strings.Contains(strings.ToLower(rpc.Message), strings.ToLower(code)) {
+		if !errors.As(err, &rpc) || rpc.Code != jsonrpc.CodeInvalidParams || !strings.Contains(strings.ToLower(rpc.Message), strings.ToLower(code)) {
 			t.Errorf("read %s: %v; want resource not found naming %s", uri, err, code)
 		}
 	}
