@@ -176,7 +176,7 @@ func (c *caller) readResource(ctx context.Context, req *sdk.ReadResourceRequest)
 		return nil, notFound(uri, fmt.Sprintf(serverText().Resources.WrongKind.In(c.opts.Lang), r.slug, c.kindName(res.Kind), other))
 	}
 	var snap vault.Snapshot
-	if err := c.vault.AnswerContext(ctx, vault.Need{Files: []string{res.Path}}, &snap, 0); err != nil {
+	if err := c.vault.AnswerContext(ctx, vault.Need{Files: []string{res.Path}}, &snap, maxResource); err != nil {
 		return nil, err
 	}
 	f, ok := snap.Files[res.Path]
@@ -190,6 +190,10 @@ func (c *caller) readResource(ctx context.Context, req *sdk.ReadResourceRequest)
 func (c *caller) kindName(kind string) string {
 	return serverText().Kinds[kind].In(c.opts.Lang)
 }
+
+// maxResource bounds the text of a resource read, as call.Options.MaxBytes
+// bounds a call's.
+const maxResource = 256 << 20
 
 // notFound is the protocol's "resource not found" for uri, with why.
 func notFound(uri, why string) error {
@@ -252,17 +256,18 @@ func compareFolders(a, b folder) int {
 
 // slugs lists the project and domain folders, sorted by kind then slug.
 func (c *caller) slugs(ctx context.Context) ([]folder, error) {
-	parents := map[string]string{vault.Projects: vault.KindProject, vault.Archived: vault.KindProject, vault.Domains: vault.KindDomain}
+	kinds := []string{vault.KindProject, vault.KindArchived, vault.KindDomain}
 	var need vault.Need
-	for p := range parents {
-		need.Dirs = append(need.Dirs, p)
+	for _, k := range kinds {
+		need.Dirs = append(need.Dirs, strings.TrimSuffix(vault.Dir(k, ""), "/"))
 	}
 	var snap vault.Snapshot
 	if err := c.vault.AnswerContext(ctx, need, &snap, 0); err != nil {
 		return nil, err
 	}
 	var out []folder
-	for p, kind := range parents {
+	for i, p := range need.Dirs {
+		kind := vault.Project{Kind: kinds[i]}.Type()
 		for _, e := range snap.Dirs[p] {
 			slug, isDir := strings.CutSuffix(e, "/")
 			if isDir && vault.CheckSlug("slug", slug) == nil {
@@ -270,9 +275,9 @@ func (c *caller) slugs(ctx context.Context) ([]folder, error) {
 			}
 		}
 	}
-	slices.SortFunc(out, compareFolders)
-	// A slug both active and archived is one project to the core (the
-	// active one): list it once.
+	slices.SortStableFunc(out, compareFolders)
+	// A slug both active and archived is a SLUG_CONFLICT to the core:
+	// listed once (its active folder's files), its reads say so.
 	return slices.CompactFunc(out, func(a, b folder) bool { return compareFolders(a, b) == 0 }), nil
 }
 
