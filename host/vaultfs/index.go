@@ -91,8 +91,20 @@ func (c *listingCache) close() {
 }
 
 // walkNotes walks the vault: every note's version, the listing's digest,
-// the folders listed, and whether a note is a symbolic link.
+// the folders listed, and whether a note is a symbolic link. The one-pass
+// scan lists a vault without links (Linux); a vault with one, or where
+// the scan cannot run, is walked as a tree need is (walkTree). Both give
+// the same listing.
 func (v *Vault) walkNotes(ctx context.Context) (notes map[string]string, listing string, dirs []string, links, ok bool) {
+	if notes, listing, dirs, ok := v.scanNotes(ctx); ok {
+		return notes, listing, dirs, false, true
+	}
+	return v.walkTree(ctx)
+}
+
+// walkTree is walkNotes through a tree need's walk, then one stat a note
+// (statNotes), folders spread over a few workers.
+func (v *Vault) walkTree(ctx context.Context) (notes map[string]string, listing string, dirs []string, links, ok bool) {
 	var snap vault.Snapshot
 	if err := v.AnswerContext(ctx, vault.Need{Trees: []vault.Tree{{Root: "."}}}, &snap, 0); err != nil {
 		return nil, "", nil, false, false
@@ -141,8 +153,16 @@ func (v *Vault) walkNotes(ctx context.Context) (notes map[string]string, listing
 		all = append(all, f.found...)
 		links = links || f.links
 	}
+	notes, listing = digest(all)
+	return notes, listing, dirs, links, true
+}
+
+// digest returns the notes' versions by path and the listing's digest:
+// the SHA-256 of "path NUL version LF" lines sorted by path (all is
+// sorted in place).
+func digest(all []noteVersion) (map[string]string, string) {
 	slices.SortFunc(all, func(a, b noteVersion) int { return strings.Compare(a.path, b.path) })
-	notes = make(map[string]string, len(all))
+	notes := make(map[string]string, len(all))
 	h := sha256.New()
 	var line []byte
 	for _, nv := range all {
@@ -150,7 +170,7 @@ func (v *Vault) walkNotes(ctx context.Context) (notes map[string]string, listing
 		line = append(append(append(append(line[:0], nv.path...), 0), nv.version...), '\n')
 		h.Write(line)
 	}
-	return notes, hex.EncodeToString(h.Sum(nil)), dirs, links, true
+	return notes, hex.EncodeToString(h.Sum(nil))
 }
 
 // noteVersion is one note's path and version.
