@@ -22,7 +22,8 @@ import (
 type Indexer interface {
 	SearchNotes(ctx context.Context) (notes map[string]string, listing string, ok bool)
 	IndexID() string
-	LoadIndex() []byte
+	// LoadIndex appends the stored index to into (into when none).
+	LoadIndex(into []byte) []byte
 	StoreIndex(data []byte, id string) error
 }
 
@@ -31,6 +32,8 @@ type searchCarry struct {
 	ix    Indexer
 	notes map[string]string
 	carry *search.Carry
+	// withIndex: the next request carries the stored index.
+	withIndex bool
 }
 
 // newCarry starts the Carry of a mem_search call on a vault that keeps an
@@ -54,9 +57,7 @@ func (s *searchCarry) answer(need vault.Need) {
 		return
 	}
 	s.carry.Full, s.carry.Notes = true, s.notes
-	if need.Search == "index" {
-		s.carry.Index = s.ix.LoadIndex()
-	}
+	s.withIndex = need.Search == "index"
 }
 
 // request is the request's JSON followed by the index the core asked
@@ -83,8 +84,14 @@ func (s *searchCarry) request(req *core.Request) ([]byte, error) {
 			return nil, err
 		}
 	}
-	out := search.Join(reqJSON, s.carry.Index)
-	s.carry.Full, s.carry.Index = false, nil
+	out := reqJSON
+	if s.withIndex {
+		// search.Join, the index read straight after the separator.
+		if joined := s.ix.LoadIndex(append(reqJSON, search.Sep)); len(joined) > len(reqJSON)+1 {
+			out = joined
+		}
+	}
+	s.carry.Full, s.withIndex = false, false
 	return out, nil
 }
 

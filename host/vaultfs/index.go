@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -205,13 +206,34 @@ func (v *Vault) IndexID() string {
 	return strings.TrimSpace(string(b))
 }
 
-// LoadIndex returns the stored index's bytes (nil when none).
-func (v *Vault) LoadIndex() []byte {
-	b, err := fs.ReadFile(v.root.FS(), indexFile)
+// LoadIndex appends the stored index's bytes to into (into as it was
+// when there is none, or when it cannot be read whole): the caller reads
+// the index straight into the request that carries it, after the JSON,
+// rather than into a buffer of its own that is then copied (5 MB at
+// 10,000 notes, a copy and its page faults).
+func (v *Vault) LoadIndex(into []byte) []byte {
+	f, err := v.root.Open(indexFile)
 	if err != nil {
-		return nil
+		return into
 	}
-	return b
+	defer f.Close()
+	n := len(into)
+	if info, err := f.Stat(); err == nil {
+		into = slices.Grow(into, int(info.Size())+1) // +1: the read that finds the end needs no growing
+	}
+	for {
+		if len(into) == cap(into) {
+			into = slices.Grow(into, 64<<10)
+		}
+		k, err := f.Read(into[len(into):cap(into)])
+		into = into[:len(into)+k]
+		if err == io.EOF {
+			return into
+		}
+		if err != nil {
+			return into[:n]
+		}
+	}
 }
 
 // StoreIndex replaces the stored index with data and its id: each file
