@@ -45,8 +45,12 @@ type Env struct {
 	Getwd          func() (string, error)
 }
 
-// Main runs kessho with the process's real surroundings.
+// Main runs kessho with the process's real surroundings. A one-shot
+// command collects garbage late (collectLate).
 func Main() int {
+	if oneShot(os.Args[1:]) {
+		collectLate(lateHeap, hardHeap, heapCheck)
+	}
 	return Run(os.Args[1:], Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Getwd: os.Getwd})
 }
 

@@ -18,16 +18,23 @@ import (
 // file system does not report is unknown (^fs.FileMode(0)); the caller
 // stats those.
 func readDirents(f *os.File) ([]dirent, error) {
-	var out []dirent
-	buf := make([]byte, 64<<10)
-	fd := int(f.Fd())
+	out, err := direntsOf(int(f.Fd()), make([]byte, 64<<10), nil)
+	if err != nil {
+		return nil, &os.PathError{Op: "readdirent", Path: f.Name(), Err: err}
+	}
+	return out, nil
+}
+
+// direntsOf appends to out the entries of the folder open as fd, read
+// through buf, as readDirents lists them.
+func direntsOf(fd int, buf []byte, out []dirent) ([]dirent, error) {
 	for {
 		n, err := syscall.ReadDirent(fd, buf)
 		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil {
-			return nil, &os.PathError{Op: "readdirent", Path: f.Name(), Err: err}
+			return nil, err
 		}
 		if n <= 0 {
 			return out, nil
@@ -78,16 +85,25 @@ func direntType(t byte) fs.FileMode {
 // handle, where a path from the vault's root would open every folder on
 // the way again.
 func (v *Vault) lstatAt(d *os.File, dir, name string) (fs.FileInfo, error) {
+	st, err := statAt(int(d.Fd()), name, unix.AT_SYMLINK_NOFOLLOW)
+	if err != nil {
+		return nil, &os.PathError{Op: "fstatat", Path: join(dir, name), Err: err}
+	}
+	return &statInfo{name: name, st: st}, nil
+}
+
+// fstatat is unix.Fstatat; tests interrupt it.
+var fstatat = unix.Fstatat
+
+// statAt is fstatat of entry name of the folder open as fd, made again
+// while a signal interrupts it (EINTR): every stat of the vault's entries
+// goes through it.
+func statAt(fd int, name string, flags int) (unix.Stat_t, error) {
 	var st unix.Stat_t
 	for {
-		err := unix.Fstatat(int(d.Fd()), name, &st, unix.AT_SYMLINK_NOFOLLOW)
-		if err == syscall.EINTR {
-			continue
+		if err := fstatat(fd, name, &st, flags); err != syscall.EINTR {
+			return st, err
 		}
-		if err != nil {
-			return nil, &os.PathError{Op: "fstatat", Path: join(dir, name), Err: err}
-		}
-		return &statInfo{name: name, st: st}, nil
 	}
 }
 

@@ -84,3 +84,28 @@ func TestSearchNotesKeepsListingUntilAChange(t *testing.T) {
 		check(edit.name+", still unchanged", unchanged)
 	}
 }
+
+// TestLoadIndexAppends: the stored index is read whole after what the
+// caller holds (a request's JSON and its separator); without an index,
+// what the caller holds comes back as it was.
+func TestLoadIndexAppends(t *testing.T) {
+	v := openVault(t, t.TempDir())
+	prefix := []byte(`{"tool":"mem_search"}` + "\x00")
+	if got := v.LoadIndex(prefix); string(got) != string(prefix) {
+		t.Fatalf("no index: %q, want the prefix alone", got)
+	}
+	data := make([]byte, 300<<10) // over one read's growth
+	for i := range data {
+		data[i] = byte(i * 7)
+	}
+	if err := v.StoreIndex(data, "id-1"); err != nil {
+		t.Fatal(err)
+	}
+	got := v.LoadIndex(prefix)
+	if string(got[:len(prefix)]) != string(prefix) || string(got[len(prefix):]) != string(data) {
+		t.Fatalf("got %d bytes, want the prefix then the %d bytes stored", len(got), len(data))
+	}
+	if id := v.IndexID(); id != "id-1" {
+		t.Errorf("id %q", id)
+	}
+}
