@@ -32,7 +32,7 @@ type InitResult struct {
 
 // initText is init_project.yaml: mem_init_project's catalogue texts and messages, parsed on first use.
 var initText = loadText[struct {
-	OneLine, Blank, Exists, Created fault.Msg
+	OneLine, Blank, Exists, CaseOf, Created fault.Msg
 	Kinds                           map[string]fault.Msg
 }]("init_project.yaml")
 
@@ -92,15 +92,33 @@ func initProject(env *Env, a initArgs) (any, plan.Plan, error) {
 }
 
 // refuseExisting is SLUG_EXISTS when slug names a folder already, of any
-// kind (one that vault.Resolve calls a SLUG_CONFLICT too). It locates the
-// slug without looking for close matches: a new slug names nothing, and
-// listing every project to say so would make the call grow with the vault.
+// kind (one that vault.Resolve calls a SLUG_CONFLICT too). It names no
+// close match: a new slug names nothing by design.
+//
+// A slug that differs from an existing one by case alone (Carnet for
+// carnet) is SLUG_EXISTS too, with the existing slug in details "use": on
+// a case-insensitive disk (macOS, Windows) the two are one folder, and
+// the new context.md would land in the other project's, silently. Seeing
+// it lists the three parents (one entry a project: init is rare, and the
+// folders of archives are not listed).
 func refuseExisting(env *Env, slug string) error {
 	found, err := vault.Locate(env.View, slug)
-	if err != nil || len(found) == 0 {
+	if err != nil {
 		return err
 	}
-	return initText().Msg.Exists.Err(fault.SlugExists, map[string]any{"slug": slug}, slug)
+	if len(found) > 0 {
+		return initText().Msg.Exists.Err(fault.SlugExists, map[string]any{"slug": slug}, slug)
+	}
+	folders, err := vault.Folders(env.View, nil)
+	if err != nil {
+		return err
+	}
+	for _, f := range folders {
+		if strings.EqualFold(f.Slug, slug) {
+			return initText().Msg.CaseOf.Err(fault.SlugExists, map[string]any{"slug": slug, "use": f.Slug}, f.Slug, slug, f.Slug)
+		}
+	}
+	return nil
 }
 
 // newContextNote renders the new context.md.
