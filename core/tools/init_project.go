@@ -33,7 +33,7 @@ type InitResult struct {
 // initText is init_project.yaml: mem_init_project's catalogue texts and messages, parsed on first use.
 var initText = loadText[struct {
 	OneLine, Blank, Exists, CaseOf, Created fault.Msg
-	Kinds                           map[string]fault.Msg
+	Kinds                                   map[string]fault.Msg
 }]("init_project.yaml")
 
 type initArgs struct {
