@@ -256,8 +256,17 @@ func placeholder(text string) (start, end int, ok bool) {
 	return 0, 0, false
 }
 
-// Remove returns text without entry e's line; no other byte changes.
-func Remove(text string, e markdown.Item) string { return text[:e.Start] + text[e.End:] }
+// Remove returns text without entry e's line; an entry between two
+// blank lines (the memory-kit's spaced entries) takes the blank line
+// after it too, so that removing what Insert added gives the text back.
+// No other byte changes.
+func Remove(text string, e markdown.Item) string {
+	end := e.End
+	if nl := Newline(text); strings.HasSuffix(text[:e.Start], nl+nl) && strings.HasPrefix(text[end:], nl) {
+		end += len(nl)
+	}
+	return text[:e.Start] + text[end:]
+}
 
 // Stem is the stem of a new archive's file name in a folder whose
 // archives/ lists listing: `<date>-<hhmm>-<slug>-<subject as a slug>`,

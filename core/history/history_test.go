@@ -230,3 +230,28 @@ func TestInsertFollowsTheFileStyle(t *testing.T) {
 		}
 	}
 }
+
+// TestRemoveUndoesInsert: removing the entry Insert added gives the text
+// back, blank-line separated or not.
+func TestRemoveUndoesInsert(t *testing.T) {
+	a := "- [2026-11-27 17h30 — a](archives/a.md)\n"
+	b := "- [2026-11-25 15h30 — b](archives/b.md)\n"
+	n := "- [2026-11-30 10h15 — n](archives/n.md)"
+	for _, text := range []string{
+		Title("p") + a + b,
+		"# P\n\n" + a + "\n" + b,
+		strings.ReplaceAll("# P\n\n"+a+"\n"+b, "\n", "\r\n"),
+		"# W — Historique des sessions\n\n" + a,
+		Title("p") + a,
+		Title("p"),
+	} {
+		with := Insert(text, n)
+		e, ok := Find(with, "n.md")
+		if !ok {
+			t.Fatalf("no entry n.md in %q", with)
+		}
+		if got := Remove(with, e); got != text {
+			t.Errorf("Remove(Insert(%q)) = %q", text, got)
+		}
+	}
+}

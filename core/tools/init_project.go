@@ -32,8 +32,8 @@ type InitResult struct {
 
 // initText is init_project.yaml: mem_init_project's catalogue texts and messages, parsed on first use.
 var initText = loadText[struct {
-	OneLine, Blank, Exists, CaseOf, Created fault.Msg
-	Kinds                                   map[string]fault.Msg
+	OneLine, Blank, Exists, Created fault.Msg
+	Kinds                           map[string]fault.Msg
 }]("init_project.yaml")
 
 type initArgs struct {
@@ -85,40 +85,28 @@ func initProject(env *Env, a initArgs) (any, plan.Plan, error) {
 	}
 	res := InitResult{Slug: a.Slug, Kind: a.Kind, Context: dir + "/context.md", History: dir + "/history.md", Common: common()}
 	res.SummaryMD = env.Say(initText().Msg.Created, env.Say(initText().Msg.Kinds[a.Kind]), a.Slug, dir)
+	// The folder must be absent too: on a disk that ignores case (macOS,
+	// Windows) Carnet is carnet's folder, which Locate, exact about
+	// names, does not see, and the new files would land in it silently.
+	// Checking the folder, not listing its parent, keeps the call's cost
+	// flat.
 	return res, plan.Plan{
+		plan.CheckOp(dir, plan.Absent),
 		plan.WriteOp(res.Context, plan.Absent, ctx),
 		plan.WriteOp(res.History, plan.Absent, fmt.Sprintf("# History — %s\n", a.Slug)),
 	}, nil
 }
 
 // refuseExisting is SLUG_EXISTS when slug names a folder already, of any
-// kind (one that vault.Resolve calls a SLUG_CONFLICT too). It names no
-// close match: a new slug names nothing by design.
-//
-// A slug that differs from an existing one by case alone (Carnet for
-// carnet) is SLUG_EXISTS too, with the existing slug in details "use": on
-// a case-insensitive disk (macOS, Windows) the two are one folder, and
-// the new context.md would land in the other project's, silently. Seeing
-// it lists the three parents (one entry a project: init is rare, and the
-// folders of archives are not listed).
+// kind (one that vault.Resolve calls a SLUG_CONFLICT too). It locates the
+// slug without looking for close matches: a new slug names nothing, and
+// listing every project to say so would make the call grow with the vault.
 func refuseExisting(env *Env, slug string) error {
 	found, err := vault.Locate(env.View, slug)
-	if err != nil {
+	if err != nil || len(found) == 0 {
 		return err
 	}
-	if len(found) > 0 {
-		return initText().Msg.Exists.Err(fault.SlugExists, map[string]any{"slug": slug}, slug)
-	}
-	folders, err := vault.Folders(env.View, nil)
-	if err != nil {
-		return err
-	}
-	for _, f := range folders {
-		if strings.EqualFold(f.Slug, slug) {
-			return initText().Msg.CaseOf.Err(fault.SlugExists, map[string]any{"slug": slug, "use": f.Slug}, f.Slug, slug, f.Slug)
-		}
-	}
-	return nil
+	return initText().Msg.Exists.Err(fault.SlugExists, map[string]any{"slug": slug}, slug)
 }
 
 // newContextNote renders the new context.md.
