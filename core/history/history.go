@@ -182,14 +182,26 @@ func Newline(text string) string {
 	return "\n"
 }
 
-// Insert puts line right before the first entry line, or, with no entry
-// yet, at the end of the file after one blank line; in the file's line
-// ending. No other byte changes.
+// Insert puts line right before the first entry line, separated from it
+// as the file's entries are (spaced); with no entry yet, in place of the
+// memory-kit's "no sessions yet" line (placeholder), else at the end of
+// the file after one blank line; in the file's line ending. No other byte
+// changes.
 func Insert(text, line string) string {
 	nl := Newline(text)
 	if e := Entries(text); len(e) > 0 {
 		at := e[0].Start
-		return text[:at] + line + nl + text[at:]
+		sep := nl
+		if spaced(text, e) {
+			sep += nl
+		}
+		return text[:at] + line + sep + text[at:]
+	}
+	if at, end, ok := placeholder(text); ok {
+		if end == len(text) {
+			return text[:at] + line + nl
+		}
+		return text[:at] + line + text[end:]
 	}
 	if text == "" {
 		return line + nl
@@ -203,8 +215,58 @@ func Insert(text, line string) string {
 	return text + line + nl
 }
 
-// Remove returns text without entry e's line; no other byte changes.
-func Remove(text string, e markdown.Item) string { return text[:e.Start] + text[e.End:] }
+// kitTitle ends the first line of a history.md the memory-kit started
+// (`# Webshop — Historique des sessions`).
+const kitTitle = "— Historique des sessions"
+
+// spaced reports whether a history's entries are separated by blank
+// lines, as the memory-kit writes them: the first two are, or, with one
+// entry, the file is the kit's (its title). Kessho's histories and hand
+// made ones with one entry take no blank line (SPEC's form).
+func spaced(text string, e []markdown.Item) bool {
+	if len(e) > 1 {
+		between := text[e[0].End:e[1].Start]
+		return between != "" && strings.TrimSpace(between) == ""
+	}
+	first, _, _ := strings.Cut(text, "\n")
+	return strings.HasSuffix(strings.TrimRight(first, "\r \t"), kitTitle)
+}
+
+// placeholder finds the memory-kit's line of a history with no entry yet,
+// `_(no sessions yet — mem_archive will prepend new entries here)_`: the
+// byte offsets of its text, line ending excluded, and whether there is
+// one (any line starting "_(no sessions yet" and ending ")_").
+func placeholder(text string) (start, end int, ok bool) {
+	for at := 0; at < len(text); {
+		stop := strings.IndexAny(text[at:], "\r\n")
+		if stop < 0 {
+			stop = len(text) - at
+		}
+		l := strings.TrimSpace(text[at : at+stop])
+		if strings.HasPrefix(l, "_(no sessions yet") && strings.HasSuffix(l, ")_") {
+			return at, at + stop, true
+		}
+		at += stop
+		if strings.HasPrefix(text[at:], "\r\n") {
+			at += 2
+		} else if at < len(text) {
+			at++
+		}
+	}
+	return 0, 0, false
+}
+
+// Remove returns text without entry e's line; an entry between two
+// blank lines (the memory-kit's spaced entries) takes the blank line
+// after it too, so that removing what Insert added gives the text back.
+// No other byte changes.
+func Remove(text string, e markdown.Item) string {
+	end := e.End
+	if nl := Newline(text); strings.HasSuffix(text[:e.Start], nl+nl) && strings.HasPrefix(text[end:], nl) {
+		end += len(nl)
+	}
+	return text[:e.Start] + text[end:]
+}
 
 // Stem is the stem of a new archive's file name in a folder whose
 // archives/ lists listing: `<date>-<hhmm>-<slug>-<subject as a slug>`,

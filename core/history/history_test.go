@@ -202,3 +202,56 @@ func TestSections(t *testing.T) {
 		t.Errorf("empty body: %+v", s)
 	}
 }
+
+// TestInsertFollowsTheFileStyle: a new entry goes before the first one,
+// separated as the file's entries are (by a blank line in the
+// memory-kit's histories, by none in Kessho's), and takes the place of the
+// kit's "no sessions yet" line; the file's line ending is kept.
+func TestInsertFollowsTheFileStyle(t *testing.T) {
+	const kit = "# Webshop — Historique des sessions\n\n"
+	a := "- [2026-11-27 17h30 — a](archives/a.md)\n"
+	b := "- [2026-11-25 15h30 — b](archives/b.md)\n"
+	n := "- [2026-11-30 10h15 — n](archives/n.md)"
+	for _, c := range []struct{ name, text, want string }{
+		{"compact", Title("p") + a + b, Title("p") + n + "\n" + a + b},
+		{"spaced", "# P\n\n" + a + "\n" + b, "# P\n\n" + n + "\n\n" + a + "\n" + b},
+		{"spaced CRLF", strings.ReplaceAll("# P\n\n"+a+"\n"+b, "\n", "\r\n"), strings.ReplaceAll("# P\n\n"+n+"\n\n"+a+"\n"+b, "\n", "\r\n")},
+		{"one entry, Kessho's", Title("p") + a, Title("p") + n + "\n" + a},
+		{"one entry, the kit's", kit + a, kit + n + "\n\n" + a},
+		{"one entry, hand-written", "# P\n\n" + a, "# P\n\n" + n + "\n" + a},
+		{"placeholder", kit + "_(no sessions yet — mem_archive will prepend new entries here)_\n", kit + n + "\n"},
+		{"placeholder, no ending", kit + "_(no sessions yet — mem_archive will prepend new entries here)_", kit + n + "\n"},
+		{"placeholder then text", kit + "_(no sessions yet — mem_archive will prepend new entries here)_\n\nNotes.\n", kit + n + "\n\nNotes.\n"},
+		{"empty", "", n + "\n"},
+		{"title only", Title("p"), Title("p") + n + "\n"},
+	} {
+		if got := Insert(c.text, n); got != c.want {
+			t.Errorf("%s: Insert = %q; want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestRemoveUndoesInsert: removing the entry Insert added gives the text
+// back, blank-line separated or not.
+func TestRemoveUndoesInsert(t *testing.T) {
+	a := "- [2026-11-27 17h30 — a](archives/a.md)\n"
+	b := "- [2026-11-25 15h30 — b](archives/b.md)\n"
+	n := "- [2026-11-30 10h15 — n](archives/n.md)"
+	for _, text := range []string{
+		Title("p") + a + b,
+		"# P\n\n" + a + "\n" + b,
+		strings.ReplaceAll("# P\n\n"+a+"\n"+b, "\n", "\r\n"),
+		"# W — Historique des sessions\n\n" + a,
+		Title("p") + a,
+		Title("p"),
+	} {
+		with := Insert(text, n)
+		e, ok := Find(with, "n.md")
+		if !ok {
+			t.Fatalf("no entry n.md in %q", with)
+		}
+		if got := Remove(with, e); got != text {
+			t.Errorf("Remove(Insert(%q)) = %q", text, got)
+		}
+	}
+}

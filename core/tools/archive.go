@@ -394,7 +394,7 @@ func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, c
 	date, hhmm := env.Now.Format("2006-01-02"), env.Now.Format("15h04")
 	subject := strings.TrimSpace(*a.ArchiveSubject)
 	stem := history.Stem(date, hhmm, c.project.Slug, subject, entries)
-	atoms, inCall, err := deriveAtoms(a, names, date, stem)
+	atoms, inCall, err := deriveAtoms(env, a, names, date, stem)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -436,7 +436,12 @@ func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, c
 // whose source is the archive stem. A name used twice in the call, or
 // already by a note of the vault, is ATOM_EXISTS. It also returns the
 // index of each name in derive, by lowercase name.
-func deriveAtoms(a *archiveArgs, names *wikilink.Names, date, stem string) ([]newAtom, map[string]int, error) {
+//
+// The link back to the session and the day are written as the zone's
+// vault writes them (atomKeys): `created` and `source` (SPEC section 5),
+// or the memory-kit's `created_at` and `context_origin` in a zone that has
+// the kit's index.md.
+func deriveAtoms(env *Env, a *archiveArgs, names *wikilink.Names, date, stem string) ([]newAtom, map[string]int, error) {
 	var atoms []newAtom
 	inCall := map[string]int{}
 	for i, d := range a.Derive {
@@ -450,9 +455,13 @@ func deriveAtoms(a *archiveArgs, names *wikilink.Names, date, stem string) ([]ne
 			return nil, nil, atomExists(name, p)
 		}
 		z := atom.Zones[d.Kind]
+		created, origin, err := atomKeys(env, d.Kind)
+		if err != nil {
+			return nil, nil, err
+		}
 		f := note.Fields{
-			{Key: "kind", Node: note.Str(d.Kind)}, {Key: "zone", Node: note.Str(z.Zone)}, {Key: "created", Node: note.Stamp(date)},
-			{Key: "source", Node: note.Str("[[" + stem + "]]")},
+			{Key: "kind", Node: note.Str(d.Kind)}, {Key: "zone", Node: note.Str(z.Zone)}, {Key: created, Node: note.Stamp(date)},
+			{Key: origin, Node: note.Str("[[" + stem + "]]")},
 			{Key: "slug", Node: note.Str(fold.Slug(name, 120, "atom"))}, {Key: "title", Node: note.Str(name)}, {Key: "display", Node: note.Str(name)},
 			{Key: "tags", Node: note.List([]string{"zone/" + z.Zone, "kind/" + d.Kind})},
 		}
@@ -463,6 +472,21 @@ func deriveAtoms(a *archiveArgs, names *wikilink.Names, date, stem string) ([]ne
 		atoms = append(atoms, newAtom{z.Dir + "/" + name + ".md", name, text})
 	}
 	return atoms, inCall, nil
+}
+
+// atomKeys are the names of a new atom's day and link back to its
+// session: the memory-kit's `created_at` and `context_origin` when the
+// atom's zone has an index.md (the kit makes one in every zone, Kessho
+// never does; its health scan reads those keys, and its `source` means
+// the fact's provenance, not a link), else SPEC's `created` and `source`,
+// so the atoms of a vault Kessho started keep one form. The index was
+// read in archiveReads' round: no read is added.
+func atomKeys(env *Env, kind string) (created, origin string, err error) {
+	f, err := env.View.ReadText(zoneIndex(kind))
+	if err != nil || !f.Exists {
+		return "created", "source", err
+	}
+	return "created_at", "context_origin", nil
 }
 
 // zoneIndex is the index note of the zone of atoms of kind.

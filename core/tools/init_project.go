@@ -85,7 +85,13 @@ func initProject(env *Env, a initArgs) (any, plan.Plan, error) {
 	}
 	res := InitResult{Slug: a.Slug, Kind: a.Kind, Context: dir + "/context.md", History: dir + "/history.md", Common: common()}
 	res.SummaryMD = env.Say(initText().Msg.Created, env.Say(initText().Msg.Kinds[a.Kind]), a.Slug, dir)
+	// The folder must be absent too: on a disk that ignores case (macOS,
+	// Windows) Carnet is carnet's folder, which Locate, exact about
+	// names, does not see, and the new files would land in it silently.
+	// Checking the folder, not listing its parent, keeps the call's cost
+	// flat.
 	return res, plan.Plan{
+		plan.CheckOp(dir, plan.Absent),
 		plan.WriteOp(res.Context, plan.Absent, ctx),
 		plan.WriteOp(res.History, plan.Absent, fmt.Sprintf("# History — %s\n", a.Slug)),
 	}, nil

@@ -381,7 +381,7 @@ func persistWorklog(env *Env, a *worklogArgs, res *WorklogPersist, dom vault.Pro
 	if err != nil {
 		return nil, nil, err
 	}
-	domOps, err := worklogDomainOp(env, res, dom)
+	domOps, err := worklogDomainOp(env, res, dom, week, kit)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -442,11 +442,24 @@ func worklogHistoryOp(env *Env, res *WorklogPersist, dom vault.Project, file str
 	return plan.Plan{plan.WriteOp(dom.History(), hist.Expect, history.Insert(hist.Text, res.HistoryLine))}, nil
 }
 
-// worklogDomainOp creates the domain's context.md, only when missing.
-func worklogDomainOp(env *Env, res *WorklogPersist, dom vault.Project) (plan.Plan, error) {
+// worklogDomainOp creates the domain's context.md, only when missing; in
+// a vault holding the memory-kit's week notes (kit), an existing context
+// says which week was persisted last, as the kit's worklog writes it
+// (worklog.KitReading), so the kit's health scan and its users see the
+// week Kessho wrote.
+func worklogDomainOp(env *Env, res *WorklogPersist, dom vault.Project, week worklog.Week, kit bool) (plan.Plan, error) {
 	ctx, err := env.View.Read(dom.Context())
-	if err != nil || ctx.Exists {
+	if err != nil {
 		return nil, err
+	}
+	if ctx.Exists {
+		if !kit || ctx.NotUTF8 {
+			return nil, nil
+		}
+		if text := worklog.KitReading(ctx.Text, week); text != ctx.Text {
+			return plan.Plan{plan.WriteOp(dom.Context(), ctx.Expect, text)}, nil
+		}
+		return nil, nil
 	}
 	f := note.Fields{{Key: "slug", Node: note.Str(worklog.Domain)}, {Key: "kind", Node: note.Str("domain")},
 		{Key: "created", Node: note.Stamp(env.Now.Format("2006-01-02"))}, {Key: "summary", Node: note.Str(env.Say(worklogText().Msg.DomainSummary))}}

@@ -197,3 +197,25 @@ func TestSplitProperties(t *testing.T) {
 		}
 	}
 }
+
+// TestKitReading: the memory-kit's worklogs context says which week was
+// last persisted ("Dernier relevé : 2026-S47."); a later week moves it,
+// an earlier or the same one leaves the file alone, and a context
+// without the line gets one at its end, in its line ending.
+func TestKitReading(t *testing.T) {
+	w48 := WeekOf(Date{Year: 2026, Month: 11, Day: 25})
+	const fm = "---\ndomain: worklogs\n---\n# Worklogs — contexte\n\n"
+	for _, c := range []struct{ name, text, want string }{
+		{"later week", fm + "Dernier relevé : 2026-S47.\n", fm + "Dernier relevé : 2026-S48.\n"},
+		{"any case, CRLF", "Ici.\r\n- dernier RELEVÉ 2025-S52 (fin)\r\nFin.\r\n", "Ici.\r\n- dernier RELEVÉ 2026-S48 (fin)\r\nFin.\r\n"},
+		{"same week", fm + "Dernier relevé : 2026-S48.\n", fm + "Dernier relevé : 2026-S48.\n"},
+		{"earlier week", fm + "Dernier relevé : 2026-S49.\n", fm + "Dernier relevé : 2026-S49.\n"},
+		{"no line", fm + "Serveurs.\n", fm + "Serveurs.\n\nDernier relevé : 2026-S48.\n"},
+		{"line without a week", fm + "Dernier relevé : jamais.\n", fm + "Dernier relevé : 2026-S48.\n"},
+		{"only in frontmatter", "---\nnote: Dernier relevé 2026-S40\n---\nBody", "---\nnote: Dernier relevé 2026-S40\n---\nBody\n\nDernier relevé : 2026-S48.\n"},
+	} {
+		if got := KitReading(c.text, w48); got != c.want {
+			t.Errorf("%s: KitReading = %q; want %q", c.name, got, c.want)
+		}
+	}
+}

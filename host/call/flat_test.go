@@ -104,9 +104,10 @@ func TestSyncsPerTool(t *testing.T) {
 		{"mem_set_summary", `{"slug":"alpha","summary":"What alpha is."}`, 2},
 		{"mem_read_context", `{"slug":"alpha"}`, 0},
 		// The journal folder made (1), the journal (2), its progress (1);
-		// the project's folder made (1); two files (2 each) and their
+		// the folder's absence checked, its progress line (1); the
+		// project's folder made (1); two files (2 each) and their
 		// progress lines (1 each); the journal removed (1).
-		{"mem_init_project", `{"slug":"brand-new"}`, 1 + 2 + 1 + 1 + 2*(2+1) + 1},
+		{"mem_init_project", `{"slug":"brand-new"}`, 1 + 2 + 1 + 1 + 1 + 2*(2+1) + 1},
 	} {
 		_, v := newVault(t, manyProjects(10))
 		start := vaultfs.SyncCount()

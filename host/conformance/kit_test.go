@@ -58,7 +58,11 @@ func TestKitCasesUseTheFixture(t *testing.T) {
 // the memory-kit's conventions, a session of Kessho calls (init, archives
 // full with derive, update phase, set summary, worklog persist, historize,
 // revive) leaves one last-session form per file (the one the file had),
-// one worklog note per week, and every archive tagged by its project.
+// one worklog note per week, and every archive tagged by its project;
+// and, beyond the issue's list, histories whose entries are separated by
+// blank lines (the kit's style) still are, the atoms in zones with the
+// kit's index.md carry the kit's created_at and context_origin, and the
+// worklogs context names the last week persisted.
 func TestKitVaultSession(t *testing.T) {
 	for name, eng := range engines(t) {
 		t.Run(name, func(t *testing.T) {
@@ -77,6 +81,7 @@ func TestKitVaultSession(t *testing.T) {
 			s.call("mem_archive", `{"slug":"potager","mode":"full","context_md":"# Potager\n","archive_subject":"semis","archive_body_md":"Semis faits.","derive":[{"fact":"Semer après les saints de glace","body":"Pas avant la mi-mai.","kind":"principle"}]}`)
 			s.call("mem_archive", `{"slug":"webshop","mode":"full","archive_subject":"release 1.5","archive_body_md":"Publiée.","derive":[{"fact":"CDN purge after release","body":"Purge the CDN after each release.","kind":"knowledge"}]}`)
 			s.call("mem_archive", `{"slug":"atelier","mode":"full","archive_subject":"montage","archive_body_md":"Monté.","no_derived_because":"travail manuel"}`)
+			s.call("mem_archive", `{"slug":"infra","mode":"full","archive_subject":"sauvegardes","archive_body_md":"Testées.","no_derived_because":"routine"}`)
 			s.call("mem_archive", `{"slug":"infra","mode":"incremental","phase":"run"}`)
 			s.call("mem_update_phase", `{"slug":"atelier","phase":"build"}`)
 			s.call("mem_set_summary", `{"slug":"webshop","summary":"La boutique en ligne."}`)
@@ -91,6 +96,11 @@ func TestKitVaultSession(t *testing.T) {
 			checkLastSessionForms(t, before, after)
 			checkOneWorklogPerWeek(t, after)
 			checkArchivesTagged(t, after)
+			checkHistoriesSpaced(t, before, after)
+			checkKitAtomKeys(t, before, after)
+			if ctx := string(after["10-episodes/domains/worklogs/context.md"]); !strings.Contains(ctx, "Dernier relevé : 2026-S49.") {
+				t.Errorf("the worklogs context names no last week 2026-S49:\n%s", ctx)
+			}
 		})
 	}
 }
@@ -172,7 +182,72 @@ func checkArchivesTagged(t *testing.T, after map[string][]byte) {
 			t.Errorf("%s: tags %v, %s %q; want the tag %s/%s and the key", p, tags, kind, key, kind, parts[2])
 		}
 	}
-	if n < 7 {
-		t.Errorf("%d archives checked; want the fixture's 4 and the session's 3", n)
+	if n < 8 {
+		t.Errorf("%d archives checked; want the fixture's 4 and the session's 4", n)
+	}
+}
+
+// checkHistoriesSpaced: a history.md whose entries were separated by
+// blank lines (or that held one entry or the kit's placeholder, under the
+// kit's title) has every entry so separated after the session.
+func checkHistoriesSpaced(t *testing.T, before, after map[string][]byte) {
+	t.Helper()
+	n := 0
+	for p, data := range after {
+		old, ok := before[p]
+		if !strings.HasSuffix(p, "/history.md") || !ok || !strings.Contains(string(old), "— Historique des sessions") || bytes.Equal(old, data) {
+			continue
+		}
+		n++
+		text := string(data)
+		if strings.Contains(text, "_(no sessions yet") {
+			t.Errorf("%s still holds the placeholder line:\n%s", p, text)
+		}
+		lines := strings.Split(text, "\n")
+		for i := 1; i < len(lines); i++ {
+			if strings.HasPrefix(lines[i], "- [") && strings.HasPrefix(lines[i-1], "- [") {
+				t.Errorf("%s: entries with no blank line between them:\n%s", p, text)
+				break
+			}
+		}
+	}
+	if n != 4 {
+		t.Errorf("%d kit histories written; want webshop's, atelier's, infra's and worklogs'", n)
+	}
+}
+
+// checkKitAtomKeys: each atom the session created in a zone with the
+// kit's index.md has created_at and context_origin (not created and
+// source), and the index links it.
+func checkKitAtomKeys(t *testing.T, before, after map[string][]byte) {
+	t.Helper()
+	n := 0
+	for p, data := range after {
+		zone, name, ok := strings.Cut(p, "/")
+		if _, old := before[p]; old || !ok || strings.Contains(name, "/") || name == "index.md" {
+			continue
+		}
+		index, ok := after[zone+"/index.md"]
+		if !ok || (zone != "20-knowledge" && zone != "40-principles") {
+			continue
+		}
+		n++
+		doc, err := frontmatter.Parse(string(data))
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		_, at := doc.Lookup("created_at")
+		_, origin := doc.Lookup("context_origin")
+		_, created := doc.Lookup("created")
+		_, source := doc.Lookup("source")
+		if !at || !origin || created || source {
+			t.Errorf("%s: keys %v; want created_at and context_origin, not created and source", p, doc.Keys())
+		}
+		if !strings.Contains(string(index), "[["+strings.TrimSuffix(name, ".md")+"]]") {
+			t.Errorf("%s/index.md does not link %s", zone, name)
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d new atoms in the kit's zones; want the session's 2", n)
 	}
 }

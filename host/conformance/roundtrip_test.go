@@ -105,7 +105,8 @@ func TestMemoryKitVault(t *testing.T) {
 			}
 			after, _ := ReadTree(dir)
 			hist := string(after[proj+"history.md"])
-			wantHist := strings.Replace(string(before[proj+"history.md"]), "- [2026-11-26", "- [2026-11-30 10h01 — Articles 13 à 25](archives/2026-11-30-10h01-site-perso-articles-13-a-25.md)\n- [2026-11-26", 1)
+			// Its entries are separated by blank lines: so is the new one.
+			wantHist := strings.Replace(string(before[proj+"history.md"]), "- [2026-11-26", "- [2026-11-30 10h01 — Articles 13 à 25](archives/2026-11-30-10h01-site-perso-articles-13-a-25.md)\n\n- [2026-11-26", 1)
 			if hist != wantHist {
 				t.Errorf("history.md after archive:\n%s\nwant:\n%s", hist, wantHist)
 			}

@@ -379,6 +379,7 @@ func (v *Vault) list(p string, only []string) ([]entry, error) {
 		return nil, readErr(p, err)
 	}
 	sort.Slice(des, func(i, j int) bool { return des[i].name < des[j].name })
+	stat := v.lookups().stat
 	out := []entry{}
 	for _, de := range des {
 		name := de.name
@@ -388,7 +389,7 @@ func (v *Vault) list(p string, only []string) ([]entry, error) {
 		full := join(p, name)
 		typ := de.typ
 		if typ == ^fs.FileMode(0) { // the file system did not say
-			li, err := v.lstatAt(f, p, name)
+			li, err := stat(f, p, name)
 			if err != nil {
 				continue // gone since the listing
 			}
@@ -400,7 +401,7 @@ func (v *Vault) list(p string, only []string) ([]entry, error) {
 				continue // broken, or leads outside the vault
 			}
 		} else if typ.IsDir() {
-			if info, err = v.lstatAt(f, p, name); err != nil {
+			if info, err = stat(f, p, name); err != nil {
 				continue // gone since the listing
 			}
 		}

@@ -107,26 +107,17 @@ func statAt(fd int, name string, flags int) (unix.Stat_t, error) {
 	}
 }
 
-// probeDirents returns the entries of the open folder d among names,
-// found by name rather than by listing d: what a folder of 50,000 entries
-// answers in as many fstatat as names. ok is false where a name may not be
-// the entry's exact name, on a case-insensitive (casefold) folder: the
-// caller then lists d.
-func (v *Vault) probeDirents(d *os.File, dir string, names []string) (out []dirent, ok bool, err error) {
-	if flags, err := unix.IoctlGetUint32(int(d.Fd()), unix.FS_IOC_GETFLAGS); err == nil && flags&fsCasefoldFL != 0 {
-		return nil, false, nil
-	}
-	for _, name := range names {
-		info, err := v.lstatAt(d, dir, name)
-		if absentErr(err) {
-			continue
-		}
-		if err != nil {
-			return nil, true, err
-		}
-		out = append(out, dirent{name: name, typ: info.Mode().Type()})
-	}
-	return out, true, nil
+// exactNames reports whether a name found in the open folder d is the
+// entry's own: true unless d is case-insensitive (casefold).
+func exactNames(d *os.File) bool {
+	flags, err := unix.IoctlGetUint32(int(d.Fd()), unix.FS_IOC_GETFLAGS)
+	return err != nil || flags&fsCasefoldFL == 0
+}
+
+// entryName cannot read an entry's own name back on Linux without
+// listing its folder: a casefold folder, which is rare, is listed.
+func entryName(*os.File, string, string, fs.FileInfo) (string, bool, error) {
+	return "", false, nil
 }
 
 // fsCasefoldFL is the inode flag of a case-insensitive folder

@@ -26,9 +26,7 @@ func (v *Vault) lstatAt(_ *os.File, dir, name string) (fs.FileInfo, error) {
 	return v.root.Lstat(join(dir, name))
 }
 
-// probeDirents is never ok here: a file system may ignore case (macOS,
-// Windows), and a name found by name may not be the entry's, so the
-// caller lists the folder.
-func (v *Vault) probeDirents(*os.File, string, []string) ([]dirent, bool, error) {
-	return nil, false, nil
-}
+// exactNames is false here: a file system may ignore case (macOS,
+// Windows), and a name found by name may not be the entry's own, so
+// probeDirents reads it back (entryName).
+func exactNames(*os.File) bool { return false }

@@ -92,6 +92,8 @@ type Vault struct {
 	dir   string // absolute
 	key   string // identifies the folder for the in-process lock
 	notes listingCache
+
+	lookup *nameLookup // nil: the platform's (see lookups)
 }
 
 // Open opens the vault in folder dir. It creates nothing: a vault is a
