@@ -23,12 +23,29 @@ var md = parser.NewParser(
 	parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
 )
 
-// parse parses src. Lines end in "\n", "\r\n" or a lone "\r" (classic
-// Mac OS): goldmark knows only the first two, so it reads a copy where
-// each lone "\r" is a "\n". The copy has src's length and offsets, so
-// every position found in it is one in src, and callers splice src.
-func parse(src []byte) ast.Node {
-	return md.Parse(text.NewReader(eol.LoneCRBytes(src)), parser.WithContext(parser.NewContext()))
+// blockParser is md without its inline parsers: the block structure alone
+// (goldmark settles every block before it parses a block's inlines, so the
+// tree of blocks is md's). Headings and Blocks need no more, and skipping
+// the inlines halves their cost (a worklog reads the headings of every
+// session of its week).
+var blockParser = parser.NewParser(
+	parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+	parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+)
+
+// parseBlocks is parse with blockParser: blocks whose inline content stays
+// unparsed.
+func parseBlocks(src []byte) ast.Node { return parseWith(blockParser, src) }
+
+// parse parses src with md: its blocks and their inlines.
+func parse(src []byte) ast.Node { return parseWith(md, src) }
+
+// parseWith parses src with p. Lines end in "\n", "\r\n" or a lone "\r"
+// (classic Mac OS): goldmark knows only the first two, so it reads a copy
+// where each lone "\r" is a "\n". The copy has src's length and offsets,
+// so every position found in it is one in src, and callers splice src.
+func parseWith(p parser.Parser, src []byte) ast.Node {
+	return p.Parse(text.NewReader(eol.LoneCRBytes(src)), parser.WithContext(parser.NewContext()))
 }
 
 // lineStart returns the offset of the start of the line holding off.
@@ -252,8 +269,16 @@ type Heading struct {
 
 // Headings returns the document's headings with their sections' extents.
 func Headings(src []byte) []Heading {
+	if hs, ok := simpleHeadings(src); ok {
+		return hs
+	}
+	return headingsIn(parseBlocks(src), src)
+}
+
+// headingsIn returns the headings of doc, parsed from src.
+func headingsIn(doc ast.Node, src []byte) []Heading {
 	var hs []Heading
-	for n := parse(src).FirstChild(); n != nil; n = n.NextSibling() {
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		h, ok := n.(*ast.Heading)
 		if !ok {
 			continue
@@ -305,9 +330,12 @@ type Block struct {
 
 // Blocks returns the document's top-level blocks in order. Blocks without
 // a line of text (a thematic break, an empty heading) are left out.
-func Blocks(src []byte) []Block {
+func Blocks(src []byte) []Block { return blocksIn(parseBlocks(src), src) }
+
+// blocksIn returns the top-level blocks of doc, parsed from src.
+func blocksIn(doc ast.Node, src []byte) []Block {
 	var bs []Block
-	for n := parse(src).FirstChild(); n != nil; n = n.NextSibling() {
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		off := firstOffset(n)
 		if off < 0 {
 			continue
