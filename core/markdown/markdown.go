@@ -268,12 +268,7 @@ type Heading struct {
 }
 
 // Headings returns the document's headings with their sections' extents.
-func Headings(src []byte) []Heading {
-	if hs, ok := simpleHeadings(src); ok {
-		return hs
-	}
-	return headingsIn(parseBlocks(src), src)
-}
+func Headings(src []byte) []Heading { return headingsIn(parseBlocks(src), src) }
 
 // headingsIn returns the headings of doc, parsed from src.
 func headingsIn(doc ast.Node, src []byte) []Heading {
