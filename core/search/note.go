@@ -89,7 +89,7 @@ func ParseNote(p, key string, text *string) Note {
 	one(FieldSubject, "subject")
 	one(FieldSummary, "summary")
 	if d := str("display"); d != "" {
-		n.Title = d
+		n.Title = strings.Clone(d) // kept by the index: not a piece of the note's text, which it would keep whole
 	}
 	for _, k := range []string{"aliases", "alias"} {
 		if as, ok := doc.Strings(k); ok {
@@ -112,7 +112,7 @@ func firstDate(candidates ...string) string {
 	for _, c := range candidates {
 		if len(c) >= 10 && dateShaped(c[:10]) {
 			if _, err := time.Parse("2006-01-02", c[:10]); err == nil {
-				return c[:10]
+				return strings.Clone(c[:10]) // as Title
 			}
 		}
 	}
