@@ -71,7 +71,8 @@ type Answer struct {
 	// CONFLICT. Set only beside a plan.
 	Conflict string `json:"conflict,omitempty"`
 	// Search is the updated search index for the host to store (beside a
-	// mem_search success whose index changed; see search.Carry).
+	// mem_search success whose index changed, or a need for the next batch
+	// of notes to index; see search.Carry).
 	Search *search.Carry `json:"search,omitempty"`
 }
 
@@ -170,7 +171,13 @@ func handle(request []byte) (ans Answer) {
 		if need.Empty() {
 			return errorAnswer(fault.Internalf("%s asked for more of the vault but named nothing", req.Tool), lang)
 		}
-		return Answer{Need: &need}
+		ans := Answer{Need: &need}
+		if env.IndexOut != nil {
+			// A batch of mem_search's index built: the host stores it
+			// before the next batch (search.Carry).
+			ans.Search = &search.Carry{Index: env.IndexOut, ID: search.ID(env.IndexOut)}
+		}
+		return ans
 	}
 	if err != nil {
 		return errorAnswer(err, lang)

@@ -171,6 +171,8 @@ func (s *scanner) carry() (*search.Carry, bool) {
 			c.ID, ok = s.str()
 		case "full":
 			c.Full, ok = s.boolean()
+		case "batch":
+			c.Batch, ok = s.count()
 		case "notes":
 			c.Notes = map[string]string{}
 			ok = s.object(func(p string) bool {
@@ -234,6 +236,23 @@ func (s *scanner) boolean() (bool, bool) {
 		return false, true
 	}
 	return false, false
+}
+
+// count reads a non-negative integer written as encoding/json writes it
+// (digits, no leading zero), below 10^18; anything else is left to
+// encoding/json.
+func (s *scanner) count() (int64, bool) {
+	s.ws()
+	start := s.p
+	for s.p < len(s.b) && s.b[s.p] >= '0' && s.b[s.p] <= '9' {
+		s.p++
+	}
+	digits := s.b[start:s.p]
+	if len(digits) == 0 || len(digits) > 18 || len(digits) > 1 && digits[0] == '0' {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(string(digits), 10, 64)
+	return n, err == nil
 }
 
 // raw takes one JSON value as it is written (json.RawMessage keeps it so),

@@ -111,6 +111,8 @@ func TestDecodeRequestIsJSONs(t *testing.T) {
 		`{"search":{"listing":"l","id":"i","full":true,"notes":{"a.md":"1:2","b/c.md":"3:4"}}}`, `{"search":{}}`,
 		`{"search":null}`, `{"search":{"notes":null}}`, `{"search":{"full":1}}`, `{"search":{"id":"a","id":"b"}}`,
 		`{"search":{"notes":{"a":"1","a":"2"}}}`, `{"search":{"index":"AAEC"}}`, `{"search":{"other":1}}`,
+		`{"search":{"batch":4096}}`, `{"search":{"batch":0}}`, `{"search":{"batch":-1}}`, `{"search":{"batch":01}}`, `{"search":{"batch":1e3}}`,
+		`{"search":{"batch":1.5}}`, `{"search":{"batch":99999999999999999999}}`, `{"search":{"batch":"1"}}`,
 		"{\"tool\":\"x\",\"search\":{\"listing\":\"l\"}}\x00KSHI\x00\x01", "{\"tool\":\"x\"}\x00\xff", "{\"tool\":\"x\"}\x00",
 		"{\"tool\":\"x\x00\"}", "{\"tool\"\x00:1}",
 	} {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"kessho/core/search"
+	"kessho/core/vault"
 )
 
 // searchVault is n notes, a few of them about webhooks.
@@ -36,11 +37,29 @@ func (m memVault) versions() map[string]string {
 	return out
 }
 
+// sizedVersions is versions written "size:hash", as a host's "size:mtime":
+// the core reads the size to bound its batches.
+func (m memVault) sizedVersions() map[string]string {
+	out := m.versions()
+	for p, v := range out {
+		out[p] = fmt.Sprintf("%d:%s", len(m[p]), v)
+	}
+	return out
+}
+
 // indexHost is a host that keeps the index (nil: a host that does not).
 type indexHost struct {
 	index []byte
 	id    string
 	sent  bool // whether the last search sent the index's bytes
+	// batch is the Carry's Batch; with it the host sends sized versions.
+	batch int64
+	// cut, when not 0, ends the call (as a kill would) once that many
+	// batches were stored.
+	cut int
+	// batches counts the batches stored by the last search; maxText is
+	// the most note text one of its requests held.
+	batches, maxText int
 }
 
 func listingOf(notes map[string]string) string {
@@ -57,11 +76,26 @@ func listingOf(notes map[string]string) string {
 func (m memVault) searchRun(t *testing.T, h *indexHost, args string) (read []string, result string) {
 	t.Helper()
 	req := Request{Tool: "mem_search", Args: json.RawMessage(args), Now: "2026-11-30T10:15:00+01:00", Lang: "en"}
+	versions := m.versions
 	if h != nil {
-		h.sent = false
-		req.Search = &search.Carry{Listing: listingOf(m.versions()), ID: h.id}
+		if h.batch > 0 {
+			versions = m.sizedVersions
+		}
+		h.sent, h.batches, h.maxText = false, 0, 0
+		req.Search = &search.Carry{Listing: listingOf(versions()), ID: h.id, Batch: h.batch}
 	}
-	for range 8 {
+	// A round that answers a batch need is not counted (docs/HOSTS.md,
+	// section 6); the others are, up to 8.
+	for rounds := 0; rounds < 8; {
+		if h != nil {
+			text := 0
+			for _, f := range req.Files {
+				if f.Text != nil {
+					text += len(*f.Text)
+				}
+			}
+			h.maxText = max(h.maxText, text)
+		}
 		b, _ := json.Marshal(req)
 		if req.Search != nil {
 			b = search.Join(b, req.Search.Index)
@@ -87,11 +121,30 @@ func (m memVault) searchRun(t *testing.T, h *indexHost, args string) (read []str
 			slices.Sort(read)
 			return read, string(ans.Result)
 		}
+		if ans.Need.Search == "batch" {
+			if h == nil || ans.Search == nil || ans.Search.ID != search.ID(ans.Search.Index) {
+				t.Fatalf("a batch need without its index, or to a host that sent no Carry: %+v", ans.Search)
+			}
+			h.index, h.id, req.Search.ID = ans.Search.Index, ans.Search.ID, ans.Search.ID
+			h.batches++
+			if h.batches == h.cut {
+				slices.Sort(read)
+				return read, ""
+			}
+			req.Snapshot = vault.Snapshot{} // indexed: sent no more
+			read = append(read, ans.Need.Files...)
+			m.answer(*ans.Need, &req.Snapshot)
+			continue
+		}
+		rounds++
+		if ans.Search != nil {
+			t.Fatalf("an index beside a need that is no batch: %+v", ans.Need)
+		}
 		if ans.Need.Search != "" {
 			if h == nil || req.Search.Full {
 				t.Fatalf("search index needed again, or from a host that sent no Carry")
 			}
-			req.Search.Full, req.Search.Notes = true, m.versions()
+			req.Search.Full, req.Search.Notes = true, versions()
 			if ans.Need.Search == "index" {
 				req.Search.Index, h.sent = h.index, len(h.index) > 0
 			}
@@ -190,5 +243,77 @@ func TestSearchNeverReadsDotFolders(t *testing.T) {
 				t.Errorf("carry %v: read or found %s", h != nil, p)
 			}
 		}
+	}
+}
+
+// bigVault is n notes of about 300 bytes each, about webhooks.
+func bigVault(n int) memVault {
+	m := memVault{}
+	for i := range n {
+		topic := []string{"webhook retries", "budget review", "schema migration", "été à la plage"}[i%4]
+		m[fmt.Sprintf("20-knowledge/n%03d.md", i)] = fmt.Sprintf("---\nsubject: %s %d\n---\n%s\n", topic, i, strings.Repeat(topic+" and more words. ", 8))
+	}
+	return m
+}
+
+// TestSearchBuildsInBatches checks that a first build reads the notes in
+// batches bounded by the host's Batch (sizes from the versions), each
+// request holding one batch of text, the index handed back after each,
+// far more batches than the 8 rounds a call may take, and the same
+// answer as a build in one round.
+func TestSearchBuildsInBatches(t *testing.T) {
+	m := bigVault(60) // about 19 KB
+	args := `{"query":"webhook retries","limit":5}`
+	_, want := m.searchRun(t, &indexHost{}, args)
+	h := &indexHost{batch: 1000}
+	read, got := m.searchRun(t, h, args)
+	if got != want {
+		t.Fatalf("batched build answered\n%s\nnot\n%s", got, want)
+	}
+	// A request holds one batch (a note is about 330 bytes), and the last
+	// one the hits' files (read for their lines) beside it.
+	if h.batches < 15 || h.maxText > 1000+5*400 || len(notHits(t, read, got)) != 60-len(hitPaths(t, got)) {
+		t.Fatalf("%d batches (want ≥ 15), a request held %d bytes of text (bound 1000 + 5 hits), read %d files", h.batches, h.maxText, len(read))
+	}
+	m.searchRun(t, nil, args) // leave the warm index: the next call decodes the stored one
+	read, again := m.searchRun(t, h, args)
+	if again != want || h.batches != 0 || len(notHits(t, read, again)) != 0 || !h.sent {
+		t.Fatalf("after the build: same answer %v, %d batches, read %v besides the hits", again == want, h.batches, notHits(t, read, again))
+	}
+}
+
+// TestSearchResumesAfterCut checks that a build cut after a few batches
+// (the call killed, the instance lost) resumes from the index stored with
+// the last batch: the next call reads only the notes it lacks.
+func TestSearchResumesAfterCut(t *testing.T) {
+	m := bigVault(60)
+	args := `{"query":"budget review","limit":5}`
+	_, want := m.searchRun(t, &indexHost{}, args)
+	h := &indexHost{batch: 1000, cut: 4}
+	first, cut := m.searchRun(t, h, args)
+	if cut != "" {
+		t.Fatalf("the build was not cut: it read %d files in %d batches", len(first), h.batches)
+	}
+	m.searchRun(t, nil, args) // the instance lost: its warm index is another mode's
+	h.cut = 0
+	rest, got := m.searchRun(t, h, args)
+	if got != want {
+		t.Fatalf("resumed build answered\n%s\nnot\n%s", got, want)
+	}
+	// The cut call read 4 batches, all stored with the 4th batch need: the
+	// next one reads every other note once, none of those.
+	seen := map[string]bool{}
+	for _, p := range first {
+		seen[p] = true
+	}
+	hits := hitPaths(t, got)
+	for _, p := range rest {
+		if seen[p] && !slices.Contains(hits, p) {
+			t.Errorf("%s read again after the cut", p)
+		}
+		seen[p] = true
+	}
+	if len(first) < 10 || len(seen) != 60 {
+		t.Errorf("the cut call read %d notes, both calls %d of 60", len(first), len(seen))
 	}
 }

@@ -193,6 +193,7 @@ func SetBody(text, body string) (string, error) {
 // editable refuses an edit the layout cannot make in place. e is nil for a
 // new key.
 func (d *Doc) editable(e *entry, key, op string) error {
+	d.spans()
 	if d.flow {
 		return &Error{Line: d.fileLine(d.root.Line), Reason: "frontmatter is a flow mapping ({…}); write one key per line to edit it"}
 	}

@@ -96,6 +96,9 @@ type Doc struct {
 	indent  int        // column (0-based) of the top-level keys
 	lines   []int      // start offsets (in text) of the YAML lines, as yaml.v3 counts lines
 	entries []entry
+	// measured guards the entries' spans and indent, measured on the
+	// first edit (spans).
+	measured sync.Once
 }
 
 const bom = "\ufeff"

@@ -44,7 +44,8 @@ func (e *entry) onKeyLine() bool { return e.valStart <= e.keyLineEnd }
 // lineStarts returns the offsets of the lines of text[start:end] as yaml.v3
 // counts them: "\r\n", "\r", "\n", NEL, LS and PS all end a line.
 func lineStarts(text string, start, end int) []int {
-	starts := []int{start}
+	// Most lines end with "\n": counted first, the slice grows once.
+	starts := append(make([]int, 0, strings.Count(text[start:end], "\n")+2), start)
 	for p := start; p < end; {
 		switch c := text[p]; {
 		case c == '\n':
@@ -110,7 +111,10 @@ func (d *Doc) nextLine(p int) int {
 	return end + len(nl)
 }
 
-// layout computes the entries of the top-level mapping.
+// layout computes the entries of the top-level mapping: their keys and
+// values. Their spans, which only an edit needs, are measured on the
+// first edit (spans): most notes are read, never edited, and in the wasm
+// engine measuring cost a quarter of reading a note.
 func (d *Doc) layout() error {
 	r := d.root
 	n := len(r.Content) / 2
@@ -120,11 +124,27 @@ func (d *Doc) layout() error {
 		e.k, e.val = r.Content[2*i], r.Content[2*i+1]
 		e.key, e.named = keyName(e.k)
 	}
+	return nil
+}
+
+// spans measures, once, the entries' spans and the mapping's indent. A
+// Doc is shared (Parse's recent ones), so the first edit measures it under
+// a sync.Once.
+func (d *Doc) spans() {
+	d.measured.Do(d.measureAll)
+}
+
+func (d *Doc) measureAll() {
+	r := d.root
+	if r == nil {
+		return
+	}
+	n := len(d.entries)
 	if d.flow {
 		for i := range d.entries {
 			d.entries[i].why = "flow"
 		}
-		return nil
+		return
 	}
 	for i := range d.entries {
 		e := &d.entries[i]
@@ -148,7 +168,6 @@ func (d *Doc) layout() error {
 		}
 		d.measure(&d.entries[i], regionEnd)
 	}
-	return nil
 }
 
 // measure fills the spans of e, whose lines end at or before regionEnd (the

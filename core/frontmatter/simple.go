@@ -41,9 +41,12 @@ func fastPath(content string) (*yaml.Node, bool) {
 // The nodes are yaml.v3's to the field (kind, tag, style, value, line,
 // column), which TestSimpleMappingIsYAMLs checks against yaml.v3 itself.
 func simpleMapping(content string) (*yaml.Node, bool) {
-	root := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-	seen := map[string]bool{}
 	lines := strings.Split(content, "\n")
+	root := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: make([]*yaml.Node, 0, 2*len(lines))}
+	// The nodes come from one slab (the wasm engine pays dearly for each
+	// allocation); a mapping holds a pair a line at most, but list items
+	// take a node a line too: a full slab starts another.
+	slab := make([]yaml.Node, 0, 2*len(lines))
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
@@ -64,22 +67,23 @@ func simpleMapping(content string) (*yaml.Node, bool) {
 				return nil, false
 			}
 			var n int
-			if v, n = simpleList(lines[i+1:], line+1); v == nil {
+			if v, n = simpleList(&slab, lines[i+1:], line+1); v == nil {
 				return nil, false
 			}
 			i += n
 		} else {
-			v = scalarNode(value, l[col-1], line, col)
+			v = scalarNode(&slab, value, l[col-1], line, col)
 		}
-		if seen[key] {
-			return nil, false
+		for j := 0; j < len(root.Content); j += 2 {
+			if root.Content[j].Value == key {
+				return nil, false // keys are few: no map to see them
+			}
 		}
-		seen[key] = true
 		if len(root.Content) == 0 {
 			root.Line, root.Column = line, 1
 		}
-		k := &yaml.Node{Kind: yaml.ScalarNode, Value: key, Line: line, Column: 1}
-		k.Tag = k.ShortTag()
+		k := newNode(&slab, yaml.Node{Kind: yaml.ScalarNode, Value: key, Line: line, Column: 1})
+		k.Tag = plainTag(k)
 		root.Content = append(root.Content, k, v)
 	}
 	if len(root.Content) == 0 {
@@ -88,17 +92,37 @@ func simpleMapping(content string) (*yaml.Node, bool) {
 	return root, true
 }
 
+// newNode returns a copy of n in the slab, or in a new one when it is full
+// (nodes already given keep their place).
+func newNode(slab *[]yaml.Node, n yaml.Node) *yaml.Node {
+	if len(*slab) == cap(*slab) {
+		*slab = make([]yaml.Node, 0, 16)
+	}
+	*slab = append(*slab, n)
+	return &(*slab)[len(*slab)-1]
+}
+
+// plainTag is n.ShortTag() for a plain scalar, without yaml.v3's resolve
+// (a defer and an allocation a call) when the value's first byte is none
+// that resolve takes as a hint of another type than a string.
+func plainTag(n *yaml.Node) string {
+	if n.Value != "" && !strings.ContainsRune("+-0123456789yYnNtTfFoO~.", rune(n.Value[0])) {
+		return "!!str"
+	}
+	return n.ShortTag()
+}
+
 // scalarNode is the node yaml.v3 builds for a scalar value that simpleLine
 // read, first its first byte (a quote gives its style).
-func scalarNode(value string, first byte, line, col int) *yaml.Node {
-	v := &yaml.Node{Kind: yaml.ScalarNode, Value: value, Line: line, Column: col}
+func scalarNode(slab *[]yaml.Node, value string, first byte, line, col int) *yaml.Node {
+	v := newNode(slab, yaml.Node{Kind: yaml.ScalarNode, Value: value, Line: line, Column: col})
 	switch first {
 	case '"':
 		v.Style, v.Tag = yaml.DoubleQuotedStyle, "!!str"
 	case '\'':
 		v.Style, v.Tag = yaml.SingleQuotedStyle, "!!str"
 	default:
-		v.Tag = v.ShortTag()
+		v.Tag = plainTag(v)
 	}
 	return v
 }
@@ -123,7 +147,7 @@ func listKey(l string) (string, bool) {
 // simpleLine takes it, up to the first line that is no item. It returns
 // the sequence node yaml.v3 builds and how many lines it took, or nil when
 // there is no item or an item it is not sure of.
-func simpleList(lines []string, line int) (*yaml.Node, int) {
+func simpleList(slab *[]yaml.Node, lines []string, line int) (*yaml.Node, int) {
 	if len(lines) == 0 {
 		return nil, 0
 	}
@@ -146,7 +170,7 @@ func simpleList(lines []string, line int) (*yaml.Node, int) {
 			return nil, 0
 		}
 		col += indent + 2 - 3
-		seq.Content = append(seq.Content, scalarNode(value, l[col-1], line+n, col))
+		seq.Content = append(seq.Content, scalarNode(slab, value, l[col-1], line+n, col))
 	}
 	if n == 0 || indent > 0 && n < len(lines) && strings.HasPrefix(lines[n], " ") {
 		// No item; or, under an indented list, an indented line that is no

@@ -46,6 +46,10 @@ func sameAsYAML(t *testing.T, text string) bool {
 	if fmt.Sprint(fastErr) != fmt.Sprint(slowErr) {
 		t.Fatalf("%q: error %v with the fast path, %v without", text, fastErr, slowErr)
 	}
+	if fast != nil && slow != nil {
+		fast.spans() // measured on the first edit: compared too
+		slow.spans()
+	}
 	if !reflect.DeepEqual(fast, slow) {
 		t.Fatalf("%q: the fast path reads another Doc:\n%#v\n%#v", text, fast.root, slow.root)
 	}

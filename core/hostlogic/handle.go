@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"kessho/core"
 	"kessho/core/fault"
 	"kessho/core/plan"
 	"kessho/core/vault"
@@ -30,7 +31,7 @@ import (
 //	list           {"names":[…],"patterns":[…]|null}  → {"names":[…]}
 //	finished       {"plan","path","nodes"}            → {"ok":true} | {"need":[look]} | {"error":e}
 //	refuse         {"why","path","max","tool","rounds"} → {"error":e}
-//	read_answer    {"answer":text}                    → {"need":…} | {"ok","printed","plan","conflict"} | {"invalid":why}
+//	read_answer    {"answer":text}                    → {"need":…,"search"} | {"ok","printed","plan","conflict","search","raw"} | {"invalid":why}
 //	now            {"now":text}                       → {"now":text} (CanonicalNow)
 //	render         {"error":e|"internal":text,"lang","conflict"} → the refusal as the host prints it
 //
@@ -172,12 +173,26 @@ func readAnswer(raw []byte) any {
 	case err != nil:
 		return map[string]any{"invalid": err.Error()}
 	case a.Need != nil:
+		if a.Search != nil {
+			// A batch of the search index: the host stores it (its bytes
+			// follow the answer's JSON) under this id.
+			return map[string]any{"need": a.Need, "search": map[string]string{"id": a.Search.ID}}
+		}
 		return map[string]any{"need": a.Need}
 	}
 	out := map[string]any{"ok": *a.OK, "printed": string(a.Printed())}
 	if *a.OK && len(a.Plan) > 0 {
 		out["plan"] = a.Plan
 		out["conflict"] = a.Conflict
+	}
+	if a.Search != nil {
+		// The index to store, and the answer without it: what a host
+		// keeps as the call's last answer, as the Go host does.
+		out["search"] = map[string]string{"id": a.Search.ID}
+		a.Search = nil
+		if b, err := core.EncodeAnswer(a.Answer); err == nil {
+			out["raw"] = string(b)
+		}
 	}
 	return out
 }

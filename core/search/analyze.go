@@ -66,10 +66,19 @@ func Term(w string) string {
 
 // Words calls fn with each word of text, lowercased, in composed form
 // (NFC: a word typed with combining accents is the same word): a run of
-// letters, digits and combining marks, cut at maxToken bytes. ASCII
-// stretches (between ASCII characters that are neither letters nor
-// digits) are lowercased in place, without allocating.
+// letters, digits and combining marks, cut at maxToken bytes.
 func Words(text string, fn func(string)) {
+	scanWords(text, nil, func(w []byte) { fn(string(w)) })
+}
+
+// scanWords calls fn with each word of text as Words gives it, as bytes
+// valid until fn returns (held in buf, which it returns grown): the index
+// looks a word up without making a string of it (a map index by
+// string(w) does not allocate), and words are most of what a build
+// handles. ASCII stretches (between ASCII characters that are neither
+// letters nor digits) are lowercased into buf; the rest goes through
+// unicodeWords.
+func scanWords(text string, buf []byte, fn func([]byte)) []byte {
 	start, ascii := 0, true
 	for i := 0; i <= len(text); i++ {
 		if i < len(text) {
@@ -84,23 +93,21 @@ func Words(text string, fn func(string)) {
 		}
 		if i > start {
 			if ascii {
-				fn(cut(lowerASCII(text[start:i])))
+				buf = buf[:0]
+				for _, c := range []byte(text[start:min(i, start+maxToken)]) {
+					if c >= 'A' && c <= 'Z' {
+						c += 'a' - 'A'
+					}
+					buf = append(buf, c)
+				}
+				fn(buf)
 			} else {
-				unicodeWords(text[start:i], fn)
+				unicodeWords(text[start:i], func(w string) { buf = append(buf[:0], w...); fn(buf) })
 			}
 		}
 		start, ascii = i+1, true
 	}
-}
-
-// lowerASCII lowercases an ASCII word, without allocating when it is.
-func lowerASCII(w string) string {
-	for i := 0; i < len(w); i++ {
-		if w[i] >= 'A' && w[i] <= 'Z' {
-			return strings.ToLower(w)
-		}
-	}
-	return w
+	return buf
 }
 
 // unicodeWords calls fn with each run of letters, digits and combining

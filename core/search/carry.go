@@ -21,6 +21,17 @@ const Tool = "mem_search"
 // reads only the notes whose version changed, and a success whose index
 // changed answers Index and ID, which the host stores.
 //
+// The notes to read are asked for in batches of at most Batch bytes of
+// note text (their sizes read from their versions; DefaultBatch when 0;
+// a note larger than that is a batch alone). Once the first batch is
+// indexed, each need for the next one holds "search": "batch" and comes
+// with the index built so far, ID and bytes as a success carries them: the
+// host stores it, forgets the files it sent (they are indexed), and sends
+// the next request with what the need names alone. A call cut short (its
+// deadline, a crash, the instance lost) loses at most the batch it was
+// reading: the next one resumes from the stored index. See
+// docs/HOSTS.md, section 6.
+//
 // A host that sends no Carry loses nothing but speed: the core reads the
 // whole vault and keys notes by their SHA-256.
 type Carry struct {
@@ -28,10 +39,21 @@ type Carry struct {
 	ID      string            `json:"id,omitempty"`
 	Full    bool              `json:"full,omitempty"`
 	Notes   map[string]string `json:"notes,omitempty"`
+	// Batch bounds the note text one round asks for, in bytes (0:
+	// DefaultBatch). Tests lower it to build a small vault in batches.
+	Batch int64 `json:"batch,omitempty"`
 	// Index travels after the JSON, not in it (Join, Split): 5 MB of
 	// base64 at 10,000 notes cost more than the whole search.
 	Index []byte `json:"-"`
 }
+
+// DefaultBatch is the note text one round of a build asks for when the
+// host names no bound: 4 MiB, so that a request stays far below the wasm
+// engine's 64 MiB (its JSON escapes add a little; the stored index of a
+// 50,000-note vault, sent once, is about 25 MB) and the instance's memory
+// holds one batch of text at a time beside the index, whatever the
+// vault's size. A 10,000-note vault (15 MB) is read in four batches.
+const DefaultBatch = 4 << 20
 
 // Sep ends the JSON of a request or an answer when index bytes follow it:
 // a NUL, which no JSON text holds (a string escapes it, and nothing else

@@ -40,6 +40,7 @@ type Index struct {
 	words map[string]int64
 	mark  []int32
 	cur   []counted
+	buf   []byte // scanWords' buffer
 	// df caches each term's document frequency plus one (0: not counted
 	// yet) for a warm index's next queries; any change drops it.
 	df []uint32
@@ -116,7 +117,7 @@ func (x *Index) Put(n Note) {
 	for f := range NumFields {
 		for _, phrase := range n.Fields[f] {
 			var seq []uint32
-			Words(phrase, func(w string) {
+			x.buf = scanWords(phrase, x.buf, func(w []byte) {
 				tid, ok := x.word(w)
 				if !ok {
 					return
@@ -129,9 +130,11 @@ func (x *Index) Put(n Note) {
 				}
 				x.cur[j-1].c[f]++
 				d.lens[f]++
-				seq = append(seq, tid)
+				if f != FieldBody {
+					seq = append(seq, tid)
+				}
 			})
-			if f != FieldBody && len(seq) > 0 {
+			if len(seq) > 0 {
 				d.phrases = append(d.phrases, seq)
 			}
 		}
@@ -204,14 +207,15 @@ type counted struct {
 }
 
 // word returns the term id of a folded word (Term, interned), false for
-// a stopword; words already seen skip stemming.
-func (x *Index) word(w string) (uint32, bool) {
-	if id, ok := x.words[w]; ok {
+// a stopword; words already seen skip stemming, and making a string.
+func (x *Index) word(b []byte) (uint32, bool) {
+	if id, ok := x.words[string(b)]; ok {
 		return uint32(id), id >= 0
 	}
 	if x.words == nil {
 		x.words = map[string]int64{}
 	}
+	w := string(b)
 	t := Term(w)
 	if t == "" {
 		x.words[w] = -1

@@ -110,13 +110,28 @@ func ParseNote(p, key string, text *string) Note {
 // YYYY-MM-DD date, as that date.
 func firstDate(candidates ...string) string {
 	for _, c := range candidates {
-		if len(c) >= 10 {
+		if len(c) >= 10 && dateShaped(c[:10]) {
 			if _, err := time.Parse("2006-01-02", c[:10]); err == nil {
 				return c[:10]
 			}
 		}
 	}
 	return ""
+}
+
+// dateShaped reports whether s is written NNNN-NN-NN: only then is it
+// worth time.Parse, whose refusal allocates (most candidates are names).
+func dateShaped(s string) bool {
+	for i := range len(s) {
+		if i == 4 || i == 7 {
+			if s[i] != '-' {
+				return false
+			}
+		} else if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // classify tells a note's kind, zone, slug and archived state from its

@@ -192,6 +192,10 @@ var warm struct {
 	// a host sends them with one round of a call, not with the next.
 	notes        map[string]string
 	notesListing string
+	// gone are the notes of listing notesListing the host found missing
+	// when the core asked for them (removed since the listing was made):
+	// the later batches of the call do not ask for them again.
+	gone map[string]bool
 }
 
 // lastQuery is the ranking of the last search on the warm index: the
@@ -245,8 +249,9 @@ func upToDate(env *Env) (*search.Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	if carried {
+	if carried && warm.notesListing != c.Listing {
 		warm.notes, warm.notesListing = listing, c.Listing
+		warm.gone = map[string]bool{}
 	}
 	var idx *search.Index
 	switch {
@@ -265,25 +270,83 @@ func upToDate(env *Env) (*search.Index, error) {
 	}
 	warm.idx, warm.carried, warm.listing = idx, carried, ""
 	stale := idx.Stale(listing)
-	if err := env.View.Ask(vault.Need{Files: stale}); err != nil {
-		return nil, err
-	}
-	for _, p := range stale {
-		c, _ := env.View.Read(p) // answered by Ask
-		switch {
-		case !c.Exists:
-			idx.Remove(p)
-		case c.NotUTF8:
-			idx.Put(search.ParseNote(p, listing[p], nil))
-		default:
-			idx.Put(search.ParseNote(p, listing[p], &c.Text))
+	if !carried {
+		// Versions are hashes: every note was read to make them.
+		if err := index(env, idx, listing, stale, nil); err != nil {
+			return nil, err
 		}
+	} else if err := indexBatches(env, idx, listing, slices.DeleteFunc(stale, func(p string) bool { return warm.gone[p] })); err != nil {
+		return nil, err
 	}
 	idx.Compact()
 	if carried {
 		warm.listing = c.Listing
 	}
 	return idx, nil
+}
+
+// index reads the notes at paths (Ask) and brings the index up to date
+// with them: one that is gone is removed, and recorded in gone when not
+// nil.
+func index(env *Env, idx *search.Index, listing map[string]string, paths []string, gone map[string]bool) error {
+	if err := env.View.Ask(vault.Need{Files: paths}); err != nil {
+		return err
+	}
+	for _, p := range paths {
+		c, _ := env.View.Read(p) // answered by Ask
+		switch {
+		case !c.Exists:
+			idx.Remove(p)
+			if gone != nil {
+				gone[p] = true
+			}
+		case c.NotUTF8:
+			idx.Put(search.ParseNote(p, listing[p], nil))
+		default:
+			idx.Put(search.ParseNote(p, listing[p], &c.Text))
+		}
+	}
+	return nil
+}
+
+// indexBatches indexes the stale notes (sorted) in batches of at most the
+// host's Batch bytes of text, their sizes read from their versions
+// ("size:mtime"): the notes of the first batch the request does not hold
+// are asked for. Once a batch was indexed in this run, that need is a
+// "batch" one and hands the index built so far back to the host, which
+// stores it and sends the next batch alone (search.Carry): the request,
+// and the instance's memory, hold one batch of text, and a call cut short
+// loses one batch at most.
+func indexBatches(env *Env, idx *search.Index, listing map[string]string, stale []string) error {
+	bound := env.Search.Batch
+	if bound <= 0 {
+		bound = search.DefaultBatch
+	}
+	built := false
+	for len(stale) > 0 {
+		n, size := 0, int64(0)
+		for n < len(stale) && (n == 0 || size+noteSize(listing[stale[n]]) <= bound) {
+			size += noteSize(listing[stale[n]])
+			n++
+		}
+		if err := index(env, idx, listing, stale[:n], warm.gone); err != nil {
+			if built {
+				keepWarm(env, idx)
+				return env.View.AskSearch("batch")
+			}
+			return err
+		}
+		built, stale = true, stale[n:]
+	}
+	return nil
+}
+
+// noteSize is the size a note's version names ("size:mtime"); 0 when it
+// names none.
+func noteSize(version string) int64 {
+	size, _, _ := strings.Cut(version, ":")
+	n, _ := strconv.ParseInt(size, 10, 64)
+	return max(n, 0)
 }
 
 // noteVersions returns every note's path and version: sent, the notes the

@@ -76,13 +76,16 @@ type Options struct {
 	Now       time.Time
 	TZ        string // IANA zone of the vault; "" is UTC
 	Lang      string // "en" or "fr"
-	MaxRounds int    // need/answer rounds before LIMIT_EXCEEDED; default 8
+	MaxRounds int    // need/answer rounds before LIMIT_EXCEEDED; default 8 (a search index's batches not counted)
 	MaxBytes  int64  // file text the request may carry; default 256 MiB
 	// Timeout bounds the whole call, from the moment it holds the vault's
 	// lock to the engine's last answer: every round of the engine and
 	// every read of the host. 0 means DefaultTimeout; a negative value
 	// means no bound but ctx's own deadline. See Run.
 	Timeout time.Duration
+	// IndexBatch bounds the note text one round of a search index's build
+	// reads (search.Carry.Batch); 0 is the core's search.DefaultBatch.
+	IndexBatch int64
 	// Round, when set, is called before each round of the engine with the
 	// round's number, from 1: hosts report progress with it (MCP's
 	// progress notifications). It changes nothing in the call.
@@ -167,8 +170,9 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 
 	ctx, d, cancel := newDeadline(ctx, opts.Timeout)
 	defer cancel()
-	sc := newCarry(ctx, v, tool)
+	sc := newCarry(ctx, v, tool, opts.IndexBatch)
 	req := core.Request{Tool: tool, Args: args, Now: opts.Now.Format(time.RFC3339), TZ: opts.TZ, Lang: opts.Lang, Search: sc.carry}
+	counted := 0 // rounds that count against MaxRounds: a batch's do not
 	for round := 0; ; round++ {
 		if d.late(nil) {
 			return refuse(d.overrun(tool))
@@ -200,7 +204,11 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 			return Outcome{}, fmt.Errorf("call %s: %w", tool, err)
 		}
 		if ans.Need != nil {
-			if round+1 >= opts.MaxRounds {
+			if sc.batch(ans.Answer, index) {
+				// A batch of the search index built and stored: the files
+				// sent are indexed, the next request holds the next batch.
+				req.Snapshot = vault.Snapshot{}
+			} else if counted++; counted >= opts.MaxRounds {
 				return refuse(hostlogic.TooManyRounds(tool, opts.MaxRounds))
 			}
 			sc.answer(*ans.Need)

@@ -38,7 +38,7 @@ type searchCarry struct {
 
 // newCarry starts the Carry of a mem_search call on a vault that keeps an
 // index; for any other call (or vault) it carries nothing.
-func newCarry(ctx context.Context, v any, tool string) *searchCarry {
+func newCarry(ctx context.Context, v any, tool string, batch int64) *searchCarry {
 	ix, ok := v.(Indexer)
 	if !ok || tool != search.Tool {
 		return &searchCarry{}
@@ -47,13 +47,26 @@ func newCarry(ctx context.Context, v any, tool string) *searchCarry {
 	if !ok {
 		return &searchCarry{}
 	}
-	return &searchCarry{ix: ix, notes: notes, carry: &search.Carry{Listing: listing, ID: ix.IndexID()}}
+	return &searchCarry{ix: ix, notes: notes, carry: &search.Carry{Listing: listing, ID: ix.IndexID(), Batch: batch}}
+}
+
+// batch reports whether a need is one for the next batch of the index
+// ("search": "batch"), and stores the index built so far that comes with
+// it (index: the bytes after its NUL), its id sent from now on: a call cut
+// short after it resumes from there.
+func (s *searchCarry) batch(ans core.Answer, index []byte) bool {
+	if s.carry == nil || ans.Need.Search != "batch" || ans.Search == nil {
+		return false
+	}
+	_ = s.ix.StoreIndex(index, ans.Search.ID) // a cache: see store
+	s.carry.ID = ans.Search.ID
+	return true
 }
 
 // answer answers a need's "search": the notes' versions, and for "index"
 // the stored bytes.
 func (s *searchCarry) answer(need vault.Need) {
-	if need.Search == "" || s.carry == nil {
+	if need.Search != "notes" && need.Search != "index" || s.carry == nil {
 		return
 	}
 	s.carry.Full, s.carry.Notes = true, s.notes

@@ -127,20 +127,51 @@ export class WasmEngine implements Engine, HostCore {
   }
 }
 
-/** handle runs one request through the module's handle or handle_host export (wasm/main.go). */
+/**
+ * handle runs one request through the module's handle or handle_host
+ * export (wasm/main.go). A request or an answer may carry a search index
+ * after its JSON, past a NUL (docs/HOSTS.md, section 6): raw bytes for the
+ * module, base64 in the strings this engine takes and gives (NUL then
+ * base64), since they go through a worker's messages as text.
+ */
 function handle(inst: Exports, request: string, entry: "handle" | "handle_host"): string {
-  const bytes = encoder.encode(request);
-  const ptr = inst.alloc(bytes.length) >>> 0;
-  new Uint8Array(inst.memory.buffer, ptr, bytes.length).set(bytes);
-  const res = inst[entry](ptr, bytes.length);
+  const nul = request.indexOf("\u0000");
+  const json = encoder.encode(nul < 0 ? request : request.slice(0, nul));
+  const tail = nul < 0 ? null : fromBase64(request.slice(nul + 1));
+  const n = json.length + (tail === null ? 0 : 1 + tail.length);
+  const ptr = inst.alloc(n) >>> 0;
+  const into = new Uint8Array(inst.memory.buffer, ptr, n);
+  into.set(json);
+  if (tail !== null) {
+    into[json.length] = 0;
+    into.set(tail, json.length + 1);
+  }
+  const res = inst[entry](ptr, n);
   inst.free(ptr);
   if (res === 0n) throw new Error("the module broke the call protocol (handle returned 0)");
   const outPtr = Number(res >> 32n);
   const outLen = Number(res & 0xffffffffn);
   // A fresh view: the memory may have grown (and the old buffer detached).
-  const answer = decoder.decode(new Uint8Array(inst.memory.buffer, outPtr, outLen));
+  const out = new Uint8Array(inst.memory.buffer, outPtr, outLen);
+  const end = out.indexOf(0);
+  const answer = end < 0 ? decoder.decode(out) : decoder.decode(out.subarray(0, end)) + "\u0000" + toBase64(out.subarray(end + 1));
   inst.free(outPtr);
   return answer;
+}
+
+/** toBase64 is bytes in base64 (btoa over chunks: no Uint8Array.toBase64 on every platform). */
+export function toBase64(bytes: Uint8Array): string {
+  const parts: string[] = [];
+  for (let i = 0; i < bytes.length; i += 0x8000) parts.push(String.fromCharCode(...bytes.subarray(i, i + 0x8000)));
+  return btoa(parts.join(""));
+}
+
+/** fromBase64 is toBase64's inverse. */
+export function fromBase64(text: string): Uint8Array {
+  const bin = atob(text);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
 }
 
 /**

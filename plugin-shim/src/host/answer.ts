@@ -35,6 +35,8 @@ export interface Need {
   dirs?: string[];
   trees?: { root: string; content: boolean }[];
   matches?: { dir: string; patterns: string[] }[];
+  /** mem_search's index: "notes", "index" or "batch" (src/host/search.ts) */
+  search?: string;
 }
 
 /** The deepest folder a tree walk enters (Obsidian follows symbolic links; a loop must end). */

@@ -8,6 +8,7 @@ import { ask, refusal, render, type HostCore } from "./core";
 import type { Plan } from "./plan";
 import type { VaultPort } from "./port";
 import { recoverJournals, type RecoverOptions } from "./journal";
+import { SearchCarry, splitTail } from "./search";
 
 /** An engine runs core.Handle on a request and returns its answer, as JSON text. */
 export interface Engine {
@@ -28,6 +29,8 @@ export interface CallOptions extends RecoverOptions {
   maxRounds?: number;
   /** file text the request may carry, in bytes; default 256 MiB */
   maxBytes?: number;
+  /** note text one batch of a search index's build reads, in bytes; default: the core's (4 MiB) */
+  indexBatch?: number;
 }
 
 /** Outcome is what a call produced. */
@@ -49,6 +52,10 @@ interface Read {
   plan?: Plan;
   conflict?: string;
   invalid?: string;
+  /** the search index that follows the answer (a batch need's, or a success's) */
+  search?: { id: string };
+  /** a success's answer without its search index */
+  raw?: string;
 }
 
 /**
@@ -72,19 +79,34 @@ export async function call(v: VaultPort, eng: Engine, tool: string, args: string
   // The request: the arguments as written, then the rest with Go's omitempty.
   const head = '{"tool":' + JSON.stringify(tool) + (args === undefined ? "" : ',"args":' + args) + ",";
   const rest = { now: opts.now, tz: opts.tz || undefined, lang: opts.lang || undefined };
-  const snap = newSnapshot();
-  for (let round = 0; ; round++) {
-    const raw = await eng.call(head + JSON.stringify({ ...rest, ...snapshotMembers(snap) }).slice(1));
+  let snap = newSnapshot();
+  const sc = await SearchCarry.start(v, tool, opts.indexBatch ?? 0);
+  // Rounds that count against maxRounds: a search index's batches do not.
+  let counted = 0;
+  for (;;) {
+    const search = sc?.request();
+    const answer = await eng.call(head + JSON.stringify({ ...rest, ...snapshotMembers(snap), search: search?.member }).slice(1) + (search?.tail ?? ""));
+    const [json, index] = splitTail(answer);
+    let raw = json;
     const a = await ask<Read>(core, "read_answer", { answer: raw });
     if (a.invalid !== undefined) throw new Error(`call ${tool}: ${a.invalid}`);
     if (a.need !== undefined) {
       try {
-        if (round + 1 >= maxRounds) throw await refusal(core, "too_many_rounds", "", { tool, rounds: maxRounds });
+        if (sc !== null && a.need.search === "batch" && a.search !== undefined) {
+          // A batch of the index built: stored; the files sent are indexed, the next request holds the next batch.
+          await sc.store(index, a.search.id);
+          snap = newSnapshot();
+        } else if (++counted >= maxRounds) throw await refusal(core, "too_many_rounds", "", { tool, rounds: maxRounds });
+        await sc?.answer(a.need.search);
         await answerNeed(core, v, a.need, snap, maxBytes);
       } catch (err) {
         return refuse(err);
       }
       continue;
+    }
+    if (a.search !== undefined && a.raw !== undefined) {
+      if (sc !== null && index !== "") await sc.store(index, a.search.id);
+      raw = a.raw;
     }
     try {
       if (a.plan !== undefined) await apply(core, v, a.plan, opts);

@@ -34,8 +34,22 @@ export interface VaultPort {
   /** rmdir removes the folder p when it is empty, and does nothing otherwise. */
   rmdir(p: string): Promise<void>;
 
+  /**
+   * notes lists the vault's notes with their size and mtime (ms), for
+   * mem_search's index (src/host/search.ts); null, or no method, when the
+   * host cannot list them: the core then reads every note.
+   */
+  notes?(): Promise<NoteStat[] | null>;
+
   /** state reaches Kessho's own files under .kessho/, which plans never name. */
   readonly state: StatePort;
+}
+
+/** A note as the vault lists it: its path, size in bytes and mtime in milliseconds. */
+export interface NoteStat {
+  path: string;
+  size: number;
+  mtime: number;
 }
 
 /** Stale is thrown, nothing changed, when path no longer holds what an op expects (why: the core's refusal, "changed" or "exists"). */

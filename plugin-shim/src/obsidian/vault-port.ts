@@ -7,7 +7,7 @@
 // processFrontMatter: it re-serialises the whole YAML.
 
 import { TFile, type App } from "obsidian";
-import { Stale, textHash, type Kind, type StatePort, type VaultPort } from "../host/port";
+import { Stale, textHash, type Kind, type NoteStat, type StatePort, type VaultPort } from "../host/port";
 
 /** adapterPath turns a vault path into the adapter's: the root is "/". */
 function adapterPath(p: string): string {
@@ -37,6 +37,15 @@ export class ObsidianVault implements VaultPort {
     } catch {
       return null; // a parent is a file, or the path vanished
     }
+  }
+
+  /**
+   * notes lists the Markdown files of Obsidian's vault index with their
+   * stats (size, mtime in ms), which Obsidian keeps up to date with the
+   * disk: mem_search's listing, without a read or a stat per note.
+   */
+  notes(): Promise<NoteStat[]> {
+    return Promise.resolve(this.app.vault.getMarkdownFiles().map((f) => ({ path: f.path, size: f.stat.size, mtime: f.stat.mtime })));
   }
 
   async readBytes(p: string): Promise<Uint8Array> {

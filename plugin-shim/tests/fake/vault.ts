@@ -40,7 +40,7 @@ export class TFile extends TAbstractFile {
     return i <= 0 ? "" : n.slice(i + 1);
   }
   get stat() {
-    return { ctime: 0, mtime: 0, size: this.vault.files.get(this.path)?.length ?? 0 };
+    return { ctime: 0, mtime: this.vault.files.mtime(this.path), size: this.vault.files.get(this.path)?.length ?? 0 };
   }
 }
 
@@ -83,8 +83,31 @@ function fsError(code: string, p: string): Error {
   return e;
 }
 
+/** The mtimes StampedFiles give: one clock for every fake vault, so that no two writes ever share one. */
+let clock = 0;
+
+/**
+ * StampedFiles are a vault's files, each stamped with a new mtime (ms) on
+ * every write: mem_search keys notes by size and mtime, and a fake vault
+ * whose mtimes repeated (a reset, a rewrite of the same size) would let an
+ * index answer from content the vault no longer holds.
+ */
+class StampedFiles extends Map<string, Uint8Array> {
+  private stamps = new Map<string, number>();
+
+  override set(p: string, data: Uint8Array): this {
+    // The Map constructor may call set before the fields exist.
+    (this.stamps ??= new Map()).set(p, ++clock);
+    return super.set(p, data);
+  }
+
+  mtime(p: string): number {
+    return this.stamps.get(p) ?? 0;
+  }
+}
+
 export class FakeVault {
-  files = new Map<string, Uint8Array>();
+  files = new StampedFiles();
   folders = new Set<string>([""]);
   hooks: Hooks = {};
   /** Every call the plugin made, in order: "vault.process path", "adapter.write path", … */
@@ -175,6 +198,11 @@ export class FakeVault {
     if (k === "file") return new TFile(this, p);
     if (k === "folder") return new TFolder(this, p);
     return null;
+  }
+
+  /** getMarkdownFiles lists the indexed .md files, as Obsidian's does. */
+  getMarkdownFiles(): TFile[] {
+    return [...this.files.keys()].filter((p) => p.endsWith(".md") && this.indexed(p)).map((p) => new TFile(this, p));
   }
 
   getFileByPath(path: string): TFile | null {

@@ -1,0 +1,109 @@
+// mem_search's index kept by the plugin (docs/HOSTS.md, section 6), the
+// twin of host/call/index.go: the request carries the notes' listing and
+// the stored index's id, the core's "search" needs are answered with the
+// notes' versions and the stored index, and the index the core hands back
+// (after each batch of a build, and with a success whose index changed) is
+// stored.
+//
+// The index travels after the JSON, past a NUL, as the Go host sends it;
+// between this host and the engine (a string each way, through a worker)
+// those bytes are base64 (the engine turns them into bytes for the module
+// and back: src/engine/wasm.ts), and so they are stored: the state port
+// writes text.
+
+import { sha256Hex, type VaultPort } from "./port";
+
+/** Where the index is kept: the plugin's own files, not the Go host's (search.idx), whose versions count nanoseconds where Obsidian's count milliseconds, so that neither host rebuilds after the other. */
+export const indexFile = ".kessho/index/obsidian.idx";
+export const indexIDFile = ".kessho/index/obsidian.id";
+
+/** The tool that searches. */
+export const searchTool = "mem_search";
+
+/** What the request carries (search.Carry; the index goes after the JSON). */
+interface Wire {
+  listing: string;
+  id?: string;
+  full?: boolean;
+  notes?: { [path: string]: string };
+  batch?: number;
+}
+
+const encoder = new TextEncoder();
+
+/** isNote is core/search.IsNote: a Markdown file outside every dot-folder. */
+function isNote(p: string): boolean {
+  return p.endsWith(".md") && !p.startsWith(".") && !p.includes("/.");
+}
+
+/** SearchCarry is what a mem_search call keeps of the index for the core. */
+export class SearchCarry {
+  private full = false;
+  /** the stored index (base64) sent with the next request only */
+  private index: string | null = null;
+
+  private constructor(
+    private v: VaultPort,
+    private notes: { [path: string]: string },
+    private wire: Wire,
+  ) {}
+
+  /**
+   * start returns the carry of a mem_search call on a vault that lists its
+   * notes (VaultPort.notes), or null: the core then reads every note.
+   * batch bounds a batch's note text (0: the core's default).
+   */
+  static async start(v: VaultPort, tool: string, batch: number): Promise<SearchCarry | null> {
+    if (tool !== searchTool || v.notes === undefined) return null;
+    const listed = await v.notes();
+    if (listed === null) return null;
+    const notes: { [path: string]: string } = Object.create(null) as { [path: string]: string };
+    const lines: string[] = [];
+    for (const n of listed.filter((x) => isNote(x.path)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+      const version = `${n.size}:${n.mtime}`;
+      notes[n.path] = version;
+      lines.push(n.path + "\u0000" + version + "\n");
+    }
+    const id = ((await v.state.read(indexIDFile)) ?? "").trim();
+    const wire: Wire = { listing: sha256Hex(encoder.encode(lines.join(""))), id: id === "" ? undefined : id };
+    if (batch > 0) wire.batch = batch;
+    return new SearchCarry(v, notes, wire);
+  }
+
+  /** request is the request's "search" member and what follows its JSON (a NUL and the index, or ""); the versions and the index go with one round only. */
+  request(): { member: Wire; tail: string } {
+    const member: Wire = { ...this.wire };
+    if (this.full) {
+      member.full = true;
+      member.notes = this.notes;
+    }
+    const tail = this.index !== null && this.index !== "" ? "\u0000" + this.index : "";
+    this.full = false;
+    this.index = null;
+    return { member, tail };
+  }
+
+  /** answer answers a need's "search": the notes' versions, and for "index" the stored index. */
+  async answer(what: string | undefined): Promise<void> {
+    if (what !== "notes" && what !== "index") return;
+    this.full = true;
+    if (what === "index") this.index = await this.v.state.read(indexFile);
+  }
+
+  /** store keeps the index the core handed back (base64) under id, and sends that id from now on; a failure is no failure of the call (the index is a cache). */
+  async store(index: string, id: string): Promise<void> {
+    this.wire.id = id;
+    try {
+      await this.v.state.write(indexFile, index);
+      await this.v.state.write(indexIDFile, id);
+    } catch {
+      // the next search rebuilds what it lacks
+    }
+  }
+}
+
+/** splitTail cuts an engine's answer at its NUL: the JSON, and the index (base64) after it, or "". */
+export function splitTail(answer: string): [string, string] {
+  const i = answer.indexOf("\u0000");
+  return i < 0 ? [answer, ""] : [answer.slice(0, i), answer.slice(i + 1)];
+}

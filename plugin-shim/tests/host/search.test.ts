@@ -1,0 +1,109 @@
+// mem_search's index on the plugin's host (src/host/search.ts): the
+// listing from the vault's index, the index kept under .kessho/index, a
+// first build in batches, and a build cut short resumed.
+
+import assert from "node:assert/strict";
+import { before, describe, test } from "node:test";
+import type { App as ObsidianApp } from "obsidian";
+import { call, type Engine } from "../../src/host/call";
+import type { HostCore } from "../../src/host/core";
+import { indexFile } from "../../src/host/search";
+import { ObsidianVault } from "../../src/obsidian/vault-port";
+import { App } from "../fake/obsidian";
+import { loadPlugin, type LoadedPlugin } from "../fake/plugin";
+import { mainJs } from "../node";
+
+const opts = { now: "2026-11-30T10:15:00+01:00", tz: "Europe/Paris", lang: "en" };
+
+/** notes is n notes of about 350 bytes (as host/call's batchVault). */
+function notes(n: number): Record<string, string> {
+  const out: Record<string, string> = {};
+  const topics = ["webhook retries", "budget review", "schema migration", "été à la plage"];
+  for (let i = 0; i < n; i++) {
+    const topic = topics[i % 4]!;
+    out[`20-knowledge/n${String(i).padStart(3, "0")}.md`] = `---\nsubject: ${topic} ${i}\n---\n${(topic + " and other words. ").repeat(9)}\n`;
+  }
+  return out;
+}
+
+/** Watch is an engine that counts the batch needs and the files needs name; with cut, it fails (a lost worker) once that many batches were answered. */
+class Watch implements Engine {
+  batches = 0;
+  files: string[] = [];
+  constructor(
+    private eng: Engine,
+    private cut = 0,
+  ) {}
+  async call(request: string): Promise<string> {
+    if (this.cut > 0 && this.batches >= this.cut) throw new Error("cut");
+    const out = await this.eng.call(request);
+    const json = out.split("\u0000")[0]!;
+    const a = JSON.parse(json) as { need?: { files?: string[]; search?: string } };
+    if (a.need !== undefined) {
+      this.files.push(...(a.need.files ?? []));
+      if (a.need.search === "batch") this.batches++;
+    }
+    return out;
+  }
+}
+
+describe("search index", () => {
+  const app = new App();
+  const port = new ObsidianVault(app as unknown as ObsidianApp);
+  let plugin: LoadedPlugin;
+  let core: HostCore;
+  before(async () => {
+    plugin = await loadPlugin(mainJs(), app);
+    core = plugin.engine as unknown as HostCore;
+  });
+  const args = '{"query":"webhook retries","limit":5}';
+
+  test("a first build reads the notes in batches, stores the index, and answers as a build in one round", async () => {
+    app.vault.reset(notes(200));
+    const whole = await call(port, plugin.engine, "mem_search", args, { ...opts, core });
+    app.vault.reset(notes(200));
+    const w = new Watch(plugin.engine);
+    const out = await call(port, w, "mem_search", args, { ...opts, core, indexBatch: 4000 });
+    assert.equal(out.answer, whole.answer);
+    assert.equal(out.raw, whole.raw);
+    assert.ok(w.batches >= 15, `${w.batches} batches`);
+    assert.ok(app.vault.files.has(indexFile), "no index stored");
+    // Up to date: the next search reads the hits alone.
+    const again = new Watch(plugin.engine);
+    const next = await call(port, again, "mem_search", args, { ...opts, core });
+    assert.equal(next.answer, whole.answer);
+    assert.deepEqual(new Set(again.files), new Set((JSON.parse(next.answer) as { result: { hits: { path: string }[] } }).result.hits.map((h) => h.path)));
+  });
+
+  test("an edit of the same size is seen: its mtime changed", async () => {
+    app.vault.reset(notes(20));
+    await call(port, plugin.engine, "mem_search", args, { ...opts, core });
+    const p = "20-knowledge/n001.md"; // about budget
+    const before = app.vault.files.get(p)!;
+    const edited = new TextEncoder().encode(new TextDecoder().decode(before).replace("budget", "zzzzzz"));
+    assert.equal(edited.length, before.length);
+    app.vault.files.set(p, edited);
+    const out = await call(port, plugin.engine, "mem_search", '{"query":"zzzzzz"}', { ...opts, core });
+    assert.match(out.answer, /n001\.md/);
+  });
+
+  test("a build cut after a few batches resumes from the stored index", async () => {
+    app.vault.reset(notes(120));
+    const whole = await call(port, plugin.engine, "mem_search", args, { ...opts, core });
+    app.vault.reset(notes(120));
+    const cut = new Watch(plugin.engine, 5);
+    await assert.rejects(call(port, cut, "mem_search", args, { ...opts, core, indexBatch: 3000 }), /cut/);
+    const read = new Set(cut.files);
+    // The worker lost: the next request starts another, which holds no index.
+    const started = plugin.engine.started;
+    (plugin.engine as unknown as { stop(): void }).stop();
+    const next = new Watch(plugin.engine);
+    const out = await call(port, next, "mem_search", args, { ...opts, core, indexBatch: 3000 });
+    assert.equal(out.answer, whole.answer);
+    assert.equal(plugin.engine.started, started + 1, "no new worker");
+    const again = next.files.filter((p) => read.has(p));
+    for (const p of next.files) read.add(p);
+    assert.equal(read.size, 120);
+    assert.ok(cut.files.length >= 30 && again.length <= 9 + 5, `cut call read ${cut.files.length}, the next ${next.files.length} (${again.length} again)`);
+  });
+});
