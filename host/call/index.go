@@ -36,11 +36,12 @@ type searchCarry struct {
 	withIndex bool
 }
 
-// newCarry starts the Carry of a mem_search call on a vault that keeps an
-// index; for any other call (or vault) it carries nothing.
+// newCarry starts the Carry of a mem_search or mem_recall call
+// (search.Carries) on a vault that keeps an index; for any other call (or
+// vault) it carries nothing.
 func newCarry(ctx context.Context, v any, tool string, batch int64) *searchCarry {
 	ix, ok := v.(Indexer)
-	if !ok || tool != search.Tool {
+	if !ok || !search.Carries(tool) {
 		return &searchCarry{}
 	}
 	notes, listing, ok := ix.SearchNotes(ctx)
@@ -63,14 +64,21 @@ func (s *searchCarry) batch(ans core.Answer, index []byte) bool {
 	return true
 }
 
-// answer answers a need's "search": the notes' versions, and for "index"
-// the stored bytes.
+// answer answers a need's "search": the notes' versions ("notes"), them
+// and the stored bytes ("index"), or the stored bytes alone ("stored":
+// the stored index was built from the very listing sent).
 func (s *searchCarry) answer(need vault.Need) {
-	if need.Search != "notes" && need.Search != "index" || s.carry == nil {
+	if s.carry == nil {
 		return
 	}
-	s.carry.Full, s.carry.Notes = true, s.notes
-	s.withIndex = need.Search == "index"
+	switch need.Search {
+	case "notes", "index":
+		s.carry.Full, s.carry.Notes = true, s.notes
+	case "stored":
+	default:
+		return
+	}
+	s.withIndex = need.Search != "notes"
 }
 
 // request is the request's JSON followed by the index the core asked
