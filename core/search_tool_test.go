@@ -79,7 +79,14 @@ func listingOf(notes map[string]string) string {
 // files it asked for and its result; h stores the index answered.
 func (m memVault) searchRun(t *testing.T, h *indexHost, args string) (read []string, result string) {
 	t.Helper()
-	req := Request{Tool: "mem_search", Args: json.RawMessage(args), Now: "2026-11-30T10:15:00+01:00", Lang: "en"}
+	return m.toolRun(t, h, "mem_search", args, nil)
+}
+
+// toolRun is searchRun for any tool that speaks the index's protocol;
+// trees, when not nil, gets the roots of the trees it asked for.
+func (m memVault) toolRun(t *testing.T, h *indexHost, tool, args string, trees *[]string) (read []string, result string) {
+	t.Helper()
+	req := Request{Tool: tool, Args: json.RawMessage(args), Now: "2026-11-30T10:15:00+01:00", Lang: "en"}
 	versions := m.versions
 	if h != nil {
 		if h.batch > 0 {
@@ -163,6 +170,11 @@ func (m memVault) searchRun(t *testing.T, h *indexHost, args string) (read []str
 			}
 		}
 		read = append(read, ans.Need.Files...)
+		for _, tr := range ans.Need.Trees {
+			if trees != nil {
+				*trees = append(*trees, tr.Root)
+			}
+		}
 		m.answer(*ans.Need, &req.Snapshot)
 	}
 	t.Fatal("still needing after 8 rounds")

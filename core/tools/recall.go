@@ -15,6 +15,7 @@ import (
 	"kessho/core/fault"
 	"kessho/core/frontmatter"
 	"kessho/core/history"
+	"kessho/core/plan"
 	"kessho/core/search"
 	"kessho/core/vault"
 	"kessho/core/wikilink"
@@ -129,13 +130,7 @@ var (
 // whose very heading does not fit is left out, from the least important.
 // Every cut is listed in `truncated`; the result's texts are the ones the
 // briefing holds.
-func recall(env *Env, ar *archives, a *recallArgs) (any, error) {
-	warm.Lock()
-	defer warm.Unlock()
-	idx, err := recallIndex(env)
-	if err != nil {
-		return nil, err
-	}
+func recall(env *Env, idx *search.Index, ar *archives, a *recallArgs) (any, error) {
 	p, listing := ar.p, ar.listing
 	refs := ar.refs[:min(a.Archives, len(ar.refs))]
 	g := &gathered{env: env, idx: idx, p: p, res: RecallResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(),
@@ -159,6 +154,26 @@ func recall(env *Env, ar *archives, a *recallArgs) (any, error) {
 	}
 	return g.res, nil
 }
+
+// recallTool is mem_recall (recall): the index first, when the host
+// keeps one — a build in batches makes the host start each batch afresh
+// (search.Carry), and the project's own reads would be asked for again
+// after every batch — then the project and its archives
+// (projectArchives).
+var recallTool = typed(func(env *Env, a recallArgs) (any, plan.Plan, error) {
+	warm.Lock()
+	defer warm.Unlock()
+	idx, err := recallIndex(env)
+	if err != nil {
+		return nil, nil, err
+	}
+	ar, err := projectArchives(env, a.Slug)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := recall(env, idx, ar, &a)
+	return res, nil, err
+})
 
 // recallIndex is the search index brought up to date with the vault
 // (upToDate) when the host keeps one (it sent a search.Carry), else nil:
