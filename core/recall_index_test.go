@@ -27,7 +27,7 @@ func linkedVault(n int) memVault {
 		"40-principles/By path.md":                                             "See [[10-episodes/projects/Alpha/context.md|the context]].\n",
 		"40-principles/By archive.md":                                          "---\nsource: \"[[2026-11-20-09h05-alpha-first]]\"\n---\nFrom the first session.\n",
 		"40-principles/Small steps.md":                                         "Keep steps small.\n",
-		"40-principles/In code.md":                                            "Write `[[alpha]]` to link.\n\n```\n[[alpha]]\n```\n",
+		"40-principles/In code.md":                                             "Write `[[alpha]]` to link.\n\n```\n[[alpha]]\n```\n",
 		"40-principles/Other project.md":                                       "Learned on [[alphabet]] and [[10-episodes/projects/alphabet/context]].\n",
 		"50-goals/Ship it.md":                                                  "Ship [[alpha]] by December.\n",
 		"50-goals/Archived path.md":                                            "Once [[10-episodes/archived/alpha/context]].\n",
