@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -228,4 +229,57 @@ func TestSearchUnchangedListingSendsNoVersions(t *testing.T) {
 	if h := hits(t, out); !slices.Equal(h, []string{"20-knowledge/n07.md"}) || !slices.Equal(w.searches, []string{"index"}) || w.versions != 1 {
 		t.Fatalf("after a hand edit: hits %v, needs %v, %d requests with versions", h, w.searches, w.versions)
 	}
+}
+
+// TestRecallKeepsIndex: mem_recall on the Go host stores the search index
+// too, and the next recall lists no folder and reads, of the principles
+// and goals, only the one that links to the project.
+func TestRecallKeepsIndex(t *testing.T) {
+	files := map[string]string{
+		"10-episodes/projects/alpha/context.md": "---\nslug: alpha\nkind: project\n---\n# Alpha\n",
+		"40-principles/Linked.md":               "Learned on [[alpha]].\n",
+	}
+	for i := range 30 {
+		files[fmt.Sprintf("40-principles/p%02d.md", i)] = fmt.Sprintf("Principle %d, from [[beta]].\n", i)
+	}
+	dir, v := newVault(t, files)
+	defer v.Close()
+	recall := func() (call.Outcome, *treeCounting) {
+		eng := &treeCounting{}
+		out, err := call.Run(context.Background(), v, eng, "mem_recall", json.RawMessage(`{"slug":"alpha"}`), call.Options{})
+		if err != nil || !out.OK {
+			t.Fatalf("mem_recall: %v %s", err, out.Answer)
+		}
+		return out, eng
+	}
+	first, _ := recall()
+	if _, err := os.Stat(filepath.Join(dir, ".kessho", "index", "search.idx")); err != nil {
+		t.Fatalf("no index stored: %v", err)
+	}
+	again, eng := recall()
+	if string(again.Answer) != string(first.Answer) || len(eng.trees) != 0 || !slices.Contains(eng.files, "40-principles/Linked.md") {
+		t.Fatalf("warm recall: same answer %v, trees %v, files %v", string(again.Answer) == string(first.Answer), eng.trees, eng.files)
+	}
+	for _, f := range eng.files {
+		if strings.HasPrefix(f, "40-principles/p") {
+			t.Errorf("warm recall read %s", f)
+		}
+	}
+}
+
+// treeCounting is fileCounting that also records the trees needs name.
+type treeCounting struct {
+	fileCounting
+	trees []string
+}
+
+func (c *treeCounting) Call(ctx context.Context, req []byte) ([]byte, error) {
+	out, err := c.fileCounting.Call(ctx, req)
+	var ans core.Answer
+	if text, _, _ := bytes.Cut(out, []byte{0}); err == nil && json.Unmarshal(text, &ans) == nil && ans.Need != nil {
+		for _, tr := range ans.Need.Trees {
+			c.trees = append(c.trees, tr.Root)
+		}
+	}
+	return out, err
 }
