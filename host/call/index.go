@@ -14,10 +14,11 @@ import (
 )
 
 // Indexer is a Vault that keeps mem_search's index (*vaultfs.Vault is
-// one). Run sends the core, with a search, the digest of the notes'
-// versions and the stored index's id (search.Carry), answers its "search"
-// need with the versions and, when asked, the stored bytes, and stores the
-// index the core answers back. A Vault that is not one loses nothing but
+// one). Run sends the core, with a search or a recall (search.Carries),
+// the digest of the notes' versions and the stored index's id
+// (search.Carry), answers its "search" need with the versions and, when
+// asked, the stored bytes (alone, for "stored"), and stores the index the
+// core answers back. A Vault that is not one loses nothing but
 // speed: the core reads the notes itself.
 type Indexer interface {
 	SearchNotes(ctx context.Context) (notes map[string]string, listing string, ok bool)
