@@ -60,6 +60,10 @@ type indexHost struct {
 	// batches counts the batches stored by the last search; maxText is
 	// the most note text one of its requests held.
 	batches, maxText int
+	// stored counts the last search's rounds that asked for the stored
+	// index alone; versions tells whether it sent the notes' versions.
+	stored   int
+	versions bool
 }
 
 func listingOf(notes map[string]string) string {
@@ -75,13 +79,20 @@ func listingOf(notes map[string]string) string {
 // files it asked for and its result; h stores the index answered.
 func (m memVault) searchRun(t *testing.T, h *indexHost, args string) (read []string, result string) {
 	t.Helper()
-	req := Request{Tool: "mem_search", Args: json.RawMessage(args), Now: "2026-11-30T10:15:00+01:00", Lang: "en"}
+	return m.toolRun(t, h, "mem_search", args, nil)
+}
+
+// toolRun is searchRun for any tool that speaks the index's protocol;
+// trees, when not nil, gets the roots of the trees it asked for.
+func (m memVault) toolRun(t *testing.T, h *indexHost, tool, args string, trees *[]string) (read []string, result string) {
+	t.Helper()
+	req := Request{Tool: tool, Args: json.RawMessage(args), Now: "2026-11-30T10:15:00+01:00", Lang: "en"}
 	versions := m.versions
 	if h != nil {
 		if h.batch > 0 {
 			versions = m.sizedVersions
 		}
-		h.sent, h.batches, h.maxText = false, 0, 0
+		h.sent, h.batches, h.maxText, h.stored, h.versions = false, 0, 0, 0, false
 		req.Search = &search.Carry{Listing: listingOf(versions()), ID: h.id, Batch: h.batch}
 	}
 	// A round that answers a batch need is not counted (docs/HOSTS.md,
@@ -140,16 +151,30 @@ func (m memVault) searchRun(t *testing.T, h *indexHost, args string) (read []str
 		if ans.Search != nil {
 			t.Fatalf("an index beside a need that is no batch: %+v", ans.Need)
 		}
-		if ans.Need.Search != "" {
+		switch ans.Need.Search {
+		case "":
+		case "stored":
+			// The stored index alone: its id records the listing sent.
+			if h == nil || req.Search.Full || len(req.Search.Index) > 0 {
+				t.Fatalf("stored index needed again, or from a host that sent no Carry")
+			}
+			req.Search.Index, h.sent = h.index, len(h.index) > 0
+			h.stored++
+		default:
 			if h == nil || req.Search.Full {
 				t.Fatalf("search index needed again, or from a host that sent no Carry")
 			}
-			req.Search.Full, req.Search.Notes = true, versions()
+			req.Search.Full, req.Search.Notes, h.versions = true, versions(), true
 			if ans.Need.Search == "index" {
 				req.Search.Index, h.sent = h.index, len(h.index) > 0
 			}
 		}
 		read = append(read, ans.Need.Files...)
+		for _, tr := range ans.Need.Trees {
+			if trees != nil {
+				*trees = append(*trees, tr.Root)
+			}
+		}
 		m.answer(*ans.Need, &req.Snapshot)
 	}
 	t.Fatal("still needing after 8 rounds")
@@ -197,6 +222,11 @@ func TestSearchCarryReadsOnlyWhatChanged(t *testing.T) {
 	read, again = m.searchRun(t, h, args)
 	if extra := notHits(t, read, again); len(extra) != 0 || !h.sent || again != first {
 		t.Fatalf("up to date, cold: read %v besides the hits, index sent %v, same result %v", extra, h.sent, again == first)
+	}
+	// The listing is the one the stored index was built from: the core
+	// asks for the index alone, and the host sends no version.
+	if h.stored != 1 || h.versions {
+		t.Fatalf("up to date, cold: %d rounds asked for the stored index alone, versions sent %v", h.stored, h.versions)
 	}
 	m["20-knowledge/note 07.md"] = "---\nsubject: webhook retries again\n---\nChanged.\n"
 	delete(m, "20-knowledge/note 00.md")

@@ -6,13 +6,26 @@ import "bytes"
 // send it a Carry.
 const Tool = "mem_search"
 
+// RecallTool is mem_recall, which finds through the index the principles
+// and goals that link to a project: hosts that keep an index send it a
+// Carry too.
+const RecallTool = "mem_recall"
+
+// Carries reports whether a host that keeps the index sends a Carry with
+// a call of tool (Tool or RecallTool).
+func Carries(tool string) bool { return tool == Tool || tool == RecallTool }
+
 // Carry is the index as it travels beside a request and its answer
 // (core.Request.Search, core.Answer.Search), for a host that keeps it.
 //
-// With a mem_search request the host sends Listing, a digest of every
-// note's path and version (its "size:mtime"), and ID, the id of the index
-// it stored last. When the running core's index is already up to date with
-// that listing, nothing more travels. Otherwise the core needs "search":
+// With a mem_search or mem_recall request (Carries) the host sends
+// Listing, a digest of every note's path and version (its "size:mtime"),
+// and ID, the id of the index it stored last. When the running core's
+// index is already up to date with that listing, nothing more travels.
+// When the ID records that very listing (IDListing: the notes did not
+// change since the stored index was built), the core needs "search":
+// "stored", and the host sends again with Index alone, the stored bytes
+// after the JSON, no versions. Otherwise the core needs "search":
 // "notes" (its index descends from the stored one: the same ID) or
 // "index", and the host sends again with Full set, Notes (every note's
 // path and version, dot-folders left out) and, for "index", Index, the

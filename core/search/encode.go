@@ -8,14 +8,15 @@ import (
 	"strings"
 )
 
-// The encoding: magic, format version, Analyzer, the documents, the terms
+// The encoding: magic, format version, Analyzer, the listing the index is
+// up to date with (Index.Listing), the documents (with their links), the terms
 // (sorted, so a decoded index looks terms up without building a map) with
 // their postings, and a 64-bit checksum of everything before it. Decode refuses any
 // other version, a foreign file, a truncated or altered one: the caller
 // then builds the index again, never answering from a damaged one.
 const (
 	magic  = "KSHI"
-	format = 2 // 2: a 64-bit checksum read 8 bytes a step, Meta.BodyLine
+	format = 3 // 2: a 64-bit checksum read 8 bytes a step, Meta.BodyLine; 3: Index.Listing, Note.Links
 	sumLen = 8
 )
 
@@ -37,7 +38,7 @@ func (x *Index) Encode() []byte {
 	}
 	// Sized once: a 50,000-note index is 25 MB, and the copies of a
 	// growing buffer were most of what a build's garbage held.
-	size := len(magic) + 2 + 2*binary.MaxVarintLen64 + sumLen
+	size := len(magic) + 2 + len(x.Listing) + 2*binary.MaxVarintLen64 + sumLen
 	for _, d := range x.docs {
 		size += len(d.Path) + len(d.Key) + len(d.Title) + len(d.Kind) + len(d.Zone) + len(d.Slug) + len(d.Date) + 16*binary.MaxVarintLen64
 		for _, ph := range d.phrases {
@@ -49,6 +50,7 @@ func (x *Index) Encode() []byte {
 	}
 	b := append(make([]byte, 0, size), magic...)
 	b = append(b, format, Analyzer)
+	b = appendString(b, x.Listing)
 	b = binary.AppendUvarint(b, uint64(len(x.docs)))
 	for _, d := range x.docs {
 		for _, s := range []string{d.Path, d.Key, d.Title, d.Kind, d.Zone, d.Slug, d.Date} {
@@ -72,6 +74,10 @@ func (x *Index) Encode() []byte {
 			for _, t := range ph {
 				b = binary.AppendUvarint(b, uint64(rank[t]))
 			}
+		}
+		b = binary.AppendUvarint(b, uint64(len(d.links)))
+		for _, l := range d.links {
+			b = appendString(b, l)
 		}
 	}
 	b = binary.AppendUvarint(b, uint64(len(order)))
@@ -151,8 +157,9 @@ func Decode(data []byte) (*Index, error) {
 		r.b = r.b[n:]
 		return all[off : off+n]
 	}
+	listing := str()
 	ndocs := r.count()
-	x := &Index{byPath: make(map[string]uint32, ndocs)}
+	x := &Index{byPath: make(map[string]uint32, ndocs), Listing: listing}
 	x.docs = make([]doc, 0, ndocs)
 	var terms uint64 // the largest term id a phrase names, plus one
 	var flat []uint32
@@ -187,6 +194,12 @@ func Decode(data []byte) (*Index, error) {
 				ph[k] = uint32(t)
 			}
 			d.phrases = append(d.phrases, ph)
+		}
+		if nl := r.count(); nl > 0 {
+			d.links = make([]string, nl)
+			for k := range d.links {
+				d.links[k] = str()
+			}
 		}
 		if r.bad {
 			return nil, ErrCorrupt
@@ -226,12 +239,29 @@ func Decode(data []byte) (*Index, error) {
 }
 
 // ID names an encoding: its checksum and length ("" for bytes too short
-// to be one).
+// to be one), then, when the index records the listing it is up to date
+// with, "@" and that listing (IDListing).
 func ID(data []byte) string {
 	if len(data) < sumLen {
 		return ""
 	}
-	return fmt.Sprintf("%016x-%d", binary.LittleEndian.Uint64(data[len(data)-sumLen:]), len(data))
+	id := fmt.Sprintf("%016x-%d", binary.LittleEndian.Uint64(data[len(data)-sumLen:]), len(data))
+	if len(data) > len(magic)+2 && string(data[:len(magic)]) == magic && data[4] == format {
+		r := &reader{b: data[len(magic)+2 : len(data)-sumLen]}
+		if l := r.bytes(); !r.bad && len(l) > 0 {
+			id += "@" + string(l)
+		}
+	}
+	return id
+}
+
+// IDListing returns the listing an index's ID records ("" when none): a
+// core whose host sends that same listing needs the stored index alone,
+// not the notes' versions (the index itself, once decoded, must record
+// it too).
+func IDListing(id string) string {
+	_, l, _ := strings.Cut(id, "@")
+	return l
 }
 
 // checksum is FNV-1a over 64-bit words (then the last bytes one by one):

@@ -44,6 +44,15 @@ type Index struct {
 	// df caches each term's document frequency plus one (0: not counted
 	// yet) for a warm index's next queries; any change drops it.
 	df []uint32
+	// memo holds what Memo made for the index's current state; any change
+	// drops it.
+	memo map[string]any
+	// Listing is the digest of the notes' listing (search.Carry.Listing)
+	// the index is up to date with, "" when unknown: any change to the
+	// index clears it, and the caller sets it once the index is up to
+	// date. It is encoded, and read by ID, so that a host whose listing
+	// did not change sends the stored index without the notes' versions.
+	Listing string
 	// Changed reports whether the index changed since it was made or
 	// decoded: the host should store it again.
 	Changed bool
@@ -53,6 +62,7 @@ type doc struct {
 	Meta
 	lens    [NumFields]uint32
 	phrases [][]uint32 // designations' phrases, as term ids
+	links   []string   // Note.Links
 	dead    bool
 }
 
@@ -93,13 +103,54 @@ func (x *Index) Remove(p string) {
 	}
 	d := &x.docs[id]
 	d.dead = true
-	d.phrases = nil
+	d.phrases, d.links = nil, nil
 	x.live--
 	for f := range NumFields {
 		x.sumLen[f] -= uint64(d.lens[f])
 	}
 	delete(x.byPath, p)
-	x.Changed, x.df = true, nil
+	x.changed()
+}
+
+// changed records a change of the notes indexed: what was counted or
+// made for the former state is dropped, and the listing is unknown.
+func (x *Index) changed() {
+	x.Changed, x.df, x.memo, x.Listing = true, nil, nil, ""
+}
+
+// Memo returns what make returns for the index's current state, made
+// once per state under key: a warm index answers the next calls without
+// walking its documents again.
+func (x *Index) Memo(key string, make func() any) any {
+	if v, ok := x.memo[key]; ok {
+		return v
+	}
+	if x.memo == nil {
+		x.memo = map[string]any{}
+	}
+	v := make()
+	x.memo[key] = v
+	return v
+}
+
+// Links calls fn with the path and Note.Links of every live note that
+// has links, in no particular order.
+func (x *Index) Links(fn func(path string, links []string)) {
+	for i := range x.docs {
+		if d := &x.docs[i]; !d.dead && len(d.links) > 0 {
+			fn(d.Path, d.links)
+		}
+	}
+}
+
+// Paths returns the paths of the live notes, sorted.
+func (x *Index) Paths() []string {
+	out := make([]string, 0, x.live)
+	for p := range x.byPath {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // Put indexes n, replacing the note at its path unless it has the same Key.
@@ -112,7 +163,7 @@ func (x *Index) Put(n Note) {
 	}
 	x.ensureDict()
 	id := uint32(len(x.docs))
-	d := doc{Meta: n.Meta}
+	d := doc{Meta: n.Meta, links: n.Links}
 	x.cur = x.cur[:0]
 	for f := range NumFields {
 		for _, phrase := range n.Fields[f] {
@@ -151,7 +202,7 @@ func (x *Index) Put(n Note) {
 	for f := range NumFields {
 		x.sumLen[f] += uint64(d.lens[f])
 	}
-	x.Changed, x.df = true, nil
+	x.changed()
 }
 
 // appendPosting appends one document's entry: its delta, the mask of its
@@ -464,7 +515,7 @@ func (x *Index) Compact() {
 			}
 		}
 	}
-	x.docs, x.terms, x.post, x.last, x.dict, x.words, x.df = docs, terms, post, last, nil, nil, nil
+	x.docs, x.terms, x.post, x.last, x.dict, x.words, x.df, x.memo = docs, terms, post, last, nil, nil, nil, nil
 	x.ensureDict()
 	x.byPath = make(map[string]uint32, len(docs))
 	for i, d := range docs {

@@ -2,11 +2,13 @@ package search
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"time"
 
 	"kessho/core/frontmatter"
 	"kessho/core/vault"
+	"kessho/core/wikilink"
 )
 
 // Fields of a note, in the order of Note.Fields and of FieldNames. The
@@ -43,10 +45,44 @@ type Meta struct {
 	BodyLine int
 }
 
-// Note is one note read for the index: its Meta and each field's phrases.
+// Note is one note read for the index: its Meta, each field's phrases
+// and, for a note of LinkDirs, its outgoing links.
 type Note struct {
 	Meta
 	Fields [NumFields][]string
+	// Links are the targets of the note's wikilinks, anywhere in its text
+	// (frontmatter included, code left out), as wikilink.Key compares them,
+	// each once, sorted: mem_recall finds with them the principles and
+	// goals that link to a project without reading them.
+	Links []string
+}
+
+// LinkDirs are the folders whose notes' links the index keeps: those
+// mem_recall lists when they link to a project (principles and goals).
+// Other notes' links have no reader, and would cost a Markdown parse each.
+var LinkDirs = []string{"40-principles", "50-goals"}
+
+// links returns the link keys of text (Note.Links).
+func links(text string) []string {
+	if !wikilink.Has(text) {
+		return nil
+	}
+	var out []string
+	for _, t := range wikilink.Targets([]string{text}) {
+		out = append(out, wikilink.Key(t))
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// keepsLinks reports whether the index keeps the links of the note at p.
+func keepsLinks(p string) bool {
+	for _, d := range LinkDirs {
+		if strings.HasPrefix(p, d+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // IsNote reports whether the vault-relative path p is a note the index
@@ -69,6 +105,9 @@ func ParseNote(p, key string, text *string) Note {
 	if text == nil {
 		n.Date = firstDate(base)
 		return n
+	}
+	if keepsLinks(p) {
+		n.Links = links(*text)
 	}
 	doc, err := frontmatter.Parse(*text)
 	if err != nil {

@@ -326,3 +326,37 @@ func TestTopIsTheSortedPrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestLinksKeptAndListingRecorded: the index keeps the wikilinks of the
+// principles and goals (keys, each once, frontmatter included, code left
+// out) and of no other note, and they survive Encode/Decode; the listing
+// it is up to date with is encoded and named by its ID, and any change
+// to the index forgets it.
+func TestLinksKeptAndListingRecorded(t *testing.T) {
+	text := "---\nsource: \"[[Alpha-Session]]\"\n---\nSee [[alpha]], [[10-episodes/projects/Alpha/context.md|ctx]] and [[ALPHA]].\n\n`[[in code]]`\n"
+	x := New()
+	x.Put(ParseNote("40-principles/p.md", "1:1", &text))
+	x.Put(ParseNote("20-knowledge/k.md", "1:1", &text))
+	x.Listing = "L1"
+	data := x.Encode()
+	if got := IDListing(ID(data)); got != "L1" {
+		t.Fatalf("the id %q records listing %q, want L1", ID(data), got)
+	}
+	y, err := Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if y.Listing != "L1" {
+		t.Errorf("decoded listing %q", y.Listing)
+	}
+	got := map[string][]string{}
+	y.Links(func(p string, keys []string) { got[p] = keys })
+	want := map[string][]string{"40-principles/p.md": {"10-episodes/projects/alpha/context", "alpha", "alpha-session"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("links %v, want %v", got, want)
+	}
+	y.Remove("20-knowledge/k.md")
+	if y.Listing != "" || IDListing(ID(y.Encode())) != "" {
+		t.Errorf("a changed index still claims listing %q", y.Listing)
+	}
+}

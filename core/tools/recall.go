@@ -15,6 +15,8 @@ import (
 	"kessho/core/fault"
 	"kessho/core/frontmatter"
 	"kessho/core/history"
+	"kessho/core/plan"
+	"kessho/core/search"
 	"kessho/core/vault"
 	"kessho/core/wikilink"
 	"kessho/core/worklog"
@@ -128,10 +130,10 @@ var (
 // whose very heading does not fit is left out, from the least important.
 // Every cut is listed in `truncated`; the result's texts are the ones the
 // briefing holds.
-func recall(env *Env, ar *archives, a *recallArgs) (any, error) {
+func recall(env *Env, idx *search.Index, ar *archives, a *recallArgs) (any, error) {
 	p, listing := ar.p, ar.listing
 	refs := ar.refs[:min(a.Archives, len(ar.refs))]
-	g := &gathered{env: env, p: p, res: RecallResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(),
+	g := &gathered{env: env, idx: idx, p: p, res: RecallResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(),
 		Archives: []RecallArchive{}, Atoms: []RecallNote{}, Linked: []RecallNote{}, Truncated: []RecallCut{}, Common: common()}}
 	if err := g.ask(refs); err != nil {
 		return nil, err
@@ -147,12 +149,50 @@ func recall(env *Env, ar *archives, a *recallArgs) (any, error) {
 		return nil, err
 	}
 	g.brief(a.MaxChars)
+	if idx != nil {
+		keepWarm(env, idx)
+	}
 	return g.res, nil
+}
+
+// recallTool is mem_recall (recall): the index first, when the host
+// keeps one — a build in batches makes the host start each batch afresh
+// (search.Carry), and the project's own reads would be asked for again
+// after every batch — then the project and its archives
+// (projectArchives).
+var recallTool = typed(func(env *Env, a recallArgs) (any, plan.Plan, error) {
+	warm.Lock()
+	defer warm.Unlock()
+	idx, err := recallIndex(env)
+	if err != nil {
+		return nil, nil, err
+	}
+	ar, err := projectArchives(env, a.Slug)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := recall(env, idx, ar, &a)
+	return res, nil, err
+})
+
+// recallIndex is the search index brought up to date with the vault
+// (upToDate) when the host keeps one (it sent a search.Carry), else nil:
+// the core then lists the atom zones and reads every principle and goal
+// itself. With the index, a recall reads the notes it shows and nothing
+// else of the vault: the principles and goals that link to the project
+// are found among the links the index keeps (search.Note.Links), and
+// derived atoms by name among its paths.
+func recallIndex(env *Env) (*search.Index, error) {
+	if c := env.Search; c == nil || c.Listing == "" && !c.Full {
+		return nil, nil
+	}
+	return upToDate(env)
 }
 
 // gathered is what a recall has read so far.
 type gathered struct {
 	env    *Env
+	idx    *search.Index // nil: the host keeps no index
 	p      vault.Project
 	res    RecallResult
 	texts  []string       // context.md and the recalled archives, for the links they make
@@ -164,8 +204,8 @@ type gathered struct {
 // derivedAtom is an atom name an archive derived.
 type derivedAtom struct{ archive, name string }
 
-// ask asks, in one round, for context.md, the archives to recall, the
-// listings of atomDirs and the content of linkDirs.
+// ask asks, in one round, for context.md, the archives to recall and,
+// without an index, the listings of atomDirs and the content of linkDirs.
 func (g *gathered) ask(refs []archiveRef) error {
 	files := []string{g.p.Context()}
 	for _, r := range refs {
@@ -173,9 +213,12 @@ func (g *gathered) ask(refs []archiveRef) error {
 			files = append(files, r.Path)
 		}
 	}
-	trees := []vault.Tree{{Root: atom.Zones["knowledge"].Dir}}
-	for _, d := range linkDirs {
-		trees = append(trees, vault.Tree{Root: d, Content: true})
+	var trees []vault.Tree
+	if g.idx == nil {
+		trees = []vault.Tree{{Root: atom.Zones["knowledge"].Dir}}
+		for _, d := range linkDirs {
+			trees = append(trees, vault.Tree{Root: d, Content: true})
+		}
 	}
 	return g.env.View.Ask(vault.Need{Files: files, Trees: trees})
 }
@@ -263,15 +306,11 @@ func (g *gathered) archives(refs []archiveRef) []derivedAtom {
 
 // atoms finds and reads the atoms the archives derived.
 func (g *gathered) atoms(derived []derivedAtom) error {
-	var files []string
-	for _, d := range atomDirs {
-		f, err := g.env.View.Walk(d)
-		if err != nil {
-			return err
-		}
-		files = append(files, f...)
+	names, err := g.atomNames()
+	if err != nil {
+		return err
 	}
-	g.notes = wikilink.NamesOf(files)
+	g.notes = names
 	g.seen = map[string]bool{}
 	var paths []string
 	for _, d := range derived {
@@ -298,6 +337,36 @@ func (g *gathered) atoms(derived []derivedAtom) error {
 	return nil
 }
 
+// atomNames is every note of atomDirs as a wikilink names it: from the
+// index's paths (its notes, made once per state of a warm index), else
+// from the zones' listings.
+func (g *gathered) atomNames() (wikilink.Names, error) {
+	if g.idx != nil {
+		return g.idx.Memo("recall.names", func() any {
+			return wikilink.NamesOf(slices.DeleteFunc(g.idx.Paths(), func(p string) bool { return !under(p, atomDirs) }))
+		}).(wikilink.Names), nil
+	}
+	var files []string
+	for _, d := range atomDirs {
+		f, err := g.env.View.Walk(d)
+		if err != nil {
+			return wikilink.Names{}, err
+		}
+		files = append(files, f...)
+	}
+	return wikilink.NamesOf(files), nil
+}
+
+// under reports whether p is in one of dirs.
+func under(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if strings.HasPrefix(p, d+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 // kindOfZone is the atom kind of a note by its zone folder.
 func kindOfZone(p string) string {
 	for kind, z := range atom.Zones {
@@ -317,61 +386,124 @@ func (g *gathered) linked(listing []string) error {
 			linkedTo[p] = true
 		}
 	}
-	here := g.pointsHere(listing)
-	for _, d := range linkDirs {
-		files, err := g.env.View.Walk(d)
+	here, probes := g.pointsHere(listing)
+	files, linksHere, err := g.linkDirNotes(here, probes, linkedTo)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if g.seen[f] || !strings.HasSuffix(f, ".md") {
+			continue
+		}
+		c, err := g.env.View.Read(f)
 		if err != nil {
 			return err
 		}
-		for _, f := range files {
-			if g.seen[f] || !strings.HasSuffix(f, ".md") {
-				continue
-			}
-			c, err := g.env.View.Read(f)
-			if err != nil {
-				return err
-			}
-			link := ""
-			switch in, out := !c.NotUTF8 && wikilink.Any(c.Text, here), linkedTo[f]; {
-			case in && out:
-				link = "both"
-			case in:
-				link = "links_here"
-			case out:
-				link = "linked"
-			default:
-				continue // warnings only for the notes the briefing shows
-			}
-			_, body, _, err := g.readNote(f)
-			if err != nil {
-				return err
-			}
-			g.res.Linked = append(g.res.Linked, RecallNote{Path: f, Name: wikilink.Stem(f), Kind: kindOfZone(f), Link: link, Text: strings.TrimSpace(body)})
+		link := ""
+		switch in, out := linksHere(f, c), linkedTo[f]; {
+		case in && out:
+			link = "both"
+		case in:
+			link = "links_here"
+		case out:
+			link = "linked"
+		default:
+			continue // warnings only for the notes the briefing shows
 		}
+		_, body, _, err := g.readNote(f)
+		if err != nil {
+			return err
+		}
+		g.res.Linked = append(g.res.Linked, RecallNote{Path: f, Name: wikilink.Stem(f), Kind: kindOfZone(f), Link: link, Text: strings.TrimSpace(body)})
 	}
 	return nil
 }
 
-// pointsHere returns a test of whether a wikilink target names the
-// project: its slug, a path in its folder (wherever mem_historize put
-// it), or one of its archives by name.
-func (g *gathered) pointsHere(listing []string) func(string) bool {
+// linkDirNotes returns the notes of linkDirs a recall looks at, sorted,
+// and the test of whether one links to the project (here, on a link's
+// wikilink.Key). Without an index: every note of linkDirs (asked for with
+// its content by ask), each one's text tested. With one: only the notes
+// linkedTo names and those whose indexed links match here — found by
+// looking up probes (the key prefixes here may accept) in the index's
+// links sorted by key, made once per state of a warm index — asked for
+// now.
+func (g *gathered) linkDirNotes(here func(string) bool, probes []string, linkedTo map[string]bool) ([]string, func(string, vault.Content) bool, error) {
+	if g.idx == nil {
+		var files []string
+		for _, d := range linkDirs {
+			f, err := g.env.View.Walk(d)
+			if err != nil {
+				return nil, nil, err
+			}
+			files = append(files, f...)
+		}
+		return files, func(_ string, c vault.Content) bool {
+			return !c.NotUTF8 && wikilink.Any(c.Text, func(t string) bool { return here(wikilink.Key(t)) })
+		}, nil
+	}
+	table := g.idx.Memo("recall.links", func() any {
+		var t []linkKey
+		g.idx.Links(func(p string, keys []string) {
+			if under(p, linkDirs) {
+				for _, k := range keys {
+					t = append(t, linkKey{k, p})
+				}
+			}
+		})
+		slices.SortFunc(t, func(a, b linkKey) int { return strings.Compare(a.key, b.key) })
+		return t
+	}).([]linkKey)
+	in := map[string]bool{}
+	for _, pr := range probes {
+		i, _ := slices.BinarySearchFunc(table, pr, func(l linkKey, k string) int { return strings.Compare(l.key, k) })
+		for ; i < len(table) && strings.HasPrefix(table[i].key, pr); i++ {
+			if here(table[i].key) {
+				in[table[i].path] = true
+			}
+		}
+	}
+	files := slices.Collect(maps.Keys(in))
+	for p := range linkedTo {
+		if under(p, linkDirs) && !in[p] {
+			files = append(files, p)
+		}
+	}
+	slices.Sort(files)
+	if err := g.env.View.Ask(vault.Need{Files: files}); err != nil {
+		return nil, nil, err
+	}
+	return files, func(f string, _ vault.Content) bool { return in[f] }, nil
+}
+
+// linkKey is one link of a note of linkDirs: its wikilink.Key and the
+// note's path.
+type linkKey struct{ key, path string }
+
+// pointsHere returns a test of whether a wikilink target, as its
+// wikilink.Key, names the project: its slug, a path in its folder
+// (wherever mem_historize put it), or one of its archives by name; and
+// the probes, prefixes of which every key it accepts has one (the
+// folders, the slug, the archives' names).
+func (g *gathered) pointsHere(listing []string) (func(string) bool, []string) {
 	stems := map[string]bool{strings.ToLower(g.p.Slug): true}
 	for _, n := range listing {
 		if s, ok := strings.CutSuffix(n, ".md"); ok {
 			stems[strings.ToLower(s)] = true
 		}
 	}
+	var dirs []string
+	for _, k := range []string{vault.KindProject, vault.KindDomain, vault.KindArchived} {
+		dirs = append(dirs, strings.ToLower(vault.Dir(k, g.p.Slug)))
+	}
+	probes := append(slices.Collect(maps.Keys(stems)), dirs...)
 	return func(t string) bool {
-		t = strings.ToLower(strings.TrimSuffix(t, ".md"))
-		for _, k := range []string{vault.KindProject, vault.KindDomain, vault.KindArchived} {
-			dir := strings.ToLower(vault.Dir(k, g.p.Slug))
+		for _, dir := range dirs {
 			if t == dir || strings.HasPrefix(t, dir+"/") {
 				return true
 			}
 		}
 		return !strings.Contains(t, "/") && stems[t]
-	}
+	}, probes
 }
 
 // fieldText writes a frontmatter value on one line: a list as its items

@@ -196,6 +196,10 @@ var warm struct {
 	// when the core asked for them (removed since the listing was made):
 	// the later batches of the call do not ask for them again.
 	gone map[string]bool
+	// stored is the id of the index last asked for alone ("stored"): a
+	// round that comes without its bytes (none stored) asks for the
+	// versions with them instead of again.
+	stored string
 }
 
 // lastQuery is the ranking of the last search on the warm index: the
@@ -236,11 +240,17 @@ func upToDate(env *Env) (*search.Index, error) {
 	}
 	var sent map[string]string
 	if carried && !c.Full {
+		sameID := warm.carried && warm.idx != nil && c.ID != "" && warm.id == c.ID
 		switch {
-		case warm.carried && warm.idx != nil && warm.notesListing == c.Listing && warm.id == c.ID:
+		case sameID && warm.idx.Listing == c.Listing:
+			warm.listing = c.Listing // the stored index, up to date
+			return warm.idx, nil
+		case sameID && warm.notesListing == c.Listing:
 			sent = warm.notes // sent with an earlier round of this call
-		case warm.carried && warm.idx != nil && c.ID != "" && warm.id == c.ID:
+		case sameID:
 			return nil, env.View.AskSearch("notes")
+		case c.Listing != "" && search.IDListing(c.ID) == c.Listing:
+			return storedIndex(env)
 		default:
 			return nil, env.View.AskSearch("index")
 		}
@@ -281,7 +291,31 @@ func upToDate(env *Env) (*search.Index, error) {
 	idx.Compact()
 	if carried {
 		warm.listing = c.Listing
+		if idx.Listing != c.Listing {
+			idx.Listing, idx.Changed = c.Listing, true
+		}
 	}
+	return idx, nil
+}
+
+// storedIndex is the index the host stored when its id records the
+// listing the host sends (search.IDListing): the notes did not change
+// since it was built, so the core asks for the stored bytes alone
+// ("stored"), without the notes' versions. Bytes that do not decode, or
+// that do not record that listing themselves, are asked for again with
+// the versions ("index"): freshness never rests on the id alone.
+func storedIndex(env *Env) (*search.Index, error) {
+	c := env.Search
+	if len(c.Index) == 0 && warm.stored != c.ID {
+		warm.stored = c.ID // a host that sends no bytes is asked for the versions next
+		return nil, env.View.AskSearch("stored")
+	}
+	warm.stored = ""
+	idx, err := search.Decode(c.Index)
+	if err != nil || idx.Listing != c.Listing {
+		return nil, env.View.AskSearch("index")
+	}
+	warm.idx, warm.carried, warm.id, warm.listing = idx, true, search.ID(c.Index), c.Listing
 	return idx, nil
 }
 

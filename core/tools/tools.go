@@ -189,7 +189,7 @@ var All = []Tool{
 	{readArchiveSpec, withArchives(readArchiveTool)},
 	{readContextSpec, typed(readContextTool)},
 	{readHistorySpec, withArchives(readHistoryTool)},
-	{recallSpec, withArchives(recall)},
+	{recallSpec, recallTool},
 	{rollbackSpec, typed(rollback)},
 	{searchSpec, typed(searchTool)},
 	{setSummarySpec, typed(setSummary)},

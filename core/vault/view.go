@@ -91,8 +91,9 @@ type Need struct {
 	Trees   []Tree   `json:"trees,omitempty"`
 	Matches []Match  `json:"matches,omitempty"`
 	// Search asks a host that keeps mem_search's index (only one that
-	// sent a search.Carry) for every note's version, "notes", or for them
-	// and the stored index, "index".
+	// sent a search.Carry) for every note's version, "notes", for them
+	// and the stored index, "index", or for the stored index alone,
+	// "stored".
 	Search string `json:"search,omitempty"`
 }
 
@@ -101,8 +102,9 @@ func (n Need) Empty() bool {
 	return len(n.Files)+len(n.Dirs)+len(n.Trees)+len(n.Matches) == 0 && n.Search == ""
 }
 
-// AskSearch records the need of the notes' versions ("notes"), or of them
-// and the host's stored search index ("index"), and returns ErrNeed.
+// AskSearch records the need of the notes' versions ("notes"), of them
+// and the host's stored search index ("index"), or of that index alone
+// ("stored"), and returns ErrNeed.
 func (v *View) AskSearch(what string) error {
 	v.need.Search = what
 	return ErrNeed

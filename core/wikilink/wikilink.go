@@ -44,7 +44,7 @@ func (n Names) Resolves(target string) bool {
 	if _, ok := n.stems[strings.ToLower(Stem(target))]; ok && !strings.Contains(target, "/") {
 		return true
 	}
-	_, ok := n.paths[key(target)]
+	_, ok := n.paths[Key(target)]
 	return ok
 }
 
@@ -54,11 +54,12 @@ func (n Names) Note(target string) (string, bool) {
 	if !strings.Contains(target, "/") {
 		return n.Taken(Stem(target))
 	}
-	p, ok := n.paths[key(target)]
+	p, ok := n.paths[Key(target)]
 	return p, ok
 }
 
-func key(target string) string { return strings.ToLower(strings.TrimSuffix(target, ".md")) }
+// Key is a link target as links compare: lowercased, without ".md".
+func Key(target string) string { return strings.ToLower(strings.TrimSuffix(target, ".md")) }
 
 // Has reports whether s may hold a wikilink.
 func Has(s string) bool { return strings.Contains(s, "[[") }
@@ -80,7 +81,7 @@ func Unresolved(targets []string, names Names, creating func(string) bool) []str
 	var out []string
 	seen := map[string]bool{}
 	for _, t := range targets {
-		k := key(t)
+		k := Key(t)
 		if names.Resolves(t) || seen[k] || creating != nil && creating(t) {
 			continue
 		}

@@ -14,10 +14,11 @@ import (
 )
 
 // Indexer is a Vault that keeps mem_search's index (*vaultfs.Vault is
-// one). Run sends the core, with a search, the digest of the notes'
-// versions and the stored index's id (search.Carry), answers its "search"
-// need with the versions and, when asked, the stored bytes, and stores the
-// index the core answers back. A Vault that is not one loses nothing but
+// one). Run sends the core, with a search or a recall (search.Carries),
+// the digest of the notes' versions and the stored index's id
+// (search.Carry), answers its "search" need with the versions and, when
+// asked, the stored bytes (alone, for "stored"), and stores the index the
+// core answers back. A Vault that is not one loses nothing but
 // speed: the core reads the notes itself.
 type Indexer interface {
 	SearchNotes(ctx context.Context) (notes map[string]string, listing string, ok bool)
@@ -36,11 +37,12 @@ type searchCarry struct {
 	withIndex bool
 }
 
-// newCarry starts the Carry of a mem_search call on a vault that keeps an
-// index; for any other call (or vault) it carries nothing.
+// newCarry starts the Carry of a mem_search or mem_recall call
+// (search.Carries) on a vault that keeps an index; for any other call (or
+// vault) it carries nothing.
 func newCarry(ctx context.Context, v any, tool string, batch int64) *searchCarry {
 	ix, ok := v.(Indexer)
-	if !ok || tool != search.Tool {
+	if !ok || !search.Carries(tool) {
 		return &searchCarry{}
 	}
 	notes, listing, ok := ix.SearchNotes(ctx)
@@ -63,14 +65,21 @@ func (s *searchCarry) batch(ans core.Answer, index []byte) bool {
 	return true
 }
 
-// answer answers a need's "search": the notes' versions, and for "index"
-// the stored bytes.
+// answer answers a need's "search": the notes' versions ("notes"), them
+// and the stored bytes ("index"), or the stored bytes alone ("stored":
+// the stored index was built from the very listing sent).
 func (s *searchCarry) answer(need vault.Need) {
-	if need.Search != "notes" && need.Search != "index" || s.carry == nil {
+	if s.carry == nil {
 		return
 	}
-	s.carry.Full, s.carry.Notes = true, s.notes
-	s.withIndex = need.Search == "index"
+	switch need.Search {
+	case "notes", "index":
+		s.carry.Full, s.carry.Notes = true, s.notes
+	case "stored":
+	default:
+		return
+	}
+	s.withIndex = need.Search != "notes"
 }
 
 // request is the request's JSON followed by the index the core asked

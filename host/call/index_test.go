@@ -1,12 +1,14 @@
 package call_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -165,4 +167,119 @@ func TestSearchAfterArchiveReadsOnlyItsFiles(t *testing.T) {
 	if len(others) != 0 || len(found) == 0 {
 		t.Fatalf("after mem_archive: read %v, hits %v, changed %v: %v", read, found, changed, others)
 	}
+}
+
+// requestWatch is the native engine, recording the needs' "search" and
+// how many requests carried the notes' versions.
+type requestWatch struct {
+	searches []string
+	versions int
+}
+
+func (w *requestWatch) Call(ctx context.Context, req []byte) ([]byte, error) {
+	if text, _, _ := bytes.Cut(req, []byte{0}); bytes.Contains(text, []byte(`"notes":{`)) {
+		w.versions++
+	}
+	out, err := engine.Native().Call(ctx, req)
+	var ans core.Answer
+	if text, _, _ := bytes.Cut(out, []byte{0}); err == nil && json.Unmarshal(text, &ans) == nil && ans.Need != nil && ans.Need.Search != "" {
+		w.searches = append(w.searches, ans.Need.Search)
+	}
+	return out, err
+}
+
+// TestSearchUnchangedListingSendsNoVersions: a core that holds no index
+// of the vault (a new process; here, another vault searched in between)
+// whose host's listing is the one the stored index was built from asks
+// for the stored index alone, and the host sends no version; after a
+// hand edit the listing differs, the versions are sent and the edit is
+// seen.
+func TestSearchUnchangedListingSendsNoVersions(t *testing.T) {
+	files := map[string]string{}
+	for i := range 20 {
+		files[fmt.Sprintf("20-knowledge/n%02d.md", i)] = fmt.Sprintf("note %d about topic%d\n", i, i%3)
+	}
+	dir, v := newVault(t, files)
+	defer v.Close()
+	_, other := newVault(t, map[string]string{"a.md": "topic1"})
+	defer other.Close()
+	search := func(q string) (call.Outcome, *requestWatch) {
+		if _, err := call.Run(context.Background(), other, engine.Native(), "mem_search", json.RawMessage(`{"query":"x"}`), call.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		w := &requestWatch{}
+		out, err := call.Run(context.Background(), v, w, "mem_search", json.RawMessage(`{"query":"`+q+`","limit":3}`), call.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out, w
+	}
+	first, _ := search("topic1")
+	again, w := search("topic1")
+	if string(again.Answer) != string(first.Answer) || !slices.Equal(w.searches, []string{"stored"}) || w.versions != 0 {
+		t.Fatalf("unchanged listing: needs %v, %d requests with versions, same answer %v", w.searches, w.versions, string(again.Answer) == string(first.Answer))
+	}
+	p := filepath.Join(dir, "20-knowledge", "n07.md")
+	if err := os.WriteFile(p, []byte("note 7 now about zeppelins\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Minute)
+	os.Chtimes(p, later, later)
+	out, w := search("zeppelins")
+	if h := hits(t, out); !slices.Equal(h, []string{"20-knowledge/n07.md"}) || !slices.Equal(w.searches, []string{"index"}) || w.versions != 1 {
+		t.Fatalf("after a hand edit: hits %v, needs %v, %d requests with versions", h, w.searches, w.versions)
+	}
+}
+
+// TestRecallKeepsIndex: mem_recall on the Go host stores the search index
+// too, and the next recall lists no folder and reads, of the principles
+// and goals, only the one that links to the project.
+func TestRecallKeepsIndex(t *testing.T) {
+	files := map[string]string{
+		"10-episodes/projects/alpha/context.md": "---\nslug: alpha\nkind: project\n---\n# Alpha\n",
+		"40-principles/Linked.md":               "Learned on [[alpha]].\n",
+	}
+	for i := range 30 {
+		files[fmt.Sprintf("40-principles/p%02d.md", i)] = fmt.Sprintf("Principle %d, from [[beta]].\n", i)
+	}
+	dir, v := newVault(t, files)
+	defer v.Close()
+	recall := func() (call.Outcome, *treeCounting) {
+		eng := &treeCounting{}
+		out, err := call.Run(context.Background(), v, eng, "mem_recall", json.RawMessage(`{"slug":"alpha"}`), call.Options{})
+		if err != nil || !out.OK {
+			t.Fatalf("mem_recall: %v %s", err, out.Answer)
+		}
+		return out, eng
+	}
+	first, _ := recall()
+	if _, err := os.Stat(filepath.Join(dir, ".kessho", "index", "search.idx")); err != nil {
+		t.Fatalf("no index stored: %v", err)
+	}
+	again, eng := recall()
+	if string(again.Answer) != string(first.Answer) || len(eng.trees) != 0 || !slices.Contains(eng.files, "40-principles/Linked.md") {
+		t.Fatalf("warm recall: same answer %v, trees %v, files %v", string(again.Answer) == string(first.Answer), eng.trees, eng.files)
+	}
+	for _, f := range eng.files {
+		if strings.HasPrefix(f, "40-principles/p") {
+			t.Errorf("warm recall read %s", f)
+		}
+	}
+}
+
+// treeCounting is fileCounting that also records the trees needs name.
+type treeCounting struct {
+	fileCounting
+	trees []string
+}
+
+func (c *treeCounting) Call(ctx context.Context, req []byte) ([]byte, error) {
+	out, err := c.fileCounting.Call(ctx, req)
+	var ans core.Answer
+	if text, _, _ := bytes.Cut(out, []byte{0}); err == nil && json.Unmarshal(text, &ans) == nil && ans.Need != nil {
+		for _, tr := range ans.Need.Trees {
+			c.trees = append(c.trees, tr.Root)
+		}
+	}
+	return out, err
 }

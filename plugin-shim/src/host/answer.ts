@@ -35,7 +35,7 @@ export interface Need {
   dirs?: string[];
   trees?: { root: string; content: boolean }[];
   matches?: { dir: string; patterns: string[] }[];
-  /** mem_search's index: "notes", "index" or "batch" (src/host/search.ts) */
+  /** mem_search's index: "notes", "index", "stored" or "batch" (src/host/search.ts) */
   search?: string;
 }
 

@@ -20,6 +20,9 @@ export const indexIDFile = ".kessho/index/obsidian.id";
 /** The tool that searches. */
 export const searchTool = "mem_search";
 
+/** The tools that speak the index's protocol (core/search.Carries): mem_search, and mem_recall, which finds the principles and goals that link to a project through the index. */
+const carried = new Set([searchTool, "mem_recall"]);
+
 /** What the request carries (search.Carry; the index goes after the JSON). */
 interface Wire {
   listing: string;
@@ -36,7 +39,7 @@ function isNote(p: string): boolean {
   return p.endsWith(".md") && !p.startsWith(".") && !p.includes("/.");
 }
 
-/** SearchCarry is what a mem_search call keeps of the index for the core. */
+/** SearchCarry is what a mem_search or mem_recall call keeps of the index for the core. */
 export class SearchCarry {
   private full = false;
   /** the stored index (base64) sent with the next request only */
@@ -49,12 +52,12 @@ export class SearchCarry {
   ) {}
 
   /**
-   * start returns the carry of a mem_search call on a vault that lists its
+   * start returns the carry of a mem_search or mem_recall call on a vault that lists its
    * notes (VaultPort.notes), or null: the core then reads every note.
    * batch bounds a batch's note text (0: the core's default).
    */
   static async start(v: VaultPort, tool: string, batch: number): Promise<SearchCarry | null> {
-    if (tool !== searchTool || v.notes === undefined) return null;
+    if (!carried.has(tool) || v.notes === undefined) return null;
     const listed = await v.notes();
     if (listed === null) return null;
     const notes: { [path: string]: string } = Object.create(null) as { [path: string]: string };
@@ -83,11 +86,11 @@ export class SearchCarry {
     return { member, tail };
   }
 
-  /** answer answers a need's "search": the notes' versions, and for "index" the stored index. */
+  /** answer answers a need's "search": the notes' versions ("notes"), them and the stored index ("index"), or the stored index alone ("stored": it was built from the very listing sent). */
   async answer(what: string | undefined): Promise<void> {
-    if (what !== "notes" && what !== "index") return;
-    this.full = true;
-    if (what === "index") this.index = await this.v.state.read(indexFile);
+    if (what !== "notes" && what !== "index" && what !== "stored") return;
+    this.full = what !== "stored";
+    if (what !== "notes") this.index = await this.v.state.read(indexFile);
   }
 
   /** store keeps the index the core handed back (base64) under id, and sends that id from now on; a failure is no failure of the call (the index is a cache). */

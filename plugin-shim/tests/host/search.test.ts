@@ -30,18 +30,26 @@ function notes(n: number): Record<string, string> {
 class Watch implements Engine {
   batches = 0;
   files: string[] = [];
+  /** the needs' "search", in order, and the requests that carried the notes' versions */
+  searches: string[] = [];
+  versions = 0;
+  /** the roots of the trees needs name */
+  trees: string[] = [];
   constructor(
     private eng: Engine,
     private cut = 0,
   ) {}
   async call(request: string): Promise<string> {
     if (this.cut > 0 && this.batches >= this.cut) throw new Error("cut");
+    if (request.split("\u0000")[0]!.includes('"notes":{')) this.versions++;
     const out = await this.eng.call(request);
     const json = out.split("\u0000")[0]!;
-    const a = JSON.parse(json) as { need?: { files?: string[]; search?: string } };
+    const a = JSON.parse(json) as { need?: { files?: string[]; trees?: { root: string }[]; search?: string } };
     if (a.need !== undefined) {
       this.files.push(...(a.need.files ?? []));
+      this.trees.push(...(a.need.trees ?? []).map((t) => t.root));
       if (a.need.search === "batch") this.batches++;
+      if (a.need.search !== undefined) this.searches.push(a.need.search);
     }
     return out;
   }
@@ -85,6 +93,42 @@ describe("search index", () => {
     app.vault.files.set(p, edited);
     const out = await call(port, plugin.engine, "mem_search", '{"query":"zzzzzz"}', { ...opts, core });
     assert.match(out.answer, /n001\.md/);
+  });
+
+  test("an unchanged listing sends the stored index alone, without the versions; an edit is still seen", async () => {
+    app.vault.reset(notes(20));
+    const first = await call(port, plugin.engine, "mem_search", args, { ...opts, core });
+    const stop = () => (plugin.engine as unknown as { stop(): void }).stop(); // a new worker holds no index
+    stop();
+    const w = new Watch(plugin.engine);
+    const out = await call(port, w, "mem_search", args, { ...opts, core });
+    assert.equal(out.answer, first.answer);
+    assert.deepEqual(w.searches, ["stored"]);
+    assert.equal(w.versions, 0, "versions sent");
+    const p = "20-knowledge/n001.md";
+    app.vault.files.set(p, new TextEncoder().encode(new TextDecoder().decode(app.vault.files.get(p)!).replace("budget", "zzzzzz")));
+    stop();
+    const edited = new Watch(plugin.engine);
+    const after = await call(port, edited, "mem_search", '{"query":"zzzzzz"}', { ...opts, core });
+    assert.match(after.answer, /n001\.md/);
+    assert.deepEqual(edited.searches, ["index"]);
+    assert.equal(edited.versions, 1);
+  });
+
+  test("mem_recall keeps the index too: warm, it reads the notes it shows and no other principle", async () => {
+    const files = notes(20);
+    files["10-episodes/projects/alpha/context.md"] = "---\nslug: alpha\nkind: project\n---\n# Alpha\n";
+    files["40-principles/Linked.md"] = "Learned on [[alpha]].\n";
+    files["40-principles/Unrelated.md"] = "Learned on [[beta]].\n";
+    app.vault.reset(files);
+    const first = await call(port, plugin.engine, "mem_recall", '{"slug":"alpha"}', { ...opts, core });
+    assert.match(first.answer, /Linked\.md/);
+    assert.ok(app.vault.files.has(indexFile), "no index stored");
+    const w = new Watch(plugin.engine);
+    const again = await call(port, w, "mem_recall", '{"slug":"alpha"}', { ...opts, core });
+    assert.equal(again.answer, first.answer);
+    assert.ok(w.files.includes("40-principles/Linked.md") && !w.files.includes("40-principles/Unrelated.md"), `read ${w.files.join(", ")}`);
+    assert.deepEqual(w.trees, []);
   });
 
   test("a build cut after a few batches resumes from the stored index", async () => {

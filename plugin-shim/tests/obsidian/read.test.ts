@@ -61,10 +61,11 @@ async function freshPlugin() {
     if (held.has(key)) await new Promise<void>((r) => held.set(key, r));
     return answer;
   };
-  // mem_search keeps its index under .kessho/index (a cache, never a note): left out.
-  const outsideIndex = (p: string) => !p.startsWith(".kessho");
+  // The search index the plugin keeps (.kessho/index, mem_search's and
+  // mem_recall's) is no part of the vault: dot-folders are left out.
+  const notDot = (p: string) => !p.split("/").some((s) => s.startsWith("."));
   const before = app.vault.snapshot();
-  const folders = new Set(app.vault.folders);
+  const folders = new Set([...app.vault.folders].filter(notDot));
   return {
     app,
     plugin,
@@ -75,9 +76,9 @@ async function freshPlugin() {
     /** untouched asserts the plugin wrote nothing but mem_search's index: every file as it was, no other write call. */
     untouched() {
       assert.deepEqual(app.vault.snapshot(), before);
-      assert.deepEqual(new Set([...app.vault.folders].filter(outsideIndex)), folders);
+      assert.deepEqual(new Set([...app.vault.folders].filter(notDot)), folders);
       assert.deepEqual(
-        app.vault.calls.filter((c) => outsideIndex(c.slice(c.indexOf(" ") + 1))),
+        app.vault.calls.filter((c) => notDot(c.split(" ").slice(1).join(" "))),
         [],
         "no write call",
       );
