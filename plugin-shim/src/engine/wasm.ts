@@ -8,7 +8,7 @@
 
 import { ConsoleStdout, File, OpenFile, WASI, WASIProcExit } from "@bjorn3/browser_wasi_shim";
 import { decompress as unzstd } from "fzstd";
-import type { Engine } from "../host/call";
+import { runRound, type Engine, type Round, type RoundRequest } from "../host/call";
 import type { HostCore } from "../host/core";
 
 /** The module's exports (see wasm/main.go). */
@@ -60,6 +60,11 @@ export class WasmEngine implements Engine, HostCore {
   /** host runs one request of the host's decisions (core/hostlogic.Handle), queued like call. */
   host(request: string): Promise<string> {
     return this.enqueue(() => this.callNow(request, "handle_host"));
+  }
+
+  /** round runs one round of a call (runRound), each of its steps a call into this module. */
+  round(r: RoundRequest): Promise<Round> {
+    return runRound(this, this, r);
   }
 
   /** memoryBytes is the running instance's linear memory, in bytes (0: none). */
