@@ -6,6 +6,7 @@
 //           decompressed, compiled, an instance started and warmed)
 //   first:  the first call once ready, on a realistic project
 //   warm:   n calls each of mem_update_phase and mem_read_context after it
+//   crossing: n of the smallest request to the worker and back
 
 import { App } from "../tests/fake/obsidian";
 import { loadPlugin } from "../tests/fake/plugin";
@@ -32,7 +33,14 @@ async function bench(n: number) {
   await call("mem_read_context", { slug: "alpha" });
   const second = performance.now() - t;
   const warm = await warmCalls(call, n);
-  return { loadMs: loaded - t0, readyMs: ready - loaded, first, second, ...warm, workers: plugin.engine.started };
+  // One crossing to the worker and back: the smallest host request.
+  const crossing: number[] = [];
+  for (let i = 0; i < n; i++) {
+    t = performance.now();
+    await plugin.engine.host('{"kind":"now","now":"2026-11-30T10:15:00+01:00"}');
+    crossing.push(performance.now() - t);
+  }
+  return { loadMs: loaded - t0, readyMs: ready - loaded, first, second, ...warm, crossing, workers: plugin.engine.started };
 }
 
 Object.assign(globalThis, { kesshoBench: bench });

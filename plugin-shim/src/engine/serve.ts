@@ -5,7 +5,7 @@
 
 import type { FromWorker, ToWorker } from "./protocol";
 import { unpack } from "./unpack";
-import { warmupRequest } from "./warmup";
+import { warmups } from "./warmup";
 import { decompress, WasmEngine } from "./wasm";
 
 /** serve returns the handler of the messages a worker gets; post sends its replies. */
@@ -17,7 +17,7 @@ export function serve(post: (msg: FromWorker) => void): (msg: ToWorker) => void 
     if (msg.kind === "load") {
       const { packed, length } = msg;
       // async: a damaged module (unpack, decompress) is a failed compile, reported as such.
-      const eng = new WasmEngine(async () => WebAssembly.compile(decompress(unpack(packed, length))), warmupRequest);
+      const eng = new WasmEngine(async () => WebAssembly.compile(decompress(unpack(packed, length))), warmups);
       engine = eng;
       eng.warm().then(
         () => post({ kind: "ready" }),

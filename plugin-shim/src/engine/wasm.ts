@@ -10,6 +10,7 @@ import { ConsoleStdout, File, OpenFile, WASI, WASIProcExit } from "@bjorn3/brows
 import { decompress as unzstd } from "fzstd";
 import { runRound, type Engine, type Round, type RoundRequest } from "../host/call";
 import type { HostCore } from "../host/core";
+import type { Warmup } from "./warmup";
 
 /** The module's exports (see wasm/main.go). */
 interface Exports {
@@ -43,13 +44,13 @@ export class WasmEngine implements Engine, HostCore {
 
   /**
    * compile returns the compiled module; it is called once, on the first
-   * call. warmup, when given, is a request each new instance runs once
-   * (its answer dropped), so that the functions a call needs are compiled
-   * before the user's first call rather than during it.
+   * call. warmups, when given, are requests each new instance runs once
+   * (their answers dropped), so that the functions a call needs are
+   * compiled before the user's first call rather than during it.
    */
   constructor(
     private compile: () => Promise<WebAssembly.Module>,
-    private warmup?: string,
+    private warmups: Warmup[] = [],
   ) {}
 
   /** call runs one request; calls are queued and run one at a time. */
@@ -116,7 +117,7 @@ export class WasmEngine implements Engine, HostCore {
       const instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi.wasiImport });
       const exports = instance.exports as unknown as Exports;
       wasi.initialize(instance as unknown as { exports: Exports });
-      if (this.warmup !== undefined) handle(exports, this.warmup, "handle");
+      for (const w of this.warmups) handle(exports, w.request, w.entry);
       this.started++;
       this.instance = exports;
       return exports;

@@ -22,6 +22,7 @@ export interface LoadedPlugin {
     overdue: number;
     recycled: number;
     call(req: string): Promise<string>;
+    host(req: string): Promise<string>;
     round(r: RoundRequest): Promise<Round>;
     warm(): Promise<void>;
   };
