@@ -21,6 +21,8 @@ export interface LoadedPlugin {
     workerCalls: number;
     overdue: number;
     recycled: number;
+    warmed: number;
+    coldRequests: number;
     call(req: string): Promise<string>;
     host(req: string): Promise<string>;
     round(r: RoundRequest): Promise<Round>;
