@@ -98,6 +98,7 @@ test-mcp-clients: $(BIN) $(TSCLIENT)/node_modules/.package-lock.json
 	cd $(TSCLIENT) && KESSHO_BIN=$(abspath $(BIN)) $(NPM) test
 
 bench-plugin: $(BIN) $(PLUGIN)/node_modules/.package-lock.json
+	bash $(PLUGIN)/scripts/ensure-chromium.sh
 	cd $(PLUGIN) && $(NPM) run bench
 
 # Runs the tools on a copy of the demo vault and prints what changed.

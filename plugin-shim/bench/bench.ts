@@ -1,11 +1,15 @@
-// npm run bench: how long the plugin takes in Node, through the real
-// main.js and the fake Obsidian vault.
+// npm run bench: how long the plugin takes, through the real main.js and
+// the fake Obsidian vault, in Node and then in headless Chromium.
 //
+// Node (the in-thread fallback behind the worker's messages):
 //   first call: main.js evaluated, the plugin loaded, the module unpacked,
 //               decompressed (zstd), compiled, instantiated, and one call answered
 //   warm call:  one more call, needs answered and plan applied
+// Chromium (chromium-page.ts, the core in its Web Worker): the module
+//   ready in the worker, the first call once it is, warm calls.
 //
-// Budgets: first call under 400 ms, warm calls under 5 ms.
+// Budgets (issue 15, in Chromium): first call once the module is compiled
+// under 400 ms, warm calls under 5 ms. Printed, never asserted by a test.
 
 import { spawnSync } from "node:child_process";
 import { App } from "../tests/fake/obsidian";
@@ -14,19 +18,9 @@ import { mainJs } from "../tests/node";
 import { compressedLength, packed } from "bench-wasm";
 import { unpack } from "../src/engine/unpack";
 import { decompress } from "../src/engine/wasm";
+import { openChromium, executablePath } from "../tests/browser/chromium";
+import { context, files, median, p90, warmCalls, when as o } from "./project";
 
-const context = "10-episodes/projects/alpha/context.md";
-const files = {
-  [context]: "---\n# alpha's context\nslug: alpha\nkind: project\nphase: 'build'   # build → review\nsummary: Kessho's archive tool.\ntags: [project, \"kessho\"]\nlast-session: 2026-11-27T17:40:00+01:00\n---\n# Alpha — context\n\n## Decisions\n- Use the vault layout as it is.\n" + "- A decision line of some length, to make the note realistic.\n".repeat(60),
-  "10-episodes/projects/alpha/history.md": "# History — alpha\n\n- [2026-11-27 17h40 — First](archives/2026-11-27-17h40-alpha-first.md)\n",
-  "10-episodes/projects/alpha/archives/2026-11-27-17h40-alpha-first.md": "---\nslug: alpha\n---\nBody\n",
-};
-const o = { now: "2026-11-30T10:15:00+01:00", tz: "Europe/Paris", lang: "en" };
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1]!;
-}
 const ms = (x: number) => x.toFixed(x < 10 ? 2 : 0) + " ms";
 
 /** cold measures, in this fresh process, main.js read and evaluated, the plugin loaded and its first call answered. */
@@ -72,17 +66,7 @@ async function main(): Promise<void> {
 
   const app = new App(files);
   const plugin = await loadPlugin(js, app);
-  const write: number[] = [];
-  const read: number[] = [];
-  for (let i = 0; i < 300; i++) {
-    let t = performance.now();
-    const a = await plugin.api.callText("mem_update_phase", { slug: "alpha", phase: i % 2 ? "review" : "build" }, o);
-    write.push(performance.now() - t);
-    if (!a.startsWith('{"ok":true')) throw new Error(a);
-    t = performance.now();
-    await plugin.api.callText("mem_read_context", { slug: "alpha" }, o);
-    read.push(performance.now() - t);
-  }
+  const { write, read } = await warmCalls((tool, args) => plugin.api.callText(tool, args, o), 300);
   const engine: number[] = [];
   // A last round: the vault the tool reads is in the request, so the core answers with a plan.
   const req = JSON.stringify({
@@ -106,11 +90,58 @@ async function main(): Promise<void> {
   const w = median(write);
   console.log(`first call, fresh process (main.js evaluated, plugin loaded, module unpacked, decompressed, compiled, started, call answered): median ${ms(f)} of 5 [${colds.map((c) => ms(c.total)).join(", ")}]`);
   console.log(`  of which unpack ${ms(median(parts.unpack))}, decompress ${ms(median(parts.decompress))}, compile ${ms(median(parts.compile))}; the call after it: ${ms(median(colds.map((c) => c.second)))}`);
-  console.log(`warm call, mem_update_phase (2 rounds + vault.process): median ${ms(w)}, p90 ${ms([...write].sort((a, b) => a - b)[Math.floor(write.length * 0.9)]!)}`);
-  console.log(`warm call, mem_read_context (read-only): median ${ms(median(read))}`);
+  console.log(`warm call, mem_update_phase (2 rounds + vault.process): median ${ms(w)}, p90 ${ms(p90(write))}`);
+  console.log(`warm call, mem_read_context (read-only): median ${ms(median(read))}, p90 ${ms(p90(read))}`);
   console.log(`engine only, one handle() (the last round of mem_update_phase): median ${ms(median(engine))}`);
   const ok = f < 400 && w < 5;
-  console.log(`budgets (first < 400 ms, warm < 5 ms): ${ok ? "met" : "NOT MET"}`);
+  console.log(`Node budgets (first < 400 ms, warm < 5 ms): ${ok ? "met" : "NOT MET"}`);
+  await inChromium();
+}
+
+/** A run of the Chromium page (chromium-page.ts). */
+interface PageRun {
+  loadMs: number;
+  readyMs: number;
+  first: number;
+  second: number;
+  write: number[];
+  read: number[];
+  crossing: number[];
+  workers: number;
+}
+
+/**
+ * inChromium runs chromium-page.ts in 5 fresh pages of headless Chromium
+ * (Debian's, as the browser tests use it): main.js as Obsidian loads it,
+ * the core in its Web Worker. Issue 15's budgets are measured here: the
+ * first call once the module is compiled under 400 ms, a warm call under
+ * 5 ms.
+ */
+async function inChromium(): Promise<void> {
+  const browser = await openChromium("../../bench/chromium-page.ts", "Kessho bench");
+  const runs: PageRun[] = [];
+  try {
+    for (let i = 0; i < 5; i++) {
+      const page = await browser.context.newPage();
+      await page.goto(browser.base + "/");
+      runs.push((await page.evaluate("kesshoBench(50)")) as PageRun);
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  const write = runs.flatMap((r) => r.write);
+  const read = runs.flatMap((r) => r.read);
+  const first = median(runs.map((r) => r.first));
+  console.log(`Chromium (${executablePath}, a fresh page each, the core in its Web Worker), medians of ${runs.length} pages:`);
+  console.log(`  onload ${ms(median(runs.map((r) => r.loadMs)))}; module ready in the worker (unpacked, decompressed, compiled, started, warmed) ${ms(median(runs.map((r) => r.readyMs)))} after onload`);
+  console.log(`  first call once the module is compiled (mem_update_phase): median ${ms(first)} [${runs.map((r) => ms(r.first)).join(", ")}]; the call after it (mem_read_context) ${ms(median(runs.map((r) => r.second)))}`);
+  console.log(`  warm call, mem_update_phase: median ${ms(median(write))}, p90 ${ms(p90(write))} (${write.length} calls)`);
+  console.log(`  warm call, mem_read_context: median ${ms(median(read))}, p90 ${ms(p90(read))} (${read.length} calls)`);
+  const crossing = runs.flatMap((r) => r.crossing);
+  console.log(`  one crossing to the worker and back (the smallest host request): median ${ms(median(crossing))}, p90 ${ms(p90(crossing))}`);
+  const ok = first < 400 && median(write) < 5;
+  console.log(`Chromium budgets (first call once compiled < 400 ms, warm < 5 ms): ${ok ? "met" : "NOT MET"}`);
 }
 
 void main().catch((err) => {

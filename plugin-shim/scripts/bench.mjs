@@ -29,6 +29,8 @@ await build({
   platform: "node",
   target: "node20",
   alias: { obsidian: join(root, "tests", "fake", "obsidian.ts") },
+  // The Chromium part drives the browser and bundles its page (tests/browser/chromium.ts).
+  external: ["playwright-core", "esbuild"],
   plugins: [
     {
       name: "bench-wasm",

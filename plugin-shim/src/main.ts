@@ -57,6 +57,8 @@ export default class KesshoPlugin extends Plugin {
       load: () => ({ kind: "load", packed: (packed ??= packedIn(packedSource)), length: compressedLength }),
       deadlineMs: () => this.settings.deadline * 1000,
       overdue: (ms) => this.words().overdue.replace("{s}", String(ms / 1000)),
+      // A stopped worker's replacement starts when the UI thread is idle (a Notice may be rendering).
+      idle: whenIdle,
     });
     this.host = new Host(this.engine, new ObsidianVault(this.app), {
       clock: () => this.clock(),

@@ -2,6 +2,8 @@
 // that runs the core (src/engine/serve.ts). Requests and answers are JSON
 // text, as the core reads and writes them.
 
+import type { RoundRequest } from "../host/call";
+
 /** The first message a worker gets: the module as main.js carries it (packed zstd, see unpack.ts). */
 export interface LoadMessage {
   kind: "load";
@@ -17,7 +19,14 @@ export interface RequestMessage {
   request: string;
 }
 
-export type ToWorker = LoadMessage | RequestMessage;
+/** One round of a call, run whole in the worker (call.ts's runRound): its answer carries the round's read. */
+export interface RoundMessage {
+  kind: "round";
+  id: number;
+  round: RoundRequest;
+}
+
+export type ToWorker = LoadMessage | RequestMessage | RoundMessage;
 
 /** What a worker says: ready (compiled, an instance started), failed to load, or answered one request. */
 export type FromWorker =
@@ -28,6 +37,8 @@ export type FromWorker =
       id: number;
       /** The core's answer, or the error that stopped it. */
       answer?: string;
+      /** A round's read_answer of answer (RoundMessage). */
+      read?: string;
       error?: string;
       /** Requests this worker answered so far (the Done-when test checks that calls run here). */
       calls: number;

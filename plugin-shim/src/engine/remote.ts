@@ -3,9 +3,9 @@
 // (serve.ts) and back. The UI thread keeps the call loop and the vault's
 // I/O; the module is unpacked, decompressed, compiled and run in the worker.
 
-import type { Engine } from "../host/call";
+import type { Engine, Round, RoundRequest } from "../host/call";
 import type { HostCore } from "../host/core";
-import type { CoreWorker, FromWorker, LoadMessage } from "./protocol";
+import type { CoreWorker, FromWorker, LoadMessage, ToWorker } from "./protocol";
 
 /**
  * memoryBound is the wasm memory past which a worker is replaced between
@@ -34,6 +34,11 @@ export interface RemoteOptions {
   fallback?: () => CoreWorker;
   /** memoryBound overrides memoryBound (tests). */
   memoryBound?: number;
+  /**
+   * idle runs f once the UI thread is idle (main.ts: requestIdleCallback):
+   * when the replacement of a stopped worker starts. Default: at once.
+   */
+  idle?: (f: () => void) => void;
 }
 
 type Answer = Extract<FromWorker, { kind: "answer" }>;
@@ -42,6 +47,8 @@ type Answer = Extract<FromWorker, { kind: "answer" }>;
 interface Live {
   worker: CoreWorker;
   ready: Promise<void>;
+  /** Its module compiled and an instance started ("ready" came). */
+  isReady: boolean;
   reply: ((m: Answer | Error) => void) | null;
   /** The worker died before it was ready (its script did not run). */
   startFailed: boolean;
@@ -55,9 +62,11 @@ interface Live {
  *	const answer = await eng.call('{"tool":…}');
  *
  * A request that outlives its deadline stops its worker (terminate), is
- * refused with overdue's message, and a new worker is started at once. A
- * worker whose memory grew past the bound is stopped after its answer;
- * the next request starts a new one.
+ * refused with overdue's message. A worker whose memory grew past the
+ * bound is stopped after its answer. Either way its replacement starts as
+ * soon as the UI thread is idle and compiles its module in the
+ * background, so that the next request finds it ready rather than paying
+ * a cold start.
  */
 export class RemoteEngine implements Engine, HostCore {
   /** Workers started. */
@@ -67,7 +76,13 @@ export class RemoteEngine implements Engine, HostCore {
   /** Workers stopped at a deadline, and stopped for their memory. */
   overdue = 0;
   recycled = 0;
+  /** Workers whose module compiled and started (their "ready"). */
+  warmed = 0;
+  /** Requests that found no ready worker and waited for a module to compile. */
+  coldRequests = 0;
   private live: Live | null = null;
+  /** stop was called and no request came since: a pending respawn does nothing. */
+  private stopped = false;
   private useFallback = false;
   private queue: Promise<unknown> = Promise.resolve();
   private nextId = 1;
@@ -75,13 +90,19 @@ export class RemoteEngine implements Engine, HostCore {
   constructor(private opts: RemoteOptions) {}
 
   /** call runs one request through core.Handle; requests are queued and run one at a time. */
-  call(request: string): Promise<string> {
-    return this.enqueue(() => this.send("call", request));
+  async call(request: string): Promise<string> {
+    return answerOf(await this.enqueue(() => this.send((id) => ({ kind: "call", id, request }))));
   }
 
   /** host runs one request of the host's decisions (core/hostlogic.Handle), queued like call. */
-  host(request: string): Promise<string> {
-    return this.enqueue(() => this.send("host", request));
+  async host(request: string): Promise<string> {
+    return answerOf(await this.enqueue(() => this.send((id) => ({ kind: "host", id, request }))));
+  }
+
+  /** round runs a whole round of a call in the worker (runRound): one message there and back, queued like call. */
+  async round(round: RoundRequest): Promise<Round> {
+    const a = await this.enqueue(() => this.send((id) => ({ kind: "round", id, round })));
+    return { raw: answerOf(a), read: a.read ?? "" };
   }
 
   /** warm starts a worker and waits until its module is compiled and an instance started. */
@@ -91,8 +112,9 @@ export class RemoteEngine implements Engine, HostCore {
     });
   }
 
-  /** stop ends the worker, if any (the plugin's unload). */
+  /** stop ends the worker, if any (the plugin's unload); no replacement starts until the next request. */
   stop(): void {
+    this.stopped = true;
     if (this.live !== null) this.end(this.live);
   }
 
@@ -120,12 +142,12 @@ export class RemoteEngine implements Engine, HostCore {
     if (this.live !== null) return this.live;
     const fallback = this.useFallback ? this.opts.fallback : undefined;
     const worker = fallback !== undefined ? fallback() : this.opts.spawn();
-    const live: Live = { worker, ready: Promise.resolve(), reply: null, startFailed: false };
-    let isReady = false;
+    const live: Live = { worker, ready: Promise.resolve(), isReady: false, reply: null, startFailed: false };
     live.ready = new Promise<void>((resolve, reject) => {
       worker.onmessage = ({ data }) => {
         if (data.kind === "ready") {
-          isReady = true;
+          live.isReady = true;
+          this.warmed++;
           resolve();
         } else if (data.kind === "failed") reject(new Error(data.error));
         else live.reply?.(data);
@@ -134,7 +156,7 @@ export class RemoteEngine implements Engine, HostCore {
       worker.onerror = (ev) => {
         ev.preventDefault?.();
         const err = new Error(`kessho: the core's worker stopped: ${ev.message || "no reason given"}`);
-        if (!isReady) {
+        if (!live.isReady) {
           live.startFailed = true;
           this.useFallback = true;
           reject(err);
@@ -154,13 +176,22 @@ export class RemoteEngine implements Engine, HostCore {
     return live;
   }
 
-  /** respawn starts the replacement of a stopped worker now, so that the next request does not wait for its compile. */
+  /**
+   * respawn starts the replacement of a stopped worker when the UI thread
+   * is idle, so that the next request does not wait for its compile; a
+   * request that comes first starts it itself (and respawn then finds it).
+   */
   private respawn(): void {
-    try {
-      this.worker().ready.catch(() => undefined);
-    } catch {
-      // spawn refused (no WebAssembly): the next request says why.
-    }
+    const start = () => {
+      if (this.stopped) return;
+      try {
+        this.worker().ready.catch(() => undefined);
+      } catch {
+        // spawn refused (no WebAssembly): the next request says why.
+      }
+    };
+    if (this.opts.idle === undefined) start();
+    else this.opts.idle(start);
   }
 
   private end(live: Live): void {
@@ -169,7 +200,10 @@ export class RemoteEngine implements Engine, HostCore {
     if (this.live === live) this.live = null;
   }
 
-  private async send(kind: "call" | "host", request: string): Promise<string> {
+  /** send posts the request msg makes with its id to the worker and returns the worker's answer (an error in it included). */
+  private async send(msg: (id: number) => ToWorker): Promise<Answer> {
+    this.stopped = false;
+    if (this.live === null || !this.live.isReady) this.coldRequests++;
     const live = await this.ready();
     const id = this.nextId++;
     const ms = this.opts.deadlineMs();
@@ -191,14 +225,20 @@ export class RemoteEngine implements Engine, HostCore {
         live.reply = null;
         resolve(m);
       };
-      live.worker.postMessage({ kind, id, request });
+      live.worker.postMessage(msg(id));
     });
     this.workerCalls = a.calls;
     if (a.memory > (this.opts.memoryBound ?? memoryBound)) {
       this.recycled++;
       this.end(live);
+      this.respawn();
     }
-    if (a.answer === undefined) throw new Error(a.error ?? "kessho: the worker answered nothing");
-    return a.answer;
+    return a;
   }
+}
+
+/** answerOf is the core's answer in a, or the error the worker sent instead. */
+function answerOf(a: Answer): string {
+  if (a.answer === undefined) throw new Error(a.error ?? "kessho: the worker answered nothing");
+  return a.answer;
 }

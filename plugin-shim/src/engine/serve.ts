@@ -5,7 +5,7 @@
 
 import type { FromWorker, ToWorker } from "./protocol";
 import { unpack } from "./unpack";
-import { warmupRequest } from "./warmup";
+import { warmups } from "./warmup";
 import { decompress, WasmEngine } from "./wasm";
 
 /** serve returns the handler of the messages a worker gets; post sends its replies. */
@@ -17,7 +17,7 @@ export function serve(post: (msg: FromWorker) => void): (msg: ToWorker) => void 
     if (msg.kind === "load") {
       const { packed, length } = msg;
       // async: a damaged module (unpack, decompress) is a failed compile, reported as such.
-      const eng = new WasmEngine(async () => WebAssembly.compile(decompress(unpack(packed, length))), warmupRequest);
+      const eng = new WasmEngine(async () => WebAssembly.compile(decompress(unpack(packed, length))), warmups);
       engine = eng;
       eng.warm().then(
         () => post({ kind: "ready" }),
@@ -25,14 +25,18 @@ export function serve(post: (msg: FromWorker) => void): (msg: ToWorker) => void 
       );
       return;
     }
-    const { id, request, kind } = msg;
+    const id = msg.id;
     const eng = engine;
     if (eng === null) {
       post({ kind: "answer", id, error: "kessho: the worker got a request before its module", calls, memory: 0 });
       return;
     }
-    (kind === "call" ? eng.call(request) : eng.host(request)).then(
-      (answer) => post({ kind: "answer", id, answer, calls: ++calls, memory: eng.memoryBytes() }),
+    const answered: Promise<{ answer: string; read?: string }> =
+      msg.kind === "round"
+        ? eng.round(msg.round).then(({ raw, read }) => ({ answer: raw, read }))
+        : (msg.kind === "call" ? eng.call(msg.request) : eng.host(msg.request)).then((answer) => ({ answer }));
+    answered.then(
+      (a) => post({ kind: "answer", id, ...a, calls: ++calls, memory: eng.memoryBytes() }),
       (err: unknown) => post({ kind: "answer", id, error: messageOf(err), calls: ++calls, memory: eng.memoryBytes() }),
     );
   };

@@ -8,8 +8,9 @@
 
 import { ConsoleStdout, File, OpenFile, WASI, WASIProcExit } from "@bjorn3/browser_wasi_shim";
 import { decompress as unzstd } from "fzstd";
-import type { Engine } from "../host/call";
+import { runRound, type Engine, type Round, type RoundRequest } from "../host/call";
 import type { HostCore } from "../host/core";
+import type { Warmup } from "./warmup";
 
 /** The module's exports (see wasm/main.go). */
 interface Exports {
@@ -43,13 +44,13 @@ export class WasmEngine implements Engine, HostCore {
 
   /**
    * compile returns the compiled module; it is called once, on the first
-   * call. warmup, when given, is a request each new instance runs once
-   * (its answer dropped), so that the functions a call needs are compiled
-   * before the user's first call rather than during it.
+   * call. warmups, when given, are requests each new instance runs once
+   * (their answers dropped), so that the functions a call needs are
+   * compiled before the user's first call rather than during it.
    */
   constructor(
     private compile: () => Promise<WebAssembly.Module>,
-    private warmup?: string,
+    private warmups: Warmup[] = [],
   ) {}
 
   /** call runs one request; calls are queued and run one at a time. */
@@ -60,6 +61,11 @@ export class WasmEngine implements Engine, HostCore {
   /** host runs one request of the host's decisions (core/hostlogic.Handle), queued like call. */
   host(request: string): Promise<string> {
     return this.enqueue(() => this.callNow(request, "handle_host"));
+  }
+
+  /** round runs one round of a call (runRound), each of its steps a call into this module. */
+  round(r: RoundRequest): Promise<Round> {
+    return runRound(this, this, r);
   }
 
   /** memoryBytes is the running instance's linear memory, in bytes (0: none). */
@@ -111,7 +117,7 @@ export class WasmEngine implements Engine, HostCore {
       const instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi.wasiImport });
       const exports = instance.exports as unknown as Exports;
       wasi.initialize(instance as unknown as { exports: Exports });
-      if (this.warmup !== undefined) handle(exports, this.warmup, "handle");
+      for (const w of this.warmups) handle(exports, w.request, w.entry);
       this.started++;
       this.instance = exports;
       return exports;

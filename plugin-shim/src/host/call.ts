@@ -13,13 +13,45 @@ import { SearchCarry, splitTail } from "./search";
 /** An engine runs core.Handle on a request and returns its answer, as JSON text. */
 export interface Engine {
   call(request: string): Promise<string>;
+  /**
+   * round, when the engine has it, runs a whole round of a call (runRound)
+   * where the module runs: one crossing to a worker instead of three.
+   */
+  round?(r: RoundRequest): Promise<Round>;
+}
+
+/** A round's request around the call's time: the request is head, the time as a JSON string, then tail. */
+export interface RoundRequest {
+  head: string;
+  /** The time as given (RFC 3339); the core makes it canonical. */
+  now: string;
+  tail: string;
+}
+
+/** What a round gives: the core's answer (raw) and the host's reading of it (hostlogic's read_answer), both JSON text. */
+export interface Round {
+  raw: string;
+  read: string;
+}
+
+/**
+ * runRound runs one round of a call: the time made canonical (hostlogic's
+ * "now": to the second, a zero offset as Z, as the Go host writes --now),
+ * core.Handle on the request, then read_answer on its answer. A
+ * WasmEngine runs it in its worker (engine.round), where each step is a
+ * call into the module; otherwise each step is a request of its own.
+ */
+export async function runRound(eng: Engine, core: HostCore, r: RoundRequest): Promise<Round> {
+  const { now } = await ask<{ now: string }>(core, "now", { now: r.now });
+  const raw = await eng.call(r.head + JSON.stringify(now) + r.tail);
+  return { raw, read: await core.host(JSON.stringify({ kind: "read_answer", answer: raw })) };
 }
 
 /** CallOptions are a call's inputs besides the tool and its arguments. */
 export interface CallOptions extends RecoverOptions {
   /** The core that makes the host's decisions; default: eng, when it is one (WasmEngine). */
   core?: HostCore;
-  /** RFC 3339 time of the call. */
+  /** RFC 3339 time of the call, as given: each round makes it canonical (runRound). */
   now: string;
   /** IANA zone of the vault; "" is UTC. */
   tz: string;
@@ -76,19 +108,28 @@ export async function call(v: VaultPort, eng: Engine, tool: string, args: string
   } catch (err) {
     return refuse(err);
   }
-  // The request: the arguments as written, then the rest with Go's omitempty.
-  const head = '{"tool":' + JSON.stringify(tool) + (args === undefined ? "" : ',"args":' + args) + ",";
-  const rest = { now: opts.now, tz: opts.tz || undefined, lang: opts.lang || undefined };
+  // The request: the arguments as written, the time, then the rest with Go's omitempty.
+  const head = '{"tool":' + JSON.stringify(tool) + (args === undefined ? "" : ',"args":' + args) + ',"now":';
+  const rest = { tz: opts.tz || undefined, lang: opts.lang || undefined };
   let snap = newSnapshot();
   const sc = await SearchCarry.start(v, tool, opts.indexBatch ?? 0);
   // Rounds that count against maxRounds: a search index's batches do not.
   let counted = 0;
   for (;;) {
     const search = sc?.request();
-    const answer = await eng.call(head + JSON.stringify({ ...rest, ...snapshotMembers(snap), search: search?.member }).slice(1) + (search?.tail ?? ""));
-    const [json, index] = splitTail(answer);
-    let raw = json;
-    const a = await ask<Read>(core, "read_answer", { answer: raw });
+    const tail = JSON.stringify({ ...rest, ...snapshotMembers(snap), search: search?.member });
+    const r = { head, now: opts.now, tail: tail === "{}" ? "}" : "," + tail.slice(1) };
+    let raw: string, read: string, index = "";
+    if (sc === null && eng.round !== undefined && (core as unknown) === eng) {
+      // Whole in the engine when it is also the core (the plugin's): one crossing.
+      ({ raw, read } = await eng.round(r));
+    } else {
+      // Step by step, the index (when the call carries one) after the request's NUL.
+      const { now } = await ask<{ now: string }>(core, "now", { now: r.now });
+      [raw, index] = splitTail(await eng.call(r.head + JSON.stringify(now) + r.tail + (search?.tail ?? "")));
+      read = await core.host(JSON.stringify({ kind: "read_answer", answer: raw }));
+    }
+    const a = JSON.parse(read) as Read;
     if (a.invalid !== undefined) throw new Error(`call ${tool}: ${a.invalid}`);
     if (a.need !== undefined) {
       try {

@@ -2,7 +2,7 @@
 // host loop (call.ts), with the time, zone and language filled in.
 
 import { call, type Engine, type Outcome } from "./call";
-import { ask, type HostCore } from "./core";
+import type { HostCore } from "./core";
 import type { VaultPort } from "./port";
 
 /** Per-call overrides: tests pin time, zone and language this way. */
@@ -46,11 +46,9 @@ export class Host {
       lang: o.lang ?? this.env.lang(),
       ...(this.lockWaitMs === undefined ? {} : { lockWaitMs: this.lockWaitMs }),
     };
-    const next = this.queue.then(async () => {
-      // Written as the Go host writes --now (hostlogic.CanonicalNow: to the second, a zero offset as Z).
-      const { now } = await ask<{ now: string }>(this.engine, "now", { now: typeof at === "string" ? at : at.toISOString() });
-      return call(this.vault, this.engine, tool, argsText, { ...opts, now });
-    });
+    // The time as given: the call's rounds write it as the Go host writes --now (runRound).
+    const now = typeof at === "string" ? at : at.toISOString();
+    const next = this.queue.then(() => call(this.vault, this.engine, tool, argsText, { ...opts, now }));
     this.queue = next.catch(() => undefined);
     return next;
   }

@@ -27,7 +27,7 @@ globalThis.Worker = class extends NativeWorker {
   }
   override postMessage(msg: unknown, transfer?: Transferable[] | StructuredSerializeOptions): void {
     const kind = (msg as { kind?: string }).kind;
-    if (kind === "call" || kind === "host") probe.requests++;
+    if (kind === "call" || kind === "host" || kind === "round") probe.requests++;
     super.postMessage(msg, transfer as StructuredSerializeOptions);
   }
   override terminate(): void {
@@ -119,9 +119,16 @@ async function bigCall(tool: string, args: Record<string, unknown>) {
     workerCalls: plugin.engine.workerCalls - calls0,
     requests: probe.requests - requests0,
     overdue: plugin.engine.overdue,
+    coldRequests: plugin.engine.coldRequests,
     longTasks: during(t0, t1),
     probe: { ...probe },
   };
+}
+
+/** warmed waits (at most 30 s) until n workers have compiled their module and started, and returns how many have. */
+async function warmed(n: number): Promise<number> {
+  for (let i = 0; i < 300 && plugin.engine.warmed < n; i++) await pause(100);
+  return plugin.engine.warmed;
 }
 
 /** setDeadline sets the time limit of a step, in seconds, as the settings tab would (tests go below its bounds). */
@@ -129,4 +136,4 @@ function setDeadline(s: number): void {
   plugin.settings.deadline = s;
 }
 
-Object.assign(globalThis, { kesshoWorker: { start, bigCall, setDeadline } });
+Object.assign(globalThis, { kesshoWorker: { start, bigCall, setDeadline, warmed } });

@@ -4,8 +4,8 @@
 // core is decompressed, compiled and run in a Web Worker; the call's
 // requests are answered there (the worker counts them, and the page counts
 // the messages to and from real workers). Then a step past its time limit
-// stops the worker, the call says so, nothing is written, and a new worker
-// answers the next call.
+// stops the worker, the call says so, nothing is written, and a new worker,
+// started at once and compiled before the next call, answers it.
 
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
@@ -40,6 +40,7 @@ interface Called {
   workerCalls: number;
   requests: number;
   overdue: number;
+  coldRequests: number;
   longTasks: Task[];
   probe: Probe;
 }
@@ -47,6 +48,7 @@ interface WorkerPage {
   start(n: number): Promise<Started>;
   bigCall(tool: string, args: Record<string, unknown>): Promise<Called>;
   setDeadline(s: number): void;
+  warmed(n: number): Promise<number>;
 }
 
 const archives = 3000;
@@ -60,6 +62,7 @@ describe("the core in a Web Worker", { skip: existsSync(executablePath) ? false 
   const start = (n: number) => page.evaluate(`(${w.toString()})().start(${n})`) as Promise<Started>;
   const bigCall = (tool: string, args: object) => page.evaluate(`(${w.toString()})().bigCall(${JSON.stringify(tool)}, ${JSON.stringify(args)})`) as Promise<Called>;
   const setDeadline = (s: number) => page.evaluate(`(${w.toString()})().setDeadline(${s})`);
+  const warmed = (n: number) => page.evaluate(`(${w.toString()})().warmed(${n})`) as Promise<number>;
 
   before(async () => {
     browser = await openChromium("worker-page.ts", "Kessho worker");
@@ -116,7 +119,10 @@ describe("the core in a Web Worker", { skip: existsSync(executablePath) ? false 
     assert.equal(c.probe.terminated, 1, "the worker was terminated");
     assert.equal(c.probe.workers, 2, "and replaced");
     await setDeadline(10);
+    // The replacement started when the page was idle and compiled in its own thread, before the next call.
+    assert.equal(await warmed(2), 2, "the replacement compiled its module before the next call");
     const next = await bigCall("mem_read_history", { slug: "big", limit: 1 });
+    assert.equal(next.coldRequests, c.coldRequests, "the next call found its worker ready: no request waited for a compile");
     assert.equal(next.error, "");
     assert.match(next.answer, new RegExp(`^\\{"ok":true,"result":\\{"slug":"big".*"total":${archives}`));
     assert.ok(next.workerCalls >= 1);

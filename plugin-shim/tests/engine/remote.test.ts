@@ -13,9 +13,10 @@ import { compress, init } from "@bokuweb/zstd-wasm";
 import type { App as ObsidianApp } from "obsidian";
 import { pack } from "../../scripts/pack.mjs";
 import type { CoreWorker, FromWorker, LoadMessage, ToWorker } from "../../src/engine/protocol";
-import { RemoteEngine, type RemoteOptions } from "../../src/engine/remote";
+import { memoryBound, RemoteEngine, type RemoteOptions } from "../../src/engine/remote";
 import { InThread } from "../../src/engine/serve";
 import { call } from "../../src/host/call";
+import { Host } from "../../src/host/service";
 import { ObsidianVault } from "../../src/obsidian/vault-port";
 import { diffTrees } from "../cases";
 import { App } from "../fake/obsidian";
@@ -43,17 +44,27 @@ class Relay implements CoreWorker {
   private inner = new InThread();
   private held = new Set<number>();
 
-  /** hold says which requests never get their answer (a step that runs forever). */
-  constructor(private hold: (msg: ToWorker, n: number) => boolean = () => false) {
+  /** Modules it was sent to compile. */
+  loads = 0;
+
+  /**
+   * hold says which requests never get their answer (a step that runs
+   * forever); memory, when given, is the memory its answers report.
+   */
+  constructor(
+    private hold: (msg: ToWorker, n: number) => boolean = () => false,
+    memory?: number,
+  ) {
     this.inner.onmessage = (ev) => {
       if (ev.data.kind === "answer" && this.held.has(ev.data.id)) return;
-      this.onmessage?.(ev);
+      this.onmessage?.(ev.data.kind === "answer" && memory !== undefined ? { data: { ...ev.data, memory } } : ev);
     };
   }
 
   private n = 0;
   postMessage(msg: ToWorker): void {
-    if (msg.kind !== "load" && this.hold(msg, this.n++)) this.held.add(msg.id);
+    if (msg.kind === "load") this.loads++;
+    else if (this.hold(msg, this.n++)) this.held.add(msg.id);
     this.inner.postMessage(msg);
   }
 
@@ -105,6 +116,12 @@ function engine(workers: CoreWorker[], more: Partial<RemoteOptions> = {}): { eng
   return { eng, spawned };
 }
 
+/** until waits (at most 10 s) for ok to hold. */
+async function until(ok: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 1000 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(ok(), `still not: ${what}`);
+}
+
 describe("RemoteEngine", () => {
   test("calls and host requests go to the worker, which counts them; one worker serves them all", async () => {
     const { eng } = engine([]);
@@ -131,9 +148,13 @@ describe("RemoteEngine", () => {
     assert.equal(stuck.terminated, true);
     assert.equal(eng.overdue, 1);
     assert.equal(spawned.length, 2, "the replacement starts before the next call");
+    await until(() => eng.warmed === 2, "the replacement compiled");
+    const cold = eng.coldRequests;
     assert.match(await eng.call(req), /unknown tool/);
+    assert.equal(eng.coldRequests, cold, "the next call found the replacement ready");
     assert.equal(eng.started, 2);
     assert.equal((spawned[1] as Relay).terminated, false);
+    assert.equal((spawned[1] as Relay).loads, 1, "which compiled its module once");
   });
 
   test("a call whose last step is overdue applies nothing of its plan", async () => {
@@ -143,9 +164,9 @@ describe("RemoteEngine", () => {
     // Every round of the call answers, except the last one (the one with the plan).
     const rounds: string[] = [];
     const slow = new Relay((msg) => {
-      if (msg.kind !== "call") return false;
-      rounds.push(msg.request);
-      return msg.request.includes('"files"');
+      if (msg.kind !== "round") return false;
+      rounds.push(msg.round.tail);
+      return msg.round.tail.includes('"files"');
     });
     const { eng } = engine([slow], { deadlineMs: () => 200 });
     const port = new ObsidianVault(app as unknown as ObsidianApp);
@@ -158,14 +179,60 @@ describe("RemoteEngine", () => {
     assert.equal(diffTrees(app.vault.snapshot(), c.want), "");
   });
 
-  test("a worker whose memory grew past the bound is replaced after its answer, between calls", async () => {
-    const { eng, spawned } = engine([], { memoryBound: 1024 * 1024 });
+  test("a worker whose memory grew past the bound is replaced after its answer, its replacement started and compiled before the next call", async () => {
+    const { eng, spawned } = engine([new Relay(undefined, memoryBound + 1)]);
     assert.match(await eng.call(req), /unknown tool/, "the answer is kept");
     assert.equal(eng.recycled, 1);
     assert.equal((spawned[0] as Relay).terminated, true);
-    assert.equal(spawned.length, 1, "the next worker starts with the next call");
+    assert.equal(spawned.length, 2, "the replacement starts at once, before the next call");
+    await until(() => eng.warmed === 2, "the replacement compiled");
+    const cold = eng.coldRequests;
+    assert.equal(cold, 1, "only the very first call waited for a compile");
+    assert.match(await eng.call(req), /unknown tool/);
+    assert.equal(eng.coldRequests, cold, "the call right after the recycle found its worker ready: no compile");
+    assert.equal(spawned.length, 2, "and no other worker started");
+    assert.equal((spawned[1] as Relay).loads, 1);
+    assert.equal(eng.recycled, 1);
+  });
+
+  test("a replacement waits for the UI thread to be idle; a call that comes first starts it itself, and the idle start then finds it", async () => {
+    const idle: (() => void)[] = [];
+    const { eng, spawned } = engine([new Relay(undefined, memoryBound + 1)], { idle: (f) => idle.push(f) });
+    await eng.call(req);
+    assert.equal(spawned.length, 1, "nothing started before the idle callback");
+    assert.equal(idle.length, 1);
     assert.match(await eng.call(req), /unknown tool/);
     assert.equal(spawned.length, 2);
+    idle.shift()!();
+    assert.equal(spawned.length, 2, "the idle start found the worker running");
+    // After stop (the plugin's unload), a pending idle start starts nothing.
+    const { eng: e2, spawned: s2 } = engine([new Relay(undefined, memoryBound + 1)], { idle: (f) => idle.push(f) });
+    await e2.call(req);
+    e2.stop();
+    idle.shift()!();
+    assert.equal(s2.length, 1);
+  });
+
+  test("a call crosses to the worker once a round: its time and each answer's reading travel with the round; the answer and vault as before", async () => {
+    const c = caseNamed("phase-block-to-scalar");
+    const app = new App();
+    app.vault.reset(c.vault);
+    const sent: ToWorker[] = [];
+    const { eng } = engine([
+      new Relay((msg) => {
+        sent.push(msg);
+        return false;
+      }),
+    ]);
+    const env = { clock: () => new Date(), tz: () => "", lang: () => "en" as const };
+    const host = new Host(eng, new ObsidianVault(app as unknown as ObsidianApp), env);
+    const out = await host.call(c.tool, c.args, { now: c.now, tz: c.tz, lang: c.lang });
+    assert.equal(out.answer, c.answer);
+    assert.equal(diffTrees(app.vault.snapshot(), c.want), "");
+    const asked = sent.map((m) => (m.kind === "host" ? (JSON.parse(m.request) as { kind: string }).kind : m.kind));
+    assert.ok(!asked.includes("now") && !asked.includes("read_answer"), `the requests: ${asked.join(", ")}`);
+    assert.equal(asked.filter((k) => k === "round").length, 2, `two rounds, one message each: ${asked.join(", ")}`);
+    assert.ok(!asked.includes("call"));
   });
 
   test("below the bound the worker is kept", async () => {

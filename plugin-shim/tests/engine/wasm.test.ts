@@ -120,4 +120,15 @@ describe("warm-up", () => {
     const eng = new WasmEngine(() => WebAssembly.compile(readFileSync(wasmPath)));
     assert.match(await eng.call(warmupRequest), /^\{"ok":true,"result":\{/);
   });
+
+  test("every warm-up is answered as a real call's request is, none refused: each runs the code a call takes", async () => {
+    const { warmups } = await import("../../src/engine/warmup");
+    const eng = new WasmEngine(() => WebAssembly.compile(readFileSync(wasmPath)));
+    const answers: string[] = [];
+    for (const w of warmups) answers.push(await (w.entry === "handle" ? eng.call(w.request) : eng.host(w.request)));
+    const kinds = warmups.map((w) => (w.entry === "handle" ? "call" : (JSON.parse(w.request) as { kind: string }).kind));
+    assert.deepEqual(kinds, ["now", "call", "read_answer", "check_need", "list", "call", "read_answer", "check_plan", "new_journal"]);
+    const want = [/^\{"now":"2026-01-01T00:00:00Z"\}$/, /^\{"need":\{/, /^\{"need":\{/, /^\{"ok":true\}$/, /^\{"names":\["notes.md","warm-up\/"\]\}$/, /^\{"ok":true,"result":\{/, /^\{"conflict":"","ok":true,"plan":\[/, /^\{"ok":true\}$/, /^\{"id":"/];
+    for (const [i, a] of answers.entries()) assert.match(a, want[i]!, `warm-up ${i} (${kinds[i]})`);
+  });
 });

@@ -1,6 +1,7 @@
 // Loads the real built main.js as Obsidian does, with the fake `obsidian`
 // module, and returns the plugin instance.
 
+import type { Round, RoundRequest } from "../../src/host/call";
 import * as obsidian from "./obsidian";
 
 export const manifest = { id: "kessho", name: "Kessho", version: "0.1.0", minAppVersion: "1.4.0", isDesktopOnly: false };
@@ -15,7 +16,18 @@ export interface LoadedPlugin {
   };
   settings: { lang: string; tz: string; deadline: number };
   clock: () => Date;
-  engine: { started: number; workerCalls: number; overdue: number; recycled: number; call(req: string): Promise<string>; warm(): Promise<void> };
+  engine: {
+    started: number;
+    workerCalls: number;
+    overdue: number;
+    recycled: number;
+    warmed: number;
+    coldRequests: number;
+    call(req: string): Promise<string>;
+    host(req: string): Promise<string>;
+    round(r: RoundRequest): Promise<Round>;
+    warm(): Promise<void>;
+  };
   commands: obsidian.Command[];
   ribbonIcons: { icon: string; title: string; callback: (evt: unknown) => unknown }[];
   settingTabs: obsidian.PluginSettingTab[];

@@ -113,10 +113,10 @@ describe("conflict table", () => {
       const before = tt.vault ? caseNamed(tt.vault).vault : kit;
       app.vault.reset(before);
       const theirs = enc.encode("changed by someone else\n");
-      const call = plugin.engine.call.bind(plugin.engine);
-      plugin.engine.call = async (req: string) => {
-        const ans = await call(req);
-        if (!ans.startsWith('{"need"')) app.vault.put(tt.changed, theirs);
+      const round = plugin.engine.round.bind(plugin.engine);
+      plugin.engine.round = async (r) => {
+        const ans = await round(r);
+        if (!ans.raw.startsWith('{"need"')) app.vault.put(tt.changed, theirs);
         return ans;
       };
       try {
@@ -128,7 +128,7 @@ describe("conflict table", () => {
         assert.equal(out.error?.code, tt.code ?? "CONFLICT");
         assert.equal(out.error?.details.path, tt.changed);
       } finally {
-        plugin.engine.call = call;
+        plugin.engine.round = round;
       }
       const want = new FakeVault(Object.fromEntries(before));
       want.put(tt.changed, theirs);

@@ -147,10 +147,10 @@ describe("plugin", () => {
   test("settings: language and time zone are saved and used by calls", async () => {
     const { app, plugin } = await freshPlugin({ [context]: "---\nphase: draft\n---\n" });
     const seen: string[] = [];
-    const call = plugin.engine.call.bind(plugin.engine);
-    plugin.engine.call = (req: string) => {
-      seen.push(req);
-      return call(req);
+    const round = plugin.engine.round.bind(plugin.engine);
+    plugin.engine.round = (r) => {
+      seen.push(r.head + JSON.stringify(r.now) + r.tail);
+      return round(r);
     };
     const tab = plugin.settingTabs[0]!;
     tab.display();
@@ -179,7 +179,8 @@ describe("plugin", () => {
 
     const a = (await plugin.api.call("mem_update_phase", { slug: "alpha", phase: "x" })) as { ok: boolean };
     assert.equal(a.ok, true);
-    assert.match(seen[0]!, /"now":"2026-11-30T09:15:00Z","tz":"Asia\/Tokyo","lang":"fr"/);
+    // The time as the clock gives it; the worker makes it canonical (runRound).
+    assert.match(seen[0]!, /"now":"2026-11-30T09:15:00.000Z","tz":"Asia\/Tokyo","lang":"fr"/);
 
     // Saved settings come back at the next load.
     const again = await loadPlugin(js, app);

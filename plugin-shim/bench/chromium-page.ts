@@ -1,0 +1,46 @@
+// The page of the Chromium bench (bench.ts opens it in a fresh page for
+// each run): the built main.js, loaded with the fake `obsidian` as
+// Obsidian loads it, the core in its real Web Worker.
+//
+//   ready:  from onload to the worker's "ready" (module unpacked,
+//           decompressed, compiled, an instance started and warmed)
+//   first:  the first call once ready, on a realistic project
+//   warm:   n calls each of mem_update_phase and mem_read_context after it
+//   crossing: n of the smallest request to the worker and back
+
+import { App } from "../tests/fake/obsidian";
+import { loadPlugin } from "../tests/fake/plugin";
+import { files, warmCalls, when } from "./project";
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function bench(n: number) {
+  const js = await (await fetch("/main.js")).text();
+  const app = new App(files);
+  const t0 = performance.now();
+  const plugin = await loadPlugin(js, app);
+  const loaded = performance.now();
+  // The plugin compiles when idle after layout-ready; wait for that, as a user's first press would.
+  await plugin.engine.warm();
+  const ready = performance.now();
+  await pause(100);
+  const call = (tool: string, args: object) => plugin.api.callText(tool, args, when);
+  let t = performance.now();
+  const a = await call("mem_update_phase", { slug: "alpha", phase: "review" });
+  const first = performance.now() - t;
+  if (!a.startsWith('{"ok":true')) throw new Error(a);
+  t = performance.now();
+  await call("mem_read_context", { slug: "alpha" });
+  const second = performance.now() - t;
+  const warm = await warmCalls(call, n);
+  // One crossing to the worker and back: the smallest host request.
+  const crossing: number[] = [];
+  for (let i = 0; i < n; i++) {
+    t = performance.now();
+    await plugin.engine.host('{"kind":"now","now":"2026-11-30T10:15:00+01:00"}');
+    crossing.push(performance.now() - t);
+  }
+  return { loadMs: loaded - t0, readyMs: ready - loaded, first, second, ...warm, crossing, workers: plugin.engine.started };
+}
+
+Object.assign(globalThis, { kesshoBench: bench });
