@@ -26,12 +26,16 @@ export interface RoundRequest {
   /** The time as given (RFC 3339); the core makes it canonical. */
   now: string;
   tail: string;
+  /** What follows the request's JSON, if anything: a NUL and the search index (SearchCarry). */
+  after?: string;
 }
 
 /** What a round gives: the core's answer (raw) and the host's reading of it (hostlogic's read_answer), both JSON text. */
 export interface Round {
   raw: string;
   read: string;
+  /** The search index after the answer's NUL (base64), or "" (splitTail). */
+  index?: string;
 }
 
 /**
@@ -43,8 +47,8 @@ export interface Round {
  */
 export async function runRound(eng: Engine, core: HostCore, r: RoundRequest): Promise<Round> {
   const { now } = await ask<{ now: string }>(core, "now", { now: r.now });
-  const raw = await eng.call(r.head + JSON.stringify(now) + r.tail);
-  return { raw, read: await core.host(JSON.stringify({ kind: "read_answer", answer: raw })) };
+  const [raw, index] = splitTail(await eng.call(r.head + JSON.stringify(now) + r.tail + (r.after ?? "")));
+  return { raw, index, read: await core.host(JSON.stringify({ kind: "read_answer", answer: raw })) };
 }
 
 /** CallOptions are a call's inputs besides the tool and its arguments. */
@@ -118,18 +122,13 @@ export async function call(v: VaultPort, eng: Engine, tool: string, args: string
   for (;;) {
     const search = sc?.request();
     const tail = JSON.stringify({ ...rest, ...snapshotMembers(snap), search: search?.member });
-    const r = { head, now: opts.now, tail: tail === "{}" ? "}" : "," + tail.slice(1) };
-    let raw: string, read: string, index = "";
-    if (sc === null && eng.round !== undefined && (core as unknown) === eng) {
-      // Whole in the engine when it is also the core (the plugin's): one crossing.
-      ({ raw, read } = await eng.round(r));
-    } else {
-      // Step by step, the index (when the call carries one) after the request's NUL.
-      const { now } = await ask<{ now: string }>(core, "now", { now: r.now });
-      [raw, index] = splitTail(await eng.call(r.head + JSON.stringify(now) + r.tail + (search?.tail ?? "")));
-      read = await core.host(JSON.stringify({ kind: "read_answer", answer: raw }));
-    }
-    const a = JSON.parse(read) as Read;
+    const r = { head, now: opts.now, tail: tail === "{}" ? "}" : "," + tail.slice(1), after: search?.tail };
+    // Whole in the engine when it is also the core (the plugin's), one crossing, except with a
+    // search index to carry, which the worker's round does not: then step by step.
+    const round = await (sc === null && eng.round !== undefined && (core as unknown) === eng ? eng.round(r) : runRound(eng, core, r));
+    let raw = round.raw;
+    const index = round.index ?? "";
+    const a = JSON.parse(round.read) as Read;
     if (a.invalid !== undefined) throw new Error(`call ${tool}: ${a.invalid}`);
     if (a.need !== undefined) {
       try {
