@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
@@ -16,56 +15,21 @@ import (
 
 // recording is the vault as a call of this server sees it: the same
 // vault, whose Recover also says what it finished. call.Run recovers
-// under the vault's lock before anything else (host/vaultfs, Recover); a
+// under the vault's lock before anything else (vaultfs.RecoverFunc); a
 // recovery that finished plans calls recovered with the journals' ids
-// and the files their plans touch.
+// and the files their plans touch, read from the journals it decoded
+// (no second read of them).
 type recording struct {
 	*vaultfs.Vault
 	recovered func(ids, files []string)
 }
 
-// Recover reads the journals a crash left (under the lock l, as Recover
-// does), then recovers; only a recovery that succeeded is reported.
+// Recover recovers as the vault does and reports, once it succeeded,
+// the journals it finished and the files their plans touch, sorted.
 func (r recording) Recover(l *vaultfs.Lock) error {
-	ids, files := pendingJournals(r.Dir())
-	if err := r.Vault.Recover(l); err != nil {
-		return err
-	}
-	if len(ids) > 0 {
-		r.recovered(ids, files)
-	}
-	return nil
-}
-
-// pendingJournals returns the ids of the journals in the vault at dir
-// (hostlogic.Sweep) and the files their plans touch, sorted. A journal it
-// cannot read or decode is counted without its files: Recover refuses it
-// anyway, and then nothing is reported.
-func pendingJournals(dir string) (ids, files []string) {
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return nil, nil
-	}
-	defer root.Close()
-	f, err := root.Open(hostlogic.JournalDir)
-	if err != nil {
-		return nil, nil
-	}
-	names, err := f.Readdirnames(-1)
-	f.Close()
-	if err != nil {
-		return nil, nil
-	}
-	ids, _ = hostlogic.Sweep(names)
-	for _, id := range ids {
-		data, err := root.ReadFile(hostlogic.JournalPath(id))
-		if err != nil {
-			continue
-		}
-		j, err := hostlogic.Decode(id, data)
-		if err != nil {
-			continue
-		}
+	var ids, files []string
+	err := r.Vault.RecoverFunc(l, func(j *hostlogic.Journal) {
+		ids = append(ids, j.ID)
 		for _, op := range j.Plan {
 			if op.Op != plan.Check {
 				files = append(files, hostlogic.Target(op))
@@ -74,9 +38,13 @@ func pendingJournals(dir string) (ids, files []string) {
 				files = append(files, op.To)
 			}
 		}
+	})
+	if err != nil || len(ids) == 0 {
+		return err
 	}
 	slices.Sort(files)
-	return ids, slices.Compact(files)
+	r.recovered(ids, slices.Compact(files))
+	return nil
 }
 
 // logRecovered tells the client, as a log message of level warning from

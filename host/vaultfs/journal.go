@@ -109,7 +109,11 @@ func (v *Vault) removeJournal(id string) error {
 //
 // A journal that cannot be read or is not a valid plan is an error: the
 // vault may be half-way, and only a person can tell how to finish it.
-func (v *Vault) Recover(l *Lock) error {
+func (v *Vault) Recover(l *Lock) error { return v.RecoverFunc(l, nil) }
+
+// RecoverFunc is Recover that also tells done, when not nil, of each
+// journal it finished: its id and its plan (the MCP server logs them).
+func (v *Vault) RecoverFunc(l *Lock, done func(j *hostlogic.Journal)) error {
 	if err := v.holds(l); err != nil {
 		return err
 	}
@@ -135,40 +139,44 @@ func (v *Vault) Recover(l *Lock) error {
 		}
 	}
 	for _, id := range ids {
-		if err := v.recoverOne(id); err != nil {
+		j, err := v.recoverOne(id)
+		if err != nil {
 			return err
+		}
+		if done != nil {
+			done(j)
 		}
 	}
 	return nil
 }
 
-// recoverOne finishes the plan of journal id: hostlogic decodes it,
+// recoverOne finishes the plan of journal id and returns it: hostlogic decodes it,
 // reads its progress and its conflict record; run rolls it forward.
-func (v *Vault) recoverOne(id string) error {
+func (v *Vault) recoverOne(id string) (*journal, error) {
 	name := path.Join(journalDir, id+".json")
 	data, err := v.root.ReadFile(name)
 	if err != nil {
-		return hostlogic.BadJournal(name, "cannot be read ("+err.Error()+")")
+		return nil, hostlogic.BadJournal(name, "cannot be read ("+err.Error()+")")
 	}
 	j, err := hostlogic.Decode(id, data)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	from, size, err := v.progress(id)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if from > len(j.Plan) {
-		return hostlogic.BadJournal(name, fmt.Sprintf("lists %d ops done out of %d", from, len(j.Plan)))
+		return nil, hostlogic.BadJournal(name, fmt.Sprintf("lists %d ops done out of %d", from, len(j.Plan)))
 	}
 	from, size, err = v.resolved(j, from, size)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := v.removeTemps(j.Plan[from:]); err != nil {
-		return err
+		return nil, err
 	}
-	return v.run(j, from, size, false)
+	return j, v.run(j, from, size, false)
 }
 
 // resolved handles the conflict record of journal j, if any, when
