@@ -12,6 +12,7 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/sys"
 )
 
@@ -43,7 +44,7 @@ func (w *Wasm) instantiate(ctx context.Context) (*instance, error) {
 		WithNanotime(g.nanotime, sys.ClockResolution(1)).
 		WithNanosleep(g.nanosleep).
 		WithOsyield(g.osyield)
-	mod, err := w.rt.InstantiateModule(ctx, w.compiled, cfg)
+	mod, err := w.rt.InstantiateModule(experimental.WithMemoryAllocator(ctx, allocator), w.compiled, cfg)
 	if err != nil {
 		if msg := strings.TrimSpace(stderr.String()); msg != "" {
 			return nil, fmt.Errorf("engine: starting the core: %w\n%s", err, msg)
