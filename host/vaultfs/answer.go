@@ -12,7 +12,9 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"kessho/core/fault"
 	"kessho/core/hostlogic"
@@ -64,7 +66,8 @@ func (v *Vault) AnswerContext(ctx context.Context, need vault.Need, snap *vault.
 		return err
 	}
 
-	a := answerer{ctx: ctx, v: v, snap: snap, max: maxBytes, missing: map[string]bool{}}
+	a := &answerer{ctx: ctx, v: v, snap: snap, max: maxBytes, missing: map[string]bool{}}
+	defer a.closeRoot()
 	if snap.Files == nil {
 		snap.Files = map[string]vault.File{}
 	}
@@ -149,6 +152,16 @@ type answerer struct {
 	max     int64
 	used    int64 // bytes of text in snap.Files
 	missing map[string]bool
+
+	rootOnce sync.Once
+	root     *os.File // the vault's handle reads are made beneath (rootFD)
+}
+
+// closeRoot closes the handle rootFD opened.
+func (a *answerer) closeRoot() {
+	if a.root != nil {
+		a.root.Close()
+	}
 }
 
 // live refuses to read p once the call's context has ended.
@@ -180,44 +193,90 @@ func (a *answerer) file(p string) error {
 	if err := a.live(p); err != nil {
 		return err
 	}
-	info, err := a.v.root.Stat(p)
+	return a.put(p, a.read(p, a.budget()))
+}
+
+// budget is the bytes of text the snapshot may still take (-1: no bound).
+func (a *answerer) budget() int64 {
+	if a.max > 0 {
+		return a.max - a.used
+	}
+	return -1
+}
+
+// fileRead is what reading one file gave: nothing there (missing), or
+// its hash and, when it is UTF-8 (isText), its text: nil when it did not
+// fit in the budget it was read with. err is the read's refusal.
+type fileRead struct {
+	missing bool
+	text    []byte
+	sum     string
+	isText  bool
+	err     error
+}
+
+// read reads the file at p, its text kept while it fits in budget (-1:
+// no bound): with one openat2 where the platform allows (readBeneath),
+// else through os.Root.
+func (a *answerer) read(p string, budget int64) fileRead {
+	if r, ok := a.readBeneath(p, budget); ok {
+		return r
+	}
+	return a.v.readRoot(p, budget)
+}
+
+// readRoot reads the file at p through os.Root: a stat, then the file
+// opened and stat'ed again (it may have been replaced since), read by
+// readCapped.
+func (v *Vault) readRoot(p string, budget int64) fileRead {
+	info, err := v.root.Stat(p)
 	if absentErr(err) {
-		a.addMissing(p)
-		return nil
+		return fileRead{missing: true}
 	}
 	if err != nil {
-		return readErr(p, err)
+		return fileRead{err: readErr(p, err)}
 	}
 	if err := wantFile(p, info); err != nil {
-		return err
+		return fileRead{err: err}
 	}
-	f, err := a.v.root.Open(p)
+	f, err := v.root.Open(p)
 	if err != nil {
-		return readErr(p, err)
+		return fileRead{err: readErr(p, err)}
 	}
 	defer f.Close()
 	if info, err = f.Stat(); err != nil {
-		return readErr(p, err)
+		return fileRead{err: readErr(p, err)}
 	}
 	if err := wantFile(p, info); err != nil { // replaced since the Stat
-		return err
-	}
-	budget := int64(-1)
-	if a.max > 0 {
-		budget = a.max - a.used
+		return fileRead{err: err}
 	}
 	text, sum, isText, err := readCapped(f, budget)
 	if err != nil {
-		return readErr(p, err)
+		return fileRead{err: readErr(p, err)}
 	}
-	if isText && text == nil {
+	return fileRead{text: text, sum: sum, isText: isText}
+}
+
+// put adds what reading p gave to the snapshot, or refuses it: its error,
+// or LIMIT_EXCEEDED for a text that does not fit in what the snapshot may
+// still take (read with a larger budget, as parallel reads are).
+func (a *answerer) put(p string, r fileRead) error {
+	switch {
+	case r.err != nil:
+		return r.err
+	case r.missing:
+		a.addMissing(p)
+		return nil
+	case r.isText && (r.text == nil || a.max > 0 && int64(len(r.text)) > a.max-a.used):
 		return hostlogic.TooMuchText(p, a.max)
 	}
-	file := vault.File{SHA256: sum}
-	if isText {
-		s := string(text)
+	file := vault.File{SHA256: r.sum}
+	if r.isText {
+		// The bytes were read for this text alone and are never written
+		// again: the string shares them rather than copying the file.
+		s := unsafe.String(unsafe.SliceData(r.text), len(r.text))
 		file.Text = &s
-		a.used += int64(len(text))
+		a.used += int64(len(r.text))
 	} else {
 		file.NotUTF8 = true
 	}
