@@ -9,10 +9,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 	"unsafe"
 
@@ -83,10 +85,8 @@ func (v *Vault) AnswerContext(ctx context.Context, need vault.Need, snap *vault.
 		}
 	}
 
-	for _, p := range need.Files {
-		if err := a.file(p); err != nil {
-			return err
-		}
+	if err := a.files(need.Files); err != nil {
+		return err
 	}
 	for _, p := range need.Dirs {
 		if _, ok := snap.Dirs[p]; ok || a.missing[p] {
@@ -194,6 +194,78 @@ func (a *answerer) file(p string) error {
 		return err
 	}
 	return a.put(p, a.read(p, a.budget()))
+}
+
+// parallelFiles is the fewest files a need must ask for to be read by
+// several workers; fewer are read one after the other.
+const parallelFiles = 8
+
+// readWorkers is how many files are read at once (the cores, at most 4).
+var readWorkers = min(runtime.GOMAXPROCS(0), 4)
+
+// files reads the files at ps into the snapshot, as file does one after
+// the other, with the same outcome whatever the order the reads end in:
+// the files are read by several workers (the reads of a first index build
+// are most of a host's part of it), each with the budget left before any
+// of them, then put into the snapshot in the order of ps, each counted
+// against the budget as it is put: the first file that does not fit, or
+// that cannot be read, is refused as file would refuse it, with the files
+// before it in the snapshot. The workers stop taking files once one is
+// refused or the texts read exceed the budget: every file before the
+// first refused one has then been read.
+func (a *answerer) files(ps []string) error {
+	todo := make([]string, 0, len(ps))
+	asked := make(map[string]bool, len(ps))
+	for _, p := range ps {
+		if _, ok := a.snap.Files[p]; ok || a.missing[p] || asked[p] {
+			continue
+		}
+		asked[p] = true
+		todo = append(todo, p)
+	}
+	if len(todo) < parallelFiles || readWorkers < 2 {
+		for _, p := range todo {
+			if err := a.file(p); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var (
+		reads       = make([]*fileRead, len(todo))
+		budget      = a.budget()
+		next, texts atomic.Int64
+		stop        atomic.Bool
+		wg          sync.WaitGroup
+	)
+	for range readWorkers {
+		wg.Go(func() {
+			for !stop.Load() {
+				i := int(next.Add(1)) - 1
+				if i >= len(todo) {
+					return
+				}
+				r := fileRead{err: a.live(todo[i])}
+				if r.err == nil {
+					r = a.read(todo[i], budget)
+				}
+				reads[i] = &r
+				if r.err != nil || r.isText && (r.text == nil || budget >= 0 && texts.Add(int64(len(r.text))) > budget) {
+					stop.Store(true)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for i, r := range reads {
+		if r == nil {
+			return fmt.Errorf("reading %s: not read before the refusal", todo[i]) // never: see above
+		}
+		if err := a.put(todo[i], *r); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // budget is the bytes of text the snapshot may still take (-1: no bound).
