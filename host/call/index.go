@@ -1,12 +1,7 @@
 package call
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
-	"maps"
-	"slices"
 
 	"kessho/core"
 	"kessho/core/search"
@@ -82,29 +77,20 @@ func (s *searchCarry) answer(need vault.Need) {
 	s.withIndex = need.Search != "notes"
 }
 
-// request is the request's JSON followed by the index the core asked
-// for, if any (search.Join). The versions and the index go with the one
-// round that answers the core's "search" need: the core keeps them for
-// the call's later rounds (the same listing and id name them), and asks
-// again if it lost them.
-//
-// The versions, one per note, are written by appendVersions rather than
-// by encoding/json, which sorts a map's keys through reflection: at
-// 10,000 notes that was a sixth of a fresh `kessho search`.
+// request is the request's JSON (encodeRequest) followed by the index
+// the core asked for, if any (search.Join). The versions and the index go
+// with the one round that answers the core's "search" need: the core
+// keeps them for the call's later rounds (the same listing and id name
+// them), and asks again if it lost them.
 func (s *searchCarry) request(req *core.Request) ([]byte, error) {
 	if s.carry == nil {
-		return json.Marshal(req)
+		return encodeRequest(req, nil)
 	}
 	notes := s.carry.Notes
 	s.carry.Notes = nil
-	reqJSON, err := json.Marshal(req)
+	reqJSON, err := encodeRequest(req, notes)
 	if err != nil {
 		return nil, err
-	}
-	if len(notes) > 0 {
-		if reqJSON, err = withVersions(reqJSON, s.carry, notes); err != nil {
-			return nil, err
-		}
 	}
 	out := reqJSON
 	if s.withIndex {
@@ -115,58 +101,6 @@ func (s *searchCarry) request(req *core.Request) ([]byte, error) {
 	}
 	s.carry.Full, s.withIndex = false, false
 	return out, nil
-}
-
-// withVersions returns reqJSON, a request whose carry c was encoded
-// without its notes, with notes put back in as the carry's "notes".
-func withVersions(reqJSON []byte, c *search.Carry, notes map[string]string) ([]byte, error) {
-	carryJSON, err := json.Marshal(c)
-	if err != nil {
-		return nil, err
-	}
-	at := bytes.Index(reqJSON, append([]byte(`"search":`), carryJSON...))
-	if at < 0 {
-		return nil, fmt.Errorf("the search carry is not in the request")
-	}
-	end := at + len(`"search":`) + len(carryJSON) - 1 // the carry's closing brace
-	size := len(reqJSON) + len(`,"notes":{}`)
-	for p, v := range notes {
-		size += len(p) + len(v) + len(`"":"",`)
-	}
-	out := make([]byte, 0, size)
-	out = append(out, reqJSON[:end]...)
-	if len(carryJSON) > 2 {
-		out = append(out, ',')
-	}
-	out = appendVersions(append(out, `"notes":`...), notes)
-	return append(out, reqJSON[end:]...), nil
-}
-
-// appendVersions appends notes as a JSON object, keys sorted, as
-// encoding/json writes it. A string of printable ASCII without a quote, a
-// backslash or a character encoding/json escapes for HTML (nearly every
-// path and every version) is written as it is; any other goes through
-// encoding/json.
-func appendVersions(b []byte, notes map[string]string) []byte {
-	b = append(b, '{')
-	for i, p := range slices.Sorted(maps.Keys(notes)) {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(appendJSONString(b, p), ':')
-		b = appendJSONString(b, notes[p])
-	}
-	return append(b, '}')
-}
-
-func appendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s) // a string always encodes
-			return append(b, q...)
-		}
-	}
-	return append(append(append(b, '"'), s...), '"')
 }
 
 // store stores the index a successful answer carries (index: the bytes
