@@ -69,7 +69,6 @@ func (v *Vault) AnswerContext(ctx context.Context, need vault.Need, snap *vault.
 	}
 
 	a := &answerer{ctx: ctx, v: v, snap: snap, max: maxBytes, missing: map[string]bool{}}
-	defer a.closeRoot()
 	if snap.Files == nil {
 		snap.Files = map[string]vault.File{}
 	}
@@ -152,16 +151,6 @@ type answerer struct {
 	max     int64
 	used    int64 // bytes of text in snap.Files
 	missing map[string]bool
-
-	rootOnce sync.Once
-	root     *os.File // the vault's handle reads are made beneath (rootFD)
-}
-
-// closeRoot closes the handle rootFD opened.
-func (a *answerer) closeRoot() {
-	if a.root != nil {
-		a.root.Close()
-	}
 }
 
 // live refuses to read p once the call's context has ended.
@@ -484,19 +473,9 @@ func names(entries []entry) []string {
 // never by a path from the vault's root; only a symbolic link is followed
 // from the root, which keeps it inside the vault.
 func (v *Vault) list(p string, only []string) ([]entry, error) {
-	info, err := v.root.Stat(p)
-	if absentErr(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, readErr(p, err)
-	}
-	if !info.IsDir() {
-		return nil, hostlogic.FileNotFolder(p)
-	}
-	f, err := v.root.Open(p)
-	if err != nil {
-		return nil, readErr(p, err)
+	f, err := v.openDir(p)
+	if f == nil || err != nil {
+		return nil, err
 	}
 	defer f.Close()
 	des, probed, err := []dirent(nil), false, error(nil)
@@ -548,6 +527,31 @@ func (v *Vault) list(p string, only []string) ([]entry, error) {
 		}
 	}
 	return out, nil
+}
+
+// openDir opens folder p: nil (and no error) when nothing exists there.
+// On Linux it is one openat2 beneath the vault's handle (openDirBeneath);
+// where that cannot decide, and elsewhere, a stat and an open through
+// os.Root.
+func (v *Vault) openDir(p string) (*os.File, error) {
+	if f, ok := v.openDirBeneath(p); ok {
+		return f, nil
+	}
+	info, err := v.root.Stat(p)
+	if absentErr(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, readErr(p, err)
+	}
+	if !info.IsDir() {
+		return nil, hostlogic.FileNotFolder(p)
+	}
+	f, err := v.root.Open(p)
+	if err != nil {
+		return nil, readErr(p, err)
+	}
+	return f, nil
 }
 
 // dirID is a file's identity: its device and inode.

@@ -176,7 +176,7 @@ func openBeneath(root int, p string) (int, error) {
 		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
 	}
 	for {
-		fd, err := unix.Openat2(root, p, how)
+		fd, err := openat2(root, p, how)
 		if err != syscall.EINTR && err != unix.EAGAIN {
 			return fd, err
 		}

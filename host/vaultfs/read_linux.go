@@ -37,11 +37,10 @@ const oneReadMax = 64 << 20
 // ignores), so that a named pipe, refused after the fstat, cannot stall
 // the read.
 func (a *answerer) readBeneath(p string, budget int64) (_ fileRead, ok bool) {
-	root, ok := a.rootFD()
-	if !ok {
+	if a.v.handle == nil {
 		return fileRead{}, false
 	}
-	fd, err := openBeneathFile(root, p)
+	fd, err := openBeneathFile(int(a.v.handle.Fd()), p)
 	switch err {
 	case nil:
 	case unix.ENOENT, unix.ENOTDIR:
@@ -89,20 +88,6 @@ func (a *answerer) readBeneath(p string, budget int64) (_ fileRead, ok bool) {
 	return fileRead{text: buf, sum: hex.EncodeToString(sum[:]), isText: true}, true
 }
 
-// rootFD is the vault's handle for the answer's reads, opened on first
-// use and closed by closeRoot; ok is false where it cannot be opened.
-func (a *answerer) rootFD() (int, bool) {
-	a.rootOnce.Do(func() {
-		if f, err := a.v.root.Open("."); err == nil {
-			a.root = f
-		}
-	})
-	if a.root == nil {
-		return 0, false
-	}
-	return int(a.root.Fd()), true
-}
-
 // openat2 is unix.Openat2; tests interrupt it.
 var openat2 = unix.Openat2
 
@@ -146,4 +131,24 @@ func (r fdReader) Read(b []byte) (int, error) {
 		}
 		return n, nil
 	}
+}
+
+// openDirBeneath opens the folder p with one openat2 beneath the vault's
+// handle (openBeneath: no link, no way out, O_DIRECTORY), where os.Root
+// would stat it, then open every folder on its path. ok is false where
+// os.Root must decide: a link on the path, something that is not a
+// folder at p or on the way (ENOTDIR: missing or refused, as os.Root
+// tells), any other refusal.
+func (v *Vault) openDirBeneath(p string) (_ *os.File, ok bool) {
+	if v.handle == nil {
+		return nil, false
+	}
+	fd, err := openBeneath(int(v.handle.Fd()), p)
+	switch err {
+	case nil:
+		return os.NewFile(uintptr(fd), p), true
+	case unix.ENOENT:
+		return nil, true
+	}
+	return nil, false
 }

@@ -197,3 +197,41 @@ func TestReadBeneathLinksAndOddFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenDirBeneath: a folder is opened with one openat2 beneath the
+// vault's handle (interrupted ones made again), and listed as os.Root
+// lists it: a missing one recorded missing, a file refused, a link to a
+// folder inside the vault followed, one leading out refused.
+func TestOpenDirBeneath(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	makeTree(t, dir, map[string]string{"a/x.md": "x", "a/b/y.md": "y", "file.md": "f"})
+	makeTree(t, outside, map[string]string{"secret.md": "SECRET"})
+	if err := os.Symlink("a", filepath.Join(dir, "alias")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "out")); err != nil {
+		t.Fatal(err)
+	}
+	v := openVault(t, dir)
+	for _, interrupt := range []bool{false, true} {
+		calls := countOpenat2(t, interrupt)
+		var snap vault.Snapshot
+		if err := v.Answer(vault.Need{Dirs: []string{".", "a", "a/b", "nope", "a/nope/deeper", "alias/b"}}, &snap, 0); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string][]string{".": {"a/", "alias/", "file.md"}, "a": {"b/", "x.md"}, "a/b": {"y.md"}, "alias/b": {"y.md"}}
+		if !reflect.DeepEqual(snap.Dirs, want) || !slices.Equal(snap.Missing, []string{"a/nope/deeper", "nope"}) {
+			t.Errorf("interrupted %v: dirs %q, missing %q; want %q", interrupt, snap.Dirs, snap.Missing, want)
+		}
+		if *calls < 6 {
+			t.Errorf("interrupted %v: %d openat2 for 6 folders; want one each", interrupt, *calls)
+		}
+	}
+	for _, p := range []string{"file.md", "out", "alias/x.md"} {
+		var snap vault.Snapshot
+		err := v.Answer(vault.Need{Dirs: []string{p}}, &snap, 0)
+		if e := wantCode(t, err, fault.Conflict); e.Details["path"] != p || len(snap.Dirs) != 0 {
+			t.Errorf("Answer(Dirs: %s): %v, listed %q; want CONFLICT naming it", p, err, snap.Dirs)
+		}
+	}
+}

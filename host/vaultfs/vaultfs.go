@@ -88,10 +88,14 @@ type Vault struct {
 	// gives up with VAULT_LOCKED. Zero means DefaultLockWait.
 	LockWait time.Duration
 
-	root  *os.Root
-	dir   string // absolute
-	key   string // identifies the folder for the in-process lock
-	notes listingCache
+	root *os.Root
+	// handle is the vault's folder open, which Linux's reads open files
+	// and folders beneath with openat2 (nil where it could not be opened:
+	// every read then goes through root).
+	handle *os.File
+	dir    string // absolute
+	key    string // identifies the folder for the in-process lock
+	notes  listingCache
 
 	lookup *nameLookup // nil: the platform's (see lookups)
 }
@@ -119,12 +123,19 @@ func Open(dir string) (*Vault, error) {
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		key = real
 	}
-	return &Vault{root: root, dir: abs, key: key}, nil
+	handle, err := root.Open(".")
+	if err != nil {
+		handle = nil
+	}
+	return &Vault{root: root, handle: handle, dir: abs, key: key}, nil
 }
 
 // Close closes the vault. A Lock taken from it must be released first.
 func (v *Vault) Close() error {
 	v.notes.close()
+	if v.handle != nil {
+		v.handle.Close()
+	}
 	return v.root.Close()
 }
 
