@@ -5,6 +5,7 @@ package vaultfs
 import (
 	"io/fs"
 	"os"
+	"sync"
 	"syscall"
 	"time"
 	"unsafe"
@@ -18,12 +19,18 @@ import (
 // file system does not report is unknown (^fs.FileMode(0)); the caller
 // stats those.
 func readDirents(f *os.File) ([]dirent, error) {
-	out, err := direntsOf(int(f.Fd()), make([]byte, 64<<10), nil)
+	buf := direntBufs.Get().(*[]byte)
+	defer direntBufs.Put(buf)
+	out, err := direntsOf(int(f.Fd()), *buf, nil)
 	if err != nil {
 		return nil, &os.PathError{Op: "readdirent", Path: f.Name(), Err: err}
 	}
 	return out, nil
 }
+
+// direntBufs are readDirents's buffers, kept between listings (a worklog
+// lists a folder per project, each a 64 KiB buffer to clear otherwise).
+var direntBufs = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
 
 // direntsOf appends to out the entries of the folder open as fd, read
 // through buf, as readDirents lists them.
