@@ -10,7 +10,7 @@ import "runtime/debug"
 // shrinks. A first build of a 50,000-note search index, in batches whose
 // buffers grew with the index, peaked at 422 MiB without it and 284 MiB
 // with it; it fits since a large index is handed back every few batches
-// and the core collects once a batch (peak 160 MiB, 2026-12-01: RATIONALE,
+// and the core collects once a batch (peak 164 MiB, 2026-12-01: RATIONALE,
 // "Why is a large index handed back every few batches?"). A 128 MiB
 // limit, tried before those collections, peaked at 182 MiB against 205:
 // the collector's cycles lagged, not its target.

@@ -95,20 +95,6 @@ func (x *Index) Stale(listing map[string]string) []string {
 	return stale
 }
 
-// Reserve makes room for n more notes at once: the documents and the
-// paths' map grown once rather than by appends, whose copies (10 MB of
-// documents at 50,000 notes, each a little larger than the last) stay in
-// the wasm engine's memory as holes too small for the next.
-func (x *Index) Reserve(n int) {
-	if n <= 0 || cap(x.docs)-len(x.docs) >= n {
-		return
-	}
-	x.docs = slices.Grow(x.docs, n)
-	if len(x.byPath) == 0 {
-		x.byPath = make(map[string]uint32, n)
-	}
-}
-
 // Remove drops the note at p, if indexed.
 func (x *Index) Remove(p string) {
 	id, ok := x.byPath[p]

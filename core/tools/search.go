@@ -288,7 +288,6 @@ func upToDate(env *Env) (*search.Index, error) {
 	}
 	warm.idx, warm.carried, warm.listing = idx, carried, ""
 	stale := idx.Stale(listing)
-	idx.Reserve(len(stale))
 	if !carried {
 		// Versions are hashes: every note was read to make them.
 		if err := index(env, idx, listing, stale, nil); err != nil {
