@@ -21,7 +21,7 @@ import (
 // When the index was handed back after every batch, each in a buffer a
 // little larger than the last, and Go's collector in the module finished
 // about one cycle a batch, this build peaked at 536 pages and failed
-// (measured 2026-12-01); it now peaks under 300: the peak follows the
+// (measured 2026-12-01); it now peaks at 316: the peak follows the
 // index, not the number of hand-backs (RATIONALE, "Why is a large index
 // handed back every few batches?").
 func TestSearchBuildFitsMemory(t *testing.T) {
