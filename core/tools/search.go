@@ -380,7 +380,8 @@ func indexBatches(env *Env, idx *search.Index, listing map[string]string, stale 
 			collect() // the batch's garbage, before the index is encoded
 			if handBack(warm.back.size, warm.back.text, bound) {
 				keepWarm(env, idx)
-			} else {
+			}
+			if env.IndexID == "" {
 				env.IndexID = warm.id // nothing handed back: the host keeps what it stored
 			}
 			return env.View.AskSearch("batch")
