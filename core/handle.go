@@ -98,7 +98,7 @@ func Handle(request []byte) []byte {
 		return out
 	}
 	if ans.Search != nil {
-		out = search.Join(out, ans.Search.Index)
+		out = search.Prepend(out, ans.Search.Index)
 	}
 	return out
 }
@@ -173,10 +173,10 @@ func handle(request []byte) (ans Answer) {
 			return errorAnswer(fault.Internalf("%s asked for more of the vault but named nothing", req.Tool), lang)
 		}
 		ans := Answer{Need: &need}
-		if env.IndexOut != nil {
-			// A batch of mem_search's index built: the host stores it
-			// before the next batch (search.Carry).
-			ans.Search = &search.Carry{Index: env.IndexOut, ID: search.ID(env.IndexOut)}
+		if env.IndexID != "" {
+			// A batch of mem_search's index built: the host stores it, if
+			// handed back, before the next batch (search.Carry).
+			ans.Search = &search.Carry{Index: env.IndexOut, ID: env.IndexID}
 		}
 		return ans
 	}
@@ -188,7 +188,7 @@ func handle(request []byte) (ans Answer) {
 	}
 	ans = okAnswer(tool, result, p, lang)
 	if env.IndexOut != nil && ans.Error == nil {
-		ans.Search = &search.Carry{Index: env.IndexOut, ID: search.ID(env.IndexOut)}
+		ans.Search = &search.Carry{Index: env.IndexOut, ID: env.IndexID}
 	}
 	return ans
 }

@@ -57,9 +57,15 @@ type indexHost struct {
 	// cut, when not 0, ends the call (as a kill would) once that many
 	// batches were stored.
 	cut int
-	// batches counts the batches stored by the last search; maxText is
-	// the most note text one of its requests held.
-	batches, maxText int
+	// batches counts the batch needs of the last search, backs those that
+	// handed the index back, backBytes the bytes they handed back;
+	// storedRead is what the search had read when it handed the index
+	// back last. maxText is the most note text one of its requests held,
+	// maxSince the most it read between two hand-backs.
+	batches, backs, backBytes int
+	storedRead, cutStored     []string
+	maxText, maxSince         int
+	sinceBack                 int
 	// stored counts the last search's rounds that asked for the stored
 	// index alone; versions tells whether it sent the notes' versions.
 	stored   int
@@ -93,6 +99,7 @@ func (m memVault) toolRun(t *testing.T, h *indexHost, tool, args string, trees *
 			versions = m.sizedVersions
 		}
 		h.sent, h.batches, h.maxText, h.stored, h.versions = false, 0, 0, 0, false
+		h.backs, h.backBytes, h.storedRead, h.maxSince, h.sinceBack = 0, 0, nil, 0, 0
 		req.Search = &search.Carry{Listing: listingOf(versions()), ID: h.id, Batch: h.batch}
 	}
 	// A round that answers a batch need is not counted (docs/HOSTS.md,
@@ -106,6 +113,8 @@ func (m memVault) toolRun(t *testing.T, h *indexHost, tool, args string, trees *
 				}
 			}
 			h.maxText = max(h.maxText, text)
+			h.sinceBack += text
+			h.maxSince = max(h.maxSince, h.sinceBack)
 		}
 		b, _ := json.Marshal(req)
 		if req.Search != nil {
@@ -133,12 +142,25 @@ func (m memVault) toolRun(t *testing.T, h *indexHost, tool, args string, trees *
 			return read, string(ans.Result)
 		}
 		if ans.Need.Search == "batch" {
-			if h == nil || ans.Search == nil || ans.Search.ID != search.ID(ans.Search.Index) {
-				t.Fatalf("a batch need without its index, or to a host that sent no Carry: %+v", ans.Search)
+			if h == nil || ans.Search == nil {
+				t.Fatalf("a batch need without its carry, or to a host that sent no Carry: %+v", ans.Search)
 			}
-			h.index, h.id, req.Search.ID = ans.Search.Index, ans.Search.ID, ans.Search.ID
+			if len(ans.Search.Index) > 0 {
+				if ans.Search.ID != search.ID(ans.Search.Index) {
+					t.Fatalf("a batch need's index under id %q", ans.Search.ID)
+				}
+				h.index, h.id = ans.Search.Index, ans.Search.ID
+				h.backs++
+				h.backBytes += len(ans.Search.Index)
+				h.storedRead = slices.Clone(read)
+				h.sinceBack = 0
+			} else if ans.Search.ID != h.id {
+				t.Fatalf("a batch need that hands nothing back names index %q, not the stored %q", ans.Search.ID, h.id)
+			}
+			req.Search.ID = ans.Search.ID
 			h.batches++
 			if h.batches == h.cut {
+				h.cutStored = h.storedRead
 				slices.Sort(read)
 				return read, ""
 			}
@@ -288,9 +310,12 @@ func bigVault(n int) memVault {
 
 // TestSearchBuildsInBatches checks that a first build reads the notes in
 // batches bounded by the host's Batch (sizes from the versions), each
-// request holding one batch of text, the index handed back after each,
-// far more batches than the 8 rounds a call may take, and the same
-// answer as a build in one round.
+// request holding one batch of text, far more batches than the 8 rounds a
+// call may take, and the same answer as a build in one round; and that
+// the index is handed back at the cadence handBack keeps: the bytes
+// handed back at most the text indexed plus the last index (after every
+// batch they grew with the square of the vault), never more than four
+// batches and one more read between two hand-backs.
 func TestSearchBuildsInBatches(t *testing.T) {
 	m := bigVault(60) // about 19 KB
 	args := `{"query":"webhook retries","limit":5}`
@@ -305,6 +330,14 @@ func TestSearchBuildsInBatches(t *testing.T) {
 	if h.batches < 15 || h.maxText > 1000+5*400 || len(notHits(t, read, got)) != 60-len(hitPaths(t, got)) {
 		t.Fatalf("%d batches (want ≥ 15), a request held %d bytes of text (bound 1000 + 5 hits), read %d files", h.batches, h.maxText, len(read))
 	}
+	text := 0
+	for _, t := range m {
+		text += len(t)
+	}
+	if h.backs < 2 || h.backs >= h.batches || h.backBytes > text+len(h.index) || h.maxSince > 5*1000+5*400 {
+		t.Fatalf("%d of %d batch needs handed back %d bytes (the vault holds %d, the index is %d), %d bytes read between two",
+			h.backs, h.batches, h.backBytes, text, len(h.index), h.maxSince)
+	}
 	m.searchRun(t, nil, args) // leave the warm index: the next call decodes the stored one
 	read, again := m.searchRun(t, h, args)
 	if again != want || h.batches != 0 || len(notHits(t, read, again)) != 0 || !h.sent {
@@ -314,7 +347,8 @@ func TestSearchBuildsInBatches(t *testing.T) {
 
 // TestSearchResumesAfterCut checks that a build cut after a few batches
 // (the call killed, the instance lost) resumes from the index stored with
-// the last batch: the next call reads only the notes it lacks.
+// the last batch need that handed it back: the next call reads only the
+// notes it lacks.
 func TestSearchResumesAfterCut(t *testing.T) {
 	m := bigVault(60)
 	args := `{"query":"budget review","limit":5}`
@@ -330,20 +364,25 @@ func TestSearchResumesAfterCut(t *testing.T) {
 	if got != want {
 		t.Fatalf("resumed build answered\n%s\nnot\n%s", got, want)
 	}
-	// The cut call read 4 batches, all stored with the 4th batch need: the
-	// next one reads every other note once, none of those.
+	// The cut call read 4 batches, those the index it handed back last
+	// holds stored: the next one reads every other note once, none of
+	// those.
+	stored := map[string]bool{}
+	for _, p := range h.cutStored {
+		stored[p] = true
+	}
+	hits := hitPaths(t, got)
 	seen := map[string]bool{}
 	for _, p := range first {
 		seen[p] = true
 	}
-	hits := hitPaths(t, got)
 	for _, p := range rest {
-		if seen[p] && !slices.Contains(hits, p) {
+		if stored[p] && !slices.Contains(hits, p) {
 			t.Errorf("%s read again after the cut", p)
 		}
 		seen[p] = true
 	}
-	if len(first) < 10 || len(seen) != 60 {
-		t.Errorf("the cut call read %d notes, both calls %d of 60", len(first), len(seen))
+	if len(first) < 10 || len(stored) < 5 || len(seen) != 60 {
+		t.Errorf("the cut call read %d notes, stored %d, both calls %d of 60", len(first), len(stored), len(seen))
 	}
 }

@@ -38,12 +38,14 @@ func Carries(tool string) bool { return tool == Tool || tool == RecallTool }
 // note text (their sizes read from their versions; DefaultBatch when 0;
 // a note larger than that is a batch alone). Once the first batch is
 // indexed, each need for the next one holds "search": "batch" and comes
-// with the index built so far, ID and bytes as a success carries them: the
-// host stores it, forgets the files it sent (they are indexed), and sends
-// the next request with what the need names alone. A call cut short (its
-// deadline, a crash, the instance lost) loses at most the batch it was
-// reading: the next one resumes from the stored index. See
-// docs/HOSTS.md, section 6.
+// with an ID: with the index built so far after the JSON, as a success
+// carries it, after the first batch and then every few once the index is
+// large (core/tools.handBack), or alone, naming the index the host stored
+// last. The host stores the bytes if any, forgets the files it sent (they
+// are indexed), and sends the next request with what the need names
+// alone. A call cut short (its deadline, a crash, the instance lost)
+// loses at most what was indexed since the last hand-back: the next one
+// resumes from the stored index. See docs/HOSTS.md, section 6.
 //
 // A host that sends no Carry loses nothing but speed: the core reads the
 // whole vault and keys notes by their SHA-256.
@@ -80,6 +82,23 @@ func Join(text, index []byte) []byte {
 		return text
 	}
 	return append(append(append(make([]byte, 0, len(text)+1+len(index)), text...), Sep), index...)
+}
+
+// Prepend returns what Join(text, index) returns, made in index's own
+// buffer when its spare capacity holds text and Sep (Index.EncodeRoom):
+// index's bytes are moved after them, and index must not be read again.
+// An index handed back to the host is then one allocation of its size in
+// the core, not two.
+func Prepend(text, index []byte) []byte {
+	n := len(text) + 1
+	if len(index) == 0 || cap(index)-len(index) < n {
+		return Join(text, index)
+	}
+	out := index[:n+len(index)]
+	copy(out[n:], index) // copy moves overlapping bytes as memmove does
+	copy(out, text)
+	out[n-1] = Sep
+	return out
 }
 
 // Split cuts what Join made: the JSON text, and the bytes after Sep (nil

@@ -200,6 +200,10 @@ var warm struct {
 	// round that comes without its bytes (none stored) asks for the
 	// versions with them instead of again.
 	stored string
+	// back is what the host holds of the warm index's build: the size of
+	// the index it stored last (handed back, or sent), and the note text
+	// indexed since (handBack).
+	back struct{ size, text int64 }
 }
 
 // lastQuery is the ranking of the last search on the warm index: the
@@ -273,10 +277,14 @@ func upToDate(env *Env) (*search.Index, error) {
 			idx.Changed = true
 		}
 		warm.id = search.ID(c.Index)
+		// The first batch hands back (handBack): from then on the host's id
+		// is the core's, whatever the host sent.
+		warm.back.size, warm.back.text = 0, 0
 	case !warm.carried && warm.idx != nil:
 		idx = warm.idx
 	default:
 		idx = search.New()
+		warm.back.size, warm.back.text = 0, 0
 	}
 	warm.idx, warm.carried, warm.listing = idx, carried, ""
 	stale := idx.Stale(listing)
@@ -316,6 +324,7 @@ func storedIndex(env *Env) (*search.Index, error) {
 		return nil, env.View.AskSearch("index")
 	}
 	warm.idx, warm.carried, warm.id, warm.listing = idx, true, search.ID(c.Index), c.Listing
+	warm.back.size, warm.back.text = 0, 0
 	return idx, nil
 }
 
@@ -356,7 +365,7 @@ func indexBatches(env *Env, idx *search.Index, listing map[string]string, stale 
 	if bound <= 0 {
 		bound = search.DefaultBatch
 	}
-	built := false
+	built := int64(-1) // the text of the batch indexed in this run
 	for len(stale) > 0 {
 		n, size := 0, int64(0)
 		for n < len(stale) && (n == 0 || size+noteSize(listing[stale[n]]) <= bound) {
@@ -364,15 +373,36 @@ func indexBatches(env *Env, idx *search.Index, listing map[string]string, stale 
 			n++
 		}
 		if err := index(env, idx, listing, stale[:n], warm.gone); err != nil {
-			if built {
-				keepWarm(env, idx)
-				return env.View.AskSearch("batch")
+			if built < 0 {
+				return err
 			}
-			return err
+			warm.back.text += built
+			collect() // the batch's garbage, before the index is encoded
+			if handBack(warm.back.size, warm.back.text, bound) {
+				keepWarm(env, idx)
+			}
+			if env.IndexID == "" {
+				env.IndexID = warm.id // nothing handed back: the host keeps what it stored
+			}
+			return env.View.AskSearch("batch")
 		}
-		built, stale = true, stale[n:]
+		built, stale = size, stale[n:]
 	}
 	return nil
+}
+
+// handBack reports whether a need for the next batch hands back the index
+// built so far, when the host stored one of size bytes last and text
+// bytes of notes were indexed since: once the text reaches that size, or
+// four batches (bound). Each hand-back encodes, copies and stores the
+// whole index (22 MB at 50,000 notes, where a batch is 4 MiB): handing it
+// back after every batch made the bytes encoded grow with the square of
+// the vault, and each buffer, a little larger than the last, stayed in the
+// wasm engine's memory. So the bytes handed back are at most the text
+// indexed, plus one index; and a call cut short loses at most four
+// batches of work, and no more than the index's own size of text.
+func handBack(size, text, bound int64) bool {
+	return text >= min(size, 4*bound)
 }
 
 // noteSize is the size a note's version names ("size:mtime"); 0 when it
@@ -427,9 +457,22 @@ func keepWarm(env *Env, idx *search.Index) {
 	if !warm.carried || !idx.Changed {
 		return
 	}
-	env.IndexOut = idx.Encode()
-	warm.id = search.ID(env.IndexOut)
+	env.IndexOut = idx.EncodeRoom(answerRoom(env.View.Need()))
+	env.IndexID = search.ID(env.IndexOut)
+	warm.id = env.IndexID
+	warm.back.size, warm.back.text = int64(len(env.IndexOut)), 0
 	idx.Changed = false
+}
+
+// answerRoom is the room an index handed back keeps after its bytes for
+// the answer's JSON (search.Prepend): the files a batch need names, their
+// JSON escapes, and a success's hits. A larger answer is joined by a copy.
+func answerRoom(need vault.Need) int {
+	room := 128 << 10
+	for _, p := range need.Files {
+		room += 2*len(p) + 3
+	}
+	return room
 }
 
 // searchHit is one hit as mem_search answers it, with its best line: the

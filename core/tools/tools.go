@@ -265,9 +265,13 @@ type Env struct {
 	Lang string
 	View *vault.View
 	// Search is the index and note versions a host sent (mem_search);
-	// IndexOut the updated index for it to store, set by mem_search.
+	// IndexOut the updated index for it to store, and IndexID its id, set
+	// by mem_search. A need for the next batch of a build may hand back no
+	// index: IndexID is then the id of the one the host stored, and
+	// IndexOut nil.
 	Search   *search.Carry
 	IndexOut []byte
+	IndexID  string
 }
 
 // Say returns m in the caller's language, formatted with args.

@@ -50,12 +50,16 @@ func newCarry(ctx context.Context, v any, tool string, batch int64) *searchCarry
 // batch reports whether a need is one for the next batch of the index
 // ("search": "batch"), and stores the index built so far that comes with
 // it (index: the bytes after its NUL), its id sent from now on: a call cut
-// short after it resumes from there.
+// short after it resumes from there. A batch need without bytes hands
+// nothing back (the core hands its index back every few batches once it
+// is large): what is stored stays.
 func (s *searchCarry) batch(ans core.Answer, index []byte) bool {
 	if s.carry == nil || ans.Need.Search != "batch" || ans.Search == nil {
 		return false
 	}
-	_ = s.ix.StoreIndex(index, ans.Search.ID) // a cache: see store
+	if len(index) > 0 {
+		_ = s.ix.StoreIndex(index, ans.Search.ID) // a cache: see store
+	}
 	s.carry.ID = ans.Search.ID
 	return true
 }

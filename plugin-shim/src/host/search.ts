@@ -2,8 +2,8 @@
 // twin of host/call/index.go: the request carries the notes' listing and
 // the stored index's id, the core's "search" needs are answered with the
 // notes' versions and the stored index, and the index the core hands back
-// (after each batch of a build, and with a success whose index changed) is
-// stored.
+// (after a batch of a build, every few batches once it is large, and with
+// a success whose index changed) is stored.
 //
 // The index travels after the JSON, past a NUL, as the Go host sends it;
 // between this host and the engine (a string each way, through a worker)
@@ -93,9 +93,10 @@ export class SearchCarry {
     if (what !== "notes") this.index = await this.v.state.read(indexFile);
   }
 
-  /** store keeps the index the core handed back (base64) under id, and sends that id from now on; a failure is no failure of the call (the index is a cache). */
+  /** store keeps the index the core handed back (base64) under id, and sends that id from now on; a failure is no failure of the call (the index is a cache). A batch need with no index ("") hands nothing back (once the index is large the core hands it back every few batches): what is stored stays. */
   async store(index: string, id: string): Promise<void> {
     this.wire.id = id;
+    if (index === "") return;
     try {
       await this.v.state.write(indexFile, index);
       await this.v.state.write(indexIDFile, id);
