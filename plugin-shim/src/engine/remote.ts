@@ -99,10 +99,17 @@ export class RemoteEngine implements Engine, HostCore {
     return answerOf(await this.enqueue(() => this.send((id) => ({ kind: "host", id, request }))));
   }
 
+  /** hosts runs host requests in order in the worker: one message there and back, queued like call. */
+  async hosts(requests: string[]): Promise<string[]> {
+    const a = await this.enqueue(() => this.send((id) => ({ kind: "hosts", id, requests })));
+    answerOf(a);
+    return a.answers ?? [];
+  }
+
   /** round runs a whole round of a call in the worker (runRound): one message there and back, queued like call. */
   async round(round: RoundRequest): Promise<Round> {
     const a = await this.enqueue(() => this.send((id) => ({ kind: "round", id, round })));
-    return { raw: answerOf(a), read: a.read ?? "" };
+    return { raw: answerOf(a), read: a.read ?? "", index: a.index, check: a.check };
   }
 
   /** warm starts a worker and waits until its module is compiled and an instance started. */

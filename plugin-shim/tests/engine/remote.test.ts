@@ -233,6 +233,17 @@ describe("RemoteEngine", () => {
     assert.ok(!asked.includes("now") && !asked.includes("read_answer"), `the requests: ${asked.join(", ")}`);
     assert.equal(asked.filter((k) => k === "round").length, 2, `two rounds, one message each: ${asked.join(", ")}`);
     assert.ok(!asked.includes("call"));
+    // Each message the call sent: the first round's need checked in its round, the plan's
+    // check asked in the last round, the check's answer and the journal in one message.
+    assert.deepEqual(asked, ["round", "list", "round", "hosts"], `the requests: ${asked.join(", ")}`);
+    const hosts = sent.flatMap((m) => (m.kind === "host" ? [[m.request]] : m.kind === "hosts" ? [m.requests] : [])).map((rs) => rs.map((r) => (JSON.parse(r) as { kind: string }).kind));
+    assert.deepEqual(hosts, [["list"], ["check_plan", "new_journal"]]);
+    // Its journal's folder is left empty: the next call asks no sweep of it.
+    assert.deepEqual(await app.vault.adapter.list(".kessho/journal"), { files: [], folders: [] });
+    sent.length = 0;
+    await host.call(c.tool, c.args, { now: c.now, tz: c.tz, lang: c.lang });
+    const again = sent.flatMap((m) => (m.kind === "host" ? [m.request] : m.kind === "hosts" ? m.requests : [])).map((r) => (JSON.parse(r) as { kind: string }).kind);
+    assert.ok(again.length > 0 && !again.includes("sweep"), `the requests: ${again.join(", ")}`);
   });
 
   test("below the bound the worker is kept", async () => {
