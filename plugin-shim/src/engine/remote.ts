@@ -22,9 +22,12 @@ export interface RemoteOptions {
   spawn: () => CoreWorker;
   /** load is the first message of each new worker: the packed module. */
   load: () => LoadMessage;
-  /** deadlineMs is how long one request may take once its worker is ready. */
+  /**
+   * deadlineMs is how long a call (within) may take, all its requests
+   * together, once its worker is ready; or one request sent outside a call.
+   */
   deadlineMs: () => number;
-  /** overdue is the message of a request stopped at its deadline (ms). */
+  /** overdue is the message of a call or request stopped at its deadline (ms). */
   overdue: (ms: number) => string;
   /**
    * fallback, when given, replaces spawn for good once a worker failed to
@@ -61,9 +64,9 @@ interface Live {
  *	void eng.warm();                       // compile in the background
  *	const answer = await eng.call('{"tool":…}');
  *
- * A request that outlives its deadline stops its worker (terminate), is
- * refused with overdue's message. A worker whose memory grew past the
- * bound is stopped after its answer. Either way its replacement starts as
+ * A call (within) or a request outside one that outlives its deadline
+ * stops its worker (terminate), and is refused with overdue's message. A
+ * worker whose memory grew past the bound is stopped after its answer. Either way its replacement starts as
  * soon as the UI thread is idle and compiles its module in the
  * background, so that the next request finds it ready rather than paying
  * a cold start.
@@ -73,7 +76,7 @@ export class RemoteEngine implements Engine, HostCore {
   started = 0;
   /** Requests the current worker answered (its own count). */
   workerCalls = 0;
-  /** Workers stopped at a deadline, and stopped for their memory. */
+  /** Workers stopped at a deadline (a request running when its call's time ran out), and stopped for their memory. */
   overdue = 0;
   recycled = 0;
   /** Workers whose module compiled and started (their "ready"). */
@@ -86,6 +89,9 @@ export class RemoteEngine implements Engine, HostCore {
   private useFallback = false;
   private queue: Promise<unknown> = Promise.resolve();
   private nextId = 1;
+  /** The running call's deadline (performance.now() time) and its length in ms, or null outside a call (within). */
+  private callEnds: number | null = null;
+  private callMs = 0;
 
   constructor(private opts: RemoteOptions) {}
 
@@ -110,6 +116,28 @@ export class RemoteEngine implements Engine, HostCore {
   async round(round: RoundRequest): Promise<Round> {
     const a = await this.enqueue(() => this.send((id) => ({ kind: "round", id, round })));
     return { raw: answerOf(a), read: a.read ?? "", index: a.index, check: a.check };
+  }
+
+  /**
+   * within runs f, a call, under one deadline for all the requests it
+   * sends: the setting's time from now, not counting waits for a worker's
+   * module to compile. A request running at the deadline stops its worker
+   * (replaced at once); a request sent after it is refused, its worker
+   * kept (nothing runs there). Either way the request fails with overdue's
+   * message, and so does the call: its plan is applied only after the
+   * core's last answer, so nothing of it is written.
+   */
+  async within<T>(f: () => Promise<T>): Promise<T> {
+    const outer = this.callEnds;
+    if (outer === null) {
+      this.callMs = this.opts.deadlineMs();
+      this.callEnds = performance.now() + this.callMs;
+    }
+    try {
+      return await f();
+    } finally {
+      if (outer === null) this.callEnds = null;
+    }
   }
 
   /** warm starts a worker and waits until its module is compiled and an instance started. */
@@ -210,15 +238,27 @@ export class RemoteEngine implements Engine, HostCore {
   /** send posts the request msg makes with its id to the worker and returns the worker's answer (an error in it included). */
   private async send(msg: (id: number) => ToWorker): Promise<Answer> {
     this.stopped = false;
-    if (this.live === null || !this.live.isReady) this.coldRequests++;
+    if (this.callEnds !== null && this.callEnds <= performance.now()) {
+      // The call is past its deadline (its time went on the UI thread, or a request was stopped): refused at once.
+      throw new Error(this.opts.overdue(this.callMs));
+    }
+    const cold = this.live === null || !this.live.isReady;
+    if (cold) this.coldRequests++;
+    const waitFrom = performance.now();
     const live = await this.ready();
+    // A call's time counts once its worker is ready: a first compile (slow on a phone) is no timeout.
+    if (cold && this.callEnds !== null) this.callEnds += performance.now() - waitFrom;
     const id = this.nextId++;
-    const ms = this.opts.deadlineMs();
+    const full = this.callEnds === null ? this.opts.deadlineMs() : this.callMs;
+    const ms = this.callEnds === null ? full : this.callEnds - performance.now();
+    if (ms <= 0) {
+      throw new Error(this.opts.overdue(full));
+    }
     const a = await new Promise<Answer>((resolve, reject) => {
       const timer = window.setTimeout(() => {
         this.overdue++;
         this.end(live);
-        reject(new Error(this.opts.overdue(ms)));
+        reject(new Error(this.opts.overdue(full)));
         this.respawn();
       }, ms);
       live.reply = (m) => {

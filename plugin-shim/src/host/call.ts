@@ -18,6 +18,11 @@ export interface Engine {
    * where the module runs: one crossing to a worker instead of three.
    */
   round?(r: RoundRequest): Promise<Round>;
+  /**
+   * within, when the engine has it, runs f under one deadline for every
+   * request f sends (RemoteEngine: the setting's time limit of a call).
+   */
+  within?<T>(f: () => Promise<T>): Promise<T>;
 }
 
 /** A round's request around the call's time: the request is head, the time as a JSON string, then tail. */
@@ -121,8 +126,6 @@ interface Read {
  * false; it throws only when the engine itself fails.
  */
 export async function call(v: VaultPort, eng: Engine, tool: string, args: string | undefined, opts: CallOptions): Promise<Outcome> {
-  const maxRounds = opts.maxRounds ?? 8;
-  const maxBytes = opts.maxBytes ?? 256 * 1024 * 1024;
   const core = opts.core ?? (eng as Engine & HostCore);
   const refuse = async (err: unknown, raw?: string, conflict?: string): Promise<Outcome> => {
     const answer = await render(core, err, opts.lang, conflict);
@@ -133,6 +136,23 @@ export async function call(v: VaultPort, eng: Engine, tool: string, args: string
   } catch (err) {
     return refuse(err);
   }
+  // The call's deadline counts from here: waiting for another host's young journal is not the core's work.
+  const rounds = () => runRounds(v, eng, core, tool, args, opts, refuse);
+  return eng.within !== undefined ? eng.within(rounds) : rounds();
+}
+
+/** runRounds is call's loop once its journals are recovered: rounds until the core answers, then the plan applied. */
+async function runRounds(
+  v: VaultPort,
+  eng: Engine,
+  core: HostCore,
+  tool: string,
+  args: string | undefined,
+  opts: CallOptions,
+  refuse: (err: unknown, raw?: string, conflict?: string) => Promise<Outcome>,
+): Promise<Outcome> {
+  const maxRounds = opts.maxRounds ?? 8;
+  const maxBytes = opts.maxBytes ?? 256 * 1024 * 1024;
   // The request: the arguments as written, the time, then the rest with Go's omitempty.
   const head = '{"tool":' + JSON.stringify(tool) + (args === undefined ? "" : ',"args":' + args) + ',"now":';
   const rest = { tz: opts.tz || undefined, lang: opts.lang || undefined };
