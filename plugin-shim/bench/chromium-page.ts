@@ -43,4 +43,34 @@ async function bench(n: number) {
   return { loadMs: loaded - t0, readyMs: ready - loaded, first, second, ...warm, crossing, workers: plugin.engine.started };
 }
 
-Object.assign(globalThis, { kesshoBench: bench });
+/**
+ * search times mem_search on the vault served as /vault.json (the Go
+ * benchmarks' generated 10k-note vault): the first search, which builds
+ * the index in batches and stores it, then n warm ones (the index kept by
+ * the core's instance, the listing taken from the vault's files and hashed
+ * at every search, as in Obsidian).
+ */
+async function search(n: number, query: string) {
+  const files = (await (await fetch("/vault.json")).json()) as Record<string, string>;
+  const app = new App(files);
+  const plugin = await loadPlugin(await (await fetch("/main.js")).text(), app);
+  // A first build of 10,000 notes takes longer than the default time limit of a call on a loaded machine.
+  plugin.settings.deadline = 600;
+  await plugin.engine.warm();
+  await pause(100);
+  const call = () => plugin.api.callText("mem_search", { query }, when);
+  let t = performance.now();
+  const a = await call();
+  const build = performance.now() - t;
+  if (!a.startsWith('{"ok":true')) throw new Error(a.slice(0, 500));
+  const warm: number[] = [];
+  for (let i = 0; i < n; i++) {
+    t = performance.now();
+    const b = await call();
+    warm.push(performance.now() - t);
+    if (b !== a) throw new Error("a warm search answered differently: " + b.slice(0, 300));
+  }
+  return { notes: Object.keys(files).length, build, warm, hits: (JSON.parse(a) as { result: { hits: unknown[] } }).result.hits.length };
+}
+
+Object.assign(globalThis, { kesshoBench: bench, kesshoSearch: search });
