@@ -76,7 +76,7 @@ export class RemoteEngine implements Engine, HostCore {
   started = 0;
   /** Requests the current worker answered (its own count). */
   workerCalls = 0;
-  /** Workers stopped at a deadline (a request running when its call's time ran out), and stopped for their memory. */
+  /** Workers stopped at a call's (or a request's) deadline, and stopped for their memory. */
   overdue = 0;
   recycled = 0;
   /** Workers whose module compiled and started (their "ready"). */
@@ -92,6 +92,8 @@ export class RemoteEngine implements Engine, HostCore {
   /** The running call's deadline (performance.now() time) and its length in ms, or null outside a call (within). */
   private callEnds: number | null = null;
   private callMs = 0;
+  /** The running call passed its deadline and its worker was stopped: its later requests stop nothing more. */
+  private callStopped = false;
 
   constructor(private opts: RemoteOptions) {}
 
@@ -121,17 +123,19 @@ export class RemoteEngine implements Engine, HostCore {
   /**
    * within runs f, a call, under one deadline for all the requests it
    * sends: the setting's time from now, not counting waits for a worker's
-   * module to compile. A request running at the deadline stops its worker
-   * (replaced at once); a request sent after it is refused, its worker
-   * kept (nothing runs there). Either way the request fails with overdue's
-   * message, and so does the call: its plan is applied only after the
-   * core's last answer, so nothing of it is written.
+   * module to compile. Past it the call's worker is stopped and replaced
+   * (at once, when idle): at the deadline when a request is running there,
+   * else at the call's next request (its time ran out on the UI thread).
+   * The request fails with overdue's message, and so does the call: its
+   * plan is applied only after the core's last answer, so nothing of it
+   * is written.
    */
   async within<T>(f: () => Promise<T>): Promise<T> {
     const outer = this.callEnds;
     if (outer === null) {
       this.callMs = this.opts.deadlineMs();
       this.callEnds = performance.now() + this.callMs;
+      this.callStopped = false;
     }
     try {
       return await f();
@@ -229,6 +233,19 @@ export class RemoteEngine implements Engine, HostCore {
     else this.opts.idle(start);
   }
 
+  /** stopCall stops and replaces the worker of a call past its deadline, once a call; it returns the call's error. */
+  private stopCall(): Error {
+    if (!this.callStopped) {
+      this.callStopped = true;
+      if (this.live !== null) {
+        this.overdue++;
+        this.end(this.live);
+        this.respawn();
+      }
+    }
+    return new Error(this.opts.overdue(this.callMs));
+  }
+
   private end(live: Live): void {
     live.worker.terminate();
     live.reply = null;
@@ -238,10 +255,8 @@ export class RemoteEngine implements Engine, HostCore {
   /** send posts the request msg makes with its id to the worker and returns the worker's answer (an error in it included). */
   private async send(msg: (id: number) => ToWorker): Promise<Answer> {
     this.stopped = false;
-    if (this.callEnds !== null && this.callEnds <= performance.now()) {
-      // The call is past its deadline (its time went on the UI thread, or a request was stopped): refused at once.
-      throw new Error(this.opts.overdue(this.callMs));
-    }
+    // The call is past its deadline (its time went on the UI thread, or a request was stopped): refused at once.
+    if (this.callEnds !== null && this.callEnds <= performance.now()) throw this.stopCall();
     const cold = this.live === null || !this.live.isReady;
     if (cold) this.coldRequests++;
     const waitFrom = performance.now();
@@ -251,12 +266,11 @@ export class RemoteEngine implements Engine, HostCore {
     const id = this.nextId++;
     const full = this.callEnds === null ? this.opts.deadlineMs() : this.callMs;
     const ms = this.callEnds === null ? full : this.callEnds - performance.now();
-    if (ms <= 0) {
-      throw new Error(this.opts.overdue(full));
-    }
+    if (ms <= 0) throw this.stopCall();
     const a = await new Promise<Answer>((resolve, reject) => {
       const timer = window.setTimeout(() => {
         this.overdue++;
+        if (this.callEnds !== null) this.callStopped = true;
         this.end(live);
         reject(new Error(this.opts.overdue(full)));
         this.respawn();
