@@ -45,4 +45,4 @@ await build({
   ],
   logLevel: "warning",
 });
-run([join(out, "bench.mjs")]);
+run([join(out, "bench.mjs"), ...process.argv.slice(2)]);

@@ -26,7 +26,14 @@ export interface RoundMessage {
   round: RoundRequest;
 }
 
-export type ToWorker = LoadMessage | RequestMessage | RoundMessage;
+/** Host requests answered in order in one crossing (HostCore.hosts): the answer's answers. */
+export interface HostsMessage {
+  kind: "hosts";
+  id: number;
+  requests: string[];
+}
+
+export type ToWorker = LoadMessage | RequestMessage | RoundMessage | HostsMessage;
 
 /** What a worker says: ready (compiled, an instance started), failed to load, or answered one request. */
 export type FromWorker =
@@ -37,8 +44,12 @@ export type FromWorker =
       id: number;
       /** The core's answer, or the error that stopped it. */
       answer?: string;
-      /** A round's read_answer of answer (RoundMessage). */
+      /** A round's read_answer of answer, the index after its NUL and its check (RoundMessage, call.ts's Round). */
       read?: string;
+      index?: string;
+      check?: string;
+      /** The answers of a HostsMessage's requests, in order. */
+      answers?: string[];
       error?: string;
       /** Requests this worker answered so far (the Done-when test checks that calls run here). */
       calls: number;

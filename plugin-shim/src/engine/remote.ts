@@ -22,9 +22,12 @@ export interface RemoteOptions {
   spawn: () => CoreWorker;
   /** load is the first message of each new worker: the packed module. */
   load: () => LoadMessage;
-  /** deadlineMs is how long one request may take once its worker is ready. */
+  /**
+   * deadlineMs is how long a call (within) may take, all its requests
+   * together, once its worker is ready; or one request sent outside a call.
+   */
   deadlineMs: () => number;
-  /** overdue is the message of a request stopped at its deadline (ms). */
+  /** overdue is the message of a call or request stopped at its deadline (ms). */
   overdue: (ms: number) => string;
   /**
    * fallback, when given, replaces spawn for good once a worker failed to
@@ -61,9 +64,9 @@ interface Live {
  *	void eng.warm();                       // compile in the background
  *	const answer = await eng.call('{"tool":…}');
  *
- * A request that outlives its deadline stops its worker (terminate), is
- * refused with overdue's message. A worker whose memory grew past the
- * bound is stopped after its answer. Either way its replacement starts as
+ * A call (within) or a request outside one that outlives its deadline
+ * stops its worker (terminate), and is refused with overdue's message. A
+ * worker whose memory grew past the bound is stopped after its answer. Either way its replacement starts as
  * soon as the UI thread is idle and compiles its module in the
  * background, so that the next request finds it ready rather than paying
  * a cold start.
@@ -73,7 +76,7 @@ export class RemoteEngine implements Engine, HostCore {
   started = 0;
   /** Requests the current worker answered (its own count). */
   workerCalls = 0;
-  /** Workers stopped at a deadline, and stopped for their memory. */
+  /** Workers stopped at a call's (or a request's) deadline, and stopped for their memory. */
   overdue = 0;
   recycled = 0;
   /** Workers whose module compiled and started (their "ready"). */
@@ -86,6 +89,11 @@ export class RemoteEngine implements Engine, HostCore {
   private useFallback = false;
   private queue: Promise<unknown> = Promise.resolve();
   private nextId = 1;
+  /** The running call's deadline (performance.now() time) and its length in ms, or null outside a call (within). */
+  private callEnds: number | null = null;
+  private callMs = 0;
+  /** The running call passed its deadline and its worker was stopped: its later requests stop nothing more. */
+  private callStopped = false;
 
   constructor(private opts: RemoteOptions) {}
 
@@ -99,10 +107,41 @@ export class RemoteEngine implements Engine, HostCore {
     return answerOf(await this.enqueue(() => this.send((id) => ({ kind: "host", id, request }))));
   }
 
+  /** hosts runs host requests in order in the worker: one message there and back, queued like call. */
+  async hosts(requests: string[]): Promise<string[]> {
+    const a = await this.enqueue(() => this.send((id) => ({ kind: "hosts", id, requests })));
+    answerOf(a);
+    return a.answers ?? [];
+  }
+
   /** round runs a whole round of a call in the worker (runRound): one message there and back, queued like call. */
   async round(round: RoundRequest): Promise<Round> {
     const a = await this.enqueue(() => this.send((id) => ({ kind: "round", id, round })));
-    return { raw: answerOf(a), read: a.read ?? "" };
+    return { raw: answerOf(a), read: a.read ?? "", index: a.index, check: a.check };
+  }
+
+  /**
+   * within runs f, a call, under one deadline for all the requests it
+   * sends: the setting's time from now, not counting waits for a worker's
+   * module to compile. Past it the call's worker is stopped and replaced
+   * (at once, when idle): at the deadline when a request is running there,
+   * else at the call's next request (its time ran out on the UI thread).
+   * The request fails with overdue's message, and so does the call: its
+   * plan is applied only after the core's last answer, so nothing of it
+   * is written.
+   */
+  async within<T>(f: () => Promise<T>): Promise<T> {
+    const outer = this.callEnds;
+    if (outer === null) {
+      this.callMs = this.opts.deadlineMs();
+      this.callEnds = performance.now() + this.callMs;
+      this.callStopped = false;
+    }
+    try {
+      return await f();
+    } finally {
+      if (outer === null) this.callEnds = null;
+    }
   }
 
   /** warm starts a worker and waits until its module is compiled and an instance started. */
@@ -194,6 +233,19 @@ export class RemoteEngine implements Engine, HostCore {
     else this.opts.idle(start);
   }
 
+  /** stopCall stops and replaces the worker of a call past its deadline, once a call; it returns the call's error. */
+  private stopCall(): Error {
+    if (!this.callStopped) {
+      this.callStopped = true;
+      if (this.live !== null) {
+        this.overdue++;
+        this.end(this.live);
+        this.respawn();
+      }
+    }
+    return new Error(this.opts.overdue(this.callMs));
+  }
+
   private end(live: Live): void {
     live.worker.terminate();
     live.reply = null;
@@ -203,15 +255,24 @@ export class RemoteEngine implements Engine, HostCore {
   /** send posts the request msg makes with its id to the worker and returns the worker's answer (an error in it included). */
   private async send(msg: (id: number) => ToWorker): Promise<Answer> {
     this.stopped = false;
-    if (this.live === null || !this.live.isReady) this.coldRequests++;
+    // The call is past its deadline (its time went on the UI thread, or a request was stopped): refused at once.
+    if (this.callEnds !== null && this.callEnds <= performance.now()) throw this.stopCall();
+    const cold = this.live === null || !this.live.isReady;
+    if (cold) this.coldRequests++;
+    const waitFrom = performance.now();
     const live = await this.ready();
+    // A call's time counts once its worker is ready: a first compile (slow on a phone) is no timeout.
+    if (cold && this.callEnds !== null) this.callEnds += performance.now() - waitFrom;
     const id = this.nextId++;
-    const ms = this.opts.deadlineMs();
+    const full = this.callEnds === null ? this.opts.deadlineMs() : this.callMs;
+    const ms = this.callEnds === null ? full : this.callEnds - performance.now();
+    if (ms <= 0) throw this.stopCall();
     const a = await new Promise<Answer>((resolve, reject) => {
       const timer = window.setTimeout(() => {
         this.overdue++;
+        if (this.callEnds !== null) this.callStopped = true;
         this.end(live);
-        reject(new Error(this.opts.overdue(ms)));
+        reject(new Error(this.opts.overdue(full)));
         this.respawn();
       }, ms);
       live.reply = (m) => {

@@ -63,6 +63,13 @@ export class WasmEngine implements Engine, HostCore {
     return this.enqueue(() => this.callNow(request, "handle_host"));
   }
 
+  /** hosts answers requests in order, each through host; the first failure fails them all. */
+  async hosts(requests: string[]): Promise<string[]> {
+    const out: string[] = [];
+    for (const r of requests) out.push(await this.host(r));
+    return out;
+  }
+
   /** round runs one round of a call (runRound), each of its steps a call into this module. */
   round(r: RoundRequest): Promise<Round> {
     return runRound(this, this, r);

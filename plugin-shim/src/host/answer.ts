@@ -42,9 +42,13 @@ export interface Need {
 /** The deepest folder a tree walk enters (Obsidian follows symbolic links; a loop must end). */
 const maxDepth = 64;
 
-/** answerNeed reads what need asks for into snap; maxBytes bounds the text held in total (LIMIT_EXCEEDED past it; <= 0: no bound). */
-export async function answerNeed(core: HostCore, v: VaultPort, need: Need, snap: Snapshot, maxBytes: number): Promise<void> {
-  await decide(core, v, "check_need", { need });
+/**
+ * answerNeed reads what need asks for into snap; maxBytes bounds the text
+ * held in total (LIMIT_EXCEEDED past it; <= 0: no bound). check, when
+ * given, is the core's answer to the need's check_need (Round.check).
+ */
+export async function answerNeed(core: HostCore, v: VaultPort, need: Need, snap: Snapshot, maxBytes: number, check?: string): Promise<void> {
+  await decide(core, v, "check_need", { need }, { first: check });
 
   const readFile = async (p: string): Promise<void> => {
     if (p in snap.files || snap.missing.has(p)) return;

@@ -5,14 +5,21 @@
 import { decide, failing, HostError, messageOf, refusal, type HostCore, type WireError } from "./core";
 import { ABSENT, parent, type Op, type Plan } from "./plan";
 import { sha256Hex, Stale, type VaultPort } from "./port";
-import { jfile, markDone, recoverJournals, removeJournal, writeJournal, writeState, type Journal, type RecoverOptions } from "./journal";
+import { jfile, markDone, newJournalRequest, recoverJournals, removeJournal, writeJournal, writeState, type Journal, type RecoverOptions } from "./journal";
 
-/** apply applies p to the vault, all of it or none of it: recovery, the core's check_plan, the journal, then run. */
-export async function apply(core: HostCore, v: VaultPort, p: Plan, opts: RecoverOptions = {}): Promise<void> {
+/**
+ * apply applies p to the vault, all of it or none of it: recovery, the
+ * core's check_plan, the journal, then run. check, when given, is the
+ * core's answer to check_plan without nodes (Round.check); the journal is
+ * encoded in the crossing that ends the check (decide's along).
+ */
+export async function apply(core: HostCore, v: VaultPort, p: Plan, opts: RecoverOptions = {}, check?: string): Promise<void> {
   await recoverJournals(core, v, opts);
-  await decide(core, v, "check_plan", { plan: p });
+  const ahead = { first: check, along: p.length === 0 ? undefined : newJournalRequest(p), alongAnswer: undefined as string | undefined };
+  const along = ahead.along;
+  await decide(core, v, "check_plan", { plan: p }, ahead);
   if (p.length === 0) return;
-  await run(core, v, await writeJournal(core, v, p), 0, null);
+  await run(core, v, await writeJournal(core, v, p, along, ahead.alongAnswer), 0, null);
 }
 
 /** What undoing a landed op needs: the bytes its re-check read (what a write replaced or a delete removed), and the folders made for it. */

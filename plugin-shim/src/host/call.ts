@@ -18,6 +18,11 @@ export interface Engine {
    * where the module runs: one crossing to a worker instead of three.
    */
   round?(r: RoundRequest): Promise<Round>;
+  /**
+   * within, when the engine has it, runs f under one deadline for every
+   * request f sends (RemoteEngine: the setting's time limit of a call).
+   */
+  within?<T>(f: () => Promise<T>): Promise<T>;
 }
 
 /** A round's request around the call's time: the request is head, the time as a JSON string, then tail. */
@@ -36,6 +41,12 @@ export interface Round {
   read: string;
   /** The search index after the answer's NUL (base64), or "" (splitTail). */
   index?: string;
+  /**
+   * The core's answer to the first question the host asks of read: its
+   * need's check_need, or its plan's check_plan without nodes (checkOf),
+   * asked where the round ran, so that it costs no crossing of its own.
+   */
+  check?: string;
 }
 
 /**
@@ -48,7 +59,22 @@ export interface Round {
 export async function runRound(eng: Engine, core: HostCore, r: RoundRequest): Promise<Round> {
   const { now } = await ask<{ now: string }>(core, "now", { now: r.now });
   const [raw, index] = splitTail(await eng.call(r.head + JSON.stringify(now) + r.tail + (r.after ?? "")));
-  return { raw, index, read: await core.host(JSON.stringify({ kind: "read_answer", answer: raw })) };
+  const read = await core.host(JSON.stringify({ kind: "read_answer", answer: raw }));
+  return { raw, index, read, check: await checkOf(core, read) };
+}
+
+/**
+ * checkOf asks core the question the host asks first of a round's read:
+ * whether its need may be answered (check_need, answerNeed), or what its
+ * plan's check must look at (check_plan without nodes, apply). Both depend
+ * on the read alone; the request is the one decide would send.
+ */
+async function checkOf(core: HostCore, read: string): Promise<string | undefined> {
+  const a = JSON.parse(read) as Read;
+  if (a.invalid !== undefined) return undefined;
+  if (a.need !== undefined) return core.host(JSON.stringify({ kind: "check_need", need: a.need }));
+  if (a.plan !== undefined) return core.host(JSON.stringify({ kind: "check_plan", plan: a.plan }));
+  return undefined;
 }
 
 /** CallOptions are a call's inputs besides the tool and its arguments. */
@@ -100,8 +126,6 @@ interface Read {
  * false; it throws only when the engine itself fails.
  */
 export async function call(v: VaultPort, eng: Engine, tool: string, args: string | undefined, opts: CallOptions): Promise<Outcome> {
-  const maxRounds = opts.maxRounds ?? 8;
-  const maxBytes = opts.maxBytes ?? 256 * 1024 * 1024;
   const core = opts.core ?? (eng as Engine & HostCore);
   const refuse = async (err: unknown, raw?: string, conflict?: string): Promise<Outcome> => {
     const answer = await render(core, err, opts.lang, conflict);
@@ -112,6 +136,23 @@ export async function call(v: VaultPort, eng: Engine, tool: string, args: string
   } catch (err) {
     return refuse(err);
   }
+  // The call's deadline counts from here: waiting for another host's young journal is not the core's work.
+  const rounds = () => runRounds(v, eng, core, tool, args, opts, refuse);
+  return eng.within !== undefined ? eng.within(rounds) : rounds();
+}
+
+/** runRounds is call's loop once its journals are recovered: rounds until the core answers, then the plan applied. */
+async function runRounds(
+  v: VaultPort,
+  eng: Engine,
+  core: HostCore,
+  tool: string,
+  args: string | undefined,
+  opts: CallOptions,
+  refuse: (err: unknown, raw?: string, conflict?: string) => Promise<Outcome>,
+): Promise<Outcome> {
+  const maxRounds = opts.maxRounds ?? 8;
+  const maxBytes = opts.maxBytes ?? 256 * 1024 * 1024;
   // The request: the arguments as written, the time, then the rest with Go's omitempty.
   const head = '{"tool":' + JSON.stringify(tool) + (args === undefined ? "" : ',"args":' + args) + ',"now":';
   const rest = { tz: opts.tz || undefined, lang: opts.lang || undefined };
@@ -123,9 +164,8 @@ export async function call(v: VaultPort, eng: Engine, tool: string, args: string
     const search = sc?.request();
     const tail = JSON.stringify({ ...rest, ...snapshotMembers(snap), search: search?.member });
     const r = { head, now: opts.now, tail: tail === "{}" ? "}" : "," + tail.slice(1), after: search?.tail };
-    // Whole in the engine when it is also the core (the plugin's), one crossing, except with a
-    // search index to carry, which the worker's round does not: then step by step.
-    const round = await (sc === null && eng.round !== undefined && (core as unknown) === eng ? eng.round(r) : runRound(eng, core, r));
+    // Whole in the engine when it is also the core (the plugin's): one crossing, a search's index included.
+    const round = await (eng.round !== undefined && (core as unknown) === eng ? eng.round(r) : runRound(eng, core, r));
     let raw = round.raw;
     const index = round.index ?? "";
     const a = JSON.parse(round.read) as Read;
@@ -138,7 +178,7 @@ export async function call(v: VaultPort, eng: Engine, tool: string, args: string
           snap = newSnapshot();
         } else if (++counted >= maxRounds) throw await refusal(core, "too_many_rounds", "", { tool, rounds: maxRounds });
         await sc?.answer(a.need.search);
-        await answerNeed(core, v, a.need, snap, maxBytes);
+        await answerNeed(core, v, a.need, snap, maxBytes, round.check);
       } catch (err) {
         return refuse(err);
       }
@@ -149,7 +189,7 @@ export async function call(v: VaultPort, eng: Engine, tool: string, args: string
       raw = a.raw;
     }
     try {
-      if (a.plan !== undefined) await apply(core, v, a.plan, opts);
+      if (a.plan !== undefined) await apply(core, v, a.plan, opts, round.check);
     } catch (err) {
       // A failed precondition takes the tool's own code (the answer's "conflict", e.g. CONTEXT_HYGIENE_RACE).
       return refuse(err, raw, a.conflict);

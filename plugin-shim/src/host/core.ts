@@ -7,6 +7,8 @@ import { sha256Hex, type VaultPort } from "./port";
 /** A core that answers host requests (WasmEngine). */
 export interface HostCore {
   host(request: string): Promise<string>;
+  /** hosts, when the core has it, answers several requests in order where the core runs: one crossing to a worker for all. */
+  hosts?(requests: string[]): Promise<string[]>;
 }
 
 /** An error as the core sends it: both languages, so that the host can throw it and render it later. */
@@ -68,11 +70,32 @@ async function stateOf(v: VaultPort, l: Look): Promise<string> {
   return l.hash === true ? "sha256:" + sha256Hex(await v.readBytes(l.path)) : "file";
 }
 
+/**
+ * Asked already, or to ask along: what a decide may save crossings with.
+ * first is the core's answer to the question without nodes (Round.check);
+ * along is a request sent with the question once it carries nodes (in the
+ * same crossing, when the core has hosts), whose answer is put in
+ * alongAnswer: the request that follows the decision, when it does not
+ * depend on it (check_plan's new_journal).
+ */
+export interface Ahead {
+  first?: string;
+  along?: string;
+  alongAnswer?: string;
+}
+
 /** decide asks the core a question (check_plan, where, undo…), answering the paths it asks to look at until it answers; an error is thrown. */
-export async function decide<T>(core: HostCore, v: VaultPort, kind: string, req: object): Promise<T> {
+export async function decide<T>(core: HostCore, v: VaultPort, kind: string, req: object, ahead: Ahead = {}): Promise<T> {
   let nodes: { [path: string]: string } | undefined;
-  for (;;) {
-    const a = await ask<T & { need?: Look[]; error?: WireError }>(core, kind, nodes === undefined ? req : { ...req, nodes });
+  for (let text = ahead.first; ; text = undefined) {
+    if (text === undefined) {
+      const q = JSON.stringify({ kind, ...(nodes === undefined ? req : { ...req, nodes }) });
+      if (nodes !== undefined && ahead.along !== undefined && core.hosts !== undefined) {
+        [text, ahead.alongAnswer] = await core.hosts([q, ahead.along]);
+        ahead.along = undefined;
+      } else text = await core.host(q);
+    }
+    const a = JSON.parse(text!) as T & { need?: Look[]; error?: WireError };
     if (a.error !== undefined) throw new HostError(a.error);
     if (a.need === undefined) return a;
     nodes ??= {};

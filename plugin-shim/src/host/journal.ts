@@ -35,9 +35,18 @@ function randomHex(n: number): string {
   return bytesToHex(crypto.getRandomValues(new Uint8Array(n)));
 }
 
-/** writeJournal makes p the vault's journal (the core encodes it; temporary name, then renamed into place). */
-export async function writeJournal(core: HostCore, v: VaultPort, p: Plan): Promise<Journal> {
-  const { id, text } = await ask<{ id: string; text: string }>(core, "new_journal", { plan: p, now: new Date().toISOString(), suffix: randomHex(4) });
+/** newJournalRequest is the request that has the core encode p's journal (new_journal), at this time. */
+export function newJournalRequest(p: Plan): string {
+  return JSON.stringify({ kind: "new_journal", plan: p, now: new Date().toISOString(), suffix: randomHex(4) });
+}
+
+/**
+ * writeJournal makes p the vault's journal (the core encodes it; temporary
+ * name, then renamed into place). answer, when given, is the core's answer
+ * to request, asked already (apply).
+ */
+export async function writeJournal(core: HostCore, v: VaultPort, p: Plan, request = newJournalRequest(p), answer?: string): Promise<Journal> {
+  const { id, text } = JSON.parse(answer ?? (await core.host(request))) as { id: string; text: string };
   await failing("writing the journal", () => writeState(v, jfile(id, "json"), text));
   own.add(id);
   return { id, plan: p, states: [] };
@@ -85,7 +94,8 @@ export async function recoverJournals(core: HostCore, v: VaultPort, opts: Recove
   const nowMs = opts.nowMs ?? Date.now;
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => window.setTimeout(r, ms)));
   let names = await v.state.list(journalDir);
-  if (names === null) return;
+  // No journal, nothing to sweep (the core's sweep of no names is nothing to do and no one young): no question asked.
+  if (names === null || names.length === 0) return;
   // For lockWaitMs at most: a clock set wrong must not make us wait for ever.
   const deadline = nowMs() + wait;
   for (;;) {

@@ -11,7 +11,7 @@
 // and back: src/engine/wasm.ts), and so they are stored: the state port
 // writes text.
 
-import { sha256Hex, type VaultPort } from "./port";
+import { sha256Hex, type NoteStat, type VaultPort } from "./port";
 
 /** Where the index is kept: the plugin's own files, not the Go host's (search.idx), whose versions count nanoseconds where Obsidian's count milliseconds, so that neither host rebuilds after the other. */
 export const indexFile = ".kessho/index/obsidian.idx";
@@ -39,6 +39,38 @@ function isNote(p: string): boolean {
   return p.endsWith(".md") && !p.startsWith(".") && !p.includes("/.");
 }
 
+/** A listing digested: its notes' versions, in path order, and its digest. */
+interface Digested {
+  versions: Map<string, string>;
+  listing: string;
+}
+
+/**
+ * The last listing digested, by vault. Hashing a 10,000-note listing (1.3
+ * MB of lines, sorted, encoded, SHA-256) took most of a warm search's time
+ * on the UI thread; an unchanged listing (the same paths, each with the
+ * same version) has the same digest, so it is compared, not hashed again.
+ */
+const digested = new WeakMap<VaultPort, Digested>();
+
+/** digest returns the listing of the notes in listed (path order) and its digest, from digested when every note's version is the same. */
+function digest(v: VaultPort, listed: NoteStat[]): Digested {
+  const notes = listed.filter((x) => isNote(x.path));
+  const last = digested.get(v);
+  // A vault lists each path once: as many notes, each with the version it had, is the same listing.
+  if (last !== undefined && last.versions.size === notes.length && notes.every((n) => last.versions.get(n.path) === `${n.size}:${n.mtime}`)) return last;
+  const versions = new Map<string, string>();
+  const lines: string[] = [];
+  for (const n of notes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    const version = `${n.size}:${n.mtime}`;
+    versions.set(n.path, version);
+    lines.push(n.path + "\u0000" + version + "\n");
+  }
+  const d = { versions, listing: sha256Hex(encoder.encode(lines.join(""))) };
+  digested.set(v, d);
+  return d;
+}
+
 /** SearchCarry is what a mem_search or mem_recall call keeps of the index for the core. */
 export class SearchCarry {
   private full = false;
@@ -47,7 +79,7 @@ export class SearchCarry {
 
   private constructor(
     private v: VaultPort,
-    private notes: { [path: string]: string },
+    private versions: Map<string, string>,
     private wire: Wire,
   ) {}
 
@@ -60,17 +92,11 @@ export class SearchCarry {
     if (!carried.has(tool) || v.notes === undefined) return null;
     const listed = await v.notes();
     if (listed === null) return null;
-    const notes: { [path: string]: string } = Object.create(null) as { [path: string]: string };
-    const lines: string[] = [];
-    for (const n of listed.filter((x) => isNote(x.path)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
-      const version = `${n.size}:${n.mtime}`;
-      notes[n.path] = version;
-      lines.push(n.path + "\u0000" + version + "\n");
-    }
+    const { versions, listing } = digest(v, listed);
     const id = ((await v.state.read(indexIDFile)) ?? "").trim();
-    const wire: Wire = { listing: sha256Hex(encoder.encode(lines.join(""))), id: id === "" ? undefined : id };
+    const wire: Wire = { listing, id: id === "" ? undefined : id };
     if (batch > 0) wire.batch = batch;
-    return new SearchCarry(v, notes, wire);
+    return new SearchCarry(v, versions, wire);
   }
 
   /** request is the request's "search" member and what follows its JSON (a NUL and the index, or ""); the versions and the index go with one round only. */
@@ -78,7 +104,8 @@ export class SearchCarry {
     const member: Wire = { ...this.wire };
     if (this.full) {
       member.full = true;
-      member.notes = this.notes;
+      // In path order, as a JSON object with no prototype (any path is a key).
+      member.notes = Object.assign(Object.create(null) as { [path: string]: string }, Object.fromEntries(this.versions));
     }
     const tail = this.index !== null && this.index !== "" ? "\u0000" + this.index : "";
     this.full = false;

@@ -1,5 +1,5 @@
 // The settings tab: language, the vault's time zone and the time limit of
-// a step of a call. Obsidian 1.13 and later draw it from
+// a call. Obsidian 1.13 and later draw it from
 // getSettingDefinitions (so its settings search finds them); earlier
 // versions (minAppVersion is 1.6.6) call display(), which draws the same
 // settings by hand.

@@ -20,8 +20,12 @@ export interface Chromium {
   close(): Promise<void>;
 }
 
-/** openChromium bundles page (a file under tests/browser), serves it with main.js, and starts the browser. */
-export async function openChromium(page: string, title: string): Promise<Chromium> {
+/**
+ * openChromium bundles page (a file under tests/browser), serves it with
+ * main.js (and more: other paths, each with its content type and body),
+ * and starts the browser.
+ */
+export async function openChromium(page: string, title: string, more: Record<string, [string, string | Buffer]> = {}): Promise<Chromium> {
   const bundle = await build({
     entryPoints: [join(pluginDir, "tests", "browser", page)],
     bundle: true,
@@ -36,6 +40,7 @@ export async function openChromium(page: string, title: string): Promise<Chromiu
     "/": ["text/html; charset=utf-8", `<!doctype html><meta charset="utf-8"><title>${title}</title><script src="/page.js"></script>`],
     "/page.js": ["text/javascript; charset=utf-8", bundle.outputFiles[0]!.text],
     "/main.js": ["text/javascript; charset=utf-8", readFileSync(join(pluginDir, "main.js"))],
+    ...more,
   };
   const server: Server = createServer((req, res) => {
     const f = files[req.url ?? ""];

@@ -131,7 +131,7 @@ async function warmed(n: number): Promise<number> {
   return plugin.engine.warmed;
 }
 
-/** setDeadline sets the time limit of a step, in seconds, as the settings tab would (tests go below its bounds). */
+/** setDeadline sets the time limit of a call, in seconds, as the settings tab would (tests go below its bounds). */
 function setDeadline(s: number): void {
   plugin.settings.deadline = s;
 }

@@ -74,6 +74,38 @@ class Relay implements CoreWorker {
   }
 }
 
+/** Slow is the in-thread worker, each of whose answers comes ms after its request: a core whose every step is slow, none past a deadline alone. */
+class Slow implements CoreWorker {
+  onmessage: ((ev: { data: FromWorker }) => void) | null = null;
+  terminated = false;
+  /** Answers it gave (each after ms). */
+  answered = 0;
+  private inner = new InThread();
+
+  constructor(private ms: number) {
+    this.inner.onmessage = (ev) => {
+      if (ev.data.kind !== "answer") {
+        this.onmessage?.(ev);
+        return;
+      }
+      setTimeout(() => {
+        if (this.terminated) return;
+        this.answered++;
+        this.onmessage?.(ev);
+      }, this.ms);
+    };
+  }
+
+  postMessage(msg: ToWorker): void {
+    this.inner.postMessage(msg);
+  }
+
+  terminate(): void {
+    this.terminated = true;
+    this.inner.terminate();
+  }
+}
+
 /** Dying is a worker that dies (its error event) when it gets its module ("start") or its first request ("request"). */
 class Dying implements CoreWorker {
   onmessage: ((ev: { data: FromWorker }) => void) | null = null;
@@ -157,7 +189,7 @@ describe("RemoteEngine", () => {
     assert.equal((spawned[1] as Relay).loads, 1, "which compiled its module once");
   });
 
-  test("a call whose last step is overdue applies nothing of its plan", async () => {
+  test("a call whose last step runs past the deadline applies nothing of its plan", async () => {
     const c = caseNamed("phase-block-to-scalar");
     const app = new App();
     app.vault.reset(c.vault);
@@ -177,6 +209,50 @@ describe("RemoteEngine", () => {
     const out = await call(port, eng, c.tool, c.args, { now: c.now, tz: c.tz, lang: c.lang });
     assert.equal(out.answer, c.answer);
     assert.equal(diffTrees(app.vault.snapshot(), c.want), "");
+  });
+
+  test("a call's deadline bounds all its steps: steps each well under it that together pass it stop the call and its worker, nothing written", async () => {
+    const c = caseNamed("phase-block-to-scalar");
+    const app = new App();
+    app.vault.reset(c.vault);
+    const slow = new Slow(90);
+    const { eng, spawned } = engine([slow], { deadlineMs: () => 250 });
+    await eng.warm();
+    const port = new ObsidianVault(app as unknown as ObsidianApp);
+    const opts = { now: c.now, tz: c.tz, lang: c.lang };
+    const t = performance.now();
+    await assert.rejects(call(port, eng, c.tool, c.args, opts), /^Error: over 250 ms$/);
+    const took = performance.now() - t;
+    assert.ok(slow.answered >= 2, `${slow.answered} steps answered, each in 90 ms, before the deadline`);
+    assert.ok(slow.answered < 4, `the call did not get to its end: ${slow.answered} steps answered`);
+    // In-thread, the module's own work delays the timer: no tighter bound than "at the deadline or after".
+    assert.ok(took >= 250, `stopped at the deadline: ${took.toFixed(0)} ms`);
+    assert.equal(slow.terminated, true, "the worker running at the deadline is stopped");
+    assert.equal(eng.overdue, 1);
+    assert.equal(spawned.length, 2, "and replaced at once");
+    assert.equal(diffTrees(app.vault.snapshot(), c.vault), "", "nothing written");
+    // Each call has its own deadline: the same call, on the (fast) replacement, applies its plan.
+    const out = await call(port, eng, c.tool, c.args, opts);
+    assert.equal(out.answer, c.answer);
+    assert.equal(diffTrees(app.vault.snapshot(), c.want), "");
+    // A request outside a call still has the whole time limit to itself.
+    assert.match(await eng.call(req), /unknown tool/);
+  });
+
+  test("a call whose time ran out on the UI thread is refused at its next request, and its worker replaced", async () => {
+    const c = caseNamed("phase-block-to-scalar");
+    const app = new App();
+    app.vault.reset(c.vault);
+    const { eng, spawned } = engine([], { deadlineMs: () => 100 });
+    await eng.warm();
+    // The vault answers each read 60 ms later (a slow disk): the rounds are quick, the reads between them are not.
+    app.vault.io = () => new Promise((r) => setTimeout(r, 60));
+    const port = new ObsidianVault(app as unknown as ObsidianApp);
+    await assert.rejects(call(port, eng, c.tool, c.args, { now: c.now, tz: c.tz, lang: c.lang }), /^Error: over 100 ms$/);
+    assert.equal(eng.overdue, 1);
+    assert.equal((spawned[0] as Relay).terminated, true, "the worker is stopped");
+    assert.equal(spawned.length, 2, "and replaced, once");
+    assert.equal(diffTrees(app.vault.snapshot(), c.vault), "", "nothing written");
   });
 
   test("a worker whose memory grew past the bound is replaced after its answer, its replacement started and compiled before the next call", async () => {
@@ -233,6 +309,17 @@ describe("RemoteEngine", () => {
     assert.ok(!asked.includes("now") && !asked.includes("read_answer"), `the requests: ${asked.join(", ")}`);
     assert.equal(asked.filter((k) => k === "round").length, 2, `two rounds, one message each: ${asked.join(", ")}`);
     assert.ok(!asked.includes("call"));
+    // Each message the call sent: the first round's need checked in its round, the plan's
+    // check asked in the last round, the check's answer and the journal in one message.
+    assert.deepEqual(asked, ["round", "list", "round", "hosts"], `the requests: ${asked.join(", ")}`);
+    const hosts = sent.flatMap((m) => (m.kind === "host" ? [[m.request]] : m.kind === "hosts" ? [m.requests] : [])).map((rs) => rs.map((r) => (JSON.parse(r) as { kind: string }).kind));
+    assert.deepEqual(hosts, [["list"], ["check_plan", "new_journal"]]);
+    // Its journal's folder is left empty: the next call asks no sweep of it.
+    assert.deepEqual(await app.vault.adapter.list(".kessho/journal"), { files: [], folders: [] });
+    sent.length = 0;
+    await host.call(c.tool, c.args, { now: c.now, tz: c.tz, lang: c.lang });
+    const again = sent.flatMap((m) => (m.kind === "host" ? [m.request] : m.kind === "hosts" ? m.requests : [])).map((r) => (JSON.parse(r) as { kind: string }).kind);
+    assert.ok(again.length > 0 && !again.includes("sweep"), `the requests: ${again.join(", ")}`);
   });
 
   test("below the bound the worker is kept", async () => {

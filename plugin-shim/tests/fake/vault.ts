@@ -187,8 +187,9 @@ export class FakeVault {
     this.hooks.beforeChange?.(what, p);
   }
 
+  /** indexed: no segment of p starts with a dot (Obsidian's index leaves dot-folders out). */
   private indexed(p: string): boolean {
-    return !p.split("/").some((s) => s.startsWith("."));
+    return !p.startsWith(".") && !p.includes("/.");
   }
 
   getAbstractFileByPath(path: string): TAbstractFile | null {

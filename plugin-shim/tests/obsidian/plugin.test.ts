@@ -170,7 +170,7 @@ describe("plugin", () => {
     assert.match(tz.descEl.text, /Mars\/Olympus/);
     (tz.components[0] as TextComponent).input("Asia/Tokyo");
     // The time limit: out of bounds is said and not kept; in bounds is saved.
-    const limit = Setting.all.find((s) => s.nameEl.text === "Durée maximale d'une étape")!;
+    const limit = Setting.all.find((s) => s.nameEl.text === "Durée maximale d'un appel")!;
     (limit.components[0] as TextComponent).input("0");
     assert.match(limit.descEl.text, /⚠ 0: pas un nombre de secondes de 1 à 600/);
     assert.equal(plugin.settings.deadline, 10);
@@ -202,7 +202,7 @@ describe("plugin", () => {
       [
         ["Language", "lang"],
         ["Vault time zone", "tz"],
-        ["Time limit of a step", "deadline"],
+        ["Time limit of a call", "deadline"],
       ],
     );
     assert.deepEqual(Object.keys(defs[0]!.control.options!), ["auto", "en", "fr"]);
