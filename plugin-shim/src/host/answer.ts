@@ -15,18 +15,49 @@ export interface Snapshot {
   matches: { [key: string]: string[] };
   /** bytes of text held in files */
   used: number;
+  /** files' members as JSON (`"path":{…}`, comma-separated), written when each file was read, in pieces of about 64 KB: see snapshotJSON */
+  filesJSON: string[];
+  /** the members not yet joined into a piece of filesJSON, and their length */
+  pending: string[];
+  pendingLength: number;
 }
 
 /** newSnapshot is an empty snapshot; its maps have no prototype, so that any path is a key. */
 export function newSnapshot(): Snapshot {
   const map = <T>(): { [key: string]: T } => Object.create(null) as { [key: string]: T };
-  return { files: map(), missing: new Set(), dirs: map(), matches: map(), used: 0 };
+  return { files: map(), missing: new Set(), dirs: map(), matches: map(), used: 0, filesJSON: [], pending: [], pendingLength: 0 };
 }
 
-/** snapshotMembers are the snapshot's members for the request, the empty ones left out (Go's omitempty). */
-export function snapshotMembers(snap: Snapshot): object {
+/**
+ * snapshotJSON is the JSON object of rest's members and the snapshot's,
+ * the empty ones left out (Go's omitempty), files first. The files' text
+ * is the bulk of a request (1.8 MB for a dry run over 3,000 archives) and
+ * JSON.stringify took 44–49 ms of the UI thread over it in one task, a
+ * long task in headless Chromium; each file's member is written when it is
+ * read instead (filesJSON), in the task of its own read, joined with the
+ * members before it into pieces of about 64 KB, and only the pieces are
+ * joined here. The core reads members in any order.
+ */
+export function snapshotJSON(snap: Snapshot, rest: object): string {
   const some = <T extends object>(x: T): T | undefined => (Object.keys(x).length > 0 ? x : undefined);
-  return { files: some(snap.files), missing: some([...snap.missing]), dirs: some(snap.dirs), matches: some(snap.matches) };
+  const others = JSON.stringify({ ...rest, missing: some([...snap.missing]), dirs: some(snap.dirs), matches: some(snap.matches) });
+  const pieces = snap.pending.length > 0 ? [...snap.filesJSON, snap.pending.join(",")] : snap.filesJSON;
+  if (pieces.length === 0) return others;
+  return '{"files":{' + pieces.join(",") + "}" + (others === "{}" ? "}" : "," + others.slice(1));
+}
+
+/** putFile records file p in snap, as an object and as its JSON member. */
+export function putFile(snap: Snapshot, p: string, f: Snapshot["files"][string]): void {
+  snap.files[p] = f;
+  const json = JSON.stringify(p) + ":" + JSON.stringify(f);
+  snap.pending.push(json);
+  snap.pendingLength += json.length;
+  // Joined as they come, in pieces of about 64 KB, so that no task joins them all.
+  if (snap.pendingLength >= 64 * 1024) {
+    snap.filesJSON.push(snap.pending.join(","));
+    snap.pending = [];
+    snap.pendingLength = 0;
+  }
 }
 
 /** A need (core/vault.Need). */
@@ -62,12 +93,12 @@ export async function answerNeed(core: HostCore, v: VaultPort, need: Need, snap:
     const sha = sha256Hex(bytes);
     const text = decodeUTF8(bytes);
     if (text === null) {
-      snap.files[p] = { sha256: sha, not_utf8: true };
+      putFile(snap, p, { sha256: sha, not_utf8: true });
       return;
     }
     if (maxBytes > 0 && snap.used + bytes.length > maxBytes) throw await refusal(core, "too_much_text", p, { max: maxBytes });
     snap.used += bytes.length;
-    snap.files[p] = { sha256: sha, text };
+    putFile(snap, p, { sha256: sha, text });
   };
 
   // listDir returns folder p's entries as the core shows them (those patterns select, when given), kept in into[key]; nothing there goes into missing.
