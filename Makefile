@@ -119,7 +119,7 @@ BENCH_TIME       ?= 300ms
 BENCH_GO         := $(GO) test -run "^$$" -timeout 60m -benchtime $(BENCH_TIME)
 
 bench: $(BIN)
-	bash scripts/ensure-rg.sh
+	bash scripts/ensure-debian.sh rg ripgrep
 	@mkdir -p .work
 	@echo "loadavg: $$(cat /proc/loadavg 2>/dev/null)" > $(BENCH_OUT)
 	-bash -o pipefail -c '$(BENCH_GO) -bench "Tools/(1k|10k)/" -count $(BENCH_COUNT) ./host/internal/toolbench | tee -a $(BENCH_OUT)'

@@ -20,18 +20,26 @@ func sha(s string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-func TestAnswerFiles(t *testing.T) {
-	dir := t.TempDir()
-	makeTree(t, dir, map[string]string{
+// filesTree and filesNeed are a vault of a few kinds of file and a need
+// for each of them and for paths that are missing or run through a file
+// (TestAnswerFiles, and the Linux reads' TestReadBeneathOneOpen).
+var (
+	filesTree = map[string]string{
 		"notes/a.md":  "# A\nhello\n",
 		"notes/é.md":  "accents: é, ü\n",
 		"empty.md":    "",
 		"img/bin.png": "\x89PNG\xff\xfe\x00",
 		"plain":       "not a folder",
-	})
+	}
+	filesNeed = vault.Need{Files: []string{"notes/a.md", "notes/é.md", "empty.md", "img/bin.png", "nope.md", "gone/deep/x.md", "plain/x.md"}}
+)
+
+func TestAnswerFiles(t *testing.T) {
+	dir := t.TempDir()
+	makeTree(t, dir, filesTree)
 	v := openVault(t, dir)
 	var snap vault.Snapshot
-	err := v.Answer(vault.Need{Files: []string{"notes/a.md", "notes/é.md", "empty.md", "img/bin.png", "nope.md", "gone/deep/x.md", "plain/x.md"}}, &snap, 0)
+	err := v.Answer(filesNeed, &snap, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,15 +42,9 @@ func countOpenat2(t *testing.T, interrupt bool) *int {
 func TestReadBeneathOneOpen(t *testing.T) {
 	for _, interrupt := range []bool{false, true} {
 		dir := t.TempDir()
-		makeTree(t, dir, map[string]string{
-			"notes/a.md":  "# A\nhello\n",
-			"notes/é.md":  "accents: é, ü\n",
-			"empty.md":    "",
-			"img/bin.png": "\x89PNG\xff\xfe\x00",
-			"plain":       "not a folder",
-		})
+		makeTree(t, dir, filesTree)
 		v := openVault(t, dir)
-		need := vault.Need{Files: []string{"notes/a.md", "notes/é.md", "empty.md", "img/bin.png", "nope.md", "gone/deep/x.md", "plain/x.md"}}
+		need := filesNeed
 		calls := countOpenat2(t, interrupt)
 		var got vault.Snapshot
 		if err := v.Answer(need, &got, 0); err != nil {

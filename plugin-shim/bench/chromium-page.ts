@@ -9,28 +9,12 @@
 //   settled: n more of each once the page made 500 calls of each
 //   crossing: n of the smallest request to the worker and back
 
+import { diskTask } from "../tests/fake/disk";
 import { App } from "../tests/fake/obsidian";
 import { loadPlugin } from "../tests/fake/plugin";
 import { files, warmCalls, when } from "./project";
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * diskTask resolves in a task of its own, as a read, stat or listing of
- * Obsidian's adapter does (Node's fs on desktop, Capacitor's bridge on
- * mobile), not in a microtask: the fake vault waits on it (FakeVault.io),
- * as in the browser tests (a zero-delay MessageChannel: setTimeout clamps
- * to 4 ms).
- */
-function diskTask(): Promise<void> {
-  return new Promise((r) => {
-    waiting.push(r);
-    channel.port2.postMessage(null);
-  });
-}
-const waiting: (() => void)[] = [];
-const channel = new MessageChannel();
-channel.port1.onmessage = () => waiting.shift()?.();
 
 async function bench(n: number) {
   const js = await (await fetch("/main.js")).text();

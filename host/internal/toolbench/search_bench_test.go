@@ -23,7 +23,7 @@ const searchQuery = "deploy retry webhook"
 //
 //   - cli: whole processes side by side, one after the other in each
 //     round: `kessho search` with an up-to-date index (the native engine,
-//     the default) and `rg -il` with the same words (rg installed by scripts/ensure-rg.sh),
+//     the default) and `rg -il` with the same words (rg installed by make bench, scripts/ensure-debian.sh),
 //     their mean wall times and the ratio;
 //   - first-build/<engine>: `kessho search` as a whole process with no
 //     stored index (removed before each run), on each engine;
@@ -52,7 +52,7 @@ func BenchmarkSearch(b *testing.B) {
 				bin := kesshoBin(b)
 				rg, err := exec.LookPath("rg")
 				if err != nil {
-					b.Fatal("rg is not installed: scripts/ensure-rg.sh installs it (make bench runs it)")
+					b.Fatal("rg is not installed: scripts/ensure-debian.sh installs it (make bench runs it)")
 				}
 				search(b, v, engine.Native()) // the index up to date
 				kessho := exec.Command(bin, "--vault", gv.Dir, "search", searchQuery)

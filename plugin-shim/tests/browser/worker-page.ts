@@ -4,6 +4,7 @@
 // project of 3,000 archives, and calls the core on it.
 
 import { diffTrees } from "../cases";
+import { diskTask } from "../fake/disk";
 import { App } from "../fake/obsidian";
 import { loadPlugin, type LoadedPlugin } from "../fake/plugin";
 
@@ -57,17 +58,6 @@ function bigProject(n: number): Record<string, string> {
   files[`${base}/history.md`] = `# History — ${slug}\n\n` + lines.reverse().join("\n") + "\n";
   return files;
 }
-
-/** diskTask resolves in a task of its own, as a read from Obsidian's adapter does (a zero-delay MessageChannel: setTimeout clamps to 4 ms). */
-function diskTask(): Promise<void> {
-  return new Promise((r) => {
-    waiting.push(r);
-    channel.port2.postMessage(null);
-  });
-}
-const waiting: (() => void)[] = [];
-const channel = new MessageChannel();
-channel.port1.onmessage = () => waiting.shift()?.();
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const during = (t0: number, t1: number) => longTasks.filter((t) => t.start < t1 && t.start + t.duration > t0);
