@@ -97,11 +97,7 @@ func BenchmarkSearch(b *testing.B) {
 			b.Run("warm", func(b *testing.B) {
 				for _, name := range []string{"native", "wasm"} {
 					b.Run(name, func(b *testing.B) {
-						fresh, err := vaultfs.Open(gv.Dir)
-						if err != nil {
-							b.Fatal(err)
-						}
-						defer fresh.Close()
+						fresh := openFresh(b, gv.Dir)
 						search(b, fresh, engines[name])
 						search(b, fresh, engines[name]) // the listing kept from now on
 						var took []time.Duration
@@ -125,11 +121,7 @@ func BenchmarkSearch(b *testing.B) {
 				ctx := context.Background()
 				for _, name := range []string{"native", "wasm"} {
 					b.Run(name, func(b *testing.B) {
-						fresh, err := vaultfs.Open(gv.Dir)
-						if err != nil {
-							b.Fatal(err)
-						}
-						defer fresh.Close()
+						fresh := openFresh(b, gv.Dir)
 						p, err := DryRun(ctx, fresh, engines[name], "mem_archive", archive, opts)
 						if err != nil {
 							b.Fatal(err)
@@ -167,6 +159,17 @@ func BenchmarkSearch(b *testing.B) {
 			})
 		})
 	}
+}
+
+// openFresh opens the vault in dir anew (no listing kept yet), closed
+// when b ends.
+func openFresh(b *testing.B, dir string) *vaultfs.Vault {
+	v, err := vaultfs.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { v.Close() })
+	return v
 }
 
 // fileCounting is an engine that counts the files its requests carry
