@@ -6,7 +6,7 @@ import { answerNeed, newSnapshot, snapshotJSON, type Need } from "./answer";
 import { apply } from "./apply";
 import { ask, refusal, render, type HostCore } from "./core";
 import type { Plan } from "./plan";
-import type { VaultPort } from "./port";
+import { nextTask, type VaultPort } from "./port";
 import { recoverJournals, type RecoverOptions } from "./journal";
 import { SearchCarry, splitTail } from "./search";
 
@@ -150,18 +150,6 @@ export async function call(v: VaultPort, eng: Engine, tool: string, args: string
  * call's crossings stay as they are.
  */
 const largeRequest = 256 * 1024;
-
-/** nextTask resolves in a new task of the event loop (a MessageChannel message: no timer clamping), so that what follows does not lengthen the current one. */
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => {
-    const ch = new MessageChannel();
-    ch.port1.onmessage = () => {
-      ch.port1.close();
-      resolve();
-    };
-    ch.port2.postMessage(null);
-  });
-}
 
 /** runRounds is call's loop once its journals are recovered: rounds until the core answers, then the plan applied. */
 async function runRounds(

@@ -87,6 +87,36 @@ export function sha256Hex(bytes: Uint8Array): string {
   return bytesToHex(sha256(bytes));
 }
 
+/** The size of the pieces sha256HexInTasks hashes, a task each. */
+export const hashPiece = 64 * 1024;
+
+/**
+ * sha256HexInTasks is sha256Hex, hashing 64 KB a task: a call's large
+ * files (a 3,000-archive project's history.md is 300 KB) hashed at once
+ * held the UI thread for a task of 50–60 ms in a fresh page, where the
+ * JavaScript hash is not yet optimized (tests/browser/worker.test.ts).
+ */
+export async function sha256HexInTasks(bytes: Uint8Array): Promise<string> {
+  const h = sha256.create();
+  for (let i = 0; i < bytes.length; i += hashPiece) {
+    if (i > 0) await nextTask();
+    h.update(bytes.subarray(i, i + hashPiece));
+  }
+  return bytesToHex(h.digest());
+}
+
+/** nextTask resolves in a new task of the event loop (a MessageChannel message: no timer clamping), so that what follows does not lengthen the current one. */
+export function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      resolve();
+    };
+    ch.port2.postMessage(null);
+  });
+}
+
 const encoder = new TextEncoder();
 
 /** textHash returns the precondition string of a text: "sha256:<hex>" of its UTF-8 bytes. */

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { newSnapshot, putFile, snapshotJSON } from "../../src/host/answer";
+import { hashPiece, sha256Hex, sha256HexInTasks } from "../../src/host/port";
 
 describe("snapshotJSON", () => {
   test("is the snapshot's JSON, whatever the number of pieces its files were joined in", () => {
@@ -27,5 +28,16 @@ describe("snapshotJSON", () => {
       if (n === 700) assert.ok(snap.filesJSON.length > 1, "700 files make more than one piece");
     }
     assert.equal(snapshotJSON(newSnapshot(), {}), "{}");
+  });
+});
+
+describe("sha256HexInTasks", () => {
+  test("is sha256Hex, whatever the number of pieces", async () => {
+    for (const n of [0, 1, hashPiece - 1, hashPiece, hashPiece + 1, 5 * hashPiece + 7]) {
+      const bytes = new Uint8Array(n);
+      for (let i = 0; i < n; i++) bytes[i] = (i * 31 + 7) & 0xff;
+      assert.equal(await sha256HexInTasks(bytes), sha256Hex(bytes), `${n} bytes`);
+    }
+    assert.equal(await sha256HexInTasks(new TextEncoder().encode("abc")), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   });
 });
