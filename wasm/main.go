@@ -9,6 +9,8 @@
 //	                                  returns the answer as ptr<<32 | len
 //	handle_host(ptr, n uint32) uint64 the same with hostlogic.Handle: the
 //	                                  decisions a host makes (docs/HOSTS.md)
+//	round(ptr, n uint32) uint64       the same with hostlogic.Round: one
+//	                                  round of a call in one call (the plugin)
 //
 // Build it as a reactor (the host calls _initialize once; main never runs):
 //
@@ -64,6 +66,17 @@ func handle(ptr, n uint32) uint64 { return serve(ptr, n, core.Handle) }
 //go:wasmexport handle_host
 func handleHost(ptr, n uint32) uint64 { return serve(ptr, n, hostlogic.Handle) }
 
+//go:wasmexport round
+func round(ptr, n uint32) uint64 {
+	return serve(ptr, n, func(in []byte) []byte {
+		out, err := hostlogic.Round(in)
+		if err != nil {
+			return nil
+		}
+		return out
+	})
+}
+
 // serve runs f on the n bytes at ptr and pins its answer.
 func serve(ptr, n uint32, f func([]byte) []byte) uint64 {
 	in, ok := pinned[ptr]
@@ -74,6 +87,11 @@ func serve(ptr, n uint32, f func([]byte) []byte) uint64 {
 		return 0
 	}
 	out := f(in[:n])
+	if out == nil {
+		// f refused its input (round's): the host broke the protocol.
+		runtime.Gosched()
+		return 0
+	}
 	res := uint64(pin(out))<<32 | uint64(len(out))
 	runtime.Gosched()
 	return res

@@ -168,22 +168,33 @@ func nonNil(s []string) []string {
 // readAnswer is ReadAnswer for a host that prints Printed once the
 // plan, sent only when there is one, has landed.
 func readAnswer(raw []byte) any {
+	out, _ := readAnswerChecked(raw)
+	return out
+}
+
+// readAnswerChecked is readAnswer and the request a host sends first
+// about what it read: check_need of a need, check_plan without nodes of a
+// plan (nil: neither, or an invalid answer). Round runs it at once.
+func readAnswerChecked(raw []byte) (any, *request) {
 	a, err := ReadAnswer(raw)
 	switch {
 	case err != nil:
-		return map[string]any{"invalid": err.Error()}
+		return map[string]any{"invalid": err.Error()}, nil
 	case a.Need != nil:
+		check := &request{Kind: "check_need", Need: *a.Need}
 		if a.Search != nil {
 			// A batch of the search index: the host stores it (its bytes
 			// follow the answer's JSON) under this id.
-			return map[string]any{"need": a.Need, "search": map[string]string{"id": a.Search.ID}}
+			return map[string]any{"need": a.Need, "search": map[string]string{"id": a.Search.ID}}, check
 		}
-		return map[string]any{"need": a.Need}
+		return map[string]any{"need": a.Need}, check
 	}
 	out := map[string]any{"ok": *a.OK, "printed": string(a.Printed())}
+	var check *request
 	if *a.OK && len(a.Plan) > 0 {
 		out["plan"] = a.Plan
 		out["conflict"] = a.Conflict
+		check = &request{Kind: "check_plan", Plan: a.Plan}
 	}
 	if a.Search != nil {
 		// The index to store, and the answer without it: what a host
@@ -194,7 +205,7 @@ func readAnswer(raw []byte) any {
 			out["raw"] = string(b)
 		}
 	}
-	return out
+	return out, check
 }
 
 // errNeed stops a decision that needs a path the host has not sent.

@@ -5,41 +5,42 @@ const text = "---\nphase: draft # a comment\ntags: [a, b]\n---\n# Warm-up\n";
 const start = { tool: "mem_update_phase", args: { slug: "warm-up", phase: "review" }, now: "2026-01-01T00:00:00Z", tz: "UTC" };
 const plan = [{ op: "write", path: context, expect: "sha256:" + "0".repeat(64), text: text.replace("draft", "review") }];
 
+const head = '{"tool":"mem_update_phase","args":{"slug":"warm-up","phase":"review"},"now":';
+const vault = {
+  files: { [context]: { sha256: "0".repeat(64), text } },
+  missing: ["10-episodes/archived/warm-up/context.md", "10-episodes/domains/warm-up/context.md"],
+  dirs: { "10-episodes/projects": ["warm-up/"], "10-episodes/domains": [], "10-episodes/archived": [] },
+};
+
 /**
  * warmupRequest is a whole call's last round, vault included: a phase set
  * in a note with frontmatter. It touches no vault (the core is pure; its
  * answer is dropped).
  */
-export const warmupRequest = JSON.stringify({
-  ...start,
-  files: { [context]: { sha256: "0".repeat(64), text } },
-  missing: ["10-episodes/archived/warm-up/context.md", "10-episodes/domains/warm-up/context.md"],
-  dirs: { "10-episodes/projects": ["warm-up/"], "10-episodes/domains": [], "10-episodes/archived": [] },
-});
+export const warmupRequest = JSON.stringify({ ...start, ...vault });
 
-/** A request for the module's handle (core.Handle) or handle_host (hostlogic.Handle) export. */
+/**
+ * A request for the module's handle (core.Handle), handle_host
+ * (hostlogic.Handle) or round (hostlogic.Round) export; a round's request
+ * is its input: the time, NUL, the request's head, NUL, the rest.
+ */
 export interface Warmup {
-  entry: "handle" | "handle_host";
+  entry: "handle" | "handle_host" | "round";
   request: string;
 }
 
 /**
  * warmups are what each new instance runs once, their answers dropped: the
  * requests of a whole call that writes, in the order the plugin sends them
- * (the first round and its need, the host's time and readings, the need's
- * check and a listing, the last round, the plan's check and its journal).
- * The engine compiles a function of the module the first time it runs
- * (Chromium and Node compile lazily), so each kind run here is one the
- * user's first call does not wait for.
+ * (the first round, a listing, the last round, the plan's check and its
+ * journal). The engine compiles a function of the module the first time
+ * it runs (Chromium and Node compile lazily), so each kind run here is one
+ * the user's first call does not wait for.
  */
 export const warmups: Warmup[] = [
-  { entry: "handle_host", request: JSON.stringify({ kind: "now", now: "2026-01-01T00:00:00.000Z" }) },
-  { entry: "handle", request: JSON.stringify(start) },
-  { entry: "handle_host", request: JSON.stringify({ kind: "read_answer", answer: JSON.stringify({ need: { files: [context] } }) }) },
-  { entry: "handle_host", request: JSON.stringify({ kind: "check_need", need: { files: [context], dirs: ["10-episodes/projects"] } }) },
+  { entry: "round", request: start.now + "\u0000" + head + "\u0000" + ',"tz":"UTC"}' },
   { entry: "handle_host", request: JSON.stringify({ kind: "list", names: ["warm-up/", "notes.md"], patterns: null }) },
-  { entry: "handle", request: warmupRequest },
-  { entry: "handle_host", request: JSON.stringify({ kind: "read_answer", answer: JSON.stringify({ ok: true, result: { slug: "warm-up", summary_md: "**warm-up**" }, plan }) }) },
+  { entry: "round", request: start.now + "\u0000" + head + "\u0000" + ',"tz":"UTC",' + JSON.stringify(vault).slice(1) },
   { entry: "handle_host", request: JSON.stringify({ kind: "check_plan", plan, nodes: { [context]: plan[0]!.expect, "10-episodes": "folder", "10-episodes/projects": "folder", "10-episodes/projects/warm-up": "folder" } }) },
   { entry: "handle_host", request: JSON.stringify({ kind: "new_journal", plan, now: "2026-01-01T00:00:00.000Z", suffix: "00000000" }) },
 ];

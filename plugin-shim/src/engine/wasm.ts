@@ -8,7 +8,7 @@
 
 import { ConsoleStdout, File, OpenFile, WASI, WASIProcExit } from "@bjorn3/browser_wasi_shim";
 import { decompress as unzstd } from "fzstd";
-import { runRound, type Engine, type Round, type RoundRequest } from "../host/call";
+import { type Engine, type Round, type RoundRequest } from "../host/call";
 import type { HostCore } from "../host/core";
 import type { Warmup } from "./warmup";
 
@@ -20,6 +20,7 @@ interface Exports {
   free: (ptr: number) => void;
   handle: (ptr: number, n: number) => bigint;
   handle_host: (ptr: number, n: number) => bigint;
+  round: (ptr: number, n: number) => bigint;
 }
 
 const encoder = new TextEncoder();
@@ -70,9 +71,13 @@ export class WasmEngine implements Engine, HostCore {
     return out;
   }
 
-  /** round runs one round of a call (runRound), each of its steps a call into this module. */
+  /**
+   * round runs one round of a call: what runRound asks in four requests
+   * (now, handle, read_answer, the check), in one call into the module
+   * (its round export, hostlogic.Round).
+   */
   round(r: RoundRequest): Promise<Round> {
-    return runRound(this, this, r);
+    return this.enqueue(() => this.run((inst) => roundIn(inst, r)));
   }
 
   /** memoryBytes is the running instance's linear memory, in bytes (0: none). */
@@ -93,10 +98,15 @@ export class WasmEngine implements Engine, HostCore {
     return next;
   }
 
-  private async callNow(request: string, entry: "handle" | "handle_host"): Promise<string> {
+  private callNow(request: string, entry: "handle" | "handle_host"): Promise<string> {
+    return this.run((inst) => handle(inst, request, entry));
+  }
+
+  /** run runs f on the instance (started first when there is none); a failure discards the instance. */
+  private async run<T>(f: (inst: Exports) => T): Promise<T> {
     const inst = this.instance ?? (await this.start());
     try {
-      return handle(inst, request, entry);
+      return f(inst);
     } catch (err) {
       this.instance = null;
       throw this.failure(err);
@@ -124,7 +134,10 @@ export class WasmEngine implements Engine, HostCore {
       const instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi.wasiImport });
       const exports = instance.exports as unknown as Exports;
       wasi.initialize(instance as unknown as { exports: Exports });
-      for (const w of this.warmups) handle(exports, w.request, w.entry);
+      for (const w of this.warmups) {
+        if (w.entry === "round") exports.free(exchange(exports, w.request, null, "round").byteOffset);
+        else handle(exports, w.request, w.entry);
+      }
       this.started++;
       this.instance = exports;
       return exports;
@@ -149,8 +162,45 @@ export class WasmEngine implements Engine, HostCore {
  */
 function handle(inst: Exports, request: string, entry: "handle" | "handle_host"): string {
   const nul = request.indexOf("\u0000");
-  const json = encoder.encode(nul < 0 ? request : request.slice(0, nul));
-  const tail = nul < 0 ? null : fromBase64(request.slice(nul + 1));
+  const out = exchange(inst, nul < 0 ? request : request.slice(0, nul), nul < 0 ? null : request.slice(nul + 1), entry);
+  const end = out.indexOf(0);
+  const answer = end < 0 ? decoder.decode(out) : decoder.decode(out.subarray(0, end)) + "\u0000" + toBase64(out.subarray(end + 1));
+  inst.free(out.byteOffset);
+  return answer;
+}
+
+/**
+ * roundIn runs r through the module's round export (hostlogic.Round): its
+ * input is the time, NUL, the request's head, NUL, the rest (and the
+ * search index after a NUL); its output the read, NUL, the check, NUL,
+ * then core.Handle's answer (and the index it hands back, after a NUL).
+ */
+function roundIn(inst: Exports, r: RoundRequest): Round {
+  const after = r.after ?? "";
+  const out = exchange(inst, r.now + "\u0000" + r.head + "\u0000" + r.tail, after === "" ? null : after.slice(1), "round");
+  const a = out.indexOf(0);
+  const b = a < 0 ? -1 : out.indexOf(0, a + 1);
+  if (b < 0) throw new Error("the module broke the call protocol (a round's answer has no read and check)");
+  const c = out.indexOf(0, b + 1);
+  const round: Round = {
+    read: decoder.decode(out.subarray(0, a)),
+    raw: decoder.decode(out.subarray(b + 1, c < 0 ? out.length : c)),
+    index: c < 0 ? "" : toBase64(out.subarray(c + 1)),
+  };
+  if (b > a + 1) round.check = decoder.decode(out.subarray(a + 1, b));
+  inst.free(out.byteOffset);
+  return round;
+}
+
+/**
+ * exchange writes a request into the module's memory (text as UTF-8,
+ * then, when there is an index, a NUL and the index's bytes from its
+ * base64), calls entry on it and returns the answer's bytes: a view of
+ * the module's memory for the caller to read, then free.
+ */
+function exchange(inst: Exports, text: string, index: string | null, entry: "handle" | "handle_host" | "round"): Uint8Array {
+  const json = encoder.encode(text);
+  const tail = index === null ? null : fromBase64(index);
   const n = json.length + (tail === null ? 0 : 1 + tail.length);
   const ptr = inst.alloc(n) >>> 0;
   const into = new Uint8Array(inst.memory.buffer, ptr, n);
@@ -165,11 +215,7 @@ function handle(inst: Exports, request: string, entry: "handle" | "handle_host")
   const outPtr = Number(res >> 32n);
   const outLen = Number(res & 0xffffffffn);
   // A fresh view: the memory may have grown (and the old buffer detached).
-  const out = new Uint8Array(inst.memory.buffer, outPtr, outLen);
-  const end = out.indexOf(0);
-  const answer = end < 0 ? decoder.decode(out) : decoder.decode(out.subarray(0, end)) + "\u0000" + toBase64(out.subarray(end + 1));
-  inst.free(outPtr);
-  return answer;
+  return new Uint8Array(inst.memory.buffer, outPtr, outLen);
 }
 
 /** toBase64 is bytes in base64 (btoa over chunks: no Uint8Array.toBase64 on every platform). */

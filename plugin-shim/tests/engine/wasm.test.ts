@@ -125,10 +125,16 @@ describe("warm-up", () => {
     const { warmups } = await import("../../src/engine/warmup");
     const eng = new WasmEngine(() => WebAssembly.compile(readFileSync(wasmPath)));
     const answers: string[] = [];
-    for (const w of warmups) answers.push(await (w.entry === "handle" ? eng.call(w.request) : eng.host(w.request)));
-    const kinds = warmups.map((w) => (w.entry === "handle" ? "call" : (JSON.parse(w.request) as { kind: string }).kind));
-    assert.deepEqual(kinds, ["now", "call", "read_answer", "check_need", "list", "call", "read_answer", "check_plan", "new_journal"]);
-    const want = [/^\{"now":"2026-01-01T00:00:00Z"\}$/, /^\{"need":\{/, /^\{"need":\{/, /^\{"ok":true\}$/, /^\{"names":\["notes.md","warm-up\/"\]\}$/, /^\{"ok":true,"result":\{/, /^\{"conflict":"","ok":true,"plan":\[/, /^\{"ok":true\}$/, /^\{"id":"/];
+    for (const w of warmups) {
+      if (w.entry === "round") {
+        const [now, head, tail] = w.request.split("\u0000") as [string, string, string];
+        const r = await eng.round({ now, head, tail });
+        answers.push(r.read + " | " + (r.check ?? ""));
+      } else answers.push(await (w.entry === "handle" ? eng.call(w.request) : eng.host(w.request)));
+    }
+    const kinds = warmups.map((w) => (w.entry === "handle_host" ? (JSON.parse(w.request) as { kind: string }).kind : w.entry));
+    assert.deepEqual(kinds, ["round", "list", "round", "check_plan", "new_journal"]);
+    const want = [/^\{"need":\{.* \| \{"ok":true\}$/, /^\{"names":\["notes.md","warm-up\/"\]\}$/, /^\{"conflict":"","ok":true,"plan":\[.* \| \{"need":\[/, /^\{"ok":true\}$/, /^\{"id":"/];
     for (const [i, a] of answers.entries()) assert.match(a, want[i]!, `warm-up ${i} (${kinds[i]})`);
   });
 });

@@ -1,0 +1,52 @@
+package hostlogic
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+
+	"kessho/core"
+)
+
+// ErrRoundInput is Round's refusal of input that is not now NUL head NUL rest.
+var ErrRoundInput = errors.New("a round's input is not: the time, NUL, the request's head, NUL, the rest")
+
+// Round runs one round of a call as the plugin's worker asks it, in one
+// call into the module where it took four (docs/HOSTS.md, "A call"): the
+// time made canonical (the "now" request), core.Handle on the request
+// built around it, the answer read (read_answer), and the first question
+// a host asks of what it read (check_need of a need, check_plan without
+// nodes of a plan). The answer's text crosses the module's boundary once,
+// not escaped into a second request.
+//
+// The input is the time as the host gives it, a NUL, the request's JSON
+// up to its time (ending `"now":`), a NUL, then the rest of the request:
+// its JSON after the time, and, when it carries a search index, a NUL and
+// the index's bytes (docs/HOSTS.md, section 6).
+//
+// The output is the read (read_answer's answer), a NUL, the check's
+// answer ("" when the read has neither need nor plan, or is invalid), a
+// NUL, then core.Handle's answer as it is (its JSON, and a NUL and the
+// index's bytes when it hands one back). Neither JSON holds a raw NUL.
+func Round(input []byte) ([]byte, error) {
+	now, rest, ok := bytes.Cut(input, []byte{0})
+	if !ok {
+		return nil, ErrRoundInput
+	}
+	head, rest, ok := bytes.Cut(rest, []byte{0})
+	if !ok {
+		return nil, ErrRoundInput
+	}
+	quoted, _ := json.Marshal(CanonicalNow(string(now)))
+	req := make([]byte, 0, len(head)+len(quoted)+len(rest))
+	req = append(append(append(req, head...), quoted...), rest...)
+	raw := core.Handle(req)
+	answerJSON, _, _ := bytes.Cut(raw, []byte{0})
+	read, check := readAnswerChecked(answerJSON)
+	out := append(answer(read), 0)
+	if check != nil {
+		out = append(out, answer(check.run())...)
+	}
+	out = append(out, 0)
+	return append(out, raw...), nil
+}
