@@ -91,16 +91,34 @@ type ErrorBody struct {
 // (search.Join): they are its Search.Index. An answer carrying an index
 // is followed by it the same way.
 func Handle(request []byte) []byte {
+	_, out := HandleAnswer(request)
+	return out
+}
+
+// HandleAnswer is Handle, with the answer also as the value its JSON
+// encodes, for a host in the same module that reads it at once
+// (hostlogic.Round): it need not decode what was just encoded. When the
+// answer carries a search index, its Search.Index is the index's bytes
+// in the JSON's buffer, after the NUL.
+func HandleAnswer(request []byte) (Answer, []byte) {
 	ans := handle(request)
 	out, err := EncodeAnswer(ans)
 	if err != nil {
-		out, _ = json.Marshal(errorAnswer(fault.Internalf("encoding the answer: %v", err), "en"))
-		return out
+		ans = errorAnswer(fault.Internalf("encoding the answer: %v", err), "en")
+		out, _ = json.Marshal(ans)
+		return ans, out
 	}
 	if ans.Search != nil {
+		n := len(out)
 		out = search.Prepend(out, ans.Search.Index)
+		carry := *ans.Search
+		carry.Index = nil
+		if len(out) > n {
+			carry.Index = out[n+1:]
+		}
+		ans.Search = &carry
 	}
-	return out
+	return ans, out
 }
 
 // EncodeAnswer is json.Marshal(ans), byte for byte, without its second

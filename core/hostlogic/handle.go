@@ -168,15 +168,15 @@ func nonNil(s []string) []string {
 // readAnswer is ReadAnswer for a host that prints Printed once the
 // plan, sent only when there is one, has landed.
 func readAnswer(raw []byte) any {
-	out, _ := readAnswerChecked(raw)
+	out, _ := readAnswerChecked(ReadAnswer(raw))
 	return out
 }
 
-// readAnswerChecked is readAnswer and the request a host sends first
-// about what it read: check_need of a need, check_plan without nodes of a
-// plan (nil: neither, or an invalid answer). Round runs it at once.
-func readAnswerChecked(raw []byte) (any, *request) {
-	a, err := ReadAnswer(raw)
+// readAnswerChecked is readAnswer of an answer ReadAnswer read (or
+// Round's fast path) and the request a host sends first about it:
+// check_need of a need, check_plan without nodes of a plan (nil:
+// neither, or an invalid answer). Round runs that request at once.
+func readAnswerChecked(a Read, err error) (any, *request) {
 	switch {
 	case err != nil:
 		return map[string]any{"invalid": err.Error()}, nil

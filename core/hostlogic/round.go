@@ -40,13 +40,35 @@ func Round(input []byte) ([]byte, error) {
 	quoted, _ := json.Marshal(CanonicalNow(string(now)))
 	req := make([]byte, 0, len(head)+len(quoted)+len(rest))
 	req = append(append(append(req, head...), quoted...), rest...)
-	raw := core.Handle(req)
-	answerJSON, _, _ := bytes.Cut(raw, []byte{0})
-	read, check := readAnswerChecked(answerJSON)
-	out := append(answer(read), 0)
+	ans, raw := core.HandleAnswer(req)
+	read, check := readAnswerChecked(readOf(ans, raw))
+	readJSON := answer(read)
+	var checkJSON []byte
 	if check != nil {
-		out = append(out, answer(check.run())...)
+		checkJSON = answer(check.run())
 	}
-	out = append(out, 0)
+	out := make([]byte, 0, len(readJSON)+1+len(checkJSON)+1+len(raw))
+	out = append(append(out, readJSON...), 0)
+	out = append(append(out, checkJSON...), 0)
 	return append(out, raw...), nil
+}
+
+// readOf is ReadAnswer of raw, the answer ans encoded, read from ans
+// itself where that gives the same Read: a success (its plan and result,
+// often a note's text, not decoded again) or a refusal with its error
+// body (the body encoded alone, as json.Marshal wrote it inside raw). A
+// need, small, and any answer not of these shapes are decoded from raw as
+// ReadAnswer does, so that every word of its verdict stays the same.
+func readOf(ans core.Answer, raw []byte) (Read, error) {
+	switch {
+	case ans.Need != nil || ans.OK == nil:
+	case *ans.OK && ans.Error == nil:
+		return Read{Answer: ans}, nil
+	case !*ans.OK && ans.Error != nil:
+		if body, err := json.Marshal(ans.Error); err == nil {
+			return Read{Answer: ans, ErrorJSON: body}, nil
+		}
+	}
+	answerJSON, _, _ := bytes.Cut(raw, []byte{0})
+	return ReadAnswer(answerJSON)
 }
