@@ -8,11 +8,19 @@
 // Chromium (chromium-page.ts, the core in its Web Worker): the module
 //   ready in the worker, the first call once it is, warm calls.
 //
+// Options: --chromium (the Chromium parts alone), --calls (the calls alone;
+// KESSHO_BENCH_WARMUP=n first makes n calls of each kind on another
+// project, KESSHO_BENCH_EACH=1 prints every page's calls), --search (the
+// search alone), --profile [--in-thread] (a CPU profile of a fresh page's
+// calls, written to .work/; KESSHO_PROFILE_WARMUP and KESSHO_PROFILE_CALLS
+// set the calls before and during it; names need KESSHO_NO_MINIFY=1 and a
+// module built without -ldflags="-s -w", given as KESSHO_WASM).
+//
 // Budgets (issue 15, in Chromium): first call once the module is compiled
 // under 400 ms, warm calls under 5 ms. Printed, never asserted by a test.
 
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { App } from "../tests/fake/obsidian";
 import { loadPlugin } from "../tests/fake/plugin";
@@ -41,8 +49,10 @@ async function cold(): Promise<void> {
 
 async function main(): Promise<void> {
   if (process.argv.includes("--cold")) return cold();
-  // npm run bench -- --chromium: the Chromium parts alone; --search: the search alone.
+  // npm run bench -- --chromium: the Chromium parts alone; --search: the search alone; --calls: the calls alone.
   if (process.argv.includes("--search")) return searchInChromium();
+  if (process.argv.includes("--calls")) return inChromium();
+  if (process.argv.includes("--profile")) return profileInChromium(process.argv.includes("--in-thread"));
   if (process.argv.includes("--chromium")) return inChromium().then(searchInChromium);
   const js = mainJs();
   console.log(`main.js: ${(Buffer.byteLength(js) / 1e6).toFixed(2)} MB`);
@@ -131,7 +141,7 @@ async function inChromium(): Promise<void> {
     for (let i = 0; i < 5; i++) {
       const page = await browser.context.newPage();
       await page.goto(browser.base + "/");
-      runs.push((await page.evaluate("kesshoBench(50)")) as PageRun);
+      runs.push((await page.evaluate(`kesshoBench(50, ${Number(process.env["KESSHO_BENCH_WARMUP"] || 0)})`)) as PageRun);
       await page.close();
     }
   } finally {
@@ -148,10 +158,55 @@ async function inChromium(): Promise<void> {
   const sw = runs.flatMap((r) => r.settled.write);
   const sr = runs.flatMap((r) => r.settled.read);
   console.log(`  the same, once the page made 500 calls of each: mem_update_phase median ${ms(median(sw))}, p90 ${ms(p90(sw))}; mem_read_context median ${ms(median(sr))}, p90 ${ms(p90(sr))}`);
+  // How a fresh page's warm calls speed up: the median of each 25 calls, across the pages.
+  const buckets: string[] = [];
+  for (let i = 0; i < runs[0]!.write.length; i += 25) buckets.push(ms(median(runs.flatMap((r) => r.write.slice(i, i + 25)))));
+  console.log(`  mem_update_phase by 25 calls of a fresh page: ${buckets.join(", ")}`);
+  if (process.env["KESSHO_BENCH_EACH"]) for (const r of runs) console.log(`  page: ${r.write.map((x) => x.toFixed(1)).join(" ")}`);
   const crossing = runs.flatMap((r) => r.crossing);
   console.log(`  one crossing to the worker and back (the smallest host request): median ${ms(median(crossing))}, p90 ${ms(p90(crossing))}`);
   const ok = first < 400 && median(write) < 5;
   console.log(`Chromium budgets (first call once compiled < 400 ms, warm < 5 ms): ${ok ? "met" : "NOT MET"}`);
+}
+
+/**
+ * profileInChromium takes a CPU profile of a fresh page's first 50 warm
+ * calls of each kind (chromium-page.ts's kesshoProfileCalls), the core on
+ * the page's thread when inThread (so that the profile sees the module's
+ * functions), and prints where the time went, by function.
+ */
+async function profileInChromium(inThread: boolean): Promise<void> {
+  const browser = await openChromium("../../bench/chromium-page.ts", "Kessho bench");
+  try {
+    const page = await browser.context.newPage();
+    await page.goto(browser.base + "/");
+    await page.evaluate(`kesshoProfilePrep(${inThread}, ${Number(process.env["KESSHO_PROFILE_WARMUP"] || 0)})`);
+    const cdp = await browser.context.newCDPSession(page);
+    await cdp.send("Profiler.enable");
+    await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
+    await cdp.send("Profiler.start");
+    const t = performance.now();
+    const r = (await page.evaluate(`kesshoProfileCalls(${Number(process.env["KESSHO_PROFILE_CALLS"] || 50)})`)) as { write: number[]; read: number[] };
+    const wall = performance.now() - t;
+    const { profile } = await cdp.send("Profiler.stop");
+    const out = join(repoDir, ".work", `plugin-profile-${inThread ? "in-thread" : "worker"}.cpuprofile`);
+    writeFileSync(out, JSON.stringify(profile));
+    const self = new Map<string, number>();
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    const deltas = profile.timeDeltas ?? [];
+    (profile.samples ?? []).forEach((id, i) => {
+      const f = byId.get(id)!.callFrame;
+      const key = `${f.functionName || "(anonymous)"} ${f.url.startsWith("wasm") ? "[wasm]" : f.url.split("/").pop()}`;
+      self.set(key, (self.get(key) ?? 0) + (deltas[i + 1] ?? 0) / 1000);
+    });
+    const total = [...self.values()].reduce((a, b) => a + b, 0);
+    console.log(`profile of 50 + 50 calls (${inThread ? "core on the page's thread" : "core in its worker"}): wall ${ms(wall)}, write median ${ms(median(r.write))}, read median ${ms(median(r.read))}; sampled ${ms(total)}; written to ${relative(repoDir, out)}`);
+    const wasm = [...self].filter(([k]) => k.endsWith("[wasm]")).reduce((a, [, v]) => a + v, 0);
+    console.log(`  in wasm ${ms(wasm)}`);
+    for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`  ${ms(v).padStart(9)}  ${k}`);
+  } finally {
+    await browser.close();
+  }
 }
 
 /** The query of the Go search benchmarks (host/internal/toolbench, searchQuery). */

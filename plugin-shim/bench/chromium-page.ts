@@ -16,7 +16,7 @@ import { files, warmCalls, when } from "./project";
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function bench(n: number) {
+async function bench(n: number, warmupCalls = 0) {
   const js = await (await fetch("/main.js")).text();
   const app = new App(files);
   app.vault.io = diskTask;
@@ -28,6 +28,14 @@ async function bench(n: number) {
   const ready = performance.now();
   await pause(100);
   const call = (tool: string, args: object) => plugin.api.callText(tool, args, when);
+  if (warmupCalls > 0) {
+    const made = await call("mem_init_project", { slug: "warm-up" });
+    if (!made.startsWith(`{"ok":true`)) throw new Error(made);
+    for (let i = 0; i < warmupCalls; i++) {
+      await call("mem_update_phase", { slug: "warm-up", phase: i % 2 ? "review" : "build" });
+      await call("mem_read_context", { slug: "warm-up" });
+    }
+  }
   let t = performance.now();
   const a = await call("mem_update_phase", { slug: "alpha", phase: "review" });
   const first = performance.now() - t;
@@ -81,3 +89,25 @@ async function search(n: number, query: string) {
 }
 
 Object.assign(globalThis, { kesshoBench: bench, kesshoSearch: search });
+
+/** The plugin loaded and warmed for a profile (bench.ts --profile), on this thread when inThread. */
+let profiled: { call: (tool: string, args: object) => Promise<string> } | null = null;
+
+async function profilePrep(inThread: boolean, warm = 0) {
+  if (inThread) delete (globalThis as { Worker?: unknown }).Worker;
+  const app = new App(files);
+  app.vault.io = diskTask;
+  const plugin = await loadPlugin(await (await fetch("/main.js")).text(), app);
+  await plugin.engine.warm();
+  await pause(100);
+  const call = (tool: string, args: object) => plugin.api.callText(tool, args, when);
+  await call("mem_update_phase", { slug: "alpha", phase: "review" });
+  await warmCalls(call, warm);
+  profiled = { call };
+}
+
+async function profileCalls(n: number) {
+  return warmCalls(profiled!.call, n);
+}
+
+Object.assign(globalThis, { kesshoProfilePrep: profilePrep, kesshoProfileCalls: profileCalls });

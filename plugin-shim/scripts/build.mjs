@@ -18,7 +18,8 @@ import { pack } from "./pack.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const repo = dirname(root);
-// KESSHO_WASM and KESSHO_BIN point elsewhere (a development build).
+// KESSHO_WASM and KESSHO_BIN point elsewhere (a development build);
+// KESSHO_NO_MINIFY=1 keeps the functions' names (for a CPU profile).
 const wasmPath = process.env.KESSHO_WASM || join(repo, "host", "engine", "module", "kessho.wasm");
 const kessho = process.env.KESSHO_BIN || join(repo, "bin", "kessho");
 const maxBytes = 3_000_000;
@@ -68,7 +69,7 @@ const workerBuild = await build({
   format: "iife",
   platform: "browser",
   target: "es2022",
-  minify: true,
+  minify: process.env.KESSHO_NO_MINIFY !== "1",
   legalComments: "none",
   write: false,
   logLevel: "warning",
@@ -91,7 +92,7 @@ const result = await build({
   platform: "browser",
   target: "es2022",
   external: ["obsidian", "electron", "@codemirror/*", "@lezer/*"],
-  minify: true,
+  minify: process.env.KESSHO_NO_MINIFY !== "1",
   legalComments: "none",
   write: false,
   logLevel: "warning",
