@@ -24,7 +24,8 @@ var ErrRoundInput = errors.New("a round's input is not: the time, NUL, the reque
 // its JSON after the time, and, when it carries a search index, a NUL and
 // the index's bytes (docs/HOSTS.md, section 6).
 //
-// The output is the read (read_answer's answer), a NUL, the check's
+// The output is the read (read_answer's answer, without "printed" when
+// that is the engine's answer itself, its JSON as is), a NUL, the check's
 // answer ("" when the read has neither need nor plan, or is invalid), a
 // NUL, then core.Handle's answer as it is (its JSON, and a NUL and the
 // index's bytes when it hands one back). Neither JSON holds a raw NUL.
@@ -42,6 +43,13 @@ func Round(input []byte) ([]byte, error) {
 	req = append(append(append(req, head...), quoted...), rest...)
 	ans, raw := core.HandleAnswer(req)
 	read, check := readAnswerChecked(readOf(ans, raw))
+	if m, ok := read.(map[string]any); ok {
+		// What a host prints is most often the answer itself (no plan, no
+		// index): said once, not twice (a dry run's answer is megabytes).
+		if p, ok := m["printed"].(string); ok && p == string(answerJSON(raw)) {
+			delete(m, "printed")
+		}
+	}
 	readJSON := answer(read)
 	var checkJSON []byte
 	if check != nil {
@@ -69,6 +77,11 @@ func readOf(ans core.Answer, raw []byte) (Read, error) {
 			return Read{Answer: ans, ErrorJSON: body}, nil
 		}
 	}
-	answerJSON, _, _ := bytes.Cut(raw, []byte{0})
-	return ReadAnswer(answerJSON)
+	return ReadAnswer(answerJSON(raw))
+}
+
+// answerJSON is an engine's answer without the search index after its NUL.
+func answerJSON(raw []byte) []byte {
+	j, _, _ := bytes.Cut(raw, []byte{0})
+	return j
 }

@@ -199,15 +199,25 @@ function roundIn(inst: Exports, r: RoundRequest): Round {
  * the module's memory for the caller to read, then free.
  */
 function exchange(inst: Exports, text: string, index: string | null, entry: "handle" | "handle_host" | "round"): Uint8Array {
-  const json = encoder.encode(text);
   const tail = index === null ? null : fromBase64(index);
-  const n = json.length + (tail === null ? 0 : 1 + tail.length);
-  const ptr = inst.alloc(n) >>> 0;
-  const into = new Uint8Array(inst.memory.buffer, ptr, n);
-  into.set(json);
+  const extra = tail === null ? 0 : 1 + tail.length;
+  // Written straight into the module's memory (encodeInto: several times
+  // faster than encode in Chromium): first in room for mostly ASCII text,
+  // again in room for the worst case when that was short.
+  let room = text.length + (text.length >> 3) + 16;
+  let ptr = inst.alloc(room + extra) >>> 0;
+  let w = encoder.encodeInto(text, new Uint8Array(inst.memory.buffer, ptr, room));
+  if (w.read < text.length) {
+    inst.free(ptr);
+    room = text.length * 3;
+    ptr = inst.alloc(room + extra) >>> 0;
+    w = encoder.encodeInto(text, new Uint8Array(inst.memory.buffer, ptr, room));
+  }
+  const n = w.written + extra;
   if (tail !== null) {
-    into[json.length] = 0;
-    into.set(tail, json.length + 1);
+    const into = new Uint8Array(inst.memory.buffer, ptr + w.written, extra);
+    into[0] = 0;
+    into.set(tail, 1);
   }
   const res = inst[entry](ptr, n);
   inst.free(ptr);

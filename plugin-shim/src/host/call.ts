@@ -110,7 +110,8 @@ export interface Outcome {
 interface Read {
   need?: Need;
   ok: boolean;
-  printed: string;
+  /** what to print; left out (the module's round export) when it is the answer itself, raw */
+  printed?: string;
   plan?: Plan;
   conflict?: string;
   invalid?: string;
@@ -206,6 +207,6 @@ async function runRounds(
       // A failed precondition takes the tool's own code (the answer's "conflict", e.g. CONTEXT_HYGIENE_RACE).
       return refuse(err, raw, a.conflict);
     }
-    return { answer: a.printed, raw, plan: a.plan ?? null, ok: a.ok };
+    return { answer: a.printed ?? raw, raw, plan: a.plan ?? null, ok: a.ok };
   }
 }
