@@ -3,7 +3,7 @@
 // Worker) and src/catalog (forms); what touches Obsidian's API is in
 // src/obsidian.
 
-import { getLanguage, moment, Notice, Plugin, requireApiVersion } from "obsidian";
+import { getLanguage, moment, Notice, Platform, Plugin, requireApiVersion } from "obsidian";
 import { compressedLength, packedSource } from "kessho:wasm";
 import { source as workerSource } from "kessho:worker";
 import catalogJSON from "./generated/catalog.json";
@@ -14,6 +14,7 @@ import type { CoreWorker } from "./engine/protocol";
 import { RemoteEngine } from "./engine/remote";
 import { InThread } from "./engine/serve";
 import { packedIn } from "./engine/unpack";
+import { rehearse } from "./host/rehearsal";
 import { Host } from "./host/service";
 import { words, type Words } from "./i18n";
 import { buttons, showMenu } from "./obsidian/actions";
@@ -45,9 +46,14 @@ export default class KesshoPlugin extends Plugin {
   private workerURL: string | null = null;
   host!: Host;
   api!: KesshoAPI;
+  /** Set at unload: a rehearsal under way stops. */
+  private unloaded = false;
+  private rehearsalDone: (calls: number) => void = () => undefined;
+  /** Resolves once the rehearsal after start has ended, with the calls it made (0: none; src/host/rehearsal.ts). */
+  readonly rehearsed: Promise<number> = new Promise((r) => (this.rehearsalDone = r));
 
   override async onload(): Promise<void> {
-    this.settings = mergeSettings(await this.loadData());
+    this.settings = mergeSettings(await this.loadData(), Platform.isMobile);
     let packed: string | undefined;
     this.engine = new RemoteEngine({
       spawn: () => this.spawn(false),
@@ -72,15 +78,36 @@ export default class KesshoPlugin extends Plugin {
     this.addRibbonIcon("gem", words(this.lang()).ribbon, (evt) => showMenu(this, evt));
     this.addSettingTab(new KesshoSettingTab(this.app, this));
     // Compile the core in its worker once the app is ready and idle, so
-    // that the first button press is quick and start-up never waits; or
-    // say once, at start, that it cannot run here.
+    // that the first button press is quick and start-up never waits, then
+    // rehearse; or say once, at start, that it cannot run here.
     this.app.workspace.onLayoutReady(() => {
-      if (!hasWasm()) new Notice(this.words().noWasm, 0);
-      else whenIdle(() => void this.engine.warm().catch(() => undefined));
+      if (!hasWasm()) {
+        new Notice(this.words().noWasm, 0);
+        this.rehearsalDone(0);
+      } else whenIdle(() => void this.engine.warm().then(() => this.rehearse(), () => 0).then(this.rehearsalDone, () => this.rehearsalDone(0)));
+    });
+  }
+
+  /**
+   * rehearse makes the rehearsal's calls (src/host/rehearsal.ts), each
+   * when the UI thread is idle and no call of the user's is waiting, on a
+   * project held in memory; it resolves with the calls made. A failed
+   * rehearsal is dropped: the user's calls do not depend on it.
+   */
+  private async rehearse(): Promise<number> {
+    if (!this.settings.rehearse) return 0;
+    return rehearse({
+      call: async (v, tool, args) => (await this.host.callOn(v, tool, args, { tz: "UTC" })).answer,
+      idle: async () => {
+        do await new Promise<void>((r) => whenIdle(r));
+        while (this.host.busy() && !this.unloaded);
+      },
+      stopped: () => this.unloaded || !this.settings.rehearse,
     });
   }
 
   override onunload(): void {
+    this.unloaded = true;
     this.engine.stop();
     if (this.workerURL !== null) URL.revokeObjectURL(this.workerURL);
     this.workerURL = null;

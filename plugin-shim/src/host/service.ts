@@ -24,6 +24,8 @@ export interface HostEnv {
 
 export class Host {
   private queue: Promise<unknown> = Promise.resolve();
+  /** Calls asked and not yet answered. */
+  private pending = 0;
 
   constructor(
     readonly engine: Engine & HostCore,
@@ -38,6 +40,16 @@ export class Host {
    * one runs at a time.
    */
   call(tool: string, args?: unknown, o: CallOverrides = {}): Promise<Outcome> {
+    return this.callOn(this.vault, tool, args, o);
+  }
+
+  /** busy tells whether a call is running or waiting for its turn. */
+  busy(): boolean {
+    return this.pending > 0;
+  }
+
+  /** callOn is call on another vault (the rehearsal's, held in memory), in the same queue as the others. */
+  callOn(v: VaultPort, tool: string, args?: unknown, o: CallOverrides = {}): Promise<Outcome> {
     if (typeof args === "string") JSON.parse(args); // throws on text that is not JSON, as `kessho call --json` refuses it
     const argsText = typeof args === "string" || args === undefined ? args : JSON.stringify(args);
     const at = o.now ?? this.env.clock();
@@ -48,7 +60,8 @@ export class Host {
     };
     // The time as given: the call's rounds write it as the Go host writes --now (runRound).
     const now = typeof at === "string" ? at : at.toISOString();
-    const next = this.queue.then(() => call(this.vault, this.engine, tool, argsText, { ...opts, now }));
+    this.pending++;
+    const next = this.queue.then(() => call(v, this.engine, tool, argsText, { ...opts, now })).finally(() => this.pending--);
     this.queue = next.catch(() => undefined);
     return next;
   }

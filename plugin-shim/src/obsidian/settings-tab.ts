@@ -1,5 +1,5 @@
-// The settings tab: language, the vault's time zone and the time limit of
-// a call. Obsidian 1.13 and later draw it from
+// The settings tab: language, the vault's time zone, the time limit of a
+// call and the rehearsal after start. Obsidian 1.13 and later draw it from
 // getSettingDefinitions (so its settings search finds them); earlier
 // versions (minAppVersion is 1.6.6) call display(), which draws the same
 // settings by hand.
@@ -56,6 +56,7 @@ export class KesshoSettingTab extends PluginSettingTab {
           validate: (v: number) => (validDeadline(v) ? undefined : `⚠ ${v}: ${w.badDeadline}.`),
         },
       },
+      { name: w.settingsRehearse, desc: w.settingsRehearseDesc, control: { type: "toggle", key: "rehearse" } },
     ];
   }
 
@@ -63,6 +64,7 @@ export class KesshoSettingTab extends PluginSettingTab {
     if (key === "lang") return this.host.settings.lang;
     if (key === "tz") return this.host.settings.tz;
     if (key === "deadline") return this.host.settings.deadline;
+    if (key === "rehearse") return this.host.settings.rehearse;
     return undefined;
   }
 
@@ -70,6 +72,7 @@ export class KesshoSettingTab extends PluginSettingTab {
     if (key === "lang" && (value === "auto" || value === "en" || value === "fr")) this.host.settings.lang = value;
     else if (key === "tz" && typeof value === "string") this.host.settings.tz = value.trim();
     else if (key === "deadline" && typeof value === "number" && validDeadline(value)) this.host.settings.deadline = value;
+    else if (key === "rehearse" && typeof value === "boolean") this.host.settings.rehearse = value;
     else return;
     await this.host.saveSettings();
     // The tab's own words follow a new language.
@@ -81,7 +84,7 @@ export class KesshoSettingTab extends PluginSettingTab {
     this.draw();
   }
 
-  /** draw shows both settings by hand, and again when the language changes. */
+  /** draw shows the settings by hand, and again when the language changes. */
   private draw(): void {
     const { containerEl } = this;
     const w = this.host.words();
@@ -132,5 +135,14 @@ export class KesshoSettingTab extends PluginSettingTab {
           await this.host.saveSettings();
         }),
     );
+    new Setting(containerEl)
+      .setName(w.settingsRehearse)
+      .setDesc(w.settingsRehearseDesc)
+      .addToggle((t) =>
+        t.setValue(this.host.settings.rehearse).onChange(async (v) => {
+          this.host.settings.rehearse = v;
+          await this.host.saveSettings();
+        }),
+      );
   }
 }

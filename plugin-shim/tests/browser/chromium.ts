@@ -66,6 +66,8 @@ export async function openChromium(page: string, title: string, more: Record<str
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
+      // A diagnosis's V8 flags (e.g. --no-liftoff), never set by the tests.
+      ...(process.env["KESSHO_CHROMIUM_JS_FLAGS"] ? [`--js-flags=${process.env["KESSHO_CHROMIUM_JS_FLAGS"]}`] : []),
     ],
   });
   return {

@@ -25,6 +25,9 @@ export function normalizePath(p: string): string {
   return p.replace(/\\/g, "/").replace(/\/+/g, "/").replace(/^\/|\/$/g, "") || "/";
 }
 
+/** Platform: a desktop app unless a test says otherwise. */
+export const Platform = { isMobile: false, isMobileApp: false, isDesktop: true, isDesktopApp: true };
+
 export class Notice {
   static messages: string[] = [];
   noticeEl = new FakeEl("div");

@@ -14,7 +14,9 @@ export interface LoadedPlugin {
     callText(tool: string, args?: unknown, o?: { now?: string | Date; tz?: string; lang?: string }): Promise<string>;
     catalog: { tools: { name: string; title: { en: string; fr: string }; params: { name: string; type: string }[] }[] };
   };
-  settings: { lang: string; tz: string; deadline: number };
+  settings: { lang: string; tz: string; deadline: number; rehearse: boolean };
+  /** Resolves when the rehearsal after start has ended, with the calls it made. */
+  rehearsed: Promise<number>;
   clock: () => Date;
   engine: {
     started: number;
@@ -37,8 +39,16 @@ export interface LoadedPlugin {
   unload(): void;
 }
 
-/** loadPlugin evaluates main.js's text and loads the plugin into app. */
-export async function loadPlugin(mainJs: string, app: obsidian.App): Promise<LoadedPlugin> {
+/**
+ * loadPlugin evaluates main.js as Obsidian does and loads its plugin in
+ * app. Its rehearsal after start (src/host/rehearsal.ts) is off, as a
+ * saved setting, unless rehearse is set or app's saved data says
+ * otherwise: its calls would run beside a test's own and change what the
+ * test counts; the tests of the rehearsal turn it on.
+ */
+export async function loadPlugin(mainJs: string, app: obsidian.App, o: { rehearse?: boolean } = {}): Promise<LoadedPlugin> {
+  const saved = (app.data[manifest.id] ?? {}) as Record<string, unknown>;
+  if (o.rehearse !== undefined || !("rehearse" in saved)) app.data[manifest.id] = { ...saved, rehearse: o.rehearse ?? false };
   const mod: { exports: Record<string, unknown> } = { exports: {} };
   const req = (id: string): unknown => {
     if (id === "obsidian") return obsidian;

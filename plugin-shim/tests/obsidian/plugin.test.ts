@@ -176,6 +176,14 @@ describe("plugin", () => {
     assert.equal(plugin.settings.deadline, 10);
     (limit.components[0] as TextComponent).input("25");
     await until(() => (app.data["kessho"] as { deadline?: number }).deadline === 25, "the time limit to be saved");
+    // The rehearsal after start: a toggle, off in the tests' plugins, saved when turned on and off.
+    const warm = Setting.all.find((s) => s.nameEl.text === "Préchauffer après le démarrage")!;
+    const toggle = warm.components[0] as unknown as { getValue(): boolean; input(v: boolean): void };
+    assert.equal(toggle.getValue(), false);
+    toggle.input(true);
+    await until(() => (app.data["kessho"] as { rehearse?: boolean }).rehearse === true, "the rehearsal to be turned on");
+    toggle.input(false);
+    await until(() => (app.data["kessho"] as { rehearse?: boolean }).rehearse === false, "the rehearsal to be turned off");
 
     const a = (await plugin.api.call("mem_update_phase", { slug: "alpha", phase: "x" })) as { ok: boolean };
     assert.equal(a.ok, true);
@@ -184,7 +192,7 @@ describe("plugin", () => {
 
     // Saved settings come back at the next load.
     const again = await loadPlugin(js, app);
-    assert.deepEqual(again.settings, { lang: "fr", tz: "Asia/Tokyo", deadline: 25 });
+    assert.deepEqual(again.settings, { lang: "fr", tz: "Asia/Tokyo", deadline: 25, rehearse: false });
   });
 
   test("settings on Obsidian 1.13: both are declared for its search, read, saved and checked", async () => {
@@ -203,6 +211,7 @@ describe("plugin", () => {
         ["Language", "lang"],
         ["Vault time zone", "tz"],
         ["Time limit of a call", "deadline"],
+        ["Warm up after start", "rehearse"],
       ],
     );
     assert.deepEqual(Object.keys(defs[0]!.control.options!), ["auto", "en", "fr"]);
@@ -228,6 +237,12 @@ describe("plugin", () => {
     const limit = tab.getSettingDefinitions()[2]!.control.validate as unknown as (v: number) => string | undefined;
     assert.match(limit(0) ?? "", /pas un nombre de secondes/);
     assert.equal(limit(10), undefined);
+    // The rehearsal: a boolean, saved (the tests' plugins load with it off).
+    assert.equal(tab.getControlValue("rehearse"), false);
+    await tab.setControlValue("rehearse", true);
+    assert.equal((app.data["kessho"] as { rehearse?: boolean }).rehearse, true);
+    await tab.setControlValue("rehearse", "yes");
+    assert.equal(plugin.settings.rehearse, true, "a value that is not a boolean is not taken");
   });
 
   test("unload leaves nothing behind", async () => {
