@@ -11,7 +11,7 @@ import { loadPlugin } from "../fake/plugin";
 import { mainJs } from "../node";
 import { Stale, textHash } from "../../src/host/port";
 import { MemoryVault, rehearsalTurn, rehearsalTurns, rehearse, rehearsalVault } from "../../src/host/rehearsal";
-import { deviceZone } from "../../src/settings";
+import { deviceZone, mergeSettings } from "../../src/settings";
 
 const js = mainJs();
 const context = "10-episodes/projects/alpha/context.md";
@@ -108,6 +108,16 @@ describe("the plugin's rehearsal", () => {
     gone.unload();
     assert.ok((await gone.rehearsed) < 3 * rehearsalTurns);
     assert.equal(diffTrees(app.vault.snapshot(), before), "");
+  });
+});
+
+describe("the rehearsal's setting", () => {
+  test("on by default on a desktop, off on a phone or tablet, and what was saved wins", () => {
+    assert.equal(mergeSettings(null).rehearse, true);
+    assert.equal(mergeSettings(null, true).rehearse, false);
+    assert.equal(mergeSettings({ rehearse: true }, true).rehearse, true);
+    assert.equal(mergeSettings({ rehearse: false }).rehearse, false);
+    assert.equal(mergeSettings({ rehearse: "yes" }, true).rehearse, false, "a value that is not a boolean is not taken");
   });
 });
 
