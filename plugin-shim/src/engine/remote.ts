@@ -144,6 +144,15 @@ export class RemoteEngine implements Engine, HostCore {
     }
   }
 
+  /**
+   * renew restarts the running call's deadline: the setting's time from
+   * now (a search index's batch was stored; see Engine.renew). A call
+   * already stopped stays stopped; outside a call it does nothing.
+   */
+  renew(): void {
+    if (this.callEnds !== null && !this.callStopped) this.callEnds = performance.now() + this.callMs;
+  }
+
   /** warm starts a worker and waits until its module is compiled and an instance started. */
   warm(): Promise<void> {
     return this.enqueue(async () => {

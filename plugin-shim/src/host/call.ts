@@ -23,6 +23,12 @@ export interface Engine {
    * request f sends (RemoteEngine: the setting's time limit of a call).
    */
   within?<T>(f: () => Promise<T>): Promise<T>;
+  /**
+   * renew, when the engine has it, restarts the running call's time limit
+   * (RemoteEngine): a search index's build stores each batch it made, so
+   * the limit bounds a batch, not a first build of a whole vault.
+   */
+  renew?(): void;
 }
 
 /** A round's request around the call's time: the request is head, the time as a JSON string, then tail. */
@@ -188,6 +194,7 @@ async function runRounds(
         if (sc !== null && a.need.search === "batch" && a.search !== undefined) {
           // A batch of the index built: stored; the files sent are indexed, the next request holds the next batch.
           await sc.store(index, a.search.id);
+          eng.renew?.();
           snap = newSnapshot();
         } else if (++counted >= maxRounds) throw await refusal(core, "too_many_rounds", "", { tool, rounds: maxRounds });
         await sc?.answer(a.need.search);

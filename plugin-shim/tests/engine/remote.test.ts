@@ -20,7 +20,7 @@ import { Host } from "../../src/host/service";
 import { ObsidianVault } from "../../src/obsidian/vault-port";
 import { diffTrees } from "../cases";
 import { App } from "../fake/obsidian";
-import { caseNamed } from "../host/helpers";
+import { caseNamed, notes } from "../host/helpers";
 import { repoDir } from "../node";
 
 // The engine's timers are the window's, as in Obsidian; under Node the global object stands for it.
@@ -320,6 +320,27 @@ describe("RemoteEngine", () => {
     await host.call(c.tool, c.args, { now: c.now, tz: c.tz, lang: c.lang });
     const again = sent.flatMap((m) => (m.kind === "host" ? [m.request] : m.kind === "hosts" ? m.requests : [])).map((r) => (JSON.parse(r) as { kind: string }).kind);
     assert.ok(again.length > 0 && !again.includes("sweep"), `the requests: ${again.join(", ")}`);
+  });
+
+  test("a search index's first build in batches: each batch stored restarts the call's time limit, so a build longer than the limit completes", async () => {
+    const app = new App();
+    const port = new ObsidianVault(app as unknown as ObsidianApp);
+    const args = '{"query":"webhook retries","limit":5}';
+    const opts = { now: "2026-11-30T10:15:00+01:00", tz: "Europe/Paris", lang: "en", indexBatch: 3000 };
+    app.vault.reset(notes(60));
+    const whole = await call(port, engine([]).eng, "mem_search", args, opts);
+    assert.match(whole.answer, /^\{"ok":true/);
+    app.vault.reset(notes(60));
+    const slow = new Slow(150);
+    const { eng } = engine([slow], { deadlineMs: () => 1000 });
+    await eng.warm();
+    const t = performance.now();
+    const out = await call(port, eng, "mem_search", args, opts);
+    const took = performance.now() - t;
+    assert.equal(out.answer, whole.answer);
+    assert.ok(took > 1000, `the build took longer than the limit (${took.toFixed(0)} ms, ${slow.answered} requests)`);
+    assert.equal(eng.overdue, 0, "and was not stopped");
+    assert.equal(slow.terminated, false);
   });
 
   test("below the bound the worker is kept", async () => {

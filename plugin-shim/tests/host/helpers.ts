@@ -106,3 +106,14 @@ export function opJSON(op: Op): string {
   }
   return "{" + parts.join(",") + "}";
 }
+
+/** notes is n notes of about 350 bytes (as host/call's batchVault). */
+export function notes(n: number): Record<string, string> {
+  const out: Record<string, string> = {};
+  const topics = ["webhook retries", "budget review", "schema migration", "été à la plage"];
+  for (let i = 0; i < n; i++) {
+    const topic = topics[i % 4]!;
+    out[`20-knowledge/n${String(i).padStart(3, "0")}.md`] = `---\nsubject: ${topic} ${i}\n---\n${(topic + " and other words. ").repeat(9)}\n`;
+  }
+  return out;
+}

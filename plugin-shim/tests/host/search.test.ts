@@ -12,19 +12,9 @@ import { ObsidianVault } from "../../src/obsidian/vault-port";
 import { App } from "../fake/obsidian";
 import { loadPlugin, type LoadedPlugin } from "../fake/plugin";
 import { mainJs } from "../node";
+import { notes } from "./helpers";
 
 const opts = { now: "2026-11-30T10:15:00+01:00", tz: "Europe/Paris", lang: "en" };
-
-/** notes is n notes of about 350 bytes (as host/call's batchVault). */
-function notes(n: number): Record<string, string> {
-  const out: Record<string, string> = {};
-  const topics = ["webhook retries", "budget review", "schema migration", "été à la plage"];
-  for (let i = 0; i < n; i++) {
-    const topic = topics[i % 4]!;
-    out[`20-knowledge/n${String(i).padStart(3, "0")}.md`] = `---\nsubject: ${topic} ${i}\n---\n${(topic + " and other words. ").repeat(9)}\n`;
-  }
-  return out;
-}
 
 /** Watch is an engine that counts the batch needs and the files needs name; with cut, it fails (a lost worker) once that many batches were answered. */
 class Watch implements Engine {
