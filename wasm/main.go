@@ -1,6 +1,6 @@
 //go:build wasip1
 
-// Command wasm is Kessho's core as a WebAssembly reactor. It exports four
+// Command wasm is Kessho's core as a WebAssembly reactor. It exports five
 // functions and does nothing else: no I/O, no clock, no environment.
 //
 //	alloc(n uint32) uint32            a buffer of n bytes the host may write into
