@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   // npm run bench -- --chromium: the Chromium parts alone; --search: the search alone; --calls: the calls alone.
   if (process.argv.includes("--search")) return searchInChromium();
   if (process.argv.includes("--calls")) return inChromium();
-  if (process.argv.includes("--profile")) return profileInChromium(process.argv.includes("--in-thread"));
+  if (process.argv.includes("--profile")) return profileInChromium(process.argv.includes("--in-thread"), process.argv.includes("--search-profile"));
   if (process.argv.includes("--chromium")) return inChromium().then(searchInChromium);
   const js = mainJs();
   console.log(`main.js: ${(Buffer.byteLength(js) / 1e6).toFixed(2)} MB`);
@@ -178,18 +178,18 @@ async function inChromium(): Promise<void> {
  * the page's thread when inThread (so that the profile sees the module's
  * functions), and prints where the time went, by function.
  */
-async function profileInChromium(inThread: boolean): Promise<void> {
-  const browser = await openChromium("../../bench/chromium-page.ts", "Kessho bench");
+async function profileInChromium(inThread: boolean, search: boolean): Promise<void> {
+  const browser = await openChromium("../../bench/chromium-page.ts", "Kessho bench", search ? { "/vault.json": ["application/json", JSON.stringify(benchVault())] } : {});
   try {
     const page = await browser.context.newPage();
     await page.goto(browser.base + "/");
-    await page.evaluate(`kesshoProfilePrep(${inThread}, ${Number(process.env["KESSHO_PROFILE_WARMUP"] || 0)})`);
+    await page.evaluate(`kesshoProfilePrep(${inThread}, ${Number(process.env["KESSHO_PROFILE_WARMUP"] || 0)}, ${JSON.stringify(search ? searchQuery : "")})`);
     const cdp = await browser.context.newCDPSession(page);
     await cdp.send("Profiler.enable");
     await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
     await cdp.send("Profiler.start");
     const t = performance.now();
-    const r = (await page.evaluate(`kesshoProfileCalls(${Number(process.env["KESSHO_PROFILE_CALLS"] || 50)})`)) as { write: number[]; read: number[] };
+    const r = (await page.evaluate(`kesshoProfileCalls(${Number(process.env["KESSHO_PROFILE_CALLS"] || 50)}, ${search})`)) as { write: number[]; read: number[] };
     const wall = performance.now() - t;
     const { profile } = await cdp.send("Profiler.stop");
     const out = join(repoDir, ".work", `plugin-profile-${inThread ? "in-thread" : "worker"}.cpuprofile`);

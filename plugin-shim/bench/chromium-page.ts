@@ -91,8 +91,25 @@ Object.assign(globalThis, { kesshoBench: bench, kesshoSearch: search });
 /** The plugin loaded and warmed for a profile (bench.ts --profile), on this thread when inThread. */
 let profiled: { call: (tool: string, args: object) => Promise<string> } | null = null;
 
-async function profilePrep(inThread: boolean, warm = 0) {
+async function profilePrep(inThread: boolean, warm = 0, query = "") {
   if (inThread) delete (globalThis as { Worker?: unknown }).Worker;
+  if (query !== "") {
+    // The searches of the bench vault (/vault.json), once its index is built.
+    const app = new App((await (await fetch("/vault.json")).json()) as Record<string, string>);
+    app.vault.io = diskTask;
+    const plugin = await loadPlugin(await (await fetch("/main.js")).text(), app);
+    plugin.settings.deadline = 600;
+    await plugin.engine.warm();
+    const search = async () => {
+      const a = await plugin.api.callText("mem_search", { query }, when);
+      if (!a.startsWith('{"ok":true')) throw new Error(a.slice(0, 300));
+      return a;
+    };
+    await search();
+    for (let i = 0; i < warm; i++) await search();
+    profiled = { call: () => search() };
+    return;
+  }
   const app = new App(files);
   app.vault.io = diskTask;
   const plugin = await loadPlugin(await (await fetch("/main.js")).text(), app);
@@ -104,8 +121,15 @@ async function profilePrep(inThread: boolean, warm = 0) {
   profiled = { call };
 }
 
-async function profileCalls(n: number) {
-  return warmCalls(profiled!.call, n);
+async function profileCalls(n: number, search = false) {
+  if (!search) return warmCalls(profiled!.call, n);
+  const write: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await profiled!.call("mem_search", {});
+    write.push(performance.now() - t);
+  }
+  return { write, read: [0] };
 }
 
 Object.assign(globalThis, { kesshoProfilePrep: profilePrep, kesshoProfileCalls: profileCalls });

@@ -90,6 +90,19 @@ describe("search index", () => {
     assert.match(out.answer, /n001\.md/);
   });
 
+  test("a note removed, or one added in its place, changes the listing: the next search sees it", async () => {
+    app.vault.reset(notes(20));
+    const first = await call(port, plugin.engine, "mem_search", '{"query":"budget"}', { ...opts, core });
+    assert.match(first.answer, /n001\.md/);
+    app.vault.files.delete("20-knowledge/n001.md");
+    const gone = await call(port, plugin.engine, "mem_search", '{"query":"budget"}', { ...opts, core });
+    assert.doesNotMatch(gone.answer, /n001\.md/);
+    // As many notes as before, one path new: not the same listing either.
+    app.vault.files.set("20-knowledge/zzz.md", new TextEncoder().encode("---\nsubject: budget\n---\nbudget and other words.\n"));
+    const added = await call(port, plugin.engine, "mem_search", '{"query":"budget"}', { ...opts, core });
+    assert.match(added.answer, /zzz\.md/);
+  });
+
   test("an unchanged listing sends the stored index alone, without the versions; an edit is still seen", async () => {
     app.vault.reset(notes(20));
     const first = await call(port, plugin.engine, "mem_search", args, { ...opts, core });
