@@ -20,7 +20,7 @@ const en = {
   badDeadline: "not a number of seconds from 1 to 600",
   settingsRehearse: "Warm up after start",
   settingsRehearseDesc:
-    "When Obsidian is idle after start, make a few hundred calls on a project held in memory (never in your vault), a second or two of work, so that your first calls are as quick as later ones. Off by default on phones and tablets.",
+    "When Obsidian is idle after start, make a few hundred calls on a project held in memory (never in your vault), two or three seconds of work, so that your first calls are as quick as later ones. Off by default on phones and tablets.",
   overdue: "Kessho stopped its core: this call took longer than {s} s, the time limit in Kessho's settings. Nothing was written. Try again, or raise the limit.",
   engineFailed: "Kessho failed: ",
   noTools: "Kessho: no action available in this version of the core.",
@@ -60,7 +60,7 @@ const fr: typeof en = {
   badDeadline: "pas un nombre de secondes de 1 à 600",
   settingsRehearse: "Préchauffer après le démarrage",
   settingsRehearseDesc:
-    "Quand Obsidian est inactif après le démarrage, faire quelques centaines d'appels sur un projet gardé en mémoire (jamais dans votre coffre), une ou deux secondes de travail, pour que vos premiers appels soient aussi rapides que les suivants. Désactivé par défaut sur téléphone et tablette.",
+    "Quand Obsidian est inactif après le démarrage, faire quelques centaines d'appels sur un projet gardé en mémoire (jamais dans votre coffre), deux ou trois secondes de travail, pour que vos premiers appels soient aussi rapides que les suivants. Désactivé par défaut sur téléphone et tablette.",
   overdue: "Kessho a arrêté son cœur : cet appel a duré plus de {s} s, la limite fixée dans les réglages de Kessho. Rien n'a été écrit. Réessayez, ou relevez la limite.",
   engineFailed: "Échec de Kessho : ",
   noTools: "Kessho : aucune action disponible dans cette version du cœur.",

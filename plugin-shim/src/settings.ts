@@ -28,7 +28,7 @@ export function validDeadline(v: number): boolean {
 /**
  * mergeSettings reads saved data, keeping only known, well-typed values.
  * On a phone or tablet (mobile) the rehearsal is off unless turned on:
- * its second or two of work after each start costs battery there.
+ * its few seconds of work after each start cost battery there.
  */
 export function mergeSettings(saved: unknown, mobile = false): Settings {
   const out: Settings = { ...defaultSettings, rehearse: !mobile };

@@ -1,6 +1,6 @@
 // The rehearsal: when Obsidian is idle after start, the plugin makes a
 // few hundred of the calls people make most (set a phase, set a summary,
-// read a context) on a small project held in memory, through the same
+// read a context, search) on a small project held in memory, through the same
 // call loop, worker and module as a real call. Chromium compiles a
 // function first with its baseline compilers and optimizes it only once
 // it has run a while; without a rehearsal a fresh window's first 25 calls
@@ -9,7 +9,7 @@
 // project lives in a MemoryVault and vanishes with it. See RATIONALE.md,
 // "Why does the plugin rehearse calls when Obsidian is idle?".
 
-import { Stale, textHash, type Kind, type StatePort, type VaultPort } from "./port";
+import { Stale, textHash, type Kind, type NoteStat, type StatePort, type VaultPort } from "./port";
 
 const encoder = new TextEncoder();
 
@@ -37,12 +37,20 @@ export class MemoryVault implements VaultPort {
   readonly files = new Map<string, string>();
   readonly folders = new Set<string>();
   readonly state: StatePort = new MemoryState();
+  /** A clock of writes: each file's last write, as notes() shows it. */
+  private mtimes = new Map<string, number>();
+  private writes = 0;
 
   constructor(files: Record<string, string> = {}) {
     for (const [p, text] of Object.entries(files)) {
       this.makeDirs(dirOf(p));
       this.files.set(p, text);
     }
+  }
+
+  /** notes lists the notes with their size and a modification time that counts writes (mem_search's listing). */
+  notes(): Promise<NoteStat[]> {
+    return Promise.resolve([...this.files].map(([path, text]) => ({ path, size: encoder.encode(text).length, mtime: this.mtimes.get(path) ?? 0 })));
   }
 
   kind(p: string): Promise<Kind> {
@@ -63,6 +71,7 @@ export class MemoryVault implements VaultPort {
     const prior = this.files.get(p);
     if (prior === undefined || (expect !== null && textHash(prior) !== expect)) return Promise.reject(new Stale("changed", p));
     this.files.set(p, text);
+    this.mtimes.set(p, ++this.writes);
     return Promise.resolve(prior);
   }
 
@@ -70,6 +79,7 @@ export class MemoryVault implements VaultPort {
     if ((await this.kind(p)) !== null) throw new Stale("exists", p);
     await this.mkdir(dirOf(p));
     this.files.set(p, typeof data === "string" ? data : new TextDecoder().decode(data));
+    this.mtimes.set(p, ++this.writes);
   }
 
   remove(p: string): Promise<void> {
@@ -83,6 +93,7 @@ export class MemoryVault implements VaultPort {
     await this.mkdir(dirOf(to));
     this.files.delete(from);
     this.files.set(to, text);
+    this.mtimes.set(to, ++this.writes);
   }
 
   mkdir(p: string): Promise<string[]> {
@@ -171,12 +182,13 @@ export function rehearsalVault(): MemoryVault {
   });
 }
 
-/** The calls of one turn of the rehearsal, in order: two writes and a read. */
+/** The calls of one turn of the rehearsal, in order: two writes, a read and a search. */
 export function rehearsalTurn(turn: number): { tool: string; args: Record<string, string> }[] {
   return [
     { tool: "mem_update_phase", args: { slug, phase: turn % 2 === 0 ? "review" : "build" } },
     { tool: "mem_set_summary", args: { slug, summary: `Summary ${turn % 2}: a project held in memory.` } },
     { tool: "mem_read_context", args: { slug } },
+    { tool: "mem_search", args: { query: "decision project" } },
   ];
 }
 
@@ -190,8 +202,11 @@ export interface RehearsalDeps {
   stopped(): boolean;
 }
 
-/** The turns a rehearsal makes (3 calls each): what a fresh Chromium page needed to reach its settled speed. */
+/** The turns a rehearsal makes (4 calls each): what a fresh Chromium page needed to reach its settled speed. */
 export const rehearsalTurns = 80;
+
+/** The calls a whole rehearsal makes. */
+export const rehearsalCalls = rehearsalTurns * rehearsalTurn(0).length;
 
 /**
  * rehearse runs turns turns of rehearsalTurn on a fresh rehearsalVault,

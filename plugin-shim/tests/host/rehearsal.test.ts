@@ -10,7 +10,7 @@ import { App } from "../fake/obsidian";
 import { loadPlugin } from "../fake/plugin";
 import { mainJs } from "../node";
 import { Stale, textHash } from "../../src/host/port";
-import { MemoryVault, rehearsalTurn, rehearsalTurns, rehearse, rehearsalVault } from "../../src/host/rehearsal";
+import { MemoryVault, rehearsalCalls, rehearsalTurn, rehearse, rehearsalVault } from "../../src/host/rehearsal";
 import { deviceZone, mergeSettings } from "../../src/settings";
 
 const js = mainJs();
@@ -39,6 +39,13 @@ describe("MemoryVault", () => {
     await v.state.write(".kessho/journal/x.json", "{}");
     await v.state.append(".kessho/journal/x.done", "0\n");
     assert.deepEqual(await v.state.list(".kessho/journal"), ["x.json", "x.done"]);
+    // Its listing for mem_search: each note's size in bytes, and a time that moves with each write.
+    const [before] = await v.notes();
+    assert.deepEqual(before, { path: "a/c/d/note.md", size: 3, mtime: before!.mtime });
+    await v.modify("a/c/d/note.md", null, "été");
+    const [after] = await v.notes();
+    assert.equal(after!.size, 5);
+    assert.ok(after!.mtime > before!.mtime);
   });
 });
 
@@ -60,7 +67,7 @@ describe("rehearse", () => {
     );
     assert.equal(n, 7);
     assert.equal(idles, 8, "an idle moment before each call, and before the one it did not make");
-    assert.deepEqual(seen.slice(0, 3), rehearsalTurn(0).map((c) => c.tool));
+    assert.deepEqual(seen.slice(0, 4), rehearsalTurn(0).map((c) => c.tool));
   });
 
   test("a refused call ends it with the refusal", async () => {
@@ -85,7 +92,7 @@ describe("the plugin's rehearsal", () => {
     await plugin.engine.warm();
     const a = (await plugin.api.call("mem_update_phase", { slug: "alpha", phase: "review" })) as { ok: boolean };
     assert.equal(a.ok, true);
-    assert.equal(await plugin.rehearsed, 3 * rehearsalTurns, "every rehearsal call was made, and succeeded");
+    assert.equal(await plugin.rehearsed, rehearsalCalls, "every rehearsal call was made, and succeeded");
     const after = app.vault.snapshot();
     const changed = [...after.keys()].filter((p) => before.get(p)?.toString() !== after.get(p)?.toString());
     assert.deepEqual(changed, [context], "only the user's call wrote, and only its note");
@@ -106,7 +113,7 @@ describe("the plugin's rehearsal", () => {
     const before = app.vault.snapshot();
     const gone = await loadPlugin(js, app, { rehearse: true });
     gone.unload();
-    assert.ok((await gone.rehearsed) < 3 * rehearsalTurns);
+    assert.ok((await gone.rehearsed) < rehearsalCalls);
     assert.equal(diffTrees(app.vault.snapshot(), before), "");
   });
 });
