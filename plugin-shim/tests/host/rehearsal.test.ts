@@ -15,7 +15,7 @@ import { deviceZone, mergeSettings } from "../../src/settings";
 
 const js = mainJs();
 const context = "10-episodes/projects/alpha/context.md";
-const alpha = { [context]: "---\nslug: alpha\nkind: project\nphase: build\n---\n# Alpha\n" };
+const alpha = { [context]: "---\nslug: alpha\nkind: project\nphase: build\n---\n# Alpha\n\n- A decision line, as the rehearsal's context has them.\n" };
 
 describe("MemoryVault", () => {
   test("keeps the rules the call loop relies on: a before-state checked, a taken path refused, a folder removed only when empty", async () => {
@@ -101,6 +101,13 @@ describe("the plugin's rehearsal", () => {
     const paths = [...all.files.keys(), ...all.folders];
     assert.deepEqual(paths.filter((p) => p.includes("rehearsal")), [], "nothing of the rehearsal's is in the vault");
     assert.deepEqual([...all.files.keys()].filter((p) => p.startsWith(".kessho/")), [], "no journal left");
+    // The worker searched the rehearsal's notes, whose words these are too; a search of the user's finds the user's alone.
+    const found = (await plugin.api.call("mem_search", { query: "decision line" })) as { ok: boolean; result: { hits: { path: string }[] } };
+    assert.equal(found.ok, true);
+    assert.deepEqual(
+      found.result.hits.map((h) => h.path),
+      [context],
+    );
   });
 
   test("off in the settings, or the plugin unloaded, it makes no call", async () => {
