@@ -11,8 +11,9 @@
 // Options: --chromium (the Chromium parts alone), --calls (the calls alone;
 // KESSHO_BENCH_REHEARSE=0 turns the plugin's rehearsal after start off,
 // KESSHO_BENCH_EACH=1 prints every page's calls), --search (the
-// search alone), --profile [--in-thread] (a CPU profile of a fresh page's
-// calls, written to .work/; KESSHO_PROFILE_WARMUP and KESSHO_PROFILE_CALLS
+// search alone), --profile [--in-thread] [--search-profile] (a CPU profile
+// of a fresh page's calls, or of its warm searches of the 10k-note bench
+// vault, written to .work/; KESSHO_PROFILE_WARMUP and KESSHO_PROFILE_CALLS
 // set the calls before and during it; names need KESSHO_NO_MINIFY=1 and a
 // module built without -ldflags="-s -w", given as KESSHO_WASM).
 //
@@ -173,10 +174,12 @@ async function inChromium(): Promise<void> {
 }
 
 /**
- * profileInChromium takes a CPU profile of a fresh page's first 50 warm
- * calls of each kind (chromium-page.ts's kesshoProfileCalls), the core on
- * the page's thread when inThread (so that the profile sees the module's
- * functions), and prints where the time went, by function.
+ * profileInChromium takes a CPU profile of a fresh page's warm calls of
+ * each kind (chromium-page.ts's kesshoProfileCalls; KESSHO_PROFILE_CALLS,
+ * 50 by default, after KESSHO_PROFILE_WARMUP more), or of its warm
+ * searches of the bench vault when search, the core on the page's thread
+ * when inThread (so that the profile sees the module's functions), and
+ * prints where the time went, by function.
  */
 async function profileInChromium(inThread: boolean, search: boolean): Promise<void> {
   const browser = await openChromium("../../bench/chromium-page.ts", "Kessho bench", search ? { "/vault.json": ["application/json", JSON.stringify(benchVault())] } : {});
@@ -189,7 +192,8 @@ async function profileInChromium(inThread: boolean, search: boolean): Promise<vo
     await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
     await cdp.send("Profiler.start");
     const t = performance.now();
-    const r = (await page.evaluate(`kesshoProfileCalls(${Number(process.env["KESSHO_PROFILE_CALLS"] || 50)}, ${search})`)) as { write: number[]; read: number[] };
+    const n = Number(process.env["KESSHO_PROFILE_CALLS"] || 50);
+    const r = (await page.evaluate(`kesshoProfileCalls(${n}, ${search})`)) as { write: number[]; read: number[] };
     const wall = performance.now() - t;
     const { profile } = await cdp.send("Profiler.stop");
     const out = join(repoDir, ".work", `plugin-profile-${inThread ? "in-thread" : "worker"}.cpuprofile`);
@@ -203,7 +207,8 @@ async function profileInChromium(inThread: boolean, search: boolean): Promise<vo
       self.set(key, (self.get(key) ?? 0) + (deltas[i + 1] ?? 0) / 1000);
     });
     const total = [...self.values()].reduce((a, b) => a + b, 0);
-    console.log(`profile of 50 + 50 calls (${inThread ? "core on the page's thread" : "core in its worker"}): wall ${ms(wall)}, write median ${ms(median(r.write))}, read median ${ms(median(r.read))}; sampled ${ms(total)}; written to ${relative(repoDir, out)}`);
+    const what = search ? `${n} searches, median ${ms(median(r.write))}` : `${n} + ${n} calls, write median ${ms(median(r.write))}, read median ${ms(median(r.read))}`;
+    console.log(`profile of ${what} (${inThread ? "core on the page's thread" : "core in its worker"}): wall ${ms(wall)}; sampled ${ms(total)}; written to ${relative(repoDir, out)}`);
     const wasm = [...self].filter(([k]) => k.endsWith("[wasm]")).reduce((a, [, v]) => a + v, 0);
     console.log(`  in wasm ${ms(wasm)}`);
     for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`  ${ms(v).padStart(9)}  ${k}`);
