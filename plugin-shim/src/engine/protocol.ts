@@ -12,6 +12,16 @@ export interface LoadMessage {
   length: number;
 }
 
+/**
+ * A piece of the packed module sent ahead of its LoadMessage, which holds
+ * the last piece: the worker joins them (RemoteEngine posts a 2 MB module
+ * a piece a task, see postLoad).
+ */
+export interface LoadPartMessage {
+  kind: "load-part";
+  packed: string;
+}
+
 /** One round: a request for the core's handle ("call") or handle_host ("host") entry. */
 export interface RequestMessage {
   kind: "call" | "host";
@@ -33,7 +43,7 @@ export interface HostsMessage {
   requests: string[];
 }
 
-export type ToWorker = LoadMessage | RequestMessage | RoundMessage | HostsMessage;
+export type ToWorker = LoadMessage | LoadPartMessage | RequestMessage | RoundMessage | HostsMessage;
 
 /** What a worker says: ready (compiled, an instance started), failed to load, or answered one request. */
 export type FromWorker =

@@ -5,6 +5,7 @@
 
 import type { Engine, Round, RoundRequest } from "../host/call";
 import type { HostCore } from "../host/core";
+import { nextTask } from "../host/port";
 import type { CoreWorker, FromWorker, LoadMessage, ToWorker } from "./protocol";
 
 /**
@@ -217,7 +218,7 @@ export class RemoteEngine implements Engine, HostCore {
     });
     // A worker that failed to load is dropped; the next request starts another.
     live.ready.catch(() => this.end(live));
-    worker.postMessage(this.opts.load());
+    void postLoad(worker, this.opts.load());
     this.started++;
     this.workerCalls = 0;
     this.live = live;
@@ -305,6 +306,26 @@ export class RemoteEngine implements Engine, HostCore {
     }
     return a;
   }
+}
+
+/** The size of the module's pieces postLoad sends, in UTF-16 units. */
+export const loadPiece = 256 * 1024;
+
+/**
+ * postLoad sends the packed module to a new worker a piece a task: posting
+ * its 2 MB (a two-byte string: 4 MB to copy) at once was a task of 40-76
+ * ms of the UI thread at start-up (tests/browser/worker.test.ts). The
+ * pieces go first ("load-part"), the last in the load message itself; the
+ * worker's requests come after its "ready", so after them all.
+ */
+export async function postLoad(worker: CoreWorker, l: LoadMessage): Promise<void> {
+  const last = Math.max(0, Math.ceil(l.packed.length / loadPiece) - 1);
+  for (let i = 0; i < last; i++) {
+    if (i > 0) await nextTask();
+    worker.postMessage({ kind: "load-part", packed: l.packed.slice(i * loadPiece, (i + 1) * loadPiece) });
+  }
+  if (last > 0) await nextTask();
+  worker.postMessage({ ...l, packed: l.packed.slice(last * loadPiece) });
 }
 
 /** answerOf is the core's answer in a, or the error the worker sent instead. */

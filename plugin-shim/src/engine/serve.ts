@@ -12,10 +12,18 @@ import { decompress, WasmEngine } from "./wasm";
 export function serve(post: (msg: FromWorker) => void): (msg: ToWorker) => void {
   let engine: WasmEngine | null = null;
   let calls = 0;
+  /** The module's pieces sent ahead of its load message. */
+  let parts: string[] = [];
   const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
   return (msg) => {
+    if (msg.kind === "load-part") {
+      parts.push(msg.packed);
+      return;
+    }
     if (msg.kind === "load") {
-      const { packed, length } = msg;
+      const packed = parts.join("") + msg.packed;
+      const length = msg.length;
+      parts = [];
       // async: a damaged module (unpack, decompress) is a failed compile, reported as such.
       const eng = new WasmEngine(async () => WebAssembly.compile(decompress(unpack(packed, length))), warmups);
       engine = eng;

@@ -13,7 +13,7 @@ import { compress, init } from "@bokuweb/zstd-wasm";
 import type { App as ObsidianApp } from "obsidian";
 import { pack } from "../../scripts/pack.mjs";
 import type { CoreWorker, FromWorker, LoadMessage, ToWorker } from "../../src/engine/protocol";
-import { memoryBound, RemoteEngine, type RemoteOptions } from "../../src/engine/remote";
+import { loadPiece, memoryBound, RemoteEngine, type RemoteOptions } from "../../src/engine/remote";
 import { InThread } from "../../src/engine/serve";
 import { call } from "../../src/host/call";
 import { Host } from "../../src/host/service";
@@ -46,6 +46,8 @@ class Relay implements CoreWorker {
 
   /** Modules it was sent to compile. */
   loads = 0;
+  /** The kinds of the messages it was sent, in order. */
+  kinds: string[] = [];
 
   /**
    * hold says which requests never get their answer (a step that runs
@@ -63,8 +65,9 @@ class Relay implements CoreWorker {
 
   private n = 0;
   postMessage(msg: ToWorker): void {
+    this.kinds.push(msg.kind);
     if (msg.kind === "load") this.loads++;
-    else if (this.hold(msg, this.n++)) this.held.add(msg.id);
+    else if (msg.kind !== "load-part" && this.hold(msg, this.n++)) this.held.add(msg.id);
     this.inner.postMessage(msg);
   }
 
@@ -341,6 +344,16 @@ describe("RemoteEngine", () => {
     assert.ok(took > 1000, `the build took longer than the limit (${took.toFixed(0)} ms, ${slow.answered} requests)`);
     assert.equal(eng.overdue, 0, "and was not stopped");
     assert.equal(slow.terminated, false);
+  });
+
+  test("a new worker gets the module a piece a task, the last piece in its load message, and compiles it", async () => {
+    const relay = new Relay();
+    const { eng } = engine([relay]);
+    await eng.warm();
+    const pieces = Math.ceil(load.packed.length / loadPiece);
+    assert.ok(pieces >= 4, `the module is ${load.packed.length} units: several pieces`);
+    assert.deepEqual(relay.kinds, [...Array<string>(pieces - 1).fill("load-part"), "load"]);
+    assert.match(await eng.call(req), /unknown tool/, "the joined module runs");
   });
 
   test("below the bound the worker is kept", async () => {
