@@ -218,7 +218,8 @@ export class RemoteEngine implements Engine, HostCore {
     });
     // A worker that failed to load is dropped; the next request starts another.
     live.ready.catch(() => this.end(live));
-    void postLoad(worker, this.opts.load());
+    // A module that cannot be posted is a worker that cannot start (its error handler: the fallback).
+    postLoad(worker, this.opts.load()).catch((err: unknown) => worker.onerror?.({ message: err instanceof Error ? err.message : String(err) }));
     this.started++;
     this.workerCalls = 0;
     this.live = live;
@@ -312,9 +313,10 @@ export class RemoteEngine implements Engine, HostCore {
 export const loadPiece = 256 * 1024;
 
 /**
- * postLoad sends the packed module to a new worker a piece a task: posting
- * its 2 MB (a two-byte string: 4 MB to copy) at once was a task of 40-76
- * ms of the UI thread at start-up (tests/browser/worker.test.ts). The
+ * postLoad sends the packed module to a new worker a piece a task: its 2
+ * MB (a two-byte string: 4 MB to copy) posted at once was in the tasks of
+ * 63-76 ms that start-up showed after main.js's evaluation
+ * (tests/browser/worker.test.ts; RATIONALE.md). The
  * pieces go first ("load-part"), the last in the load message itself; the
  * worker's requests come after its "ready", so after them all.
  */

@@ -400,6 +400,23 @@ describe("RemoteEngine", () => {
     assert.equal(fell.length, 2);
   });
 
+  test("a worker that refuses its module's pieces is one that cannot start: calls go to the fallback", async () => {
+    const refusing = new Relay();
+    refusing.postMessage = (msg: ToWorker) => {
+      if (msg.kind === "load-part" || msg.kind === "load") throw new Error("DataCloneError");
+    };
+    const fell: CoreWorker[] = [];
+    const { eng } = engine([refusing], {
+      fallback: () => {
+        const w = new Relay();
+        fell.push(w);
+        return w;
+      },
+    });
+    assert.match(await eng.call(req), /unknown tool/);
+    assert.equal(fell.length, 1);
+  });
+
   test("a worker that dies during a request: the call says why, and the next call gets a new worker", async () => {
     const dying = new Dying("request");
     const { eng, spawned } = engine([dying]);
