@@ -13,6 +13,23 @@ import { Stale, textHash, type Kind, type NoteStat, type StatePort, type VaultPo
 
 const encoder = new TextEncoder();
 
+/** One channel for a MemoryVault's reads, and who waits on it. */
+let channel: MessageChannel | null = null;
+const waiting: (() => void)[] = [];
+
+/** nextTask resolves in a task of its own, as a real vault's read answers. */
+function nextTask(): Promise<void> {
+  if (channel === null) {
+    channel = new MessageChannel();
+    channel.port1.onmessage = () => waiting.shift()?.();
+  }
+  const port = channel.port2;
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    port.postMessage(null);
+  });
+}
+
 /** The folder part of p ("" for a name at the root). */
 function dirOf(p: string): string {
   const i = p.lastIndexOf("/");
@@ -57,9 +74,19 @@ export class MemoryVault implements VaultPort {
     return Promise.resolve(this.files.has(p) ? "file" : this.folders.has(p) ? "folder" : null);
   }
 
-  readBytes(p: string): Promise<Uint8Array> {
+  /**
+   * readBytes answers in a task of its own, as a real vault's read does:
+   * a rehearsal call's steps are then cut where a real call's are (a
+   * whole step in one task made tasks of 50 ms in a fresh page). The
+   * other methods answer at once: a task at each of them made the
+   * rehearsal warm the calls less (warm mem_update_phase 4.9-5.5 ms,
+   * against 4.1-4.2).
+   */
+  async readBytes(p: string): Promise<Uint8Array> {
+    await nextTask();
     const text = this.files.get(p);
-    return text === undefined ? Promise.reject(new Error(`no file ${p}`)) : Promise.resolve(encoder.encode(text));
+    if (text === undefined) throw new Error(`no file ${p}`);
+    return encoder.encode(text);
   }
 
   list(p: string): Promise<{ files: string[]; folders: string[] }> {
