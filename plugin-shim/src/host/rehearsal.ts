@@ -9,26 +9,9 @@
 // project lives in a MemoryVault and vanishes with it. See RATIONALE.md,
 // "Why does the plugin rehearse calls when Obsidian is idle?".
 
-import { Stale, textHash, type Kind, type NoteStat, type StatePort, type VaultPort } from "./port";
+import { nextTask, Stale, textHash, type Kind, type NoteStat, type StatePort, type VaultPort } from "./port";
 
 const encoder = new TextEncoder();
-
-/** One channel for a MemoryVault's reads, and who waits on it. */
-let channel: MessageChannel | null = null;
-const waiting: (() => void)[] = [];
-
-/** nextTask resolves in a task of its own, as a real vault's read answers. */
-function nextTask(): Promise<void> {
-  if (channel === null) {
-    channel = new MessageChannel();
-    channel.port1.onmessage = () => waiting.shift()?.();
-  }
-  const port = channel.port2;
-  return new Promise((resolve) => {
-    waiting.push(resolve);
-    port.postMessage(null);
-  });
-}
 
 /** The folder part of p ("" for a name at the root). */
 function dirOf(p: string): string {
