@@ -3,7 +3,7 @@
 
 import { ask, decide, refusal, type HostCore } from "./core";
 import { join } from "./plan";
-import { decodeUTF8, hashPiece, sha256Hex, sha256HexInTasks, type VaultPort } from "./port";
+import { decodeUTF8, sha256HexInTasks, type VaultPort } from "./port";
 
 /** The part of the vault sent to the core so far (core/vault.Snapshot), by path (a match by its Match.Key()). */
 export interface Snapshot {
@@ -90,7 +90,7 @@ export async function answerNeed(core: HostCore, v: VaultPort, need: Need, snap:
       return;
     }
     const bytes = await v.readBytes(p);
-    const sha = bytes.length > hashPiece ? await sha256HexInTasks(bytes) : sha256Hex(bytes);
+    const sha = await sha256HexInTasks(bytes);
     const text = decodeUTF8(bytes);
     if (text === null) {
       putFile(snap, p, { sha256: sha, not_utf8: true });

@@ -97,6 +97,7 @@ export const hashPiece = 64 * 1024;
  * JavaScript hash is not yet optimized (tests/browser/worker.test.ts).
  */
 export async function sha256HexInTasks(bytes: Uint8Array): Promise<string> {
+  if (bytes.length <= hashPiece) return sha256Hex(bytes);
   const h = sha256.create();
   for (let i = 0; i < bytes.length; i += hashPiece) {
     if (i > 0) await nextTask();
