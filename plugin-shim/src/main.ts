@@ -84,8 +84,20 @@ export default class KesshoPlugin extends Plugin {
       if (!hasWasm()) {
         new Notice(this.words().noWasm, 0);
         this.rehearsalDone(0);
-      } else whenIdle(() => void this.engine.warm().then(() => this.rehearse(), () => 0).then(this.rehearsalDone, () => this.rehearsalDone(0)));
+      } else whenIdle(() => void this.startCore());
     });
+  }
+
+  /** startCore compiles the core in its worker, then rehearses; rehearsed says how many calls that made. */
+  private async startCore(): Promise<void> {
+    let calls = 0;
+    try {
+      await this.engine.warm();
+      calls = await this.rehearse();
+    } catch {
+      // A failed compile is said at the first call; a failed rehearsal is dropped.
+    }
+    this.rehearsalDone(calls);
   }
 
   /**
