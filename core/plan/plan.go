@@ -95,6 +95,9 @@ func (op Op) validate() error {
 		if op.Expect != Absent {
 			return fmt.Errorf("move must expect %q at its target", Absent)
 		}
+		if IsUndo(op.From) || IsUndo(op.To) {
+			return fmt.Errorf("move names %s: undo records are written and deleted, never moved", UndoDir)
+		}
 		if err := CheckPath(op.From); err != nil {
 			return err
 		}
@@ -123,11 +126,25 @@ func validHash(s string) bool {
 	return err == nil && strings.ToLower(h) == h
 }
 
+// UndoDir is the one place under a dot-folder that plans and needs may
+// name: Kessho's undo records. mem_archive keeps there, for each full
+// archive, the texts it replaced (so that mem_rollback_archive can put
+// them back), and mem_rollback_archive records its last rollback of each
+// project (so that a retried rollback never removes a second archive).
+// Nothing in it is a note: tree walks and the search index leave
+// dot-folders out, and Obsidian does not show them. A host must refuse to
+// read or write it through a symbolic link (docs/HOSTS.md, section 2).
+const UndoDir = ".kessho/undo"
+
+// IsUndo reports whether p is a path under UndoDir.
+func IsUndo(p string) bool { return strings.HasPrefix(p, UndoDir+"/") }
+
 // CheckPath reports whether p is a vault-relative path Kessho may touch:
 // "/"-separated, clean, relative, valid UTF-8, no empty, "." or ".."
 // segment, no segment starting with "." (dot-folders such as .obsidian,
 // .git and .kessho are never read or written through a plan), no
-// backslash, colon or NUL.
+// backslash, colon or NUL. The one exception is UndoDir: a path under
+// it whose rest obeys the same rules.
 func CheckPath(p string) error {
 	if p == "" {
 		return fmt.Errorf("empty path")
@@ -141,7 +158,8 @@ func CheckPath(p string) error {
 	if strings.HasPrefix(p, "/") {
 		return fmt.Errorf("path %q is absolute", p)
 	}
-	for seg := range strings.SplitSeq(p, "/") {
+	rest := strings.TrimPrefix(p, UndoDir+"/")
+	for seg := range strings.SplitSeq(rest, "/") {
 		if seg == "" || seg == "." || seg == ".." {
 			return fmt.Errorf("path %q is not clean", p)
 		}

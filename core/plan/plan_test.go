@@ -6,8 +6,9 @@ import (
 )
 
 func TestCheckPath(t *testing.T) {
-	good := []string{"a", "10-episodes/projects/x/context.md", "a b/c é.md"}
-	bad := []string{"", "/etc/passwd", "../x", "a/../b", "a//b", "./a", "a/", ".obsidian/x", "a/.kessho/b", `a\b`, "C:/x", "a\x00b", "\xff"}
+	good := []string{"a", "10-episodes/projects/x/context.md", "a b/c é.md", ".kessho/undo/alpha/2026-11-30-10h15-alpha-x.json"}
+	bad := []string{"", "/etc/passwd", "../x", "a/../b", "a//b", "./a", "a/", ".obsidian/x", "a/.kessho/b", `a\b`, "C:/x", "a\x00b", "\xff",
+		".kessho/undo", ".kessho/undo/", ".kessho/journal/x.json", ".kessho/lock", ".kessho/undo/../lock", ".kessho/undo/a/.x", ".kessho/undox/a", "a/.kessho/undo/b"}
 	for _, p := range good {
 		if err := CheckPath(p); err != nil {
 			t.Errorf("CheckPath(%q) = %v; want nil", p, err)
@@ -36,6 +37,7 @@ func TestValidate(t *testing.T) {
 		"unknown op":         {Op: "chmod", Path: "a"},
 		"dot-folder":         WriteOp(".obsidian/app.json", Absent, "{}"),
 		"is absolute":        WriteOp("/tmp", Absent, ""),
+		"never moved":        {Op: Move, From: ".kessho/undo/a", To: "b", Expect: Absent},
 		"must expect sha256": {Op: Delete, Path: "a", Expect: strings.ToUpper(h)},
 	}
 	for want, op := range bad {

@@ -109,6 +109,7 @@ var archiveText = loadText[struct {
 	ContextEmpty, OneLine, NoAlnum, FullOnly, Subject, SubjectLine, Body fault.Msg
 	Alias, DerivedName, FactName, FactBody, NoAtoms, ReasonWithAtoms     fault.Msg
 	NotObject, NotYAML, Lost, AtomExists, Archeo, DeadLink, NoHistLine   fault.Msg
+	DeadDerived                                                          fault.Msg
 	Differ, Already, Updated, Archived                                   fault.Msg
 }]("archive.yaml")
 
@@ -345,11 +346,11 @@ func checkDecisions(decisions []string, ctxText string) error {
 // call derives atoms or its texts hold wikilinks (nil otherwise).
 func archiveReads(env *Env, a *archiveArgs, c *contextFile) ([]string, *wikilink.Names, error) {
 	v := env.View
-	ask := vault.Need{Files: []string{c.project.History()}, Dirs: []string{c.project.Dir + "/archives"}}
+	ask := vault.Need{Files: []string{c.project.History()}, Dirs: []string{c.project.Dir + "/archives", undoDir(c.project.Slug)}}
 	for _, d := range a.Derive {
 		ask.Files = append(ask.Files, zoneIndex(d.Kind))
 	}
-	needNames := len(a.Derive) > 0 || wikilink.Has(*a.ArchiveBodyMD) || a.ContextMD != nil && wikilink.Has(*a.ContextMD)
+	needNames := len(a.Derive) > 0 || len(a.DerivedAtoms) > 0 || wikilink.Has(*a.ArchiveBodyMD) || a.ContextMD != nil && wikilink.Has(*a.ContextMD)
 	if needNames {
 		ask.Trees = []vault.Tree{{Root: "."}}
 	}
@@ -412,9 +413,11 @@ func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, c
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := warnLinks(env, res, texts(a), names, func(name string) bool { _, ok := inCall[strings.ToLower(name)]; return ok }); err != nil {
+	creating := func(name string) bool { _, ok := inCall[strings.ToLower(name)]; return ok }
+	if err := warnLinks(env, res, texts(a), names, creating); err != nil {
 		return nil, nil, err
 	}
+	warnDerived(env, res, a.DerivedAtoms, names, creating)
 	archivePath := c.project.Dir + "/archives/" + stem + ".md"
 	p := plan.Plan{plan.WriteOp(archivePath, plan.Absent, noteText)}
 	for _, at := range atoms {
@@ -427,9 +430,37 @@ func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, c
 	}
 	p = append(p, indexOps...)
 	p = append(p, histOp, plan.WriteOp(c.path, c.sha, ctxText))
+	undo, err := archiveUndo(env, c, stem, ctxText, atoms, indexOps)
+	if err != nil {
+		return nil, nil, err
+	}
+	p = append(p, undo...)
 	res.Archive, res.HistoryLine, res.DerivedAtoms = &archivePath, &line, links
 	res.SummaryMD = env.Say(archiveText().Msg.Archived, c.project.Slug, stem, len(atoms))
 	return res, p, nil
+}
+
+// archiveUndo is the ops that keep the undo record of the archive stem
+// (undoOps): the context's text before and after it, the atoms it
+// creates, the zone indexes it rewrites (indexOps, read in this call).
+func archiveUndo(env *Env, c *contextFile, stem, ctxText string, atoms []newAtom, indexOps plan.Plan) (plan.Plan, error) {
+	rec := undoRecord{Version: 1, Archive: stem + ".md", Context: undoText{Before: c.text, After: plan.HashString(ctxText)},
+		Atoms: []undoFile{}, Indexes: []undoText{}}
+	for _, at := range atoms {
+		rec.Atoms = append(rec.Atoms, undoFile{Path: at.path, After: plan.HashString(at.text)})
+	}
+	for _, op := range indexOps {
+		before, err := env.View.ReadText(op.Path) // read by zoneIndexOps
+		if err != nil {
+			return nil, err
+		}
+		rec.Indexes = append(rec.Indexes, undoText{Path: op.Path, Before: before.Text, After: plan.HashString(*op.Text)})
+	}
+	listing, err := env.View.List(undoDir(c.project.Slug))
+	if err != nil && !errors.Is(err, vault.ErrNotExist) {
+		return nil, err
+	}
+	return undoOps(env, c.project.Slug, stem, rec, listing)
 }
 
 // deriveAtoms renders the atoms of derive, each a note in its kind's zone
@@ -836,6 +867,24 @@ func lf(s string) string {
 		return s
 	}
 	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+}
+
+// warnDerived warns of each derived_atoms entry that names no note of
+// the vault and no atom the call derives: the archive would list a link
+// that leads nowhere (the entry is kept as given: the atom may be written
+// next). names holds every note (archiveReads walks the vault when
+// derived_atoms is given).
+func warnDerived(env *Env, res *ArchiveResult, derived []string, names *wikilink.Names, creating func(string) bool) {
+	if len(derived) == 0 {
+		return
+	}
+	targets := make([]string, len(derived))
+	for i, d := range derived {
+		targets[i] = atom.Name(d)
+	}
+	for _, t := range wikilink.Unresolved(targets, *names, creating) {
+		res.Warnings = append(res.Warnings, env.Say(archiveText().Msg.DeadDerived, t))
+	}
 }
 
 func texts(a *archiveArgs) []string {

@@ -50,6 +50,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"kessho/core/plan"
 	"kessho/host/call"
 )
 
@@ -211,8 +212,10 @@ func (c *Case) WriteVault(dir string) error {
 }
 
 // ReadTree returns every file under dir except dot-folders' content (such
-// as .kessho), by vault-relative path. Dot-files outside dot-folders are
-// included, so a stray temp file shows.
+// as .kessho), by vault-relative path, but for Kessho's undo records
+// (.kessho/undo/, which plans write as they write notes: a case states
+// them in want/). Dot-files outside dot-folders are included, so a stray
+// temp file shows.
 func ReadTree(dir string) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
@@ -220,12 +223,18 @@ func ReadTree(dir string) (map[string][]byte, error) {
 			return err
 		}
 		if d.IsDir() {
-			if p != dir && strings.HasPrefix(d.Name(), ".") {
+			rel, _ := filepath.Rel(dir, p)
+			rel = filepath.ToSlash(rel)
+			undo := rel == ".kessho" || rel == plan.UndoDir || plan.IsUndo(rel)
+			if p != dir && strings.HasPrefix(d.Name(), ".") && !undo {
 				return filepath.SkipDir
 			}
 			return nil
 		}
 		rel, _ := filepath.Rel(dir, p)
+		if strings.HasPrefix(filepath.ToSlash(rel), ".kessho/") && !plan.IsUndo(filepath.ToSlash(rel)) {
+			return nil
+		}
 		data, err := os.ReadFile(p)
 		if err != nil {
 			return err
