@@ -50,6 +50,7 @@ const (
 	NothingToRollBack  Code = "NOTHING_TO_ROLL_BACK" // mem_rollback_archive
 	HistoryMismatch    Code = "HISTORY_MISMATCH"     // mem_rollback_archive
 	ArchiveMismatch    Code = "ARCHIVE_MISMATCH"     // mem_rollback_archive
+	RollbackRepeated   Code = "ROLLBACK_REPEATED"    // mem_rollback_archive
 	UnknownArchive     Code = "UNKNOWN_ARCHIVE"      // mem_read_archive
 	NotAProject        Code = "NOT_A_PROJECT"        // mem_historize
 	SlugExists         Code = "SLUG_EXISTS"          // mem_init_project

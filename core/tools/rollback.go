@@ -1,11 +1,14 @@
 package tools
 
 import (
+	"encoding/json"
 	"errors"
 	"path"
 	"slices"
 	"strings"
+	"time"
 
+	"kessho/core/atom"
 	"kessho/core/catalog"
 	"kessho/core/fault"
 	"kessho/core/frontmatter"
@@ -13,18 +16,21 @@ import (
 	"kessho/core/markdown"
 	"kessho/core/plan"
 	"kessho/core/vault"
+	"kessho/core/wikilink"
 )
 
 // rollbackSpec is mem_rollback_archive in the catalogue.
-var rollbackSpec = tool[RollbackResult](catalogText("rollback.yaml"), "mem_rollback_archive", "rollback slug", writes|destroys, readsContext(fault.NothingToRollBack, fault.HistoryMismatch, fault.ArchiveMismatch), []catalog.Param{
+var rollbackSpec = tool[RollbackResult](catalogText("rollback.yaml"), "mem_rollback_archive", "rollback slug", writes|destroys|idempotent, readsContext(fault.NothingToRollBack, fault.HistoryMismatch, fault.ArchiveMismatch, fault.RollbackRepeated), []catalog.Param{
 	slugParam,
 	{Name: "archive", Type: catalog.String, MinLength: intp(1), MaxLength: intp(1000)},
+	{Name: "restore_context", Type: catalog.Boolean, Default: false},
 })
 
 // rollbackArgs is rollback's arguments.
 type rollbackArgs struct {
-	Slug    string  `json:"slug"`
-	Archive *string `json:"archive"`
+	Slug           string  `json:"slug"`
+	Archive        *string `json:"archive"`
+	RestoreContext bool    `json:"restore_context"`
 }
 
 // RollbackResult is mem_rollback_archive's result.
@@ -36,6 +42,11 @@ type RollbackResult struct {
 	HistoryLine string   `json:"history_line"`
 	AtomsKept   []string `json:"atoms_kept"`
 	ContextKept bool     `json:"context_kept"`
+	// Removed are the notes deleted (the archive, and with
+	// restore_context the atoms it created); Restored the notes put back
+	// as they were before the archive (context.md, zone indexes).
+	Removed  []string `json:"removed"`
+	Restored []string `json:"restored"`
 	Common
 }
 
@@ -64,6 +75,21 @@ type RollbackResult struct {
 //     the one the first entry names, ARCHIVE_MISMATCH names both and
 //     nothing is written: a retried rollback never deletes a second
 //     archive.
+//   - Without `archive`, a rollback of a project rolled back less than
+//     15 minutes before (its rollback record, rollbackPath) is
+//     ROLLBACK_REPEATED, naming the archive removed then and the one that
+//     would go now: the default is safe for the client that timed out and
+//     sent the same call again (checkRepeated).
+//
+// With restore_context, the rollback undoes the whole archive from its
+// undo record (undoRecord): context.md and the zone indexes are put back
+// as they were when they still hold what the archive wrote (CONFLICT
+// otherwise, nothing written), and the atoms it created go when they are
+// still byte for byte what it wrote (an atom changed since stays, and a
+// warning lists it), and the archive's undo record goes with them.
+// Without it, the undo record stays (pruned with the others), and the
+// warning says where the replaced context is. Every rollback writes the
+// project's rollback record.
 func rollback(env *Env, a rollbackArgs) (any, plan.Plan, error) {
 	var expected string
 	if a.Archive != nil {
@@ -81,7 +107,7 @@ func rollback(env *Env, a rollbackArgs) (any, plan.Plan, error) {
 			return nil, nil, err
 		}
 	}
-	if err := env.View.Ask(vault.Need{Files: []string{p.History()}, Dirs: []string{p.Dir + "/archives"}}); err != nil {
+	if err := env.View.Ask(vault.Need{Files: []string{p.History(), rollbackPath(p.Slug)}, Dirs: []string{p.Dir + "/archives"}}); err != nil {
 		return nil, nil, err
 	}
 	hist, e, archivePath, err := newestEntry(env, p)
@@ -91,6 +117,14 @@ func rollback(env *Env, a rollbackArgs) (any, plan.Plan, error) {
 	if err := checkNewest(env, p, e, archivePath, expected); err != nil {
 		return nil, nil, err
 	}
+	last, err := checkRepeated(env, p, archivePath, expected)
+	if err != nil {
+		return nil, nil, err
+	}
+	record := undoPath(p.Slug, strings.TrimSuffix(path.Base(archivePath), ".md"))
+	if err := env.View.Ask(vault.Need{Files: []string{archivePath, record}}); err != nil {
+		return nil, nil, err
+	}
 	arch, err := env.View.Read(archivePath)
 	if err != nil {
 		return nil, nil, err
@@ -98,29 +132,159 @@ func rollback(env *Env, a rollbackArgs) (any, plan.Plan, error) {
 	if !arch.Exists {
 		return nil, nil, nothingToRollBack(p, rollbackText().Msg.Gone, archivePath)
 	}
+	undo, err := env.View.Read(record)
+	if err != nil {
+		return nil, nil, err
+	}
 	res := RollbackResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(), Archive: archivePath, HistoryLine: e.Line, AtomsKept: []string{},
-		ContextKept: true, Common: common()}
+		ContextKept: true, Removed: []string{archivePath}, Restored: []string{}, Common: common()}
 	if doc, perr := frontmatter.Parse(arch.Text); !arch.NotUTF8 && perr == nil {
 		if atoms, ok := doc.Strings("derived_atoms"); ok {
 			res.AtomsKept = atoms
 		}
 	}
-	if len(res.AtomsKept) > 0 {
-		res.Warnings = append(res.Warnings, env.Say(rollbackText().Msg.AtomsKept, strings.Join(res.AtomsKept, ", ")))
-	}
-	res.Warnings = append(res.Warnings, env.Say(rollbackText().Msg.ContextKept))
-	res.SummaryMD = env.Say(rollbackText().Msg.Done, p.Slug, archivePath)
-	return res, plan.Plan{
+	ops := plan.Plan{
 		plan.WriteOp(p.History(), hist.Expect, history.Remove(hist.Text, e)),
 		{Op: plan.Delete, Path: archivePath, Expect: arch.Expect},
-	}, nil
+	}
+	if a.RestoreContext {
+		restore, err := restoreOps(env, p, undo, &res)
+		if err != nil {
+			return nil, nil, err
+		}
+		ops = append(ops, restore...)
+		ops = append(ops, plan.Op{Op: plan.Delete, Path: record, Expect: undo.Expect})
+	}
+	ops = append(ops, plan.WriteOp(rollbackPath(p.Slug), last.Expect, encodeRecord(rollbackRecord{Archive: archivePath, At: env.Now.Format(time.RFC3339)})))
+	kept := ""
+	if undo.Exists {
+		kept = record
+	}
+	rollbackWarnings(env, &res, kept)
+	return res, ops, nil
+}
+
+// rollbackWarnings words what a rollback kept: unless it restored the
+// context (restoreOps then warned of the files it kept), the atoms the
+// archive derived and the context (record: the undo record
+// that keeps the text it replaced, "" when there is none).
+func rollbackWarnings(env *Env, res *RollbackResult, record string) {
+	m := &rollbackText().Msg
+	if len(res.AtomsKept) > 0 && res.ContextKept {
+		res.Warnings = append(res.Warnings, env.Say(m.AtomsKept, strings.Join(res.AtomsKept, ", ")))
+	}
+	switch {
+	case !res.ContextKept: // restored: restoreOps warned of what it kept
+		res.SummaryMD = env.Say(m.Whole, res.Slug, res.Archive, strings.Join(res.Restored, ", "), len(res.Removed)-1)
+		return
+	case record != "":
+		res.Warnings = append(res.Warnings, env.Say(m.ContextKeptUndo, record))
+	default:
+		res.Warnings = append(res.Warnings, env.Say(m.ContextKept))
+	}
+	res.SummaryMD = env.Say(m.Done, res.Slug, res.Archive)
+}
+
+// checkRepeated reads p's rollback record and refuses, ROLLBACK_REPEATED,
+// a rollback that names no archive (expected "") when the last one was
+// less than rollbackGuard before now (or as far after: a clock set back
+// is no reason to remove a second archive); next is the archive this one
+// would remove. It returns the record as read, which the rollback
+// replaces. A record that does not parse guards nothing.
+func checkRepeated(env *Env, p vault.Project, next, expected string) (vault.Content, error) {
+	f, err := env.View.Read(rollbackPath(p.Slug))
+	if err != nil || !f.Exists || f.NotUTF8 || expected != "" {
+		if err == nil && !f.Exists {
+			f.Expect = plan.Absent
+		}
+		return f, err
+	}
+	var last rollbackRecord
+	if json.Unmarshal([]byte(f.Text), &last) != nil {
+		return f, nil
+	}
+	at, err := time.Parse(time.RFC3339, last.At)
+	if err != nil || env.Now.Sub(at).Abs() >= rollbackGuard {
+		return f, nil
+	}
+	name := path.Base(next)
+	return f, fault.New(fault.RollbackRepeated,
+		map[string]any{"slug": p.Slug, "removed": last.Archive, "removed_at": last.At, "next": next},
+		rollbackText().Msg.Repeated.In("en", p.Slug, last.At, last.Archive, next, name),
+		rollbackText().Msg.Repeated.In("fr", p.Slug, last.At, last.Archive, next, name))
+}
+
+// restoreOps are the ops that undo what the archive of undo (its undo
+// record, read) did besides its own note and history line: context.md
+// and the zone indexes written back as they were, where they still hold
+// what the archive wrote, and the atoms it created removed, where they
+// still are what it wrote. A missing or unreadable record is
+// INVALID_ARGUMENT (nothing to restore from: archives made before Kessho
+// kept records, or pruned after undoKeep); a context changed since is
+// CONFLICT. res records what is removed, restored and kept.
+func restoreOps(env *Env, p vault.Project, undo vault.Content, res *RollbackResult) (plan.Plan, error) {
+	m := &rollbackText().Msg
+	var rec undoRecord
+	if !undo.Exists || undo.NotUTF8 || json.Unmarshal([]byte(undo.Text), &rec) != nil || rec.Version != 1 {
+		return nil, argument("restore_context", m.NoUndo, res.Archive)
+	}
+	files := []string{p.Context()}
+	for _, at := range rec.Atoms {
+		files = append(files, at.Path)
+	}
+	for _, ix := range rec.Indexes {
+		files = append(files, ix.Path)
+	}
+	if err := env.View.Ask(vault.Need{Files: files}); err != nil {
+		return nil, err
+	}
+	ctx, err := env.View.Read(p.Context())
+	if err != nil {
+		return nil, err
+	}
+	if !ctx.Exists || ctx.Expect != rec.Context.After {
+		return nil, m.ContextChanged.Err(fault.Conflict, map[string]any{"path": p.Context()}, p.Context(), res.Archive)
+	}
+	ops := plan.Plan{plan.WriteOp(p.Context(), ctx.Expect, rec.Context.Before)}
+	res.Restored, res.ContextKept = append(res.Restored, p.Context()), false
+	var changed []string
+	for _, at := range rec.Atoms {
+		f, err := env.View.Read(at.Path)
+		switch {
+		case err != nil:
+			return nil, err
+		case f.Exists && f.Expect == at.After:
+			ops = append(ops, plan.Op{Op: plan.Delete, Path: at.Path, Expect: f.Expect})
+			res.Removed = append(res.Removed, at.Path)
+			res.AtomsKept = slices.DeleteFunc(res.AtomsKept, func(l string) bool { return strings.EqualFold(atom.Name(l), wikilink.Stem(at.Path)) })
+		case f.Exists:
+			changed = append(changed, at.Path)
+		}
+	}
+	for _, ix := range rec.Indexes {
+		f, err := env.View.Read(ix.Path)
+		switch {
+		case err != nil:
+			return nil, err
+		case f.Exists && f.Expect == ix.After:
+			ops = append(ops, plan.WriteOp(ix.Path, f.Expect, ix.Before))
+			res.Restored = append(res.Restored, ix.Path)
+		case f.Exists:
+			changed = append(changed, ix.Path)
+		}
+	}
+	if len(changed) > 0 {
+		res.Warnings = append(res.Warnings, env.Say(m.Changed, strings.Join(changed, ", ")))
+	}
+	return ops, nil
 }
 
 // rollbackText is rollback.yaml: mem_rollback_archive's catalogue texts and messages, parsed on first use.
 var rollbackText = loadText[struct {
 	BadArchive, Outside, Nothing, NoHistory, NoEntry, OutOfArchives, Gone fault.Msg
 	NoNamed, Disagree, SameMinute, NotNewest, NoneNewest, Or              fault.Msg
-	AtomsKept, ContextKept, Done                                          fault.Msg
+	AtomsKept, ContextKept, ContextKeptUndo, Done, Whole                  fault.Msg
+	Repeated, NoUndo, ContextChanged, Changed                             fault.Msg
 }]("rollback.yaml")
 
 // nothingToRollBack is NOTHING_TO_ROLL_BACK for p, saying why (reason

@@ -1,0 +1,97 @@
+package conformance
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"kessho/core/plan"
+	"kessho/host/call"
+	"kessho/host/vaultfs"
+)
+
+// TestRollbackUndoesWholeArchive archives a session that replaces the
+// context, derives atoms into a zone with the kit's index.md, then rolls
+// it back with restore_context: every note is again byte for byte what it
+// was, on both engines; only Kessho's rollback record is new.
+func TestRollbackUndoesWholeArchive(t *testing.T) {
+	for name, eng := range engines(t) {
+		t.Run(name, func(t *testing.T) {
+			dir := fixtureVault(t, "kit-conventions")
+			v, err := vaultfs.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer v.Close()
+			before, _ := ReadTree(dir)
+			s := &session{t: t, v: v, eng: eng, now: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)}
+			r := s.call("mem_archive", `{"slug":"webshop","mode":"full","context_md":"# Webshop\n\nAll new.\n","archive_subject":"release 1.6","archive_body_md":"Publiée.","derive":[{"fact":"Purge twice","body":"Once is not enough.","kind":"knowledge"},{"fact":"Release on Tuesdays","body":"Never on Fridays.","kind":"principle"}]}`)
+			if atoms := r["atoms_created"].([]any); len(atoms) != 2 {
+				t.Fatalf("atoms_created %v; want 2", atoms)
+			}
+			mid, _ := ReadTree(dir)
+			if d := diffTrees(mid, before); d == "" {
+				t.Fatal("the archive wrote nothing")
+			}
+			r = s.call("mem_rollback_archive", `{"slug":"webshop","restore_context":true}`)
+			if r["context_kept"] != false || len(r["removed"].([]any)) != 3 {
+				t.Errorf("rollback answered %v; want the context restored and the archive and 2 atoms removed", r)
+			}
+			after, _ := ReadTree(dir)
+			rec, ok := after[plan.UndoDir+"/webshop/rollback.json"]
+			if !ok {
+				t.Fatal("no rollback record")
+			}
+			delete(after, plan.UndoDir+"/webshop/rollback.json")
+			if d := diffTrees(after, before); d != "" {
+				t.Errorf("archive then rollback with restore_context left the vault changed:\n%s", d)
+			}
+			var last struct{ Archive, At string }
+			if err := json.Unmarshal(rec, &last); err != nil || !strings.HasSuffix(last.Archive, "-webshop-release-1-6.md") {
+				t.Errorf("rollback record %s (%v)", rec, err)
+			}
+		})
+	}
+}
+
+// TestRetriedRollbackRemovesNothing is the agent whose client timed out:
+// it sends the same rollback again a minute later. The second call
+// answers ROLLBACK_REPEATED and the older, real archive stays; named,
+// it goes.
+func TestRetriedRollbackRemovesNothing(t *testing.T) {
+	for name, eng := range engines(t) {
+		t.Run(name, func(t *testing.T) {
+			dir := fixtureVault(t, "kit-conventions")
+			v, err := vaultfs.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer v.Close()
+			s := &session{t: t, v: v, eng: eng, now: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)}
+			first := s.call("mem_archive", `{"slug":"infra","mode":"full","archive_subject":"one","archive_body_md":"One.","no_derived_because":"routine"}`)["archive"].(string)
+			second := s.call("mem_archive", `{"slug":"infra","mode":"full","archive_subject":"two","archive_body_md":"Two.","no_derived_because":"routine"}`)["archive"].(string)
+			if got := s.call("mem_rollback_archive", `{"slug":"infra"}`)["archive"]; got != second {
+				t.Fatalf("first rollback removed %v; want %s", got, second)
+			}
+			mid, _ := ReadTree(dir)
+			out, err := call.Run(context.Background(), v, eng, "mem_rollback_archive", json.RawMessage(`{"slug":"infra"}`),
+				call.Options{Now: s.now, TZ: "Europe/Paris", Lang: "en"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(out.Answer), `"code":"ROLLBACK_REPEATED"`) || !strings.Contains(string(out.Answer), first) {
+				t.Fatalf("retried rollback answered %s; want ROLLBACK_REPEATED naming %s", out.Answer, first)
+			}
+			after, _ := ReadTree(dir)
+			if d := diffTrees(after, mid); d != "" {
+				t.Errorf("the refused retry changed the vault:\n%s", d)
+			}
+			name := strings.TrimPrefix(first, "10-episodes/projects/infra/archives/")
+			if got := s.call("mem_rollback_archive", `{"slug":"infra","archive":"`+name+`"}`)["archive"]; got != first {
+				t.Errorf("named rollback removed %v; want %s", got, first)
+			}
+		})
+	}
+}
