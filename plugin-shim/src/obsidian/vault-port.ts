@@ -19,6 +19,15 @@ function baseName(p: string): string {
   return trimmed.slice(trimmed.lastIndexOf("/") + 1);
 }
 
+/**
+ * hidden tells whether p is in a dot-folder, which Obsidian's vault index
+ * leaves out: the one such place plans name is Kessho's undo records
+ * (.kessho/undo/, core/plan.UndoDir), reached through the adapter alone.
+ */
+function hidden(p: string): boolean {
+  return p.startsWith(".") || p.includes("/.");
+}
+
 /** Thrown inside vault.process to abandon the edit. */
 class Mismatch extends Error {}
 
@@ -80,6 +89,12 @@ export class ObsidianVault implements VaultPort {
   }
 
   async create(p: string, data: string | Uint8Array): Promise<void> {
+    if (hidden(p)) {
+      if ((await this.kind(p)) !== null) throw new Stale("exists", p);
+      if (typeof data === "string") await this.app.vault.adapter.write(p, data);
+      else await this.app.vault.adapter.writeBinary(p, data.slice().buffer);
+      return;
+    }
     try {
       if (typeof data === "string") await this.app.vault.create(p, data);
       else await this.app.vault.createBinary(p, data.slice().buffer);
@@ -111,7 +126,8 @@ export class ObsidianVault implements VaultPort {
       if (k === "folder") continue;
       if (k === "file") throw new Error(`mkdir ${d}: a file is in the way`);
       try {
-        await this.app.vault.createFolder(d);
+        if (hidden(d)) await this.app.vault.adapter.mkdir(d);
+        else await this.app.vault.createFolder(d);
         made.push(d);
       } catch (err) {
         if ((await this.kind(d)) !== "folder") throw err;

@@ -148,12 +148,12 @@ export class FakeVault {
     this.files.set(p, typeof data === "string" ? enc.encode(data) : new Uint8Array(data));
   }
 
-  /** snapshot returns every file, leaving out what is inside dot-folders (as the Go tests' ReadTree). */
+  /** snapshot returns every file, leaving out what is inside dot-folders but for Kessho's undo records, .kessho/undo/ (as the Go tests' ReadTree). */
   snapshot(): Map<string, Uint8Array> {
     const out = new Map<string, Uint8Array>();
     for (const [p, d] of this.files) {
       const segs = p.split("/");
-      if (segs.slice(0, -1).some((s) => s.startsWith("."))) continue;
+      if (segs.slice(0, -1).some((s) => s.startsWith(".")) && !p.startsWith(".kessho/undo/")) continue;
       out.set(p, d);
     }
     return out;
@@ -185,6 +185,15 @@ export class FakeVault {
   private change(what: string, p: string): void {
     this.log(`${what} ${p}`);
     this.hooks.beforeChange?.(what, p);
+  }
+
+  /**
+   * refuseHidden throws for a path the vault index leaves out: what the
+   * plugin keeps in dot-folders goes through the adapter, never through
+   * the Vault API (whose files there Obsidian would not know).
+   */
+  private refuseHidden(p: string): void {
+    if (!this.indexed(p)) throw new Error(`the vault index leaves ${p} out: use the adapter`);
   }
 
   /** indexed: no segment of p starts with a dot (Obsidian's index leaves dot-folders out). */
@@ -244,6 +253,7 @@ export class FakeVault {
   async create(path: string, data: string): Promise<TFile> {
     const p = norm(path);
     this.change("vault.create", p);
+    this.refuseHidden(p);
     if (this.kindOf(p) !== null) throw new Error("File already exists.");
     if (this.kindOf(parentOf(p)) !== "folder") throw fsError("ENOENT", p);
     this.files.set(p, enc.encode(data));
@@ -253,6 +263,7 @@ export class FakeVault {
   async createBinary(path: string, data: ArrayBuffer): Promise<TFile> {
     const p = norm(path);
     this.change("vault.createBinary", p);
+    this.refuseHidden(p);
     if (this.kindOf(p) !== null) throw new Error("File already exists.");
     if (this.kindOf(parentOf(p)) !== "folder") throw fsError("ENOENT", p);
     this.files.set(p, new Uint8Array(data.slice(0)));
@@ -262,6 +273,7 @@ export class FakeVault {
   async createFolder(path: string): Promise<TFolder> {
     const p = norm(path);
     this.change("vault.createFolder", p);
+    this.refuseHidden(p);
     if (this.kindOf(p) !== null) throw new Error("Folder already exists.");
     if (this.kindOf(parentOf(p)) !== "folder") throw fsError("ENOENT", p);
     this.folders.add(p);
@@ -372,6 +384,14 @@ export class FakeAdapter {
     if (this.v.kindOf(parentOf(p)) !== "folder") throw fsError("ENOENT", p);
     if (this.v.kindOf(p) === "folder") throw fsError("EISDIR", p);
     this.v.files.set(p, enc.encode(data));
+  }
+
+  async writeBinary(path: string, data: ArrayBuffer): Promise<void> {
+    const p = norm(path);
+    this.v.log(`adapter.writeBinary ${p}`);
+    if (this.v.kindOf(parentOf(p)) !== "folder") throw fsError("ENOENT", p);
+    if (this.v.kindOf(p) === "folder") throw fsError("EISDIR", p);
+    this.v.files.set(p, new Uint8Array(data.slice(0)));
   }
 
   async append(path: string, data: string): Promise<void> {

@@ -49,7 +49,10 @@ export function writeTree(dir: string, files: Map<string, Uint8Array>): void {
   }
 }
 
-/** readTree reads every file under dir, leaving out dot-folders' content (as the Go tests' ReadTree). */
+/** undo tells whether r is Kessho's undo records' folder or in it (core/plan.UndoDir), which plans write as they write notes. */
+const undo = (r: string): boolean => r === ".kessho/undo" || r.startsWith(".kessho/undo/");
+
+/** readTree returns every file under dir, leaving out dot-folders but for .kessho/undo/ (as the Go tests' ReadTree). */
 export function readTree(dir: string): Map<string, Uint8Array> {
   const out = new Map<string, Uint8Array>();
   const walk = (d: string, rel: string) => {
@@ -57,8 +60,8 @@ export function readTree(dir: string): Map<string, Uint8Array> {
       const full = join(d, n);
       const r = rel === "" ? n : rel + "/" + n;
       if (statSync(full).isDirectory()) {
-        if (!n.startsWith(".")) walk(full, r);
-      } else {
+        if (!n.startsWith(".") || r === ".kessho" || undo(r)) walk(full, r);
+      } else if (!r.startsWith(".kessho/") || undo(r)) {
         out.set(r, new Uint8Array(readFileSync(full)));
       }
     }
