@@ -3,6 +3,8 @@ package conformance
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -93,5 +95,71 @@ func TestRetriedRollbackRemovesNothing(t *testing.T) {
 				t.Errorf("named rollback removed %v; want %s", got, first)
 			}
 		})
+	}
+}
+
+// TestUndoRecordsNeverThroughALink plants a symbolic link at each place on
+// the way to a project's undo records (.kessho, .kessho/undo, its slug's
+// folder, a record, the rollback record), pointing at a note or a note's
+// folder, then archives and rolls back on both engines: each call that
+// would read or write there is refused, CONFLICT naming the link, and no
+// note changes, appears or goes.
+func TestUndoRecordsNeverThroughALink(t *testing.T) {
+	const proj = "10-episodes/projects/infra"
+	archive := `{"slug":"infra","mode":"full","archive_subject":"one","archive_body_md":"One.","no_derived_because":"routine"}`
+	cases := []struct {
+		link, target, tool, args string
+	}{
+		{".kessho", "10-episodes", "mem_archive", archive},
+		{".kessho/undo", "../10-episodes/projects", "mem_archive", archive},
+		{".kessho/undo/infra", "../../" + proj, "mem_archive", archive},
+		{".kessho/undo/infra/2026-11-30-09h00-infra-one.json", "../../../" + proj + "/context.md", "mem_archive", archive},
+		{".kessho/undo/infra/rollback.json", "../../../" + proj + "/context.md", "mem_rollback_archive", `{"slug":"infra"}`},
+	}
+	for name, eng := range engines(t) {
+		for _, c := range cases {
+			t.Run(name+"/"+c.link, func(t *testing.T) {
+				dir := fixtureVault(t, "kit-conventions")
+				v, err := vaultfs.Open(dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer v.Close()
+				if c.tool == "mem_rollback_archive" {
+					s := &session{t: t, v: v, eng: eng, now: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)}
+					s.call("mem_archive", archive)
+				}
+				full := filepath.Join(dir, filepath.FromSlash(c.link))
+				if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				os.RemoveAll(full)
+				before, err := ReadTree(dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(filepath.FromSlash(c.target), full); err != nil {
+					t.Fatal(err)
+				}
+				out, err := call.Run(context.Background(), v, eng, c.tool, json.RawMessage(c.args),
+					call.Options{Now: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC), TZ: "Europe/Paris", Lang: "en"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !strings.Contains(string(out.Answer), `"code":"CONFLICT"`) || !strings.Contains(string(out.Answer), "symbolic link") {
+					t.Errorf("%s with a link at %s answered %s; want CONFLICT naming the link", c.tool, c.link, out.Answer)
+				}
+				if err := os.Remove(full); err != nil {
+					t.Fatal(err)
+				}
+				after, err := ReadTree(dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := diffTrees(after, before); d != "" {
+					t.Errorf("%s with a link at %s changed the vault:\n%s", c.tool, c.link, d)
+				}
+			})
+		}
 	}
 }

@@ -67,6 +67,13 @@ func (v *Vault) AnswerContext(ctx context.Context, need vault.Need, snap *vault.
 	if err := hostlogic.CheckNeed(need); err != nil {
 		return err
 	}
+	for _, ps := range [][]string{need.Files, need.Dirs} {
+		for _, p := range ps {
+			if err := v.undoSafe(p); err != nil {
+				return err
+			}
+		}
+	}
 
 	a := &answerer{ctx: ctx, v: v, snap: snap, max: maxBytes, missing: map[string]bool{}}
 	if snap.Files == nil {

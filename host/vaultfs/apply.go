@@ -69,6 +69,11 @@ func (v *Vault) Apply(l *Lock, p plan.Plan) error {
 	if len(p) == 0 {
 		return nil
 	}
+	for _, op := range p {
+		if err := v.undoSafe(op.Path); err != nil {
+			return err
+		}
+	}
 	if err := hostlogic.Check(p, checkDisk{v}); err != nil {
 		return err
 	}
@@ -451,6 +456,9 @@ func (m *mismatch) Error() string { return m.err.Error() }
 // *mismatch.
 func (v *Vault) land(op plan.Op) (landed, error) {
 	l := landed{op: op}
+	if err := v.undoSafe(op.Path); err != nil { // a link planted since, or before a recovery
+		return l, err
+	}
 	var err error
 	// expect re-reads x and compares it with want, keeping the bytes.
 	expect := func(x, want string) error {
