@@ -45,10 +45,12 @@ archive=(archive kessho-docs --mode full --phase review
   --derive '[{"fact":"Every CLI example names its vault","body":"Readers copy examples; an example without --vault edits whatever folder they stand in.","kind":"principle"}]')
 step "Archive the session in full: archive note, history line, a derived atom, new phase" "${archive[@]}"
 step "The same archive again, as an agent retrying: already archived, nothing written" "${archive[@]}"
-step "Roll the archive back, naming it: the note and its line go, the atom stays" \
-  rollback kessho-docs --archive 2026-11-30-10h15-kessho-docs-cli-chapter.md
+step "Roll the archive back whole: the note and its line go, the atom it made goes, the context it replaced comes back byte for byte" \
+  rollback kessho-docs --archive 2026-11-30-10h15-kessho-docs-cli-chapter.md --restore-context
 step "Roll back again with the same name: refused, the older archive is safe" \
   rollback kessho-docs --archive 2026-11-30-10h15-kessho-docs-cli-chapter.md
+step "Roll back again without a name, as an agent whose client timed out: refused, the older archive is safe" \
+  rollback kessho-docs
 step "The week's worklog, collected (read-only): sessions and hours by project" worklog --week-of 2026-11-27
 echo
 echo "Done. The same calls run in Obsidian and over MCP through the same wasm module."
