@@ -368,8 +368,8 @@ func indexBatches(env *Env, idx *search.Index, listing map[string]string, stale 
 	built := int64(-1) // the text of the batch indexed in this run
 	for len(stale) > 0 {
 		n, size := 0, int64(0)
-		for n < len(stale) && (n == 0 || size+noteSize(listing[stale[n]]) <= bound) {
-			size += noteSize(listing[stale[n]])
+		for n < len(stale) && (n == 0 || size+search.VersionSize(listing[stale[n]]) <= bound) {
+			size += search.VersionSize(listing[stale[n]])
 			n++
 		}
 		if err := index(env, idx, listing, stale[:n], warm.gone); err != nil {
@@ -403,14 +403,6 @@ func indexBatches(env *Env, idx *search.Index, listing map[string]string, stale 
 // batches of work, and no more than the index's own size of text.
 func handBack(size, text, bound int64) bool {
 	return text >= min(size, 4*bound)
-}
-
-// noteSize is the size a note's version names ("size:mtime"); 0 when it
-// names none.
-func noteSize(version string) int64 {
-	size, _, _ := strings.Cut(version, ":")
-	n, _ := strconv.ParseInt(size, 10, 64)
-	return max(n, 0)
 }
 
 // noteVersions returns every note's path and version: sent, the notes the
