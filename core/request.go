@@ -174,6 +174,8 @@ func (s *scanner) carry() (*search.Carry, bool) {
 			c.Full, ok = s.boolean()
 		case "batch":
 			c.Batch, ok = s.count()
+		case "unkept":
+			c.Unkept, ok = s.str()
 		case "notes":
 			c.Notes = map[string]string{}
 			ok = s.object(func(p string) bool {

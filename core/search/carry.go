@@ -61,6 +61,10 @@ type Carry struct {
 	// Batch bounds the note text one round asks for, in bytes (0:
 	// DefaultBatch). Tests lower it to build a small vault in batches.
 	Batch int64 `json:"batch,omitempty"`
+	// Unkept names the place that keeps the host from storing the index
+	// (a .kessho/index that is a symbolic link or not a folder): the
+	// search still answers, its index rebuilt each time, and says so.
+	Unkept string `json:"unkept,omitempty"`
 	// Index travels after the JSON, not in it (Join, Split): 5 MB of
 	// base64 at 10,000 notes cost more than the whole search.
 	Index []byte `json:"-"`

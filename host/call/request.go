@@ -86,6 +86,9 @@ func encodeRequest(req *core.Request, notes map[string]string) ([]byte, error) {
 		if c.Batch != 0 {
 			b = strconv.AppendInt(append(comma(b, n), `"batch":`...), c.Batch, 10)
 		}
+		if c.Unkept != "" {
+			b = appendString(append(comma(b, n), `"unkept":`...), c.Unkept)
+		}
 		b = append(b, '}')
 	}
 	return append(b, '}'), nil

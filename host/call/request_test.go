@@ -189,7 +189,7 @@ func TestRequestFields(t *testing.T) {
 		{core.Request{}, []string{"Tool tool", "Args args,omitempty", "Now now", "TZ tz,omitempty", "Lang lang,omitempty", "Snapshot ", "Search search,omitempty"}},
 		{vault.Snapshot{}, []string{"Files files,omitempty", "Missing missing,omitempty", "Dirs dirs,omitempty", "Matches matches,omitempty"}},
 		{vault.File{}, []string{"SHA256 sha256", "Text text,omitempty", "NotUTF8 not_utf8,omitempty"}},
-		{search.Carry{}, []string{"Listing listing,omitempty", "ID id,omitempty", "Full full,omitempty", "Notes notes,omitempty", "Batch batch,omitempty", "Index -"}},
+		{search.Carry{}, []string{"Listing listing,omitempty", "ID id,omitempty", "Full full,omitempty", "Notes notes,omitempty", "Batch batch,omitempty", "Unkept unkept,omitempty", "Index -"}},
 	} {
 		typ := reflect.TypeOf(c.v)
 		var got []string
