@@ -150,9 +150,12 @@ func IndexBound(notes map[string]string) int64 {
 }
 
 // VersionSize is the size a note's version names ("size:mtime"); 0 when
-// it names none (a "sha256:<hex>" key).
+// it names none (a "sha256:<hex>" key, a version without a colon).
 func VersionSize(version string) int64 {
-	size, _, _ := strings.Cut(version, ":")
+	size, _, ok := strings.Cut(version, ":")
+	if !ok {
+		return 0
+	}
 	n, _ := strconv.ParseInt(size, 10, 64)
 	return max(n, 0)
 }

@@ -56,7 +56,7 @@ type Meta struct {
 // the whole file. 4 MiB is a batch's worth (DefaultBatch) and a hundred
 // times the longest note a person writes: see RATIONALE.md, "Why is a
 // note indexed on its first 4 MiB?".
-const MaxNoteBytes = 4 << 20
+const MaxNoteBytes = vault.MaxHeadBytes
 
 // Head returns text cut to at most MaxNoteBytes bytes, at the end of its
 // last whole UTF-8 character, and whether it was cut: what the index
