@@ -72,7 +72,9 @@ func Head(text string) (string, bool) {
 // HeadLen returns how many bytes a head keeps of b, the first
 // MaxNoteBytes bytes of a longer file: all of them, less the start of a
 // character the cut falls inside (a lead byte whose continuation bytes
-// were not read). A host answering a "heads" need reads b and no more.
+// were not read, as utf8.FullRune tells it). A host answering a "heads"
+// need reads b and no more. Any piece of a stream cut so ends where its
+// whole characters end (the Go host checks a file's UTF-8 by chunks so).
 func HeadLen(b []byte) int {
 	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
 		if utf8.RuneStart(b[i]) {

@@ -453,7 +453,7 @@ func readCapped(r io.Reader, budget int64) (text []byte, sum string, isText bool
 			pending = append(pending, chunk...)
 			cut := len(pending)
 			if rerr == nil {
-				cut = completeRunes(pending)
+				cut = search.HeadLen(pending) // an incomplete character the next chunk may complete
 			}
 			valid = utf8.Valid(pending[:cut])
 			pending = append(pending[:0], pending[cut:]...)
@@ -476,20 +476,6 @@ func readCapped(r io.Reader, budget int64) (text []byte, sum string, isText bool
 		kept = nil
 	}
 	return kept, sum, true, nil
-}
-
-// completeRunes returns the length of b without a trailing incomplete
-// (but possibly valid) UTF-8 sequence, which the next chunk may complete.
-func completeRunes(b []byte) int {
-	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(b[i]) {
-			if !utf8.FullRune(b[i:]) {
-				return i
-			}
-			break
-		}
-	}
-	return len(b)
 }
 
 // dirent is a folder entry as listed: its name and type (^fs.FileMode(0)
