@@ -124,6 +124,17 @@ func (s *scanner) request() (req Request, ok bool) {
 				return ok
 			})
 		},
+		"heads": func() bool {
+			req.Heads = map[string]vault.Head{}
+			return s.object(func(path string) bool {
+				if _, dup := req.Heads[path]; dup {
+					return false
+				}
+				h, ok := s.head()
+				req.Heads[path] = h
+				return ok
+			})
+		},
 	}
 	var seen []string
 	ok = s.object(func(key string) bool {
@@ -159,6 +170,25 @@ func (s *scanner) file() (f vault.File, ok bool) {
 	return f, ok
 }
 
+// head reads a vault.Head.
+func (s *scanner) head() (h vault.Head, ok bool) {
+	ok = s.fields(func(key string) bool {
+		var ok bool
+		switch key {
+		case "text":
+			var t string
+			t, ok = s.str()
+			h.Text = &t
+		case "not_utf8":
+			h.NotUTF8, ok = s.boolean()
+		case "size":
+			h.Size, ok = s.count()
+		}
+		return ok
+	})
+	return h, ok
+}
+
 // carry reads a search.Carry: its notes are 10,000 members at 10,000
 // notes, which encoding/json reads several times slower.
 func (s *scanner) carry() (*search.Carry, bool) {
@@ -174,6 +204,8 @@ func (s *scanner) carry() (*search.Carry, bool) {
 			c.Full, ok = s.boolean()
 		case "batch":
 			c.Batch, ok = s.count()
+		case "unkept":
+			c.Unkept, ok = s.str()
 		case "notes":
 			c.Notes = map[string]string{}
 			ok = s.object(func(p string) bool {

@@ -63,6 +63,17 @@ func randomRequests(rng *rand.Rand, n int) [][]byte {
 				req.Files[str()] = f
 			}
 		}
+		if rng.Intn(3) == 0 {
+			req.Heads = map[string]vault.Head{}
+			for j := rng.Intn(3); j > 0; j-- {
+				h := vault.Head{NotUTF8: rng.Intn(4) == 0, Size: int64(rng.Intn(1 << 30))}
+				if rng.Intn(4) > 0 {
+					t := str()
+					h.Text = &t
+				}
+				req.Heads[str()] = h
+			}
+		}
 		if rng.Intn(2) == 0 {
 			req.Missing = []string{str(), str()}
 		}
@@ -111,7 +122,9 @@ func TestDecodeRequestIsJSONs(t *testing.T) {
 		`{"search":{"listing":"l","id":"i","full":true,"notes":{"a.md":"1:2","b/c.md":"3:4"}}}`, `{"search":{}}`,
 		`{"search":null}`, `{"search":{"notes":null}}`, `{"search":{"full":1}}`, `{"search":{"id":"a","id":"b"}}`,
 		`{"search":{"notes":{"a":"1","a":"2"}}}`, `{"search":{"index":"AAEC"}}`, `{"search":{"other":1}}`,
-		`{"search":{"batch":4096}}`, `{"search":{"batch":0}}`, `{"search":{"batch":-1}}`, `{"search":{"batch":01}}`, `{"search":{"batch":1e3}}`,
+		`{"search":{"batch":4096}}`, `{"search":{"unkept":".kessho/index"}}`, `{"search":{"unkept":1}}`, `{"search":{"batch":0}}`, `{"search":{"batch":-1}}`, `{"search":{"batch":01}}`, `{"search":{"batch":1e3}}`,
+		`{"heads":{"a.md":{"text":"x","size":5}}}`, `{"heads":{"a.md":{"not_utf8":true,"size":0}}}`, `{"heads":{"a":{"size":-1}}}`,
+		`{"heads":{"a":{"size":1,"size":2}}}`, `{"heads":{"a":{},"a":{}}}`, `{"heads":{"a":{"text":null,"size":1}}}`, `{"heads":null}`,
 		`{"search":{"batch":1.5}}`, `{"search":{"batch":99999999999999999999}}`, `{"search":{"batch":"1"}}`,
 		"{\"tool\":\"x\",\"search\":{\"listing\":\"l\"}}\x00KSHI\x00\x01", "{\"tool\":\"x\"}\x00\xff", "{\"tool\":\"x\"}\x00",
 		"{\"tool\":\"x\x00\"}", "{\"tool\"\x00:1}",

@@ -411,7 +411,7 @@ func CheckNeed(need vault.Need) error {
 		}
 		return nil
 	}
-	for _, p := range need.Files {
+	for _, p := range slices.Concat(need.Files, need.Heads) {
 		if err := check(p, false); err != nil {
 			return err
 		}

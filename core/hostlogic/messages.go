@@ -20,7 +20,7 @@ var messagesFile embed.FS
 var say = i18n.Load[struct {
 	Changed, Exists, FileInTheWay, LinkMoved, FolderNotFile, FileNotFolder fault.Msg
 	BadNeed, TooMuchText, TooManyRounds                                    fault.Msg
-	FinishedElsewhere, RecoveryConflict, BadJournal                        fault.Msg
+	FinishedElsewhere, RecoveryConflict, BadJournal, NotOurs               fault.Msg
 }](messagesFile, "messages.yaml", 0)
 
 // at is the details of a refusal naming the path p.
@@ -30,6 +30,20 @@ func at(p string) map[string]any { return map[string]any{"path": p} }
 // read relies on: CONFLICT naming p.
 func Conflict(p, en, fr string) *fault.Error {
 	return fault.New(fault.Conflict, at(p), en, fr)
+}
+
+// NotOurs is the CONFLICT of a place of Kessho's own under .kessho (a
+// folder when folder, else a regular file) that is a symbolic link or
+// something else: nothing is read or written through it, and the person
+// is told what to remove.
+func NotOurs(p string, folder bool) *fault.Error {
+	m := say().NotOurs
+	what := map[string][2]string{"en": {"regular file", "folder"}, "fr": {"un fichier ordinaire", "un dossier"}}
+	k := 0
+	if folder {
+		k = 1
+	}
+	return fault.New(fault.Conflict, at(p), m.In("en", p, what["en"][k], p), m.In("fr", p, what["fr"][k], p))
 }
 
 // Changed is the CONFLICT of a failed precondition.

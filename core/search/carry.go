@@ -1,6 +1,10 @@
 package search
 
-import "bytes"
+import (
+	"bytes"
+	"strconv"
+	"strings"
+)
 
 // Tool is the name of the tool that searches: hosts that keep an index
 // send it a Carry.
@@ -57,6 +61,10 @@ type Carry struct {
 	// Batch bounds the note text one round asks for, in bytes (0:
 	// DefaultBatch). Tests lower it to build a small vault in batches.
 	Batch int64 `json:"batch,omitempty"`
+	// Unkept names the place that keeps the host from storing the index
+	// (a .kessho/index that is a symbolic link or not a folder): the
+	// search still answers, its index rebuilt each time, and says so.
+	Unkept string `json:"unkept,omitempty"`
 	// Index travels after the JSON, not in it (Join, Split): 5 MB of
 	// base64 at 10,000 notes cost more than the whole search.
 	Index []byte `json:"-"`
@@ -108,4 +116,46 @@ func Split(b []byte) (text, index []byte) {
 		return b[:i], b[i+1:]
 	}
 	return b, nil
+}
+
+// MaxIndexBytes is the largest index a host reads: the wasm engine's
+// request bound (64 MiB), past which an index could never be sent to the
+// module anyway. A 50,000-note vault's index is about 25 MB.
+const MaxIndexBytes = 64 << 20
+
+// IndexBound is the most bytes a valid index of notes (every note's path
+// and version, "size:mtime", as Carry.Notes) can take, at most
+// MaxIndexBytes: 64 KiB, then 512 bytes, 16 per byte of its path and 16
+// per byte of its text (at most MaxNoteBytes of it) a note. An index
+// keeps, per word of a note, a posting of a few bytes and at most one
+// entry of the term dictionary (the term, its length, two counts), and a
+// few strings per note (its path, title, kind, zone, slug, date and key):
+// a real vault's index is a third of its text. A host refuses to read a
+// stored index larger than that (a file grown by accident, another
+// program's, a stale one of a vault since emptied): the core rebuilds it,
+// where reading it whole cost memory and time for nothing, and from 64
+// MiB on made every search fail. The one index this bound may refuse
+// that was valid is one of notes whose frontmatter repeats a YAML anchor
+// in its aliases (each alias a phrase of the anchor's words): it is
+// rebuilt, slower, never wrong.
+func IndexBound(notes map[string]string) int64 {
+	n := int64(64 << 10)
+	for p, v := range notes {
+		n += 512 + 16*int64(len(p)) + 16*min(VersionSize(v), MaxNoteBytes)
+		if n >= MaxIndexBytes {
+			return MaxIndexBytes
+		}
+	}
+	return n
+}
+
+// VersionSize is the size a note's version names ("size:mtime"); 0 when
+// it names none (a "sha256:<hex>" key, a version without a colon).
+func VersionSize(version string) int64 {
+	size, _, ok := strings.Cut(version, ":")
+	if !ok {
+		return 0
+	}
+	n, _ := strconv.ParseInt(size, 10, 64)
+	return max(n, 0)
 }

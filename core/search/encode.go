@@ -9,17 +9,41 @@ import (
 	"strings"
 )
 
-// The encoding: magic, format version, Analyzer, the listing the index is
-// up to date with (Index.Listing), the documents (with their links), the terms
-// (sorted, so a decoded index looks terms up without building a map) with
-// their postings, and a 64-bit checksum of everything before it. Decode refuses any
-// other version, a foreign file, a truncated or altered one: the caller
-// then builds the index again, never answering from a damaged one.
+// The encoding: magic, format version, Analyzer, the encoding's whole
+// length (8 bytes, little-endian: a host reads that much and no more,
+// Size), the listing the index is up to date with (Index.Listing), the
+// documents (with their links and whether they were cut, Meta.Cut), the
+// terms (sorted, so a decoded index looks terms up without building a
+// map) with their postings, and a 64-bit checksum of everything before
+// it. Decode refuses any other version, a foreign file, a truncated or
+// altered one: the caller then builds the index again, never answering
+// from a damaged one. The checksum catches accidents (a torn write, a
+// flipped bit, a file of another program), not tampering: anyone who can
+// write the file can write a valid index.
 const (
 	magic  = "KSHI"
-	format = 3 // 2: a 64-bit checksum read 8 bytes a step, Meta.BodyLine; 3: Index.Listing, Note.Links
+	format = 4 // 2: a 64-bit checksum read 8 bytes a step, Meta.BodyLine; 3: Index.Listing, Note.Links; 4: the length in the header, Meta.Cut
 	sumLen = 8
+	// HeaderLen is the length of the header Size reads: magic, format,
+	// Analyzer and the encoding's length.
+	HeaderLen = len(magic) + 2 + 8
 )
+
+// Size returns the length an encoding's header (its first HeaderLen
+// bytes) says the whole encoding has; ok is false for bytes that are no
+// header of this format and analyzer (an older index, a foreign file).
+// A host reads the stored index only when its file is that long, and no
+// longer than IndexBound allows.
+func Size(header []byte) (n int64, ok bool) {
+	if len(header) < HeaderLen || string(header[:len(magic)]) != magic || header[4] != format || header[5] != Analyzer {
+		return 0, false
+	}
+	v := binary.LittleEndian.Uint64(header[6:HeaderLen])
+	if v > 1<<62 || v < uint64(HeaderLen+sumLen) {
+		return 0, false
+	}
+	return int64(v), true
+}
 
 // ErrCorrupt is Decode's error for bytes that are not an index of this
 // version: the caller rebuilds.
@@ -45,7 +69,7 @@ func (x *Index) EncodeRoom(room int) []byte {
 	for r, tid := range order {
 		rank[tid] = uint32(r)
 	}
-	size := len(magic) + 2 + strLen(x.Listing) + uvarintLen(uint64(len(x.docs))) + uvarintLen(uint64(len(order))) + sumLen
+	size := HeaderLen + strLen(x.Listing) + uvarintLen(uint64(len(x.docs))) + uvarintLen(uint64(len(order))) + sumLen
 	for i := range x.docs {
 		d := &x.docs[i]
 		size += strLen(d.Path) + strLen(d.Key) + strLen(d.Title) + strLen(d.Kind) + strLen(d.Zone) + strLen(d.Slug) + strLen(d.Date)
@@ -68,6 +92,7 @@ func (x *Index) EncodeRoom(room int) []byte {
 	}
 	b := append(make([]byte, 0, size+max(room, 0)), magic...)
 	b = append(b, format, Analyzer)
+	b = binary.LittleEndian.AppendUint64(b, 0) // the length, once known
 	b = appendString(b, x.Listing)
 	b = binary.AppendUvarint(b, uint64(len(x.docs)))
 	for i := range x.docs {
@@ -81,6 +106,9 @@ func (x *Index) EncodeRoom(room int) []byte {
 		}
 		if d.dead {
 			flags |= 2
+		}
+		if d.Cut {
+			flags |= 4
 		}
 		b = append(b, flags)
 		b = binary.AppendUvarint(b, uint64(d.BodyLine))
@@ -106,6 +134,7 @@ func (x *Index) EncodeRoom(room int) []byte {
 		b = binary.AppendUvarint(b, uint64(len(x.post[tid])))
 		b = append(b, x.post[tid]...)
 	}
+	binary.LittleEndian.PutUint64(b[6:HeaderLen], uint64(len(b)+sumLen))
 	return binary.LittleEndian.AppendUint64(b, checksum(b))
 }
 
@@ -165,17 +194,17 @@ func (r *reader) byte() byte {
 // Decode reads an index Encode made. Anything else — another version or
 // analyzer, a foreign file, truncated or altered bytes — is ErrCorrupt.
 func Decode(data []byte) (*Index, error) {
-	if len(data) < len(magic)+2+sumLen || string(data[:len(magic)]) != magic {
+	if n, ok := Size(data); !ok || n != int64(len(data)) {
 		return nil, ErrCorrupt
 	}
 	body, sum := data[:len(data)-sumLen], binary.LittleEndian.Uint64(data[len(data)-sumLen:])
-	if checksum(body) != sum || body[4] != format || body[5] != Analyzer {
+	if checksum(body) != sum {
 		return nil, ErrCorrupt
 	}
 	// Every string is a part of one copy of the body: one allocation
 	// instead of one per path, title and term.
 	all := string(body)
-	r := &reader{b: body[6:]}
+	r := &reader{b: body[HeaderLen:]}
 	str := func() string {
 		n := r.count()
 		off := len(body) - len(r.b)
@@ -194,7 +223,7 @@ func Decode(data []byte) (*Index, error) {
 			*s = str()
 		}
 		flags := r.byte()
-		d.Archived, d.dead = flags&1 != 0, flags&2 != 0
+		d.Archived, d.dead, d.Cut = flags&1 != 0, flags&2 != 0, flags&4 != 0
 		d.BodyLine = int(min(r.uvarint(), 1<<31))
 		for f := range NumFields {
 			d.lens[f] = uint32(r.uvarint())
@@ -271,8 +300,8 @@ func ID(data []byte) string {
 		return ""
 	}
 	id := fmt.Sprintf("%016x-%d", binary.LittleEndian.Uint64(data[len(data)-sumLen:]), len(data))
-	if len(data) > len(magic)+2 && string(data[:len(magic)]) == magic && data[4] == format {
-		r := &reader{b: data[len(magic)+2 : len(data)-sumLen]}
+	if _, ok := Size(data); ok && len(data) >= HeaderLen+sumLen {
+		r := &reader{b: data[HeaderLen : len(data)-sumLen]}
 		if l := r.bytes(); !r.bad && len(l) > 0 {
 			id += "@" + string(l)
 		}

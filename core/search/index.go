@@ -143,6 +143,28 @@ func (x *Index) Links(fn func(path string, links []string)) {
 	}
 }
 
+// Cut returns the paths of the live notes only the head of which is
+// indexed (Meta.Cut), sorted; made once per state of the index.
+func (x *Index) Cut() []string {
+	return x.Memo("search.cut", func() any {
+		var out []string
+		for i := range x.docs {
+			if d := &x.docs[i]; !d.dead && d.Cut {
+				out = append(out, d.Path)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}).([]string)
+}
+
+// IsCut reports whether the note at p is indexed by its head alone
+// (Meta.Cut).
+func (x *Index) IsCut(p string) bool {
+	id, ok := x.byPath[p]
+	return ok && x.docs[id].Cut
+}
+
 // Paths returns the paths of the live notes, sorted.
 func (x *Index) Paths() []string {
 	out := make([]string, 0, x.live)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"kessho/core/frontmatter"
 	"kessho/core/vault"
@@ -43,6 +44,47 @@ type Meta struct {
 	// frontmatter; 0 when it has none), so that mem_search picks a hit's
 	// best line without parsing its YAML again.
 	BodyLine int
+	// Cut reports that the note is longer than MaxNoteBytes: only its
+	// head (Head) is indexed, and read again for its best line.
+	Cut bool
+}
+
+// MaxNoteBytes is the most of a note the index reads: its first 4 MiB
+// (Head). A longer note (an exported log, a dump) is found by its title
+// and what its head holds, and mem_search and mem_recall warn that it
+// was cut; it never makes the request, nor the instance's memory, hold
+// the whole file. 4 MiB is a batch's worth (DefaultBatch) and a hundred
+// times the longest note a person writes: see RATIONALE.md, "Why is a
+// note indexed on its first 4 MiB?".
+const MaxNoteBytes = vault.MaxHeadBytes
+
+// Head returns text cut to at most MaxNoteBytes bytes, at the end of its
+// last whole UTF-8 character, and whether it was cut: what the index
+// keeps of a longer text the core read whole, the same head a host
+// answers for a "heads" need (vault.Head).
+func Head(text string) (string, bool) {
+	if len(text) <= MaxNoteBytes {
+		return text, false
+	}
+	return text[:HeadLen([]byte(text[:MaxNoteBytes]))], true
+}
+
+// HeadLen returns how many bytes a head keeps of b, the first
+// MaxNoteBytes bytes of a longer file: all of them, less the start of a
+// character the cut falls inside (a lead byte whose continuation bytes
+// were not read, as utf8.FullRune tells it). A host answering a "heads"
+// need reads b and no more. Any piece of a stream cut so ends where its
+// whole characters end (the Go host checks a file's UTF-8 by chunks so).
+func HeadLen(b []byte) int {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				return i
+			}
+			break
+		}
+	}
+	return len(b)
 }
 
 // Note is one note read for the index: its Meta, each field's phrases

@@ -150,6 +150,7 @@ func recall(env *Env, idx *search.Index, ar *archives, a *recallArgs) (any, erro
 	}
 	g.brief(a.MaxChars)
 	if idx != nil {
+		g.res.Warnings = append(g.res.Warnings, indexWarnings(env, idx)...)
 		keepWarm(env, idx)
 	}
 	return g.res, nil
@@ -220,14 +221,42 @@ func (g *gathered) ask(refs []archiveRef) error {
 			trees = append(trees, vault.Tree{Root: d, Content: true})
 		}
 	}
-	return g.env.View.Ask(vault.Need{Files: files, Trees: trees})
+	need := g.need(files)
+	need.Trees = trees
+	return g.env.View.Ask(need)
+}
+
+// need asks for the files at paths: by their heads those the index holds
+// cut (search.Index.IsCut), which a recall reads no more of than the
+// index did (a briefing shows a few hundred characters of a note; the
+// whole of a 200 MB export would not fit in a request).
+func (g *gathered) need(paths []string) vault.Need {
+	var n vault.Need
+	for _, p := range paths {
+		if g.idx != nil && g.idx.IsCut(p) {
+			n.Heads = append(n.Heads, p)
+		} else {
+			n.Files = append(n.Files, p)
+		}
+	}
+	return n
+}
+
+// read reads p as need asked for it: its head when the index holds it
+// cut, else the whole file.
+func (g *gathered) read(p string) (vault.Content, error) {
+	if g.idx != nil && g.idx.IsCut(p) {
+		c, _, err := g.env.View.ReadHead(p)
+		return c, err
+	}
+	return g.env.View.Read(p)
 }
 
 // readNote reads p as a note: its frontmatter (nil when it has none or it
 // is not valid YAML), its body (the whole text then, with a warning), and
 // whether it could be read as text (a warning says why not).
 func (g *gathered) readNote(p string) (*frontmatter.Doc, string, bool, error) {
-	c, err := g.env.View.Read(p)
+	c, err := g.read(p)
 	if err != nil || !c.Exists {
 		return nil, "", false, err
 	}
@@ -250,7 +279,7 @@ func (g *gathered) context() error {
 		return err
 	}
 	if !ok {
-		if c, _ := g.env.View.Read(p); !c.Exists {
+		if c, _ := g.read(p); !c.Exists {
 			g.res.Warnings = append(g.res.Warnings, g.env.Say(recallText().Msg.NoContext, g.p.Slug, p))
 		}
 		return nil
@@ -324,7 +353,7 @@ func (g *gathered) atoms(derived []derivedAtom) error {
 			paths = append(paths, p)
 		}
 	}
-	if err := g.env.View.Ask(vault.Need{Files: paths}); err != nil {
+	if err := g.env.View.Ask(g.need(paths)); err != nil {
 		return err
 	}
 	for _, p := range paths {
@@ -395,7 +424,7 @@ func (g *gathered) linked(listing []string) error {
 		if g.seen[f] || !strings.HasSuffix(f, ".md") {
 			continue
 		}
-		c, err := g.env.View.Read(f)
+		c, err := g.read(f)
 		if err != nil {
 			return err
 		}
@@ -469,7 +498,7 @@ func (g *gathered) linkDirNotes(here func(string) bool, probes []string, linkedT
 		}
 	}
 	slices.Sort(files)
-	if err := g.env.View.Ask(vault.Need{Files: files}); err != nil {
+	if err := g.env.View.Ask(g.need(files)); err != nil {
 		return nil, nil, err
 	}
 	return files, func(f string, _ vault.Content) bool { return in[f] }, nil

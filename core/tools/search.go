@@ -56,6 +56,7 @@ type SearchResult struct {
 // searchText is search.yaml: mem_search's messages, parsed on first use.
 var searchText = loadText[struct {
 	NoWord, BadDate, Order, UnknownSlug, Near, None, Common, Hit fault.Msg
+	Unkept, CutOne, CutMany, More                                fault.Msg
 }]("search.yaml")
 
 // searchArgs is searchTool's arguments.
@@ -91,11 +92,15 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 	terms := search.Terms(a.Query)
 	top, total := ranked(idx, a, terms)
 	res := SearchResult{Hits: []SearchHit{}, Total: total, QueryTerms: unique(terms), Common: common()}
-	var files []string
+	var need vault.Need
 	for _, h := range top {
-		files = append(files, h.Path)
+		if h.Cut {
+			need.Heads = append(need.Heads, h.Path) // its best line is in its head
+		} else {
+			need.Files = append(need.Files, h.Path)
+		}
 	}
-	if err := env.View.Ask(vault.Need{Files: files}); err != nil {
+	if err := env.View.Ask(need); err != nil {
 		return nil, nil, err
 	}
 	for _, h := range top {
@@ -104,9 +109,39 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 	if len(terms) == 0 {
 		res.Warnings = append(res.Warnings, env.Say(searchText().Msg.Common))
 	}
+	res.Warnings = append(res.Warnings, indexWarnings(env, idx)...)
 	res.SummaryMD = searchSummary(env, a.Query, res.Hits)
 	keepWarm(env, idx)
 	return res, nil, nil
+}
+
+// cutListed is how many cut notes a warning names; the others are
+// counted.
+const cutListed = 3
+
+// indexWarnings are what mem_search and mem_recall say of the index: that
+// the host cannot keep it (search.Carry.Unkept), and which notes only
+// the head of which is indexed (search.MaxNoteBytes), the first few by
+// path and how many more.
+func indexWarnings(env *Env, idx *search.Index) []string {
+	var out []string
+	m := searchText().Msg
+	if c := env.Search; c != nil && c.Unkept != "" {
+		out = append(out, env.Say(m.Unkept, c.Unkept, c.Unkept))
+	}
+	cut := idx.Cut()
+	const mib = search.MaxNoteBytes >> 20
+	switch {
+	case len(cut) == 1:
+		out = append(out, env.Say(m.CutOne, cut[0], mib, mib))
+	case len(cut) > 1:
+		names := strings.Join(cut[:min(len(cut), cutListed)], ", ")
+		if len(cut) > cutListed {
+			names = env.Say(m.More, names, len(cut)-cutListed)
+		}
+		out = append(out, env.Say(m.CutMany, len(cut), mib, mib, names))
+	}
+	return out
 }
 
 // checkSearch refuses a query without a word and dates that are not
@@ -330,13 +365,24 @@ func storedIndex(env *Env) (*search.Index, error) {
 
 // index reads the notes at paths (Ask) and brings the index up to date
 // with them: one that is gone is removed, and recorded in gone when not
-// nil.
+// nil. A note whose version says it is larger than search.MaxNoteBytes
+// is asked for by its head alone (a heads need), and any text longer
+// than that is indexed on its head (search.Head): the index records it
+// cut (Meta.Cut).
 func index(env *Env, idx *search.Index, listing map[string]string, paths []string, gone map[string]bool) error {
-	if err := env.View.Ask(vault.Need{Files: paths}); err != nil {
+	var files, heads []string
+	for _, p := range paths {
+		if search.VersionSize(listing[p]) > search.MaxNoteBytes {
+			heads = append(heads, p)
+		} else {
+			files = append(files, p)
+		}
+	}
+	if err := env.View.Ask(vault.Need{Files: files, Heads: heads}); err != nil {
 		return err
 	}
 	for _, p := range paths {
-		c, _ := env.View.Read(p) // answered by Ask
+		c, cut := indexedText(env, p, search.VersionSize(listing[p]) > search.MaxNoteBytes)
 		switch {
 		case !c.Exists:
 			idx.Remove(p)
@@ -346,10 +392,29 @@ func index(env *Env, idx *search.Index, listing map[string]string, paths []strin
 		case c.NotUTF8:
 			idx.Put(search.ParseNote(p, listing[p], nil))
 		default:
-			idx.Put(search.ParseNote(p, listing[p], &c.Text))
+			n := search.ParseNote(p, listing[p], &c.Text)
+			n.Cut = cut
+			idx.Put(n)
 		}
 	}
 	return nil
+}
+
+// indexedText is what the index reads of the note at p, answered by Ask:
+// its head when head is set (or when the text read whole is longer than
+// search.MaxNoteBytes), and whether that is less than the note.
+func indexedText(env *Env, p string, head bool) (vault.Content, bool) {
+	if head {
+		c, size, _ := env.View.ReadHead(p)
+		return c, size > search.MaxNoteBytes
+	}
+	c, _ := env.View.Read(p)
+	if c.Exists && !c.NotUTF8 {
+		var cut bool
+		c.Text, cut = search.Head(c.Text)
+		return c, cut
+	}
+	return c, false
 }
 
 // indexBatches indexes the stale notes (sorted) in batches of at most the
@@ -368,8 +433,8 @@ func indexBatches(env *Env, idx *search.Index, listing map[string]string, stale 
 	built := int64(-1) // the text of the batch indexed in this run
 	for len(stale) > 0 {
 		n, size := 0, int64(0)
-		for n < len(stale) && (n == 0 || size+noteSize(listing[stale[n]]) <= bound) {
-			size += noteSize(listing[stale[n]])
+		for n < len(stale) && (n == 0 || size+indexedSize(listing[stale[n]]) <= bound) {
+			size += indexedSize(listing[stale[n]])
 			n++
 		}
 		if err := index(env, idx, listing, stale[:n], warm.gone); err != nil {
@@ -405,13 +470,9 @@ func handBack(size, text, bound int64) bool {
 	return text >= min(size, 4*bound)
 }
 
-// noteSize is the size a note's version names ("size:mtime"); 0 when it
-// names none.
-func noteSize(version string) int64 {
-	size, _, _ := strings.Cut(version, ":")
-	n, _ := strconv.ParseInt(size, 10, 64)
-	return max(n, 0)
-}
+// indexedSize is how much of a note of version v a batch reads: its
+// size, at most search.MaxNoteBytes (a longer note is read by its head).
+func indexedSize(v string) int64 { return min(search.VersionSize(v), search.MaxNoteBytes) }
 
 // noteVersions returns every note's path and version: sent, the notes the
 // host sent with an earlier round, or those it sends now, else the
@@ -479,13 +540,15 @@ func answerRoom(need vault.Need) int {
 // line holding the most query terms, a body line before a frontmatter
 // one, then the first (trimmed, at most 240 characters); none (line "",
 // line_number 0) when no line holds one (a match on the file's name
-// alone, a file that is not UTF-8). terms are the query's, each once.
+// alone, a file that is not UTF-8). terms are the query's, each once. A
+// note the index holds cut (Meta.Cut) is read by its head: its line is
+// one of what the index searched.
 func searchHit(env *Env, h search.Hit, terms []string) SearchHit {
 	hit := SearchHit{Path: h.Path, Title: h.Title, Kind: h.Kind, Zone: optional(h.Zone), Slug: optional(h.Slug), Date: optional(h.Date),
 		Score: h.Score, Matched: h.Matched}
-	c, _ := env.View.Read(h.Path) // answered by Ask
-	bodyLine := h.BodyLine        // the index of the body's first line
-	if !sameSize(h.Key, len(c.Text)) {
+	c, size := hitText(env, h)
+	bodyLine := h.BodyLine // the index of the body's first line
+	if !sameSize(h.Key, size) {
 		// Edited since the index read it: parse it again.
 		bodyLine = 0
 		if doc, err := frontmatter.Parse(c.Text); err == nil {
@@ -511,12 +574,23 @@ func searchHit(env *Env, h search.Hit, terms []string) SearchHit {
 	return hit
 }
 
+// hitText is the text of hit h and the size of its file, answered by
+// Ask: its head when the index holds it cut, else the whole file.
+func hitText(env *Env, h search.Hit) (vault.Content, int64) {
+	if h.Cut {
+		c, size, _ := env.View.ReadHead(h.Path)
+		return c, size
+	}
+	c, _ := env.View.Read(h.Path)
+	return c, int64(len(c.Text))
+}
+
 // sameSize reports whether a note's index key (the host's "size:mtime",
 // or "sha256:<hex>" when the core read the note itself, in this call or
 // an earlier one with the same content) may be of a text of n bytes.
-func sameSize(key string, n int) bool {
+func sameSize(key string, n int64) bool {
 	size, _, ok := strings.Cut(key, ":")
-	return !ok || size == "sha256" || size == strconv.Itoa(n)
+	return !ok || size == "sha256" || size == strconv.FormatInt(n, 10)
 }
 
 // clip cuts s to at most n characters, the last one "…" when cut.

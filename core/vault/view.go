@@ -85,8 +85,14 @@ func (m Match) Selects(name string) bool {
 }
 
 // Need is what a tool asked for and the request did not hold.
+//
+// Heads asks for the first MaxHeadBytes bytes of notes the core knows
+// (from their versions) to be larger than that: the search index reads
+// no more of a note (search.MaxNoteBytes), and the request never holds
+// the whole of a 200 MB export. A host answers each in Snapshot.Heads.
 type Need struct {
 	Files   []string `json:"files,omitempty"`
+	Heads   []string `json:"heads,omitempty"`
 	Dirs    []string `json:"dirs,omitempty"`
 	Trees   []Tree   `json:"trees,omitempty"`
 	Matches []Match  `json:"matches,omitempty"`
@@ -99,7 +105,7 @@ type Need struct {
 
 // Empty reports whether nothing is needed.
 func (n Need) Empty() bool {
-	return len(n.Files)+len(n.Dirs)+len(n.Trees)+len(n.Matches) == 0 && n.Search == ""
+	return len(n.Files)+len(n.Heads)+len(n.Dirs)+len(n.Trees)+len(n.Matches) == 0 && n.Search == ""
 }
 
 // AskSearch records the need of the notes' versions ("notes"), of them
@@ -117,11 +123,30 @@ func (v *View) AskSearch(what string) error {
 // sorted, sub-folders written with a trailing "/"; dot-entries are never
 // listed. Matches maps Match.Key() to the entries the match selects, in the
 // form of Dirs (a missing folder goes into Missing).
+//
+// Heads maps a path a heads need named to its head (Head); a missing file
+// goes into Missing.
 type Snapshot struct {
 	Files   map[string]File     `json:"files,omitempty"`
+	Heads   map[string]Head     `json:"heads,omitempty"`
 	Missing []string            `json:"missing,omitempty"`
 	Dirs    map[string][]string `json:"dirs,omitempty"`
 	Matches map[string][]string `json:"matches,omitempty"`
+}
+
+// MaxHeadBytes is the most of a file a Head holds: 4 MiB, the bound of
+// the search index on a note (search.MaxNoteBytes is this).
+const MaxHeadBytes = 4 << 20
+
+// Head is the start of a file as a host sends it for a heads need: Text,
+// its first MaxHeadBytes bytes (all of it when it is no longer), cut back
+// to the end of the last whole UTF-8 character when the cut falls inside
+// one, read without reading more of the file; NotUTF8 instead when those
+// bytes are not valid UTF-8; and Size, the whole file's size in bytes.
+type Head struct {
+	Text    *string `json:"text,omitempty"`
+	NotUTF8 bool    `json:"not_utf8,omitempty"`
+	Size    int64   `json:"size"`
 }
 
 // View reads a Snapshot and records what it lacks.
@@ -149,6 +174,42 @@ func (v *View) wantFile(p string) {
 		v.seen["f"+p] = true
 		v.need.Files = append(v.need.Files, p)
 	}
+}
+
+func (v *View) wantHead(p string) {
+	if !v.seen["h"+p] {
+		v.seen["h"+p] = true
+		v.need.Heads = append(v.need.Heads, p)
+	}
+}
+
+// knownHead reports whether the path is answered (a head, or missing).
+func (v *View) knownHead(p string) bool {
+	_, ok := v.snap.Heads[p]
+	return ok || v.missingAt(p)
+}
+
+// ReadHead returns the head of the file at p (Head): a Content whose
+// Text is the head, and the whole file's size. Its only error is
+// ErrNeed, when the request does not answer yet; a missing file is a
+// Content that does not exist. A head has no Expect: no plan may rely
+// on a file Kessho read part of.
+func (v *View) ReadHead(p string) (Content, int64, error) {
+	h, ok := v.snap.Heads[p]
+	if !ok {
+		if v.missingAt(p) {
+			return Content{Path: p, Expect: Absent}, 0, nil
+		}
+		v.wantHead(p)
+		return Content{}, 0, ErrNeed
+	}
+	c := Content{Path: p, Exists: true}
+	if h.NotUTF8 || h.Text == nil {
+		c.NotUTF8 = true
+	} else {
+		c.Text = *h.Text
+	}
+	return c, h.Size, nil
 }
 
 func (v *View) wantDir(p string) {
@@ -194,6 +255,12 @@ func (v *View) Ask(n Need) error {
 	for _, f := range n.Files {
 		if !v.knownFile(f) {
 			v.wantFile(f)
+			lacking = true
+		}
+	}
+	for _, f := range n.Heads {
+		if !v.knownHead(f) {
+			v.wantHead(f)
 			lacking = true
 		}
 	}

@@ -18,9 +18,13 @@ import (
 type Indexer interface {
 	SearchNotes(ctx context.Context) (notes map[string]string, listing string, ok bool)
 	IndexID() string
-	// LoadIndex appends the stored index to into (into when none).
-	LoadIndex(into []byte) []byte
+	// LoadIndex appends the stored index to into (into when none, or
+	// when it is larger than bound: search.IndexBound of the notes).
+	LoadIndex(into []byte, bound int64) []byte
 	StoreIndex(data []byte, id string) error
+	// IndexUnkept names the place that keeps the index from being stored
+	// ("" when it can be): sent as search.Carry.Unkept.
+	IndexUnkept() string
 }
 
 // searchCarry is what a call keeps of the index for the core.
@@ -44,7 +48,7 @@ func newCarry(ctx context.Context, v any, tool string, batch int64) *searchCarry
 	if !ok {
 		return &searchCarry{}
 	}
-	return &searchCarry{ix: ix, notes: notes, carry: &search.Carry{Listing: listing, ID: ix.IndexID(), Batch: batch}}
+	return &searchCarry{ix: ix, notes: notes, carry: &search.Carry{Listing: listing, ID: ix.IndexID(), Batch: batch, Unkept: ix.IndexUnkept()}}
 }
 
 // batch reports whether a need is one for the next batch of the index
@@ -99,7 +103,7 @@ func (s *searchCarry) request(req *core.Request) ([]byte, error) {
 	out := reqJSON
 	if s.withIndex {
 		// search.Join, the index read straight after the separator.
-		if joined := s.ix.LoadIndex(append(reqJSON, search.Sep)); len(joined) > len(reqJSON)+1 {
+		if joined := s.ix.LoadIndex(append(reqJSON, search.Sep), search.IndexBound(s.notes)); len(joined) > len(reqJSON)+1 {
 			out = joined
 		}
 	}

@@ -32,6 +32,12 @@ func encodeRequest(req *core.Request, notes map[string]string) ([]byte, error) {
 			size += len(*f.Text) + len(*f.Text)>>4 // room for escapes (a newline every 40 bytes is 1/40)
 		}
 	}
+	for p, h := range req.Heads {
+		size += len(p) + len(`"":{"text":"","not_utf8":true,"size":},`) + 20
+		if h.Text != nil {
+			size += len(*h.Text) + len(*h.Text)>>4
+		}
+	}
 	for p, v := range notes {
 		size += len(p) + len(v) + len(`"":"",`)
 	}
@@ -59,6 +65,9 @@ func encodeRequest(req *core.Request, notes map[string]string) ([]byte, error) {
 	if len(req.Files) > 0 {
 		b = appendFiles(append(b, `,"files":`...), req.Files)
 	}
+	if len(req.Heads) > 0 {
+		b = appendHeads(append(b, `,"heads":`...), req.Heads)
+	}
 	if len(req.Missing) > 0 {
 		b = appendStrings(append(b, `,"missing":`...), req.Missing)
 	}
@@ -85,6 +94,9 @@ func encodeRequest(req *core.Request, notes map[string]string) ([]byte, error) {
 		}
 		if c.Batch != 0 {
 			b = strconv.AppendInt(append(comma(b, n), `"batch":`...), c.Batch, 10)
+		}
+		if c.Unkept != "" {
+			b = appendString(append(comma(b, n), `"unkept":`...), c.Unkept)
 		}
 		b = append(b, '}')
 	}
@@ -119,6 +131,27 @@ func appendFiles(b []byte, files map[string]vault.File) []byte {
 			b = append(b, `,"not_utf8":true`...)
 		}
 		b = append(b, '}')
+	}
+	return append(b, '}')
+}
+
+// appendHeads appends heads as encoding/json writes a map of
+// vault.Head: keys sorted, text and not_utf8 left out when empty.
+func appendHeads(b []byte, heads map[string]vault.Head) []byte {
+	b = append(b, '{')
+	for i, p := range slices.Sorted(maps.Keys(heads)) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		h := heads[p]
+		b = append(appendString(b, p), `:{`...)
+		if h.Text != nil {
+			b = append(appendString(append(b, `"text":`...), *h.Text), ',')
+		}
+		if h.NotUTF8 {
+			b = append(b, `"not_utf8":true,`...)
+		}
+		b = append(strconv.AppendInt(append(b, `"size":`...), h.Size, 10), '}')
 	}
 	return append(b, '}')
 }

@@ -128,12 +128,29 @@ func TestEncodeRequestIsJSONs(t *testing.T) {
 		if i%5 == 0 {
 			req.Missing = []string{pick(), pick()}
 		}
+		if i%4 == 1 {
+			req.Heads = map[string]vault.Head{}
+			for range rng.IntN(5) {
+				h := vault.Head{Size: rng.Int64N(1 << 40)}
+				switch rng.IntN(3) {
+				case 0:
+					s := pick() + pick()
+					h.Text = &s
+				case 1:
+					h.NotUTF8 = true
+				}
+				req.Heads[pick()] = h
+			}
+		}
 		if i%6 == 0 {
 			req.Dirs = map[string][]string{pick(): {pick(), pick()}, pick(): {}, pick(): nil}
 			req.Matches = map[string][]string{pick(): {pick()}}
 		}
 		if i%7 < 3 {
 			req.Search = &search.Carry{Listing: pick(), ID: pick(), Full: i%2 == 0, Batch: int64(i % 3 * 1000)}
+			if i%3 == 0 {
+				req.Search.Unkept = pick()
+			}
 			if i%7 == 0 {
 				req.Search.Listing, req.Search.ID = "", ""
 			}
@@ -187,9 +204,10 @@ func TestRequestFields(t *testing.T) {
 		want []string
 	}{
 		{core.Request{}, []string{"Tool tool", "Args args,omitempty", "Now now", "TZ tz,omitempty", "Lang lang,omitempty", "Snapshot ", "Search search,omitempty"}},
-		{vault.Snapshot{}, []string{"Files files,omitempty", "Missing missing,omitempty", "Dirs dirs,omitempty", "Matches matches,omitempty"}},
+		{vault.Snapshot{}, []string{"Files files,omitempty", "Heads heads,omitempty", "Missing missing,omitempty", "Dirs dirs,omitempty", "Matches matches,omitempty"}},
 		{vault.File{}, []string{"SHA256 sha256", "Text text,omitempty", "NotUTF8 not_utf8,omitempty"}},
-		{search.Carry{}, []string{"Listing listing,omitempty", "ID id,omitempty", "Full full,omitempty", "Notes notes,omitempty", "Batch batch,omitempty", "Index -"}},
+		{vault.Head{}, []string{"Text text,omitempty", "NotUTF8 not_utf8,omitempty", "Size size"}},
+		{search.Carry{}, []string{"Listing listing,omitempty", "ID id,omitempty", "Full full,omitempty", "Notes notes,omitempty", "Batch batch,omitempty", "Unkept unkept,omitempty", "Index -"}},
 	} {
 		typ := reflect.TypeOf(c.v)
 		var got []string

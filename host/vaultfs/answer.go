@@ -15,12 +15,14 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"unicode/utf8"
 	"unsafe"
 
 	"kessho/core/fault"
 	"kessho/core/hostlogic"
 	"kessho/core/plan"
+	"kessho/core/search"
 	"kessho/core/vault"
 )
 
@@ -93,6 +95,11 @@ func (v *Vault) AnswerContext(ctx context.Context, need vault.Need, snap *vault.
 
 	if err := a.files(need.Files); err != nil {
 		return err
+	}
+	for _, p := range need.Heads {
+		if err := a.head(p); err != nil {
+			return err
+		}
 	}
 	for _, p := range need.Dirs {
 		if _, ok := snap.Dirs[p]; ok || a.missing[p] {
@@ -190,6 +197,80 @@ func (a *answerer) file(p string) error {
 		return err
 	}
 	return a.put(p, a.read(p, a.budget()))
+}
+
+// head reads the head of the file at p into snap.Heads (vault.Head):
+// its first vault.MaxHeadBytes bytes and no more, cut back to a whole
+// UTF-8 character (search.HeadLen), and its size; or records it missing.
+// A folder, a device or a pipe is refused as a files need refuses it. A
+// head's text does not count against maxBytes: it is bounded by itself.
+func (a *answerer) head(p string) error {
+	if _, ok := a.snap.Heads[p]; ok || a.missing[p] {
+		return nil
+	}
+	if err := a.live(p); err != nil {
+		return err
+	}
+	f, info, err := a.v.openFile(p)
+	if err != nil || f == nil {
+		if err == nil {
+			a.addMissing(p)
+		}
+		return err
+	}
+	defer f.Close()
+	b := make([]byte, min(info.Size(), vault.MaxHeadBytes))
+	n, err := io.ReadFull(f, b)
+	if err != nil && err != io.ErrUnexpectedEOF {
+		return readErr(p, err)
+	}
+	b = b[:n]
+	if int64(n) == vault.MaxHeadBytes && info.Size() > vault.MaxHeadBytes {
+		b = b[:search.HeadLen(b)]
+	}
+	h := vault.Head{Size: info.Size()}
+	if utf8.Valid(b) {
+		s := unsafe.String(unsafe.SliceData(b), len(b))
+		h.Text = &s
+	} else {
+		h.NotUTF8 = true
+	}
+	if a.snap.Heads == nil {
+		a.snap.Heads = map[string]vault.Head{}
+	}
+	a.snap.Heads[p] = h
+	return nil
+}
+
+// openFile opens the file at p for reading, as readRoot does (a stat,
+// the open file stat'ed again, each refused unless a regular file): nil
+// and no error when nothing is there.
+func (v *Vault) openFile(p string) (*os.File, fs.FileInfo, error) {
+	info, err := v.root.Stat(p)
+	if absentErr(err) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, readErr(p, err)
+	}
+	if err := wantFile(p, info); err != nil {
+		return nil, nil, err
+	}
+	f, err := v.root.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, readErr(p, err)
+	}
+	if info, err = f.Stat(); err == nil {
+		err = wantFile(p, info) // replaced since the Stat
+	}
+	if err != nil {
+		f.Close()
+		if _, ok := fault.As(err); !ok {
+			err = readErr(p, err)
+		}
+		return nil, nil, err
+	}
+	return f, info, nil
 }
 
 // parallelFiles is the fewest files a need must ask for to be read by
@@ -294,30 +375,17 @@ func (a *answerer) read(p string, budget int64) fileRead {
 }
 
 // readRoot reads the file at p through os.Root: a stat, then the file
-// opened and stat'ed again (it may have been replaced since), read by
-// readCapped.
+// opened and stat'ed again (it may have been replaced since: openFile),
+// read by readCapped.
 func (v *Vault) readRoot(p string, budget int64) fileRead {
-	info, err := v.root.Stat(p)
-	if absentErr(err) {
+	f, _, err := v.openFile(p)
+	if err != nil {
+		return fileRead{err: err}
+	}
+	if f == nil {
 		return fileRead{missing: true}
 	}
-	if err != nil {
-		return fileRead{err: readErr(p, err)}
-	}
-	if err := wantFile(p, info); err != nil {
-		return fileRead{err: err}
-	}
-	f, err := v.root.Open(p)
-	if err != nil {
-		return fileRead{err: readErr(p, err)}
-	}
 	defer f.Close()
-	if info, err = f.Stat(); err != nil {
-		return fileRead{err: readErr(p, err)}
-	}
-	if err := wantFile(p, info); err != nil { // replaced since the Stat
-		return fileRead{err: err}
-	}
 	text, sum, isText, err := readCapped(f, budget)
 	if err != nil {
 		return fileRead{err: readErr(p, err)}
@@ -392,7 +460,7 @@ func readCapped(r io.Reader, budget int64) (text []byte, sum string, isText bool
 			pending = append(pending, chunk...)
 			cut := len(pending)
 			if rerr == nil {
-				cut = completeRunes(pending)
+				cut = search.HeadLen(pending) // an incomplete character the next chunk may complete
 			}
 			valid = utf8.Valid(pending[:cut])
 			pending = append(pending[:0], pending[cut:]...)
@@ -415,20 +483,6 @@ func readCapped(r io.Reader, budget int64) (text []byte, sum string, isText bool
 		kept = nil
 	}
 	return kept, sum, true, nil
-}
-
-// completeRunes returns the length of b without a trailing incomplete
-// (but possibly valid) UTF-8 sequence, which the next chunk may complete.
-func completeRunes(b []byte) int {
-	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(b[i]) {
-			if !utf8.FullRune(b[i:]) {
-				return i
-			}
-			break
-		}
-	}
-	return len(b)
 }
 
 // dirent is a folder entry as listed: its name and type (^fs.FileMode(0)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -13,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 
 	"kessho/core/search"
 	"kessho/core/vault"
@@ -24,8 +27,8 @@ import (
 // the core gave the stored index.
 const (
 	indexDir    = ".kessho/index"
-	indexFile   = ".kessho/index/search.idx"
-	indexIDFile = ".kessho/index/search.id"
+	indexName   = "search.idx"
+	indexIDName = "search.id"
 )
 
 // SearchNotes returns every note's version, "size:mtime" (nanoseconds),
@@ -197,77 +200,202 @@ func (v *Vault) statNotesAt(dir string, names []string, into []noteVersion) ([]n
 	return into, true
 }
 
-// IndexID returns the id of the stored index ("" when none).
+// IndexID returns the id of the stored index ("" when none, or when
+// it cannot be kept: IndexUnkept).
 func (v *Vault) IndexID() string {
-	b, err := fs.ReadFile(v.root.FS(), indexIDFile)
-	if err != nil {
+	r, _ := v.indexPlace(false)
+	if r == nil {
 		return ""
 	}
-	return strings.TrimSpace(string(b))
+	defer r.Close()
+	return strings.TrimSpace(string(readCache(r, indexIDName, maxIDBytes, nil)))
 }
+
+// maxIDBytes bounds what is read of search.id: an id is a checksum, a
+// length and a listing's digest, about 100 bytes.
+const maxIDBytes = 4 << 10
 
 // LoadIndex appends the stored index's bytes to into (into as it was
 // when there is none, or when it cannot be read whole): the caller reads
 // the index straight into the request that carries it, after the JSON,
 // rather than into a buffer of its own that is then copied (5 MB at
 // 10,000 notes, a copy and its page faults).
-func (v *Vault) LoadIndex(into []byte) []byte {
-	f, err := v.root.Open(indexFile)
+//
+// It reads at most bound bytes (search.IndexBound of the notes' listing:
+// what a valid index of this vault can take), and only a regular file
+// whose header (search.Size) says the length the file has: a larger
+// file, a link, a pipe or a device is no index, the core rebuilds it,
+// and nothing more is read of it.
+func (v *Vault) LoadIndex(into []byte, bound int64) []byte {
+	r, _ := v.indexPlace(false)
+	if r == nil {
+		return into
+	}
+	defer r.Close()
+	out := readCache(r, indexName, bound, into)
+	if len(out) == len(into) {
+		return into
+	}
+	if n, ok := search.Size(out[len(into):]); !ok || n != int64(len(out)-len(into)) {
+		return into
+	}
+	return out
+}
+
+// readCache appends to into the cache file name of the index folder r, a
+// regular file of at most max bytes; into comes back as it was when the
+// file is anything else, or cannot be read whole. The file is opened without
+// blocking (a pipe put there must not stall the search) and is the file
+// its Lstat saw (a link put there since is not followed).
+func readCache(r *os.Root, name string, max int64, into []byte) []byte {
+	li, err := r.Lstat(name)
+	if err != nil || !li.Mode().IsRegular() || li.Size() > max {
+		return into
+	}
+	f, err := r.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return into
 	}
 	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() || !os.SameFile(li, info) || info.Size() > max {
+		return into
+	}
 	n := len(into)
-	if info, err := f.Stat(); err == nil {
-		into = slices.Grow(into, int(info.Size())+1) // +1: the read that finds the end needs no growing
+	out := slices.Grow(into, int(info.Size()))[:n+int(info.Size())]
+	if _, err := io.ReadFull(f, out[n:]); err != nil {
+		return into
 	}
-	for {
-		if len(into) == cap(into) {
-			into = slices.Grow(into, 64<<10)
-		}
-		k, err := f.Read(into[len(into):cap(into)])
-		into = into[:len(into)+k]
-		if err == io.EOF {
-			return into
-		}
-		if err != nil {
-			return into[:n]
-		}
-	}
+	return out
 }
 
 // StoreIndex replaces the stored index with data and its id: each file
-// written beside its place, then renamed over it, so a reader sees a whole
-// file. They are not fsynced: after a crash a torn index fails its
-// checksum, an id that names no index makes the core ask for the index,
-// and the core rebuilds what it must.
+// written under a random name of its own (O_EXCL: never a file that is
+// there, never through a link), then renamed over its place, so a reader
+// sees a whole file and a link planted at either name is replaced, its
+// target untouched. They are not fsynced: after a crash a torn index
+// fails its checksum, an id that names no index makes the core ask for
+// the index, and the core rebuilds what it must; Recover removes the
+// temporary files a crash left (sweepIndex).
+//
+// Nothing is written where the index cannot be kept (IndexUnkept: a
+// .kessho or .kessho/index that is a link or not a folder): the error
+// names it.
 func (v *Vault) StoreIndex(data []byte, id string) error {
-	if err := v.root.MkdirAll(indexDir, 0o755); err != nil {
+	r, unkept := v.indexPlace(true)
+	if r == nil {
+		return fmt.Errorf("storing the search index: %s is a symbolic link or not a folder", unkept)
+	}
+	defer r.Close()
+	if err := r.Remove(indexIDName); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err // an id never names an index it did not come with
+	}
+	step("index: id removed")
+	if err := writeCache(r, indexName, data); err != nil {
 		return err
 	}
-	v.root.Remove(indexIDFile) // an id never names an index it did not come with
-	if err := v.replaceCache(indexFile, data); err != nil {
-		return err
-	}
-	return v.replaceCache(indexIDFile, []byte(id+"\n"))
+	return writeCache(r, indexIDName, []byte(id+"\n"))
 }
 
-// replaceCache writes a cache file: a temporary beside it, renamed over it.
-func (v *Vault) replaceCache(p string, data []byte) error {
-	tmp := p + ".tmp"
-	f, err := v.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+// writeCache writes the cache file name of the index folder r: a
+// temporary of a random name (created, never opened if it exists, so
+// never a link's target), renamed over it.
+func writeCache(r *os.Root, name string, data []byte) error {
+	tmp := randomName()
+	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
 	}
+	step("index: %s temporary created", name)
 	_, err = f.Write(data)
+	step("index: %s temporary written", name)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		err = v.root.Rename(tmp, p)
+		err = r.Rename(tmp, name)
 	}
 	if err != nil {
-		v.root.Remove(tmp)
+		r.Remove(tmp)
+		return err
 	}
-	return err
+	step("index: %s renamed", name)
+	return nil
+}
+
+// IndexUnkept returns the place that keeps the index from being stored,
+// "" when it can be: .kessho or .kessho/index when it is a symbolic link
+// (git and sync clients carry links) or not a folder, or an index file's
+// name where a folder is. Nothing is read or written through it; a search
+// still answers, rebuilding its index each time, and says so
+// (search.Carry.Unkept).
+func (v *Vault) IndexUnkept() string {
+	r, unkept := v.indexPlace(false)
+	if r != nil {
+		defer r.Close()
+		for _, name := range []string{indexName, indexIDName} {
+			if info, err := r.Lstat(name); err == nil && info.IsDir() {
+				return indexDir + "/" + name
+			}
+		}
+	}
+	return unkept
+}
+
+// indexPlace opens .kessho/index as a Root of its own when it is a real
+// folder in a real .kessho folder (Lstat: neither is a link), made when
+// missing if create is set: every read and write of the index goes through
+// it by name, so nothing of the index leads outside that folder. It
+// returns nil and the place at fault when one is a link or not a folder
+// (or was replaced by one while it was opened), nil and "" when the
+// folder is missing and not to be made or cannot be.
+func (v *Vault) indexPlace(create bool) (*os.Root, string) {
+	var info fs.FileInfo
+	for _, p := range []string{stateDir, indexDir} {
+		li, err := v.root.Lstat(p)
+		if absentErr(err) && create {
+			if err = v.root.Mkdir(p, 0o755); err == nil {
+				step("index: %s made", p)
+				li, err = v.root.Lstat(p)
+			}
+		}
+		switch {
+		case err != nil:
+			return nil, "" // missing, or not to be looked at
+		case !li.IsDir():
+			return nil, p // a link, a file, a pipe
+		}
+		info = li
+	}
+	r, err := v.root.OpenRoot(indexDir)
+	if err != nil {
+		return nil, ""
+	}
+	if got, err := r.Stat("."); err != nil || !os.SameFile(got, info) {
+		r.Close()
+		return nil, indexDir // replaced since its Lstat
+	}
+	return r, ""
+}
+
+// sweepIndex removes what a crash of StoreIndex left in the index
+// folder: its temporary files, and those of the fixed names earlier
+// versions wrote (links among them are removed, never followed).
+func (v *Vault) sweepIndex() {
+	r, _ := v.indexPlace(false)
+	if r == nil {
+		return
+	}
+	defer r.Close()
+	f, err := r.Open(".")
+	if err != nil {
+		return
+	}
+	names, _ := f.Readdirnames(-1)
+	f.Close()
+	for _, n := range names {
+		if strings.HasPrefix(n, tempPrefix) || n == indexName+".tmp" || n == indexIDName+".tmp" {
+			r.Remove(n)
+		}
+	}
 }

@@ -2,12 +2,15 @@ package vaultfs
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
+
+	"kessho/core/search"
 )
 
 // TestSearchNotesKeepsListingUntilAChange: from its second search, a Vault
@@ -91,21 +94,28 @@ func TestSearchNotesKeepsListingUntilAChange(t *testing.T) {
 func TestLoadIndexAppends(t *testing.T) {
 	v := openVault(t, t.TempDir())
 	prefix := []byte(`{"tool":"mem_search"}` + "\x00")
-	if got := v.LoadIndex(prefix); string(got) != string(prefix) {
+	if got := v.LoadIndex(prefix, search.MaxIndexBytes); string(got) != string(prefix) {
 		t.Fatalf("no index: %q, want the prefix alone", got)
 	}
-	data := make([]byte, 300<<10) // over one read's growth
-	for i := range data {
-		data[i] = byte(i * 7)
-	}
+	data := testIndex(3000) // over one read's growth
 	if err := v.StoreIndex(data, "id-1"); err != nil {
 		t.Fatal(err)
 	}
-	got := v.LoadIndex(prefix)
+	got := v.LoadIndex(prefix, search.MaxIndexBytes)
 	if string(got[:len(prefix)]) != string(prefix) || string(got[len(prefix):]) != string(data) {
 		t.Fatalf("got %d bytes, want the prefix then the %d bytes stored", len(got), len(data))
 	}
 	if id := v.IndexID(); id != "id-1" {
 		t.Errorf("id %q", id)
 	}
+}
+
+// testIndex is the encoding of an index of n small notes.
+func testIndex(n int) []byte {
+	x := search.New()
+	for i := range n {
+		text := fmt.Sprintf("note %d about topic%d and word%d", i, i%7, i)
+		x.Put(search.ParseNote(fmt.Sprintf("20-knowledge/n%05d.md", i), fmt.Sprintf("%d:1", len(text)), &text))
+	}
+	return x.Encode()
 }

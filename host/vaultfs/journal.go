@@ -49,9 +49,23 @@ func (v *Vault) writeJournal(p plan.Plan) (*journal, error) {
 	return j, nil
 }
 
+// ours refuses a file of Kessho's own at p (a journal's) that is there
+// and is a symbolic link or not a regular file: a journal's files are
+// read, cut and removed, never through a link (NotOurs).
+func (v *Vault) ours(p string) error {
+	if info, err := v.root.Lstat(p); err == nil && !info.Mode().IsRegular() {
+		return hostlogic.NotOurs(p, false)
+	}
+	return nil
+}
+
 // openDone opens the journal's record of finished ops for appending,
-// keeping its first size bytes (the ops recorded done).
+// keeping its first size bytes (the ops recorded done); never through a
+// link (ours).
 func (v *Vault) openDone(id string, size int64) (*os.File, error) {
+	if err := v.ours(path.Join(journalDir, id+".done")); err != nil {
+		return nil, err
+	}
 	f, err := v.root.OpenFile(path.Join(journalDir, id+".done"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, fault.Internalf("opening the journal's progress: %v", err)
@@ -117,10 +131,15 @@ func (v *Vault) RecoverFunc(l *Lock, done func(j *hostlogic.Journal)) error {
 	if err := v.holds(l); err != nil {
 		return err
 	}
-	f, err := v.root.Open(journalDir)
+	v.sweepIndex()
+	info, err := v.root.Lstat(journalDir)
 	if absentErr(err) {
 		return nil
 	}
+	if err == nil && !info.IsDir() {
+		return hostlogic.NotOurs(journalDir, true) // a link is never listed, its files never removed
+	}
+	f, err := v.root.Open(journalDir)
 	if err != nil {
 		return fault.Internalf("opening %s: %v", journalDir, err)
 	}
@@ -154,6 +173,11 @@ func (v *Vault) RecoverFunc(l *Lock, done func(j *hostlogic.Journal)) error {
 // reads its progress and its conflict record; run rolls it forward.
 func (v *Vault) recoverOne(id string) (*journal, error) {
 	name := path.Join(journalDir, id+".json")
+	for _, ext := range []string{".json", ".done", ".conflict"} {
+		if err := v.ours(path.Join(journalDir, id+ext)); err != nil {
+			return nil, err
+		}
+	}
 	data, err := v.root.ReadFile(name)
 	if err != nil {
 		return nil, hostlogic.BadJournal(name, "cannot be read ("+err.Error()+")")

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"kessho/core/plan"
+	"kessho/core/search"
 	"kessho/host/call"
 	"kessho/host/conformance"
 	"kessho/host/engine"
@@ -340,5 +341,89 @@ func killTest(t *testing.T, kc killCase) {
 		total, atSteps, inRecover, atRandom, window, late, ended["before"], ended["after"], time.Since(start).Round(time.Millisecond))
 	if total < minKills {
 		t.Errorf("only %d kills; want %d", total, minKills)
+	}
+}
+
+// TestKillIndexStore kills a process storing the search index at every
+// step of StoreIndex — each of its writes to the disk: the index folder
+// made, the stored id removed, each file's temporary created, written
+// and renamed into place — over a vault with no index yet and over one
+// holding an older index. After the next call's recovery (Open, Lock,
+// Recover): no note changed, nothing left in the index folder but the
+// index and its id, the index whole (it decodes) and an id, when there
+// is one, naming the index beside it.
+func TestKillIndexStore(t *testing.T) {
+	for _, setup := range []string{"no index yet", "an older index"} {
+		t.Run(setup, func(t *testing.T) {
+			base := t.TempDir()
+			run := 0
+			fresh := func() string {
+				run++
+				dir := filepath.Join(base, strconv.Itoa(run))
+				makeTree(t, dir, killBefore)
+				if setup == "an older index" {
+					old := testIndex(20)
+					if err := openVault(t, dir).StoreIndex(old, search.ID(old)); err != nil {
+						t.Fatal(err)
+					}
+				}
+				return dir
+			}
+			var steps []string
+			dir := fresh()
+			v := openVault(t, dir)
+			l := lock(t, v)
+			crashHook = func(s string) { steps = append(steps, s) }
+			data := testIndex(200)
+			err := v.StoreIndex(data, search.ID(data))
+			crashHook = nil
+			l.Unlock()
+			if err != nil || len(steps) < 7 {
+				t.Fatalf("StoreIndex: %v, steps %q", err, steps)
+			}
+			for n := 1; n <= len(steps); n++ {
+				dir := fresh()
+				cmd := helper("apply", dir, crashAtEnv+"="+strconv.Itoa(n), indexEnv+"=1")
+				if out, err := cmd.Output(); !killed(cmd) {
+					t.Fatalf("the helper did not reach step %d (%s): %v, said %q", n, steps[n-1], err, out)
+				}
+				checkIndexStore(t, dir, fmt.Sprintf("killed at step %d (%s)", n, steps[n-1]))
+			}
+			t.Logf("%d kills, one at each step: %q", len(steps), steps)
+		})
+	}
+}
+
+// checkIndexStore recovers dir as the next call would and checks what a
+// kill during StoreIndex may leave (TestKillIndexStore).
+func checkIndexStore(t *testing.T, dir, what string) {
+	t.Helper()
+	v := openVault(t, dir)
+	l, err := v.Lock(context.Background())
+	if err != nil {
+		t.Fatalf("%s: Lock: %v", what, err)
+	}
+	if err := v.Recover(l); err != nil {
+		t.Fatalf("%s: Recover: %v", what, err)
+	}
+	l.Unlock()
+	if d := diffTree(readTree(t, dir), treeOf(killBefore)); d != "" {
+		t.Fatalf("%s: the notes changed:\n%s", what, d)
+	}
+	idxDir := filepath.Join(dir, ".kessho", "index")
+	entries, _ := os.ReadDir(idxDir)
+	for _, e := range entries {
+		if e.Name() != indexName && e.Name() != indexIDName {
+			t.Fatalf("%s: %s left in the index folder", what, e.Name())
+		}
+	}
+	idx, idxErr := os.ReadFile(filepath.Join(idxDir, indexName))
+	if idxErr == nil {
+		if _, err := search.Decode(idx); err != nil {
+			t.Fatalf("%s: a torn index: %v", what, err)
+		}
+	}
+	if id, err := os.ReadFile(filepath.Join(idxDir, indexIDName)); err == nil && (idxErr != nil || strings.TrimSpace(string(id)) != search.ID(idx)) {
+		t.Fatalf("%s: the id %q names another index than the one stored", what, id)
 	}
 }

@@ -2,12 +2,16 @@ package vaultfs
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"sync"
+	"syscall"
 	"time"
 
 	"kessho/core/fault"
+	"kessho/core/hostlogic"
 )
 
 // Lock is the vault's writer lock, held.
@@ -74,14 +78,14 @@ func (v *Vault) Lock(ctx context.Context) (*Lock, error) {
 	}
 	release := func() { <-sem }
 
-	if err := v.root.MkdirAll(stateDir, 0o755); err != nil {
+	if err := v.stateFolder(); err != nil {
 		release()
-		return nil, fault.Internalf("making %s: %v", stateDir, err)
+		return nil, err
 	}
-	f, err := v.root.OpenFile(lockFile, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := v.openLock()
 	if err != nil {
 		release()
-		return nil, fault.Internalf("opening %s: %v", lockFile, err)
+		return nil, err
 	}
 	got, err := tryLock(f)
 	if err != nil {
@@ -120,6 +124,56 @@ func (v *Vault) Lock(ctx context.Context) (*Lock, error) {
 	case <-timer.C:
 		return giveUp()
 	}
+}
+
+// stateFolder makes sure .kessho is a real folder of the vault, made
+// when missing: Kessho's lock, journal and index live there, and are
+// never written through a symbolic link (git and sync clients carry
+// links: one at .kessho would put them in a folder of notes).
+func (v *Vault) stateFolder() error {
+	info, err := v.root.Lstat(stateDir)
+	if absentErr(err) {
+		if err = v.root.Mkdir(stateDir, 0o755); err == nil || errors.Is(err, fs.ErrExist) {
+			info, err = v.root.Lstat(stateDir)
+		}
+	}
+	if err != nil {
+		return fault.Internalf("making %s: %v", stateDir, err)
+	}
+	if !info.IsDir() {
+		return hostlogic.NotOurs(stateDir, true)
+	}
+	return nil
+}
+
+// openLock opens .kessho/lock, made when missing (O_EXCL: never through
+// a link), else opened for reading alone (a flock needs no more) once
+// its Lstat shows a regular file, and refused if the file opened is not
+// that one: a link planted there never opens a note, let alone for
+// writing.
+func (v *Vault) openLock() (*os.File, error) {
+	f, err := v.root.OpenFile(lockFile, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	if err == nil || !errors.Is(err, fs.ErrExist) {
+		if err != nil {
+			return nil, fault.Internalf("opening %s: %v", lockFile, err)
+		}
+		return f, nil
+	}
+	li, err := v.root.Lstat(lockFile)
+	if err != nil {
+		return nil, fault.Internalf("opening %s: %v", lockFile, err)
+	}
+	if !li.Mode().IsRegular() {
+		return nil, hostlogic.NotOurs(lockFile, false)
+	}
+	if f, err = v.root.OpenFile(lockFile, os.O_RDONLY|syscall.O_NONBLOCK, 0); err != nil {
+		return nil, fault.Internalf("opening %s: %v", lockFile, err)
+	}
+	if info, err := f.Stat(); err != nil || !os.SameFile(li, info) {
+		f.Close()
+		return nil, hostlogic.NotOurs(lockFile, false)
+	}
+	return f, nil
 }
 
 func (l *Lock) Unlock() error {

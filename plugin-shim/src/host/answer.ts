@@ -9,6 +9,8 @@ import { decodeUTF8, sha256HexInTasks, type VaultPort } from "./port";
 export interface Snapshot {
   /** core/vault.File: the hash of its bytes, and their text when valid UTF-8 */
   files: { [path: string]: { sha256: string; text?: string; not_utf8?: boolean } };
+  /** core/vault.Head: a note's first maxHeadBytes bytes (cut back to a whole character) as text, or not_utf8, and the whole file's size */
+  heads: { [path: string]: { text?: string; not_utf8?: boolean; size: number } };
   /** the core reads it as a set: its order does not matter */
   missing: Set<string>;
   dirs: { [path: string]: string[] };
@@ -25,7 +27,7 @@ export interface Snapshot {
 /** newSnapshot is an empty snapshot; its maps have no prototype, so that any path is a key. */
 export function newSnapshot(): Snapshot {
   const map = <T>(): { [key: string]: T } => Object.create(null) as { [key: string]: T };
-  return { files: map(), missing: new Set(), dirs: map(), matches: map(), used: 0, filesJSON: [], pending: [], pendingLength: 0 };
+  return { files: map(), heads: map(), missing: new Set(), dirs: map(), matches: map(), used: 0, filesJSON: [], pending: [], pendingLength: 0 };
 }
 
 /**
@@ -40,7 +42,7 @@ export function newSnapshot(): Snapshot {
  */
 export function snapshotJSON(snap: Snapshot, rest: object): string {
   const some = <T extends object>(x: T): T | undefined => (Object.keys(x).length > 0 ? x : undefined);
-  const others = JSON.stringify({ ...rest, missing: some([...snap.missing]), dirs: some(snap.dirs), matches: some(snap.matches) });
+  const others = JSON.stringify({ ...rest, heads: some(snap.heads), missing: some([...snap.missing]), dirs: some(snap.dirs), matches: some(snap.matches) });
   const pieces = snap.pending.length > 0 ? [...snap.filesJSON, snap.pending.join(",")] : snap.filesJSON;
   if (pieces.length === 0) return others;
   return '{"files":{' + pieces.join(",") + "}" + (others === "{}" ? "}" : "," + others.slice(1));
@@ -63,11 +65,52 @@ export function putFile(snap: Snapshot, p: string, f: Snapshot["files"][string])
 /** A need (core/vault.Need). */
 export interface Need {
   files?: string[];
+  /** notes the core knows are larger than maxHeadBytes: their heads alone (headOf) */
+  heads?: string[];
   dirs?: string[];
   trees?: { root: string; content: boolean }[];
   matches?: { dir: string; patterns: string[] }[];
   /** mem_search's index: "notes", "index", "stored" or "batch" (src/host/search.ts) */
   search?: string;
+}
+
+/** The most of a file a head holds: 4 MiB (core/vault.MaxHeadBytes, the search index's bound on a note). */
+export const maxHeadBytes = 4 << 20;
+
+/**
+ * headLen is how many of b's bytes a head keeps, b the first maxHeadBytes
+ * bytes of a longer file: all of them, less the start of a character the
+ * cut falls inside (core/search.HeadLen: a lead byte whose continuation
+ * bytes were cut off, as Go's utf8.FullRune tells it, so that both hosts
+ * send the same head whatever the bytes).
+ */
+export function headLen(b: Uint8Array): number {
+  for (let i = b.length - 1; i >= 0 && i >= b.length - 4; i--) {
+    if ((b[i]! & 0xc0) !== 0x80) return fullRune(b.subarray(i)) ? b.length : i;
+  }
+  return b.length;
+}
+
+/** fullRune is Go's utf8.FullRune: whether p starts with a whole character, or with bytes that can be none (an invalid one counts whole). */
+function fullRune(p: Uint8Array): boolean {
+  const x = p[0]!;
+  const size = x < 0xc2 ? 1 : x < 0xe0 ? 2 : x < 0xf0 ? 3 : x < 0xf5 ? 4 : 1;
+  if (p.length >= size) return true;
+  const [lo, hi] = x === 0xe0 ? [0xa0, 0xbf] : x === 0xed ? [0x80, 0x9f] : x === 0xf0 ? [0x90, 0xbf] : x === 0xf4 ? [0x80, 0x8f] : [0x80, 0xbf];
+  if (p.length > 1 && (p[1]! < lo || p[1]! > hi)) return true;
+  return p.length > 2 && (p[2]! < 0x80 || p[2]! > 0xbf);
+}
+
+/**
+ * headOf is the head a heads need gets of a file of bytes (core/vault.Head).
+ * Obsidian's Vault API reads a file whole (it has no partial read): the
+ * plugin holds the file a moment, and sends its head alone.
+ */
+export function headOf(bytes: Uint8Array): Snapshot["heads"][string] {
+  let b = bytes.subarray(0, maxHeadBytes);
+  if (bytes.length > maxHeadBytes) b = b.subarray(0, headLen(b));
+  const text = decodeUTF8(b);
+  return text === null ? { not_utf8: true, size: bytes.length } : { text, size: bytes.length };
 }
 
 /** The deepest folder a tree walk enters (Obsidian follows symbolic links; a loop must end). */
@@ -101,6 +144,14 @@ export async function answerNeed(core: HostCore, v: VaultPort, need: Need, snap:
     putFile(snap, p, { sha256: sha, text });
   };
 
+  const readHead = async (p: string): Promise<void> => {
+    if (p in snap.heads || snap.missing.has(p)) return;
+    const kind = await v.kind(p);
+    if (kind === "folder") throw await refusal(core, "folder_not_file", p);
+    if (kind === null) snap.missing.add(p);
+    else snap.heads[p] = headOf(await v.readBytes(p));
+  };
+
   // listDir returns folder p's entries as the core shows them (those patterns select, when given), kept in into[key]; nothing there goes into missing.
   const listDir = async (p: string, into: { [key: string]: string[] }, key = p, patterns: string[] | null = null): Promise<string[]> => {
     if (key in into || snap.missing.has(p)) return into[key] ?? [];
@@ -125,6 +176,7 @@ export async function answerNeed(core: HostCore, v: VaultPort, need: Need, snap:
   };
 
   for (const p of need.files ?? []) await readFile(p);
+  for (const p of need.heads ?? []) await readHead(p);
   for (const p of need.dirs ?? []) await listDir(p, snap.dirs);
   for (const t of need.trees ?? []) await walk(t.root, t.content, 0);
   for (const m of need.matches ?? []) await listDir(m.dir, snap.matches, [m.dir, ...m.patterns].join("\n"), m.patterns);
