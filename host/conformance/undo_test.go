@@ -105,7 +105,7 @@ func TestRetriedRollbackRemovesNothing(t *testing.T) {
 // would read or write there is refused, CONFLICT naming the link, and no
 // note changes, appears or goes.
 func TestUndoRecordsNeverThroughALink(t *testing.T) {
-	const proj = "10-episodes/projects/infra"
+	const proj = "10-episodes/domains/infra"
 	archive := `{"slug":"infra","mode":"full","archive_subject":"one","archive_body_md":"One.","no_derived_because":"routine"}`
 	cases := []struct {
 		link, target, tool, args string
@@ -113,7 +113,7 @@ func TestUndoRecordsNeverThroughALink(t *testing.T) {
 		{".kessho", "10-episodes", "mem_archive", archive},
 		{".kessho/undo", "../10-episodes/projects", "mem_archive", archive},
 		{".kessho/undo/infra", "../../" + proj, "mem_archive", archive},
-		{".kessho/undo/infra/2026-11-30-09h00-infra-one.json", "../../../" + proj + "/context.md", "mem_archive", archive},
+		{".kessho/undo/infra/2026-11-30-10h00-infra-one.json", "../../../" + proj + "/context.md", "mem_archive", archive},
 		{".kessho/undo/infra/rollback.json", "../../../" + proj + "/context.md", "mem_rollback_archive", `{"slug":"infra"}`},
 	}
 	for name, eng := range engines(t) {

@@ -69,9 +69,9 @@ func (v *Vault) AnswerContext(ctx context.Context, need vault.Need, snap *vault.
 	if err := hostlogic.CheckNeed(need); err != nil {
 		return err
 	}
-	for _, ps := range [][]string{need.Files, need.Dirs} {
+	for i, ps := range [][]string{need.Files, need.Dirs} {
 		for _, p := range ps {
-			if err := v.undoSafe(p); err != nil {
+			if err := v.undoSafe(p, i == 1); err != nil {
 				return err
 			}
 		}

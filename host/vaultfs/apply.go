@@ -70,7 +70,7 @@ func (v *Vault) Apply(l *Lock, p plan.Plan) error {
 		return nil
 	}
 	for _, op := range p {
-		if err := v.undoSafe(op.Path); err != nil {
+		if err := v.undoSafe(op.Path, false); err != nil {
 			return err
 		}
 	}
@@ -456,7 +456,7 @@ func (m *mismatch) Error() string { return m.err.Error() }
 // *mismatch.
 func (v *Vault) land(op plan.Op) (landed, error) {
 	l := landed{op: op}
-	if err := v.undoSafe(op.Path); err != nil { // a link planted since, or before a recovery
+	if err := v.undoSafe(op.Path, false); err != nil { // a link planted since, or before a recovery
 		return l, err
 	}
 	var err error
