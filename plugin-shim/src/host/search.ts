@@ -34,11 +34,12 @@ export const maxIndex = 64 << 20;
  * each note), 1 MiB more, and no more than maxIndex. Measured with the
  * core (core/search's Encode on notes of every shape: random words of one
  * to twenty letters, empty notes with long paths, every frontmatter field
- * and a hundred links), an index is at most 2.5 times that; a frontmatter
- * whose YAML aliases repeat one long value in every field reached 249
- * times. An index past the bound is not one of this vault: it is never
- * read, and the core rebuilds it (RATIONALE.md, "Why does the plugin
- * bound what it reads of its search index?").
+ * and a hundred links), an index was at most 2.5 times its notes' text,
+ * paths and 64 bytes a note; a frontmatter whose YAML aliases repeat one
+ * long value in every field reached 249 times. An index past the bound is
+ * taken for no index of this vault: it is never read, and the core
+ * rebuilds it (RATIONALE.md, "Why does the plugin bound what it reads of
+ * its search index by its id and its vault?").
  */
 export function indexBound(notes: Iterable<NoteStat>): number {
   let b = 1 << 20;
@@ -204,7 +205,7 @@ export class SearchCarry {
     if (what !== "notes" && what !== "index" && what !== "stored") return;
     this.full = what !== "stored";
     if (what === "notes" || this.unsafe !== null || this.maxFile === 0) return;
-    // A file larger than the index its id names is not that index: never read (a 300 MiB one was read whole, then refused by the core).
+    // A file larger than the index its id names is not that index: never read (a damaged one of any size was read whole).
     this.index = await this.v.state.readCache(indexFile, this.maxFile).catch((err: unknown) => {
       this.unsafe = unsafeFolder(err);
       return null;
@@ -217,10 +218,10 @@ export class SearchCarry {
    * index is a cache). A batch need with no index ("") hands nothing back
    * (once the index is large the core hands it back every few batches):
    * what is stored stays. The id goes first: a stop between the two
-   * writes leaves an id that names the new index beside the old one, which
-   * is then read (it is no longer than the new id says, as a rule) and
-   * brought up to date, where an old id beside a new, longer index would
-   * have the index left unread.
+   * writes leaves the new id beside the old index, which is still read
+   * when it is no longer than the new one (a vault that grew) and brought
+   * up to date, where the old id beside a new, longer index would leave
+   * that index unread.
    */
   async store(index: string, id: string): Promise<void> {
     this.wire.id = id;
