@@ -4,7 +4,11 @@
 // vault.createFolder, fileManager.trashFile (the user's choice of trash)
 // and fileManager.renameFile, so that Obsidian's index, open editors and
 // link updates follow. Never
-// processFrontMatter: it re-serialises the whole YAML.
+// processFrontMatter: it re-serialises the whole YAML. Kessho's own files
+// go through the adapter too (ObsidianState), but for the search index, a
+// cache kept on desktop with Node's fs so that no link is written through
+// (keepCache, readCache; RATIONALE.md, "Why does the plugin keep its
+// search index with Node's fs on desktop?").
 
 import { FileSystemAdapter, Platform, TFile, type App } from "obsidian";
 import { randomHex, Stale, textHash, Unsafe, type Kind, type NoteStat, type StatePort, type VaultPort } from "../host/port";
@@ -193,6 +197,12 @@ function tempOf(p: string): string {
   return `${p}.${randomHex(8)}.tmp`;
 }
 
+/** isTempOf tells whether name (in p's folder) is one tempOf gives for p. */
+function isTempOf(p: string, name: string): boolean {
+  const base = p.slice(p.lastIndexOf("/") + 1);
+  return name.startsWith(base + ".") && /^\.[0-9a-f]{16}\.tmp$/.test(name.slice(base.length));
+}
+
 const utf8 = new TextDecoder();
 
 /** Kessho's own files (.kessho/), through the adapter: the vault's index leaves dot-folders out. */
@@ -268,6 +278,7 @@ class ObsidianState implements StatePort {
         await fs.promises.unlink(base.getFullPath(tmp)).catch(() => undefined);
         throw err;
       }
+      await this.sweep(p);
       return;
     }
     // The adapter has no exclusive create: a random name nothing else
@@ -281,6 +292,23 @@ class ObsidianState implements StatePort {
     } catch (err) {
       await this.a.remove(tmp).catch(() => undefined);
       throw err;
+    }
+    await this.sweep(p);
+  }
+
+  /**
+   * sweep removes the temporary files of p that a store stopped half-way
+   * left beside it (Obsidian closed during a first build's store of
+   * several MB): an unlink removes a link, never what it points to. A
+   * store another window makes at the same instant may lose its temporary
+   * file, and with it that store: the index is a cache.
+   */
+  private async sweep(p: string): Promise<void> {
+    const dir = p.slice(0, p.lastIndexOf("/"));
+    const names = (await this.a.list(dir).catch(() => ({ files: [] }))).files.map(baseName).filter((n) => isTempOf(p, n));
+    for (const n of names) {
+      const q = `${dir}/${n}`;
+      await (this.disk !== null ? this.disk.fs.promises.unlink(this.disk.base.getFullPath(q)) : this.a.remove(q)).catch(() => undefined);
     }
   }
 

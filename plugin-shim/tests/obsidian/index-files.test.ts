@@ -104,6 +104,20 @@ describe("the plugin's search index files", () => {
     assert.ok(again.sent.some((n) => n === fs.statSync(d.full(indexFile)).size), `sent ${again.sent.join(", ")}`);
   });
 
+  test("a temporary file a stopped store left beside the index is removed by the next store; a link of that name, not what it points to", async () => {
+    const d = disk(files());
+    const left = `${indexFile}.0123456789abcdef.tmp`;
+    const linked = `${indexIDFile}.fedcba9876543210.tmp`;
+    const other = `${indexFile}.kept`;
+    d.put(left, "half an index");
+    d.put(other, "not a temporary name");
+    d.link(linked, "../../10-episodes/projects/alpha/context.md");
+    const out = await search(desktop(d));
+    assert.equal(out.answer, clean.answer);
+    assert.deepEqual(readdirSync(d.full(".kessho/index")).sort(), ["obsidian.id", "obsidian.idx", "obsidian.idx.kept"]);
+    assert.equal(d.read("10-episodes/projects/alpha/context.md"), contexts()["10-episodes/projects/alpha/context.md"]);
+  });
+
   /** The folders in the index's way that must stay untouched: each a link to outside the vault, or a file. */
   const ways: { name: string; folder: string; plant: (d: DiskVault, target: string) => void }[] = [
     { name: ".kessho/index a link", folder: ".kessho/index", plant: (d, t) => d.link(".kessho/index", t) },
