@@ -91,7 +91,8 @@ const result = await build({
   format: "cjs",
   platform: "browser",
   target: "es2022",
-  external: ["obsidian", "electron", "@codemirror/*", "@lezer/*"],
+  // fs: Node's, which Obsidian's desktop app gives require (src/obsidian/vault-port.ts, desktopFS).
+  external: ["obsidian", "electron", "fs", "@codemirror/*", "@lezer/*"],
   minify: process.env.KESSHO_NO_MINIFY !== "1",
   legalComments: "none",
   write: false,

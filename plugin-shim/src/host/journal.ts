@@ -2,10 +2,9 @@
 // writes and reads the files' text, this file moves them, each written
 // under a temporary name and renamed into place.
 
-import { bytesToHex } from "@noble/hashes/utils.js";
 import { ask, decide, failing, messageOf, type HostCore } from "./core";
 import { join, parent, type Plan } from "./plan";
-import type { VaultPort } from "./port";
+import { randomHex, type VaultPort } from "./port";
 import { run } from "./apply";
 
 export const journalDir = ".kessho/journal";
@@ -28,11 +27,6 @@ export interface RecoverOptions {
   nowMs?: () => number;
   /** How to wait, for tests. */
   sleep?: (ms: number) => Promise<void>;
-}
-
-/** randomHex is n random bytes in hex. */
-function randomHex(n: number): string {
-  return bytesToHex(crypto.getRandomValues(new Uint8Array(n)));
 }
 
 /** newJournalRequest is the request that has the core encode p's journal (new_journal), at this time. */

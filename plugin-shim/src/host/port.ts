@@ -62,7 +62,19 @@ export class Stale extends Error {
   }
 }
 
-/** Files outside the vault's index (dot-folders): the journal. */
+/**
+ * Unsafe is thrown by StatePort.readCache and keepCache, nothing read or
+ * written, when a folder on the way to a cache file is a symbolic link
+ * (or, where the adapter can tell, anything but a plain folder): writing
+ * through it would write wherever the link points.
+ */
+export class Unsafe extends Error {
+  constructor(readonly path: string) {
+    super(`unsafe: ${path} is a link or not a folder`);
+  }
+}
+
+/** Files outside the vault's index (dot-folders): the journal, and the search index (a cache). */
 export interface StatePort {
   /** list returns the names of the files in folder dir, or null when it does not exist. */
   list(dir: string): Promise<string[] | null>;
@@ -76,6 +88,25 @@ export interface StatePort {
   remove(p: string): Promise<void>;
   /** rename moves a file. */
   rename(from: string, to: string): Promise<void>;
+
+  /**
+   * readCache returns the text of p, one of Kessho's cache files (the
+   * search index and its id), when it is a regular file of at most max
+   * bytes; null when it is missing, larger, or anything else (a link, a
+   * FIFO, a device, a folder), which is then never opened: a FIFO's read
+   * waits for a writer forever, a device's may never end. It throws
+   * Unsafe when a folder on p's way is a link or not a folder.
+   */
+  readCache(p: string, max: number): Promise<string | null>;
+  /**
+   * keepCache stores text as the cache file p, making its folders: the
+   * text goes to a new file of a random name beside p, created
+   * exclusively (never through a link, where the platform can tell), then
+   * renamed over p, so that a link planted at p is replaced, never written
+   * through. It throws Unsafe, nothing written, when a folder on p's way
+   * is a link or not a folder.
+   */
+  keepCache(p: string, text: string): Promise<void>;
 }
 
 /**
@@ -116,6 +147,11 @@ export function nextTask(): Promise<void> {
     };
     ch.port2.postMessage(null);
   });
+}
+
+/** randomHex is n random bytes in hex. */
+export function randomHex(n: number): string {
+  return bytesToHex(crypto.getRandomValues(new Uint8Array(n)));
 }
 
 const encoder = new TextEncoder();

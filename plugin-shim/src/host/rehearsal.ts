@@ -171,6 +171,16 @@ class MemoryState implements StatePort {
     this.files.delete(from);
     return this.write(to, text);
   }
+
+  /** readCache: held in memory, no file here is a link or a FIFO; the bound counts the text's UTF-8 bytes. */
+  readCache(p: string, max: number): Promise<string | null> {
+    const text = this.files.get(p);
+    return Promise.resolve(text === undefined || encoder.encode(text).length > max ? null : text);
+  }
+
+  keepCache(p: string, text: string): Promise<void> {
+    return this.write(p, text);
+  }
 }
 
 /** The rehearsal's project: a context like the ones Kessho writes, comments and lists in its frontmatter. */

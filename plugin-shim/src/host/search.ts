@@ -11,11 +11,56 @@
 // and back: src/engine/wasm.ts), and so they are stored: the state port
 // writes text.
 
-import { sha256Hex, type NoteStat, type VaultPort } from "./port";
+import { sha256Hex, Unsafe, type NoteStat, type VaultPort } from "./port";
 
 /** Where the index is kept: the plugin's own files, not the Go host's (search.idx), whose versions count nanoseconds where Obsidian's count milliseconds, so that neither host rebuilds after the other. */
 export const indexFile = ".kessho/index/obsidian.idx";
 export const indexIDFile = ".kessho/index/obsidian.id";
+
+/** The most bytes a stored id is read from: an id is 16 hex digits, "-", the index's length, then "@" and a 64-digit listing (core/search.ID). */
+const maxIDFile = 1024;
+
+/**
+ * The most bytes an index the plugin keeps may have, whatever its vault:
+ * the Go host's wasm engine takes no larger request, and this engine's
+ * worker would hold it three times over (its base64 text, its bytes, the
+ * index decoded) within its memory bound. A 50,000-note index is 22 MB.
+ */
+export const maxIndex = 64 << 20;
+
+/**
+ * indexBound is the most bytes an index of a vault whose notes are listed
+ * may have: 256 bytes for each byte of a note's text and path (and 64 for
+ * each note), 1 MiB more, and no more than maxIndex. Measured with the
+ * core (core/search's Encode on notes of every shape: random words of one
+ * to twenty letters, empty notes with long paths, every frontmatter field
+ * and a hundred links), an index was at most 2.5 times its notes' text,
+ * paths and 64 bytes a note; a frontmatter whose YAML aliases repeat one
+ * long value in every field reached 249 times. An index past the bound is
+ * taken for no index of this vault: it is never read, and the core
+ * rebuilds it (RATIONALE.md, "Why does the plugin bound what it reads of
+ * its search index by its id and its vault?").
+ */
+export function indexBound(notes: Iterable<NoteStat>): number {
+  let b = 1 << 20;
+  for (const n of notes) b += 256 * (n.size + n.path.length + 64);
+  return Math.min(b, maxIndex);
+}
+
+/**
+ * storedLength returns the index length an id records (core/search.ID:
+ * "<checksum>-<length>" then, optionally, "@<listing>"), or -1 when id is
+ * no such id.
+ */
+export function storedLength(id: string): number {
+  const m = /^[0-9a-f]{16}-([0-9]{1,15})(?:@[0-9a-f]*)?$/.exec(id);
+  return m === null ? -1 : Number(m[1]);
+}
+
+/** base64Length is the length of n bytes in base64, padded (btoa's, src/engine/wasm.ts). */
+function base64Length(n: number): number {
+  return 4 * Math.ceil(n / 3);
+}
 
 /** The tool that searches. */
 export const searchTool = "mem_search";
@@ -96,11 +141,21 @@ export class SearchCarry {
   private full = false;
   /** the stored index (base64) sent with the next request only */
   private index: string | null = null;
+  /**
+   * unsafe is set, to the folder, once a folder on the index's way
+   * (.kessho, .kessho/index) was found to be a link or not a folder:
+   * nothing is read or written through it for the rest of the call, the
+   * core builds the index from the notes, and the answer says so
+   * (withWarning).
+   */
+  unsafe: string | null = null;
 
   private constructor(
     private v: VaultPort,
     private versions: Map<string, string>,
     private wire: Wire,
+    /** the most bytes the stored index file may have to be read: the id's length in base64, within indexBound; 0: not read */
+    private maxFile: number,
   ) {}
 
   /**
@@ -112,11 +167,23 @@ export class SearchCarry {
     if (!carried.has(tool) || v.notes === undefined) return null;
     const listed = await v.notes();
     if (listed === null) return null;
-    const { versions, listing } = digest(v, listed);
-    const id = ((await v.state.read(indexIDFile)) ?? "").trim();
-    const wire: Wire = { listing, id: id === "" ? undefined : id };
+    const d = digest(v, listed);
+    let unsafe: string | null = null;
+    const id = (
+      (await v.state.readCache(indexIDFile, maxIDFile).catch((err: unknown) => {
+        unsafe = unsafeFolder(err);
+        return null;
+      })) ?? ""
+    ).trim();
+    // An id that records no length, or one no index of this vault can
+    // have, names no index worth reading: it is not sent, the stored file not read.
+    const n = storedLength(id);
+    const known = n > 0 && n <= indexBound(d.stats.values());
+    const wire: Wire = { listing: d.listing, id: known ? id : undefined };
     if (batch > 0) wire.batch = batch;
-    return new SearchCarry(v, versions, wire);
+    const sc = new SearchCarry(v, d.versions, wire, known ? base64Length(n) : 0);
+    sc.unsafe = unsafe;
+    return sc;
   }
 
   /** request is the request's "search" member and what follows its JSON (a NUL and the index, or ""); the versions and the index go with one round only. */
@@ -137,20 +204,56 @@ export class SearchCarry {
   async answer(what: string | undefined): Promise<void> {
     if (what !== "notes" && what !== "index" && what !== "stored") return;
     this.full = what !== "stored";
-    if (what !== "notes") this.index = await this.v.state.read(indexFile);
+    if (what === "notes" || this.unsafe !== null || this.maxFile === 0) return;
+    // A file larger than the index its id names is not that index: never read (a damaged one of any size was read whole).
+    this.index = await this.v.state.readCache(indexFile, this.maxFile).catch((err: unknown) => {
+      this.unsafe = unsafeFolder(err);
+      return null;
+    });
   }
 
-  /** store keeps the index the core handed back (base64) under id, and sends that id from now on; a failure is no failure of the call (the index is a cache). A batch need with no index ("") hands nothing back (once the index is large the core hands it back every few batches): what is stored stays. */
+  /**
+   * store keeps the index the core handed back (base64) under id, and
+   * sends that id from now on; a failure is no failure of the call (the
+   * index is a cache). A batch need with no index ("") hands nothing back
+   * (once the index is large the core hands it back every few batches):
+   * what is stored stays. The id goes first: a stop between the two
+   * writes leaves the new id beside the old index, which is still read
+   * when it is no longer than the new one (a vault that grew) and brought
+   * up to date, where the old id beside a new, longer index would leave
+   * that index unread.
+   */
   async store(index: string, id: string): Promise<void> {
     this.wire.id = id;
-    if (index === "") return;
+    if (index === "" || this.unsafe !== null) return;
     try {
-      await this.v.state.write(indexFile, index);
-      await this.v.state.write(indexIDFile, id);
-    } catch {
+      await this.v.state.keepCache(indexIDFile, id);
+      await this.v.state.keepCache(indexFile, index);
+      this.maxFile = index.length; // what a later round of this call may read back
+    } catch (err) {
       // the next search rebuilds what it lacks
+      if (err instanceof Unsafe) this.unsafe = err.path;
     }
   }
+}
+
+/** unsafeFolder returns the folder an Unsafe names, and throws any other error. */
+function unsafeFolder(err: unknown): string {
+  if (err instanceof Unsafe) return err.path;
+  throw err;
+}
+
+/**
+ * withWarning returns answer, a success's printed JSON, with warning added
+ * at the end of its result's warnings (every result has them); any other
+ * answer as it is. The JSON is written again (JSON.stringify), the same
+ * values: only an answer that has a warning to add.
+ */
+export function withWarning(answer: string, warning: string): string {
+  const a = JSON.parse(answer) as { ok?: boolean; result?: { warnings?: unknown } };
+  if (a.ok !== true || typeof a.result !== "object" || a.result === null) return answer;
+  a.result.warnings = [...(Array.isArray(a.result.warnings) ? (a.result.warnings as unknown[]) : []), warning];
+  return JSON.stringify(a);
 }
 
 /** splitTail cuts an engine's answer at its NUL: the JSON, and the index (base64) after it, or "". */

@@ -28,6 +28,16 @@ export function normalizePath(p: string): string {
 /** Platform: a desktop app unless a test says otherwise. */
 export const Platform = { isMobile: false, isMobileApp: false, isDesktop: true, isDesktopApp: true };
 
+/**
+ * FileSystemAdapter is the desktop app's adapter, over the vault's folder
+ * on disk. The fake one holds no disk (this module also runs in a
+ * browser): tests/fake/disk.ts's DiskAdapter extends it, in Node.
+ */
+export abstract class FileSystemAdapter {
+  abstract getBasePath(): string;
+  abstract getFullPath(normalizedPath: string): string;
+}
+
 export class Notice {
   static messages: string[] = [];
   noticeEl = new FakeEl("div");

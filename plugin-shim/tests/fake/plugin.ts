@@ -44,14 +44,17 @@ export interface LoadedPlugin {
  * app. Its rehearsal after start (src/host/rehearsal.ts) is off, as a
  * saved setting, unless rehearse is set or app's saved data says
  * otherwise: its calls would run beside a test's own and change what the
- * test counts; the tests of the rehearsal turn it on.
+ * test counts; the tests of the rehearsal turn it on. modules are what
+ * main.js's require gives besides "obsidian": none unless a test says
+ * (Obsidian's desktop app gives Node's, "fs" among them).
  */
-export async function loadPlugin(mainJs: string, app: obsidian.App, o: { rehearse?: boolean } = {}): Promise<LoadedPlugin> {
+export async function loadPlugin(mainJs: string, app: obsidian.App, o: { rehearse?: boolean; modules?: Record<string, unknown> } = {}): Promise<LoadedPlugin> {
   const saved = (app.data[manifest.id] ?? {}) as Record<string, unknown>;
   if (o.rehearse !== undefined || !("rehearse" in saved)) app.data[manifest.id] = { ...saved, rehearse: o.rehearse ?? false };
   const mod: { exports: Record<string, unknown> } = { exports: {} };
   const req = (id: string): unknown => {
     if (id === "obsidian") return obsidian;
+    if (o.modules !== undefined && id in o.modules) return o.modules[id];
     throw new Error(`main.js asked for ${JSON.stringify(id)}: only "obsidian" is provided by the app`);
   };
   // Obsidian's plugins run in a window; under Node the global object stands for it (its timers).
