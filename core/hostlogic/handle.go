@@ -466,9 +466,9 @@ func List(names, patterns []string) []string {
 }
 
 // Refusal is the host refusal named why, about p: "changed", "exists",
-// "disk_full", "file_in_the_way", "folder_not_file", "file_not_folder",
-// "too_much_text" (max bytes) or "too_many_rounds" (tool, rounds); nil
-// for another why.
+// "disk_full", "disk_full_halfway", "file_in_the_way", "folder_not_file",
+// "file_not_folder", "too_much_text" (max bytes) or "too_many_rounds"
+// (tool, rounds); nil for another why.
 func Refusal(why, p string, max int64, tool string, rounds int) *fault.Error {
 	switch why {
 	case "changed":
@@ -477,6 +477,8 @@ func Refusal(why, p string, max int64, tool string, rounds int) *fault.Error {
 		return Exists(p)
 	case "disk_full":
 		return DiskFull(p)
+	case "disk_full_halfway":
+		return DiskFullHalfway(p)
 	case "file_in_the_way":
 		return FileInTheWay(p)
 	case "folder_not_file":

@@ -93,7 +93,7 @@ func UndoPlan(ops plan.Plan, state func(x string) string, edited, kept []string)
 	for i, op := range ops {
 		u.Undos[i] = UndoOf(op, state)
 		if op.Op != plan.Check && u.Undos[i].Do == "none" {
-			u.Edited = addOnce(u.Edited, Left(op))
+			u.Edited = addOnce(u.Edited, left(op))
 		}
 	}
 	if len(u.Edited) == 0 {
@@ -125,9 +125,9 @@ func UndoLooks(ops plan.Plan) []Look {
 	return out
 }
 
-// Left is the path op leaves changed: a move's target, any other op's
+// left is the path op leaves changed: a move's target, any other op's
 // path.
-func Left(op plan.Op) string {
+func left(op plan.Op) string {
 	if op.Op == plan.Move {
 		return op.To
 	}

@@ -589,7 +589,7 @@ func (v *Vault) abandon(j *journal, ls []landed, made []string, failed *fault.Er
 		if raced {
 			// Its file changed at the last instant, and is kept: the files
 			// the ops left to undo made are kept too.
-			u, err = v.undoPlan(ops[:i], append(u.Edited, hostlogic.Left(ls[i].op)), u.Kept)
+			u, err = v.undoPlan(ops[:i], append(u.Edited, u.Undos[i].Path), u.Kept)
 		}
 		v.removeEmpty(ls[i].made)
 	}

@@ -112,7 +112,7 @@ describe("re-check before each op", () => {
     }
   }
 
-  test("an undo whose target was edited since leaves it: theirs is kept", async () => {
+  test("an undo whose target was edited since leaves it: theirs is kept, and so are the files the plan made, which it may name", async () => {
     const a = new App(initial);
     const port = new ObsidianVault(a as unknown as ObsidianApp);
     let dones = 0;
@@ -126,8 +126,13 @@ describe("re-check before each op", () => {
     };
     const err = await refusal(apply(await hostCore(), port, plan));
     assert.equal(err.code, "CONFLICT");
-    assert.deepEqual(err.details, { path: "last.md" });
+    assert.deepEqual(err.details, { path: "last.md", edited: ["f/new.md", "b.md"], kept: ["f/first.md"] });
+    assert.equal(
+      err.en,
+      "Kessho stopped its change at last.md (another program or person wrote it after Kessho read it) and undid what it had written, except f/new.md, b.md: changed since Kessho wrote it, and kept as it is; and f/first.md: files Kessho made, kept because a changed file may name them; look at them before you run the call again",
+    );
     const want = new App(initial);
+    want.vault.put("f/first.md", "first\n");
     want.vault.put("f/new.md", "edited new\n");
     want.vault.put("b.md", "edited b\n");
     want.vault.put("last.md", "theirs\n");
