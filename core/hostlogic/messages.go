@@ -118,7 +118,7 @@ func StoppedPartway(code fault.Code, p string, edited, kept []string) *fault.Err
 	if code == fault.DiskFull {
 		why = say().StoppedDiskFull
 	}
-	d := map[string]any{"path": p, "edited": edited, "kept": kept}
+	d := map[string]any{"path": p, "edited": nonNil(edited), "kept": nonNil(kept)}
 	msg := func(lang string) string {
 		if len(kept) == 0 {
 			return say().Stopped.In(lang, p, why.In(lang), strings.Join(edited, ", "))

@@ -140,6 +140,28 @@ describe("re-check before each op", () => {
     assert.deepEqual(journalFiles(a), []);
   });
 
+  test("a restore that loses its race keeps that file, and the files the ops left to undo made", async () => {
+    const a = new App(initial);
+    const port = new ObsidianVault(a as unknown as ObsidianApp);
+    let processes = 0;
+    a.vault.hooks.onCall = (entry) => {
+      if (/^adapter\.rename \.kessho\/journal\/\.kessho-tmp-/.test(entry)) a.vault.put("last.md", "theirs\n");
+    };
+    a.vault.hooks.beforeProcess = (p) => {
+      if (p === "b.md" && ++processes === 2) a.vault.put("b.md", "their b\n"); // in the undo's own re-check
+    };
+    const err = await refusal(apply(await hostCore(), port, plan));
+    assert.equal(err.code, "CONFLICT");
+    assert.deepEqual(err.details, { path: "last.md", edited: ["b.md"], kept: ["f/first.md", "f/new.md"] });
+    const want = new App(initial);
+    want.vault.put("f/first.md", "first\n");
+    want.vault.put("f/new.md", "new\n");
+    want.vault.put("b.md", "their b\n");
+    want.vault.put("last.md", "theirs\n");
+    assert.equal(diffTrees(a.vault.snapshot(), want.vault.snapshot()), "", "c.md and d.md put back, b.md theirs, the new files kept");
+    assert.deepEqual(journalFiles(a), []);
+  });
+
   test("a failure while undoing leaves the journal without its progress: recovery looks at every op again", async () => {
     const a = new App(initial);
     const port = new ObsidianVault(a as unknown as ObsidianApp);
