@@ -49,13 +49,17 @@ import (
 //   - check: re-check.
 //
 // When a re-check fails, Apply stops there, undoes the ops that landed
-// (last first, each only where its target still holds what the op left),
+// (last first, each only where its target still holds what the op left;
+// once one does not, the files the plan made are kept too: see abandon),
 // removes the journal and returns CONFLICT naming the path: the other
-// program's write survives and the vault is as before.
+// program's writes survive, and the answer says what stayed, if anything.
 //
-// An error while applying (a full disk, a permission) leaves the journal
-// in place: the vault is then half-way, and the next Recover (the next
-// call) finishes the plan.
+// A full disk while a temporary file is written or synced (an op's, the
+// journal's) is undone the same way and answers DISK_FULL naming the file:
+// nothing written, the call safe to run again. Any other error while
+// applying (a permission, a full disk elsewhere) leaves the journal in
+// place: the vault is then half-way, and the next Recover (the next call)
+// finishes the plan.
 func (v *Vault) Apply(l *Lock, p plan.Plan) error {
 	if err := v.holds(l); err != nil {
 		return err
