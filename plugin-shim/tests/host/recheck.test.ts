@@ -77,6 +77,17 @@ function folders(a: App): string[] {
   return [...a.vault.folders].filter((f) => f !== "" && !f.split("/").some((s) => s.startsWith("."))).sort();
 }
 
+/** atUndoOfB makes last.md change as the journal lands (the plan stops at its op), and runs then inside the undo's vault.process of b.md (op 2's). */
+function atUndoOfB(a: App, then: () => void): void {
+  let processes = 0;
+  a.vault.hooks.onCall = (entry) => {
+    if (/^adapter\.rename \.kessho\/journal\/\.kessho-tmp-/.test(entry)) a.vault.put("last.md", "theirs\n");
+  };
+  a.vault.hooks.beforeProcess = (p) => {
+    if (p === "b.md" && ++processes === 2) then();
+  };
+}
+
 describe("re-check before each op", () => {
   // The instants: right after the journal is in place (every precondition
   // checked), and right after op k-1 is recorded done (just before op k).
@@ -143,13 +154,7 @@ describe("re-check before each op", () => {
   test("a restore that loses its race keeps that file, and the files the ops left to undo made", async () => {
     const a = new App(initial);
     const port = new ObsidianVault(a as unknown as ObsidianApp);
-    let processes = 0;
-    a.vault.hooks.onCall = (entry) => {
-      if (/^adapter\.rename \.kessho\/journal\/\.kessho-tmp-/.test(entry)) a.vault.put("last.md", "theirs\n");
-    };
-    a.vault.hooks.beforeProcess = (p) => {
-      if (p === "b.md" && ++processes === 2) a.vault.put("b.md", "their b\n"); // in the undo's own re-check
-    };
+    atUndoOfB(a, () => a.vault.put("b.md", "their b\n")); // in the undo's own re-check
     const err = await refusal(apply(await hostCore(), port, plan));
     assert.equal(err.code, "CONFLICT");
     assert.deepEqual(err.details, { path: "last.md", edited: ["b.md"], kept: ["f/first.md", "f/new.md"] });
@@ -165,13 +170,9 @@ describe("re-check before each op", () => {
   test("a failure while undoing leaves the journal without its progress: recovery looks at every op again", async () => {
     const a = new App(initial);
     const port = new ObsidianVault(a as unknown as ObsidianApp);
-    let processes = 0;
-    a.vault.hooks.onCall = (entry) => {
-      if (/^adapter\.rename \.kessho\/journal\/\.kessho-tmp-/.test(entry)) a.vault.put("last.md", "theirs\n");
-    };
-    a.vault.hooks.beforeProcess = (p) => {
-      if (p === "b.md" && ++processes === 2) throw new Error("disk gone"); // the undo of op 2
-    };
+    atUndoOfB(a, () => {
+      throw new Error("disk gone");
+    });
     const err = await refusal(apply(await hostCore(), port, plan));
     assert.equal(err.code, "INTERNAL");
     assert.match(err.en, /^internal error: undoing plan \S+ after last\.md changed: disk gone; the vault is half-way and the next call finishes the plan$/);
