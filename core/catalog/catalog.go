@@ -127,7 +127,7 @@ func (t *Tool) Param(name string) (*Param, bool) {
 
 // Errors every tool shares (SPEC section 7).
 var Shared = []fault.Code{fault.InvalidArgument, fault.InvalidSlug, fault.UnknownSlug, fault.ProjectArchived,
-	fault.FrontmatterInvalid, fault.Conflict, fault.RecoveryConflict, fault.VaultLocked, fault.LimitExceeded, fault.Internal}
+	fault.FrontmatterInvalid, fault.Conflict, fault.RecoveryConflict, fault.VaultLocked, fault.LimitExceeded, fault.DiskFull, fault.Internal}
 
 // CodeNames returns codes as strings, in order.
 func CodeNames(codes []fault.Code) []string {

@@ -28,6 +28,7 @@ const (
 	RecoveryConflict   Code = "RECOVERY_CONFLICT"
 	VaultLocked        Code = "VAULT_LOCKED"
 	LimitExceeded      Code = "LIMIT_EXCEEDED"
+	DiskFull           Code = "DISK_FULL" // a host's write found no space left (or the quota used up)
 	Internal           Code = "INTERNAL"
 )
 

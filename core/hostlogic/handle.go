@@ -22,7 +22,7 @@ import (
 //
 //	check_plan     {"plan":[…],"nodes":{path:state}}  → {"ok":true} | {"need":[look]} | {"error":e}
 //	where          {"op":…,"state":…,"nodes":{…}}     → {"at":"before"|"after"|"neither"} | {"need":[look]}
-//	undo           {"op":…,"nodes":{…}}               → {"do","path","from","expect"} (Undo) | {"need":[look]}
+//	undo_plan      {"plan","edited","kept","why","path","nodes"} → {"undos":[Undo…],"edited","kept","stop":e} (UndoPlan) | {"need":[look]}
 //	open_journal   {"id","journal","read_error","done","record","nodes"} → {"journal":…,"from":n,"done":text,"drop_record":bool,"temp_dirs":[…]} | {"need":[look]} | {"error":e}
 //	conflict_copy  {"id","plan","k","now","nodes"}    → {"copy","text","record","stop":e} | {"need":[look]}
 //	sweep          {"names":[…],"now"?,"wait_ms"?,"own"?} → {"ids":[…],"remove":[…],"young":bool}
@@ -80,6 +80,8 @@ type request struct {
 	Rounds    int               `json:"rounds"`
 	WaitMS    int64             `json:"wait_ms"`
 	Own       []string          `json:"own"`
+	Edited    []string          `json:"edited"`
+	Kept      []string          `json:"kept"`
 	Suffix    string            `json:"suffix"`
 	Need      vault.Need        `json:"need"`
 	Error     errorValue        `json:"error"`
@@ -118,8 +120,8 @@ func (r *request) run() any {
 		return r.checkPlan()
 	case "where":
 		return r.where()
-	case "undo":
-		return r.undo()
+	case "undo_plan":
+		return r.undoPlan()
 	case "open_journal":
 		return r.openJournal()
 	case "conflict_copy":
@@ -311,12 +313,23 @@ func (r *request) where() any {
 	return map[string]any{"at": [...]string{"neither", "before", "after"}[at]}
 }
 
-// undo answers how to undo r.Op (UndoOf), asking for its Looks first.
-func (r *request) undo() any {
-	if need := r.missing(); need != nil {
-		return map[string]any{"need": need}
+// undoPlan answers how to undo r.Plan, the ops of a live apply that
+// landed before the op refused as r.Why at r.Path ("changed", "exists" or
+// "disk_full"), asking for their Looks first (UndoPlan, with what r.Edited
+// and r.Kept say stays already), and the refusal to end the call with.
+func (r *request) undoPlan() any {
+	looks := UndoLooks(r.Plan)
+	for _, l := range looks {
+		if _, ok := r.Nodes[l.Path]; !ok {
+			return map[string]any{"need": looks}
+		}
 	}
-	return UndoOf(r.Op, func(x string) string { return r.Nodes[x] })
+	failed := Refusal(r.Why, r.Path, 0, "", 0)
+	if failed == nil {
+		return map[string]any{"error": wireErr(fault.Internalf("an undo_plan request without a refusal (why %q)", r.Why))}
+	}
+	u := UndoPlan(r.Plan, func(x string) string { return r.Nodes[x] }, r.Edited, r.Kept)
+	return map[string]any{"undos": u.Undos, "edited": nonNil(u.Edited), "kept": nonNil(u.Kept), "stop": wireErr(u.Stop(failed))}
 }
 
 // openJournal decodes the journal r.ID, its progress and its conflict
@@ -357,7 +370,7 @@ func (r *request) openJournal() any {
 		case !ok:
 			return map[string]any{"need": []Look{{Path: rec.Copy}}}
 		case s != plan.Absent:
-			return fail(rec.Stop(j.ID))
+			return fail(rec.Stop(j.ID, j.Plan[rec.Op]))
 		}
 		from++
 	}
@@ -385,7 +398,7 @@ func (r *request) conflictCopy() any {
 			break
 		}
 	}
-	return map[string]any{"copy": rec.Copy, "text": CopyText(r.ID, op), "record": string(rec.JSON()), "stop": wireErr(rec.Stop(r.ID))}
+	return map[string]any{"copy": rec.Copy, "text": CopyText(r.ID, op), "record": string(rec.JSON()), "stop": wireErr(rec.Stop(r.ID, op))}
 }
 
 // doneText is the progress file that lists ops [0,done) done.
@@ -453,15 +466,19 @@ func List(names, patterns []string) []string {
 }
 
 // Refusal is the host refusal named why, about p: "changed", "exists",
-// "file_in_the_way", "folder_not_file", "file_not_folder",
-// "too_much_text" (max bytes) or "too_many_rounds" (tool, rounds); nil
-// for another why.
+// "disk_full", "disk_full_halfway", "file_in_the_way", "folder_not_file",
+// "file_not_folder", "too_much_text" (max bytes) or "too_many_rounds"
+// (tool, rounds); nil for another why.
 func Refusal(why, p string, max int64, tool string, rounds int) *fault.Error {
 	switch why {
 	case "changed":
 		return Changed(p)
 	case "exists":
 		return Exists(p)
+	case "disk_full":
+		return DiskFull(p)
+	case "disk_full_halfway":
+		return DiskFullHalfway(p)
 	case "file_in_the_way":
 		return FileInTheWay(p)
 	case "folder_not_file":

@@ -293,14 +293,87 @@ func TestUndo(t *testing.T) {
 		{"a move", mv, map[string]string{"f": plan.Absent, "t": "file"}, `{"do":"move","path":"f","from":"t"}`},
 		{"a move, its source made again", mv, map[string]string{"f": "file", "t": "file"}, `{"do":"none"}`},
 		{"a check", plan.Op{Op: plan.Check, Path: "a.md", Expect: h("A")}, map[string]string{"a.md": h("A")}, `{"do":"none"}`},
-		{"the host has not looked yet", mv, nil, `{"need":[{"path":"f"},{"path":"t"}]}`},
 	} {
-		req, _ := json.Marshal(map[string]any{"kind": "undo", "op": c.op, "nodes": c.nodes})
-		if got := string(Handle(req)); got != c.want {
+		if got, _ := json.Marshal(UndoOf(c.op, func(x string) string { return c.nodes[x] })); string(got) != c.want {
 			t.Errorf("%s: undo = %s; want %s", c.name, got, c.want)
 		}
 	}
 	if got := TempDirs(plan.Plan{plan.WriteOp("a/x.md", plan.Absent, ""), mv, plan.WriteOp("y.md", plan.Absent, ""), plan.WriteOp("a/z.md", plan.Absent, "")}); !slices.Equal(got, []string{"a", "."}) {
 		t.Errorf("TempDirs = %q; want [a .]", got)
+	}
+}
+
+// TestUndoPlan: the undos of a live apply's landed ops, on the wire
+// (undo_plan), and the refusal that ends the call. Once a landed op's file
+// was edited since (kept as it is), the files the plan made are kept too,
+// and the refusal says so rather than "nothing was written".
+func TestUndoPlan(t *testing.T) {
+	arch := plan.WriteOp("p/archives/x.md", plan.Absent, "archive")
+	atom := plan.WriteOp("p/atoms/y.md", plan.Absent, "atom")
+	hist := plan.WriteOp("p/history.md", h("H0"), "H0\nline")
+	mv := plan.Op{Op: plan.Move, From: "f", To: "t", Expect: plan.Absent}
+	undone := map[string]string{"p/archives/x.md": h("archive"), "p/atoms/y.md": h("atom"), "p/history.md": h("H0\nline")}
+	edited := map[string]string{"p/archives/x.md": h("archive"), "p/atoms/y.md": h("atom"), "p/history.md": h("H0\nline\ntheirs")}
+	archEdited := map[string]string{"p/archives/x.md": h("theirs"), "p/atoms/y.md": h("atom"), "p/history.md": h("H0\nline")}
+	for _, c := range []struct {
+		name         string
+		ops          plan.Plan
+		nodes        map[string]string
+		why          string
+		prior        []string // edited already, as a host re-asks after a restore that lost its race
+		undos        string
+		edited, kept string
+		code         fault.Code
+		partway      bool
+		enHas, frHas string
+	}{
+		{"every op undone", plan.Plan{arch, atom, hist}, undone, "changed", nil,
+			`[{"do":"remove","path":"p/archives/x.md"},{"do":"remove","path":"p/atoms/y.md"},{"do":"restore","path":"p/history.md","expect":"` + h("H0\nline") + `"}]`,
+			`[]`, `[]`, fault.Conflict, false, "nothing was written", "rien n'a été écrit"},
+		{"history edited: the archive and the atom kept", plan.Plan{arch, atom, hist}, edited, "changed", nil,
+			`[{"do":"keep","path":"p/archives/x.md"},{"do":"keep","path":"p/atoms/y.md"},{"do":"none"}]`,
+			`["p/history.md"]`, `["p/archives/x.md","p/atoms/y.md"]`, fault.Conflict, true,
+			"except p/history.md: changed since Kessho wrote it, and kept as it is; and p/archives/x.md, p/atoms/y.md: files Kessho made, kept because",
+			"sauf p/history.md : modifié depuis que Kessho l'a écrit, et gardé tel quel ; et p/archives/x.md, p/atoms/y.md : des fichiers créés par Kessho"},
+		{"the made archive edited: the atom it may name kept, whatever the order", plan.Plan{arch, atom, hist}, archEdited, "changed", nil,
+			`[{"do":"none"},{"do":"keep","path":"p/atoms/y.md"},{"do":"restore","path":"p/history.md","expect":"` + h("H0\nline") + `"}]`,
+			`["p/archives/x.md"]`, `["p/atoms/y.md"]`, fault.Conflict, true, "(another program or person wrote it after Kessho read it)", "(un autre programme"},
+		{"an edit and nothing made", plan.Plan{hist, mv}, map[string]string{"p/history.md": h("theirs"), "f": plan.Absent, "t": "file"}, "exists", nil,
+			`[{"do":"none"},{"do":"move","path":"f","from":"t"}]`,
+			`["p/history.md"]`, `[]`, fault.Conflict, true, "kept as it is; look at it before you run the call again", "regardez-le avant"},
+		{"a restore lost its race: the files left to undo are kept", plan.Plan{arch, atom}, undone, "changed", []string{"p/history.md"},
+			`[{"do":"keep","path":"p/archives/x.md"},{"do":"keep","path":"p/atoms/y.md"}]`,
+			`["p/history.md"]`, `["p/archives/x.md","p/atoms/y.md"]`, fault.Conflict, true, "except p/history.md", "sauf p/history.md"},
+		{"a full disk, every op undone", plan.Plan{arch, hist}, undone, "disk_full", nil,
+			`[{"do":"remove","path":"p/archives/x.md"},{"do":"restore","path":"p/history.md","expect":"` + h("H0\nline") + `"}]`,
+			`[]`, `[]`, fault.DiskFull, false, "nothing was written: free some space, then run the call again (it is safe to retry)", "rien n'a été écrit : libérez de la place"},
+		{"a full disk and an edit", plan.Plan{arch, hist}, edited, "disk_full", nil,
+			`[{"do":"keep","path":"p/archives/x.md"},{"do":"none"}]`,
+			`["p/history.md"]`, `["p/archives/x.md"]`, fault.DiskFull, true, "(the disk is full there: free some space first)", "(le disque y est plein"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			req, _ := json.Marshal(map[string]any{"kind": "undo_plan", "plan": c.ops, "nodes": c.nodes, "why": c.why, "path": "ctx.md", "edited": c.prior})
+			var a struct {
+				Undos        json.RawMessage `json:"undos"`
+				Edited, Kept json.RawMessage
+				Stop         errorValue `json:"stop"`
+			}
+			if err := json.Unmarshal(Handle(req), &a); err != nil {
+				t.Fatal(err)
+			}
+			if string(a.Undos) != c.undos || string(a.Edited) != c.edited || string(a.Kept) != c.kept {
+				t.Errorf("undos %s edited %s kept %s\nwant  %s edited %s kept %s", a.Undos, a.Edited, a.Kept, c.undos, c.edited, c.kept)
+			}
+			if a.Stop.Code != c.code || a.Stop.Details["path"] != "ctx.md" || !strings.Contains(a.Stop.En, c.enHas) || !strings.Contains(a.Stop.Fr, c.frHas) {
+				t.Errorf("stop = %+v; want %s at ctx.md, saying %q / %q", a.Stop, c.code, c.enHas, c.frHas)
+			}
+			if said := strings.Contains(a.Stop.En, "nothing was written"); said == c.partway || (a.Stop.Details["edited"] != nil) != c.partway {
+				t.Errorf("stop says %q, details %v: something stays = %v", a.Stop.En, a.Stop.Details, c.partway)
+			}
+		})
+	}
+	need := Handle([]byte(`{"kind":"undo_plan","why":"changed","path":"c.md","plan":[{"op":"move","from":"f","to":"a.md","expect":"absent"},{"op":"write","path":"a.md","expect":"absent","text":""}]}`))
+	if want := `{"need":[{"path":"f"},{"path":"a.md","hash":true}]}`; string(need) != want {
+		t.Errorf("before the host looked: %s; want %s", need, want)
 	}
 }

@@ -306,9 +306,10 @@ func CopyText(id string, op plan.Op) string {
 		"; it was changed since, so it was kept as it is. Delete this note once you have decided; Kessho then goes on with the rest of that change."
 }
 
-// Stop is the refusal that ends a recovery stopped at r.
-func (r Record) Stop(id string) *fault.Error {
-	return RecoveryConflict(r.Path, r.Copy, JournalPath(id))
+// Stop is the refusal that ends a recovery of journal id stopped at r,
+// whose op is op.
+func (r Record) Stop(id string, op plan.Op) *fault.Error {
+	return RecoveryConflict(r.Path, r.Copy, JournalPath(id), op.Op == plan.Write)
 }
 
 // PathState is what a path holds once a whole plan has landed.

@@ -3,6 +3,7 @@ package hostlogic
 import (
 	"embed"
 	"encoding/json"
+	"strings"
 
 	"kessho/core/fault"
 	"kessho/core/i18n"
@@ -20,7 +21,9 @@ var messagesFile embed.FS
 var say = i18n.Load[struct {
 	Changed, Exists, FileInTheWay, LinkMoved, FolderNotFile, FileNotFolder fault.Msg
 	BadNeed, TooMuchText, TooManyRounds                                    fault.Msg
-	FinishedElsewhere, RecoveryConflict, BadJournal, NotOurs               fault.Msg
+	FinishedElsewhere, RecoveryConflict, RecoveryConflictNote, BadJournal  fault.Msg
+	NotOurs, Stopped, StoppedKept, StoppedChanged, StoppedDiskFull         fault.Msg
+	DiskFull, DiskFullHalfway                                              fault.Msg
 }](messagesFile, "messages.yaml", 0)
 
 // at is the details of a refusal naming the path p.
@@ -95,9 +98,48 @@ func FinishedElsewhere(path, p string) *fault.Error {
 
 // RecoveryConflict is the refusal of every call while a recovery conflict
 // is unresolved: p was changed after journal's change began, and Kessho's
-// version (or a note) is in cp.
-func RecoveryConflict(p, cp, journal string) *fault.Error {
-	return say().RecoveryConflict.Err(fault.RecoveryConflict, map[string]any{"path": p, "copy": cp, "journal": journal}, p, cp, p, cp)
+// version of p is in cp (write true: the op wrote p), or a note saying
+// what the op was to do (a delete or a move). For a write it says what
+// to copy before the copy is deleted, the lines Kessho's version has and
+// p lacks: deleting the copy makes p's version win, and a line dropped so
+// may be what another file of the change relies on (a history line
+// naming the archive the change made).
+func RecoveryConflict(p, cp, journal string, write bool) *fault.Error {
+	d := map[string]any{"path": p, "copy": cp, "journal": journal}
+	if write {
+		return say().RecoveryConflict.Err(fault.RecoveryConflict, d, p, cp, p, cp)
+	}
+	return say().RecoveryConflictNote.Err(fault.RecoveryConflict, d, p, cp, cp)
+}
+
+// DiskFull is the refusal of a call whose write of p found the disk full
+// (no space left, or the user's quota used up) and undid everything: a
+// code a person can act on, and a call safe to run again.
+func DiskFull(p string) *fault.Error { return say().DiskFull.Err(fault.DiskFull, at(p), p) }
+
+// DiskFullHalfway is DISK_FULL when the change could not be undone (or
+// was a recovery's): its journal stays, and the next call finishes it.
+func DiskFullHalfway(p string) *fault.Error {
+	return say().DiskFullHalfway.Err(fault.DiskFull, at(p), p)
+}
+
+// StoppedPartway is the refusal of a live apply that stopped at p (code:
+// CONFLICT, or DISK_FULL) and undid what it wrote except edited (files
+// changed since Kessho wrote them, kept as they are) and kept (files the
+// plan made, kept because an edited file may name them; see UndoPlan).
+func StoppedPartway(code fault.Code, p string, edited, kept []string) *fault.Error {
+	why := say().StoppedChanged
+	if code == fault.DiskFull {
+		why = say().StoppedDiskFull
+	}
+	d := map[string]any{"path": p, "edited": nonNil(edited), "kept": nonNil(kept)}
+	msg := func(lang string) string {
+		if len(kept) == 0 {
+			return say().Stopped.In(lang, p, why.In(lang), strings.Join(edited, ", "))
+		}
+		return say().StoppedKept.In(lang, p, why.In(lang), strings.Join(edited, ", "), strings.Join(kept, ", "))
+	}
+	return fault.New(code, d, msg("en"), msg("fr"))
 }
 
 // BadJournal is the INTERNAL refusal of a journal that cannot be read or

@@ -15,9 +15,10 @@ import (
 )
 
 // hostCodes are raised by hosts, not by a tool's code: a plan's refused
-// precondition, the journal, the lock, a call's limits, a bug. Host tests
-// prove them (host/vaultfs, host/conformance's conflict tests).
-var hostCodes = []fault.Code{fault.Conflict, fault.RecoveryConflict, fault.VaultLocked,
+// precondition, the journal, the lock, a full disk, a call's limits, a
+// bug. Host tests prove them (host/vaultfs, host/conformance's conflict
+// tests).
+var hostCodes = []fault.Code{fault.Conflict, fault.RecoveryConflict, fault.VaultLocked, fault.DiskFull,
 	fault.LimitExceeded, fault.Internal, fault.ContextHygieneRace}
 
 // codesIn returns the fault.<Code> constants that file names, by a static

@@ -49,13 +49,17 @@ import (
 //   - check: re-check.
 //
 // When a re-check fails, Apply stops there, undoes the ops that landed
-// (last first, each only where its target still holds what the op left),
+// (last first, each only where its target still holds what the op left;
+// once one does not, the files the plan made are kept too: see abandon),
 // removes the journal and returns CONFLICT naming the path: the other
-// program's write survives and the vault is as before.
+// program's writes survive, and the answer says what stayed, if anything.
 //
-// An error while applying (a full disk, a permission) leaves the journal
-// in place: the vault is then half-way, and the next Recover (the next
-// call) finishes the plan.
+// A full disk while a temporary file is written or synced (an op's, the
+// journal's) is undone the same way and answers DISK_FULL naming the file:
+// nothing written, the call safe to run again. Any other error while
+// applying (a permission, a full disk elsewhere) leaves the journal in
+// place: the vault is then half-way, and the next Recover (the next call)
+// finishes the plan.
 func (v *Vault) Apply(l *Lock, p plan.Plan) error {
 	if err := v.holds(l); err != nil {
 		return err
@@ -157,11 +161,15 @@ func (v *Vault) applyOne(p plan.Plan, k int) error {
 }
 
 // opError is what applyOne answers for err, an error of op i of p (nil
-// stays nil): a mismatch's CONFLICT, a fault as it is, any other error an
+// stays nil): a mismatch's CONFLICT, a temporary file's full disk
+// DISK_FULL (nothing was written), a fault as it is, any other error an
 // INTERNAL naming the op.
 func opError(p plan.Plan, i int, err error) error {
 	if m, ok := err.(*mismatch); ok {
 		return m.err
+	}
+	if f, ok := err.(*noSpace); ok {
+		return hostlogic.DiskFull(f.path)
 	}
 	if _, ok := fault.As(err); ok || err == nil || i < 0 {
 		return err
@@ -176,7 +184,7 @@ func (v *Vault) writeOne(op plan.Op, before func() error) error {
 	tmp := join(path.Dir(op.Path), randomName())
 	mark, err := v.markTemp(tmp)
 	if err != nil {
-		return err
+		return full(op.Path, err)
 	}
 	step("write %s: temp marked", op.Path)
 	_, _, err = v.replaceAs(tmp, op.Path, []byte(*op.Text), "write "+op.Path, 0, op.Expect, before)
@@ -326,10 +334,13 @@ func (v *Vault) run(j *journal, from int, size int64, live bool) error {
 		l, err := v.land(op)
 		if m, ok := err.(*mismatch); ok {
 			if live {
-				return v.abandon(j, append(ls, l), m)
+				return v.abandon(j, ls, l.made, m.err)
 			}
 			v.removeEmpty(l.made)
 			return v.conflictCopy(j, k)
+		}
+		if full, ok := err.(*noSpace); ok && live {
+			return v.abandon(j, ls, l.made, hostlogic.DiskFull(full.path))
 		}
 		if err != nil {
 			return v.applyErr(j, k, err)
@@ -354,9 +365,15 @@ func record(done *os.File, k int) error {
 	return nil
 }
 
+// applyErr is what an apply answers when op k of j failed with err and
+// its journal stays: a fault as it is; a full disk's DISK_FULL (the next
+// call finishes the plan); any other error an INTERNAL saying so.
 func (v *Vault) applyErr(j *journal, k int, err error) error {
 	if _, ok := fault.As(err); ok {
 		return err
+	}
+	if diskFull(err) {
+		return hostlogic.DiskFullHalfway(hostlogic.Target(j.Plan[k]))
 	}
 	return fault.Internalf("applying op %d (%s) of plan %s: %v; the vault is half-way and the next call finishes the plan", k, j.Plan[k].Op, j.ID, err)
 }
@@ -538,81 +555,109 @@ func (v *Vault) land(op plan.Op) (landed, error) {
 	return l, err
 }
 
-// abandon undoes the ops of a live call that landed (the last of ls is
-// the op whose re-check failed: only the folders made for it are
-// removed), removes the journal and returns m's CONFLICT. Each undo
-// happens only when its target still holds what the op left; otherwise
-// the target is left as it is (someone edited Kessho's fresh file: theirs
-// is kept). An error while undoing leaves the journal: the next call
-// rolls the plan forward, and the edited file becomes a recovery
-// conflict.
+// abandon undoes ls, the ops of a live call that landed before the op that
+// failed (as failed says: its re-check no longer held, or the disk was
+// full), removes the folders made for that op, removes the journal and
+// returns the refusal that ends the call. The undos are hostlogic's
+// (UndoPlan), last first: each happens only when its target still holds
+// what the op left; otherwise the target is left as it is (someone
+// edited Kessho's fresh file: theirs is kept), and so is every file the
+// plan made, which the edited file may name. The refusal then says what
+// stayed (Undoing.Stop). An error while undoing leaves the journal: the
+// next call rolls the plan forward, and the edited file becomes a
+// recovery conflict.
 //
 // The progress goes first: a crash in the middle of the undos must not
 // leave a progress that lists as done the ops already undone, or recovery
 // would resume after them and leave the plan half-made. Without it,
 // recovery looks at every op from the first (those undone hold their
 // before-state and land again; the others hold their after-state).
-func (v *Vault) abandon(j *journal, ls []landed, m *mismatch) error {
+func (v *Vault) abandon(j *journal, ls []landed, made []string, failed *fault.Error) error {
+	halfway := func(what string, err error) error {
+		if diskFull(err) {
+			p, _ := failed.Details["path"].(string)
+			return hostlogic.DiskFullHalfway(p)
+		}
+		return fault.Internalf("%s of plan %s after %v: %v; the next call finishes the plan", what, j.ID, failed, err)
+	}
 	if err := v.root.Remove(path.Join(journalDir, j.ID+".done")); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fault.Internalf("forgetting the progress of plan %s after %v: %v; the next call finishes the plan", j.ID, m.err, err)
+		return halfway("forgetting the progress", err)
 	}
 	if err := v.syncDir(journalDir); err != nil {
-		return fault.Internalf("syncing %s after %v: %v; the next call finishes the plan", journalDir, m.err, err)
+		return halfway("syncing "+journalDir, err)
 	}
 	step("abandon %s: progress removed", j.ID)
-	for i := len(ls) - 1; i >= 0; i-- {
-		if i < len(ls)-1 {
-			if err := v.undo(ls[i]); err != nil {
-				return fault.Internalf("undoing op %d (%s) of plan %s after %v: %v; the next call finishes the plan", i, ls[i].op.Op, j.ID, m.err, err)
-			}
+	v.removeEmpty(made)
+	ops := make(plan.Plan, len(ls))
+	for i, l := range ls {
+		ops[i] = l.op
+	}
+	u, err := v.undoPlan(ops, nil, nil)
+	for i := len(ls) - 1; i >= 0 && err == nil; i-- {
+		var raced bool
+		if raced, err = v.undo(ls[i], u.Undos[i]); err != nil {
+			return halfway(fmt.Sprintf("undoing op %d (%s)", i, ls[i].op.Op), err)
+		}
+		if raced {
+			// Its file changed at the last instant, and is kept: the files
+			// the ops left to undo made are kept too.
+			u, err = v.undoPlan(ops[:i], append(u.Edited, u.Undos[i].Path), u.Kept)
 		}
 		v.removeEmpty(ls[i].made)
+	}
+	if err != nil {
+		return halfway("looking at what to undo", err)
 	}
 	if err := v.removeJournal(j.ID); err != nil {
 		return err
 	}
-	return m.err
+	return u.Stop(failed)
 }
 
-// undo reverts one landed op as hostlogic.UndoOf says: only when its
-// target holds what the op left.
-func (v *Vault) undo(l landed) error {
-	op := l.op
-	state, err := v.look(op)
-	if err != nil {
-		return err
+// undoPlan reads what hostlogic.UndoPlan needs of ops and asks it.
+func (v *Vault) undoPlan(ops plan.Plan, edited, kept []string) (hostlogic.Undoing, error) {
+	states := map[string]string{}
+	for _, l := range hostlogic.UndoLooks(ops) {
+		s, err := v.stateAt(l)
+		if err != nil {
+			return hostlogic.Undoing{}, err
+		}
+		states[l.Path] = s
 	}
-	switch u := hostlogic.UndoOf(op, state); u.Do {
+	return hostlogic.UndoPlan(ops, func(x string) string { return states[x] }, edited, kept), nil
+}
+
+// undo reverts one landed op as u (its hostlogic.Undo) says. raced
+// reports a restore whose file changed between the look and the last
+// instant: it is left as it is.
+func (v *Vault) undo(l landed, u hostlogic.Undo) (raced bool, err error) {
+	op := l.op
+	switch u.Do {
 	case "restore":
 		_, _, err := v.replace(u.Path, l.prior, fmt.Sprintf("undo %s %s", op.Op, u.Path), l.perm, u.Expect)
-		return ignoreMismatch(err)
+		if _, ok := err.(*mismatch); ok {
+			return true, nil
+		}
+		return false, err
 	case "remove":
 		if err := v.root.Remove(u.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
+			return false, err
 		}
 		step("undo write %s: removed", u.Path)
-		return v.syncDir(path.Dir(u.Path))
+		return false, v.syncDir(path.Dir(u.Path))
 	case "move":
 		if err := v.root.Rename(u.From, u.Path); err != nil {
-			return err
+			return false, err
 		}
 		step("undo move %s: renamed", u.Path)
 		if err := v.syncDir(path.Dir(u.From)); err != nil {
-			return err
+			return false, err
 		}
 		if path.Dir(u.Path) != path.Dir(u.From) {
-			return v.syncDir(path.Dir(u.Path))
+			return false, v.syncDir(path.Dir(u.Path))
 		}
 	}
-	return nil
-}
-
-// ignoreMismatch: an undo whose target changed since is left as it is.
-func ignoreMismatch(err error) error {
-	if _, ok := err.(*mismatch); ok {
-		return nil
-	}
-	return err
+	return false, nil
 }
 
 // removeEmpty removes the folders in made, last first, each only if
@@ -661,7 +706,7 @@ func (v *Vault) replaceAs(tmp, p string, data []byte, what string, perm fs.FileM
 	}
 	f, err := v.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, full(p, err)
 	}
 	step("%s: temp created", what)
 	ok := false
@@ -671,16 +716,16 @@ func (v *Vault) replaceAs(tmp, p string, data []byte, what string, perm fs.FileM
 			v.root.Remove(tmp)
 		}
 	}()
-	if _, err := f.Write(data); err != nil {
-		return nil, 0, err
+	if err := writeTemp(f, data, p); err != nil {
+		return nil, 0, full(p, err)
 	}
 	step("%s: temp written", what)
-	if err := fsync(f); err != nil {
-		return nil, 0, err
+	if err := syncTemp(f, p); err != nil {
+		return nil, 0, full(p, err)
 	}
 	step("%s: temp synced", what)
 	if err := f.Close(); err != nil {
-		return nil, 0, err
+		return nil, 0, full(p, err)
 	}
 	if before != nil {
 		if err := before(); err != nil {
@@ -715,6 +760,54 @@ func (v *Vault) replaceAs(tmp, p string, data []byte, what string, perm fs.FileM
 	}
 	step("%s: folder synced", what)
 	return prior, priorPerm, nil
+}
+
+// noSpace is a temporary file's write (its creation, its bytes, its
+// fsync) that found the disk full (diskFull): nothing of it is left, and
+// its target path is as it was. A live apply undoes what landed before
+// and answers DISK_FULL (hostlogic.DiskFull).
+type noSpace struct {
+	path string // the file the temporary one was to become
+	err  error
+}
+
+func (e *noSpace) Error() string { return e.err.Error() }
+func (e *noSpace) Unwrap() error { return e.err }
+
+// full is err, from the temporary file that was to become p, as a
+// *noSpace when it says the disk is full.
+func full(p string, err error) error {
+	if diskFull(err) {
+		return &noSpace{p, err}
+	}
+	return err
+}
+
+// diskHook, when set (by tests only), is asked before each write and
+// fsync of a temporary file, with "write" or "sync" and the path the file
+// is to become: an error it returns is that write's or fsync's (a full
+// disk, injected).
+var diskHook func(what, p string) error
+
+// writeTemp writes data to f, the temporary file that is to become p.
+func writeTemp(f *os.File, data []byte, p string) error {
+	if diskHook != nil {
+		if err := diskHook("write", p); err != nil {
+			return err
+		}
+	}
+	_, err := f.Write(data)
+	return err
+}
+
+// syncTemp fsyncs f, the temporary file that is to become p.
+func syncTemp(f *os.File, p string) error {
+	if diskHook != nil {
+		if err := diskHook("sync", p); err != nil {
+			return err
+		}
+	}
+	return fsync(f)
 }
 
 // recheck compares the file at p with want ("absent" or "sha256:<hex>")

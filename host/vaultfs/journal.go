@@ -31,7 +31,8 @@ func newSuffix() string {
 
 // writeJournal makes p durable in .kessho/journal/<id>.json: written under
 // a temporary name, fsynced, renamed into place, the folder fsynced. From
-// the rename on, a crash ends with the plan applied.
+// the rename on, a crash ends with the plan applied. A full disk is
+// DISK_FULL naming the journal, nothing of it left.
 func (v *Vault) writeJournal(p plan.Plan) (*journal, error) {
 	j := hostlogic.NewJournal(p, time.Now(), newSuffix())
 	data, err := json.Marshal(j)
@@ -39,11 +40,17 @@ func (v *Vault) writeJournal(p plan.Plan) (*journal, error) {
 		return nil, fault.Internalf("encoding the journal: %v", err)
 	}
 	if err := v.mkdirs(journalDir); err != nil {
+		if diskFull(err) {
+			return nil, hostlogic.DiskFull(journalDir)
+		}
 		return nil, fault.Internalf("making %s: %v", journalDir, err)
 	}
 	name := path.Join(journalDir, j.ID+".json")
 	if err := v.writeFile(name, data, "journal"); err != nil {
 		v.root.Remove(name) // in case only the last fsync failed: the caller is told nothing was written
+		if diskFull(err) {
+			return nil, hostlogic.DiskFull(name)
+		}
 		return nil, fault.Internalf("writing the journal: %v", err)
 	}
 	return j, nil
@@ -229,7 +236,7 @@ func (v *Vault) resolved(j *journal, from int, size int64) (int, int64, error) {
 			return 0, 0, err
 		}
 		if n.kind != absent {
-			return 0, 0, c.Stop(j.ID)
+			return 0, 0, c.Stop(j.ID, j.Plan[c.Op])
 		}
 		done, err := v.openDone(j.ID, size)
 		if err != nil {
@@ -280,7 +287,7 @@ func (v *Vault) conflictCopy(j *journal, k int) error {
 	if err := v.writeFile(path.Join(journalDir, j.ID+".conflict"), rec.JSON(), "conflict record"); err != nil {
 		return v.applyErr(j, k, err)
 	}
-	return rec.Stop(j.ID)
+	return rec.Stop(j.ID, op)
 }
 
 // progress returns how many ops of journal id are recorded done (the

@@ -22,16 +22,23 @@ func copyRE(stem string) *regexp.Regexp {
 }
 
 // wantRecoveryConflict checks err is RECOVERY_CONFLICT naming p and a copy
-// whose name matches re, and returns the copy's path.
-func wantRecoveryConflict(t *testing.T, err error, p string, re *regexp.Regexp) string {
+// whose name matches re, and returns the copy's path. A write's (write
+// true) says what to copy from the copy before it is deleted: the lines
+// Kessho's version has and p lacks; a delete's or a move's, whose copy is
+// a note, says to make the change by hand if wanted.
+func wantRecoveryConflict(t *testing.T, err error, p string, re *regexp.Regexp, write bool) string {
 	t.Helper()
 	e := wantCode(t, err, fault.RecoveryConflict)
 	cp, _ := e.Details["copy"].(string)
 	if e.Details["path"] != p || !re.MatchString(cp) || !strings.HasPrefix(e.Details["journal"].(string), ".kessho/journal/") {
 		t.Fatalf("RECOVERY_CONFLICT details %v; want path %s, a copy matching %s", e.Details, p, re)
 	}
-	wantEn := "an interrupted change could not be finished: " + p + " was changed after it began; your version is kept and Kessho's is in " + cp + "; copy what you need from it into " + p + ", then delete " + cp + " and run the call again"
-	wantFr := "une modification interrompue n'a pas pu être terminée : " + p + " a été modifié depuis son début ; votre version est gardée et celle de Kessho est dans " + cp + " ; reportez-en ce qu'il vous faut dans " + p + ", puis supprimez " + cp + " et relancez l'appel"
+	wantEn := "an interrupted change could not be finished: " + p + " was changed after it began; your version is kept and Kessho's is in " + cp + "; copy into " + p + " every line of Kessho's version that yours lacks (the change's other files may need them: a history line names its archive, an index its notes), then delete " + cp + " and run the call again"
+	wantFr := "une modification interrompue n'a pas pu être terminée : " + p + " a été modifié depuis son début ; votre version est gardée et celle de Kessho est dans " + cp + " ; reportez dans " + p + " chaque ligne de la version de Kessho qui manque à la vôtre (les autres fichiers de la modification peuvent en avoir besoin : une ligne d'historique nomme son archive, un index ses notes), puis supprimez " + cp + " et relancez l'appel"
+	if !write {
+		wantEn = "an interrupted change could not be finished: " + p + " was changed after it began; it is kept as it is, and " + cp + " says what Kessho's change was: make it by hand if you want it, then delete " + cp + " and run the call again"
+		wantFr = "une modification interrompue n'a pas pu être terminée : " + p + " a été modifié depuis son début ; il est gardé tel quel, et " + cp + " dit quelle était la modification de Kessho : faites-la à la main si vous la voulez, puis supprimez " + cp + " et relancez l'appel"
+	}
 	if e.En != wantEn || e.Fr != wantFr {
 		t.Errorf("messages:\n%s\n%s", e.En, e.Fr)
 	}
@@ -51,7 +58,7 @@ func TestRecoverWriteConflict(t *testing.T) {
 	}
 	crashed(t, dir, p, map[string]string{"notes/a.md": "A edited after the crash"}, "")
 	err := recoverVault(t, dir)
-	cp := wantRecoveryConflict(t, err, "notes/a.md", copyRE("notes/a"))
+	cp := wantRecoveryConflict(t, err, "notes/a.md", copyRE("notes/a"), true)
 	mid := treeOf(map[string]string{"notes/a.md": "A edited after the crash", "notes/b.md": "B", cp: "A by Kessho"})
 	if d := diffTree(readTree(t, dir), mid); d != "" {
 		t.Fatalf("after the conflict:\n%s", d)
@@ -76,7 +83,7 @@ func TestRecoverWriteConflict(t *testing.T) {
 			t.Errorf("%s during the conflict: %s, %v", tool, out.Answer, err)
 		}
 	}
-	wantRecoveryConflict(t, recoverVault(t, dir), "notes/a.md", copyRE("notes/a"))
+	wantRecoveryConflict(t, recoverVault(t, dir), "notes/a.md", copyRE("notes/a"), true)
 	if d := diffTree(readTree(t, dir), mid); d != "" {
 		t.Fatalf("a refused call changed the vault:\n%s", d)
 	}
@@ -115,7 +122,7 @@ func TestRecoverDeleteConflict(t *testing.T) {
 			dir := t.TempDir()
 			makeTree(t, dir, map[string]string{"notes/b.md": "not the B the journal knew"})
 			handMade(t, dir, id, text)
-			cp := wantRecoveryConflict(t, recoverVault(t, dir), "notes/b.md", copyRE("notes/b"))
+			cp := wantRecoveryConflict(t, recoverVault(t, dir), "notes/b.md", copyRE("notes/b"), false)
 			note := "Kessho's interrupted change (journal " + id + ") was to delete notes/b.md; it was changed since, so it was kept as it is. Delete this note once you have decided; Kessho then goes on with the rest of that change."
 			if d := diffTree(readTree(t, dir), treeOf(map[string]string{"notes/b.md": "not the B the journal knew", cp: note})); d != "" {
 				t.Fatalf("after the conflict:\n%s", d)
@@ -152,7 +159,7 @@ func TestRecoverMoveAndDeleteConflict(t *testing.T) {
 			dir := t.TempDir()
 			crashed(t, dir, plan.Plan{c.op}, c.state, "")
 			stem := strings.TrimSuffix(c.x, ".md")
-			first := wantRecoveryConflict(t, recoverVault(t, dir), c.x, copyRE(stem))
+			first := wantRecoveryConflict(t, recoverVault(t, dir), c.x, copyRE(stem), false)
 			// A crash before the record was written: the next recovery
 			// writes another copy beside the first.
 			for _, n := range journalFiles(t, dir) {
@@ -160,7 +167,7 @@ func TestRecoverMoveAndDeleteConflict(t *testing.T) {
 					os.Remove(filepath.Join(dir, ".kessho", "journal", n))
 				}
 			}
-			second := wantRecoveryConflict(t, recoverVault(t, dir), c.x, regexp.MustCompile(`^`+regexp.QuoteMeta(stem)+`\.kessho-conflict-\d{8}T\d{6}Z(-2)?\.md$`))
+			second := wantRecoveryConflict(t, recoverVault(t, dir), c.x, regexp.MustCompile(`^`+regexp.QuoteMeta(stem)+`\.kessho-conflict-\d{8}T\d{6}Z(-2)?\.md$`), false)
 			if second == first {
 				t.Fatalf("the second copy overwrote the first: %s", first)
 			}

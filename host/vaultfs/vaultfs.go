@@ -40,7 +40,9 @@
 // (an editor, git, a sync client) are not; the preconditions catch what
 // they wrote before the check, and each op re-reads its target right
 // before it lands, so a write made while the plan is applied stops the
-// plan (CONFLICT) and what landed is undone. The window that remains is
+// plan (CONFLICT) and what landed is undone, but for the files edited
+// since and the files the plan made, which they may name (the answer says
+// which). The window that remains is
 // described in RATIONALE.md ("Why re-check each file right before its
 // rename?").
 //

@@ -2,7 +2,7 @@
 // recovery"): the core checks and decides, this file lands the ops through
 // Obsidian's API and undoes them.
 
-import { decide, failing, HostError, messageOf, refusal, type HostCore, type WireError } from "./core";
+import { decide, diskFull, failing, HostError, messageOf, refusal, type HostCore, type WireError } from "./core";
 import { ABSENT, parent, type Op, type Plan } from "./plan";
 import { sha256Hex, Stale, type VaultPort } from "./port";
 import { jfile, markDone, newJournalRequest, recoverJournals, removeJournal, writeJournal, writeState, type Journal, type RecoverOptions } from "./journal";
@@ -81,9 +81,25 @@ async function land(v: VaultPort, op: Op): Promise<Landed> {
   return { prior: bytes, made: [] };
 }
 
-/** undo puts back what op changed as the core says (hostlogic.UndoOf; a target edited since is left, Stale), then the folders made for it. */
-async function undo(core: HostCore, v: VaultPort, op: Op, l: Landed): Promise<void> {
-  const u = await decide<{ do: string; path: string; from?: string; expect?: string }>(core, v, "undo", { op });
+/** How to undo one landed op (hostlogic.Undo): remove, restore, move back, or keep (none, keep). */
+interface Undo {
+  do: string;
+  path: string;
+  from?: string;
+  expect?: string;
+}
+
+/** What the core says of undoing a live apply's landed ops (hostlogic.UndoPlan): each op's undo, what stays, and the refusal that ends the call. */
+interface Undoing {
+  undos: Undo[];
+  edited: string[];
+  kept: string[];
+  stop: WireError;
+}
+
+/** undo puts back what one landed op changed as u says, then removes the folders made for it; true when a restore found its file changed at the last instant (Stale: it is left as it is). */
+async function undo(v: VaultPort, u: Undo, l: Landed): Promise<boolean> {
+  let raced = false;
   try {
     if (u.do === "remove") await v.remove(u.path);
     else if (u.do === "move") {
@@ -93,8 +109,10 @@ async function undo(core: HostCore, v: VaultPort, op: Op, l: Landed): Promise<vo
     else if (u.do === "restore") await v.modify(u.path, u.expect!, l.prior as string); // a write's: the text it replaced
   } catch (err) {
     if (!(err instanceof Stale)) throw err;
+    raced = u.do === "restore";
   }
   await rmdirs(v, l.made);
+  return raced;
 }
 
 /**
@@ -125,24 +143,43 @@ export async function run(core: HostCore, v: VaultPort, j: Journal, from: number
   await removeJournal(v, j.id);
 }
 
-/** stop ends a live apply whose next op found its target changed: the progress goes, the landed ops are undone newest first, then the journal; CONFLICT. */
-async function stop(core: HostCore, v: VaultPort, j: Journal, s: Stale, undos: Landed[]): Promise<void> {
+/**
+ * stop ends a live apply whose next op found its target changed: the
+ * progress goes, the landed ops are undone newest first as the core says
+ * (undo_plan: once a file Kessho wrote was edited since, the files the plan
+ * made are kept, and a restore that loses its race asks again for the ops
+ * left), then the journal; the core's refusal says what stayed.
+ */
+async function stop(core: HostCore, v: VaultPort, j: Journal, s: Stale, landed: Landed[]): Promise<void> {
   if (await finishedElsewhere(core, v, j, s.path)) return;
+  const ask = (n: number, edited: string[], kept: string[]) =>
+    decide<Undoing>(core, v, "undo_plan", { plan: j.plan.slice(0, n), edited, kept, why: s.why, path: s.path });
+  let u: Undoing;
   try {
     await v.state.remove(jfile(j.id, "done")); // a recovery then looks at every op again
-    for (let i = undos.length - 1; i >= 0; i--) await undo(core, v, j.plan[i]!, undos[i]!);
+    u = await ask(landed.length, [], []);
+    for (let i = landed.length - 1; i >= 0; i--) {
+      if (await undo(v, u.undos[i]!, landed[i]!)) u = await ask(i, [...u.edited, u.undos[i]!.path], u.kept);
+    }
   } catch (err) {
     throw new Error(`undoing plan ${j.id} after ${s.path} changed: ${messageOf(err)}; the vault is half-way and the next call finishes the plan`);
   }
   await removeJournal(v, j.id);
-  throw await refusal(core, s.why, s.path);
+  throw new HostError(u.stop);
 }
 
-/** failed ends an apply whose op k failed to land: the journal stays for the next call (unless, live, another host finished it). */
+/**
+ * failed ends an apply whose op k failed to land: the journal stays for
+ * the next call (unless, live, another host finished it). A full disk is
+ * DISK_FULL saying so: Obsidian writes a file in place, so a write the
+ * disk cut short may have left part of it, and only the next call's
+ * recovery can tell.
+ */
 async function failed(core: HostCore, v: VaultPort, j: Journal, k: number, err: unknown, live: boolean): Promise<void> {
   const op = j.plan[k]!;
   if (live && (await finishedElsewhere(core, v, j, op.path ?? op.from!))) return;
   if (err instanceof HostError) throw err;
+  if (diskFull(err)) throw await refusal(core, "disk_full_halfway", op.path ?? op.from!);
   throw new Error(`applying op ${k} (${op.op}) of plan ${j.id}: ${messageOf(err)}; the vault is half-way and the next call finishes the plan`);
 }
 

@@ -31,6 +31,12 @@ export function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** diskFull tells whether err is a full disk's (Node's ENOSPC, or EDQUOT: the quota used up), as Obsidian's desktop adapter throws it. */
+export function diskFull(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === "ENOSPC" || code === "EDQUOT";
+}
+
 /** failing runs f; what it throws is thrown again as "<what>: <its message>" (INTERNAL when rendered). */
 export async function failing<T>(what: string, f: () => Promise<T>): Promise<T> {
   try {

@@ -2,7 +2,7 @@
 // writes and reads the files' text, this file moves them, each written
 // under a temporary name and renamed into place.
 
-import { ask, decide, failing, messageOf, type HostCore } from "./core";
+import { ask, decide, diskFull, failing, messageOf, refusal, type HostCore } from "./core";
 import { join, parent, type Plan } from "./plan";
 import { randomHex, type VaultPort } from "./port";
 import { run } from "./apply";
@@ -37,11 +37,18 @@ export function newJournalRequest(p: Plan): string {
 /**
  * writeJournal makes p the vault's journal (the core encodes it; temporary
  * name, then renamed into place). answer, when given, is the core's answer
- * to request, asked already (apply).
+ * to request, asked already (apply). A full disk is DISK_FULL naming the
+ * journal: nothing was written.
  */
 export async function writeJournal(core: HostCore, v: VaultPort, p: Plan, request = newJournalRequest(p), answer?: string): Promise<Journal> {
   const { id, text } = JSON.parse(answer ?? (await core.host(request))) as { id: string; text: string };
-  await failing("writing the journal", () => writeState(v, jfile(id, "json"), text));
+  try {
+    await writeState(v, jfile(id, "json"), text);
+  } catch (err) {
+    // Nothing is written yet, and writeState removed its temporary file.
+    if (diskFull(err)) throw await refusal(core, "disk_full", jfile(id, "json"));
+    throw new Error(`writing the journal: ${messageOf(err)}`);
+  }
   own.add(id);
   return { id, plan: p, states: [] };
 }

@@ -77,6 +77,17 @@ function folders(a: App): string[] {
   return [...a.vault.folders].filter((f) => f !== "" && !f.split("/").some((s) => s.startsWith("."))).sort();
 }
 
+/** atUndoOfB makes last.md change as the journal lands (the plan stops at its op), and runs then inside the undo's vault.process of b.md (op 2's). */
+function atUndoOfB(a: App, then: () => void): void {
+  let processes = 0;
+  a.vault.hooks.onCall = (entry) => {
+    if (/^adapter\.rename \.kessho\/journal\/\.kessho-tmp-/.test(entry)) a.vault.put("last.md", "theirs\n");
+  };
+  a.vault.hooks.beforeProcess = (p) => {
+    if (p === "b.md" && ++processes === 2) then();
+  };
+}
+
 describe("re-check before each op", () => {
   // The instants: right after the journal is in place (every precondition
   // checked), and right after op k-1 is recorded done (just before op k).
@@ -112,7 +123,7 @@ describe("re-check before each op", () => {
     }
   }
 
-  test("an undo whose target was edited since leaves it: theirs is kept", async () => {
+  test("an undo whose target was edited since leaves it: theirs is kept, and so are the files the plan made, which it may name", async () => {
     const a = new App(initial);
     const port = new ObsidianVault(a as unknown as ObsidianApp);
     let dones = 0;
@@ -126,8 +137,13 @@ describe("re-check before each op", () => {
     };
     const err = await refusal(apply(await hostCore(), port, plan));
     assert.equal(err.code, "CONFLICT");
-    assert.deepEqual(err.details, { path: "last.md" });
+    assert.deepEqual(err.details, { path: "last.md", edited: ["f/new.md", "b.md"], kept: ["f/first.md"] });
+    assert.equal(
+      err.en,
+      "Kessho stopped its change at last.md (another program or person wrote it after Kessho read it) and undid what it had written, except f/new.md, b.md: changed since Kessho wrote it, and kept as it is; and f/first.md: files Kessho made, kept because a changed file may name them; look at them before you run the call again",
+    );
     const want = new App(initial);
+    want.vault.put("f/first.md", "first\n");
     want.vault.put("f/new.md", "edited new\n");
     want.vault.put("b.md", "edited b\n");
     want.vault.put("last.md", "theirs\n");
@@ -135,16 +151,28 @@ describe("re-check before each op", () => {
     assert.deepEqual(journalFiles(a), []);
   });
 
+  test("a restore that loses its race keeps that file, and the files the ops left to undo made", async () => {
+    const a = new App(initial);
+    const port = new ObsidianVault(a as unknown as ObsidianApp);
+    atUndoOfB(a, () => a.vault.put("b.md", "their b\n")); // in the undo's own re-check
+    const err = await refusal(apply(await hostCore(), port, plan));
+    assert.equal(err.code, "CONFLICT");
+    assert.deepEqual(err.details, { path: "last.md", edited: ["b.md"], kept: ["f/first.md", "f/new.md"] });
+    const want = new App(initial);
+    want.vault.put("f/first.md", "first\n");
+    want.vault.put("f/new.md", "new\n");
+    want.vault.put("b.md", "their b\n");
+    want.vault.put("last.md", "theirs\n");
+    assert.equal(diffTrees(a.vault.snapshot(), want.vault.snapshot()), "", "c.md and d.md put back, b.md theirs, the new files kept");
+    assert.deepEqual(journalFiles(a), []);
+  });
+
   test("a failure while undoing leaves the journal without its progress: recovery looks at every op again", async () => {
     const a = new App(initial);
     const port = new ObsidianVault(a as unknown as ObsidianApp);
-    let processes = 0;
-    a.vault.hooks.onCall = (entry) => {
-      if (/^adapter\.rename \.kessho\/journal\/\.kessho-tmp-/.test(entry)) a.vault.put("last.md", "theirs\n");
-    };
-    a.vault.hooks.beforeProcess = (p) => {
-      if (p === "b.md" && ++processes === 2) throw new Error("disk gone"); // the undo of op 2
-    };
+    atUndoOfB(a, () => {
+      throw new Error("disk gone");
+    });
     const err = await refusal(apply(await hostCore(), port, plan));
     assert.equal(err.code, "INTERNAL");
     assert.match(err.en, /^internal error: undoing plan \S+ after last\.md changed: disk gone; the vault is half-way and the next call finishes the plan$/);

@@ -59,12 +59,13 @@ function note(what: string): string {
   return `Kessho's interrupted change (journal ${id}) was to ${what}; it was changed since, so it was kept as it is. Delete this note once you have decided; Kessho then goes on with the rest of that change.`;
 }
 
+/** en is a write's RECOVERY_CONFLICT: what to copy from the copy (the lines yours lacks) before deleting it. */
 function en(p: string, copy: string): string {
-  return `an interrupted change could not be finished: ${p} was changed after it began; your version is kept and Kessho's is in ${copy}; copy what you need from it into ${p}, then delete ${copy} and run the call again`;
+  return `an interrupted change could not be finished: ${p} was changed after it began; your version is kept and Kessho's is in ${copy}; copy into ${p} every line of Kessho's version that yours lacks (the change's other files may need them: a history line names its archive, an index its notes), then delete ${copy} and run the call again`;
 }
 
 function fr(p: string, copy: string): string {
-  return `une modification interrompue n'a pas pu être terminée : ${p} a été modifié depuis son début ; votre version est gardée et celle de Kessho est dans ${copy} ; reportez-en ce qu'il vous faut dans ${p}, puis supprimez ${copy} et relancez l'appel`;
+  return `une modification interrompue n'a pas pu être terminée : ${p} a été modifié depuis son début ; votre version est gardée et celle de Kessho est dans ${copy} ; reportez dans ${p} chaque ligne de la version de Kessho qui manque à la vôtre (les autres fichiers de la modification peuvent en avoir besoin : une ligne d'historique nomme son archive, un index ses notes), puis supprimez ${copy} et relancez l'appel`;
 }
 
 /** recover runs recovery on a, at time t; it returns the refusal, or null. */
