@@ -467,8 +467,10 @@ func List(names, patterns []string) []string {
 
 // Refusal is the host refusal named why, about p: "changed", "exists",
 // "disk_full", "disk_full_halfway", "file_in_the_way", "folder_not_file",
-// "file_not_folder", "too_much_text" (max bytes) or "too_many_rounds"
-// (tool, rounds); nil for another why.
+// "file_not_folder", "not_ours_file", "not_ours_folder" (NotOurs: a
+// place under .kessho that is a link or not what it must be),
+// "too_much_text" (max bytes) or "too_many_rounds" (tool, rounds); nil
+// for another why.
 func Refusal(why, p string, max int64, tool string, rounds int) *fault.Error {
 	switch why {
 	case "changed":
@@ -485,6 +487,8 @@ func Refusal(why, p string, max int64, tool string, rounds int) *fault.Error {
 		return FolderNotFile(p)
 	case "file_not_folder":
 		return FileNotFolder(p)
+	case "not_ours_file", "not_ours_folder":
+		return NotOurs(p, why == "not_ours_folder")
 	case "too_much_text":
 		return TooMuchText(p, max)
 	case "too_many_rounds":

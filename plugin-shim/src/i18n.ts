@@ -39,8 +39,6 @@ const en = {
   recallAgain: "Recall again",
   archived: "archived",
   openNote: "Open this note",
-  indexUnsafe:
-    "Kessho keeps no search index in this vault: {path} is a link or not a folder, and Kessho writes nothing through it. This search answered all the same, more slowly: the index is built again from your notes each time Kessho starts. Make {path} a plain folder (or remove it) to make searches fast again.",
   noWasm:
     "Kessho cannot run on this device: WebAssembly is turned off (iOS Lockdown Mode does this). Exclude Obsidian from Lockdown Mode, or use Kessho on another device.",
 };
@@ -81,8 +79,6 @@ const fr: typeof en = {
   recallAgain: "Rappeler à nouveau",
   archived: "archivé",
   openNote: "Ouvrir cette note",
-  indexUnsafe:
-    "Kessho ne garde pas d'index de recherche dans ce coffre : {path} est un lien ou n'est pas un dossier, et Kessho n'écrit rien à travers. Cette recherche a répondu quand même, plus lentement : l'index est reconstruit à partir de vos notes à chaque démarrage de Kessho. Faites de {path} un simple dossier (ou supprimez-le) pour que les recherches redeviennent rapides.",
   noWasm:
     "Kessho ne peut pas fonctionner sur cet appareil : WebAssembly y est désactivé (le mode Isolement d'iOS le fait). Excluez Obsidian du mode Isolement, ou utilisez Kessho sur un autre appareil.",
 };

@@ -3,7 +3,7 @@
 
 import { ask, decide, refusal, type HostCore } from "./core";
 import { join } from "./plan";
-import { decodeUTF8, sha256HexInTasks, type VaultPort } from "./port";
+import { decodeUTF8, isUndo, sha256HexInTasks, type VaultPort } from "./port";
 
 /** The part of the vault sent to the core so far (core/vault.Snapshot), by path (a match by its Match.Key()). */
 export interface Snapshot {
@@ -117,12 +117,26 @@ export function headOf(bytes: Uint8Array): Snapshot["heads"][string] {
 const maxDepth = 64;
 
 /**
+ * undoSafe refuses p, a path under Kessho's undo records, when the place
+ * on its way that VaultPort.undoWay names is a link or not what it must
+ * be (CONFLICT, hostlogic.NotOurs, as the Go host's vaultfs.undoSafe):
+ * a need or an op there reads or writes nothing.
+ */
+export async function undoSafe(core: HostCore, v: VaultPort, p: string, dir: boolean): Promise<void> {
+  if (!isUndo(p) || v.undoWay === undefined) return;
+  const bad = await v.undoWay(p, dir);
+  if (bad !== null) throw await refusal(core, bad.folder ? "not_ours_folder" : "not_ours_file", bad.at);
+}
+
+/**
  * answerNeed reads what need asks for into snap; maxBytes bounds the text
  * held in total (LIMIT_EXCEEDED past it; <= 0: no bound). check, when
  * given, is the core's answer to the need's check_need (Round.check).
  */
 export async function answerNeed(core: HostCore, v: VaultPort, need: Need, snap: Snapshot, maxBytes: number, check?: string): Promise<void> {
   await decide(core, v, "check_need", { need }, { first: check });
+  for (const p of need.files ?? []) await undoSafe(core, v, p, false);
+  for (const p of need.dirs ?? []) await undoSafe(core, v, p, true);
 
   const readFile = async (p: string): Promise<void> => {
     if (p in snap.files || snap.missing.has(p)) return;

@@ -3,6 +3,7 @@
 // Obsidian's API and undoes them.
 
 import { decide, diskFull, failing, HostError, messageOf, refusal, type HostCore, type WireError } from "./core";
+import { undoSafe } from "./answer";
 import { ABSENT, parent, type Op, type Plan } from "./plan";
 import { sha256Hex, Stale, type VaultPort } from "./port";
 import { jfile, markDone, newJournalRequest, recoverJournals, removeJournal, writeJournal, writeState, type Journal, type RecoverOptions } from "./journal";
@@ -19,6 +20,7 @@ export async function apply(core: HostCore, v: VaultPort, p: Plan, opts: Recover
   const along = ahead.along;
   await decide(core, v, "check_plan", { plan: p }, ahead);
   if (p.length === 0) return;
+  for (const op of p) if (op.path !== undefined) await undoSafe(core, v, op.path, false);
   await run(core, v, await writeJournal(core, v, p, along, ahead.alongAnswer), 0, null);
 }
 
@@ -129,6 +131,7 @@ export async function run(core: HostCore, v: VaultPort, j: Journal, from: number
     const op = j.plan[k]!;
     try {
       const at = rec === null ? "before" : op.op === "check" ? "after" : (await decide<{ at: string }>(core, v, "where", { op, state: j.states[k] })).at;
+      if (at === "before" && op.path !== undefined) await undoSafe(core, v, op.path, false); // a link planted since, or before a recovery
       if (at === "before") landed.push(await land(v, op));
       if (at !== "neither") {
         await markDone(v, j.id, k);

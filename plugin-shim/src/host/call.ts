@@ -8,8 +8,7 @@ import { ask, refusal, render, type HostCore } from "./core";
 import type { Plan } from "./plan";
 import { nextTask, type VaultPort } from "./port";
 import { recoverJournals, type RecoverOptions } from "./journal";
-import { SearchCarry, splitTail, withWarning } from "./search";
-import { words } from "../i18n";
+import { SearchCarry, splitTail } from "./search";
 
 /** An engine runs core.Handle on a request and returns its answer, as JSON text. */
 export interface Engine {
@@ -215,10 +214,6 @@ async function runRounds(
       // A failed precondition takes the tool's own code (the answer's "conflict", e.g. CONTEXT_HYGIENE_RACE).
       return refuse(err, raw, a.conflict);
     }
-    const answer = a.printed ?? raw;
-    // The index could not be kept safely: the search answered all the same, and says why it was slower.
-    const unsafe = sc?.unsafe ?? null;
-    const printed = unsafe === null ? answer : withWarning(answer, words(opts.lang === "fr" ? "fr" : "en").indexUnsafe.replaceAll("{path}", unsafe));
-    return { answer: printed, raw, plan: a.plan ?? null, ok: a.ok };
+    return { answer: a.printed ?? raw, raw, plan: a.plan ?? null, ok: a.ok };
   }
 }

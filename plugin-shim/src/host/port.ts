@@ -41,6 +41,16 @@ export interface VaultPort {
    */
   notes?(): Promise<NoteStat[] | null>;
 
+  /**
+   * undoWay returns the first place on the way to p, a path under
+   * Kessho's undo records (.kessho/undo/, the one dot-folder plans name),
+   * that is a symbolic link or not what it must be (a folder; p itself a
+   * regular file, or a folder when dir): nothing is read or written there
+   * (docs/HOSTS.md, "Undo records"). null when all is well, or nothing is
+   * there yet; no method: the host cannot tell.
+   */
+  undoWay?(p: string, dir: boolean): Promise<{ at: string; folder: boolean } | null>;
+
   /** state reaches Kessho's own files under .kessho/, which plans never name. */
   readonly state: StatePort;
 }
@@ -50,6 +60,14 @@ export interface NoteStat {
   path: string;
   size: number;
   mtime: number;
+}
+
+/** undoDir is core/plan.UndoDir: Kessho's undo records, the one place under a dot-folder plans and needs name. */
+export const undoDir = ".kessho/undo";
+
+/** isUndo is core/plan.IsUndo: p is under undoDir. */
+export function isUndo(p: string): boolean {
+  return p.startsWith(undoDir + "/");
 }
 
 /** Stale is thrown, nothing changed, when path no longer holds what an op expects (why: the core's refusal, "changed" or "exists"). */

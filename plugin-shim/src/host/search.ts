@@ -71,6 +71,8 @@ const carried = new Set([searchTool, "mem_recall"]);
 /** What the request carries (search.Carry; the index goes after the JSON). */
 interface Wire {
   listing: string;
+  /** the folder that keeps the index from being kept (search.Carry.Unkept): the core warns of it */
+  unkept?: string;
   id?: string;
   full?: boolean;
   notes?: { [path: string]: string };
@@ -145,8 +147,8 @@ export class SearchCarry {
    * unsafe is set, to the folder, once a folder on the index's way
    * (.kessho, .kessho/index) was found to be a link or not a folder:
    * nothing is read or written through it for the rest of the call, the
-   * core builds the index from the notes, and the answer says so
-   * (withWarning).
+   * core builds the index from the notes, and the answer says so (the
+   * request's "unkept", which the core words as the Go host's).
    */
   unsafe: string | null = null;
 
@@ -189,6 +191,7 @@ export class SearchCarry {
   /** request is the request's "search" member and what follows its JSON (a NUL and the index, or ""); the versions and the index go with one round only. */
   request(): { member: Wire; tail: string } {
     const member: Wire = { ...this.wire };
+    if (this.unsafe !== null) member.unkept = this.unsafe;
     if (this.full) {
       member.full = true;
       // In path order, as a JSON object with no prototype (any path is a key).
@@ -241,19 +244,6 @@ export class SearchCarry {
 function unsafeFolder(err: unknown): string {
   if (err instanceof Unsafe) return err.path;
   throw err;
-}
-
-/**
- * withWarning returns answer, a success's printed JSON, with warning added
- * at the end of its result's warnings (every result has them); any other
- * answer as it is. The JSON is written again (JSON.stringify), the same
- * values: only an answer that has a warning to add.
- */
-export function withWarning(answer: string, warning: string): string {
-  const a = JSON.parse(answer) as { ok?: boolean; result?: { warnings?: unknown } };
-  if (a.ok !== true || typeof a.result !== "object" || a.result === null) return answer;
-  a.result.warnings = [...(Array.isArray(a.result.warnings) ? (a.result.warnings as unknown[]) : []), warning];
-  return JSON.stringify(a);
 }
 
 /** splitTail cuts an engine's answer at its NUL: the JSON, and the index (base64) after it, or "". */

@@ -43,7 +43,15 @@ export class ObsidianVault implements VaultPort {
     private app: App,
     disk: NodeFS | null = desktopFS(),
   ) {
-    this.state = new ObsidianState(app, disk);
+    this.own = new ObsidianState(app, disk);
+    this.state = this.own;
+  }
+
+  private own: ObsidianState;
+
+  /** undoWay looks at each place on the way to p (VaultPort.undoWay): with lstat on desktop, which tells a link; with the adapter's stat on mobile, which follows links and tells a file from a folder alone. */
+  undoWay(p: string, dir: boolean): Promise<{ at: string; folder: boolean } | null> {
+    return this.own.undoWay(p, dir);
   }
 
   async kind(p: string): Promise<Kind> {
@@ -352,17 +360,37 @@ class ObsidianState implements StatePort {
     return true;
   }
 
-  private async folderKind(d: string): Promise<"folder" | "missing" | "other"> {
+  /** undoWay is ObsidianVault.undoWay: the first place on the way to p that is not a folder, p itself not a regular file (a folder when dir), or a link. */
+  async undoWay(p: string, dir: boolean): Promise<{ at: string; folder: boolean } | null> {
+    const segs = p.split("/");
+    for (let i = 1; i <= segs.length; i++) {
+      const at = segs.slice(0, i).join("/");
+      const folder = i < segs.length || dir;
+      const kind = await this.placeKind(at);
+      if (kind === "missing") return null;
+      if (kind !== (folder ? "folder" : "file")) return { at, folder };
+    }
+    return null;
+  }
+
+  /** placeKind is what is at p: a folder, a regular file, missing, or something else (a link, on desktop, whatever it points to). */
+  private async placeKind(p: string): Promise<"folder" | "file" | "missing" | "other"> {
     if (this.disk !== null) {
       try {
-        return (await this.disk.fs.promises.lstat(this.disk.base.getFullPath(d))).isDirectory() ? "folder" : "other";
+        const st = await this.disk.fs.promises.lstat(this.disk.base.getFullPath(p));
+        return st.isDirectory() ? "folder" : st.isFile() ? "file" : "other";
       } catch (err) {
         if (errCode(err) === "ENOENT") return "missing";
         throw err;
       }
     }
-    const st = await this.a.stat(d).catch(() => null);
-    return st === null || st === undefined ? "missing" : st.type === "folder" ? "folder" : "other";
+    const st = await this.a.stat(p).catch(() => null);
+    return st === null || st === undefined ? "missing" : st.type === "folder" ? "folder" : "file";
+  }
+
+  private async folderKind(d: string): Promise<"folder" | "missing" | "other"> {
+    const k = await this.placeKind(d);
+    return k === "file" ? "other" : k;
   }
 
   async list(dir: string): Promise<string[] | null> {
