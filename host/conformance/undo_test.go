@@ -14,6 +14,19 @@ import (
 	"kessho/host/vaultfs"
 )
 
+// kitSession opens a copy of the kit-conventions vault for a session of
+// calls on eng, from 2026-11-30 09:00 UTC.
+func kitSession(t *testing.T, eng call.Engine) (string, *session) {
+	t.Helper()
+	dir := fixtureVault(t, "kit-conventions")
+	v, err := vaultfs.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { v.Close() })
+	return dir, &session{t: t, v: v, eng: eng, now: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)}
+}
+
 // TestRollbackUndoesWholeArchive archives a session that replaces the
 // context, derives atoms into a zone with the kit's index.md, then rolls
 // it back with restore_context: every note is again byte for byte what it
@@ -21,14 +34,8 @@ import (
 func TestRollbackUndoesWholeArchive(t *testing.T) {
 	for name, eng := range engines(t) {
 		t.Run(name, func(t *testing.T) {
-			dir := fixtureVault(t, "kit-conventions")
-			v, err := vaultfs.Open(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer v.Close()
+			dir, s := kitSession(t, eng)
 			before, _ := ReadTree(dir)
-			s := &session{t: t, v: v, eng: eng, now: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)}
 			r := s.call("mem_archive", `{"slug":"webshop","mode":"full","context_md":"# Webshop\n\nAll new.\n","archive_subject":"release 1.6","archive_body_md":"Publiée.","derive":[{"fact":"Purge twice","body":"Once is not enough.","kind":"knowledge"},{"fact":"Release on Tuesdays","body":"Never on Fridays.","kind":"principle"}]}`)
 			if atoms := r["atoms_created"].([]any); len(atoms) != 2 {
 				t.Fatalf("atoms_created %v; want 2", atoms)
@@ -65,20 +72,14 @@ func TestRollbackUndoesWholeArchive(t *testing.T) {
 func TestRetriedRollbackRemovesNothing(t *testing.T) {
 	for name, eng := range engines(t) {
 		t.Run(name, func(t *testing.T) {
-			dir := fixtureVault(t, "kit-conventions")
-			v, err := vaultfs.Open(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer v.Close()
-			s := &session{t: t, v: v, eng: eng, now: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)}
+			dir, s := kitSession(t, eng)
 			first := s.call("mem_archive", `{"slug":"infra","mode":"full","archive_subject":"one","archive_body_md":"One.","no_derived_because":"routine"}`)["archive"].(string)
 			second := s.call("mem_archive", `{"slug":"infra","mode":"full","archive_subject":"two","archive_body_md":"Two.","no_derived_because":"routine"}`)["archive"].(string)
 			if got := s.call("mem_rollback_archive", `{"slug":"infra"}`)["archive"]; got != second {
 				t.Fatalf("first rollback removed %v; want %s", got, second)
 			}
 			mid, _ := ReadTree(dir)
-			out, err := call.Run(context.Background(), v, eng, "mem_rollback_archive", json.RawMessage(`{"slug":"infra"}`),
+			out, err := call.Run(context.Background(), s.v, eng, "mem_rollback_archive", json.RawMessage(`{"slug":"infra"}`),
 				call.Options{Now: s.now, TZ: "Europe/Paris", Lang: "en"})
 			if err != nil {
 				t.Fatal(err)
@@ -119,14 +120,8 @@ func TestUndoRecordsNeverThroughALink(t *testing.T) {
 	for name, eng := range engines(t) {
 		for _, c := range cases {
 			t.Run(name+"/"+c.link, func(t *testing.T) {
-				dir := fixtureVault(t, "kit-conventions")
-				v, err := vaultfs.Open(dir)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer v.Close()
+				dir, s := kitSession(t, eng)
 				if c.tool == "mem_rollback_archive" {
-					s := &session{t: t, v: v, eng: eng, now: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)}
 					s.call("mem_archive", archive)
 				}
 				full := filepath.Join(dir, filepath.FromSlash(c.link))
@@ -141,7 +136,7 @@ func TestUndoRecordsNeverThroughALink(t *testing.T) {
 				if err := os.Symlink(filepath.FromSlash(c.target), full); err != nil {
 					t.Fatal(err)
 				}
-				out, err := call.Run(context.Background(), v, eng, c.tool, json.RawMessage(c.args),
+				out, err := call.Run(context.Background(), s.v, eng, c.tool, json.RawMessage(c.args),
 					call.Options{Now: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC), TZ: "Europe/Paris", Lang: "en"})
 				if err != nil {
 					t.Fatal(err)

@@ -42,7 +42,8 @@ var readOnlyVault = map[string]string{
 // that never writes, on both engines, with symbolic links to notes (and
 // to a folder of notes) planted at every name under .kessho — the
 // folder itself, the lock, the journal folder, a journal's files and a
-// mark, the index folder, its files and every temporary name — leaves
+// mark, the index folder, its files and every temporary name, the undo
+// records' folders and files — leaves
 // every note's bytes as they were and makes no note. The calls may be
 // refused (a link at the lock, say, names what to remove); searches
 // through a linked index folder answer, and say the index is not kept.
@@ -70,6 +71,13 @@ func TestReadOnlyToolsNeverWriteThroughLinks(t *testing.T) {
 		"a journal's conflict record": func(t *testing.T, dir string) {
 			makeTree(t, dir, map[string]string{".kessho/journal/" + j.ID + ".json": string(journal)})
 			plant(t, dir, ".kessho/journal/"+j.ID+".conflict", b)
+		},
+		".kessho/undo":   func(t *testing.T, dir string) { plant(t, dir, ".kessho/undo", "10-episodes/projects") },
+		".kessho/undo/a": func(t *testing.T, dir string) { plant(t, dir, ".kessho/undo/a", "10-episodes/projects/a") },
+		"the undo records": func(t *testing.T, dir string) {
+			for i, name := range []string{"rollback.json", "2026-01-02-10h00-a-fin.json"} {
+				plant(t, dir, ".kessho/undo/a/"+name, []string{a, b}[i])
+			}
 		},
 		"the index's files": func(t *testing.T, dir string) {
 			for i, name := range []string{"search.idx", "search.id", "search.idx.tmp", "search.id.tmp", ".kessho-tmp-8899aabbccddeeff", "obsidian.idx", "obsidian.id"} {
