@@ -711,3 +711,59 @@ func TestCachedModule(t *testing.T) {
 		t.Errorf("second cachedModule gave %d bytes, %v; want the cached file's", len(again), err)
 	}
 }
+
+// TestCacheReadsBuffered starts an engine from a warm disk cache and
+// counts the reads that reach the compiled module's file, each a system
+// call: through the buffer, about one per cacheBuffer of the file, where
+// wazero's own reads took one per function of the core (some 4,900, most
+// of 8 bytes).
+func TestCacheReadsBuffered(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	testWasm(t, WasmOptions{CacheDir: dir}) // compiles, fills the cache
+	var size int64
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			size += info.Size()
+		}
+		return err
+	})
+	if err != nil || size == 0 {
+		t.Fatalf("the cache holds %d bytes (%v); want the compiled module", size, err)
+	}
+	before := cacheReads.Load()
+	w, err := NewWasm(ctx, WasmOptions{CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close(ctx)
+	if !bufferCacheReads(w.cache) {
+		t.Fatal("the compilation cache's disk cache could not be wrapped (has wazero's cache changed?)")
+	}
+	reads := cacheReads.Load() - before
+	if most := size/cacheBuffer + 8; reads == 0 || reads > most {
+		t.Errorf("loading %d bytes of compiled module took %d reads of its file; want 1 to %d", size, reads, most)
+	}
+	for name, req := range requests {
+		got, err := w.Call(ctx, req)
+		if err != nil {
+			t.Fatalf("%s, on the engine loaded through the buffer: %v", name, err)
+		}
+		if want := Native().(*native); !bytes.Equal(got, mustCall(t, want, req)) {
+			t.Errorf("%s: the engine loaded through the buffer answers %s", name, got)
+		}
+	}
+}
+
+func mustCall(t *testing.T, e Engine, req []byte) []byte {
+	t.Helper()
+	b, err := e.Call(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

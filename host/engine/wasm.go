@@ -182,6 +182,7 @@ func newWasm(ctx context.Context, opts WasmOptions, cacheDir string) (*Wasm, err
 		if err != nil {
 			return nil, fmt.Errorf("engine: opening the compilation cache: %w", err)
 		}
+		bufferCacheReads(c)
 		cache = c
 	}
 	cfg := wazero.NewRuntimeConfig().
