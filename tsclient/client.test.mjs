@@ -6,9 +6,10 @@
 //
 // Run by `make test-mcp-clients` (part of `make test`), which builds the
 // binary and passes its path in KESSHO_BIN. Each server starts with a new
-// wasm compilation cache (XDG_CACHE_HOME), so that its first call waits
-// for the module to compile: the test sees that call's progress, then
-// cancels it.
+// wasm compilation cache (XDG_CACHE_HOME). With --engine wasm its first
+// call waits for the module to compile: the test sees that call's
+// progress, then cancels it. Without --engine (the last test) that first
+// call answers at once, on the native engine.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -29,8 +30,10 @@ const bin = process.env.KESSHO_BIN;
 const data = join(dirname(fileURLToPath(import.meta.url)), "..", "host", "mcp", "testdata", "clients");
 const calls = JSON.parse(readFileSync(join(data, "calls.json"), "utf8")).calls;
 const served = JSON.parse(readFileSync(join(data, "tools.json"), "utf8"));
-// The flags both client tests serve with: answers that do not depend on the day.
-const clientArgs = ["--now", "2026-11-30T10:15:00+01:00", "--tz", "Europe/Paris"];
+// The flags both client tests serve with: answers that do not depend on
+// the day, and the sandbox only, so that the first call waits for it.
+const dayArgs = ["--now", "2026-11-30T10:15:00+01:00", "--tz", "Europe/Paris"];
+const clientArgs = [...dayArgs, "--engine", "wasm"];
 
 // temp makes a temporary folder, removed when the test ends.
 function temp(t, prefix) {
@@ -166,4 +169,36 @@ test("streamable HTTP, the client's newest protocol", { timeout: 120_000 }, asyn
   assert.equal(transport.protocolVersion, LATEST_PROTOCOL_VERSION, "the client negotiated its newest revision");
   assert.ok(transport.sessionId, "a client of that revision gets a session");
   await exercise(client, dir);
+});
+
+// The default engine on a cold cache: the first call answers while the
+// sandbox compiles, on the native engine (its progress says so), with
+// the SDK's default request timeout (60 s), however long the
+// compilation takes; the server's standard error says so once.
+test("stdio, the default engine: a first call on a cold cache answers", { timeout: 120_000 }, async (t) => {
+  assert.ok(bin, "KESSHO_BIN names the kessho binary (make test-mcp-clients sets it)");
+  const dir = vaultCopy(t);
+  const transport = new StdioClientTransport({
+    command: bin,
+    args: ["mcp", "--vault", dir, ...dayArgs],
+    env: coldEnv(t),
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr.on("data", (b) => (stderr += b));
+  const stderrEnded = new Promise((resolve) => transport.stderr.on("end", resolve));
+  const client = newClient();
+  await client.connect(transport);
+  const notes = [];
+  const res = await client.callTool(
+    { name: "mem_update_phase", arguments: { slug: "alpha", phase: "cold" } },
+    undefined,
+    { onprogress: (p) => notes.push(p) },
+  );
+  assert.equal(res.isError ?? false, false, `refused: ${res.content[0].text}`);
+  assert.equal(res.structuredContent.previous_phase, "start");
+  assert.match(notes[0]?.message ?? "", /native engine/, "the first call's progress says it runs on the native engine");
+  await client.close(); // the server ends: all its standard error is read
+  await stderrEnded;
+  assert.equal(stderr.match(/native engine/g)?.length, 1, `standard error says once that calls run on the native engine: ${stderr}`);
 });

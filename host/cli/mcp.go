@@ -13,6 +13,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"kessho/host/engine"
 	"kessho/host/mcp"
 	"kessho/host/vaultfs"
 )
@@ -34,12 +35,20 @@ servers they use; with --http, as streamable HTTP at http://ADDR/mcp.
   --session-idle D  close a session after D without a request (default
                  30m; e.g. 10m, 2h); its client then starts a new one.
 
+Calls run in the WebAssembly sandbox, which starts in the background;
+until it has (a first start compiles it: seconds, a minute on a busy
+machine), they run on the native engine, the same core with the same
+answers, and standard error says so. --engine wasm waits for the
+sandbox instead; --engine native never starts it.
+
 --lang picks the language of the tools' descriptions and messages; --tz
 the vault's zone (default the host's); --now fixes the time (for tests).`
 
 // runMCP is `kessho mcp`: an MCP server over stdio or streamable HTTP.
 // The engine starts in the background, so that the client's initialize
-// is answered at once; the first tool call waits for it.
+// is answered at once. Without --engine, calls run natively until the
+// sandbox has started; with --engine wasm, the first tool call waits
+// for it.
 func runMCP(g globals, rest []string, env Env) int {
 	if g.help {
 		fmt.Fprintln(env.Stdout, mcpUsage)
@@ -77,10 +86,17 @@ func runMCP(g globals, rest []string, env Env) int {
 	}
 	defer v.Close()
 
-	eng := mcp.Background(func(ctx context.Context) (mcp.Engine, error) {
+	open := func(ctx context.Context) (mcp.Engine, error) {
 		return openEngine(ctx, g.engine, serverEngine, opts.Timeout)
-	})
+	}
+	eng := mcp.Background(open)
+	if g.engine == "" {
+		// The sandbox, and the native engine until it has started: a cold
+		// cache's compilation takes seconds, a minute on a busy machine.
+		eng = mcp.Interim(open, engine.Native())
+	}
 	defer eng.Close(context.Background())
+	opts.Log = env.Stderr
 	srv := mcp.NewServer(v, eng, opts)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

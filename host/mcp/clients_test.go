@@ -87,11 +87,14 @@ func clientVault(t *testing.T) string {
 }
 
 // clientArgs are the flags both client tests serve with: the calls'
-// answers then do not depend on the day.
-var clientArgs = []string{"--now", "2026-11-30T10:15:00+01:00", "--tz", "Europe/Paris"}
+// answers then do not depend on the day; --engine wasm makes the first
+// call wait for the sandbox to compile (without it, it would answer at
+// once on the native engine: TestStdioColdStartNative), so that it can
+// be cancelled while it waits.
+var clientArgs = []string{"--now", "2026-11-30T10:15:00+01:00", "--tz", "Europe/Paris", "--engine", "wasm"}
 
 // coldCache is an environment whose wasm compilation cache is new: the
-// server's first call waits for the module to compile.
+// server's sandbox compiles the module before its first call.
 func coldCache(t *testing.T) []string {
 	return []string{"XDG_CACHE_HOME=" + t.TempDir()}
 }

@@ -25,16 +25,34 @@ type Engine interface {
 //
 // A Pending is safe for concurrent use when the engine it starts is.
 type Pending struct {
-	done   chan struct{}
-	cancel context.CancelFunc
-	eng    Engine
-	err    error
+	done    chan struct{}
+	cancel  context.CancelFunc
+	eng     Engine
+	err     error
+	interim Engine
 }
 
 // Background calls open in a new goroutine and returns at once.
 func Background(open func(context.Context) (Engine, error)) *Pending {
+	return start(open, nil)
+}
+
+// Interim is [Background] with an engine that serves the calls a server
+// gets until open's has started: `kessho mcp` compiles its sandbox (the
+// wasm engine) in the background and answers natively meanwhile, the
+// same core with byte-identical answers, so that a first call on a cold
+// cache does not wait for the compilation (a minute or more on a busy
+// machine). Each call runs on the engine that was ready when it began,
+// all its rounds through. A start that fails is not bridged: calls made
+// after it are refused with its error, as [Background]'s are. Close
+// closes interim too.
+func Interim(open func(context.Context) (Engine, error), interim Engine) *Pending {
+	return start(open, interim)
+}
+
+func start(open func(context.Context) (Engine, error), interim Engine) *Pending {
 	ctx, cancel := context.WithCancel(context.Background())
-	p := &Pending{done: make(chan struct{}), cancel: cancel}
+	p := &Pending{done: make(chan struct{}), cancel: cancel, interim: interim}
 	go func() {
 		defer close(p.done)
 		p.eng, p.err = open(ctx)
@@ -71,25 +89,57 @@ func (p *Pending) Started() bool {
 	}
 }
 
-// Call waits for the engine (see Wait) and runs request on it.
+// Now returns the engine a call beginning now runs on: the interim
+// engine (interim true) while the start goes on, if p has one, else p
+// itself, whose Call waits for the start.
+func (p *Pending) Now() (eng Engine, interim bool) {
+	if p.interim != nil && !p.Started() {
+		return p.interim, true
+	}
+	return p, false
+}
+
+// Call runs request on the engine, waiting for it to start (see Wait);
+// while it starts, a Pending made by [Interim] runs it on the interim
+// engine instead.
 func (p *Pending) Call(ctx context.Context, request []byte) ([]byte, error) {
+	if eng, interim := p.Now(); interim {
+		return eng.Call(ctx, request)
+	}
 	if err := p.Wait(ctx); err != nil {
 		return nil, err
 	}
 	return p.eng.Call(ctx, request)
 }
 
-// Close stops a start still running, waits for it, and closes the engine.
+// Close closes the engine and the interim one. A start still running is
+// told to stop (its context is cancelled) but not waited for: a wasm
+// compilation does not stop when asked, and a server whose client leaves
+// during one must exit at once, not when it ends. The engine it starts
+// is closed as soon as it has.
 func (p *Pending) Close(ctx context.Context) error {
+	var err error
+	if p.interim != nil {
+		err = p.interim.Close(ctx)
+	}
 	select {
 	case <-p.done:
 	default:
 		p.cancel()
-		<-p.done
+		go func() {
+			<-p.done
+			if p.err == nil {
+				_ = p.eng.Close(context.Background())
+			}
+		}()
+		return err
 	}
 	defer p.cancel()
 	if p.err != nil { // p.eng may then be a typed nil
-		return nil
+		return err
 	}
-	return p.eng.Close(ctx)
+	if cerr := p.eng.Close(ctx); cerr != nil {
+		err = cerr
+	}
+	return err
 }

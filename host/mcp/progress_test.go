@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -163,3 +164,108 @@ func errorText(res *sdk.CallToolResult) error {
 type textError struct{ s string }
 
 func (e *textError) Error() string { return e.s }
+
+// handTicker is a ticker the test ticks by hand: each tick is received by
+// the call's progress before tick returns.
+type handTicker struct {
+	ticks   chan time.Time
+	mu      sync.Mutex
+	periods []time.Duration // one per ticker started
+	stopped int
+}
+
+func newHandTicker(t *testing.T) *handTicker {
+	h := &handTicker{ticks: make(chan time.Time)}
+	t.Cleanup(mcp.SetTicker(func(d time.Duration) (<-chan time.Time, func()) {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		h.periods = append(h.periods, d)
+		return h.ticks, func() {
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			h.stopped++
+		}
+	}))
+	return h
+}
+
+func (h *handTicker) started() (periods []time.Duration, stopped int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.periods), h.stopped
+}
+
+// TestProgressHeartbeat checks that a call with a progress token that
+// takes long (here: it waits for an engine that starts when the test
+// says) gets a "still running" notification at each tick of a ticker of
+// at most 5 s, started for it and stopped before its result, after which
+// a tick finds no one; and that a call without a token starts none.
+func TestProgressHeartbeat(t *testing.T) {
+	h := newHandTicker(t)
+	dir := newVault(t, "alpha")
+	release := make(chan struct{})
+	eng := mcp.Background(func(ctx context.Context) (mcp.Engine, error) {
+		select {
+		case <-release:
+			return nativeCloser{}, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	})
+	defer eng.Close(context.Background())
+	log := newProgressLog()
+	srv := mcp.NewServer(openVault(t, dir), eng, mcp.Options{})
+	cs := connectWith(t, srv, &sdk.ClientOptions{ProgressNotificationHandler: log.handle})
+	var once sync.Once
+	start := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(start)
+
+	done := make(chan error, 1)
+	go func() {
+		params := &sdk.CallToolParams{Name: "mem_update_phase", Arguments: map[string]any{"slug": "alpha", "phase": "slow"}}
+		params.SetProgressToken("hb")
+		res, err := cs.CallTool(context.Background(), params)
+		if err == nil && res.IsError {
+			err = errorText(res)
+		}
+		done <- err
+	}()
+	waitNotes(t, log, 1) // waiting for the engine
+	if periods, _ := h.started(); len(periods) != 1 || periods[0] <= 0 || periods[0] > 5*time.Second || periods[0] != mcp.ProgressEvery {
+		t.Fatalf("tickers started %v; want one of ProgressEvery, at most 5 s", periods)
+	}
+	const beats = 3
+	for i := range beats {
+		h.ticks <- time.Now()
+		notes := waitNotes(t, log, 2+i)
+		if last := notes[1+i]; !strings.Contains(last.Message, "mem_update_phase: still running") || last.ProgressToken != "hb" {
+			t.Errorf("notification after tick %d: %+v; want mem_update_phase still running, token hb", i+1, last)
+		}
+	}
+	start()
+	if err := <-done; err != nil {
+		t.Fatalf("the call failed: %v", err)
+	}
+	if _, stopped := h.started(); stopped != 1 {
+		t.Errorf("the ticker was stopped %d times before the result; want once", stopped)
+	}
+	select {
+	case h.ticks <- time.Now():
+		t.Error("a tick after the result was received: the call's progress still runs")
+	default:
+	}
+	notes := waitNotes(t, log, beats+3) // + the engine ready, round 1
+	var last float64
+	for i, n := range notes {
+		if n.Progress <= last {
+			t.Errorf("notification %d has progress %v after %v; want it increasing", i, n.Progress, last)
+		}
+		last = n.Progress
+	}
+
+	// No token: no ticker.
+	call(t, cs, "mem_update_phase", map[string]any{"slug": "alpha", "phase": "quick"})
+	if periods, _ := h.started(); len(periods) != 1 {
+		t.Errorf("a call without a progress token started a ticker (%d in all)", len(periods))
+	}
+}

@@ -32,6 +32,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -64,6 +67,11 @@ type Options struct {
 	// is subscribed to a resource; 0 means 2 s on Linux, 15 s elsewhere
 	// (see notifier). Tests shorten it.
 	Poll time.Duration
+	// Log is where the server writes what its operator should know, a
+	// line each (`kessho mcp`: standard error); nil writes nothing. Today:
+	// that calls run natively while the sandbox starts, and when it is
+	// ready.
+	Log io.Writer
 }
 
 // NewServer returns an MCP server that offers every tool of the catalogue
@@ -136,6 +144,9 @@ type caller struct {
 	engine call.Engine
 	opts   Options
 	notify *notifier
+
+	interimUsed            atomic.Bool // a call ran on the interim engine
+	interimOnce, readyOnce sync.Once   // logInterim, logSandboxReady
 }
 
 // waiter is an engine that may still be starting, like a [Pending]: the
@@ -148,7 +159,9 @@ type waiter interface {
 // handler returns the SDK handler of the tool named name.
 func (c *caller) handler(name string) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-		out := c.run(ctx, req.Session, name, arguments(req.Params.Arguments), progress(ctx, req))
+		report, stop := c.progress(ctx, req, name)
+		out := c.run(ctx, req.Session, name, arguments(req.Params.Arguments), report)
+		stop() // no notification after the result
 		if err := context.Cause(ctx); err != nil {
 			// Cancelled (notifications/cancelled, or the session ended):
 			// no result, as the protocol asks. The SDK still writes an
@@ -184,20 +197,71 @@ func logWarnings(ctx context.Context, ss *sdk.ServerSession, tool string, out ca
 	}
 }
 
-// progress returns how a call reports its progress to the client: through
-// progress notifications bearing the request's progress token, one more
-// each time, or not at all when the client gave no token. A notification
-// that cannot be sent is dropped: progress is advice, the call goes on.
-func progress(ctx context.Context, req *sdk.CallToolRequest) func(msg string) {
+// progressEvery is the longest a call with a progress token goes without
+// a progress notification: a client that resets its timeout on progress
+// (the TypeScript SDK's resetTimeoutOnProgress) then waits as long as
+// the call works, however long a cold start or a busy machine makes it.
+const progressEvery = 5 * time.Second
+
+// newTicker starts a ticker; tests replace it to tick by hand.
+var newTicker = func(d time.Duration) (ticks <-chan time.Time, stop func()) {
+	t := time.NewTicker(d)
+	return t.C, t.Stop
+}
+
+// progress returns how a call of tool reports its progress to the
+// client: through progress notifications bearing the request's progress
+// token, one more each time, or not at all when the client gave no
+// token. Besides what the call reports, a ticker sends "still running"
+// every progressEvery until stop, which the handler calls before it
+// returns its result: once stop has returned, nothing more is sent (a
+// notification being sent is waited for). A notification that cannot be
+// sent is dropped: progress is advice, the call goes on.
+func (c *caller) progress(ctx context.Context, req *sdk.CallToolRequest, tool string) (report func(msg string), stop func()) {
 	token := req.Params.GetProgressToken()
 	if token == nil || req.Session == nil {
-		return func(string) {}
+		return func(string) {}, func() {}
 	}
-	var n float64
-	return func(msg string) {
+	var (
+		mu    sync.Mutex
+		n     float64
+		ended bool
+	)
+	report = func(msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if ended {
+			return
+		}
 		n++
 		req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token, Progress: n, Message: msg})
 	}
+	began := time.Now()
+	ticks, stopTicker := newTicker(progressEvery)
+	quit, quitted := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(quitted)
+		for {
+			select {
+			case <-ticks:
+				secs := int(time.Since(began).Round(time.Second) / time.Second)
+				report(fmt.Sprintf(serverText().Running.In(c.opts.Lang), tool, secs))
+			case <-quit:
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	stop = func() {
+		stopTicker()
+		close(quit)
+		<-quitted
+		mu.Lock()
+		ended = true
+		mu.Unlock()
+	}
+	return report, stop
 }
 
 // run calls the tool named name with args, once the engine has started,
@@ -206,12 +270,25 @@ func progress(ctx context.Context, req *sdk.CallToolRequest) func(msg string) {
 // It reports its progress to report: once when it has to wait for the
 // engine to start (a cold start compiles the module), once when the
 // engine is ready, and once before each round of the engine (each time
-// the core has been given what it asked for).
+// the core has been given what it asked for). A call made while an
+// [Interim] engine serves (the sandbox still starting) runs on it, and
+// says so instead of waiting; the first such call says so in the
+// server's log too (see logInterim).
 //
 // A call that first finishes plans a crash left (see recording) says so
 // to ss, the session it runs for, as a log message.
 func (c *caller) run(ctx context.Context, ss *sdk.ServerSession, name string, args json.RawMessage, report func(msg string)) call.Outcome {
-	if w, ok := c.engine.(waiter); ok {
+	eng := c.engine
+	if p, ok := c.engine.(*Pending); ok {
+		var interim bool
+		if eng, interim = p.Now(); interim {
+			report(serverText().EngineInterim.In(c.opts.Lang))
+			c.logInterim(ctx, ss)
+		} else if c.interimUsed.Load() {
+			c.logSandboxReady(ctx, ss)
+		}
+	}
+	if w, ok := eng.(waiter); ok {
 		cold := !w.Started()
 		if cold {
 			report(serverText().EngineWait.In(c.opts.Lang))
@@ -226,11 +303,38 @@ func (c *caller) run(ctx context.Context, ss *sdk.ServerSession, name string, ar
 	opts := c.options()
 	opts.Round = func(round int) { report(fmt.Sprintf(serverText().Round.In(c.opts.Lang), name, round)) }
 	v := recording{Vault: c.vault, recovered: c.logRecovered(ctx, ss, name)}
-	out, err := call.Run(ctx, v, c.engine, name, args, opts)
+	out, err := call.Run(ctx, v, eng, name, args, opts)
 	if err != nil {
 		out = call.Refusal(err, c.opts.Lang)
 	}
 	return out
+}
+
+// logInterim says, once a server, that calls run on the interim engine
+// while the sandbox starts: on the server's log (Options.Log) and, as a
+// log message of level notice from the logger "kessho", to the session
+// of the call that saw it first (the SDK sends it if the client asked
+// for messages of that level).
+func (c *caller) logInterim(ctx context.Context, ss *sdk.ServerSession) {
+	c.interimUsed.Store(true)
+	c.interimOnce.Do(func() { c.logNotice(ctx, ss, serverText().EngineInterim.In(c.opts.Lang)) })
+}
+
+// logSandboxReady says, once, that calls run on the sandbox again after
+// some ran on the interim engine.
+func (c *caller) logSandboxReady(ctx context.Context, ss *sdk.ServerSession) {
+	c.readyOnce.Do(func() { c.logNotice(ctx, ss, serverText().SandboxReady.In(c.opts.Lang)) })
+}
+
+func (c *caller) logNotice(ctx context.Context, ss *sdk.ServerSession, text string) {
+	if c.opts.Log != nil {
+		fmt.Fprintf(c.opts.Log, "kessho mcp: %s\n", text)
+	}
+	if ss != nil {
+		//lint:ignore SA1019 see NewServer: logging is served through its deprecation window
+		ss.Log(ctx, &sdk.LoggingMessageParams{Level: "notice", Logger: "kessho",
+			Data: map[string]string{"message": text}})
+	}
 }
 
 func (c *caller) options() call.Options {

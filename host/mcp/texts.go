@@ -25,6 +25,15 @@ var serverText = i18n.Load[struct {
 	EngineWait  catalog.Text `yaml:"engine_wait"`
 	EngineReady catalog.Text `yaml:"engine_ready"`
 	Round       catalog.Text `yaml:"round"`
+	// EngineInterim says a call runs on the native engine while the
+	// sandbox starts (a progress message, and the server's log once);
+	// SandboxReady, in the log, that later calls run on the sandbox.
+	EngineInterim catalog.Text `yaml:"engine_interim"`
+	SandboxReady  catalog.Text `yaml:"sandbox_ready"`
+	// Running is the progress message a call still running gets every
+	// few seconds (progressEvery): a format taking the tool and the
+	// seconds since the call began.
+	Running catalog.Text `yaml:"running"`
 	// The resources' texts (resources.go).
 	Resources struct {
 		Context, History, Archive resourceText
