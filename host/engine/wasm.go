@@ -28,9 +28,10 @@ const (
 // WasmOptions configures NewWasm. The zero value means the defaults.
 type WasmOptions struct {
 	// CacheDir holds wazero's compilation cache, so that only the first run
-	// compiles the module (about a second); later runs load it (tens of
-	// ms). "" means CacheDir(), or memory only if that cannot be used;
-	// "-" means memory only.
+	// compiles the module (5–7 s of CPU on a 2-CPU machine, its wall time
+	// stretched by the load: docs/PERFORMANCE.md); later runs load it
+	// (about a quarter of a second). "" means CacheDir(), or memory only
+	// if that cannot be used; "-" means memory only.
 	CacheDir string
 	// MemoryLimitPages caps each instance's memory, in 64 KiB pages.
 	// 0 means DefaultMemoryLimitPages. The module declares a minimum (74
