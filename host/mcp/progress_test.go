@@ -61,35 +61,8 @@ func connectWith(t testing.TB, srv *sdk.Server, opts *sdk.ClientOptions) *sdk.Cl
 // engine is ready, then once per round of the call, with its token and an
 // increasing progress; and that a call without a token gets none.
 func TestProgressColdStart(t *testing.T) {
-	dir := newVault(t, "alpha")
-	release := make(chan struct{})
-	eng := mcp.Background(func(ctx context.Context) (mcp.Engine, error) {
-		select {
-		case <-release:
-			return nativeCloser{}, nil
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	})
-	defer eng.Close(context.Background())
-	log := newProgressLog()
-	srv := mcp.NewServer(openVault(t, dir), eng, mcp.Options{})
-	cs := connectWith(t, srv,
-		&sdk.ClientOptions{ProgressNotificationHandler: log.handle})
-	var once sync.Once
-	start := func() { once.Do(func() { close(release) }) }
-	t.Cleanup(start) // before the session closes, should the test fail early
-
-	done := make(chan error, 1)
-	go func() {
-		params := &sdk.CallToolParams{Name: "mem_update_phase", Arguments: map[string]any{"slug": "alpha", "phase": "warm"}}
-		params.SetProgressToken("tok-1")
-		res, err := cs.CallTool(context.Background(), params)
-		if err == nil && res.IsError {
-			err = errorText(res)
-		}
-		done <- err
-	}()
+	srv, cs, log, start := heldServer(t)
+	done := callAside(cs, "warm", "tok-1")
 	// The first notification comes while the engine is still starting.
 	select {
 	case <-log.seen:
@@ -139,6 +112,48 @@ func TestProgressColdStart(t *testing.T) {
 			t.Errorf("a warm engine's call got %q", n.Message)
 		}
 	}
+}
+
+// heldServer serves a vault holding project alpha on an engine (native)
+// whose start waits until start is called (at the latest when the test
+// ends, before its session closes), to a client whose progress
+// notifications go to log.
+func heldServer(t *testing.T) (srv *sdk.Server, cs *sdk.ClientSession, log *progressLog, start func()) {
+	t.Helper()
+	dir := newVault(t, "alpha")
+	release := make(chan struct{})
+	eng := mcp.Background(func(ctx context.Context) (mcp.Engine, error) {
+		select {
+		case <-release:
+			return nativeCloser{}, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	})
+	t.Cleanup(func() { eng.Close(context.Background()) })
+	log = newProgressLog()
+	srv = mcp.NewServer(openVault(t, dir), eng, mcp.Options{})
+	cs = connectWith(t, srv, &sdk.ClientOptions{ProgressNotificationHandler: log.handle})
+	var once sync.Once
+	start = func() { once.Do(func() { close(release) }) }
+	t.Cleanup(start)
+	return srv, cs, log, start
+}
+
+// callAside sets alpha's phase to phase with progress token token in a
+// goroutine, and gives the call's error (a refusal is one) on the channel.
+func callAside(cs *sdk.ClientSession, phase string, token any) <-chan error {
+	done := make(chan error, 1)
+	go func() {
+		params := &sdk.CallToolParams{Name: "mem_update_phase", Arguments: map[string]any{"slug": "alpha", "phase": phase}}
+		params.SetProgressToken(token)
+		res, err := cs.CallTool(context.Background(), params)
+		if err == nil && res.IsError {
+			err = errorText(res)
+		}
+		done <- err
+	}()
+	return done
 }
 
 // waitNotes waits until log holds at least n notifications and returns them.
@@ -202,34 +217,8 @@ func (h *handTicker) started() (periods []time.Duration, stopped int) {
 // a tick finds no one; and that a call without a token starts none.
 func TestProgressHeartbeat(t *testing.T) {
 	h := newHandTicker(t)
-	dir := newVault(t, "alpha")
-	release := make(chan struct{})
-	eng := mcp.Background(func(ctx context.Context) (mcp.Engine, error) {
-		select {
-		case <-release:
-			return nativeCloser{}, nil
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	})
-	defer eng.Close(context.Background())
-	log := newProgressLog()
-	srv := mcp.NewServer(openVault(t, dir), eng, mcp.Options{})
-	cs := connectWith(t, srv, &sdk.ClientOptions{ProgressNotificationHandler: log.handle})
-	var once sync.Once
-	start := func() { once.Do(func() { close(release) }) }
-	t.Cleanup(start)
-
-	done := make(chan error, 1)
-	go func() {
-		params := &sdk.CallToolParams{Name: "mem_update_phase", Arguments: map[string]any{"slug": "alpha", "phase": "slow"}}
-		params.SetProgressToken("hb")
-		res, err := cs.CallTool(context.Background(), params)
-		if err == nil && res.IsError {
-			err = errorText(res)
-		}
-		done <- err
-	}()
+	_, cs, log, start := heldServer(t)
+	done := callAside(cs, "slow", "hb")
 	waitNotes(t, log, 1) // waiting for the engine
 	if periods, _ := h.started(); len(periods) != 1 || periods[0] <= 0 || periods[0] > 5*time.Second || periods[0] != mcp.ProgressEvery {
 		t.Fatalf("tickers started %v; want one of ProgressEvery, at most 5 s", periods)
