@@ -10,8 +10,10 @@
 set -euo pipefail
 bin=${1:-bin/kessho}
 runs=${2:-3}
-vault=$(cd "$(dirname "$0")/.." && pwd)/host/mcp/testdata/clients/vault
 tmp=$(mktemp -d)
+# A copy of the clients' vault: even a read-only call makes .kessho/lock.
+vault=$tmp/vault
+cp -R "$(cd "$(dirname "$0")/.." && pwd)/host/mcp/testdata/clients/vault" "$vault"
 busy=()
 cleanup() {
   for pid in "${busy[@]}"; do kill "$pid" 2>/dev/null || true; done
