@@ -79,6 +79,9 @@ func completionWords() compWords {
 			w.commands = append(w.commands, t.CLI.Command)
 			w.about[t.CLI.Command] = t.Title.En + " (" + t.Name + ")"
 		}
+		if _, own := findCommand(t.CLI.Command); own && t.CLI.Command != "init" {
+			continue // hygiene: the command reads its own flags, not the tool's
+		}
 		w.flags[t.CLI.Command] = append(w.flags[t.CLI.Command], toolFlags(t, w.values)...)
 	}
 	w.flags["call"] = append(w.flags["call"], names...)

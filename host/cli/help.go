@@ -27,7 +27,7 @@ func commands() []command {
 		{"script", "script [FILE]", "many calls, one JSON {tool, args} a line, on one warm engine", func() string { return scriptUsage + "\n\n" + engineNote(oneShotEngine) + "\n\n" + globalFlags() }},
 		{"init", "init [--vault DIR]", "make a folder a vault, then offer its first project (init SLUG: a new project)", func() string { return initUsage + "\n" + globalFlags() }},
 		{"hygiene", "hygiene init|check|trim [--root DIR]", "create, check or trim memory/SESSION_LOG.md and ACTIVE_PRIORITIES.md", func() string { return hygieneUsage + "\n" + engineNote(oneShotEngine) + "\n\n" + globalFlags() }},
-		{"mcp", "mcp [--http ADDR [--token T | --no-auth] [--session-idle D]]", "serve every tool over MCP (stdio, or streamable HTTP)", func() string { return mcpUsage + "\n\n" + engineNote(serverEngine) + "\n\n" + globalFlags() }},
+		{"mcp", "mcp [--http ADDR …]", "serve every tool over MCP (stdio, or streamable HTTP)", func() string { return mcpUsage + "\n\n" + engineNote(serverEngine) + "\n\n" + globalFlags() }},
 		{"catalog", "catalog", "every tool, parameter and error, as JSON", func() string { return catalogUsage }},
 		{"help", "help [COMMAND|TOOL|all]", "this help, one command's or tool's, or all of it", func() string { return helpUsage }},
 		{"completion", "completion bash|zsh|fish", "a shell completion script", func() string { return completionUsage }},
