@@ -106,32 +106,53 @@ func toolFlags(t *catalog.Tool, values map[string][]string) []string {
 	return flags
 }
 
-func bashCompletion(out io.Writer, w compWords) {
-	fmt.Fprintf(out, `# bash completion for kessho, printed by `+"`kessho completion bash`"+`.
-# Load it with: source <(kessho completion bash)
-_kessho() {
-    local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
-    local cmd="" i
-    for ((i = 1; i < COMP_CWORD; i++)); do
-        case "${COMP_WORDS[i]}" in
+// shellCases writes the part of the bash and zsh functions that is the
+// same in both but for the shell's words: finding the command (the first
+// word neither a flag nor a global flag's value), then completing the
+// value of a flag that takes a folder or a few values. sh gives the
+// shell's array of words, its first index and the current one, and how
+// to offer folders and a list of words.
+func shellCases(out io.Writer, w compWords, sh shellWords) {
+	fmt.Fprintf(out, `    local cmd="" i
+    for ((i = %s; i < %s; i++)); do
+        case "${%s[i]}" in
             %s) ((i++)) ;;
             -*) ;;
-            *) cmd="${COMP_WORDS[i]}"; break ;;
+            *) cmd="${%s[i]}"; break ;;
         esac
     done
     case "$prev" in
-        %s) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-`, strings.Join(globalValueFlags, "|"), strings.Join(w.dirFlags, "|"))
+        %s) %s; return ;;
+`, sh.first, sh.current, sh.words, strings.Join(globalValueFlags, "|"), sh.words, strings.Join(w.dirFlags, "|"), sh.dirs)
 	for _, f := range globalValueFlags {
 		if v, ok := globalValues[f]; ok {
-			fmt.Fprintf(out, "        %s) COMPREPLY=($(compgen -W %q -- \"$cur\")); return ;;\n", f, strings.Join(v, " "))
+			fmt.Fprintf(out, "        %s) %s; return ;;\n", f, sh.offer(v))
 		}
 	}
 	fmt.Fprintf(out, "        %s) return ;;\n    esac\n    case \"$cmd $prev\" in\n", strings.Join(valueOnly(), "|"))
 	for _, k := range sortedKeys(w.values) {
-		fmt.Fprintf(out, "        %q) COMPREPLY=($(compgen -W %q -- \"$cur\")); return ;;\n", k, strings.Join(w.values[k], " "))
+		fmt.Fprintf(out, "        %q) %s; return ;;\n", k, sh.offer(w.values[k]))
 	}
-	fmt.Fprintf(out, "    esac\n    local words\n    case \"$cmd\" in\n        \"\") words=%q ;;\n", strings.Join(w.commands, " "))
+	fmt.Fprint(out, "    esac\n")
+}
+
+// shellWords is what shellCases needs of a shell.
+type shellWords struct {
+	words, first, current, dirs string
+	offer                       func([]string) string
+}
+
+func bashCompletion(out io.Writer, w compWords) {
+	fmt.Fprint(out, `# bash completion for kessho, printed by `+"`kessho completion bash`"+`.
+# Load it with: source <(kessho completion bash)
+_kessho() {
+    local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
+`)
+	shellCases(out, w, shellWords{words: "COMP_WORDS", first: "1", current: "COMP_CWORD", dirs: `COMPREPLY=($(compgen -d -- "$cur"))`,
+		offer: func(v []string) string {
+			return fmt.Sprintf(`COMPREPLY=($(compgen -W %q -- "$cur"))`, strings.Join(v, " "))
+		}})
+	fmt.Fprintf(out, "    local words\n    case \"$cmd\" in\n        \"\") words=%q ;;\n", strings.Join(w.commands, " "))
 	for _, c := range w.commands {
 		if f := w.flags[c]; len(f) > 0 {
 			fmt.Fprintf(out, "        %s) words=%q ;;\n", c, strings.Join(f, " "))
@@ -145,31 +166,15 @@ complete -o default -F _kessho kessho
 }
 
 func zshCompletion(out io.Writer, w compWords) {
-	fmt.Fprintf(out, `#compdef kessho
+	fmt.Fprint(out, `#compdef kessho
 # zsh completion for kessho, printed by `+"`kessho completion zsh`"+`.
 # Load it with: source <(kessho completion zsh)   (after compinit)
 _kessho() {
-    local cmd="" prev="${words[CURRENT-1]}" i
-    for ((i = 2; i < CURRENT; i++)); do
-        case "${words[i]}" in
-            %s) ((i++)) ;;
-            -*) ;;
-            *) cmd="${words[i]}"; break ;;
-        esac
-    done
-    case "$prev" in
-        %s) _files -/; return ;;
-`, strings.Join(globalValueFlags, "|"), strings.Join(w.dirFlags, "|"))
-	for _, f := range globalValueFlags {
-		if v, ok := globalValues[f]; ok {
-			fmt.Fprintf(out, "        %s) compadd -- %s; return ;;\n", f, strings.Join(v, " "))
-		}
-	}
-	fmt.Fprintf(out, "        %s) return ;;\n    esac\n    case \"$cmd $prev\" in\n", strings.Join(valueOnly(), "|"))
-	for _, k := range sortedKeys(w.values) {
-		fmt.Fprintf(out, "        %q) compadd -- %s; return ;;\n", k, strings.Join(w.values[k], " "))
-	}
-	fmt.Fprint(out, "    esac\n    case \"$cmd\" in\n        \"\")\n            local -a cmds\n            cmds=(\n")
+    local prev="${words[CURRENT-1]}"
+`)
+	shellCases(out, w, shellWords{words: "words", first: "2", current: "CURRENT", dirs: "_files -/",
+		offer: func(v []string) string { return "compadd -- " + strings.Join(v, " ") }})
+	fmt.Fprint(out, "    case \"$cmd\" in\n        \"\")\n            local -a cmds\n            cmds=(\n")
 	for _, c := range w.commands {
 		fmt.Fprintf(out, "                %s\n", zshQuote(c+":"+w.about[c]))
 	}
