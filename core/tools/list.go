@@ -45,7 +45,7 @@ type ListResult struct {
 
 // listText is list.yaml: mem_list's catalogue texts and messages, parsed on first use.
 var listText = loadText[struct {
-	NoContext, Archived, None fault.Msg
+	NoContext, Archived, None, NoArchived, NoActive fault.Msg
 }]("list.yaml")
 
 // listTool is mem_list: every project and domain, sorted by kind then slug.
@@ -88,7 +88,40 @@ func listTool(env *Env, a listArgs) (any, plan.Plan, error) {
 		return a.Slug < b.Slug
 	})
 	res.SummaryMD = listSummary(env, res.Projects)
+	if len(res.Projects) == 0 {
+		if err := emptyList(env, a, len(kinds) == 3, &res); err != nil {
+			return nil, nil, err
+		}
+	}
 	return res, nil, nil
+}
+
+// emptyList words an empty list: on a vault with no project, domain nor
+// archived project at all, the summary and a warning name
+// mem_init_project (the one call that starts a vault's memory); when the
+// arguments left the vault's folders out, the summary says which. all
+// says the list looked at every kind already; otherwise the other kinds
+// are listed, in one more round, only now that the list is empty.
+func emptyList(env *Env, a listArgs, all bool, res *ListResult) error {
+	none := all
+	if !all {
+		found, err := vault.Folders(env.View, nil)
+		if err != nil {
+			return err
+		}
+		none = len(found) == 0
+	}
+	m := listText().Msg
+	switch {
+	case none:
+		res.SummaryMD = env.Say(m.None)
+		res.Warnings = append(res.Warnings, env.Say(vault.NoProjectYet))
+	case a.ArchivedOnly:
+		res.SummaryMD = env.Say(m.NoArchived)
+	default:
+		res.SummaryMD = env.Say(m.NoActive)
+	}
+	return nil
 }
 
 // listEntry reads one folder's context.md for the list.
@@ -140,9 +173,6 @@ func listSummary(env *Env, entries []ListEntry) string {
 			fmt.Fprintf(&md, ": %s", *e.Summary)
 		}
 		md.WriteString("\n")
-	}
-	if md.Len() == 0 {
-		md.WriteString(env.Say(listText().Msg.None))
 	}
 	return strings.TrimSuffix(md.String(), "\n")
 }

@@ -167,7 +167,8 @@ func checkSearch(a searchArgs) error {
 }
 
 // knownSlug refuses a slug filter that names no project or domain of the
-// index (UNKNOWN_SLUG with the closest ones).
+// index (UNKNOWN_SLUG with the closest ones; naming mem_init_project
+// when the index knows no project at all).
 func knownSlug(idx *search.Index, slug string) error {
 	slugs := idx.Slugs() // sorted
 	if _, ok := slices.BinarySearch(slugs, slug); ok {
@@ -176,8 +177,11 @@ func knownSlug(idx *search.Index, slug string) error {
 	near := vault.Closest(slug, slugs, 5)
 	m := searchText().Msg
 	var en, fr string
-	if len(near) > 0 {
+	switch {
+	case len(near) > 0:
 		en, fr = m.Near.In("en", strings.Join(near, ", ")), m.Near.In("fr", strings.Join(near, ", "))
+	case len(slugs) == 0:
+		en, fr = "; "+vault.NoProjectYet.En, " ; "+vault.NoProjectYet.Fr
 	}
 	return fault.New(fault.UnknownSlug, map[string]any{"slug": slug, "close_matches": append([]string{}, near...)},
 		m.UnknownSlug.In("en", slug, en), m.UnknownSlug.In("fr", slug, fr))

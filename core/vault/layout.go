@@ -134,6 +134,9 @@ func Folders(v *View, extra []string, only ...string) ([]Project, error) {
 // slug is no valid slug ("web shop"): the caller learns what to send, and
 // nothing is ever matched silently.
 //
+// On a vault with no folder at all, UNKNOWN_SLUG's message names
+// mem_init_project instead (NoProjectYet).
+//
 // Errors: INVALID_SLUG, UNKNOWN_SLUG (with up to five close matches),
 // SLUG_CONFLICT when the slug names folders in more than one place.
 func Resolve(v *View, slug string) (Project, error) {
@@ -165,10 +168,14 @@ func Resolve(v *View, slug string) (Project, error) {
 		near := Closest(slug, all, 5)
 		en := fmt.Sprintf("no project or domain is named %q", slug)
 		fr := fmt.Sprintf("aucun projet ni domaine ne s'appelle %q", slug)
-		if len(near) > 0 {
+		switch {
+		case len(near) > 0:
 			en += "; did you mean " + strings.Join(near, ", ") + "?"
 			fr += " ; vouliez-vous dire " + strings.Join(near, ", ") + " ?"
-		} else {
+		case len(all) == 0:
+			en += "; " + NoProjectYet.En
+			fr += " ; " + NoProjectYet.Fr
+		default:
 			en += "; mem_list shows the existing ones"
 			fr += " ; mem_list montre ceux qui existent"
 		}
@@ -181,6 +188,15 @@ func Resolve(v *View, slug string) (Project, error) {
 	return Project{}, fault.New(fault.SlugConflict, map[string]any{"slug": slug, "places": places},
 		fmt.Sprintf("slug %q exists in several places (%s); keep only one of these folders", slug, strings.Join(places, ", ")),
 		fmt.Sprintf("le slug %q existe à plusieurs endroits (%s) ; n'en gardez qu'un", slug, strings.Join(places, ", ")))
+}
+
+// NoProjectYet ends an UNKNOWN_SLUG (and mem_list's summary) on a vault
+// that holds no project, domain nor archived project at all: the caller
+// learns the one call that starts one, where close matches would be
+// none and mem_list would list nothing.
+var NoProjectYet = fault.Msg{
+	En: "the vault has no project yet: create the first one with mem_init_project (slug, kind, summary)",
+	Fr: "le coffre n'a encore aucun projet : créez le premier avec mem_init_project (slug, kind, summary)",
 }
 
 // Locate returns the folders named slug: a project, a domain or an

@@ -43,6 +43,10 @@ type Env struct {
 	Stdout, Stderr io.Writer
 	Getenv         func(string) string
 	Getwd          func() (string, error)
+	// Terminal says standard input is a terminal: a command may then ask
+	// a question (kessho init offers the first project); otherwise it
+	// never waits for an answer.
+	Terminal bool
 }
 
 // Main runs kessho with the process's real surroundings. A one-shot
@@ -51,7 +55,7 @@ func Main() int {
 	if oneShot(os.Args[1:]) {
 		collectLate(lateHeap, hardHeap, heapCheck)
 	}
-	return Run(os.Args[1:], Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Getwd: os.Getwd})
+	return Run(os.Args[1:], Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Getwd: os.Getwd, Terminal: isTerminal(os.Stdin)})
 }
 
 // globals are the flags every subcommand accepts.
@@ -128,28 +132,25 @@ func Run(args []string, env Env) int {
 		return usage(env, usagef("no command given"))
 	}
 	cmd, rest := rest[0], rest[1:]
+	if _, own := findCommand(cmd); own && g.help && cmd != "help" {
+		return runHelp(g, []string{cmd}, env)
+	}
 	switch cmd {
 	case "help":
-		if len(rest) > 0 {
-			if t, ok := tools.SpecByCommand(rest[0]); ok {
-				printToolHelp(env.Stdout, t, g.lang)
-				return ExitOK
-			}
-			if t, ok := tools.Spec(rest[0]); ok {
-				printToolHelp(env.Stdout, t, g.lang)
-				return ExitOK
-			}
-		}
-		printHelp(env.Stdout, g.lang)
-		return ExitOK
+		return runHelp(g, rest, env)
 	case "catalog":
-		if g.help {
-			fmt.Fprintln(env.Stdout, "usage: kessho catalog\n\nPrints every tool, its parameters and errors, as JSON.")
-			return ExitOK
-		}
 		return printCatalog(env)
 	case "version":
 		return printVersion(env)
+	case "completion":
+		return runCompletion(g, rest, env)
+	case "init":
+		// Without an argument, the vault's init; with one (a slug, a
+		// --flag), mem_init_project's friendly form (RATIONALE.md, "Why
+		// is `kessho init` both the vault's and a project's?").
+		if len(rest) == 0 {
+			return runInit(g, env)
+		}
 	case "call":
 		return runCall(g, rest, env)
 	case "script":
@@ -176,12 +177,9 @@ func usage(env Env, err error) int {
 
 // runCall is `kessho call TOOL --json '{…}'`.
 func runCall(g globals, rest []string, env Env) int {
-	if g.help || len(rest) == 0 {
-		fmt.Fprintln(env.Stdout, "usage: kessho [global flags] call TOOL --json '{…}'\n\n--json - reads the arguments from standard input. `kessho catalog` lists the tools.")
-		if len(rest) == 0 && !g.help {
-			return ExitUsage
-		}
-		return ExitOK
+	if len(rest) == 0 {
+		fmt.Fprintln(env.Stderr, callUsage)
+		return ExitUsage
 	}
 	tool, rest := rest[0], rest[1:]
 	argsJSON := "{}"

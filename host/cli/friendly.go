@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -128,57 +127,6 @@ func setArg(args map[string]any, p *catalog.Param, val string) error {
 		args[p.Name] = v
 	}
 	return nil
-}
-
-const globalHelp = `Global flags (before or after the command):
-  --vault DIR        the vault (else $KESSHO_VAULT, else the current folder if it holds 10-episodes/ or .obsidian/)
-  --now RFC3339      the time of the call (default: now)
-  --tz ZONE          the vault's IANA time zone (default: the host's)
-  --lang en|fr       language of messages (default en)
-  --engine wasm|native  run the core in the wasm module (default) or natively
-  --timeout DURATION the deadline of each call, all its work included (default 10s)
-`
-
-func printHelp(w io.Writer, lang string) {
-	fmt.Fprintln(w, "kessho — an AI agent's memory in a plain Markdown vault.")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Usage:")
-	fmt.Fprintln(w, "  kessho [flags] call TOOL --json '{…}'   run any tool; prints one JSON answer")
-	fmt.Fprintln(w, "  kessho script [FILE]                   many calls, one JSON {tool, args} a line, on one warm engine")
-	fmt.Fprintln(w, "  kessho catalog                         every tool, parameter and error, as JSON")
-	fmt.Fprintln(w, "  kessho help COMMAND                    one command's parameters")
-	fmt.Fprintln(w, "  kessho mcp [--http ADDR [--token T | --no-auth] [--session-idle D]]   serve every tool over MCP (stdio, or streamable HTTP)")
-	fmt.Fprintln(w, "  kessho version, kessho --version       version (module version and VCS revision) and compilation cache folder")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Tools:")
-	for _, t := range tools.Specs() {
-		fmt.Fprintf(w, "  kessho %-30s %s (%s)\n", t.CLI.Command+" "+strings.ToUpper(strings.Join(t.CLI.Args, " ")), t.Title.In(lang), t.Name)
-	}
-	fmt.Fprintln(w)
-	fmt.Fprint(w, globalHelp)
-	fmt.Fprintln(w, "\nExit status: 0 success, 1 tool error, 2 usage error.")
-}
-
-func printToolHelp(w io.Writer, t *catalog.Tool, lang string) {
-	fmt.Fprintf(w, "usage: kessho %s", t.CLI.Command)
-	for _, a := range t.CLI.Args {
-		fmt.Fprintf(w, " %s", strings.ToUpper(a))
-	}
-	fmt.Fprintf(w, " [--param value…]\n       kessho call %s --json '{…}'\n\n%s\n\nParameters:\n", t.Name, t.Description.In(lang))
-	for _, p := range t.Params {
-		req := ""
-		if p.Required {
-			req = ", required"
-		}
-		if p.Default != nil {
-			req += fmt.Sprintf(", default %v", p.Default)
-		}
-		if len(p.Enum) > 0 {
-			req += ", one of " + strings.Join(p.Enum, "|")
-		}
-		fmt.Fprintf(w, "  --%s (%s%s)\n      %s\n", strings.ReplaceAll(p.Name, "_", "-"), p.Type, req, p.Description.In(lang))
-	}
-	fmt.Fprintf(w, "\nErrors: %s\n\n%s", strings.Join(catalog.CodeNames(t.Errors), ", "), globalHelp)
 }
 
 // rawString is a command-line string as JSON, its bytes kept: json.Marshal

@@ -16,11 +16,16 @@ import (
 
 const hygieneTool = "mem_context_hygiene"
 
-const hygieneUsage = `usage: kessho [global flags] hygiene check|trim [--root DIR] [--json]
+const hygieneUsage = `usage: kessho [global flags] hygiene init|check|trim [--root DIR] [--json]
 
-Checks or trims memory/SESSION_LOG.md and memory/ACTIVE_PRIORITIES.md
-(tool mem_context_hygiene; kessho help mem_context_hygiene tells more).
+Creates, checks or trims memory/SESSION_LOG.md and memory/ACTIVE_PRIORITIES.md
+(tool mem_context_hygiene; kessho help mem_context_hygiene tells more; their
+format, with an example pair: docs/hygiene.md).
 
+  init         create a pair that passes the check, dated today, when
+               neither file exists (nothing is written otherwise); then
+               check it. With --root DIR: DIR/vault when DIR holds vault/,
+               else DIR.
   check        print the checker's line, CONTEXT_HYGIENE PASS|FAIL …, on
                standard output; a file that cannot be read prints
                CONTEXT_HYGIENE FAIL unreadable_input=… on standard error.
@@ -37,12 +42,8 @@ unreadable input or any refusal (CONTEXT_HYGIENE_RACE: a file changed during
 the trim, nothing was written); 2 on a usage error.
 `
 
-// runHygiene is `kessho hygiene check|trim [--root DIR] [--json]`.
+// runHygiene is `kessho hygiene init|check|trim [--root DIR] [--json]`.
 func runHygiene(g globals, rest []string, env Env) int {
-	if g.help {
-		fmt.Fprint(env.Stdout, hygieneUsage+"\n"+globalHelp)
-		return ExitOK
-	}
 	var action, root string
 	asJSON := false
 	unexpected := func(arg, _ string) error { return fmt.Errorf("unexpected argument %q", arg) }
@@ -61,10 +62,10 @@ func runHygiene(g globals, rest []string, env Env) int {
 		},
 		positional: func(a string) error {
 			switch {
-			case a != "check" && a != "trim":
+			case a != "check" && a != "trim" && a != "init":
 				return unexpected(a, "")
 			case action != "":
-				return fmt.Errorf("give one action, check or trim, not %q and %q", action, a)
+				return fmt.Errorf("give one action, init, check or trim, not %q and %q", action, a)
 			}
 			action = a
 			return nil
@@ -76,12 +77,15 @@ func runHygiene(g globals, rest []string, env Env) int {
 		return hygieneUsageError(env, "%v", err)
 	}
 	if action == "" {
-		return hygieneUsageError(env, "give an action: check or trim")
+		return hygieneUsageError(env, "give an action: init, check or trim")
+	}
+	if root != "" && g.vault != "" {
+		return hygieneUsageError(env, "give --root or --vault, not both")
+	}
+	if action == "init" {
+		return hygieneInit(g, root, asJSON, env)
 	}
 	if root != "" {
-		if g.vault != "" {
-			return hygieneUsageError(env, "give --root or --vault, not both")
-		}
 		dir, why := frameworkVault(root)
 		if why != "" {
 			fmt.Fprintln(env.Stderr, hygiene.UnreadableLine(why))

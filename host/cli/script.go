@@ -22,10 +22,6 @@ when every call succeeded, 1 when any was refused, 2 on a malformed line
 // runScript is `kessho script [FILE]` (SPEC section 8: "one call or a
 // script of calls").
 func runScript(g globals, rest []string, env Env) int {
-	if g.help {
-		fmt.Fprintln(env.Stdout, scriptUsage)
-		return ExitOK
-	}
 	if len(rest) > 1 {
 		return usage(env, usagef("script: one file at most, not %q", rest))
 	}

@@ -14,7 +14,8 @@ import (
 // them at initialize: given in the server's language (English, French
 // with fr), each under 1,500 characters, naming only tools the server
 // offers, and saying how to use the memory: recall at the start, search
-// before asking, archive at the end.
+// before asking, archive at the end, and mem_init_project for a vault
+// with no project yet.
 func TestInstructions(t *testing.T) {
 	dir := newVault(t)
 	got := map[string]string{}
@@ -29,7 +30,7 @@ func TestInstructions(t *testing.T) {
 				t.Errorf("%s: the instructions name %s, which is no tool", lang, name)
 			}
 		}
-		for _, name := range []string{"mem_recall", "mem_search", "mem_archive", "mem_list"} {
+		for _, name := range []string{"mem_recall", "mem_search", "mem_archive", "mem_list", "mem_init_project"} {
 			if !strings.Contains(text, name) {
 				t.Errorf("%s: the instructions do not name %s", lang, name)
 			}
