@@ -20,6 +20,34 @@ import (
 	"sync"
 )
 
+// Wazero returns the version of wazero, the WebAssembly runtime, the
+// running binary was built with ("unknown" when the toolchain recorded
+// none): `kessho --version` prints it, for a bug report says which
+// runtime compiled the sandbox.
+var Wazero = sync.OnceValue(func() string {
+	info, _ := debug.ReadBuildInfo()
+	return Dep(info, "github.com/tetratelabs/wazero")
+})
+
+// Dep returns the version of module path among info's dependencies (its
+// replacement's, when replaced), or "unknown".
+func Dep(info *debug.BuildInfo, path string) string {
+	if info != nil {
+		for _, d := range info.Deps {
+			if d.Path != path {
+				continue
+			}
+			if d.Replace != nil {
+				d = d.Replace
+			}
+			if d.Version != "" {
+				return d.Version
+			}
+		}
+	}
+	return "unknown"
+}
+
 // Version returns the running binary's version (see the package
 // documentation).
 var Version = sync.OnceValue(func() string {

@@ -21,6 +21,28 @@ func info(version string, settings ...string) *debug.BuildInfo {
 	return bi
 }
 
+// TestDep reads a dependency's version, a replacement's instead, and
+// "unknown" for a module the binary does not hold or no build info.
+func TestDep(t *testing.T) {
+	bi := &debug.BuildInfo{Deps: []*debug.Module{
+		{Path: "github.com/tetratelabs/wazero", Version: "v1.12.0"},
+		{Path: "gopkg.in/yaml.v3", Version: "v3.0.1", Replace: &debug.Module{Path: "../yaml", Version: "v3.0.2-local"}},
+	}}
+	for _, c := range []struct {
+		bi         *debug.BuildInfo
+		path, want string
+	}{
+		{bi, "github.com/tetratelabs/wazero", "v1.12.0"},
+		{bi, "gopkg.in/yaml.v3", "v3.0.2-local"},
+		{bi, "github.com/yuin/goldmark", "unknown"},
+		{nil, "github.com/tetratelabs/wazero", "unknown"},
+	} {
+		if got := Dep(c.bi, c.path); got != c.want {
+			t.Errorf("Dep(%s) = %q, want %q", c.path, got, c.want)
+		}
+	}
+}
+
 // TestFrom covers every kind of build: a tagged module, a pseudo-version
 // (which names its revision already), a build from a work tree without a
 // module version (go run, go test, -buildvcs=false), with and without the
@@ -52,7 +74,7 @@ func TestFrom(t *testing.T) {
 // `kessho --version`, `kessho version` and the MCP server's
 // serverInfo.version (kessho mcp, over stdio) all report what the Go
 // toolchain recorded in the binary (debug/buildinfo, as `go version -m`
-// reads it):
+// reads it), and `kessho --version` the wazero it holds:
 //
 //   - from this source tree as it is, however the machine builds it (a
 //     git worktree, or GOFLAGS=-buildvcs=false, records no revision);
@@ -97,6 +119,14 @@ func TestBinaryVersion(t *testing.T) {
 			if got != want {
 				t.Errorf("%s (built in %s): %q, want %q", what, filepath.Base(b.dir), got, want)
 			}
+		}
+		text, err := exec.Command(bin, "--version").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(text), "\n")
+		if wz := "wazero " + Dep(recorded, "github.com/tetratelabs/wazero"); len(lines) < 2 || lines[1] != wz || wz == "wazero unknown" {
+			t.Errorf("kessho --version printed %q; want its second line %q (the wazero the binary holds)", text, wz)
 		}
 	}
 }

@@ -431,6 +431,6 @@ func printVersion(env Env) int {
 	if err != nil {
 		dir = "(none: " + err.Error() + ")"
 	}
-	fmt.Fprintf(env.Stdout, "kessho %s\ncompilation cache: %s\n", buildinfo.Version(), dir)
+	fmt.Fprintf(env.Stdout, "kessho %s\nwazero %s\ncompilation cache: %s\n", buildinfo.Version(), buildinfo.Wazero(), dir)
 	return ExitOK
 }
