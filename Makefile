@@ -21,13 +21,27 @@ export KESSHO_WASM := $(abspath $(WASM))
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 DEADCODE    := golang.org/x/tools/cmd/deadcode@v0.52.0
 
-.PHONY: all build wasm test vet check demo bench bench-doc docs clean fuzz plugin test-plugin bench-plugin
+.PHONY: all build cli install wasm test vet check demo bench bench-doc docs clean fuzz plugin test-plugin bench-plugin
 .PHONY: bench-recall recall-vault release test-mcp-clients
 
 all: build
 
 # The kessho binary (the wasm core inside) and the Obsidian plugin.
-build: $(BIN) plugin
+build: cli plugin
+
+# The kessho binary alone: Go, no Node.js, no npm.
+cli: $(BIN)
+
+# Installs bin/kessho as $(PREFIX)/bin/kessho (PREFIX=/usr/local by
+# default; DESTDIR for packagers), then runs one call on an empty vault
+# with the wasm engine, so that the sandbox is compiled into the user's
+# cache now rather than on an agent's first call.
+PREFIX  ?= /usr/local
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/kessho
+	@v=$$(mktemp -d) && $(DESTDIR)$(PREFIX)/bin/kessho --vault $$v --engine wasm list >/dev/null && rm -rf $$v && \
+	  echo "installed $(DESTDIR)$(PREFIX)/bin/kessho; the sandbox is compiled: $$($(DESTDIR)$(PREFIX)/bin/kessho version | sed -n 's/^compilation cache: //p')"
 
 wasm: $(WASM)
 
@@ -37,8 +51,11 @@ wasm: $(WASM)
 $(WASM): $(GOFILES) go.mod go.sum
 	GOOS=wasip1 GOARCH=wasm $(GO) build -buildmode=c-shared -trimpath -ldflags="-s -w" -o $@ ./wasm
 
+# -buildvcs=auto: the version names the git revision when built in a
+# work tree (a GOFLAGS=-buildvcs=false in the environment would drop it),
+# and nothing fails outside one.
 $(BIN): $(WASM) $(GOFILES) go.mod go.sum
-	$(GO) build -trimpath -o $@ ./host/cmd/kessho
+	$(GO) build -trimpath -buildvcs=auto -o $@ ./host/cmd/kessho
 
 vet:
 	$(GO) vet $(GOPKGS)
