@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -138,3 +139,59 @@ func TestPackAllRefuses(t *testing.T) {
 	}
 }
 
+// TestNpmPackages: the npm packages of npm/ share the plugin manifest's
+// version (the one `make dist` stamps, so `make npm` packs them at the
+// binaries' version), kessho depends on exactly the platform packages at
+// that version, and each platform package's "os" and "cpu" are the ones
+// its name says, its files its binary.
+func TestNpmPackages(t *testing.T) {
+	type pkg struct {
+		Name, Version        string
+		OS                   []string `json:"os"`
+		CPU                  []string `json:"cpu"`
+		Files                []string `json:"files"`
+		Bin                  map[string]string
+		Dependencies         map[string]string `json:"dependencies"`
+		OptionalDependencies map[string]string `json:"optionalDependencies"`
+	}
+	read := func(path string, v any) {
+		t.Helper()
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, v); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+	}
+	var manifest struct{ Version string }
+	read("../../../manifest.json", &manifest)
+	var main pkg
+	read("../../../npm/kessho/package.json", &main)
+	if main.Name != "kessho" || main.Version != manifest.Version || main.Bin["kessho"] != "bin/kessho.js" || len(main.Dependencies) != 0 {
+		t.Errorf("npm/kessho/package.json: %+v; want kessho at %s, bin/kessho.js, no dependencies", main, manifest.Version)
+	}
+	paths, _ := filepath.Glob("../../../npm/@kessho/*/package.json")
+	var names []string
+	for _, path := range paths {
+		var p pkg
+		read(path, &p)
+		dir := filepath.Base(filepath.Dir(path))
+		goos, cpu, _ := strings.Cut(dir, "-")
+		exe := "bin/kessho"
+		if goos == "win32" {
+			exe = "bin/kessho.exe"
+		}
+		if p.Name != "@kessho/"+dir || p.Version != manifest.Version || fmt.Sprint(p.OS) != "["+goos+"]" ||
+			fmt.Sprint(p.CPU) != "["+cpu+"]" || fmt.Sprint(p.Files) != "["+exe+"]" || len(p.Dependencies)+len(p.OptionalDependencies) != 0 {
+			t.Errorf("%s: %+v; want @kessho/%s at %s, os %s, cpu %s, files %s, no dependencies", path, p, dir, manifest.Version, goos, cpu, exe)
+		}
+		if v := main.OptionalDependencies[p.Name]; v != manifest.Version {
+			t.Errorf("kessho's optionalDependencies give %s %q, want %s", p.Name, v, manifest.Version)
+		}
+		names = append(names, p.Name)
+	}
+	if len(names) != 6 || len(main.OptionalDependencies) != len(names) {
+		t.Errorf("npm/@kessho holds %v, kessho depends on %v: want the same six platforms", names, main.OptionalDependencies)
+	}
+}
