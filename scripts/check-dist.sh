@@ -5,7 +5,10 @@
 # the docs the same bytes as the repository's; SHA256SUMS listing exactly
 # them, and matching (sha256sum -c). Then it unpacks the linux/amd64 one
 # and runs `kessho --version` (which must name VERSION) and a tool call on
-# a temporary vault (kessho init, then list). Needs tar, unzip, sha256sum.
+# a temporary vault (kessho init, then call mem_list on the wasm engine:
+# the sandbox must be embedded). Each binary's build information (go
+# version -m) must say its GOOS, GOARCH, CGO_ENABLED=0 and -trimpath (it
+# records no -ldflags with -trimpath). Needs tar, unzip, sha256sum and go.
 set -euo pipefail
 version=${1:?usage: check-dist.sh VERSION [DIR]}
 dir=${2:-dist}
@@ -32,6 +35,11 @@ for t in linux_amd64 linux_arm64 darwin_amd64 darwin_arm64 windows_amd64 windows
   [ "$list" = "$expected" ] || fail "$a holds: $(echo $list); want: $(echo $expected)"
   [ -x "$tmp/$t/$exe" ] || fail "$a: $exe is not executable"
   [ "$(stat -c %s "$tmp/$t/$exe")" -gt 1000000 ] || fail "$a: $exe is too small to be kessho"
+  # What the toolchain recorded in the binary: its target, and how built.
+  m=$("${GO:-go}" version -m "$tmp/$t/$exe") || fail "$a: go version -m cannot read $exe"
+  for want_setting in "GOOS=${t%_*}" "GOARCH=${t#*_}" "CGO_ENABLED=0" "-trimpath=true"; do
+    echo "$m" | grep -q -- "$want_setting" || fail "$a: $exe was not built with $want_setting"
+  done
   cmp -s "$tmp/$t/README.md" README.md || fail "$a: README.md is not the repository's"
   cmp -s "$tmp/$t/LICENSE" LICENSE || fail "$a: LICENSE is not the repository's"
   echo "check-dist: $a: $(echo $list)"
