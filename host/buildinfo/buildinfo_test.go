@@ -46,46 +46,31 @@ func TestDep(t *testing.T) {
 // TestFrom covers every kind of build: a tagged module, a pseudo-version
 // (which names its revision already), a build from a work tree without a
 // module version (go run, go test, -buildvcs=false), with and without the
-// VCS revision, and a modified tree.
+// VCS revision, and a modified tree; and a release build's stamp (set by
+// the linker), which takes the module version's place, the revision still
+// appended when recorded, even after a pseudo-version that named it.
 func TestFrom(t *testing.T) {
 	const rev = "1778a19c0ffee0123456789abcdef0123456789a"
 	for _, c := range []struct {
-		name string
-		bi   *debug.BuildInfo
-		want string
+		name, stamp string
+		bi          *debug.BuildInfo
+		want        string
 	}{
-		{"tagged", info("v1.2.0", "vcs.revision", rev, "vcs.modified", "false"), "v1.2.0 (1778a19c0ffe)"},
-		{"tagged without vcs", info("v1.2.0"), "v1.2.0"},
-		{"pseudo-version", info("v0.0.0-20261201033950-1778a19c0ffe", "vcs.revision", rev), "v0.0.0-20261201033950-1778a19c0ffe"},
-		{"pseudo-version dirty", info("v0.0.0-20261201033950-1778a19c0ffe+dirty", "vcs.revision", rev, "vcs.modified", "true"), "v0.0.0-20261201033950-1778a19c0ffe+dirty"},
-		{"devel with revision", info("(devel)", "vcs.revision", rev, "vcs.modified", "false"), "dev (1778a19c0ffe)"},
-		{"devel modified", info("(devel)", "vcs.revision", rev, "vcs.modified", "true"), "dev (1778a19c0ffe, modified)"},
-		{"devel", info("(devel)"), "dev"},
-		{"empty", info(""), "dev"},
-		{"no build info", nil, "dev"},
+		{"tagged", "", info("v1.2.0", "vcs.revision", rev, "vcs.modified", "false"), "v1.2.0 (1778a19c0ffe)"},
+		{"tagged without vcs", "", info("v1.2.0"), "v1.2.0"},
+		{"pseudo-version", "", info("v0.0.0-20261201033950-1778a19c0ffe", "vcs.revision", rev), "v0.0.0-20261201033950-1778a19c0ffe"},
+		{"pseudo-version dirty", "", info("v0.0.0-20261201033950-1778a19c0ffe+dirty", "vcs.revision", rev, "vcs.modified", "true"), "v0.0.0-20261201033950-1778a19c0ffe+dirty"},
+		{"devel with revision", "", info("(devel)", "vcs.revision", rev, "vcs.modified", "false"), "dev (1778a19c0ffe)"},
+		{"devel modified", "", info("(devel)", "vcs.revision", rev, "vcs.modified", "true"), "dev (1778a19c0ffe, modified)"},
+		{"devel", "", info("(devel)"), "dev"},
+		{"empty", "", info(""), "dev"},
+		{"no build info", "", nil, "dev"},
+		{"stamped devel with revision", "0.1.0", info("(devel)", "vcs.revision", rev), "0.1.0 (1778a19c0ffe)"},
+		{"stamped pseudo-version dirty", "0.1.0", info("v0.0.0-20261201033950-1778a19c0ffe+dirty", "vcs.revision", rev, "vcs.modified", "true"), "0.1.0 (1778a19c0ffe, modified)"},
+		{"stamped tagged", "0.1.0", info("v1.2.0"), "0.1.0"},
+		{"stamped, no build info", "0.1.0", nil, "0.1.0"},
 	} {
-		if got := From(c.bi, ""); got != c.want {
-			t.Errorf("%s: From = %q, want %q", c.name, got, c.want)
-		}
-	}
-}
-
-// TestFromStamped: a stamped version (the release's, set by the linker)
-// takes the module version's place, the revision still appended when
-// recorded, even after a pseudo-version that named it.
-func TestFromStamped(t *testing.T) {
-	const rev = "1778a19c0ffee0123456789abcdef0123456789a"
-	for _, c := range []struct {
-		name string
-		bi   *debug.BuildInfo
-		want string
-	}{
-		{"devel with revision", info("(devel)", "vcs.revision", rev), "0.1.0 (1778a19c0ffe)"},
-		{"pseudo-version dirty", info("v0.0.0-20261201033950-1778a19c0ffe+dirty", "vcs.revision", rev, "vcs.modified", "true"), "0.1.0 (1778a19c0ffe, modified)"},
-		{"tagged", info("v1.2.0"), "0.1.0"},
-		{"no build info", nil, "0.1.0"},
-	} {
-		if got := From(c.bi, "0.1.0"); got != c.want {
+		if got := From(c.bi, c.stamp); got != c.want {
 			t.Errorf("%s: From = %q, want %q", c.name, got, c.want)
 		}
 	}
