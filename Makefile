@@ -22,7 +22,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 DEADCODE    := golang.org/x/tools/cmd/deadcode@v0.52.0
 
 .PHONY: all build cli install wasm test vet check demo bench bench-doc docs clean fuzz plugin test-plugin bench-plugin
-.PHONY: bench-recall recall-vault release test-mcp-clients
+.PHONY: bench-recall recall-vault release test-mcp-clients dist npm
 
 all: build
 
@@ -96,6 +96,26 @@ plugin: $(BIN) $(PLUGIN)/node_modules/.package-lock.json
 # .github/workflows/release.yml).
 release: plugin
 	$(GO) run ./host/cmd/pluginrelease -plugin $(PLUGIN) -out dist
+
+# The CLI's release archives: kessho for linux, darwin and windows on amd64
+# and arm64 (cross-compiled, CGO_ENABLED=0, -trimpath, DIST_VERSION
+# stamped: `kessho --version` prints it), as
+# dist/kessho_<version>_<os>_<arch>.tar.gz (.zip for windows) holding
+# kessho, README.md and LICENSE, and dist/SHA256SUMS; then
+# scripts/check-dist.sh checks every archive and runs the linux/amd64 one.
+# The version is the plugin manifest's (RATIONALE.md, "Why do the CLI's
+# archives carry the manifest's version?"). A few minutes: not in make test.
+DIST_VERSION ?= $(shell sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' manifest.json)
+dist: $(WASM)
+	GO=$(GO) bash scripts/dist.sh $(DIST_VERSION)
+
+# The npm packages (npm/): kessho, whose launcher runs the binary of the
+# platform package npm chose through its optionalDependencies, and
+# @kessho/<os>-<cpu>, filled with `make dist`'s builds, packed into
+# dist/npm/; then scripts/check-npm.sh installs the tarballs into a
+# temporary folder and runs them. Publishing is the release workflow's.
+npm: dist
+	NPM=$(NPM) bash scripts/npm.sh $(DIST_VERSION)
 
 # Every conformance case through the TypeScript host (Node and headless
 # Chromium, Debian's, installed when missing), conflicts, journal interop, forms.

@@ -12,6 +12,12 @@
 // version (go run, go test, -buildvcs=false) reports "dev", followed by
 // the revision when the toolchain recorded it: "dev (1778a19c0ffe,
 // modified)".
+//
+// The release archives `make dist` builds are stamped with the release's
+// version (the plugin manifest's) by the linker, -ldflags "-X
+// kessho/host/buildinfo.stamped=0.1.0": it takes the module version's
+// place, and the revision is still appended when recorded: "0.1.0
+// (1778a19c0ffe)".
 package buildinfo
 
 import (
@@ -48,21 +54,28 @@ func Dep(info *debug.BuildInfo, path string) string {
 	return "unknown"
 }
 
+// stamped is the release version the linker sets (-X, see the package
+// documentation); empty in every other build.
+var stamped string
+
 // Version returns the running binary's version (see the package
 // documentation).
 var Version = sync.OnceValue(func() string {
 	info, _ := debug.ReadBuildInfo()
-	return From(info)
+	return From(info, stamped)
 })
 
-// From returns the version that info describes; nil describes an
-// unversioned build.
-func From(info *debug.BuildInfo) string {
+// From returns the version that info describes, with stamp in place of the
+// module version when stamp is not empty; nil describes an unversioned
+// build.
+func From(info *debug.BuildInfo, stamp string) string {
 	if info == nil {
-		return "dev"
+		info = &debug.BuildInfo{}
 	}
 	version := info.Main.Version
-	if version == "" || version == "(devel)" {
+	if stamp != "" {
+		version = stamp
+	} else if version == "" || version == "(devel)" {
 		version = "dev"
 	}
 	var rev string

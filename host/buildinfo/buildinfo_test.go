@@ -46,27 +46,48 @@ func TestDep(t *testing.T) {
 // TestFrom covers every kind of build: a tagged module, a pseudo-version
 // (which names its revision already), a build from a work tree without a
 // module version (go run, go test, -buildvcs=false), with and without the
-// VCS revision, and a modified tree.
+// VCS revision, and a modified tree; and a release build's stamp (set by
+// the linker), which takes the module version's place, the revision still
+// appended when recorded, even after a pseudo-version that named it.
 func TestFrom(t *testing.T) {
 	const rev = "1778a19c0ffee0123456789abcdef0123456789a"
 	for _, c := range []struct {
-		name string
-		bi   *debug.BuildInfo
-		want string
+		name, stamp string
+		bi          *debug.BuildInfo
+		want        string
 	}{
-		{"tagged", info("v1.2.0", "vcs.revision", rev, "vcs.modified", "false"), "v1.2.0 (1778a19c0ffe)"},
-		{"tagged without vcs", info("v1.2.0"), "v1.2.0"},
-		{"pseudo-version", info("v0.0.0-20261201033950-1778a19c0ffe", "vcs.revision", rev), "v0.0.0-20261201033950-1778a19c0ffe"},
-		{"pseudo-version dirty", info("v0.0.0-20261201033950-1778a19c0ffe+dirty", "vcs.revision", rev, "vcs.modified", "true"), "v0.0.0-20261201033950-1778a19c0ffe+dirty"},
-		{"devel with revision", info("(devel)", "vcs.revision", rev, "vcs.modified", "false"), "dev (1778a19c0ffe)"},
-		{"devel modified", info("(devel)", "vcs.revision", rev, "vcs.modified", "true"), "dev (1778a19c0ffe, modified)"},
-		{"devel", info("(devel)"), "dev"},
-		{"empty", info(""), "dev"},
-		{"no build info", nil, "dev"},
+		{"tagged", "", info("v1.2.0", "vcs.revision", rev, "vcs.modified", "false"), "v1.2.0 (1778a19c0ffe)"},
+		{"tagged without vcs", "", info("v1.2.0"), "v1.2.0"},
+		{"pseudo-version", "", info("v0.0.0-20261201033950-1778a19c0ffe", "vcs.revision", rev), "v0.0.0-20261201033950-1778a19c0ffe"},
+		{"pseudo-version dirty", "", info("v0.0.0-20261201033950-1778a19c0ffe+dirty", "vcs.revision", rev, "vcs.modified", "true"), "v0.0.0-20261201033950-1778a19c0ffe+dirty"},
+		{"devel with revision", "", info("(devel)", "vcs.revision", rev, "vcs.modified", "false"), "dev (1778a19c0ffe)"},
+		{"devel modified", "", info("(devel)", "vcs.revision", rev, "vcs.modified", "true"), "dev (1778a19c0ffe, modified)"},
+		{"devel", "", info("(devel)"), "dev"},
+		{"empty", "", info(""), "dev"},
+		{"no build info", "", nil, "dev"},
+		{"stamped devel with revision", "0.1.0", info("(devel)", "vcs.revision", rev), "0.1.0 (1778a19c0ffe)"},
+		{"stamped pseudo-version dirty", "0.1.0", info("v0.0.0-20261201033950-1778a19c0ffe+dirty", "vcs.revision", rev, "vcs.modified", "true"), "0.1.0 (1778a19c0ffe, modified)"},
+		{"stamped tagged", "0.1.0", info("v1.2.0"), "0.1.0"},
+		{"stamped, no build info", "0.1.0", nil, "0.1.0"},
 	} {
-		if got := From(c.bi); got != c.want {
+		if got := From(c.bi, c.stamp); got != c.want {
 			t.Errorf("%s: From = %q, want %q", c.name, got, c.want)
 		}
+	}
+}
+
+// stampVar is the variable the release build stamps; scripts/dist.sh
+// must name the same (the linker ignores an -X of a name that does not
+// exist).
+const stampVar = "kessho/host/buildinfo.stamped"
+
+func TestDistStampsThisVariable(t *testing.T) {
+	b, err := os.ReadFile("../../scripts/dist.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "-X "+stampVar+"=") {
+		t.Errorf("scripts/dist.sh does not stamp %s (-X %s=VERSION)", stampVar, stampVar)
 	}
 }
 
@@ -79,7 +100,9 @@ func TestFrom(t *testing.T) {
 //   - from this source tree as it is, however the machine builds it (a
 //     git worktree, or GOFLAGS=-buildvcs=false, records no revision);
 //   - from a clone of its HEAD with VCS stamping on, as a user's go build
-//     or go install does: the version must then name HEAD's revision.
+//     or go install does: the version must then name HEAD's revision;
+//   - from this source tree again with the release's stamp (-ldflags -X,
+//     as `make dist` builds): the stamp, then any revision recorded.
 func TestBinaryVersion(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -95,11 +118,11 @@ func TestBinaryVersion(t *testing.T) {
 		t.Fatalf("git clone: %v\n%s", err, out)
 	}
 	for _, b := range []struct {
-		dir, buildvcs string
-		wantRev       bool
-	}{{root, "", false}, {clone, "-buildvcs=true", true}} {
+		dir, buildvcs, stamp string
+		wantRev              bool
+	}{{root, "", "", false}, {clone, "-buildvcs=true", "", true}, {root, "", "9.8.7", false}} {
 		bin := filepath.Join(t.TempDir(), "kessho")
-		build := exec.Command("go", "build", "-o", bin, "./host/cmd/kessho")
+		build := exec.Command("go", "build", "-ldflags=-X "+stampVar+"="+b.stamp, "-o", bin, "./host/cmd/kessho")
 		build.Dir = b.dir
 		if b.buildvcs != "" {
 			build.Env = append(os.Environ(), "GOFLAGS="+b.buildvcs)
@@ -111,9 +134,12 @@ func TestBinaryVersion(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := From(recorded)
+		want := From(recorded, b.stamp)
 		if b.wantRev && !strings.Contains(want, short) {
 			t.Fatalf("a build of HEAD records version %q, without HEAD's revision %s", want, short)
+		}
+		if b.stamp != "" && want != b.stamp && !strings.HasPrefix(want, b.stamp+" (") {
+			t.Fatalf("a build stamped %s says %q", b.stamp, want)
 		}
 		for what, got := range reported(t, bin) {
 			if got != want {
