@@ -21,7 +21,7 @@ import { ObsidianVault } from "../../src/obsidian/vault-port";
 import { diffTrees } from "../cases";
 import { App } from "../fake/obsidian";
 import { caseNamed, notes } from "../host/helpers";
-import { repoDir } from "../node";
+import { repoDir, until } from "../node";
 
 // The engine's timers are the window's, as in Obsidian; under Node the global object stands for it.
 (globalThis as unknown as { window: typeof globalThis }).window ??= globalThis;
@@ -190,12 +190,6 @@ function engine(workers: CoreWorker[], more: Partial<RemoteOptions> = {}): { eng
     ...more,
   });
   return { eng, spawned };
-}
-
-/** until waits for ok to hold (failing after 2 minutes: a hang, however loaded the machine). */
-async function until(ok: () => boolean, what: string): Promise<void> {
-  for (const end = Date.now() + 120_000; !ok() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 10));
-  assert.ok(ok(), `still not: ${what}`);
 }
 
 describe("RemoteEngine", () => {
