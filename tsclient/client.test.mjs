@@ -34,6 +34,11 @@ const served = JSON.parse(readFileSync(join(data, "tools.json"), "utf8"));
 // the day, and the sandbox only, so that the first call waits for it.
 const dayArgs = ["--now", "2026-11-30T10:15:00+01:00", "--tz", "Europe/Paris"];
 const clientArgs = [...dayArgs, "--engine", "wasm"];
+// patient is every request's options: the SDK's 60 s default is no bound
+// for a call that waits for the module to compile on a loaded machine;
+// 10 minutes only stop a hang. hang is each test's own bound.
+const patient = { timeout: 10 * 60_000 };
+const hang = { timeout: 20 * 60_000 };
 
 // temp makes a temporary folder, removed when the test ends.
 function temp(t, prefix) {
@@ -71,7 +76,7 @@ async function exercise(client, dir) {
   const cancelled = client.callTool(
     { name: "mem_update_phase", arguments: { slug: "alpha", phase: "cancelled" } },
     undefined,
-    { signal: abort.signal, onprogress: (p) => { notes.push(p); firstNote(); } },
+    { ...patient, signal: abort.signal, onprogress: (p) => { notes.push(p); firstNote(); } },
   );
   await noted;
   assert.match(notes[0].message, /engine/, "the first progress notification is about the engine's start");
@@ -79,7 +84,7 @@ async function exercise(client, dir) {
   await assert.rejects(cancelled, "the cancelled call rejects");
 
   // Tools: every one, annotations and output schema as tools.json says.
-  const { tools } = await client.listTools();
+  const { tools } = await client.listTools(undefined, patient);
   assert.deepEqual(tools.map((t) => t.name).sort(), Object.keys(served).sort());
   const ajv = new Ajv({ strict: false, allErrors: true });
   const validators = {};
@@ -92,7 +97,7 @@ async function exercise(client, dir) {
   // Every tool called, structuredContent valid against its outputSchema.
   const called = new Set();
   for (const [i, c] of calls.entries()) {
-    const res = await client.callTool({ name: c.tool, arguments: c.args });
+    const res = await client.callTool({ name: c.tool, arguments: c.args }, undefined, patient);
     const text = res.content[0].text;
     assert.equal(res.isError ?? false, false, `call ${i}, ${c.tool}: refused: ${text}`);
     const validate = validators[c.tool];
@@ -106,16 +111,16 @@ async function exercise(client, dir) {
   assert.deepEqual([...called].sort(), Object.keys(served).sort(), "calls.json calls every tool");
 
   // Prompts, resources and templates.
-  const { prompts } = await client.listPrompts();
+  const { prompts } = await client.listPrompts(undefined, patient);
   assert.deepEqual(prompts.map((p) => p.name).sort(), ["archive-session", "start-session"]);
-  const prompt = await client.getPrompt({ name: "start-session", arguments: { slug: "alpha" } });
+  const prompt = await client.getPrompt({ name: "start-session", arguments: { slug: "alpha" } }, patient);
   assert.match(prompt.messages[0].content.text, /Building the first version\./);
-  const { resourceTemplates } = await client.listResourceTemplates();
+  const { resourceTemplates } = await client.listResourceTemplates(undefined, patient);
   assert.equal(resourceTemplates.length, 6);
-  const { resources } = await client.listResources();
+  const { resources } = await client.listResources(undefined, patient);
   const uri = "kessho://project/alpha/context";
   assert.ok(resources.some((r) => r.uri === uri), `resources/list lists ${uri}`);
-  const read = await client.readResource({ uri });
+  const read = await client.readResource({ uri }, patient);
   assert.deepEqual(read.contents, [{ uri, mimeType: "text/markdown", text: contextOf(dir) }]);
 }
 
@@ -123,7 +128,7 @@ function newClient() {
   return new Client({ name: "ts-client-test", version: "1" });
 }
 
-test("stdio", { timeout: 120_000 }, async (t) => {
+test("stdio", hang, async (t) => {
   assert.ok(bin, "KESSHO_BIN names the kessho binary (make test-mcp-clients sets it)");
   const dir = vaultCopy(t);
   const transport = new StdioClientTransport({
@@ -133,7 +138,7 @@ test("stdio", { timeout: 120_000 }, async (t) => {
     stderr: "ignore",
   });
   const client = newClient();
-  await client.connect(transport);
+  await client.connect(transport, patient);
   t.after(() => client.close());
   await exercise(client, dir);
 });
@@ -156,7 +161,7 @@ async function serve(t, dir, token) {
   throw new Error("kessho mcp --http never said where it serves");
 }
 
-test("streamable HTTP, the client's newest protocol", { timeout: 120_000 }, async (t) => {
+test("streamable HTTP, the client's newest protocol", hang, async (t) => {
   assert.ok(bin, "KESSHO_BIN names the kessho binary (make test-mcp-clients sets it)");
   const dir = vaultCopy(t);
   const url = await serve(t, dir, "s3cret");
@@ -164,7 +169,7 @@ test("streamable HTTP, the client's newest protocol", { timeout: 120_000 }, asyn
     requestInit: { headers: { Authorization: "Bearer s3cret" } },
   });
   const client = newClient();
-  await client.connect(transport);
+  await client.connect(transport, patient);
   t.after(() => client.close());
   assert.equal(transport.protocolVersion, LATEST_PROTOCOL_VERSION, "the client negotiated its newest revision");
   assert.ok(transport.sessionId, "a client of that revision gets a session");

@@ -139,6 +139,7 @@ func TestDeadlineSharedAcrossRounds(t *testing.T) {
 			s := &stubEngine{inner: eng}
 			start := time.Now()
 			out, err := call.Run(context.Background(), v, s, "mem_archive", json.RawMessage(archiveArgs), call.Options{Now: deadlineNow})
+			end := time.Now()
 			if err != nil || !out.OK {
 				t.Fatalf("answer %s, %v; want ok", out.Answer, err)
 			}
@@ -146,8 +147,9 @@ func TestDeadlineSharedAcrossRounds(t *testing.T) {
 				t.Fatalf("the call took %d rounds; the test needs 2 or more", len(s.rounds))
 			}
 			for i, d := range s.rounds {
-				if d.IsZero() || d.Before(start) || d.After(start.Add(call.DefaultTimeout+time.Second)) {
-					t.Errorf("round %d had deadline %v; want about %v after %v", i+1, d, call.DefaultTimeout, start)
+				// Made while the call ran, however long it took to start.
+				if d.IsZero() || d.Before(start.Add(call.DefaultTimeout)) || d.After(end.Add(call.DefaultTimeout)) {
+					t.Errorf("round %d had deadline %v; want %v after a time between %v and %v", i+1, d, call.DefaultTimeout, start, end)
 				}
 				if !d.Equal(s.rounds[0]) {
 					t.Errorf("round %d had deadline %v, round 1 %v: each round got its own", i+1, d, s.rounds[0])
@@ -160,7 +162,11 @@ func TestDeadlineSharedAcrossRounds(t *testing.T) {
 // TestDeadlineSpansRounds: an engine that takes 60% of the deadline each
 // round (and cannot be interrupted, like the native engine) makes the
 // call fail on its second round, with LIMIT_EXCEEDED and nothing written,
-// whether the deadline is the call's option or its context's.
+// whether the deadline is the call's option or its context's. The first
+// round ends once 60% of the time has gone, however much went before it;
+// on a loaded machine the rest of it may go before the second round
+// starts, and the call then stops before that round: never after it, as
+// it would with a deadline for each round.
 func TestDeadlineSpansRounds(t *testing.T) {
 	const limit = time.Second
 	for name, eng := range enginetest.Both(t) {
@@ -168,7 +174,11 @@ func TestDeadlineSpansRounds(t *testing.T) {
 			t.Run(name+"/"+how, func(t *testing.T) {
 				dir, v := newVault(t, deadlineVault)
 				s := &stubEngine{inner: eng, before: func(ctx context.Context, round int, req []byte) ([]byte, error) {
-					time.Sleep(limit * 6 / 10)
+					if d, ok := ctx.Deadline(); ok && round == 1 {
+						time.Sleep(time.Until(d) - limit*4/10)
+					} else {
+						time.Sleep(limit * 6 / 10)
+					}
 					return nil, nil
 				}}
 				ctx, opts := context.Background(), call.Options{Now: deadlineNow}
@@ -189,8 +199,8 @@ func TestDeadlineSpansRounds(t *testing.T) {
 				if ms := fmt.Sprintf(`"timeout_ms":%d`, limit.Milliseconds()); how == "option" && !bytes.Contains(out.Answer, []byte(ms)) {
 					t.Errorf("answer %s does not name the deadline", out.Answer)
 				}
-				if len(s.rounds) != 2 {
-					t.Errorf("the engine ran %d rounds; want 2", len(s.rounds))
+				if len(s.rounds) > 2 {
+					t.Errorf("the engine ran %d rounds; want 2 at most", len(s.rounds))
 				}
 				unchanged(t, dir, deadlineVault)
 			})

@@ -345,15 +345,16 @@ func TestDeadlineDiscardsInstance(t *testing.T) {
 			ctx := context.Background()
 			w := testWasm(t, WasmOptions{PoolSize: 1, Interrupt: interrupt})
 			slow := slowRequest()
-			start := time.Now()
 			short, cancel := context.WithTimeout(ctx, 5*time.Millisecond)
 			defer cancel()
 			_, err := w.Call(short, slow)
+			// The slow request takes seconds: an error means it was stopped
+			// (interrupt) or left to run aside, not waited for.
 			if !errors.Is(err, context.DeadlineExceeded) {
 				t.Fatalf("Call(slow request) error = %v; want context.DeadlineExceeded", err)
 			}
-			if d := time.Since(start); d > time.Second {
-				t.Errorf("the call returned %v after its deadline", d)
+			if n := running(w); !interrupt && n != 1 {
+				t.Errorf("%d calls running aside when Call returned at its deadline; want the slow one", n)
 			}
 			if n := len(w.idle); n != 0 {
 				t.Fatalf("%d idle instances after a timeout; want the failed one discarded", n)
@@ -374,16 +375,21 @@ func TestDeadlineDiscardsInstance(t *testing.T) {
 func waitBackground(t *testing.T, w *Wasm) {
 	t.Helper()
 	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
-		w.mu.Lock()
-		n := w.background
-		w.mu.Unlock()
+		n := running(w)
 		if n == 0 {
 			return
 		}
-		if time.Since(start) > time.Minute {
-			t.Fatalf("%d calls still running a minute after their deadline", n)
+		if time.Since(start) > 5*time.Minute {
+			t.Fatalf("%d calls still running 5 minutes after their deadline", n)
 		}
 	}
+}
+
+// running is the number of calls still running after their Call returned.
+func running(w *Wasm) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.background
 }
 
 func TestGuard(t *testing.T) {
@@ -544,15 +550,19 @@ func TestCloseStopsCalls(t *testing.T) {
 				done <- err
 			}()
 			time.Sleep(20 * time.Millisecond)
-			start := time.Now()
 			if err := w.Close(context.Background()); err != nil {
 				t.Fatal(err)
 			}
-			if d := time.Since(start); d > time.Second {
-				t.Errorf("Close took %v", d)
+			// The slow request takes seconds: Close stopped it (interrupt)
+			// or left it to run aside, and did not wait for it (when the
+			// call had started before Close, which a loaded machine may
+			// not have done).
+			n := running(w)
+			if err := <-done; !errors.Is(err, ErrClosed) {
+				t.Errorf("Call during Close: error = %v; want ErrClosed", err)
 			}
-			if err := <-done; err != nil && !errors.Is(err, ErrClosed) {
-				t.Errorf("Call during Close: error = %v; want ErrClosed or none", err)
+			if interrupt && n != 0 || n > 1 {
+				t.Errorf("%d calls running aside after Close", n)
 			}
 			waitBackground(t, w)
 		})

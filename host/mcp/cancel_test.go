@@ -88,7 +88,7 @@ func TestCancel(t *testing.T) {
 	}()
 	select {
 	case <-eng.entered:
-	case <-time.After(5 * time.Second):
+	case <-time.After(hang):
 		t.Fatal("the engine never reached its second round")
 	}
 	cancel()
@@ -100,7 +100,7 @@ func TestCancel(t *testing.T) {
 		if r.Result != nil || r.Error == nil || !strings.Contains(r.Error.Error(), "cancel") {
 			t.Errorf("the server answered the cancelled call: result %s, error %v; want no result", r.Result, r.Error)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(hang):
 		t.Fatal("the server never ended the cancelled call")
 	}
 	if after := contextOf(t, dir, "alpha"); after != before {

@@ -162,7 +162,7 @@ func exercise(t *testing.T, cs *sdk.ClientSession, dir string, log *progressLog)
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("the cancelled call returned %v; want context.Canceled", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(hang):
 		t.Fatal("the cancelled call did not end")
 	}
 

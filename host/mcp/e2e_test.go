@@ -14,7 +14,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -83,7 +82,7 @@ func (l testLog) Write(p []byte) (int, error) {
 // stdioSession starts `kessho mcp` on dir and connects a client to it.
 func stdioSession(t testing.TB, dir string, args ...string) *sdk.ClientSession {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), hang)
 	defer cancel()
 	cmd := kesshoCmd(t, dir, args...)
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).

@@ -17,6 +17,11 @@ import (
 	"kessho/host/vaultfs"
 )
 
+// hang bounds a wait in a test: a thing that has not happened after it
+// never will. It bounds a hang, not how long a thing may take: a loaded
+// machine may take seconds where an idle one takes a millisecond.
+const hang = 2 * time.Minute
+
 // fixedNow is the time of every call in tests that fix it.
 var fixedNow = time.Date(2026, 11, 30, 10, 15, 0, 0, time.FixedZone("CET", 3600))
 

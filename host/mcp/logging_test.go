@@ -54,7 +54,7 @@ func TestLogWarnings(t *testing.T) {
 		if m.Level != "warning" || m.Logger != "kessho" || !strings.Contains(text, "mem_read_history") || !strings.Contains(text, "history.md") {
 			t.Errorf("log message %+v; want a warning from kessho naming the tool and history.md", m)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(hang):
 		t.Fatal("no log message for the tool's warning")
 	}
 	// A level above warning silences them.
@@ -114,7 +114,7 @@ func TestLogRecovered(t *testing.T) {
 			!strings.Contains(text, `"files":["10-episodes/projects/alpha/a.md","10-episodes/projects/alpha/b.md"]`) || !strings.Contains(text, "interrupted") {
 			t.Errorf("log message %+v %s; want a warning from kessho naming the tool, the journal and both files", m, text)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(hang):
 		t.Fatal("no log message for the recovered journal")
 	}
 	for _, f := range []string{"a.md", "b.md"} {

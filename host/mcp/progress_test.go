@@ -66,7 +66,7 @@ func TestProgressColdStart(t *testing.T) {
 	// The first notification comes while the engine is still starting.
 	select {
 	case <-log.seen:
-	case <-time.After(5 * time.Second):
+	case <-time.After(hang):
 		t.Fatal("no progress notification while the call waits for the engine")
 	}
 	if n := log.all(); len(n) != 1 || !strings.Contains(n[0].Message, "engine") {
@@ -165,7 +165,7 @@ func waitNotes(t testing.TB, log *progressLog, n int) []*sdk.ProgressNotificatio
 		}
 		select {
 		case <-log.seen:
-		case <-time.After(5 * time.Second):
+		case <-time.After(hang):
 			t.Fatalf("got %d progress notifications; want %d: %+v", len(log.all()), n, log.all())
 		}
 	}

@@ -250,7 +250,7 @@ func TestResourceNotifications(t *testing.T) {
 			if got != want {
 				t.Errorf("%s: updated %s; want %s", what, got, want)
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(hang):
 			t.Fatalf("%s: no resources/updated for %s", what, want)
 		}
 	}
@@ -269,7 +269,7 @@ func TestResourceNotifications(t *testing.T) {
 	writeFile(t, dir, "10-episodes/projects/alpha/archives/2026-11-29-08h00-alpha-hand.md", "x\n")
 	select {
 	case <-listChanged:
-	case <-time.After(10 * time.Second):
+	case <-time.After(hang):
 		t.Fatal("no resources/list_changed for an archive added by hand")
 	}
 	select {

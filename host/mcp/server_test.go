@@ -230,7 +230,7 @@ func TestInitializeDoesNotWaitForEngine(t *testing.T) {
 	})
 	defer eng.Close(context.Background())
 
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), hang)
 	defer cancel()
 	cs := connect(t, mcp.NewServer(openVault(t, dir), eng, mcp.Options{}))
 	if _, err := cs.ListTools(ctx, nil); err != nil {

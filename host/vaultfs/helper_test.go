@@ -62,7 +62,7 @@ func helperMain(mode string) int {
 	if err != nil {
 		return fail(err)
 	}
-	v.LockWait = 20 * time.Second
+	v.LockWait = 5 * time.Minute
 	if at, _ := strconv.Atoi(os.Getenv(crashAtEnv)); at > 0 {
 		n := 0
 		crashHook = func(string) {
@@ -148,8 +148,8 @@ func waitLine(t *testing.T, r *bufio.Reader) string {
 	select {
 	case s := <-ch:
 		return s
-	case <-time.After(20 * time.Second):
-		t.Fatal("the helper process said nothing for 20s")
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the helper process said nothing for 2 minutes")
 		return ""
 	}
 }

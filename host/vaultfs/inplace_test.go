@@ -61,7 +61,7 @@ func TestInPlaceSaveStartsDuringTheSwap(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Wait until the editor's open is held by Kessho's lease.
-		for deadline := time.Now().Add(10 * time.Second); ; {
+		for deadline := time.Now().Add(2 * time.Minute); ; {
 			if b, _ := os.ReadFile("/proc/locks"); strings.Contains(string(b), "BREAKING") {
 				return
 			}

@@ -5,6 +5,7 @@ package vaultfs
 import (
 	"bufio"
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,7 +25,7 @@ func TestLockGoroutines(t *testing.T) {
 	// Another Vault on the same folder, as a second server in the
 	// process would open it.
 	v2 := openVault(t, dir)
-	v2.LockWait = 5 * time.Second
+	v2.LockWait = time.Hour
 	got := make(chan time.Time, 1)
 	go func() {
 		l2, err := v2.Lock(context.Background())
@@ -64,20 +65,21 @@ func TestLockWaitBound(t *testing.T) {
 	start := time.Now()
 	_, err := v2.Lock(context.Background())
 	wantCode(t, err, fault.VaultLocked)
-	if d := time.Since(start); d < 100*time.Millisecond || d > 2*time.Second {
-		t.Errorf("VAULT_LOCKED after %v; want after about 100ms", d)
+	if d := time.Since(start); d < 100*time.Millisecond {
+		t.Errorf("VAULT_LOCKED after %v; want after 100ms", d)
+	}
+	var f *fault.Error
+	if errors.As(err, &f) && f.Details["waited_ms"] != int64(100) {
+		t.Errorf("VAULT_LOCKED details %v; want waited_ms 100", f.Details)
 	}
 
-	// A done context ends the wait too.
-	v2.LockWait = time.Minute
+	// A done context ends the wait too: with an hour to wait, only the
+	// context can end it before the test's own timeout.
+	v2.LockWait = time.Hour
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	start = time.Now()
 	_, err = v2.Lock(ctx)
 	wantCode(t, err, fault.VaultLocked)
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("Lock ignored its context for %v", d)
-	}
 }
 
 func TestLockProcesses(t *testing.T) {
@@ -105,7 +107,7 @@ func TestLockProcesses(t *testing.T) {
 	wantCode(t, err, fault.VaultLocked)
 
 	// The helper lets go after a while; this Lock waits for it.
-	v.LockWait = 10 * time.Second
+	v.LockWait = time.Hour
 	go func() {
 		time.Sleep(200 * time.Millisecond)
 		stdin.Close()
@@ -133,7 +135,7 @@ func TestLockProcesses(t *testing.T) {
 	waitLine(t, bufio.NewReader(stdout))
 	cmd.Process.Kill()
 	cmd.Wait()
-	v.LockWait = time.Second
+	v.LockWait = time.Hour
 	l, err = v.Lock(context.Background())
 	if err != nil {
 		t.Fatalf("Lock after the holder died: %v", err)
@@ -228,7 +230,7 @@ func TestLockFairness(t *testing.T) {
 		if err != nil {
 			t.Errorf("helper: %v", err)
 		}
-	case <-time.After(15 * time.Second):
+	case <-time.After(5 * time.Minute):
 		t.Error("the other process never got the lock while this one kept taking it")
 		cmd.Process.Kill()
 		<-done

@@ -1,4 +1,5 @@
-// Node-only helpers for tests: where things are, reading cases from disk.
+// Node-only helpers for tests: where things are, reading cases from disk,
+// waiting for a thing to happen.
 
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,4 +20,15 @@ export function loadCases(): Case[] {
     .filter((n) => n.endsWith(".txtar"))
     .sort()
     .map((n) => parseCase(n.slice(0, -6), readFileSync(join(casesDir, n), "utf8")));
+}
+
+/**
+ * until waits for cond to hold, looking every 10 ms. It fails after two
+ * minutes: a bound on a hang, not on how long the thing may take (a loaded
+ * machine may take seconds where an idle one takes a millisecond).
+ */
+export async function until(cond: () => boolean, what: string): Promise<void> {
+  for (const end = Date.now() + 120_000; !cond(); await new Promise((r) => setTimeout(r, 10))) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+  }
 }

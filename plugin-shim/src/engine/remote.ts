@@ -43,7 +43,22 @@ export interface RemoteOptions {
    * when the replacement of a stopped worker starts. Default: at once.
    */
   idle?: (f: () => void) => void;
+  /** clock is the time limits' time and timers: performance.now and the window's timers unless given (tests). */
+  clock?: Clock;
 }
+
+/** Clock is what a RemoteEngine reads the time from and sets its timers with. */
+export interface Clock {
+  now(): number;
+  setTimeout(f: () => void, ms: number): number;
+  clearTimeout(id: number): void;
+}
+
+const windowClock: Clock = {
+  now: () => performance.now(),
+  setTimeout: (f, ms) => window.setTimeout(f, ms),
+  clearTimeout: (id) => window.clearTimeout(id),
+};
 
 type Answer = Extract<FromWorker, { kind: "answer" }>;
 
@@ -90,13 +105,17 @@ export class RemoteEngine implements Engine, HostCore {
   private useFallback = false;
   private queue: Promise<unknown> = Promise.resolve();
   private nextId = 1;
-  /** The running call's deadline (performance.now() time) and its length in ms, or null outside a call (within). */
+  /** The running call's deadline (the clock's time) and its length in ms, or null outside a call (within). */
   private callEnds: number | null = null;
   private callMs = 0;
   /** The running call passed its deadline and its worker was stopped: its later requests stop nothing more. */
   private callStopped = false;
 
-  constructor(private opts: RemoteOptions) {}
+  private clock: Clock;
+
+  constructor(private opts: RemoteOptions) {
+    this.clock = opts.clock ?? windowClock;
+  }
 
   /** call runs one request through core.Handle; requests are queued and run one at a time. */
   async call(request: string): Promise<string> {
@@ -135,7 +154,7 @@ export class RemoteEngine implements Engine, HostCore {
     const outer = this.callEnds;
     if (outer === null) {
       this.callMs = this.opts.deadlineMs();
-      this.callEnds = performance.now() + this.callMs;
+      this.callEnds = this.clock.now() + this.callMs;
       this.callStopped = false;
     }
     try {
@@ -151,7 +170,7 @@ export class RemoteEngine implements Engine, HostCore {
    * already stopped stays stopped; outside a call it does nothing.
    */
   renew(): void {
-    if (this.callEnds !== null && !this.callStopped) this.callEnds = performance.now() + this.callMs;
+    if (this.callEnds !== null && !this.callStopped) this.callEnds = this.clock.now() + this.callMs;
   }
 
   /** warm starts a worker and waits until its module is compiled and an instance started. */
@@ -267,19 +286,19 @@ export class RemoteEngine implements Engine, HostCore {
   private async send(msg: (id: number) => ToWorker): Promise<Answer> {
     this.stopped = false;
     // The call is past its deadline (its time went on the UI thread, or a request was stopped): refused at once.
-    if (this.callEnds !== null && this.callEnds <= performance.now()) throw this.stopCall();
+    if (this.callEnds !== null && this.callEnds <= this.clock.now()) throw this.stopCall();
     const cold = this.live === null || !this.live.isReady;
     if (cold) this.coldRequests++;
-    const waitFrom = performance.now();
+    const waitFrom = this.clock.now();
     const live = await this.ready();
     // A call's time counts once its worker is ready: a first compile (slow on a phone) is no timeout.
-    if (cold && this.callEnds !== null) this.callEnds += performance.now() - waitFrom;
+    if (cold && this.callEnds !== null) this.callEnds += this.clock.now() - waitFrom;
     const id = this.nextId++;
     const full = this.callEnds === null ? this.opts.deadlineMs() : this.callMs;
-    const ms = this.callEnds === null ? full : this.callEnds - performance.now();
+    const ms = this.callEnds === null ? full : this.callEnds - this.clock.now();
     if (ms <= 0) throw this.stopCall();
     const a = await new Promise<Answer>((resolve, reject) => {
-      const timer = window.setTimeout(() => {
+      const timer = this.clock.setTimeout(() => {
         this.overdue++;
         if (this.callEnds !== null) this.callStopped = true;
         this.end(live);
@@ -288,12 +307,12 @@ export class RemoteEngine implements Engine, HostCore {
       }, ms);
       live.reply = (m) => {
         if (m instanceof Error) {
-          window.clearTimeout(timer);
+          this.clock.clearTimeout(timer);
           reject(m);
           return;
         }
         if (m.id !== id) return;
-        window.clearTimeout(timer);
+        this.clock.clearTimeout(timer);
         live.reply = null;
         resolve(m);
       };

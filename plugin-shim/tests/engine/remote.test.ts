@@ -13,7 +13,7 @@ import { compress, init } from "@bokuweb/zstd-wasm";
 import type { App as ObsidianApp } from "obsidian";
 import { pack } from "../../scripts/pack.mjs";
 import type { CoreWorker, FromWorker, LoadMessage, ToWorker } from "../../src/engine/protocol";
-import { loadPiece, memoryBound, RemoteEngine, type RemoteOptions } from "../../src/engine/remote";
+import { type Clock, loadPiece, memoryBound, RemoteEngine, type RemoteOptions } from "../../src/engine/remote";
 import { InThread } from "../../src/engine/serve";
 import { call } from "../../src/host/call";
 import { Host } from "../../src/host/service";
@@ -21,7 +21,7 @@ import { ObsidianVault } from "../../src/obsidian/vault-port";
 import { diffTrees } from "../cases";
 import { App } from "../fake/obsidian";
 import { caseNamed, notes } from "../host/helpers";
-import { repoDir } from "../node";
+import { repoDir, until } from "../node";
 
 // The engine's timers are the window's, as in Obsidian; under Node the global object stands for it.
 (globalThis as unknown as { window: typeof globalThis }).window ??= globalThis;
@@ -77,7 +77,44 @@ class Relay implements CoreWorker {
   }
 }
 
-/** Slow is the in-thread worker, each of whose answers comes ms after its request: a core whose every step is slow, none past a deadline alone. */
+/**
+ * FakeClock is the engine's clock in the tests of its time limits: its
+ * time passes only when advance says, so that what runs past a limit does
+ * not depend on how busy the machine is.
+ */
+class FakeClock implements Clock {
+  private t = 0;
+  private next = 1;
+  private timers = new Map<number, { at: number; f: () => void }>();
+
+  now(): number {
+    return this.t;
+  }
+
+  setTimeout(f: () => void, ms: number): number {
+    this.timers.set(this.next, { at: this.t + ms, f });
+    return this.next++;
+  }
+
+  clearTimeout(id: number): void {
+    this.timers.delete(id);
+  }
+
+  /** advance moves the time on by ms, running the timers due meanwhile, earliest first, each at its time. */
+  advance(ms: number): void {
+    const end = this.t + ms;
+    for (;;) {
+      const [id, due] = [...this.timers].filter(([, x]) => x.at <= end).sort((a, b) => a[1].at - b[1].at)[0] ?? [];
+      if (id === undefined || due === undefined) break;
+      this.timers.delete(id);
+      this.t = Math.max(this.t, due.at);
+      due.f();
+    }
+    this.t = end;
+  }
+}
+
+/** Slow is the in-thread worker, each of whose answers comes ms after its request on clock: a core whose every step is slow, none past a deadline alone. */
 class Slow implements CoreWorker {
   onmessage: ((ev: { data: FromWorker }) => void) | null = null;
   terminated = false;
@@ -85,17 +122,21 @@ class Slow implements CoreWorker {
   answered = 0;
   private inner = new InThread();
 
-  constructor(private ms: number) {
+  constructor(
+    private ms: number,
+    clock: FakeClock,
+  ) {
     this.inner.onmessage = (ev) => {
       if (ev.data.kind !== "answer") {
         this.onmessage?.(ev);
         return;
       }
       setTimeout(() => {
+        clock.advance(this.ms);
         if (this.terminated) return;
         this.answered++;
         this.onmessage?.(ev);
-      }, this.ms);
+      }, 0);
     };
   }
 
@@ -151,12 +192,6 @@ function engine(workers: CoreWorker[], more: Partial<RemoteOptions> = {}): { eng
   return { eng, spawned };
 }
 
-/** until waits (at most 10 s) for ok to hold. */
-async function until(ok: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1000 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
-  assert.ok(ok(), `still not: ${what}`);
-}
-
 describe("RemoteEngine", () => {
   test("calls and host requests go to the worker, which counts them; one worker serves them all", async () => {
     const { eng } = engine([]);
@@ -196,14 +231,17 @@ describe("RemoteEngine", () => {
     const c = caseNamed("phase-block-to-scalar");
     const app = new App();
     app.vault.reset(c.vault);
-    // Every round of the call answers, except the last one (the one with the plan).
+    // Every round of the call answers at once, except the last one (the one with the plan): the call's time runs out meanwhile.
     const rounds: string[] = [];
+    const clock = new FakeClock();
     const slow = new Relay((msg) => {
       if (msg.kind !== "round") return false;
       rounds.push(msg.round.tail);
-      return msg.round.tail.includes('"files"');
+      const last = msg.round.tail.includes('"files"');
+      if (last) setTimeout(() => clock.advance(200), 0);
+      return last;
     });
-    const { eng } = engine([slow], { deadlineMs: () => 200 });
+    const { eng } = engine([slow], { deadlineMs: () => 200, clock });
     const port = new ObsidianVault(app as unknown as ObsidianApp);
     await assert.rejects(call(port, eng, c.tool, c.args, { now: c.now, tz: c.tz, lang: c.lang }), /over 200 ms/);
     assert.ok(rounds.length >= 2, "the call got as far as its last round");
@@ -218,18 +256,15 @@ describe("RemoteEngine", () => {
     const c = caseNamed("phase-block-to-scalar");
     const app = new App();
     app.vault.reset(c.vault);
-    const slow = new Slow(90);
-    const { eng, spawned } = engine([slow], { deadlineMs: () => 250 });
+    const clock = new FakeClock();
+    const slow = new Slow(90, clock);
+    const { eng, spawned } = engine([slow], { deadlineMs: () => 250, clock });
     await eng.warm();
     const port = new ObsidianVault(app as unknown as ObsidianApp);
     const opts = { now: c.now, tz: c.tz, lang: c.lang };
-    const t = performance.now();
     await assert.rejects(call(port, eng, c.tool, c.args, opts), /^Error: over 250 ms$/);
-    const took = performance.now() - t;
-    assert.ok(slow.answered >= 2, `${slow.answered} steps answered, each in 90 ms, before the deadline`);
-    assert.ok(slow.answered < 4, `the call did not get to its end: ${slow.answered} steps answered`);
-    // In-thread, the module's own work delays the timer: no tighter bound than "at the deadline or after".
-    assert.ok(took >= 250, `stopped at the deadline: ${took.toFixed(0)} ms`);
+    // The call's four steps each take 90 ms: two answered (at 90 and 180 ms), the third stopped at 250.
+    assert.equal(slow.answered, 2, `${slow.answered} steps answered, each in 90 ms, before the deadline`);
     assert.equal(slow.terminated, true, "the worker running at the deadline is stopped");
     assert.equal(eng.overdue, 1);
     assert.equal(spawned.length, 2, "and replaced at once");
@@ -246,10 +281,11 @@ describe("RemoteEngine", () => {
     const c = caseNamed("phase-block-to-scalar");
     const app = new App();
     app.vault.reset(c.vault);
-    const { eng, spawned } = engine([], { deadlineMs: () => 100 });
+    const clock = new FakeClock();
+    const { eng, spawned } = engine([], { deadlineMs: () => 100, clock });
     await eng.warm();
-    // The vault answers each read 60 ms later (a slow disk): the rounds are quick, the reads between them are not.
-    app.vault.io = () => new Promise((r) => setTimeout(r, 60));
+    // The vault answers each read 60 ms later (a slow disk): the rounds take no time, the reads between them do.
+    app.vault.io = async () => clock.advance(60);
     const port = new ObsidianVault(app as unknown as ObsidianApp);
     await assert.rejects(call(port, eng, c.tool, c.args, { now: c.now, tz: c.tz, lang: c.lang }), /^Error: over 100 ms$/);
     assert.equal(eng.overdue, 1);
@@ -334,14 +370,13 @@ describe("RemoteEngine", () => {
     const whole = await call(port, engine([]).eng, "mem_search", args, opts);
     assert.match(whole.answer, /^\{"ok":true/);
     app.vault.reset(notes(60));
-    const slow = new Slow(150);
-    const { eng } = engine([slow], { deadlineMs: () => 1000 });
+    const clock = new FakeClock();
+    const slow = new Slow(150, clock);
+    const { eng } = engine([slow], { deadlineMs: () => 1000, clock });
     await eng.warm();
-    const t = performance.now();
     const out = await call(port, eng, "mem_search", args, opts);
-    const took = performance.now() - t;
     assert.equal(out.answer, whole.answer);
-    assert.ok(took > 1000, `the build took longer than the limit (${took.toFixed(0)} ms, ${slow.answered} requests)`);
+    assert.ok(clock.now() > 1000, `the build took longer than the limit (${clock.now()} ms, ${slow.answered} requests)`);
     assert.equal(eng.overdue, 0, "and was not stopped");
     assert.equal(slow.terminated, false);
   });

@@ -5,18 +5,10 @@ import assert from "node:assert/strict";
 import { beforeEach, describe, test } from "node:test";
 import { App, ButtonComponent, Menu, Modal, Notice, setLanguage, Setting, TFile, type TextComponent } from "../fake/obsidian";
 import { loadPlugin, type LoadedPlugin } from "../fake/plugin";
-import { mainJs } from "../node";
+import { mainJs, until } from "../node";
 
 const context = "10-episodes/projects/alpha/context.md";
 const js = mainJs();
-
-async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (cond()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 function field(name: string): TextComponent {
   const s = Setting.all.find((x) => x.nameEl.text === name);

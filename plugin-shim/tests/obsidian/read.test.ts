@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { beforeEach, describe, test } from "node:test";
 import { App, FakeEl, ItemView, MarkdownRenderer, Modal, Notice, setLanguage, Setting, SuggestModal, TFile } from "../fake/obsidian";
 import { loadPlugin, type LoadedPlugin } from "../fake/plugin";
-import { mainJs } from "../node";
+import { mainJs, until } from "../node";
 
 const js = mainJs();
 
@@ -36,14 +36,6 @@ interface Hit {
   line_number: number;
 }
 type Args = Record<string, unknown>;
-
-async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (cond()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /** A plugin on the vault, each call it makes recorded; hold(tool, query) holds that call until release(). */
 async function freshPlugin() {
