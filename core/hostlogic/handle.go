@@ -294,9 +294,8 @@ func firstLooks(p plan.Plan) []Look {
 	return out
 }
 
-// missing returns Looks(r.Op) when a path it names is not in r.Nodes.
-func (r *request) missing() []Look {
-	looks := Looks(r.Op)
+// missing returns looks when a path they name is not in r.Nodes.
+func (r *request) missing(looks []Look) []Look {
 	for _, l := range looks {
 		if _, ok := r.Nodes[l.Path]; !ok {
 			return looks
@@ -306,7 +305,7 @@ func (r *request) missing() []Look {
 }
 
 func (r *request) where() any {
-	if need := r.missing(); need != nil {
+	if need := r.missing(Looks(r.Op)); need != nil {
 		return map[string]any{"need": need}
 	}
 	at := Where(r.Op, r.State, func(x string) string { return r.Nodes[x] })
@@ -318,11 +317,8 @@ func (r *request) where() any {
 // "disk_full"), asking for their Looks first (UndoPlan, with what r.Edited
 // and r.Kept say stays already), and the refusal to end the call with.
 func (r *request) undoPlan() any {
-	looks := UndoLooks(r.Plan)
-	for _, l := range looks {
-		if _, ok := r.Nodes[l.Path]; !ok {
-			return map[string]any{"need": looks}
-		}
+	if need := r.missing(UndoLooks(r.Plan)); need != nil {
+		return map[string]any{"need": need}
 	}
 	failed := Refusal(r.Why, r.Path, 0, "", 0)
 	if failed == nil {

@@ -192,11 +192,8 @@ func rollbackWarnings(env *Env, res *RollbackResult, record string) {
 // would remove. It returns the record as read, which the rollback
 // replaces. A record that does not parse guards nothing.
 func checkRepeated(env *Env, p vault.Project, next, expected string) (vault.Content, error) {
-	f, err := env.View.Read(rollbackPath(p.Slug))
+	f, err := env.View.Read(rollbackPath(p.Slug)) // a missing record's Expect is plan.Absent
 	if err != nil || !f.Exists || f.NotUTF8 || expected != "" {
-		if err == nil && !f.Exists {
-			f.Expect = plan.Absent
-		}
 		return f, err
 	}
 	var last rollbackRecord

@@ -97,7 +97,7 @@ func undoOps(env *Env, slug, stem string, rec undoRecord, listing []string) (pla
 	cutoff := env.Now.Add(-undoKeep).Format("2006-01-02")
 	var read []string
 	for _, name := range listing {
-		old := strings.HasSuffix(name, ".json") && len(name) > 10 && isDate(name[:10]) && name[:10] < cutoff
+		old := strings.HasSuffix(name, ".json") && len(name) > 10 && dateOnly(name[:10]) && name[:10] < cutoff
 		if name == target || old {
 			read = append(read, undoDir(slug)+"/"+name)
 		}
@@ -120,10 +120,4 @@ func undoOps(env *Env, slug, stem string, rec undoRecord, listing []string) (pla
 		}
 	}
 	return append(p, plan.WriteOp(undoPath(slug, stem), expect, encodeRecord(rec))), nil
-}
-
-// isDate reports whether s is a date written YYYY-MM-DD.
-func isDate(s string) bool {
-	_, err := time.Parse("2006-01-02", s)
-	return err == nil
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -130,7 +131,7 @@ func shellCases(out io.Writer, w compWords, sh shellWords) {
 		}
 	}
 	fmt.Fprintf(out, "        %s) return ;;\n    esac\n    case \"$cmd $prev\" in\n", strings.Join(valueOnly(), "|"))
-	for _, k := range sortedKeys(w.values) {
+	for _, k := range slices.Sorted(maps.Keys(w.values)) {
 		fmt.Fprintf(out, "        %q) %s; return ;;\n", k, sh.offer(w.values[k]))
 	}
 	fmt.Fprint(out, "    esac\n")
@@ -262,15 +263,6 @@ func findCommand(name string) (command, bool) {
 		}
 	}
 	return command{}, false
-}
-
-func sortedKeys(m map[string][]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // zshQuote and fishQuote single-quote s for the shell.

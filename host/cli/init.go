@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -244,19 +245,10 @@ func writeNew(dir string, files map[string]string) error {
 	}
 	defer l.Unlock()
 	var p plan.Plan
-	for _, name := range sortedNames(files) {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		p = append(p, plan.WriteOp(name, plan.Absent, files[name]))
 	}
 	return v.Apply(l, p)
-}
-
-func sortedNames(m map[string]string) []string {
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	return names
 }
 
 // offerProject offers the first project of a vault that has none: on a
@@ -335,5 +327,5 @@ func shellWord(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./") == "" {
 		return s
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return zshQuote(s)
 }

@@ -50,10 +50,6 @@ the vault's zone (default the host's); --now fixes the time (for tests).`
 // sandbox has started; with --engine wasm, the first tool call waits
 // for it.
 func runMCP(g globals, rest []string, env Env) int {
-	if g.help {
-		fmt.Fprintln(env.Stdout, mcpUsage)
-		return ExitOK
-	}
 	f, err := mcpFlags(rest, env)
 	if err != nil {
 		return usage(env, err)
