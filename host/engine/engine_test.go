@@ -344,8 +344,14 @@ func TestDeadlineDiscardsInstance(t *testing.T) {
 		t.Run(fmt.Sprintf("interrupt=%v", interrupt), func(t *testing.T) {
 			ctx := context.Background()
 			w := testWasm(t, WasmOptions{PoolSize: 1, Interrupt: interrupt})
+			// An idle instance first, so that the slow call starts at once:
+			// on a busy machine, starting one could take the whole deadline,
+			// and the call would then never run.
+			if _, err := w.Call(ctx, requests["unknown tool"]); err != nil {
+				t.Fatal(err)
+			}
 			slow := slowRequest()
-			short, cancel := context.WithTimeout(ctx, 5*time.Millisecond)
+			short, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 			defer cancel()
 			_, err := w.Call(short, slow)
 			// The slow request takes seconds: an error means it was stopped
