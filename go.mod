@@ -1,4 +1,4 @@
-module kessho
+module github.com/kessho/kessho
 
 go 1.26.0
 

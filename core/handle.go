@@ -25,7 +25,7 @@
 // gives the call when one of the plan's preconditions no longer holds,
 // instead of CONFLICT, message and details unchanged. What a host shows
 // is {"ok":true,"result":…} or the refusal as it came, without plan or
-// conflict (kessho/host/call renders it).
+// conflict (github.com/kessho/kessho/host/call renders it).
 package core
 
 import (
@@ -36,11 +36,11 @@ import (
 	"time"
 	_ "time/tzdata" // the wasm module has no zoneinfo on disk; both engines use this copy
 
-	"kessho/core/fault"
-	"kessho/core/plan"
-	"kessho/core/search"
-	"kessho/core/tools"
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/core/search"
+	"github.com/kessho/kessho/core/tools"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // Request is what a host sends to Handle.

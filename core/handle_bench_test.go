@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // lastRequest runs tool on m, answering its needs, and returns the last

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"kessho/core/tools"
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core/tools"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // memVault answers needs from a map of files, the way a host answers them

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"kessho/core/plan"
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // runAt runs a tool against m at now (RFC 3339, Europe/Paris), answering

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"kessho/core/plan"
-	"kessho/core/tools"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/core/tools"
 )
 
 const hygBody = "**Objective:** o\n**Completed:** c\n**Decisions:** d\n**Open threads:** t\n**Next action:** n\n\n"

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"kessho/core/search"
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core/search"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // decodeRequest reads a request. The requests hosts send (Go's

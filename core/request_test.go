@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"kessho/core/plan"
-	"kessho/core/search"
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/core/search"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // sameAsJSON fails t when decodeRequest and encoding/json read b apart.

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"kessho/core/search"
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core/search"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // searchVault is n notes, a few of them about webhooks.

@@ -20,7 +20,7 @@ for t in $targets; do
   [ "$os" = windows ] && exe=kessho.exe
   echo "dist: building $os/$arch"
   CGO_ENABLED=0 GOOS=$os GOARCH=$arch "$GO" build -trimpath -buildvcs=auto \
-    -ldflags "-s -w -X kessho/host/buildinfo.stamped=$version" \
+    -ldflags "-s -w -X github.com/kessho/kessho/host/buildinfo.stamped=$version" \
     -o "$bins/${os}_$arch/$exe" ./host/cmd/kessho
 done
 rm -f dist/kessho_*_*_*.tar.gz dist/kessho_*_*_*.zip dist/SHA256SUMS

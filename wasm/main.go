@@ -30,8 +30,8 @@ import (
 	"runtime"
 	"unsafe"
 
-	"kessho/core"
-	"kessho/core/hostlogic"
+	"github.com/kessho/kessho/core"
+	"github.com/kessho/kessho/core/hostlogic"
 )
 
 // pinned holds every buffer the host may still read or write, by address.

@@ -13,7 +13,7 @@ package catalog
 import (
 	"reflect"
 
-	"kessho/core/fault"
+	"github.com/kessho/kessho/core/fault"
 )
 
 // Text is a sentence in each supported language.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"kessho/core/fault"
+	"github.com/kessho/kessho/core/fault"
 )
 
 func intp(n int) *int           { return &n }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"kessho/core/fault"
+	"github.com/kessho/kessho/core/fault"
 )
 
 // Validate checks raw arguments against the tool's parameters and returns

@@ -9,7 +9,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"kessho/core/eol"
+	"github.com/kessho/kessho/core/eol"
 )
 
 // Set gives a top-level key a value and returns the new text. Only the

@@ -55,7 +55,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"kessho/core/eol"
+	"github.com/kessho/kessho/core/eol"
 )
 
 // Error is a refusal: the frontmatter does not parse as a YAML mapping, or

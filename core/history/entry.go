@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"kessho/core/worklog"
+	"github.com/kessho/kessho/core/worklog"
 )
 
 // Entry is one history.md entry read back: what its line says and the

@@ -13,9 +13,9 @@ import (
 	"strconv"
 	"strings"
 
-	"kessho/core/fold"
-	"kessho/core/markdown"
-	"kessho/core/worklog"
+	"github.com/kessho/kessho/core/fold"
+	"github.com/kessho/kessho/core/markdown"
+	"github.com/kessho/kessho/core/worklog"
 )
 
 // Title is a new history.md's first line and the blank line after it.

@@ -11,7 +11,7 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/util"
 
-	"kessho/core/markdown"
+	"github.com/kessho/kessho/core/markdown"
 )
 
 // checkHistoryLine proves, with goldmark, that subject's history line is

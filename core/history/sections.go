@@ -4,8 +4,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"kessho/core/markdown"
-	"kessho/core/worklog"
+	"github.com/kessho/kessho/core/markdown"
+	"github.com/kessho/kessho/core/worklog"
 )
 
 // Section is a part of an archive's body that mem_recall briefs: its

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"kessho/core"
-	"kessho/core/fault"
+	"github.com/kessho/kessho/core"
+	"github.com/kessho/kessho/core/fault"
 )
 
 // Read is an engine's answer (core.Answer) as a host reads it, once: the

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"kessho/core/fault"
-	"kessho/core/plan"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/plan"
 )
 
 // ask runs one host request through Handle, as the plugin does.

@@ -11,7 +11,7 @@ import (
 	"path"
 	"strings"
 
-	"kessho/core/plan"
+	"github.com/kessho/kessho/core/plan"
 )
 
 // Kind is what is at a path.

@@ -10,10 +10,10 @@ import (
 	"strings"
 	"time"
 
-	"kessho/core"
-	"kessho/core/fault"
-	"kessho/core/plan"
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // Handle answers one request of a host that cannot call this package

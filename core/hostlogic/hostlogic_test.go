@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"kessho/core/fault"
-	"kessho/core/plan"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/plan"
 )
 
 func h(s string) string { return plan.HashString(s) }

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"kessho/core/fault"
-	"kessho/core/plan"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/plan"
 )
 
 // The journal's files (journal version 2, shared by both hosts):

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 
-	"kessho/core/fault"
-	"kessho/core/i18n"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/i18n"
 )
 
 // The refusals a host makes itself (not a tool): their words, in English

@@ -3,7 +3,7 @@ package hostlogic
 import (
 	"testing"
 
-	"kessho/core/i18n"
+	"github.com/kessho/kessho/core/i18n"
 )
 
 // TestMessagesFile checks messages.yaml: it decodes (no key that no

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 
-	"kessho/core"
+	"github.com/kessho/kessho/core"
 )
 
 // ErrRoundInput is Round's refusal of input that is not now NUL head NUL rest.

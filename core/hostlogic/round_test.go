@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"kessho/core"
+	"github.com/kessho/kessho/core"
 )
 
 // separately is a round as a host without Round asks it, request by

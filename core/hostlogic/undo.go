@@ -4,8 +4,8 @@ import (
 	"path"
 	"slices"
 
-	"kessho/core/fault"
-	"kessho/core/plan"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/plan"
 )
 
 // Undo is how a host puts back what one landed op changed, when a later

@@ -11,7 +11,7 @@ import (
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 
-	"kessho/core/eol"
+	"github.com/kessho/kessho/core/eol"
 )
 
 // md is goldmark's CommonMark parser, as goldmark.New() configures it,

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"strings"
 
-	"kessho/core/frontmatter"
-	"kessho/core/history"
+	"github.com/kessho/kessho/core/frontmatter"
+	"github.com/kessho/kessho/core/history"
 )
 
 // Line is a line of a note that a rewrite changes, before and after.

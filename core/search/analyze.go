@@ -18,7 +18,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
-	"kessho/core/fold"
+	"github.com/kessho/kessho/core/fold"
 )
 
 // Analyzer is the version of Terms: an index made by another analyzer is

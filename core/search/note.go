@@ -7,9 +7,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"kessho/core/frontmatter"
-	"kessho/core/vault"
-	"kessho/core/wikilink"
+	"github.com/kessho/kessho/core/frontmatter"
+	"github.com/kessho/kessho/core/vault"
+	"github.com/kessho/kessho/core/wikilink"
 )
 
 // Fields of a note, in the order of Note.Fields and of FieldNames. The

@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
-	"kessho/core/fold"
+	"github.com/kessho/kessho/core/fold"
 )
 
 func strp(s string) *string { return &s }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"kessho/core/catalog"
+	"github.com/kessho/kessho/core/catalog"
 )
 
 func TestReferenceIsFresh(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"kessho/core/fault"
+	"github.com/kessho/kessho/core/fault"
 )
 
 // hostCodes are raised by hosts, not by a tool's code: a plan's refused

@@ -3,11 +3,11 @@ package tools
 import (
 	"errors"
 
-	"kessho/core/catalog"
-	"kessho/core/fault"
-	"kessho/core/frontmatter"
-	"kessho/core/i18n"
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core/catalog"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/frontmatter"
+	"github.com/kessho/kessho/core/i18n"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // What the tools on one project share: its slug parameter, and reading

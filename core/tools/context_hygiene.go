@@ -2,13 +2,13 @@ package tools
 
 import (
 	"fmt"
-	"kessho/core/catalog"
 	"strings"
 
-	"kessho/core/fault"
-	"kessho/core/hygiene"
-	"kessho/core/plan"
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core/catalog"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/hygiene"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // contextHygieneSpec is mem_context_hygiene in the catalogue.

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"kessho/core/hygiene"
-	"kessho/core/plan"
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core/hygiene"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/core/vault"
 )
 
 const hygFields = "**Objective:** ship the check\n" +

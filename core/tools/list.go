@@ -6,11 +6,11 @@ import (
 	"sort"
 	"strings"
 
-	"kessho/core/catalog"
-	"kessho/core/fault"
-	"kessho/core/frontmatter"
-	"kessho/core/plan"
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core/catalog"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/frontmatter"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // listSpec is mem_list in the catalogue.

@@ -7,13 +7,13 @@ import (
 	"strconv"
 	"strings"
 
-	"kessho/core/catalog"
-	"kessho/core/fault"
-	"kessho/core/frontmatter"
-	"kessho/core/history"
-	"kessho/core/plan"
-	"kessho/core/vault"
-	"kessho/core/worklog"
+	"github.com/kessho/kessho/core/catalog"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/frontmatter"
+	"github.com/kessho/kessho/core/history"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/core/vault"
+	"github.com/kessho/kessho/core/worklog"
 )
 
 // readsArchives returns the codes of a tool that reads a project's

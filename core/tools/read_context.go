@@ -1,8 +1,8 @@
 package tools
 
 import (
-	"kessho/core/catalog"
-	"kessho/core/plan"
+	"github.com/kessho/kessho/core/catalog"
+	"github.com/kessho/kessho/core/plan"
 )
 
 // readContextSpec is mem_read_context in the catalogue.

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"kessho/core/catalog"
-	"kessho/core/fault"
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core/catalog"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // readHistorySpec is mem_read_history in the catalogue.

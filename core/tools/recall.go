@@ -10,16 +10,16 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"kessho/core/atom"
-	"kessho/core/catalog"
-	"kessho/core/fault"
-	"kessho/core/frontmatter"
-	"kessho/core/history"
-	"kessho/core/plan"
-	"kessho/core/search"
-	"kessho/core/vault"
-	"kessho/core/wikilink"
-	"kessho/core/worklog"
+	"github.com/kessho/kessho/core/atom"
+	"github.com/kessho/kessho/core/catalog"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/frontmatter"
+	"github.com/kessho/kessho/core/history"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/core/search"
+	"github.com/kessho/kessho/core/vault"
+	"github.com/kessho/kessho/core/wikilink"
+	"github.com/kessho/kessho/core/worklog"
 )
 
 // recallSpec is mem_recall in the catalogue.

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"kessho/core/search"
+	"github.com/kessho/kessho/core/search"
 )
 
 // TestIndexKeepsRecallsLinks: the index keeps the links of exactly the

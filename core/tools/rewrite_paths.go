@@ -4,12 +4,12 @@ import (
 	"errors"
 	"strings"
 
-	"kessho/core/catalog"
-	"kessho/core/fault"
-	"kessho/core/frontmatter"
-	"kessho/core/plan"
-	"kessho/core/relocate"
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core/catalog"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/frontmatter"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/core/relocate"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // rewritePathsSpec is mem_archive_rewrite_paths in the catalogue.

@@ -8,15 +8,15 @@ import (
 	"strings"
 	"time"
 
-	"kessho/core/atom"
-	"kessho/core/catalog"
-	"kessho/core/fault"
-	"kessho/core/frontmatter"
-	"kessho/core/history"
-	"kessho/core/markdown"
-	"kessho/core/plan"
-	"kessho/core/vault"
-	"kessho/core/wikilink"
+	"github.com/kessho/kessho/core/atom"
+	"github.com/kessho/kessho/core/catalog"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/frontmatter"
+	"github.com/kessho/kessho/core/history"
+	"github.com/kessho/kessho/core/markdown"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/core/vault"
+	"github.com/kessho/kessho/core/wikilink"
 )
 
 // rollbackSpec is mem_rollback_archive in the catalogue.

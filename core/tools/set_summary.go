@@ -5,10 +5,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"kessho/core/catalog"
-	"kessho/core/fault"
-	"kessho/core/frontmatter"
-	"kessho/core/plan"
+	"github.com/kessho/kessho/core/catalog"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/frontmatter"
+	"github.com/kessho/kessho/core/plan"
 )
 
 // setSummarySpec is mem_set_summary in the catalogue.

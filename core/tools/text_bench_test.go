@@ -3,7 +3,7 @@ package tools
 import (
 	"testing"
 
-	"kessho/core/fault"
+	"github.com/kessho/kessho/core/fault"
 )
 
 // BenchmarkTextParse is what a tool's first call in an instance pays for

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"kessho/core/i18n"
+	"github.com/kessho/kessho/core/i18n"
 )
 
 // TestTextFiles checks every text file of the tools: it decodes (no key

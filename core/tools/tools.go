@@ -81,12 +81,12 @@ import (
 	"sync"
 	"time"
 
-	"kessho/core/catalog"
-	"kessho/core/fault"
-	"kessho/core/i18n"
-	"kessho/core/plan"
-	"kessho/core/search"
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core/catalog"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/i18n"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/core/search"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // Tool is one tool: its catalogue spec and its implementation. Spec's

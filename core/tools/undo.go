@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"kessho/core/plan"
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // What a full archive replaced, kept so that mem_rollback_archive can put

@@ -4,10 +4,10 @@ import (
 	"strings"
 	"unicode"
 
-	"kessho/core/catalog"
-	"kessho/core/fault"
-	"kessho/core/frontmatter"
-	"kessho/core/plan"
+	"github.com/kessho/kessho/core/catalog"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/frontmatter"
+	"github.com/kessho/kessho/core/plan"
 )
 
 // updatePhaseSpec is mem_update_phase in the catalogue.

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"strings"
 
-	"kessho/core/catalog"
-	"kessho/core/fault"
-	"kessho/core/history"
-	"kessho/core/note"
-	"kessho/core/plan"
-	"kessho/core/vault"
-	"kessho/core/worklog"
+	"github.com/kessho/kessho/core/catalog"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/history"
+	"github.com/kessho/kessho/core/note"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/core/vault"
+	"github.com/kessho/kessho/core/worklog"
 )
 
 // worklogSpec is mem_worklog in the catalogue.

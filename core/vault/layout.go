@@ -7,8 +7,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"kessho/core/fault"
-	"kessho/core/fold"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/fold"
 )
 
 // Places of the vault (SPEC section 1).

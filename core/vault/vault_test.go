@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"kessho/core/fault"
+	"github.com/kessho/kessho/core/fault"
 )
 
 func TestCheckSlug(t *testing.T) {

@@ -17,7 +17,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"kessho/core/fault"
+	"github.com/kessho/kessho/core/fault"
 )
 
 // ErrNeed is returned by a View read that the request cannot answer yet.

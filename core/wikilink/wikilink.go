@@ -7,7 +7,7 @@ import (
 	"path"
 	"strings"
 
-	"kessho/core/markdown"
+	"github.com/kessho/kessho/core/markdown"
 )
 
 // Names is every note of the vault as a wikilink can name it.

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"kessho/core/frontmatter"
-	"kessho/core/markdown"
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core/frontmatter"
+	"github.com/kessho/kessho/core/markdown"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // Domain is the slug of the domain that holds the worklogs; its own

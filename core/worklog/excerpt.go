@@ -5,8 +5,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"kessho/core/fold"
-	"kessho/core/markdown"
+	"github.com/kessho/kessho/core/fold"
+	"github.com/kessho/kessho/core/markdown"
 )
 
 // Excerpt returns the body's text without its heading lines (hs), white

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"kessho/core/frontmatter"
-	"kessho/core/markdown"
+	"github.com/kessho/kessho/core/frontmatter"
+	"github.com/kessho/kessho/core/markdown"
 )
 
 func TestNextSteps(t *testing.T) {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"kessho/core/frontmatter"
+	"github.com/kessho/kessho/core/frontmatter"
 )
 
 // kitReadingPhrase opens the line of the memory-kit's worklogs context

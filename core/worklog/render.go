@@ -7,7 +7,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"kessho/core/note"
+	"github.com/kessho/kessho/core/note"
 )
 
 // Texts are the caller's three texts of a week's note.

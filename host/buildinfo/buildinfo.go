@@ -4,7 +4,7 @@
 // It reads the build information the Go toolchain records in the binary
 // (runtime/debug.ReadBuildInfo): the main module's version and the
 // version control revision it was built from. A build of a tagged module
-// (`go install kessho/host/cmd/kessho@v1.2.0`) reports its tag and, when
+// (`go install github.com/kessho/kessho/host/cmd/kessho@v1.2.0`) reports its tag and, when
 // recorded, its revision: "v1.2.0 (1778a19c0ffe)". A build inside a git
 // work tree (go build, since Go 1.24) gets a pseudo-version that already
 // names the revision and marks a modified tree:
@@ -15,7 +15,7 @@
 //
 // The release archives `make dist` builds are stamped with the release's
 // version (the plugin manifest's) by the linker, -ldflags "-X
-// kessho/host/buildinfo.stamped=0.1.0": it takes the module version's
+// github.com/kessho/kessho/host/buildinfo.stamped=0.1.0": it takes the module version's
 // place, and the revision is still appended when recorded: "0.1.0
 // (1778a19c0ffe)".
 package buildinfo

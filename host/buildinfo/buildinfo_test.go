@@ -79,7 +79,7 @@ func TestFrom(t *testing.T) {
 // stampVar is the variable the release build stamps; scripts/dist.sh
 // must name the same (the linker ignores an -X of a name that does not
 // exist).
-const stampVar = "kessho/host/buildinfo.stamped"
+const stampVar = "github.com/kessho/kessho/host/buildinfo.stamped"
 
 func TestDistStampsThisVariable(t *testing.T) {
 	b, err := os.ReadFile("../../scripts/dist.sh")

@@ -11,10 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"kessho/core"
-	"kessho/core/search"
-	"kessho/host/call"
-	"kessho/host/engine"
+	"github.com/kessho/kessho/core"
+	"github.com/kessho/kessho/core/search"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/engine"
 )
 
 // batchVault is n notes of about 350 bytes, a few words shared by many.

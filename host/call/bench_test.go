@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"kessho/host/call"
-	"kessho/host/internal/enginetest"
-	"kessho/host/vaultfs"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/internal/enginetest"
+	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // BenchmarkUpdatePhaseBySize is a whole mem_update_phase call on vaults of

@@ -14,7 +14,7 @@
 // (OK, Result, Error, Plan) beside the bytes hosts print (Answer), so that
 // no host decodes an answer again.
 //
-// The disk is reached through [Vault], which kessho/host/vaultfs
+// The disk is reached through [Vault], which github.com/kessho/kessho/host/vaultfs
 // implements (lock, recovery, answering needs, applying plans): this
 // package holds the protocol, vaultfs the files.
 //
@@ -35,16 +35,16 @@ import (
 	"fmt"
 	"time"
 
-	"kessho/core"
-	"kessho/core/fault"
-	"kessho/core/hostlogic"
-	"kessho/core/plan"
-	"kessho/core/search"
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/hostlogic"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/core/search"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // Engine runs core.Handle: natively or in the wasm module
-// (kessho/host/engine).
+// (github.com/kessho/kessho/host/engine).
 type Engine interface {
 	Call(ctx context.Context, request []byte) ([]byte, error)
 }

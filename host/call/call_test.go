@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"kessho/core"
-	"kessho/host/call"
-	"kessho/host/engine"
+	"github.com/kessho/kessho/core"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/engine"
 )
 
 // scripted answers each round with the next of its answers.

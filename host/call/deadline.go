@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"kessho/core/fault"
+	"github.com/kessho/kessho/core/fault"
 )
 
 // deadline is a call's one deadline (see Run).

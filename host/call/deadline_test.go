@@ -15,12 +15,12 @@ import (
 	"testing"
 	"time"
 
-	"kessho/core/fault"
-	"kessho/core/vault"
-	"kessho/host/call"
-	"kessho/host/conformance"
-	"kessho/host/internal/enginetest"
-	"kessho/host/vaultfs"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/vault"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/conformance"
+	"github.com/kessho/kessho/host/internal/enginetest"
+	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // newVault writes files (vault path: text) into a new folder and opens

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"kessho/core/vault"
-	"kessho/host/call"
-	"kessho/host/engine"
-	"kessho/host/vaultfs"
+	"github.com/kessho/kessho/core/vault"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // counting is a vault that counts what the host reads for the core: the

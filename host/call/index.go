@@ -3,9 +3,9 @@ package call
 import (
 	"context"
 
-	"kessho/core"
-	"kessho/core/search"
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core"
+	"github.com/kessho/kessho/core/search"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // Indexer is a Vault that keeps mem_search's index (*vaultfs.Vault is

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"kessho/core"
-	"kessho/host/call"
-	"kessho/host/engine"
+	"github.com/kessho/kessho/core"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/engine"
 )
 
 // fileCounting is the native engine, recording the files each call's needs

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"kessho/host/call"
-	"kessho/host/engine"
-	"kessho/host/internal/genvault"
-	"kessho/host/vaultfs"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/internal/genvault"
+	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // TestSearchBuildFitsMemory: a first build through the wasm engine of a

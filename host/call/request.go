@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"kessho/core"
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // encodeRequest returns req as encoding/json writes it, byte for byte,

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"kessho/core"
-	"kessho/core/search"
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core"
+	"github.com/kessho/kessho/core/search"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // TestSearchRequestVersions: a request carrying the notes' versions,

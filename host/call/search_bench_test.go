@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"kessho/host/call"
-	"kessho/host/engine"
-	"kessho/host/vaultfs"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // benchVault writes n synthetic notes of about 1.1 KB (archives of 50

@@ -13,11 +13,11 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"kessho/core/tools"
-	"kessho/host/call"
-	"kessho/host/engine"
-	"kessho/host/mcp"
-	"kessho/host/vaultfs"
+	"github.com/kessho/kessho/core/tools"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/mcp"
+	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // recorder is the native engine, recording every request it is asked.

@@ -22,12 +22,12 @@ import (
 	"strings"
 	"time"
 
-	"kessho/core/catalog"
-	"kessho/core/tools"
-	"kessho/host/buildinfo"
-	"kessho/host/call"
-	"kessho/host/engine"
-	"kessho/host/vaultfs"
+	"github.com/kessho/kessho/core/catalog"
+	"github.com/kessho/kessho/core/tools"
+	"github.com/kessho/kessho/host/buildinfo"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // Exit codes.
@@ -431,6 +431,10 @@ func printVersion(env Env) int {
 	if err != nil {
 		dir = "(none: " + err.Error() + ")"
 	}
-	fmt.Fprintf(env.Stdout, "kessho %s\nwazero %s\ncompilation cache: %s\n", buildinfo.Version(), buildinfo.Wazero(), dir)
+	sandbox := "embedded"
+	if !engine.Embedded() {
+		sandbox = "not embedded: built from the source tree on first use when it is there, else every tool runs on the native engine"
+	}
+	fmt.Fprintf(env.Stdout, "kessho %s\nwazero %s\nsandbox: %s\ncompilation cache: %s\n", buildinfo.Version(), buildinfo.Wazero(), sandbox, dir)
 	return ExitOK
 }

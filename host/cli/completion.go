@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"kessho/core/catalog"
-	"kessho/core/tools"
+	"github.com/kessho/kessho/core/catalog"
+	"github.com/kessho/kessho/core/tools"
 )
 
 const completionUsage = `usage: kessho completion bash|zsh|fish

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"kessho/host/call"
-	"kessho/host/internal/enginetest"
-	"kessho/host/vaultfs"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/internal/enginetest"
+	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // deadlineForTests is the calls' time limit in TestScriptAnswersLineUp:

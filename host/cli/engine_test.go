@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"kessho/host/call"
-	"kessho/host/engine"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/engine"
 )
 
 // TestDefaultEngines checks each command's engine without --engine: the

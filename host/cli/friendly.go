@@ -7,8 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"kessho/core/catalog"
-	"kessho/core/tools"
+	"github.com/kessho/kessho/core/catalog"
+	"github.com/kessho/kessho/core/tools"
 )
 
 // runFriendly is a tool's friendly form: `kessho <command> <positional…>

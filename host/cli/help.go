@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"kessho/core/catalog"
-	"kessho/core/tools"
+	"github.com/kessho/kessho/core/catalog"
+	"github.com/kessho/kessho/core/tools"
 )
 
 // command is one of the CLI's own commands (a tool's friendly form comes

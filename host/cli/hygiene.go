@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"kessho/core"
-	"kessho/core/hygiene"
-	"kessho/core/tools"
-	"kessho/host/call"
+	"github.com/kessho/kessho/core"
+	"github.com/kessho/kessho/core/hygiene"
+	"github.com/kessho/kessho/core/tools"
+	"github.com/kessho/kessho/host/call"
 )
 
 const hygieneTool = "mem_context_hygiene"
@@ -161,7 +161,7 @@ func hygieneCall(r *runner, action string, asJSON bool, lang string, env Env) in
 		fmt.Fprintf(w, "gate: %s\n", gate)
 	}
 	// SPEC section 9, step 5: the line is the check re-run by the core on
-	// the files as the trim leaves them (package kessho/host/call, "How a
+	// the files as the trim leaves them (package github.com/kessho/kessho/host/call, "How a
 	// call ends"); only its literal PASS records green.
 	fmt.Fprintln(w, res.Line)
 	return exitFor(res.Pass)

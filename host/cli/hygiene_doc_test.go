@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"kessho/host/cli"
+	"github.com/kessho/kessho/host/cli"
 )
 
 // docExamples returns the examples of docs/hygiene.md: the fenced block

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"kessho/core/fault"
-	"kessho/core/tools"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/tools"
 )
 
 // hygieneInit is `kessho hygiene init`: a new SESSION_LOG.md and

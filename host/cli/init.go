@@ -15,13 +15,13 @@ import (
 	"slices"
 	"strings"
 
-	"kessho/core/atom"
-	"kessho/core/fault"
-	"kessho/core/i18n"
-	"kessho/core/plan"
-	"kessho/core/tools"
-	"kessho/core/vault"
-	"kessho/host/vaultfs"
+	"github.com/kessho/kessho/core/atom"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/i18n"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/core/tools"
+	"github.com/kessho/kessho/core/vault"
+	"github.com/kessho/kessho/host/vaultfs"
 )
 
 const initUsage = `usage: kessho [global flags] init [--vault DIR]

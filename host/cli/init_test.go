@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"kessho/core/i18n"
-	"kessho/host/cli"
+	"github.com/kessho/kessho/core/i18n"
+	"github.com/kessho/kessho/host/cli"
 )
 
 // initOnTerminal runs `kessho init` on a new folder as from a terminal

@@ -13,9 +13,9 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"kessho/host/engine"
-	"kessho/host/mcp"
-	"kessho/host/vaultfs"
+	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/mcp"
+	"github.com/kessho/kessho/host/vaultfs"
 )
 
 const mcpUsage = `usage: kessho [global flags] mcp [--http ADDR [--token TOKEN | --no-auth] [--session-idle D]]
@@ -72,6 +72,11 @@ func runMCP(g globals, rest []string, env Env) int {
 	if err := checkEngine(g.engine); err != nil {
 		return usage(env, err)
 	}
+	if g.engine == "wasm" {
+		if err := engine.Sandbox(); err != nil {
+			return usage(env, usageError{err.Error()})
+		}
+	}
 	dir, err := findVault(g, env)
 	if err != nil {
 		return usage(env, err)
@@ -85,11 +90,26 @@ func runMCP(g globals, rest []string, env Env) int {
 	open := func(ctx context.Context) (mcp.Engine, error) {
 		return openEngine(ctx, g.engine, serverEngine, opts.Timeout)
 	}
-	eng := mcp.Background(open)
-	if g.engine == "" {
+	var eng *mcp.Pending
+	switch why := engine.Missing(); {
+	case g.engine != "":
+		eng = mcp.Background(open)
+	case why != nil:
+		// A binary without the sandbox (`go install`) serves natively,
+		// and says so and how to get it.
+		eng = mcp.Without(engine.Native(), why)
+	default:
 		// The sandbox, and the native engine until it has started: a cold
 		// cache's compilation takes seconds, a minute on a busy machine.
-		eng = mcp.Interim(open, engine.Native())
+		// A sandbox that turns out impossible to build leaves the native
+		// engine serving for good.
+		eng = mcp.Interim(func(ctx context.Context) (mcp.Engine, error) {
+			e, err := open(ctx)
+			if errors.Is(err, engine.ErrNoSandbox) {
+				return nil, mcp.Unavailable{Err: err}
+			}
+			return e, err
+		}, engine.Native())
 	}
 	defer eng.Close(context.Background())
 	opts.Log = env.Stderr

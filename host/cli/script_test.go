@@ -8,7 +8,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"kessho/host/cli"
+	"github.com/kessho/kessho/host/cli"
 )
 
 func TestMain(m *testing.M) {

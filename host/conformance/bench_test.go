@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
-	"kessho/host/call"
-	"kessho/host/engine"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/engine"
 )
 
 // benchEngines returns the native engine and a warm wasm engine.
@@ -43,7 +43,7 @@ The install chapter is done and reviewed. The CLI chapter is half written.
 // BenchmarkCore is the core alone on a mem_update_phase request that holds
 // everything it needs (no disk, no host): the engines' own cost. The whole
 // host calls, on generated vaults of 1k to 50k notes, are measured by
-// kessho/host/internal/toolbench (`make bench`).
+// github.com/kessho/kessho/host/internal/toolbench (`make bench`).
 func BenchmarkCore(b *testing.B) {
 	text := benchContext
 	req, _ := json.Marshal(map[string]any{

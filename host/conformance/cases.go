@@ -50,8 +50,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"kessho/core/plan"
-	"kessho/host/call"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/host/call"
 )
 
 // Call is a case's call.json.

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"kessho/host/call"
-	"kessho/host/engine"
-	"kessho/host/vaultfs"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // meddler is an engine that lets another writer (Obsidian, git) change a

@@ -10,8 +10,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"kessho/core/frontmatter"
-	"kessho/host/vaultfs"
+	"github.com/kessho/kessho/core/frontmatter"
+	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // TestKitCasesUseTheFixture holds every case named kit-*.txtar to the

@@ -11,9 +11,9 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"kessho/host/call"
-	"kessho/host/engine"
-	"kessho/host/vaultfs"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // memoryKit lays testdata/vaults/memory-kit.txtar out in a temp folder.

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"kessho/core/plan"
-	"kessho/host/call"
-	"kessho/host/vaultfs"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // kitSession opens a copy of the kit-conventions vault for a session of

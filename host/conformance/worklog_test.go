@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"kessho/host/call"
-	"kessho/host/vaultfs"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // TestWorklogAndRewriteRoundTrip runs mem_worklog and

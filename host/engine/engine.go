@@ -19,8 +19,8 @@ import (
 	"fmt"
 	"sync/atomic"
 
-	"kessho/core"
-	"kessho/core/fault"
+	"github.com/kessho/kessho/core"
+	"github.com/kessho/kessho/core/fault"
 )
 
 // Engine runs requests through the core: JSON in, JSON out (see core.Handle).

@@ -20,7 +20,7 @@ import (
 
 	"github.com/tetratelabs/wazero/sys"
 
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // cacheDir is a compilation cache shared by every test and benchmark of the

@@ -47,10 +47,34 @@ var module = sync.OnceValues(func() ([]byte, error) {
 		b, err = buildModule()
 	}
 	if err != nil {
-		return nil, fmt.Errorf("engine: this binary was built without the core module (`make build` embeds it), and building it failed: %w", err)
+		return nil, fmt.Errorf("%w, and could not build one (%w)", ErrNoSandbox, err)
 	}
 	return b, nil
 })
+
+// ErrNoSandbox is why [NewWasm] fails in a binary that holds no core
+// module and cannot build one (no source tree, or no go command): a
+// `go install`ed binary, or one built with -trimpath, on a machine
+// without Go. Such a binary still runs every tool on the native engine;
+// the error says so, and how to get the sandbox.
+var ErrNoSandbox = errors.New("engine: this kessho holds no sandbox (the core compiled to WebAssembly: `go install` and `go build` leave it out); " +
+	"the native engine runs every tool (--engine native). For the sandbox, install a release archive or `npx -y kessho`, or run `make install` in a clone of the repository")
+
+// Sandbox returns nil when [NewWasm] has a core module to run: the
+// embedded one, or one built from the source tree (which it builds now,
+// once a process); else an error wrapping [ErrNoSandbox].
+func Sandbox() error {
+	_, err := module()
+	return err
+}
+
+// Embedded reports whether this binary holds the core module (`make
+// cli`, a release archive, the npm package), rather than building it
+// from its source tree on first use.
+func Embedded() bool {
+	_, err := fs.Stat(embedded, moduleFile)
+	return err == nil
+}
 
 // cachedModule returns the module built for this executable from root
 // (kessho/module in the user's cache), in a folder named by the
@@ -65,15 +89,10 @@ var module = sync.OnceValues(func() ([]byte, error) {
 // and GOPATH on (as host/cli's scripts do), or the first build starts Go's
 // caches afresh.
 func cachedModule(root string) ([]byte, error) {
-	exe, err := os.Executable()
+	key, err := executableKey()
 	if err != nil {
 		return buildModule()
 	}
-	self, err := os.ReadFile(exe)
-	if err != nil {
-		return buildModule()
-	}
-	key := fmt.Sprintf("exe-%08x-%d", crc32.Checksum(self, crc32.MakeTable(crc32.Castagnoli)), len(self))
 	path := filepath.Join(root, key, "kessho.wasm")
 	if b, err := os.ReadFile(path); err == nil && bytes.HasPrefix(b, []byte("\x00asm")) {
 		return b, nil
@@ -95,6 +114,45 @@ func cachedModule(root string) ([]byte, error) {
 	}
 	pruneCaches(root, key, keepOtherModules)
 	return b, nil
+}
+
+// executableKey names this executable's folder in the module cache: its
+// CRC-32C and length.
+func executableKey() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	self, err := os.ReadFile(exe)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("exe-%08x-%d", crc32.Checksum(self, crc32.MakeTable(crc32.Castagnoli)), len(self)), nil
+}
+
+// Missing reports, without building anything, why this binary can have
+// no sandbox: nil when it holds the core module, has built one before
+// (in the user's cache, see cachedModule), or can build one (its source
+// tree and the go command are there); else an error wrapping
+// [ErrNoSandbox]. `kessho mcp` asks it to serve natively from the start.
+func Missing() error {
+	if Embedded() {
+		return nil
+	}
+	if cache, err := os.UserCacheDir(); err == nil {
+		if key, err := executableKey(); err == nil {
+			if st, err := os.Stat(filepath.Join(cache, "kessho", "module", key, "kessho.wasm")); err == nil && st.Mode().IsRegular() {
+				return nil
+			}
+		}
+	}
+	if _, err := sourceRoot(); err != nil {
+		return fmt.Errorf("%w (%w)", ErrNoSandbox, err)
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		return fmt.Errorf("%w (%w)", ErrNoSandbox, err)
+	}
+	return nil
 }
 
 // buildModule compiles the core to WebAssembly with the Go toolchain (the

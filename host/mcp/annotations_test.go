@@ -12,13 +12,13 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"kessho/core/catalog"
-	"kessho/core/tools"
-	hostcall "kessho/host/call"
-	"kessho/host/conformance"
-	"kessho/host/engine"
-	"kessho/host/mcp"
-	"kessho/host/vaultfs"
+	"github.com/kessho/kessho/core/catalog"
+	"github.com/kessho/kessho/core/tools"
+	hostcall "github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/conformance"
+	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/mcp"
+	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // effects is what the calls of one tool were seen to do to their vaults.

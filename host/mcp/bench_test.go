@@ -13,9 +13,9 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	hostcall "kessho/host/call"
-	"kessho/host/engine"
-	"kessho/host/mcp"
+	hostcall "github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/mcp"
 )
 
 // BenchmarkMCPCall measures the warm cost of one call through the MCP

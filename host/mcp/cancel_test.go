@@ -11,8 +11,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"kessho/host/engine"
-	"kessho/host/mcp"
+	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/mcp"
 )
 
 // tapped is a client transport that hands every response the server sends

@@ -16,8 +16,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"kessho/core/tools"
-	"kessho/host/mcp"
+	"github.com/kessho/kessho/core/tools"
+	"github.com/kessho/kessho/host/mcp"
 )
 
 // The clients' test: what a real MCP client does with `kessho mcp`, run

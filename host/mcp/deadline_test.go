@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"kessho/host/internal/enginetest"
-	"kessho/host/mcp"
+	"github.com/kessho/kessho/host/internal/enginetest"
+	"github.com/kessho/kessho/host/mcp"
 )
 
 // TestDeadline: a call that passes its deadline answers LIMIT_EXCEEDED,

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"kessho/core/tools"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +15,8 @@ import (
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/kessho/kessho/core/tools"
 )
 
 // The end-to-end tests run the kessho binary as MCP clients do: a
@@ -47,7 +48,7 @@ func kessho(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		binPath = filepath.Join(binDir, "kessho")
-		out, err := exec.Command("go", "build", "-o", binPath, "kessho/host/cmd/kessho").CombinedOutput()
+		out, err := exec.Command("go", "build", "-o", binPath, "github.com/kessho/kessho/host/cmd/kessho").CombinedOutput()
 		if err != nil {
 			buildErr = fmt.Errorf("go build ./host/cmd/kessho: %v\n%s", err, out)
 		}

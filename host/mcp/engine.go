@@ -2,11 +2,12 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 )
 
 // Engine runs core.Handle and holds resources until closed, as the
-// engines of kessho/host/engine do.
+// engines of github.com/kessho/kessho/host/engine do.
 type Engine interface {
 	Call(ctx context.Context, request []byte) ([]byte, error)
 	Close(ctx context.Context) error
@@ -30,7 +31,17 @@ type Pending struct {
 	eng     Engine
 	err     error
 	interim Engine
+	absent  error // why the engine cannot start in this binary (see Unavailable)
 }
+
+// Unavailable is an error an [Interim] start returns when its engine
+// cannot start in this binary at all, rather than failed this time: a
+// `go install`ed kessho holds no sandbox. The Pending then keeps its
+// interim engine for good, and [Pending.Absent] returns Err.
+type Unavailable struct{ Err error }
+
+func (u Unavailable) Error() string { return u.Err.Error() }
+func (u Unavailable) Unwrap() error { return u.Err }
 
 // Background calls open in a new goroutine and returns at once.
 func Background(open func(context.Context) (Engine, error)) *Pending {
@@ -44,10 +55,20 @@ func Background(open func(context.Context) (Engine, error)) *Pending {
 // cache does not wait for the compilation (a minute or more on a busy
 // machine). Each call runs on the engine that was ready when it began,
 // all its rounds through. A start that fails is not bridged: calls made
-// after it are refused with its error, as [Background]'s are. Close
-// closes interim too.
+// after it are refused with its error, as [Background]'s are, unless
+// the error is an [Unavailable], after which interim serves every call.
+// Close closes interim too.
 func Interim(open func(context.Context) (Engine, error), interim Engine) *Pending {
 	return start(open, interim)
+}
+
+// Without is a Pending whose engine cannot start in this binary, for
+// the reason why (the engine package's ErrNoSandbox): interim serves every
+// call, and [Pending.Absent] returns why from the start.
+func Without(interim Engine, why error) *Pending {
+	p := &Pending{done: make(chan struct{}), cancel: func() {}, eng: interim, interim: interim, absent: why}
+	close(p.done)
+	return p
 }
 
 func start(open func(context.Context) (Engine, error), interim Engine) *Pending {
@@ -56,6 +77,10 @@ func start(open func(context.Context) (Engine, error), interim Engine) *Pending 
 	go func() {
 		defer close(p.done)
 		p.eng, p.err = open(ctx)
+		var u Unavailable
+		if p.err != nil && interim != nil && errors.As(p.err, &u) {
+			p.eng, p.err, p.absent = interim, nil, u.Err
+		}
 	}()
 	return p
 }
@@ -87,6 +112,16 @@ func (p *Pending) Started() bool {
 	default:
 		return false
 	}
+}
+
+// Absent returns why the engine cannot start in this binary, once its
+// start has ended with an [Unavailable] and interim serves in its place;
+// nil otherwise.
+func (p *Pending) Absent() error {
+	if !p.Started() {
+		return nil
+	}
+	return p.absent
 }
 
 // Now returns the engine a call beginning now runs on: the interim
@@ -135,7 +170,7 @@ func (p *Pending) Close(ctx context.Context) error {
 		return err
 	}
 	defer p.cancel()
-	if p.err != nil { // p.eng may then be a typed nil
+	if p.err != nil || p.absent != nil { // p.eng may then be a typed nil, or interim
 		return err
 	}
 	if cerr := p.eng.Close(ctx); cerr != nil {

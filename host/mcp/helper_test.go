@@ -12,9 +12,9 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"kessho/host/engine"
-	"kessho/host/mcp"
-	"kessho/host/vaultfs"
+	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/mcp"
+	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // hang bounds a wait in a test: a thing that has not happened after it

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"kessho/core/i18n"
-	"kessho/core/tools"
+	"github.com/kessho/kessho/core/i18n"
+	"github.com/kessho/kessho/core/tools"
 )
 
 // TestInstructions checks the server's instructions as a client receives

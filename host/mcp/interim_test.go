@@ -5,6 +5,7 @@ package mcp_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -14,8 +15,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"kessho/host/engine"
-	"kessho/host/mcp"
+	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/mcp"
 )
 
 // counted is an engine that counts the calls it runs.
@@ -111,7 +112,7 @@ func TestInterimColdStart(t *testing.T) {
 		if text := fmt.Sprint(m.Data); m.Level != "notice" || m.Logger != "kessho" || !strings.Contains(text, "native engine") {
 			t.Errorf("log message %+v; want a notice from kessho that calls run on the native engine", m)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(hang):
 		t.Fatal("no log message about the native engine")
 	}
 
@@ -216,4 +217,65 @@ func TestPendingCloseMidStart(t *testing.T) {
 	}
 	close(release)
 	<-started.closed // the engine, once started, is closed
+}
+
+// TestInterimUnavailable is a server whose sandbox cannot be had in this
+// binary (a `go install`ed kessho with no go command: the start fails
+// with an [mcp.Unavailable], or [mcp.Without] knows it from the start):
+// every call answers on the native engine, and the server's log and the
+// calling session are told once that there is no sandbox and how to get
+// one, never that it is ready.
+func TestInterimUnavailable(t *testing.T) {
+	why := fmt.Errorf("%w (no go command)", engine.ErrNoSandbox)
+	for name, start := range map[string]func(mcp.Engine) *mcp.Pending{
+		"start fails": func(native mcp.Engine) *mcp.Pending {
+			return mcp.Interim(func(context.Context) (mcp.Engine, error) { return nil, mcp.Unavailable{Err: why} }, native)
+		},
+		"known at once": func(native mcp.Engine) *mcp.Pending { return mcp.Without(native, why) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			native := &counted{Engine: engine.Native()}
+			eng := start(native)
+			defer eng.Close(context.Background())
+			if err := eng.Wait(context.Background()); err != nil {
+				t.Fatalf("Wait: %v; want the native engine serving", err)
+			}
+			if !errors.Is(eng.Absent(), engine.ErrNoSandbox) {
+				t.Fatalf("Absent: %v; want why there is no sandbox", eng.Absent())
+			}
+			var stderr lockedBuffer
+			srv := mcp.NewServer(openVault(t, newVault(t, "alpha")), eng, mcp.Options{Now: func() time.Time { return fixedNow }, Log: &stderr})
+			logs := make(chan *sdk.LoggingMessageParams, 10)
+			cs := connectWith(t, srv, &sdk.ClientOptions{
+				LoggingMessageHandler: func(_ context.Context, req *sdk.LoggingMessageRequest) { logs <- req.Params }})
+			for i := range 3 {
+				params := &sdk.CallToolParams{Name: "mem_read_context", Arguments: map[string]any{"slug": "alpha"},
+					Meta: sdk.Meta{sdk.MetaKeyLogLevel: "notice"}}
+				res, err := cs.CallTool(context.Background(), params)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if a := decode(t, res); !a.OK {
+					t.Fatalf("call %d: %+v; want it answered natively", i, a.Error)
+				}
+			}
+			if n := native.calls.Load(); n < 3 {
+				t.Errorf("%d native calls for 3 tool calls", n)
+			}
+			if log := stderr.String(); strings.Count(log, "\n") != 1 || !strings.Contains(log, "no sandbox") || !strings.Contains(log, "make install") || strings.Contains(log, "ready") {
+				t.Errorf("the server's log: %q; want one line saying there is no sandbox and how to get one", log)
+			}
+			select {
+			case m := <-logs:
+				if text := fmt.Sprint(m.Data); m.Level != "notice" || !strings.Contains(text, "no sandbox") {
+					t.Errorf("log message %+v; want a notice that there is no sandbox", m)
+				}
+			case <-time.After(hang):
+				t.Fatal("no log message saying there is no sandbox")
+			}
+			if len(logs) != 0 {
+				t.Errorf("%d more log messages; want one", len(logs))
+			}
+		})
+	}
 }

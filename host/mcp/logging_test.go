@@ -14,10 +14,10 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"kessho/core/hostlogic"
-	"kessho/core/plan"
-	"kessho/host/engine"
-	"kessho/host/mcp"
+	"github.com/kessho/kessho/core/hostlogic"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/mcp"
 )
 
 // TestLogWarnings checks that the server declares logging, and that a

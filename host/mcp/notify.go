@@ -10,8 +10,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"kessho/core/plan"
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // The resources' notifications, on every transport that keeps a session

@@ -15,8 +15,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"kessho/host/engine"
-	"kessho/host/mcp"
+	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/mcp"
 )
 
 // TestStdioNotUTF8 sends tool calls whose arguments are not UTF-8 (a raw

@@ -10,7 +10,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"kessho/host/mcp"
+	"github.com/kessho/kessho/host/mcp"
 )
 
 // progressLog keeps the progress notifications a client receives.

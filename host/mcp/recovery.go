@@ -8,9 +8,9 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"kessho/core/hostlogic"
-	"kessho/core/plan"
-	"kessho/host/vaultfs"
+	"github.com/kessho/kessho/core/hostlogic"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // recording is the vault as a call of this server sees it: the same

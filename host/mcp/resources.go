@@ -13,7 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // The resources: each project's and domain's context.md, history.md and

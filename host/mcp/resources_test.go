@@ -14,8 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"kessho/host/engine"
-	"kessho/host/mcp"
+	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/mcp"
 )
 
 // writeFile writes text at the vault path p of dir, making its folders.

@@ -6,8 +6,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"kessho/core/catalog"
-	"kessho/core/tools"
+	"github.com/kessho/kessho/core/catalog"
+	"github.com/kessho/kessho/core/tools"
 )
 
 // outputSchemas is each tool's output schema, by name, built on first use.

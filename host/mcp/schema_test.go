@@ -11,10 +11,10 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"kessho/core/tools"
-	"kessho/host/conformance"
-	"kessho/host/engine"
-	"kessho/host/mcp"
+	"github.com/kessho/kessho/core/tools"
+	"github.com/kessho/kessho/host/conformance"
+	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/mcp"
 )
 
 // TestOutputSchemas checks every conformance case's successful result

@@ -39,11 +39,11 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"kessho/core/catalog"
-	"kessho/core/tools"
-	"kessho/host/buildinfo"
-	"kessho/host/call"
-	"kessho/host/vaultfs"
+	"github.com/kessho/kessho/core/catalog"
+	"github.com/kessho/kessho/core/tools"
+	"github.com/kessho/kessho/host/buildinfo"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // Options configure a server. The zero value means: English, UTC, the
@@ -84,6 +84,10 @@ func NewServer(v *vaultfs.Vault, eng call.Engine, opts Options) *sdk.Server {
 		version = buildinfo.Version()
 	}
 	c := &caller{vault: v, engine: eng, opts: opts}
+	if p, ok := eng.(*Pending); ok && p.Absent() != nil {
+		c.absentLogged.Store(true)
+		c.serverLog(serverText().SandboxAbsent.In(opts.Lang))
+	}
 	n := &notifier{notes: v.SearchNotes, every: opts.Poll, subs: map[string]int{}}
 	if n.every <= 0 {
 		n.every = pollEvery()
@@ -147,6 +151,8 @@ type caller struct {
 
 	interimUsed            atomic.Bool // a call ran on the interim engine
 	interimOnce, readyOnce sync.Once   // logInterim, logSandboxReady
+	absentOnce             sync.Once   // logAbsent
+	absentLogged           atomic.Bool // NewServer logged that there is no sandbox
 }
 
 // waiter is an engine that may still be starting, like a [Pending]: the
@@ -284,6 +290,8 @@ func (c *caller) run(ctx context.Context, ss *sdk.ServerSession, name string, ar
 		if eng, interim = p.Now(); interim {
 			report(serverText().EngineInterim.In(c.opts.Lang))
 			c.logInterim(ctx, ss)
+		} else if p.Absent() != nil {
+			c.logAbsent(ctx, ss)
 		} else if c.interimUsed.Load() {
 			c.logSandboxReady(ctx, ss)
 		}
@@ -320,16 +328,40 @@ func (c *caller) logInterim(ctx context.Context, ss *sdk.ServerSession) {
 	c.interimOnce.Do(func() { c.logNotice(ctx, ss, serverText().EngineInterim.In(c.opts.Lang)) })
 }
 
+// logAbsent says, once a server, that this binary holds no sandbox and
+// every call runs on the interim engine, and how to get one: to the
+// session of the first call that sees it and, unless NewServer did, on
+// the server's log.
+func (c *caller) logAbsent(ctx context.Context, ss *sdk.ServerSession) {
+	c.absentOnce.Do(func() {
+		text := serverText().SandboxAbsent.In(c.opts.Lang)
+		if !c.absentLogged.Load() {
+			c.serverLog(text)
+		}
+		c.sessionNotice(ctx, ss, text)
+	})
+}
+
 // logSandboxReady says, once, that calls run on the sandbox again after
 // some ran on the interim engine.
 func (c *caller) logSandboxReady(ctx context.Context, ss *sdk.ServerSession) {
 	c.readyOnce.Do(func() { c.logNotice(ctx, ss, serverText().SandboxReady.In(c.opts.Lang)) })
 }
 
+// logNotice says text on the server's log (Options.Log) and, as a log
+// message of level notice from the logger "kessho", to the session ss.
 func (c *caller) logNotice(ctx context.Context, ss *sdk.ServerSession, text string) {
+	c.serverLog(text)
+	c.sessionNotice(ctx, ss, text)
+}
+
+func (c *caller) serverLog(text string) {
 	if c.opts.Log != nil {
 		fmt.Fprintf(c.opts.Log, "kessho mcp: %s\n", text)
 	}
+}
+
+func (c *caller) sessionNotice(ctx context.Context, ss *sdk.ServerSession, text string) {
 	if ss != nil {
 		//lint:ignore SA1019 see NewServer: logging is served through its deprecation window
 		ss.Log(ctx, &sdk.LoggingMessageParams{Level: "notice", Logger: "kessho",

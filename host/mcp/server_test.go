@@ -13,9 +13,9 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"kessho/core/tools"
-	"kessho/host/engine"
-	"kessho/host/mcp"
+	"github.com/kessho/kessho/core/tools"
+	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/mcp"
 )
 
 // TestListTools checks that the server offers every tool of the catalogue,

@@ -3,8 +3,8 @@ package mcp
 import (
 	"embed"
 
-	"kessho/core/catalog"
-	"kessho/core/i18n"
+	"github.com/kessho/kessho/core/catalog"
+	"github.com/kessho/kessho/core/i18n"
 )
 
 // texts is the server's own text file, server.yaml.
@@ -27,9 +27,12 @@ var serverText = i18n.Load[struct {
 	Round       catalog.Text `yaml:"round"`
 	// EngineInterim says a call runs on the native engine while the
 	// sandbox starts (a progress message, and the server's log once);
-	// SandboxReady, in the log, that later calls run on the sandbox.
+	// SandboxReady, in the log, that later calls run on the sandbox;
+	// SandboxAbsent, in the log, that this binary holds no sandbox, so
+	// every call runs natively, and how to get one.
 	EngineInterim catalog.Text `yaml:"engine_interim"`
 	SandboxReady  catalog.Text `yaml:"sandbox_ready"`
+	SandboxAbsent catalog.Text `yaml:"sandbox_absent"`
 	// Running is the progress message a call still running gets every
 	// few seconds (progressEvery): a format taking the tool and the
 	// seconds since the call began.

@@ -19,11 +19,11 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"kessho/core/fault"
-	"kessho/core/hostlogic"
-	"kessho/core/plan"
-	"kessho/core/search"
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/hostlogic"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/core/search"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // Answer reads what need asks for and adds it to snap.

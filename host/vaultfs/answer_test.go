@@ -11,8 +11,8 @@ import (
 	"testing"
 	"testing/iotest"
 
-	"kessho/core/fault"
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/vault"
 )
 
 func sha(s string) string {

@@ -9,9 +9,9 @@ import (
 	"path"
 	"strings"
 
-	"kessho/core/fault"
-	"kessho/core/hostlogic"
-	"kessho/core/plan"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/hostlogic"
+	"github.com/kessho/kessho/core/plan"
 )
 
 // Apply applies p to the vault, all of it or none of it. l must be the

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"kessho/core/fault"
-	"kessho/core/hostlogic"
-	"kessho/core/plan"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/hostlogic"
+	"github.com/kessho/kessho/core/plan"
 )
 
 // gone marks a path removed in TestApplyOps.

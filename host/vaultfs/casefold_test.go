@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"kessho/core/vault"
-	"kessho/host/call"
-	"kessho/host/engine"
+	"github.com/kessho/kessho/core/vault"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/engine"
 )
 
 // caseInsensitive stands for a disk that ignores case (macOS's APFS,

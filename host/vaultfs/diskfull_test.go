@@ -10,10 +10,10 @@ import (
 	"syscall"
 	"testing"
 
-	"kessho/core/fault"
-	"kessho/core/plan"
-	"kessho/host/call"
-	"kessho/host/engine"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/engine"
 )
 
 // fullDisk makes the temporary files' writes (what "write") or fsyncs

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"kessho/host/call"
-	"kessho/host/engine"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/engine"
 )
 
 // The outside-editor test: another process rewrites context.md and

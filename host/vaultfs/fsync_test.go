@@ -6,7 +6,7 @@ import (
 	"context"
 	"testing"
 
-	"kessho/core/plan"
+	"github.com/kessho/kessho/core/plan"
 )
 
 // TestSyncsPerPlan pins the fsyncs Apply makes for each shape of plan,

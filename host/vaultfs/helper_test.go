@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"kessho/core/plan"
-	"kessho/core/search"
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/core/search"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // The tests run this test binary again as a helper process (the os/exec

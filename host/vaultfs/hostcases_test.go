@@ -16,10 +16,10 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"kessho/core/fault"
-	"kessho/core/hostlogic"
-	"kessho/core/plan"
-	"kessho/host/conformance"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/hostlogic"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/host/conformance"
 )
 
 // TestHostCases runs the host conformance cases (testdata/hostcases,

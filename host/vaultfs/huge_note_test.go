@@ -9,9 +9,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"kessho/core/vault"
-	"kessho/host/call"
-	"kessho/host/internal/enginetest"
+	"github.com/kessho/kessho/core/vault"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/internal/enginetest"
 )
 
 // hugeLog is an exported log of more than 4 MiB: "headword" in its first

@@ -17,8 +17,8 @@ import (
 	"sync"
 	"syscall"
 
-	"kessho/core/search"
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core/search"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // Where mem_search's index is kept: a cache the core rebuilds whenever it

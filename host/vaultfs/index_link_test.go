@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"kessho/core/search"
+	"github.com/kessho/kessho/core/search"
 )
 
 // notesTree is a vault of notes a planted link may lead to.

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"kessho/core/search"
+	"github.com/kessho/kessho/core/search"
 )
 
 // TestSearchNotesKeepsListingUntilAChange: from its second search, a Vault

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"kessho/core/fault"
-	"kessho/core/plan"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/plan"
 )
 
 // TestInPlaceSaveUnderWay: an editor that saves in place has truncated

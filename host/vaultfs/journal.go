@@ -13,9 +13,9 @@ import (
 	"strings"
 	"time"
 
-	"kessho/core/fault"
-	"kessho/core/hostlogic"
-	"kessho/core/plan"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/hostlogic"
+	"github.com/kessho/kessho/core/plan"
 )
 
 // journal is a plan on its way to the vault; see the package

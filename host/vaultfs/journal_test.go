@@ -6,8 +6,8 @@ import (
 	"slices"
 	"testing"
 
-	"kessho/core/fault"
-	"kessho/core/plan"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/plan"
 )
 
 // crashed leaves dir as a crash would: the journal of p written, the

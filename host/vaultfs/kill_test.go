@@ -16,11 +16,11 @@ import (
 	"testing"
 	"time"
 
-	"kessho/core/plan"
-	"kessho/core/search"
-	"kessho/host/call"
-	"kessho/host/conformance"
-	"kessho/host/engine"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/core/search"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/conformance"
+	"github.com/kessho/kessho/host/engine"
 )
 
 // killBefore is the vault the kill test starts from.

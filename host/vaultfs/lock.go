@@ -10,8 +10,8 @@ import (
 	"syscall"
 	"time"
 
-	"kessho/core/fault"
-	"kessho/core/hostlogic"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/hostlogic"
 )
 
 // Lock is the vault's writer lock, held.

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"kessho/core/fault"
+	"github.com/kessho/kessho/core/fault"
 )
 
 func TestLockGoroutines(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // TestMatchByName: a match of plain names, which the host answers by

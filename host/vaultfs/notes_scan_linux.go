@@ -12,8 +12,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"kessho/core/plan"
-	"kessho/core/search"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/core/search"
 )
 
 // scanNotes lists every note's version in one pass, what a fresh

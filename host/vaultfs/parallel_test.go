@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"kessho/core/fault"
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // answerWith answers need with n read workers.

@@ -15,10 +15,10 @@ import (
 	"testing"
 	"time"
 
-	"kessho/core/plan"
-	"kessho/host/call"
-	"kessho/host/engine"
-	"kessho/host/internal/enginetest"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/internal/enginetest"
 )
 
 // The trim of mem_context_hygiene against another process (SPEC section 9,

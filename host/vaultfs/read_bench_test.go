@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // BenchmarkAnswerFiles reads 10,000 notes of about 1.5 KB in batches of

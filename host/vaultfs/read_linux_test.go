@@ -13,8 +13,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"kessho/core/fault"
-	"kessho/core/vault"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/vault"
 )
 
 // countOpenat2 counts the openat2 calls of readBeneath until the test ends,

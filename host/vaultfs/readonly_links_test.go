@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"kessho/core/hostlogic"
-	"kessho/core/plan"
-	"kessho/core/tools"
-	"kessho/host/call"
-	"kessho/host/internal/enginetest"
+	"github.com/kessho/kessho/core/hostlogic"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/core/tools"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/internal/enginetest"
 )
 
 // readOnlyArgs are the arguments each read-only tool of the catalogue is

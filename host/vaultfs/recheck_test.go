@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"kessho/core/fault"
-	"kessho/core/plan"
-	"kessho/host/call"
-	"kessho/host/conformance"
-	"kessho/host/engine"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/conformance"
+	"github.com/kessho/kessho/host/engine"
 )
 
 // The journal's last step: every precondition passed, the journal is

@@ -9,11 +9,11 @@ import (
 	"strings"
 	"testing"
 
-	"kessho/core/fault"
-	"kessho/core/hostlogic"
-	"kessho/core/plan"
-	"kessho/host/call"
-	"kessho/host/engine"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/hostlogic"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/engine"
 )
 
 // copyRE matches a conflict copy's name, for x = stem + ".md".

@@ -11,8 +11,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"kessho/core/hostlogic"
-	"kessho/core/plan"
+	"github.com/kessho/kessho/core/hostlogic"
+	"github.com/kessho/kessho/core/plan"
 )
 
 // swapInto renames the temporary file tmp over p, a file in the same

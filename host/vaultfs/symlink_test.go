@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"kessho/host/call"
-	"kessho/host/internal/enginetest"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/internal/enginetest"
 )
 
 // TestHistorizeSymlinkedProject: a project whose folder is a symbolic

@@ -4,8 +4,8 @@ import (
 	"io/fs"
 	"strings"
 
-	"kessho/core/hostlogic"
-	"kessho/core/plan"
+	"github.com/kessho/kessho/core/hostlogic"
+	"github.com/kessho/kessho/core/plan"
 )
 
 // undoSafe refuses a need or a plan op that names p, a path under the

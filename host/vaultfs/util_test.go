@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"kessho/core/fault"
-	"kessho/core/plan"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/plan"
 )
 
 // dirMark stands for a folder in a tree map; a key ending in "/" in

@@ -7,7 +7,7 @@
 // [plan.CheckPath] before it is used, so dot-folders (.obsidian, .git, and
 // Kessho's own .kessho) are never read or written on the core's behalf.
 //
-// A call, in the order kessho/host/call makes it for every Go host:
+// A call, in the order github.com/kessho/kessho/host/call makes it for every Go host:
 //
 //	v, err := vaultfs.Open(dir)
 //	defer v.Close()
@@ -64,8 +64,8 @@ import (
 	"syscall"
 	"time"
 
-	"kessho/core/fault"
-	"kessho/core/hostlogic"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/hostlogic"
 )
 
 // Kessho's own places in the vault. They are dot-paths: plans can never

@@ -14,10 +14,10 @@ import (
 	"testing"
 	"time"
 
-	"kessho/core/fault"
-	"kessho/core/vault"
-	"kessho/host/call"
-	"kessho/host/internal/enginetest"
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/vault"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/internal/enginetest"
 )
 
 // linkChain makes, under dir/20-knowledge, the folders d00…d24, each

@@ -15,7 +15,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"kessho/host/internal/recallbench"
+	"github.com/kessho/kessho/host/internal/recallbench"
 )
 
 func main() {

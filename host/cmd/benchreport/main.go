@@ -1,5 +1,5 @@
 // Command benchreport turns the output of `make bench` (`go test -bench`
-// runs of kessho/host/internal/toolbench and the packages' own
+// runs of github.com/kessho/kessho/host/internal/toolbench and the packages' own
 // benchmarks, appended to one file, with "loadavg:" lines before and
 // after) into the Markdown tables of docs/PERFORMANCE.md: the machine,
 // the date, the load, every tool on both engines at 1k, 10k and 50k

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"kessho/host/internal/toolbench"
+	"github.com/kessho/kessho/host/internal/toolbench"
 )
 
 // Results are the benchmark lines of one `go test -bench` output (several

@@ -4,8 +4,8 @@ package main
 import (
 	"fmt"
 
-	"kessho/core/catalog"
-	"kessho/core/tools"
+	"github.com/kessho/kessho/core/catalog"
+	"github.com/kessho/kessho/core/tools"
 )
 
 func main() { fmt.Print(catalog.Reference(tools.Specs())) }

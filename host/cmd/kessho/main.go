@@ -4,7 +4,7 @@ package main
 import (
 	"os"
 
-	"kessho/host/cli"
+	"github.com/kessho/kessho/host/cli"
 )
 
 func main() { os.Exit(cli.Main()) }

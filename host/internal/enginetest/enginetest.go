@@ -11,7 +11,7 @@ import (
 	"fmt"
 	"testing"
 
-	"kessho/host/engine"
+	"github.com/kessho/kessho/host/engine"
 )
 
 // Faulty runs requests through Inner, except those naming a phase it

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"kessho/host/call"
-	"kessho/host/engine"
-	"kessho/host/vaultfs"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // TestDeterministic: the same seed gives the same tree, another seed

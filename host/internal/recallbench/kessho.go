@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"time"
 
-	"kessho/host/call"
-	"kessho/host/engine"
-	"kessho/host/vaultfs"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // Kessho ranks with the mem_search tool through the call loop every Go

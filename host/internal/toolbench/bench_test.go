@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"kessho/core/tools"
-	"kessho/host/call"
-	"kessho/host/engine"
-	"kessho/host/internal/genvault"
-	"kessho/host/vaultfs"
+	"github.com/kessho/kessho/core/tools"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/internal/genvault"
+	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // opts are every call's options: the vaults' own now, and a deadline far

@@ -1,9 +1,9 @@
 // Package toolbench is the harness of `make bench`: what each tool does
-// on a generated vault (kessho/host/internal/genvault), and how a call
+// on a generated vault (github.com/kessho/kessho/host/internal/genvault), and how a call
 // that writes is undone between iterations so that every iteration meets
 // the same vault and measures the same work. Its benchmarks
 // (BenchmarkTools, BenchmarkCLI) run every scenario on both engines at
-// 1k, 10k and 50k notes; kessho/host/cmd/benchreport turns their output
+// 1k, 10k and 50k notes; github.com/kessho/kessho/host/cmd/benchreport turns their output
 // into docs/PERFORMANCE.md's tables.
 //
 // A call that writes is undone outside the timer: the harness learns the
@@ -26,10 +26,10 @@ import (
 	"slices"
 	"strings"
 
-	"kessho/core/plan"
-	"kessho/host/call"
-	"kessho/host/internal/genvault"
-	"kessho/host/vaultfs"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/internal/genvault"
+	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // Scenario is one measured call of a tool.

@@ -9,11 +9,11 @@ import (
 	"strings"
 	"testing"
 
-	"kessho/core/tools"
-	"kessho/host/call"
-	"kessho/host/engine"
-	"kessho/host/internal/genvault"
-	"kessho/host/vaultfs"
+	"github.com/kessho/kessho/core/tools"
+	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/internal/genvault"
+	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // TestEveryToolMeasured: make bench measures every tool of the catalogue.
