@@ -86,6 +86,8 @@ type Options struct {
 	// IndexBatch bounds the note text one round of a search index's build
 	// reads (search.Carry.Batch); 0 is the core's search.DefaultBatch.
 	IndexBatch int64
+	// Clock counts the deadline; nil is the real clock (tests give theirs).
+	Clock Clock
 	// Round, when set, is called before each round of the engine with the
 	// round's number, from 1: hosts report progress with it (MCP's
 	// progress notifications). It changes nothing in the call.
@@ -168,7 +170,7 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 		return refuse(err)
 	}
 
-	ctx, d, cancel := newDeadline(ctx, opts.Timeout)
+	ctx, d, cancel := newDeadline(ctx, opts.Timeout, opts.Clock)
 	defer cancel()
 	sc := newCarry(ctx, v, tool, opts.IndexBatch)
 	req := core.Request{Tool: tool, Args: args, Now: opts.Now.Format(time.RFC3339), TZ: opts.TZ, Lang: opts.Lang, Search: sc.carry}

@@ -9,24 +9,49 @@ import (
 	"github.com/kessho/kessho/core/fault"
 )
 
+// Clock is what a call's deadline is counted by (Options.Clock): the
+// real clock when nil; a test's that it moves on itself, so that a call
+// past its deadline is tested without waiting and no other call of the
+// test depends on the machine's speed.
+type Clock interface {
+	Now() time.Time
+	// AfterFunc calls f in its own goroutine once d has passed, unless
+	// stop is called first.
+	AfterFunc(d time.Duration, f func()) (stop func() bool)
+}
+
 // deadline is a call's one deadline (see Run).
 type deadline struct {
 	at      time.Time
 	bounded bool
+	now     func() time.Time
 	// limit is the call's own timeout, which the overrun message names;
 	// 0 when ctx's own deadline, earlier, is the one that counts: its
 	// length is the caller's.
 	limit time.Duration
 }
 
-// newDeadline bounds ctx by timeout (none when negative), from now.
-func newDeadline(ctx context.Context, timeout time.Duration) (context.Context, deadline, context.CancelFunc) {
+// newDeadline bounds ctx by timeout (none when negative), from now. With
+// a clock, the bound is the clock's alone: ctx ends (cancelled) when the
+// clock passes it, and reports no deadline of its own, since the wasm
+// engine compares a context's deadline with the real clock.
+func newDeadline(ctx context.Context, timeout time.Duration, clock Clock) (context.Context, deadline, context.CancelFunc) {
+	if clock != nil {
+		d := deadline{limit: timeout, now: clock.Now}
+		if timeout <= 0 {
+			return ctx, d, func() {}
+		}
+		d.at, d.bounded = clock.Now().Add(timeout), true
+		ctx, cancel := context.WithCancelCause(ctx)
+		stop := clock.AfterFunc(timeout, func() { cancel(context.DeadlineExceeded) })
+		return ctx, d, func() { stop(); cancel(context.Canceled) }
+	}
 	start := time.Now()
 	cancel := context.CancelFunc(func() {})
 	if timeout > 0 {
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 	}
-	d := deadline{limit: timeout}
+	d := deadline{limit: timeout, now: time.Now}
 	d.at, d.bounded = ctx.Deadline()
 	if d.bounded && (timeout <= 0 || d.at.Before(start.Add(timeout))) {
 		d.limit = 0
@@ -37,7 +62,7 @@ func newDeadline(ctx context.Context, timeout time.Duration) (context.Context, d
 // late reports whether the deadline has passed, by the clock (a timer may
 // not have fired yet), or err says it has.
 func (d deadline) late(err error) bool {
-	return d.bounded && !time.Now().Before(d.at) || errors.Is(err, context.DeadlineExceeded)
+	return d.bounded && !d.now().Before(d.at) || errors.Is(err, context.DeadlineExceeded)
 }
 
 // overrun is the LIMIT_EXCEEDED of a call of tool past its deadline.

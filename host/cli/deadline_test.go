@@ -16,17 +16,12 @@ import (
 	"github.com/kessho/kessho/host/vaultfs"
 )
 
-// deadlineForTests is the calls' time limit in TestScriptAnswersLineUp:
-// a call of the "blocks" phase runs until it passes, so it is real time;
-// the other calls, of a tiny vault, must end well within it, as they do
-// by far on a loaded machine too (300 ms was close for a wasm instance's
-// start under load).
-const deadlineForTests = 2 * time.Second
-
 // TestScriptAnswersLineUp: a script whose calls pass their deadline, or
 // whose engine fails, still prints exactly one answer a call, in order:
 // LIMIT_EXCEEDED for the deadline, INTERNAL for a crash; the calls around
-// them run. On both engines.
+// them run. On both engines. The deadline is counted by a test clock
+// that the "blocks" call moves past it: no other call depends on the
+// machine's speed.
 func TestScriptAnswersLineUp(t *testing.T) {
 	for name, inner := range enginetest.Both(t) {
 		t.Run(name, func(t *testing.T) {
@@ -45,7 +40,9 @@ func TestScriptAnswersLineUp(t *testing.T) {
 			defer v.Close()
 			var stdout, stderr bytes.Buffer
 			env := Env{Stdout: &stdout, Stderr: &stderr}
-			r := &runner{ctx: context.Background(), env: env, eng: enginetest.Faulty{Inner: inner}, v: v, opts: call.Options{TZ: "UTC", Lang: "en", Timeout: deadlineForTests}}
+			clock := enginetest.NewClock(time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC))
+			eng := enginetest.Faulty{Inner: inner, Blocks: func() { clock.Advance(3 * time.Second) }}
+			r := &runner{ctx: context.Background(), env: env, eng: eng, v: v, opts: call.Options{TZ: "UTC", Lang: "en", Timeout: 2 * time.Second, Clock: clock}}
 			calls := []struct{ phase, want string }{
 				{"one", `"ok":true`},
 				{"timed-out", `"code":"LIMIT_EXCEEDED"`},

@@ -10,14 +10,16 @@ import (
 
 // TestDeadline: a call that passes its deadline answers LIMIT_EXCEEDED,
 // as the CLI does, never INTERNAL; the next call runs. On both engines.
-// The "blocks" call runs until the real deadline passes; the others, of a
-// tiny vault, end well within it even on a loaded machine.
+// The deadline is counted by a test clock that the "blocks" call moves
+// past it: no other call depends on the machine's speed.
 func TestDeadline(t *testing.T) {
 	for name, inner := range enginetest.Both(t) {
 		t.Run(name, func(t *testing.T) {
 			dir := newVault(t, "alpha")
-			srv := mcp.NewServer(openVault(t, dir), enginetest.Faulty{Inner: inner},
-				mcp.Options{TZ: "Europe/Paris", Now: func() time.Time { return fixedNow }, Timeout: 2 * time.Second})
+			clock := enginetest.NewClock(fixedNow)
+			eng := enginetest.Faulty{Inner: inner, Blocks: func() { clock.Advance(3 * time.Second) }}
+			srv := mcp.NewServer(openVault(t, dir), eng,
+				mcp.Options{TZ: "Europe/Paris", Now: func() time.Time { return fixedNow }, Timeout: 2 * time.Second, Clock: clock})
 			cs := connect(t, srv)
 			for _, phase := range []string{"timed-out", "blocks"} {
 				res, a := call(t, cs, "mem_update_phase", map[string]any{"slug": "alpha", "phase": phase})

@@ -63,6 +63,9 @@ type Options struct {
 	// call.Options.Timeout); 0 means call.DefaultTimeout. A call past it
 	// answers LIMIT_EXCEEDED.
 	Timeout time.Duration
+	// Clock counts the calls' deadlines (call.Options.Clock); nil is the
+	// real clock. Tests give theirs.
+	Clock call.Clock
 	// Poll is how often the vault is polled for changes while a client
 	// is subscribed to a resource; 0 means 2 s on Linux, 15 s elsewhere
 	// (see notifier). Tests shorten it.
@@ -374,7 +377,7 @@ func (c *caller) options() call.Options {
 	if c.opts.Now != nil {
 		now = c.opts.Now
 	}
-	return call.Options{Now: now(), TZ: c.opts.TZ, Lang: c.opts.Lang, Timeout: c.opts.Timeout}
+	return call.Options{Now: now(), TZ: c.opts.TZ, Lang: c.opts.Lang, Timeout: c.opts.Timeout, Clock: c.opts.Clock}
 }
 
 // arguments passes the client's arguments to the core as they came: the
