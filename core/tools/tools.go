@@ -126,7 +126,8 @@ func catalogText(name string) func() *catalog.ToolText {
 // reads for a tool that never writes; otherwise writes, with destroys when
 // a call may remove or overwrite content it did not itself write, and
 // idempotent when a second call with the same arguments changes nothing
-// more. RATIONALE.md ("Why these MCP annotations, and what \"destructive\" means here?") gives each tool's reason;
+// more. RATIONALE.md gives each tool's reason (the entry "Why these MCP
+// annotations, and what "destructive" means here?");
 // TestAnnotationsTellTheTruth (host/mcp) checks them against what the
 // conformance cases' calls do to their vaults.
 type effect uint8
