@@ -8,6 +8,7 @@ import (
 
 	"github.com/kessho/kessho/core/search"
 	"github.com/kessho/kessho/core/vault"
+	"github.com/kessho/kessho/core/wire"
 )
 
 // decodeRequest reads a request. The requests hosts send (Go's
@@ -19,7 +20,7 @@ import (
 // invalid JSON) goes to encoding/json, so that every request reads, and
 // every bad one fails, exactly as before (TestDecodeRequestIsJSONs).
 func decodeRequest(b []byte) (Request, error) {
-	b, index := search.Split(b)
+	b, index := wire.Split(b)
 	s := scanner{b: b}
 	req, ok := s.request()
 	if !ok {

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kessho/kessho/core/plan"
 	"github.com/kessho/kessho/core/search"
 	"github.com/kessho/kessho/core/vault"
+	"github.com/kessho/kessho/core/wire"
 )
 
 // sameAsJSON fails t when decodeRequest and encoding/json read b apart.
@@ -19,7 +19,7 @@ func sameAsJSON(t *testing.T, b []byte) {
 	t.Helper()
 	got, gotErr := decodeRequest(b)
 	var want Request
-	text, index := search.Split(b) // a NUL ends the JSON: an index follows
+	text, index := wire.Split(b) // a NUL ends the JSON: an index follows
 	wantErr := json.Unmarshal(text, &want)
 	if wantErr == nil && index != nil {
 		if want.Search == nil {
@@ -139,29 +139,4 @@ func FuzzDecodeRequest(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) { sameAsJSON(t, b) })
-}
-
-// TestEncodeAnswerIsJSONs checks that EncodeAnswer writes what
-// json.Marshal writes, for every kind of answer.
-func TestEncodeAnswerIsJSONs(t *testing.T) {
-	yes, no := true, false
-	text := "a <b> & \"c\" \u2028 é\n"
-	result, _ := json.Marshal(map[string]any{"slug": text, "n": 1, "l": []string{text}})
-	p := plan.Plan{{Op: plan.Write, Path: "a/b.md", Text: &text, Expect: plan.Absent}}
-	for _, ans := range []Answer{
-		{OK: &yes},
-		{OK: &yes, Result: result},
-		{OK: &yes, Result: result, Plan: p},
-		{OK: &yes, Result: result, Plan: p, Conflict: "CONTEXT_HYGIENE_RACE"},
-		{OK: &yes, Plan: p, Conflict: "<&>"},
-		{OK: &no, Error: &ErrorBody{Code: "X", Message: text, Details: map[string]any{"a": text}}},
-		{Need: &vault.Need{Files: []string{text}}},
-		{OK: &yes, Result: result, Search: &search.Carry{Index: []byte{0, 1, 255}, ID: "i"}},
-	} {
-		got, err := EncodeAnswer(ans)
-		want, wantErr := json.Marshal(ans)
-		if err != nil || wantErr != nil || !bytes.Equal(got, want) {
-			t.Errorf("EncodeAnswer: %s, %v\njson.Marshal: %s, %v", got, err, want, wantErr)
-		}
-	}
 }

@@ -36,7 +36,7 @@ func TestReadAnswer(t *testing.T) {
 		{"not JSON", `{"ok":`, `{"invalid":"the engine answered invalid JSON: unexpected end of JSON input"}`},
 		{"neither need nor ok", `{"result":1}`, `{"invalid":"the engine's answer has neither need nor ok"}`},
 		{"a refusal without a body", `{"ok":false,"error":"x"}`,
-			`{"invalid":"the engine's refusal is no error body: json: cannot unmarshal string into Go value of type core.ErrorBody"}`},
+			`{"invalid":"the engine's refusal is no error body: json: cannot unmarshal string into Go value of type wire.ErrorBody"}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := ask(t, map[string]any{"kind": "read_answer", "answer": c.raw}); got != c.want {

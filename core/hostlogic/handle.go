@@ -10,10 +10,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kessho/kessho/core"
 	"github.com/kessho/kessho/core/fault"
 	"github.com/kessho/kessho/core/plan"
 	"github.com/kessho/kessho/core/vault"
+	"github.com/kessho/kessho/core/wire"
 )
 
 // Handle answers one request of a host that cannot call this package
@@ -203,7 +203,7 @@ func readAnswerChecked(a Read, err error) (any, *request) {
 		// keeps as the call's last answer, as the Go host does.
 		out["search"] = map[string]string{"id": a.Search.ID}
 		a.Search = nil
-		if b, err := core.EncodeAnswer(a.Answer); err == nil {
+		if b, err := wire.EncodeAnswer(a.Answer); err == nil {
 			out["raw"] = string(b)
 		}
 	}

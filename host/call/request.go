@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/kessho/kessho/core"
 	"github.com/kessho/kessho/core/vault"
+	"github.com/kessho/kessho/core/wire"
 )
 
 // encodeRequest returns req as encoding/json writes it, byte for byte,
@@ -24,7 +24,7 @@ import (
 // keep Request's order; the small ones that are no strings nor maps
 // (args) go through encoding/json. TestRequestFields fails when a field
 // is added to a type written here.
-func encodeRequest(req *core.Request, notes map[string]string) ([]byte, error) {
+func encodeRequest(req *wire.Request, notes map[string]string) ([]byte, error) {
 	size := 256 + len(req.Args) + len(req.Tool) + len(req.TZ) + len(req.Lang)
 	for p, f := range req.Files {
 		size += len(p) + len(f.SHA256) + len(`"":{"sha256":"","text":"","not_utf8":true},`)
