@@ -142,7 +142,7 @@ func TestConflictCopyTakesTheFirstFreeName(t *testing.T) {
 	if err := json.Unmarshal([]byte(ask(t, req)), &out); err != nil {
 		t.Fatal(err)
 	}
-	if out.Copy != "n/a.kessho-conflict-20261130T091507Z-2.md" || out.Text != "B" || out.Stop.Code != fault.RecoveryConflict ||
+	if out.Copy != "n/a.kessho-conflict-20261130T091507Z-2.md" || out.Text != "B" || out.Stop.Code != string(fault.RecoveryConflict) ||
 		out.Record != `{"op":0,"path":"n/a.md","copy":"n/a.kessho-conflict-20261130T091507Z-2.md"}` {
 		t.Fatalf("free name: %+v", out)
 	}
