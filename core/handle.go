@@ -98,7 +98,7 @@ func handle(request []byte) (ans Answer) {
 			ans = errorAnswer(fault.Internalf("panic in %s: %v", req.Tool, r), lang)
 		}
 	}()
-	req, err := decodeRequest(request)
+	req, err := wire.DecodeRequest(request)
 	if err != nil {
 		return errorAnswer(fault.New(fault.InvalidArgument, nil,
 			"the request is not valid JSON: "+err.Error(),

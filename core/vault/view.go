@@ -9,13 +9,10 @@
 package vault
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"path"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/kessho/kessho/core/fault"
 	"github.com/kessho/kessho/core/wire"
@@ -50,18 +47,8 @@ type (
 // MaxHeadBytes is the most of a file a Head holds (wire.MaxHeadBytes).
 const MaxHeadBytes = wire.MaxHeadBytes
 
-// FileOf returns content as a host sends it: its SHA-256 and, when it is
-// valid UTF-8, its text.
-func FileOf(content string) File {
-	sum := sha256.Sum256([]byte(content))
-	f := File{SHA256: hex.EncodeToString(sum[:])}
-	if utf8.ValidString(content) {
-		f.Text = &content
-	} else {
-		f.NotUTF8 = true
-	}
-	return f
-}
+// FileOf returns content as a host sends it (wire.FileOf).
+func FileOf(content string) File { return wire.FileOf(content) }
 
 // AskSearch records the need of the notes' versions ("notes"), of them
 // and the host's stored search index ("index"), or of that index alone

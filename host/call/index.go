@@ -85,18 +85,18 @@ func (s *searchCarry) answer(need vault.Need) {
 	s.withIndex = need.Search != "notes"
 }
 
-// request is the request's JSON (encodeRequest) followed by the index
+// request is the request's JSON (wire.EncodeRequest) followed by the index
 // the core asked for, if any (wire.Join). The versions and the index go
 // with the one round that answers the core's "search" need: the core
 // keeps them for the call's later rounds (the same listing and id name
 // them), and asks again if it lost them.
 func (s *searchCarry) request(req *wire.Request) ([]byte, error) {
 	if s.carry == nil {
-		return encodeRequest(req, nil)
+		return wire.EncodeRequest(req, nil)
 	}
 	notes := s.carry.Notes
 	s.carry.Notes = nil
-	reqJSON, err := encodeRequest(req, notes)
+	reqJSON, err := wire.EncodeRequest(req, notes)
 	if err != nil {
 		return nil, err
 	}

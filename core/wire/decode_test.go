@@ -1,4 +1,4 @@
-package core
+package wire
 
 import (
 	"bytes"
@@ -8,22 +8,18 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/kessho/kessho/core/search"
-	"github.com/kessho/kessho/core/vault"
-	"github.com/kessho/kessho/core/wire"
 )
 
-// sameAsJSON fails t when decodeRequest and encoding/json read b apart.
+// sameAsJSON fails t when DecodeRequest and encoding/json read b apart.
 func sameAsJSON(t *testing.T, b []byte) {
 	t.Helper()
-	got, gotErr := decodeRequest(b)
+	got, gotErr := DecodeRequest(b)
 	var want Request
-	text, index := wire.Split(b) // a NUL ends the JSON: an index follows
+	text, index := Split(b) // a NUL ends the JSON: an index follows
 	wantErr := json.Unmarshal(text, &want)
 	if wantErr == nil && index != nil {
 		if want.Search == nil {
-			want.Search = &search.Carry{}
+			want.Search = &Carry{}
 		}
 		want.Search.Index = index
 	}
@@ -53,9 +49,9 @@ func randomRequests(rng *rand.Rand, n int) [][]byte {
 			req.Args, _ = json.Marshal(map[string]any{"slug": str(), "n": rng.Intn(9), "l": []any{str(), nil, true, 1.5}, "o": map[string]string{str(): str()}})
 		}
 		if rng.Intn(3) > 0 {
-			req.Files = map[string]vault.File{}
+			req.Files = map[string]File{}
 			for j := rng.Intn(4); j > 0; j-- {
-				f := vault.File{SHA256: str(), NotUTF8: rng.Intn(4) == 0}
+				f := File{SHA256: str(), NotUTF8: rng.Intn(4) == 0}
 				if rng.Intn(4) > 0 {
 					t := str()
 					f.Text = &t
@@ -64,9 +60,9 @@ func randomRequests(rng *rand.Rand, n int) [][]byte {
 			}
 		}
 		if rng.Intn(3) == 0 {
-			req.Heads = map[string]vault.Head{}
+			req.Heads = map[string]Head{}
 			for j := rng.Intn(3); j > 0; j-- {
-				h := vault.Head{NotUTF8: rng.Intn(4) == 0, Size: int64(rng.Intn(1 << 30))}
+				h := Head{NotUTF8: rng.Intn(4) == 0, Size: int64(rng.Intn(1 << 30))}
 				if rng.Intn(4) > 0 {
 					t := str()
 					h.Text = &t
