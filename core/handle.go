@@ -41,54 +41,23 @@ import (
 	"github.com/kessho/kessho/core/search"
 	"github.com/kessho/kessho/core/tools"
 	"github.com/kessho/kessho/core/vault"
+	"github.com/kessho/kessho/core/wire"
 )
 
-// Request is what a host sends to Handle.
-type Request struct {
-	Tool string          `json:"tool"`
-	Args json.RawMessage `json:"args,omitempty"`
-	Now  string          `json:"now"`
-	TZ   string          `json:"tz,omitempty"`
-	Lang string          `json:"lang,omitempty"`
-	vault.Snapshot
-	// Search is the search index a host keeps, with the notes' versions
-	// (mem_search only; see search.Carry).
-	Search *search.Carry `json:"search,omitempty"`
-}
+// Request is what a host sends to Handle (wire.Request).
+type Request = wire.Request
 
-// Answer is what Handle returns, and what hosts decode: the protocol's one
-// definition. Exactly one of Need, (OK true with Result, Plan and
-// Conflict) or (OK false with Error) is set.
-type Answer struct {
-	Need *vault.Need `json:"need,omitempty"`
-	OK   *bool       `json:"ok,omitempty"`
-	// Result is the tool's result as JSON, encoded once by the core
-	// (hosts decode it as the tool's result type, or pass it on).
-	Result json.RawMessage `json:"result,omitempty"`
-	Error  *ErrorBody      `json:"error,omitempty"`
-	Plan   plan.Plan       `json:"plan,omitempty"`
-	// Conflict is the code for a plan whose precondition fails when the
-	// host applies it (the tool's catalog.Tool.ConflictCode); "" means
-	// CONFLICT. Set only beside a plan.
-	Conflict string `json:"conflict,omitempty"`
-	// Search is the updated search index for the host to store (beside a
-	// mem_search success whose index changed, or a need for the next batch
-	// of notes to index; see search.Carry).
-	Search *search.Carry `json:"search,omitempty"`
-}
+// Answer is what Handle returns, and what hosts decode (wire.Answer).
+type Answer = wire.Answer
 
-// ErrorBody is the JSON form of a refusal.
-type ErrorBody struct {
-	Code    string         `json:"code"`
-	Message string         `json:"message"`
-	Details map[string]any `json:"details"`
-}
+// ErrorBody is the JSON form of a refusal (wire.ErrorBody).
+type ErrorBody = wire.ErrorBody
 
 // Handle runs one request and returns the answer's JSON. It never panics:
 // a bug becomes an INTERNAL error.
 //
 // A request may be followed by a NUL and the bytes of a search index
-// (search.Join): they are its Search.Index. An answer carrying an index
+// (wire.Join): they are its Search.Index. An answer carrying an index
 // is followed by it the same way.
 func Handle(request []byte) []byte {
 	_, out := HandleAnswer(request)
@@ -102,7 +71,7 @@ func Handle(request []byte) []byte {
 // in the JSON's buffer, after the NUL.
 func HandleAnswer(request []byte) (Answer, []byte) {
 	ans := handle(request)
-	out, err := EncodeAnswer(ans)
+	out, err := wire.EncodeAnswer(ans)
 	if err != nil {
 		ans = errorAnswer(fault.Internalf("encoding the answer: %v", err), "en")
 		out, _ = json.Marshal(ans)
@@ -110,7 +79,7 @@ func HandleAnswer(request []byte) (Answer, []byte) {
 	}
 	if ans.Search != nil {
 		n := len(out)
-		out = search.Prepend(out, ans.Search.Index)
+		out = wire.Prepend(out, ans.Search.Index)
 		carry := *ans.Search
 		carry.Index = nil
 		if len(out) > n {
@@ -121,33 +90,6 @@ func HandleAnswer(request []byte) (Answer, []byte) {
 	return ans, out
 }
 
-// EncodeAnswer is json.Marshal(ans), byte for byte, without its second
-// pass over the result: encoding/json re-validates and re-compacts a
-// json.RawMessage, and the result is already the compact JSON json.Marshal
-// made of it (okAnswer). An answer carrying a search index goes through
-// json.Marshal (the index itself follows the JSON: Handle).
-func EncodeAnswer(ans Answer) ([]byte, error) {
-	if ans.OK == nil || !*ans.OK || ans.Need != nil || ans.Error != nil || ans.Search != nil {
-		return json.Marshal(ans)
-	}
-	out := append(make([]byte, 0, len(ans.Result)+64), `{"ok":true`...)
-	if len(ans.Result) > 0 {
-		out = append(append(out, `,"result":`...), ans.Result...)
-	}
-	if len(ans.Plan) > 0 {
-		p, err := json.Marshal(ans.Plan)
-		if err != nil {
-			return nil, err
-		}
-		out = append(append(out, `,"plan":`...), p...)
-	}
-	if ans.Conflict != "" {
-		c, _ := json.Marshal(ans.Conflict)
-		out = append(append(out, `,"conflict":`...), c...)
-	}
-	return append(out, '}'), nil
-}
-
 func handle(request []byte) (ans Answer) {
 	var req Request
 	lang := "en"
@@ -156,7 +98,7 @@ func handle(request []byte) (ans Answer) {
 			ans = errorAnswer(fault.Internalf("panic in %s: %v", req.Tool, r), lang)
 		}
 	}()
-	req, err := decodeRequest(request)
+	req, err := wire.DecodeRequest(request)
 	if err != nil {
 		return errorAnswer(fault.New(fault.InvalidArgument, nil,
 			"the request is not valid JSON: "+err.Error(),

@@ -69,7 +69,7 @@ func handleHost(ptr, n uint32) uint64 { return serve(ptr, n, hostlogic.Handle) }
 //go:wasmexport round
 func round(ptr, n uint32) uint64 {
 	return serve(ptr, n, func(in []byte) []byte {
-		out, err := hostlogic.Round(in)
+		out, err := hostlogic.Round(in, core.HandleAnswer)
 		if err != nil {
 			return nil
 		}

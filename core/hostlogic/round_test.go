@@ -59,7 +59,7 @@ func TestRoundIsTheFourRequestsOfARound(t *testing.T) {
 		{"not a request", "yesterday", `{"tool":`, `}`, `"ok":false`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			out, err := Round([]byte(c.now + "\x00" + c.head + "\x00" + c.rest))
+			out, err := Round([]byte(c.now+"\x00"+c.head+"\x00"+c.rest), core.HandleAnswer)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -102,7 +102,7 @@ func TestRoundIsTheFourRequestsOfARound(t *testing.T) {
 
 func TestRoundRefusesInputWithoutItsParts(t *testing.T) {
 	for _, in := range []string{"", "2026-11-30T10:15:00Z", "2026-11-30T10:15:00Z\x00{\"tool\":"} {
-		if out, err := Round([]byte(in)); !errors.Is(err, ErrRoundInput) || out != nil {
+		if out, err := Round([]byte(in), core.HandleAnswer); !errors.Is(err, ErrRoundInput) || out != nil {
 			t.Errorf("Round(%q) = %q, %v; want nil, ErrRoundInput", in, out, err)
 		}
 	}

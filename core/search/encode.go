@@ -54,7 +54,7 @@ var ErrCorrupt = errors.New("search: not a usable index")
 func (x *Index) Encode() []byte { return x.EncodeRoom(0) }
 
 // EncodeRoom is Encode with room more bytes of capacity after the
-// encoding, so that Prepend can put an answer's JSON before it in the
+// encoding, so that wire.Prepend can put an answer's JSON before it in the
 // same buffer. The buffer is sized exactly, once: a 50,000-note index is
 // 22 MB, and in the wasm engine every byte the core allocates stays its
 // memory (a Go heap there never shrinks), so neither the copies of a
