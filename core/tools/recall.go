@@ -207,7 +207,7 @@ type derivedAtom struct{ archive, name string }
 
 // ask asks, in one round, for context.md, the archives to recall and,
 // without an index, the listings of atomDirs and the content of linkDirs.
-func (g *gathered) ask(refs []archiveRef) error {
+func (g *gathered) ask(refs []history.Archive) error {
 	files := []string{g.p.Context()}
 	for _, r := range refs {
 		if r.Exists {
@@ -295,7 +295,7 @@ func (g *gathered) context() error {
 
 // archives reads the archives to recall: their sections, and the atoms
 // they derived.
-func (g *gathered) archives(refs []archiveRef) []derivedAtom {
+func (g *gathered) archives(refs []history.Archive) []derivedAtom {
 	for _, r := range refs {
 		ra := RecallArchive{Path: r.Path, Sections: []history.Section{}}
 		if e := r.Entry; e != nil {

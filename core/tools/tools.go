@@ -287,6 +287,3 @@ type Common struct {
 
 // common returns an empty Common.
 func common() Common { return Common{Warnings: []string{}} }
-
-func intp(n int) *int           { return &n }
-func floatp(f float64) *float64 { return &f }
