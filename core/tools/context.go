@@ -41,9 +41,11 @@ type contextFile struct {
 // toolsText is the messages of tools.yaml (what several tools say):
 // those of reading a project's context.md (readContext), of naming an
 // archive (archiveName), of a frontmatter that is not YAML (noteDoc) and
-// of a summary too long (checkSummaryLength).
+// of a summary too long (checkSummaryLength), and what mem_search and
+// mem_recall say of the search index (indexWarnings).
 var toolsText = loadText[struct {
 	NoContext, Archived, Frontmatter, Outside, BadFrontmatter, TooLong fault.Msg
+	Unkept, CutOne, CutMany, More                                      fault.Msg
 }]("tools.yaml")
 
 // sharedParams is the catalogue texts of tools.yaml: the description of

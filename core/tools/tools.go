@@ -273,6 +273,9 @@ type Env struct {
 	Search   *search.Carry
 	IndexOut []byte
 	IndexID  string
+	// State is what the tools keep between calls in the caller's engine
+	// instance (the warm search index); nil keeps nothing past the call.
+	State *State
 }
 
 // Say returns m in the caller's language, formatted with args.
