@@ -5,7 +5,9 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -80,17 +82,19 @@ func TestNoPackageMutableState(t *testing.T) {
 // package in dir, keyed "core/<file>:<name>", each with what makes it so.
 func mutableInDir(t *testing.T, dir string) map[string]string {
 	fset := token.NewFileSet()
-	names, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var files []*ast.File
-	for _, n := range names {
-		if strings.HasSuffix(n, "_test.go") {
-			continue
+	for _, e := range entries {
+		if n := e.Name(); strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") {
+			f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, f)
 		}
-		f, err := parser.ParseFile(fset, n, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, f)
 	}
 	key := func(pos token.Pos, name string) string {
 		return filepath.ToSlash(filepath.Join("core", fset.Position(pos).Filename)) + ":" + name
@@ -193,22 +197,12 @@ func writes(body *ast.BlockStmt, found func(id *ast.Ident, how string)) {
 // rootIdent calls found with the variable e is part of (x of x.f[i].g).
 func rootIdent(e ast.Expr, found func(*ast.Ident, string), how string) {
 	for {
-		switch x := e.(type) {
+		switch x := ast.Unparen(e).(type) {
 		case *ast.Ident:
 			found(x, how)
 			return
-		case *ast.SelectorExpr:
-			e = x.X
-		case *ast.IndexExpr:
-			e = x.X
-		case *ast.IndexListExpr:
-			e = x.X
-		case *ast.StarExpr:
-			e = x.X
-		case *ast.ParenExpr:
-			e = x.X
-		case *ast.SliceExpr:
-			e = x.X
+		case *ast.SelectorExpr, *ast.IndexExpr, *ast.IndexListExpr, *ast.StarExpr, *ast.SliceExpr:
+			e = reflect.ValueOf(x).Elem().FieldByName("X").Interface().(ast.Expr)
 		default:
 			return
 		}
