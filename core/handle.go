@@ -190,7 +190,7 @@ func newEnv(req Request, lang string) (*tools.Env, error) {
 		return nil, fault.Argument("now", fmt.Sprintf("%q is not RFC 3339 (e.g. 2026-11-30T10:15:00+01:00)", req.Now),
 			fmt.Sprintf("%q n'est pas au format RFC 3339 (par ex. 2026-11-30T10:15:00+01:00)", req.Now))
 	}
-	return &tools.Env{Now: now.In(loc), Lang: lang, View: vault.NewView(req.Snapshot), Search: req.Search}, nil
+	return &tools.Env{Now: now.In(loc), Lang: lang, View: vault.NewView(req.Snapshot), Search: req.Search, State: engine}, nil
 }
 
 // zones holds the time zones requests have named, by name: time.LoadLocation

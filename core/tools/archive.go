@@ -67,20 +67,6 @@ type archiveArgs struct {
 	SourceHint       *string         `json:"source_hint"`
 }
 
-// Change is a frontmatter value before and after a call (nil: absent).
-type Change struct {
-	From *string `json:"from"`
-	To   *string `json:"to"`
-}
-
-// ContextChanges says what a call did to context.md.
-type ContextChanges struct {
-	Path         string  `json:"path"`
-	BodyReplaced bool    `json:"body_replaced"`
-	Phase        *Change `json:"phase,omitempty"`
-	LastSession  Change  `json:"last_session"`
-}
-
 // ArchiveResult is mem_archive's result.
 type ArchiveResult struct {
 	Slug         string         `json:"slug"`
@@ -171,7 +157,7 @@ func contextToCreate(env *Env, slug string) (*contextFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	text, err := newContextNote(env, &initArgs{Slug: p.Slug, Kind: p.Type()}, "")
+	text, err := newContextNote(env, contextNote{Slug: p.Slug, Kind: p.Type()})
 	if err != nil {
 		return nil, err
 	}
@@ -222,14 +208,6 @@ func newContext(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, re
 		return "", frontmatterError(c.path, err)
 	}
 	return text, nil
-}
-
-// dateOnly reports whether s is a date alone (`2026-11-27`), the form of
-// last-session in memory-kit vaults: a file that holds it so keeps it
-// (SPEC section 1, the file's own form wins; docs/CONVENTIONS.md).
-func dateOnly(s string) bool {
-	_, err := time.Parse("2006-01-02", s)
-	return err == nil
 }
 
 // fullOnly are the parameters of mode full alone, in the order they are
@@ -734,7 +712,7 @@ func alreadyArchived(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResul
 	if len(candidates) == 0 {
 		return false, nil
 	}
-	paths := archivePaths(c.project, candidates)
+	paths := history.ArchivePaths(c.project, candidates)
 	if err := env.View.Ask(vault.Need{Files: paths}); err != nil {
 		return false, err
 	}

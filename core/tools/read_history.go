@@ -107,18 +107,3 @@ func historySummary(env *Env, p vault.Project, res HistoryResult) string {
 	}
 	return b.String()
 }
-
-// optional is s, or nil for "".
-func optional(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}

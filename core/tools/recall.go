@@ -151,7 +151,6 @@ func recall(env *Env, idx *search.Index, ar *archives, a *recallArgs) (any, erro
 	g.brief(a.MaxChars)
 	if idx != nil {
 		g.res.Warnings = append(g.res.Warnings, indexWarnings(env, idx)...)
-		keepWarm(env, idx)
 	}
 	return g.res, nil
 }
@@ -162,9 +161,9 @@ func recall(env *Env, idx *search.Index, ar *archives, a *recallArgs) (any, erro
 // after every batch — then the project and its archives
 // (projectArchives).
 var recallTool = typed(func(env *Env, a recallArgs) (any, plan.Plan, error) {
-	warm.Lock()
-	defer warm.Unlock()
-	idx, err := recallIndex(env)
+	warm, unlock := env.holdWarm()
+	defer unlock()
+	idx, err := recallIndex(env, warm)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -173,6 +172,9 @@ var recallTool = typed(func(env *Env, a recallArgs) (any, plan.Plan, error) {
 		return nil, nil, err
 	}
 	res, err := recall(env, idx, ar, &a)
+	if err == nil && idx != nil {
+		warm.keepWarm(env, idx)
+	}
 	return res, nil, err
 })
 
@@ -183,11 +185,11 @@ var recallTool = typed(func(env *Env, a recallArgs) (any, plan.Plan, error) {
 // else of the vault: the principles and goals that link to the project
 // are found among the links the index keeps (search.Note.Links), and
 // derived atoms by name among its paths.
-func recallIndex(env *Env) (*search.Index, error) {
+func recallIndex(env *Env, warm *warmIndex) (*search.Index, error) {
 	if c := env.Search; c == nil || c.Listing == "" && !c.Full {
 		return nil, nil
 	}
-	return upToDate(env)
+	return warm.upToDate(env)
 }
 
 // gathered is what a recall has read so far.
@@ -207,7 +209,7 @@ type derivedAtom struct{ archive, name string }
 
 // ask asks, in one round, for context.md, the archives to recall and,
 // without an index, the listings of atomDirs and the content of linkDirs.
-func (g *gathered) ask(refs []archiveRef) error {
+func (g *gathered) ask(refs []history.Archive) error {
 	files := []string{g.p.Context()}
 	for _, r := range refs {
 		if r.Exists {
@@ -295,7 +297,7 @@ func (g *gathered) context() error {
 
 // archives reads the archives to recall: their sections, and the atoms
 // they derived.
-func (g *gathered) archives(refs []archiveRef) []derivedAtom {
+func (g *gathered) archives(refs []history.Archive) []derivedAtom {
 	for _, r := range refs {
 		ra := RecallArchive{Path: r.Path, Sections: []history.Section{}}
 		if e := r.Entry; e != nil {

@@ -103,7 +103,7 @@ func rollback(env *Env, a rollbackArgs) (any, plan.Plan, error) {
 		return nil, nil, err
 	}
 	if expected != "" {
-		if expected, err = expectedArchive(p, expected); err != nil {
+		if expected, err = archiveName(p, expected); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -278,10 +278,10 @@ func restoreOps(env *Env, p vault.Project, undo vault.Content, res *RollbackResu
 
 // rollbackText is rollback.yaml: mem_rollback_archive's catalogue texts and messages, parsed on first use.
 var rollbackText = loadText[struct {
-	BadArchive, Outside, Nothing, NoHistory, NoEntry, OutOfArchives, Gone fault.Msg
-	NoNamed, Disagree, SameMinute, NotNewest, NoneNewest, Or              fault.Msg
-	AtomsKept, ContextKept, ContextKeptUndo, Done, Whole                  fault.Msg
-	Repeated, NoUndo, ContextChanged, Changed                             fault.Msg
+	BadArchive, Nothing, NoHistory, NoEntry, OutOfArchives, Gone fault.Msg
+	NoNamed, Disagree, SameMinute, NotNewest, NoneNewest, Or     fault.Msg
+	AtomsKept, ContextKept, ContextKeptUndo, Done, Whole         fault.Msg
+	Repeated, NoUndo, ContextChanged, Changed                    fault.Msg
 }]("rollback.yaml")
 
 // nothingToRollBack is NOTHING_TO_ROLL_BACK for p, saying why (reason
@@ -338,40 +338,10 @@ func checkNewest(env *Env, p vault.Project, e markdown.Item, archivePath, expect
 	return nil
 }
 
-// expectedArchive reads rollback's `archive` argument as a file name of
-// p's archives/: a base name (".md" optional) or a vault path into the
-// archives/ of p's folder, wherever mem_historize put it.
-func expectedArchive(p vault.Project, s string) (string, error) {
-	if dir, base := path.Split(s); dir != "" {
-		dir = strings.TrimSuffix(dir, "/")
-		ok := false
-		for _, k := range []string{vault.KindProject, vault.KindArchived, vault.KindDomain} {
-			ok = ok || dir == vault.Dir(k, p.Slug)+"/archives"
-		}
-		if !ok || base == "" {
-			return "", argument("archive", rollbackText().Msg.Outside, p.Slug, s)
-		}
-		s = base
-	}
-	if !strings.HasSuffix(s, ".md") {
-		s += ".md"
-	}
-	return s, nil
-}
-
-// archivePaths returns the vault paths of names in p's archives/.
-func archivePaths(p vault.Project, names []string) []string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = p.Dir + "/archives/" + n
-	}
-	return out
-}
-
 // historyMismatch is HISTORY_MISMATCH: history.md's first entry does not
 // name the newest archive file.
 func historyMismatch(p vault.Project, line, entryPath string, newest []string) error {
-	paths := archivePaths(p, newest)
+	paths := history.ArchivePaths(p, newest)
 	details := map[string]any{"slug": p.Slug, "history": p.History(), "entry": line, "entry_archive": entryPath, "newest": paths}
 	if len(newest) == 0 {
 		return rollbackText().Msg.NoNamed.Err(fault.HistoryMismatch, details, p.History(), entryPath)
@@ -392,7 +362,7 @@ func archiveMismatch(p vault.Project, expected string, newest []string, entry st
 		return rollbackText().Msg.SameMinute.Err(fault.ArchiveMismatch, map[string]any{"slug": p.Slug, "expected": want, "newest": []string{other}},
 			want, p.Slug, other, other)
 	}
-	paths := archivePaths(p, newest)
+	paths := history.ArchivePaths(p, newest)
 	msg := &rollbackText().Msg
 	is, est := strings.Join(paths, msg.Or.En), strings.Join(paths, msg.Or.Fr)
 	if len(paths) == 0 {

@@ -58,11 +58,19 @@
 // function, func(env *Env, args <its Args>) (any, plan.Plan, error). The
 // text file: title, description, params and msg, each text in en and fr.
 // Put any domain logic that is new in the noun package it belongs to (or a
-// new one). Add one line {spec, typed(run)} to All, and the Go file to
-// TestDeclaredCodes' scan. Then write its conformance cases in
-// testdata/cases (one per refusal it declares, and its successes) and run
-// `make docs` for docs/reference.md. Nothing else names a tool: hosts,
-// the MCP server and the CLI read All.
+// new one), and what it shares with other tools in a file that is no
+// tool's (args.go, context.go, project_archives.go, search_index.go,
+// summary.go, undo.go): a tool's file names nothing of another tool's
+// (TestToolsStandAlone). Add one line {spec, typed(run)} to All. Then
+// write its conformance cases in testdata/cases (one per refusal it
+// declares, and its successes; TestDeclaredCodes finds the Go file by
+// its text file). Two hand lists outside this package still name each
+// tool, and their tests say so when one is missing: a benchmark scenario
+// (host/internal/toolbench, Scenarios), a call of the MCP clients' test
+// (host/mcp/testdata/clients/calls.json); and two files are regenerated:
+// host/mcp/testdata/clients/tools.json (go test ./host/mcp -run
+// TestClientsToolsFile -update-tools) and docs/reference.md (make docs).
+// Nothing else names a tool: hosts, the MCP server and the CLI read All.
 //
 // A spec written the old way, a *catalog.Tool literal with its Title and
 // Descriptions in Go and a messages table of fault.Msg literals, still
@@ -273,6 +281,9 @@ type Env struct {
 	Search   *search.Carry
 	IndexOut []byte
 	IndexID  string
+	// State is what the tools keep between calls in the caller's engine
+	// instance (the warm search index); nil keeps nothing past the call.
+	State *State
 }
 
 // Say returns m in the caller's language, formatted with args.
@@ -287,6 +298,3 @@ type Common struct {
 
 // common returns an empty Common.
 func common() Common { return Common{Warnings: []string{}} }
-
-func intp(n int) *int           { return &n }
-func floatp(f float64) *float64 { return &f }

@@ -172,12 +172,6 @@ func kitWorklogs(env *Env, dom vault.Project, extra []string) (bool, error) {
 	return len(entries) > 0, nil
 }
 
-// argument is INVALID_ARGUMENT naming param, its message m formatted with
-// args.
-func argument(param string, m fault.Msg, args ...any) error {
-	return fault.Argument(param, m.In("en", args...), m.In("fr", args...))
-}
-
 // checkWorklogArgs refuses what the arguments alone make wrong and returns
 // the amplitude in quarter hours and the week.
 func checkWorklogArgs(env *Env, a *worklogArgs) (int, worklog.Week, error) {
