@@ -17,7 +17,8 @@ import (
 )
 
 // Handle answers one request of a host that cannot call this package
-// natively (the plugin, through the wasm module's handle_host export).
+// natively (the plugin, through the wasm module's call export, its
+// wire.EntryHost entry).
 // Requests and answers are JSON; every request has a "kind":
 //
 //	check_plan     {"plan":[…],"nodes":{path:state}}  → {"ok":true} | {"need":[look]} | {"error":e}

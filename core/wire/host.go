@@ -3,8 +3,8 @@ package wire
 import "github.com/kessho/kessho/core/plan"
 
 // The kinds of HostRequest: the decisions a host that cannot call
-// core/hostlogic natively (the plugin) asks of the module's handle_host
-// export, one a request. hostlogic.Handle documents each one's fields and
+// core/hostlogic natively (the plugin) asks of the module's call export
+// (EntryHost), one a request. hostlogic.Handle documents each one's fields and
 // answer.
 const (
 	KindCheckPlan    = "check_plan"

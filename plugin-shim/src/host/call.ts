@@ -116,7 +116,7 @@ export interface Outcome {
 interface Read {
   need?: Need;
   ok: boolean;
-  /** what to print; left out (the module's round export) when it is the answer itself, raw */
+  /** what to print; left out (the module's round entry) when it is the answer itself, raw */
   printed?: string;
   plan?: Plan;
   conflict?: string;
