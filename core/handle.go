@@ -1,6 +1,7 @@
-// Package core is Kessho's pure logic behind one entry point, Handle: JSON
-// in, JSON out, no disk, no clock, no randomness. The wasm module and the
-// native engine call exactly this function.
+// Package core is Kessho's pure logic behind one entry point,
+// [Core.Handle]: JSON in, JSON out, no disk, no clock, no randomness. The
+// wasm module and the native engine each hold one Core and call exactly
+// this method.
 //
 // A request names a tool, its arguments, the time, the vault's zone, the
 // language, and the part of the vault the host has read so far:
@@ -53,14 +54,32 @@ type Answer = wire.Answer
 // ErrorBody is the JSON form of a refusal (wire.ErrorBody).
 type ErrorBody = wire.ErrorBody
 
+// Core is what runs requests, with what it keeps between them: the tools'
+// State (the warm search index) and the time zones loaded by name. An
+// engine instance holds one (the wasm module one per instance, the native
+// engine one per engine): nothing in the core is package-level state. A
+// Core is safe for concurrent use.
+type Core struct {
+	tools *tools.State
+	// zones holds the time zones requests have named, by name:
+	// time.LoadLocation reads and parses the zone's file on every call (on
+	// wasm, found in the embedded tzdata: about 0.2 ms, a tenth of a small
+	// call). Only names that load are kept, so it holds at most the IANA
+	// database's few hundred zones.
+	zones sync.Map // string → *time.Location
+}
+
+// New returns a Core that has run nothing yet.
+func New() *Core { return &Core{tools: tools.NewState()} }
+
 // Handle runs one request and returns the answer's JSON. It never panics:
 // a bug becomes an INTERNAL error.
 //
 // A request may be followed by a NUL and the bytes of a search index
 // (wire.Join): they are its Search.Index. An answer carrying an index
 // is followed by it the same way.
-func Handle(request []byte) []byte {
-	_, out := HandleAnswer(request)
+func (c *Core) Handle(request []byte) []byte {
+	_, out := c.HandleAnswer(request)
 	return out
 }
 
@@ -69,8 +88,8 @@ func Handle(request []byte) []byte {
 // (hostlogic.Round): it need not decode what was just encoded. When the
 // answer carries a search index, its Search.Index is the index's bytes
 // in the JSON's buffer, after the NUL.
-func HandleAnswer(request []byte) (Answer, []byte) {
-	ans := handle(request)
+func (c *Core) HandleAnswer(request []byte) (Answer, []byte) {
+	ans := c.handle(request)
 	out, err := wire.EncodeAnswer(ans)
 	if err != nil {
 		ans = errorAnswer(fault.Internalf("encoding the answer: %v", err), "en")
@@ -90,7 +109,7 @@ func HandleAnswer(request []byte) (Answer, []byte) {
 	return ans, out
 }
 
-func handle(request []byte) (ans Answer) {
+func (c *Core) handle(request []byte) (ans Answer) {
 	var req Request
 	lang := "en"
 	defer func() {
@@ -112,7 +131,7 @@ func handle(request []byte) (ans Answer) {
 		return errorAnswer(fault.Argument("lang", `must be "en" or "fr", not `+fmt.Sprintf("%q", req.Lang),
 			`doit valoir « en » ou « fr », pas `+fmt.Sprintf("%q", req.Lang)), lang)
 	}
-	env, err := newEnv(req, lang)
+	env, err := c.newEnv(req, lang)
 	if err != nil {
 		return errorAnswer(err, lang)
 	}
@@ -171,10 +190,10 @@ func okAnswer(tool tools.Tool, result any, p plan.Plan, lang string) Answer {
 	return ans
 }
 
-func newEnv(req Request, lang string) (*tools.Env, error) {
+func (c *Core) newEnv(req Request, lang string) (*tools.Env, error) {
 	loc := time.UTC
 	if req.TZ != "" {
-		l, err := location(req.TZ)
+		l, err := c.location(req.TZ)
 		if err != nil {
 			return nil, fault.Argument("tz", fmt.Sprintf("%q is not an IANA time zone (e.g. Europe/Paris)", req.TZ),
 				fmt.Sprintf("%q n'est pas un fuseau IANA (par ex. Europe/Paris)", req.TZ))
@@ -190,28 +209,22 @@ func newEnv(req Request, lang string) (*tools.Env, error) {
 		return nil, fault.Argument("now", fmt.Sprintf("%q is not RFC 3339 (e.g. 2026-11-30T10:15:00+01:00)", req.Now),
 			fmt.Sprintf("%q n'est pas au format RFC 3339 (par ex. 2026-11-30T10:15:00+01:00)", req.Now))
 	}
-	return &tools.Env{Now: now.In(loc), Lang: lang, View: vault.NewView(req.Snapshot), Search: req.Search, State: engine}, nil
+	return &tools.Env{Now: now.In(loc), Lang: lang, View: vault.NewView(req.Snapshot), Search: req.Search, State: c.tools}, nil
 }
-
-// zones holds the time zones requests have named, by name: time.LoadLocation
-// reads and parses the zone's file on every call (on wasm, found in the
-// embedded tzdata: about 0.2 ms, a tenth of a small call). Only names that
-// load are kept, so it holds at most the IANA database's few hundred zones.
-var zones sync.Map // string → *time.Location
 
 // loadLocation is time.LoadLocation; tests count its calls.
 var loadLocation = time.LoadLocation
 
-// location is time.LoadLocation(name), loaded once per process.
-func location(name string) (*time.Location, error) {
-	if l, ok := zones.Load(name); ok {
+// location is time.LoadLocation(name), loaded once per Core.
+func (c *Core) location(name string) (*time.Location, error) {
+	if l, ok := c.zones.Load(name); ok {
 		return l.(*time.Location), nil
 	}
 	l, err := loadLocation(name)
 	if err != nil {
 		return nil, err
 	}
-	zones.Store(name, l)
+	c.zones.Store(name, l)
 	return l, nil
 }
 

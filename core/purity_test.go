@@ -21,10 +21,6 @@ import (
 // removal); TestNoPackageMutableState refuses any other, and an entry
 // here that no longer names one.
 var mutableGlobals = map[string]string{
-	"core/state.go:engine": "the tools' State (the warm search index) of the one engine instance a process is today; " +
-		"goes when Handle takes a *tools.State from its engine (host/engine's native engine, wasm/main.go)",
-	"core/handle.go:zones": "time zones loaded by name, a cache of time.LoadLocation; " +
-		"goes when the engine instance owns it beside its tools.State",
 	"core/frontmatter/frontmatter.go:recent": "the last Docs Parse returned, a cache of a pure function; " +
 		"goes when the caller passes a per-call cache (tools.Env) to frontmatter.Parse",
 	"core/search/analyze.go:stemMu":    "guards stemCache",

@@ -11,7 +11,7 @@
 // The input's first byte (a wire.Entry) names the handler of the bytes
 // after it:
 //
-//	'c'  core.Handle: a request, its answer
+//	'c'  Core.Handle: a request, its answer
 //	'h'  hostlogic.Handle: a host's decision (docs/HOSTS.md, section 5)
 //	'r'  hostlogic.Round: one round of a call in one call (the plugin)
 //
@@ -92,6 +92,10 @@ func call(ptr, n uint32) uint64 {
 	return res
 }
 
+// instance is the core this module instance runs: one an instance, as
+// the host makes instances (a fresh instance starts with a fresh core).
+var instance = core.New()
+
 // run runs the n bytes at ptr, which must be in, by their entry's handler;
 // nil when they are not in, or the entry is no handler's.
 func run(in []byte, ptr, n uint32) []byte {
@@ -101,11 +105,11 @@ func run(in []byte, ptr, n uint32) []byte {
 	body := in[1:n]
 	switch wire.Entry(in[0]) {
 	case wire.EntryHandle:
-		return core.Handle(body)
+		return instance.Handle(body)
 	case wire.EntryHost:
 		return hostlogic.Handle(body)
 	case wire.EntryRound:
-		out, err := hostlogic.Round(body, core.HandleAnswer)
+		out, err := hostlogic.Round(body, instance.HandleAnswer)
 		if err != nil {
 			return nil
 		}

@@ -14,7 +14,7 @@ var ErrRoundInput = errors.New("a round's input is not: the time, NUL, the reque
 // Round runs one round of a call as the plugin's worker asks it, in one
 // call into the module where it took four (docs/HOSTS.md, "A call"): the
 // time made canonical (the "now" request), handle on the request built
-// around it (core.HandleAnswer, passed in: this package does not link the
+// around it (core.Core.HandleAnswer, passed in: this package does not link the
 // core), the answer read (read_answer), and the first question a host
 // asks of what it read (check_need of a need, check_plan without nodes of
 // a plan). The answer's text crosses the module's boundary once,

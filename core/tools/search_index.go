@@ -16,7 +16,7 @@ import (
 // State is what the tools keep from one call to the next in one engine
 // instance: the warm search index (warmIndex). Whoever runs the tools
 // holds one State per engine instance and puts it in every Env it makes
-// (core.Handle: one for the process); a call that uses it holds its lock
+// (core.Core.Handle: one for the process); a call that uses it holds its lock
 // throughout. An Env without one is given a State of its own, which keeps
 // nothing past the call.
 type State struct {

@@ -100,7 +100,7 @@ import (
 // Tool is one tool: its catalogue spec and its implementation. Spec's
 // texts are in its text file (Spec.Text); Specs, Spec and SpecByCommand
 // give the spec with them in place, which is what anything showing a tool
-// to a person reads. A call (core.Handle) only validates with Spec, so it
+// to a person reads. A call (core.Core.Handle) only validates with Spec, so it
 // needs none of them.
 type Tool struct {
 	Spec *catalog.Tool

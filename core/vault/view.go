@@ -3,7 +3,7 @@
 //
 // The core never touches a disk. A View answers reads from what the host
 // put in the request; a read it cannot answer is recorded as a need and
-// fails with ErrNeed. core.Handle then answers {"need": …}, the host reads
+// fails with ErrNeed. core.Core.Handle then answers {"need": …}, the host reads
 // those paths and calls again with the request grown, and the tool runs
 // again from the start (tools are deterministic, so reruns are free).
 package vault
@@ -19,7 +19,7 @@ import (
 )
 
 // ErrNeed is returned by a View read that the request cannot answer yet.
-// Tools return it as any other error; core.Handle turns it into a need.
+// Tools return it as any other error; core.Core.Handle turns it into a need.
 var ErrNeed = errors.New("vault: need more of the vault")
 
 // ErrNotExist is returned when the host said the path does not exist.

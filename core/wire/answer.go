@@ -6,7 +6,7 @@ import "encoding/json"
 // pass over the result: encoding/json re-validates and re-compacts a
 // json.RawMessage, and the result is already the compact JSON json.Marshal
 // made of it (the core's okAnswer). An answer carrying a search index goes through
-// json.Marshal (the index itself follows the JSON: core.Handle, Prepend).
+// json.Marshal (the index itself follows the JSON: core.Core.Handle, Prepend).
 func EncodeAnswer(ans Answer) ([]byte, error) {
 	if ans.OK == nil || !*ans.OK || ans.Need != nil || ans.Error != nil || ans.Search != nil {
 		return json.Marshal(ans)

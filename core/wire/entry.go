@@ -7,7 +7,7 @@ type Entry byte
 
 // The entries of the module's call export.
 const (
-	// EntryHandle runs core.Handle: the input is a request, the output an
+	// EntryHandle runs core.Core.Handle: the input is a request, the output an
 	// answer (each with a search index after a Sep, when there is one).
 	EntryHandle Entry = 'c'
 	// EntryHost runs hostlogic.Handle: a HostRequest's JSON in, its

@@ -11,7 +11,7 @@
 // host/vaultfs, the decisions of core/hostlogic) depend on it, not on the
 // core, so that the disk never links the tools.
 //
-// core.Handle documents the protocol; the older names (core.Request,
+// core.Core.Handle documents the protocol; the older names (core.Request,
 // core.Answer, core.ErrorBody, vault.Snapshot, vault.Need, search.Carry…)
 // are aliases of these.
 package wire
@@ -27,7 +27,7 @@ import (
 	"github.com/kessho/kessho/core/plan"
 )
 
-// Request is what a host sends to the core (core.Handle).
+// Request is what a host sends to the core (core.Core.Handle).
 type Request struct {
 	Tool string          `json:"tool"`
 	Args json.RawMessage `json:"args,omitempty"`

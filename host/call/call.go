@@ -8,7 +8,7 @@
 //	os.Stdout.Write(out.Answer) // {"ok":true,"result":{…}}
 //
 // Run takes the vault's writer lock, rolls forward a plan a crash left,
-// asks the engine (core.Handle, natively or in the wasm module), answers
+// asks the engine (core.Core.Handle, natively or in the wasm module), answers
 // its needs from the vault, and applies the plan it returns, all under the
 // lock. The answers are wire.Answer; the Outcome carries them decoded once
 // (OK, Result, Error, Plan) beside the bytes hosts print (Answer), so that
@@ -42,7 +42,7 @@ import (
 	"github.com/kessho/kessho/core/wire"
 )
 
-// Engine runs core.Handle: natively or in the wasm module
+// Engine runs core.Core.Handle: natively or in the wasm module
 // (github.com/kessho/kessho/host/engine).
 type Engine interface {
 	Call(ctx context.Context, request []byte) ([]byte, error)

@@ -315,7 +315,7 @@ func TestModuleExports(t *testing.T) {
 }
 
 // TestCallEntries runs each entry of the module's call on one instance
-// (wasm/main.go): core.Handle, hostlogic.Handle and hostlogic.Round answer
+// (wasm/main.go): core.Core.Handle, hostlogic.Handle and hostlogic.Round answer
 // as they do natively, and an input the module did not hand out, or with
 // no handler's tag, gets no answer (0) and leaves the instance sound.
 func TestCallEntries(t *testing.T) {
@@ -329,7 +329,7 @@ func TestCallEntries(t *testing.T) {
 	req := requests["unknown tool"]
 	host := []byte(`{"kind":"now","now":"2026-11-30T10:15:00.5+00:00"}`)
 	round := []byte("2026-11-30T10:15:00+01:00\x00{\"tool\":\"nope\",\"now\":\x00}")
-	wantRound, err := hostlogic.Round(round, core.HandleAnswer)
+	wantRound, err := hostlogic.Round(round, core.New().HandleAnswer)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,7 +337,7 @@ func TestCallEntries(t *testing.T) {
 		entry       wire.Entry
 		input, want []byte
 	}{
-		{wire.EntryHandle, req, core.Handle(req)},
+		{wire.EntryHandle, req, core.New().Handle(req)},
 		{wire.EntryHost, host, hostlogic.Handle(host)},
 		{wire.EntryRound, round, wantRound},
 	} {
@@ -371,7 +371,7 @@ func TestCallEntries(t *testing.T) {
 			t.Errorf("call on %#x (the buffer at %#x) answered %#x; want 0", at, ptr, s[0])
 		}
 	}
-	if got, err := in.exchange(ctx, wire.EntryHandle, req, DefaultMaxAnswer); err != nil || !bytes.Equal(got, core.Handle(req)) {
+	if got, err := in.exchange(ctx, wire.EntryHandle, req, DefaultMaxAnswer); err != nil || !bytes.Equal(got, core.New().Handle(req)) {
 		t.Errorf("after the refused calls: %q, %v; want the native answer", got, err)
 	}
 }

@@ -25,7 +25,7 @@ interface Exports {
   call: (ptr: number, n: number) => bigint;
 }
 
-/** An entry of the module's call, named by the input's first byte (core/wire's Entry): core.Handle, hostlogic.Handle, hostlogic.Round. */
+/** An entry of the module's call, named by the input's first byte (core/wire's Entry): core.Core.Handle, hostlogic.Handle, hostlogic.Round. */
 type Entry = Warmup["entry"];
 
 /** Each entry's tag. */
@@ -38,7 +38,7 @@ const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 const keepLines = 20;
 
 /**
- * WasmEngine runs core.Handle in the wasm module.
+ * WasmEngine runs core.Core.Handle in the wasm module.
  *
  *	const eng = new WasmEngine(() => WebAssembly.compile(bytes));
  *	const answer = await eng.call('{"tool":…}');
@@ -179,7 +179,7 @@ function handle(inst: Exports, request: string, entry: Exclude<Entry, "round">):
  * roundIn runs r through the module's round entry (hostlogic.Round): its
  * input is the time, NUL, the request's head, NUL, the rest (and the
  * search index after a NUL); its output the read, NUL, the check, NUL,
- * then core.Handle's answer (and the index it hands back, after a NUL).
+ * then core.Core.Handle's answer (and the index it hands back, after a NUL).
  */
 function roundIn(inst: Exports, r: RoundRequest): Round {
   const after = r.after ?? "";
