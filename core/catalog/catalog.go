@@ -113,6 +113,10 @@ type Tool struct {
 	// descriptions) from its text file; Described puts them in place. Nil
 	// for a spec whose texts are written in Go.
 	Text func() *ToolText `json:"-"`
+	// Example is a call's arguments, from the text file (Described puts
+	// it in place): the fixtures that call every tool derive their calls
+	// from it (ToolText.Example).
+	Example map[string]any `json:"-"`
 }
 
 // Param returns the parameter named name.
@@ -141,11 +145,15 @@ func CodeNames(codes []fault.Code) []string {
 // ToolText is a tool's human texts, kept in a data file beside its code
 // (see core/i18n): its title, its description, and each parameter's
 // description keyed by the parameter's path ("phase"; "derive.fact" for
-// the field fact of derive's items).
+// the field fact of derive's items); and an example call's arguments,
+// which are no text: each tool's is a call that succeeds on the MCP
+// clients' vault (core/tools says which), from which the fixtures that
+// call every tool derive their calls.
 type ToolText struct {
 	Title       Text
 	Description Text
 	Params      map[string]Text
+	Example     map[string]any
 }
 
 // Described returns a copy of t with its texts from t.Text in place; a
@@ -158,7 +166,7 @@ func (t *Tool) Described(shared map[string]Text) *Tool {
 	}
 	text := t.Text()
 	d := *t
-	d.Title, d.Description = text.Title, text.Description
+	d.Title, d.Description, d.Example = text.Title, text.Description, text.Example
 	d.Params = describeParams(t.Params, "", text.Params, shared)
 	return &d
 }

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -40,6 +41,26 @@ func TestEveryToolIsComplete(t *testing.T) {
 		}
 		if !strings.Contains(strings.Join(catalog.CodeNames(tool.Errors), " "), "INVALID_ARGUMENT") {
 			t.Errorf("%s: errors must list the shared ones", tool.Name)
+		}
+	}
+}
+
+// TestExamples checks that every tool's text file gives an example call
+// whose arguments the tool's spec takes. That each succeeds on the MCP
+// clients' vault, in the order of All, is the clients' test's to check
+// (host/mcp); that each succeeds on the benchmark's vault, toolbench's.
+func TestExamples(t *testing.T) {
+	for _, tool := range Specs() {
+		if tool.Example == nil {
+			t.Errorf("%s: its text file gives no example (example: its arguments; see the package doc)", tool.Name)
+			continue
+		}
+		raw, err := json.Marshal(tool.Example)
+		if err == nil {
+			_, err = tool.Validate(raw)
+		}
+		if err != nil {
+			t.Errorf("%s: its example %s: %v", tool.Name, raw, err)
 		}
 	}
 }

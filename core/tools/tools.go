@@ -46,6 +46,27 @@
 // parameter; TestTextFilesAreData a fault.Msg or catalog.Text literal left
 // in Go.
 //
+// # An example call
+//
+// The text file's second document ends with example: the arguments of a
+// call of the tool (example: {} for none). The fixtures that call every
+// tool make it, so that none of them lists the tools by hand:
+//
+//   - the MCP clients' test (host/mcp, clients_test.go, and tsclient/)
+//     makes every example in the order of the tools' names, in one
+//     session, on a copy of host/mcp/testdata/clients/vault (alpha, an
+//     active project with one archive of the week of 2026-11-23 and a
+//     repo_path, and beta, an active project), served as of
+//     2026-11-30T10:15:00+01:00, Europe/Paris; each must succeed on the
+//     vault the examples before it left (TestClientsCalls says which
+//     fails, quickly). calls.json, which the TypeScript client reads, is
+//     made from them (TestClientsFiles);
+//   - the benchmark (host/internal/toolbench, Scenarios) measures every
+//     example on its generated vault, a slug alpha read as its project
+//     Target and beta as Shelf (TestScenariosUndone runs each once).
+//
+// TestExamples checks that every tool has one that its spec takes.
+//
 // # Adding a tool
 //
 // Write two files here, named after the tool. The Go file: its spec, made
@@ -56,7 +77,8 @@
 // without descriptions), its Args type (what its parameters decode into), its
 // result type (embedding Common), its texts (loadText) and its run
 // function, func(env *Env, args <its Args>) (any, plan.Plan, error). The
-// text file: title, description, params and msg, each text in en and fr.
+// text file: msg, then after "---" title, description, params and
+// example, each text in en and fr.
 // Put any domain logic that is new in the noun package it belongs to (or a
 // new one), and what it shares with other tools in a file that is no
 // tool's (args.go, context.go, project_archives.go, search_index.go,
@@ -64,13 +86,11 @@
 // (TestToolsStandAlone). Add one line {spec, typed(run)} to All. Then
 // write its conformance cases in testdata/cases (one per refusal it
 // declares, and its successes; TestDeclaredCodes finds the Go file by
-// its text file). Two hand lists outside this package still name each
-// tool, and their tests say so when one is missing: a benchmark scenario
-// (host/internal/toolbench, Scenarios), a call of the MCP clients' test
-// (host/mcp/testdata/clients/calls.json); and two files are regenerated:
-// host/mcp/testdata/clients/tools.json (go test ./host/mcp -run
-// TestClientsToolsFile -update-tools) and docs/reference.md (make docs).
-// Nothing else names a tool: hosts, the MCP server and the CLI read All.
+// its text file). Then regenerate two files: docs/reference.md (make
+// docs) and host/mcp/testdata/clients' calls.json and tools.json (go test
+// ./host/mcp -run TestClientsFiles -update-clients). Nothing else names a
+// tool: hosts, the MCP server, the CLI, the clients' test and the
+// benchmark read All.
 //
 // A spec written the old way, a *catalog.Tool literal with its Title and
 // Descriptions in Go and a messages table of fault.Msg literals, still
