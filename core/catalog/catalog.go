@@ -11,6 +11,8 @@
 package catalog
 
 import (
+	"encoding/json"
+	"maps"
 	"reflect"
 
 	"github.com/kessho/kessho/core/fault"
@@ -117,6 +119,26 @@ type Tool struct {
 	// it in place): the fixtures that call every tool derive their calls
 	// from it (ToolText.Example).
 	Example map[string]any `json:"-"`
+}
+
+// ExampleOn returns the arguments of t's example call (Example) as JSON,
+// a slug argument renamed by projects when it names one of them: the
+// examples name the projects of the MCP clients' vault (alpha, beta), and
+// a fixture on another vault gives its own for them. ok is false when t
+// has no example.
+func (t *Tool) ExampleOn(projects map[string]string) (args json.RawMessage, ok bool) {
+	if t.Example == nil {
+		return nil, false
+	}
+	ex := maps.Clone(t.Example)
+	if slug, isString := ex["slug"].(string); isString && projects[slug] != "" {
+		ex["slug"] = projects[slug]
+	}
+	b, err := json.Marshal(ex)
+	if err != nil {
+		panic(err) // a text file's example is YAML's data, which encodes
+	}
+	return b, true
 }
 
 // Param returns the parameter named name.

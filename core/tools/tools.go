@@ -63,7 +63,10 @@
 //     made from them (TestClientsFiles);
 //   - the benchmark (host/internal/toolbench, Scenarios) measures every
 //     example on its generated vault, a slug alpha read as its project
-//     Target and beta as Shelf (TestScenariosUndone runs each once).
+//     Target and beta as Shelf (TestScenariosUndone runs each once);
+//   - host/vaultfs's TestReadOnlyToolsNeverWriteThroughLinks calls each
+//     tool that never writes with its example, alpha read as its vault's
+//     project a.
 //
 // TestExamples checks that every tool has one that its spec takes.
 //
@@ -83,14 +86,19 @@
 // new one), and what it shares with other tools in a file that is no
 // tool's (args.go, context.go, project_archives.go, search_index.go,
 // summary.go, undo.go): a tool's file names nothing of another tool's
-// (TestToolsStandAlone). Add one line {spec, typed(run)} to All. Then
-// write its conformance cases in testdata/cases (one per refusal it
-// declares, and its successes; TestDeclaredCodes finds the Go file by
-// its text file). Then regenerate two files: docs/reference.md (make
-// docs) and host/mcp/testdata/clients' calls.json and tools.json (go test
-// ./host/mcp -run TestClientsFiles -update-clients). Nothing else names a
-// tool: hosts, the MCP server, the CLI, the clients' test and the
-// benchmark read All.
+// (TestToolsStandAlone). Add one line {spec, typed(run)} to All, in the
+// order of the names. Then write its conformance cases in testdata/cases
+// (one per refusal it declares, and its successes; TestDeclaredCodes
+// finds the Go file by its text file; go test ./host/conformance -run
+// TestCases/<case> -native -update writes a case's answer.json from the
+// native engine, to check). Then regenerate two things: docs/reference.md
+// (make docs) and host/mcp/testdata/clients' calls.json and tools.json
+// (go test ./host/mcp -run TestClientsFiles -update-clients). Nothing
+// else names a tool: hosts, the MCP server, the CLI, the clients' test
+// and the benchmark read All and the examples. TestAddingATool
+// (recipe_test.go) follows this recipe with a throwaway tool
+// (testdata/adding) in a copy of the repository, checks that it changed
+// those files only, and runs there the tests that fail on a missing edit.
 //
 // A spec written the old way, a *catalog.Tool literal with its Title and
 // Descriptions in Go and a messages table of fault.Msg literals, still

@@ -20,7 +20,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -60,13 +59,12 @@ func fixed(args string) func(genvault.Manifest) string {
 // added to the catalogue is measured with nothing to add here.
 var Scenarios = scenarios()
 
-// demoProjects maps the projects the examples name, the MCP clients'
-// vault's (host/mcp/testdata/clients/vault), to the generated vault's two
-// fixed projects: an example on alpha acts on Target, one on beta on Shelf
-// (mem_historize's), and is a one-project call.
-var demoProjects = map[string]func(genvault.Manifest) string{
-	"alpha": func(m genvault.Manifest) string { return m.Target },
-	"beta":  func(m genvault.Manifest) string { return m.Shelf },
+// demoProjects are the generated vault's projects the examples act on:
+// the examples name the MCP clients' vault's (host/mcp/testdata/clients/
+// vault), alpha standing for Target and beta for Shelf (mem_historize's).
+// An example on one of them is a one-project call.
+func demoProjects(m genvault.Manifest) map[string]string {
+	return map[string]string{"alpha": m.Target, "beta": m.Shelf}
 }
 
 // variants are the calls measured besides some tools' example: the
@@ -102,26 +100,15 @@ func scenarios() []Scenario {
 			name += "." + v.example
 		}
 		slug, _ := spec.Example["slug"].(string)
-		out = append(out, Scenario{name, spec.Name, onVault(spec.Example), demoProjects[slug] != nil})
+		args := func(m genvault.Manifest) string {
+			b, _ := spec.ExampleOn(demoProjects(m))
+			return string(b)
+		}
+		_, oneProject := demoProjects(genvault.Manifest{})[slug]
+		out = append(out, Scenario{name, spec.Name, args, oneProject})
 		out = append(out, v.more...)
 	}
 	return out
-}
-
-// onVault returns the arguments of example on a generated vault: its
-// slug, when it names a project of demoProjects, the vault's.
-func onVault(example map[string]any) func(genvault.Manifest) string {
-	return func(m genvault.Manifest) string {
-		args := maps.Clone(example)
-		if slug, ok := args["slug"].(string); ok && demoProjects[slug] != nil {
-			args["slug"] = demoProjects[slug](m)
-		}
-		b, err := json.Marshal(args)
-		if err != nil {
-			panic(err) // a text file's example is JSON's data: it encodes
-		}
-		return string(b)
-	}
 }
 
 // CLIScenarios are the scenarios measured as whole processes.
