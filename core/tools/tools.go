@@ -36,7 +36,7 @@
 //	  fr: Changer la phase
 //
 // Each document is parsed on first use (core/i18n), never at start. The
-// code says phaseText().Msg.OneLine: Env.Say picks the caller's language,
+// code says phaseText().Msg.OneLine: Env.say picks the caller's language,
 // Msg.Err makes a refusal, argument an INVALID_ARGUMENT. The spec takes
 // its texts from catalogText("update_phase.yaml"). Texts several tools
 // share (reading context.md; the slug parameter) are in tools.yaml
@@ -132,7 +132,7 @@ import (
 // needs none of them.
 type Tool struct {
 	Spec *catalog.Tool
-	Run  Func
+	Run  runFunc
 }
 
 // toolMsgs is the first document of a tool's text file: its messages, a
@@ -212,8 +212,8 @@ func shapes[R any]() []reflect.Type {
 	return []reflect.Type{reflect.TypeFor[R]()}
 }
 
-// Func runs a tool on validated, normalised arguments.
-type Func func(env *Env, args json.RawMessage) (result any, p plan.Plan, err error)
+// runFunc runs a tool on validated, normalised arguments.
+type runFunc func(env *Env, args json.RawMessage) (result any, p plan.Plan, err error)
 
 // All is every tool, sorted by name.
 var All = []Tool{
@@ -235,8 +235,8 @@ var All = []Tool{
 }
 
 // typed adapts run, which takes its arguments decoded into A (validated
-// by the catalogue), to a Func.
-func typed[A any](run func(env *Env, args A) (any, plan.Plan, error)) Func {
+// by the catalogue), to a runFunc.
+func typed[A any](run func(env *Env, args A) (any, plan.Plan, error)) runFunc {
 	return func(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		var args A
 		if err := json.Unmarshal(raw, &args); err != nil {
@@ -314,8 +314,8 @@ type Env struct {
 	State *State
 }
 
-// Say returns m in the caller's language, formatted with args.
-func (e *Env) Say(m fault.Msg, args ...any) string { return m.In(e.Lang, args...) }
+// say returns m in the caller's language, formatted with args.
+func (e *Env) say(m fault.Msg, args ...any) string { return m.In(e.Lang, args...) }
 
 // Common is embedded in every result: a short Markdown summary for people
 // and the warnings (never nil, so it encodes as []).

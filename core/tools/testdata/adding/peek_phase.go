@@ -40,9 +40,9 @@ func peekPhase(env *Env, args peekPhaseArgs) (any, plan.Plan, error) {
 	res := peekResult{Slug: c.project.Slug, Common: common()}
 	if phase, ok := c.doc.String("phase"); ok {
 		res.Phase = &phase
-		res.SummaryMD = env.Say(peekText().Msg.Phase, res.Slug, phase)
+		res.SummaryMD = env.say(peekText().Msg.Phase, res.Slug, phase)
 	} else {
-		res.SummaryMD = env.Say(peekText().Msg.NoPhase, res.Slug)
+		res.SummaryMD = env.say(peekText().Msg.NoPhase, res.Slug)
 	}
 	return res, nil, nil
 }
