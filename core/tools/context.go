@@ -98,18 +98,18 @@ func refuseArchived(p vault.Project) error {
 	return toolsText().Msg.Archived.Err(fault.ProjectArchived, map[string]any{"slug": p.Slug, "path": p.Dir}, p.Slug, p.Dir)
 }
 
-// Change is a frontmatter value before and after a call (nil: absent).
-type Change struct {
+// change is a frontmatter value before and after a call (nil: absent).
+type change struct {
 	From *string `json:"from"`
 	To   *string `json:"to"`
 }
 
-// ContextChanges says what a call did to context.md.
-type ContextChanges struct {
+// contextChanges says what a call did to context.md.
+type contextChanges struct {
 	Path         string  `json:"path"`
 	BodyReplaced bool    `json:"body_replaced"`
-	Phase        *Change `json:"phase,omitempty"`
-	LastSession  Change  `json:"last_session"`
+	Phase        *change `json:"phase,omitempty"`
+	LastSession  change  `json:"last_session"`
 }
 
 // contextNote is what a new context.md says of its project

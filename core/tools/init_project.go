@@ -59,7 +59,7 @@ func initProject(env *Env, a initArgs) (any, plan.Plan, error) {
 	}
 	var summary string
 	if a.Summary != nil {
-		summary = NormalizeSummary(*a.Summary)
+		summary = normalizeSummary(*a.Summary)
 		if err := checkSummaryLength(summary); err != nil {
 			return nil, nil, err
 		}
@@ -83,7 +83,7 @@ func initProject(env *Env, a initArgs) (any, plan.Plan, error) {
 		return nil, nil, err
 	}
 	res := InitResult{Slug: a.Slug, Kind: a.Kind, Context: dir + "/context.md", History: dir + "/history.md", Common: common()}
-	res.SummaryMD = env.Say(initText().Msg.Created, env.Say(initText().Msg.Kinds[a.Kind]), a.Slug, dir)
+	res.SummaryMD = env.say(initText().Msg.Created, env.say(initText().Msg.Kinds[a.Kind]), a.Slug, dir)
 	// The folder must be absent too: on a disk that ignores case (macOS,
 	// Windows) Carnet is carnet's folder, which Locate, exact about
 	// names, does not see, and the new files would land in it silently.

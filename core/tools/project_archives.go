@@ -58,7 +58,7 @@ func projectArchives(env *Env, slug string) (*archives, error) {
 // withArchives makes a read-only tool of run, which reads a project's
 // archives: it decodes the arguments (A, embedding slugArg), resolves the
 // project and reads its archives (projectArchives) before run.
-func withArchives[A any, P slugged[A]](run func(env *Env, ar *archives, a *A) (any, error)) Func {
+func withArchives[A any, P slugged[A]](run func(env *Env, ar *archives, a *A) (any, error)) runFunc {
 	return typed(func(env *Env, a A) (any, plan.Plan, error) {
 		ar, err := projectArchives(env, P(&a).slug())
 		if err != nil {
@@ -86,7 +86,7 @@ func noteDoc(env *Env, p, text string, warnings *[]string) *frontmatter.Doc {
 	if err != nil {
 		var fe *frontmatter.Error
 		if errors.As(err, &fe) {
-			*warnings = append(*warnings, env.Say(toolsText().Msg.BadFrontmatter, p, fe.Line, fe.Reason))
+			*warnings = append(*warnings, env.say(toolsText().Msg.BadFrontmatter, p, fe.Line, fe.Reason))
 		}
 		return nil
 	}

@@ -14,13 +14,13 @@ import (
 )
 
 // readArchiveSpec is mem_read_archive in the catalogue.
-var readArchiveSpec = tool[ReadArchiveResult](catalogText("read_archive.yaml"), "mem_read_archive", "read-archive slug archive", reads, readsArchives(fault.UnknownArchive), []catalog.Param{
+var readArchiveSpec = tool[readArchiveResult](catalogText("read_archive.yaml"), "mem_read_archive", "read-archive slug archive", reads, readsArchives(fault.UnknownArchive), []catalog.Param{
 	slugParam,
 	{Name: "archive", Type: catalog.String, Default: "latest", MinLength: intp(1), MaxLength: intp(1000), OneLine: true},
 })
 
-// ReadArchiveResult is mem_read_archive's result.
-type ReadArchiveResult struct {
+// readArchiveResult is mem_read_archive's result.
+type readArchiveResult struct {
 	Slug        string         `json:"slug"`
 	Kind        string         `json:"kind"`
 	Archived    bool           `json:"archived"`
@@ -53,7 +53,7 @@ func readArchiveTool(env *Env, ar *archives, a *readArchiveArgs) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := ReadArchiveResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(), Path: refs[i].Path, Index: i, Common: common()}
+	res := readArchiveResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(), Path: refs[i].Path, Index: i, Common: common()}
 	if e := refs[i].Entry; e != nil {
 		res.HistoryLine = &e.Line
 	}

@@ -20,7 +20,7 @@ import (
 )
 
 // rollbackSpec is mem_rollback_archive in the catalogue.
-var rollbackSpec = tool[RollbackResult](catalogText("rollback.yaml"), "mem_rollback_archive", "rollback slug", writes|destroys|idempotent, readsContext(fault.NothingToRollBack, fault.HistoryMismatch, fault.ArchiveMismatch, fault.RollbackRepeated), []catalog.Param{
+var rollbackSpec = tool[rollbackResult](catalogText("rollback.yaml"), "mem_rollback_archive", "rollback slug", writes|destroys|idempotent, readsContext(fault.NothingToRollBack, fault.HistoryMismatch, fault.ArchiveMismatch, fault.RollbackRepeated), []catalog.Param{
 	slugParam,
 	{Name: "archive", Type: catalog.String, MinLength: intp(1), MaxLength: intp(1000)},
 	{Name: "restore_context", Type: catalog.Boolean, Default: false},
@@ -33,8 +33,8 @@ type rollbackArgs struct {
 	RestoreContext bool    `json:"restore_context"`
 }
 
-// RollbackResult is mem_rollback_archive's result.
-type RollbackResult struct {
+// rollbackResult is mem_rollback_archive's result.
+type rollbackResult struct {
 	Slug        string   `json:"slug"`
 	Kind        string   `json:"kind"`
 	Archived    bool     `json:"archived"`
@@ -136,7 +136,7 @@ func rollback(env *Env, a rollbackArgs) (any, plan.Plan, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	res := RollbackResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(), Archive: archivePath, HistoryLine: e.Line, AtomsKept: []string{},
+	res := rollbackResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(), Archive: archivePath, HistoryLine: e.Line, AtomsKept: []string{},
 		ContextKept: true, Removed: []string{archivePath}, Restored: []string{}, Common: common()}
 	if doc, perr := frontmatter.Parse(arch.Text); !arch.NotUTF8 && perr == nil {
 		if atoms, ok := doc.Strings("derived_atoms"); ok {
@@ -168,21 +168,21 @@ func rollback(env *Env, a rollbackArgs) (any, plan.Plan, error) {
 // context (restoreOps then warned of the files it kept), the atoms the
 // archive derived and the context (record: the undo record
 // that keeps the text it replaced, "" when there is none).
-func rollbackWarnings(env *Env, res *RollbackResult, record string) {
+func rollbackWarnings(env *Env, res *rollbackResult, record string) {
 	m := &rollbackText().Msg
 	if len(res.AtomsKept) > 0 && res.ContextKept {
-		res.Warnings = append(res.Warnings, env.Say(m.AtomsKept, strings.Join(res.AtomsKept, ", ")))
+		res.Warnings = append(res.Warnings, env.say(m.AtomsKept, strings.Join(res.AtomsKept, ", ")))
 	}
 	switch {
 	case !res.ContextKept: // restored: restoreOps warned of what it kept
-		res.SummaryMD = env.Say(m.Whole, res.Slug, res.Archive, strings.Join(res.Restored, ", "), len(res.Removed)-1)
+		res.SummaryMD = env.say(m.Whole, res.Slug, res.Archive, strings.Join(res.Restored, ", "), len(res.Removed)-1)
 		return
 	case record != "":
-		res.Warnings = append(res.Warnings, env.Say(m.ContextKeptUndo, record))
+		res.Warnings = append(res.Warnings, env.say(m.ContextKeptUndo, record))
 	default:
-		res.Warnings = append(res.Warnings, env.Say(m.ContextKept))
+		res.Warnings = append(res.Warnings, env.say(m.ContextKept))
 	}
-	res.SummaryMD = env.Say(m.Done, res.Slug, res.Archive)
+	res.SummaryMD = env.say(m.Done, res.Slug, res.Archive)
 }
 
 // checkRepeated reads p's rollback record and refuses, ROLLBACK_REPEATED,
@@ -219,7 +219,7 @@ func checkRepeated(env *Env, p vault.Project, next, expected string) (vault.Cont
 // INVALID_ARGUMENT (nothing to restore from: archives made before Kessho
 // kept records, or pruned after undoKeep); a context changed since is
 // CONFLICT. res records what is removed, restored and kept.
-func restoreOps(env *Env, p vault.Project, undo vault.Content, res *RollbackResult) (plan.Plan, error) {
+func restoreOps(env *Env, p vault.Project, undo vault.Content, res *rollbackResult) (plan.Plan, error) {
 	m := &rollbackText().Msg
 	var rec undoRecord
 	if !undo.Exists || undo.NotUTF8 || json.Unmarshal([]byte(undo.Text), &rec) != nil || rec.Version != 1 {
@@ -271,7 +271,7 @@ func restoreOps(env *Env, p vault.Project, undo vault.Content, res *RollbackResu
 		}
 	}
 	if len(changed) > 0 {
-		res.Warnings = append(res.Warnings, env.Say(m.Changed, strings.Join(changed, ", ")))
+		res.Warnings = append(res.Warnings, env.say(m.Changed, strings.Join(changed, ", ")))
 	}
 	return ops, nil
 }

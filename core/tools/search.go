@@ -18,7 +18,7 @@ import (
 
 // searchSpec is mem_search in the catalogue. Its slug is a filter, not
 // the shared slugParam: optional, described in search.yaml.
-var searchSpec = tool[SearchResult](catalogText("search.yaml"), search.Tool, "search query", reads, nil, []catalog.Param{
+var searchSpec = tool[searchResult](catalogText("search.yaml"), search.Tool, "search query", reads, nil, []catalog.Param{
 	{Name: "query", Type: catalog.String, Required: true, MinLength: intp(1), MaxLength: intp(1000)},
 	{Name: "zone", Type: catalog.String, Enum: []string{"episodes", "knowledge", "principles", "goals"}},
 	{Name: "slug", Type: catalog.String},
@@ -29,8 +29,8 @@ var searchSpec = tool[SearchResult](catalogText("search.yaml"), search.Tool, "se
 	{Name: "limit", Type: catalog.Integer, Default: 10, Minimum: floatp(1), Maximum: floatp(100)},
 })
 
-// SearchHit is one note mem_search found.
-type SearchHit struct {
+// searchHit is one note mem_search found.
+type searchHit struct {
 	Path  string `json:"path"`
 	Title string `json:"title"` // display, else the file's name
 	Kind  string `json:"kind"`
@@ -44,9 +44,9 @@ type SearchHit struct {
 	Matched    []string `json:"matched"`
 }
 
-// SearchResult is mem_search's result.
-type SearchResult struct {
-	Hits       []SearchHit `json:"hits"`
+// searchResult is mem_search's result.
+type searchResult struct {
+	Hits       []searchHit `json:"hits"`
 	Total      int         `json:"total"`
 	QueryTerms []string    `json:"query_terms"`
 	Common
@@ -89,7 +89,7 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 	}
 	terms := search.Terms(a.Query)
 	top, total := warm.ranked(idx, a, terms)
-	res := SearchResult{Hits: []SearchHit{}, Total: total, QueryTerms: unique(terms), Common: common()}
+	res := searchResult{Hits: []searchHit{}, Total: total, QueryTerms: unique(terms), Common: common()}
 	var need vault.Need
 	for _, h := range top {
 		if h.Cut {
@@ -102,10 +102,10 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 		return nil, nil, err
 	}
 	for _, h := range top {
-		res.Hits = append(res.Hits, searchHit(env, h, res.QueryTerms))
+		res.Hits = append(res.Hits, answerHit(env, h, res.QueryTerms))
 	}
 	if len(terms) == 0 {
-		res.Warnings = append(res.Warnings, env.Say(searchText().Msg.Common))
+		res.Warnings = append(res.Warnings, env.say(searchText().Msg.Common))
 	}
 	res.Warnings = append(res.Warnings, indexWarnings(env, idx)...)
 	res.SummaryMD = searchSummary(env, a.Query, res.Hits)
@@ -200,15 +200,15 @@ func (warm *warmIndex) ranked(idx *search.Index, a searchArgs, terms []string) (
 	return top, total
 }
 
-// searchHit is one hit as mem_search answers it, with its best line: the
+// answerHit returns one hit as mem_search answers it, with its best line: the
 // line holding the most query terms, a body line before a frontmatter
 // one, then the first (trimmed, at most 240 characters); none (line "",
 // line_number 0) when no line holds one (a match on the file's name
 // alone, a file that is not UTF-8). terms are the query's, each once. A
 // note the index holds cut (Meta.Cut) is read by its head: its line is
 // one of what the index searched.
-func searchHit(env *Env, h search.Hit, terms []string) SearchHit {
-	hit := SearchHit{Path: h.Path, Title: h.Title, Kind: h.Kind, Zone: optional(h.Zone), Slug: optional(h.Slug), Date: optional(h.Date),
+func answerHit(env *Env, h search.Hit, terms []string) searchHit {
+	hit := searchHit{Path: h.Path, Title: h.Title, Kind: h.Kind, Zone: optional(h.Zone), Slug: optional(h.Slug), Date: optional(h.Date),
 		Score: h.Score, Matched: h.Matched}
 	c, size := hitText(env, h)
 	bodyLine := h.BodyLine // the index of the body's first line
@@ -267,9 +267,9 @@ func clip(s string, n int) string {
 }
 
 // searchSummary is the hits as a numbered list for people.
-func searchSummary(env *Env, query string, hits []SearchHit) string {
+func searchSummary(env *Env, query string, hits []searchHit) string {
 	if len(hits) == 0 {
-		return env.Say(searchText().Msg.None, query)
+		return env.say(searchText().Msg.None, query)
 	}
 	var md strings.Builder
 	for i, h := range hits {
@@ -281,7 +281,7 @@ func searchSummary(env *Env, query string, hits []SearchHit) string {
 		if h.Line != "" {
 			line = "\n   " + h.Line
 		}
-		md.WriteString(env.Say(searchText().Msg.Hit, i+1, h.Title, h.Score, where, line) + "\n")
+		md.WriteString(env.say(searchText().Msg.Hit, i+1, h.Title, h.Score, where, line) + "\n")
 	}
 	return strings.TrimSuffix(md.String(), "\n")
 }

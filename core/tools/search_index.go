@@ -49,19 +49,19 @@ func indexWarnings(env *Env, idx *search.Index) []string {
 	var out []string
 	m := toolsText().Msg
 	if c := env.Search; c != nil && c.Unkept != "" {
-		out = append(out, env.Say(m.Unkept, c.Unkept, c.Unkept))
+		out = append(out, env.say(m.Unkept, c.Unkept, c.Unkept))
 	}
 	cut := idx.Cut()
 	const mib = search.MaxNoteBytes >> 20
 	switch {
 	case len(cut) == 1:
-		out = append(out, env.Say(m.CutOne, cut[0], mib, mib))
+		out = append(out, env.say(m.CutOne, cut[0], mib, mib))
 	case len(cut) > 1:
 		names := strings.Join(cut[:min(len(cut), cutListed)], ", ")
 		if len(cut) > cutListed {
-			names = env.Say(m.More, names, len(cut)-cutListed)
+			names = env.say(m.More, names, len(cut)-cutListed)
 		}
-		out = append(out, env.Say(m.CutMany, len(cut), mib, mib, names))
+		out = append(out, env.say(m.CutMany, len(cut), mib, mib, names))
 	}
 	return out
 }

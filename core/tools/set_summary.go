@@ -10,7 +10,7 @@ import (
 )
 
 // setSummarySpec is mem_set_summary in the catalogue.
-var setSummarySpec = tool[SummaryResult](catalogText("set_summary.yaml"), "mem_set_summary", "summary slug summary", writes|destroys|idempotent, readsContext(fault.SummaryTooLong), []catalog.Param{
+var setSummarySpec = tool[summaryResult](catalogText("set_summary.yaml"), "mem_set_summary", "summary slug summary", writes|destroys|idempotent, readsContext(fault.SummaryTooLong), []catalog.Param{
 	slugParam,
 	{Name: "summary", Type: catalog.String, Required: true, OneLine: true},
 })
@@ -21,8 +21,8 @@ type setSummaryArgs struct {
 	Summary string `json:"summary"`
 }
 
-// SummaryResult is mem_set_summary's result.
-type SummaryResult struct {
+// summaryResult is mem_set_summary's result.
+type summaryResult struct {
 	Slug            string  `json:"slug"`
 	Kind            string  `json:"kind"`
 	Archived        bool    `json:"archived"`
@@ -41,7 +41,7 @@ var summaryText = loadText[struct {
 
 // setSummary sets `summary` in context.md, on any project or domain.
 func setSummary(env *Env, args setSummaryArgs) (any, plan.Plan, error) {
-	summary := NormalizeSummary(args.Summary)
+	summary := normalizeSummary(args.Summary)
 	if summary == "" {
 		return nil, nil, argument("summary", summaryText().Msg.Empty)
 	}
@@ -52,7 +52,7 @@ func setSummary(env *Env, args setSummaryArgs) (any, plan.Plan, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	res := SummaryResult{Slug: c.project.Slug, Kind: c.project.Type(), Archived: c.project.Archived(), Path: c.path, Summary: summary,
+	res := summaryResult{Slug: c.project.Slug, Kind: c.project.Type(), Archived: c.project.Archived(), Path: c.path, Summary: summary,
 		Length: utf8.RuneCountInString(summary), Common: common()}
 	if prev, ok := c.doc.String("summary"); ok {
 		res.PreviousSummary = &prev
@@ -62,11 +62,11 @@ func setSummary(env *Env, args setSummaryArgs) (any, plan.Plan, error) {
 		return nil, nil, frontmatterError(c.path, err)
 	}
 	if text == c.text {
-		res.Warnings = append(res.Warnings, env.Say(summaryText().Msg.Already))
-		res.SummaryMD = env.Say(summaryText().Msg.Unchanged, res.Slug)
+		res.Warnings = append(res.Warnings, env.say(summaryText().Msg.Already))
+		res.SummaryMD = env.say(summaryText().Msg.Unchanged, res.Slug)
 		return res, nil, nil
 	}
 	res.Changed = true
-	res.SummaryMD = env.Say(summaryText().Msg.Set, res.Slug, res.Length)
+	res.SummaryMD = env.say(summaryText().Msg.Set, res.Slug, res.Length)
 	return res, plan.Plan{plan.WriteOp(c.path, c.sha, text)}, nil
 }

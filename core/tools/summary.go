@@ -10,13 +10,13 @@ import (
 
 // A project's summary, as mem_set_summary and mem_init_project take it.
 
-// MaxSummary is the longest summary, in characters (runes).
-const MaxSummary = 300
+// maxSummary is the longest summary, in characters (runes).
+const maxSummary = 300
 
-// NormalizeSummary joins lines: each run of line breaks (CR, LF, CRLF,
+// normalizeSummary joins lines: each run of line breaks (CR, LF, CRLF,
 // U+2028, U+2029) with the blanks around it becomes one space, and the ends
 // are trimmed of white space.
-func NormalizeSummary(s string) string {
+func normalizeSummary(s string) string {
 	isBreak := func(r rune) bool { return r == '\r' || r == '\n' || r == '\u2028' || r == '\u2029' }
 	isBlank := func(r rune) bool { return unicode.IsSpace(r) && !isBreak(r) }
 	var b strings.Builder
@@ -38,12 +38,12 @@ func NormalizeSummary(s string) string {
 	return strings.TrimFunc(b.String(), unicode.IsSpace)
 }
 
-// checkSummaryLength refuses a normalised summary over MaxSummary
+// checkSummaryLength refuses a normalised summary over maxSummary
 // characters with SUMMARY_TOO_LONG; it is never cut.
 func checkSummaryLength(summary string) error {
 	n := utf8.RuneCountInString(summary)
-	if n <= MaxSummary {
+	if n <= maxSummary {
 		return nil
 	}
-	return toolsText().Msg.TooLong.Err(fault.SummaryTooLong, map[string]any{"parameter": "summary", "length": n, "max": MaxSummary}, n, MaxSummary)
+	return toolsText().Msg.TooLong.Err(fault.SummaryTooLong, map[string]any{"parameter": "summary", "length": n, "max": maxSummary}, n, maxSummary)
 }
