@@ -17,12 +17,15 @@ import (
 	"github.com/kessho/kessho/host/engine"
 )
 
-// fileCounting is the native engine, recording the files each call's needs
-// name.
-type fileCounting struct{ files []string }
+// fileCounting is an engine (the test's native one), recording the files
+// each call's needs name.
+type fileCounting struct {
+	inner engine.Engine
+	files []string
+}
 
 func (c *fileCounting) Call(ctx context.Context, req []byte) ([]byte, error) {
-	out, err := engine.Native().Call(ctx, req)
+	out, err := c.inner.Call(ctx, req)
 	var ans core.Answer
 	if err == nil && json.Unmarshal(out, &ans) == nil && ans.Need != nil {
 		c.files = append(c.files, ans.Need.Files...)
@@ -55,8 +58,9 @@ func TestSearchKeepsIndex(t *testing.T) {
 	}
 	dir, v := newVault(t, files)
 	defer v.Close()
+	native := engine.Native() // the running core, whose warm index the calls share
 	search := func(q string) (call.Outcome, []string) {
-		eng := &fileCounting{}
+		eng := &fileCounting{inner: native}
 		out, err := call.Run(context.Background(), v, eng, "mem_search", json.RawMessage(`{"query":"`+q+`","limit":1}`), call.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -93,7 +97,7 @@ func TestSearchKeepsIndex(t *testing.T) {
 			t.Fatal(err)
 		}
 		// another vault's search leaves the running core's warm index
-		if _, err := call.Run(context.Background(), other, engine.Native(), "mem_search", json.RawMessage(`{"query":"x"}`), call.Options{}); err != nil {
+		if _, err := call.Run(context.Background(), other, native, "mem_search", json.RawMessage(`{"query":"x"}`), call.Options{}); err != nil {
 			t.Fatal(err)
 		}
 		out, read = search("topic1")
@@ -121,8 +125,9 @@ func TestSearchAfterArchiveReadsOnlyItsFiles(t *testing.T) {
 	}
 	_, v := newVault(t, files)
 	defer v.Close()
+	native := engine.Native()
 	search := func() (call.Outcome, []string) {
-		eng := &fileCounting{}
+		eng := &fileCounting{inner: native}
 		out, err := call.Run(context.Background(), v, eng, "mem_search", json.RawMessage(`{"query":"zeppelin","limit":2}`), call.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -172,6 +177,7 @@ func TestSearchAfterArchiveReadsOnlyItsFiles(t *testing.T) {
 // requestWatch is the native engine, recording the needs' "search" and
 // how many requests carried the notes' versions.
 type requestWatch struct {
+	inner    engine.Engine
 	searches []string
 	versions int
 }
@@ -180,7 +186,7 @@ func (w *requestWatch) Call(ctx context.Context, req []byte) ([]byte, error) {
 	if text, _, _ := bytes.Cut(req, []byte{0}); bytes.Contains(text, []byte(`"notes":{`)) {
 		w.versions++
 	}
-	out, err := engine.Native().Call(ctx, req)
+	out, err := w.inner.Call(ctx, req)
 	var ans core.Answer
 	if text, _, _ := bytes.Cut(out, []byte{0}); err == nil && json.Unmarshal(text, &ans) == nil && ans.Need != nil && ans.Need.Search != "" {
 		w.searches = append(w.searches, ans.Need.Search)
@@ -203,11 +209,12 @@ func TestSearchUnchangedListingSendsNoVersions(t *testing.T) {
 	defer v.Close()
 	_, other := newVault(t, map[string]string{"a.md": "topic1"})
 	defer other.Close()
+	native := engine.Native() // the running core: the other vault's search displaces its warm index
 	search := func(q string) (call.Outcome, *requestWatch) {
-		if _, err := call.Run(context.Background(), other, engine.Native(), "mem_search", json.RawMessage(`{"query":"x"}`), call.Options{}); err != nil {
+		if _, err := call.Run(context.Background(), other, native, "mem_search", json.RawMessage(`{"query":"x"}`), call.Options{}); err != nil {
 			t.Fatal(err)
 		}
-		w := &requestWatch{}
+		w := &requestWatch{inner: native}
 		out, err := call.Run(context.Background(), v, w, "mem_search", json.RawMessage(`{"query":"`+q+`","limit":3}`), call.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -244,8 +251,9 @@ func TestRecallKeepsIndex(t *testing.T) {
 	}
 	dir, v := newVault(t, files)
 	defer v.Close()
+	native := engine.Native()
 	recall := func() (call.Outcome, *treeCounting) {
-		eng := &treeCounting{}
+		eng := &treeCounting{fileCounting: fileCounting{inner: native}}
 		out, err := call.Run(context.Background(), v, eng, "mem_recall", json.RawMessage(`{"slug":"alpha"}`), call.Options{})
 		if err != nil || !out.OK {
 			t.Fatalf("mem_recall: %v %s", err, out.Answer)
