@@ -203,20 +203,6 @@ func checkFields(t *text, from, to int, emptyTitle bool) string {
 	return strings.Join(why, "; ")
 }
 
-// Blocks returns the session blocks of a SESSION_LOG.md text, in file
-// order, and the gates a trim stops at wherever the blocks are: headers with
-// an invalid date, malformed blocks, and each block dated after the one
-// before it. (PlanTrim adds the unknown shapes of the blocks it would move.)
-//
-//	blocks, gates := hygiene.Blocks(log)
-//	for _, b := range blocks {
-//		fmt.Println(b.Line, b.Date, b.Title, log[b.Start:b.End])
-//	}
-func Blocks(sessionLog string) ([]Block, []Gate) {
-	sc := scanSession(sessionLog)
-	return sc.blocks, sc.gates()
-}
-
 // gates returns the blocking gates of the session log, in line order.
 func (sc *sessionScan) gates() []Gate {
 	var g []Gate

@@ -41,11 +41,6 @@ type TrimPlan struct {
 	After  Report // the check of the files once the plan is applied (= Before when nothing changes)
 }
 
-// Changes reports whether the plan writes anything.
-func (p TrimPlan) Changes() bool {
-	return p.SessionLog != nil || p.SessionArchive != nil || p.Priorities != nil || p.PrioritiesArchive != nil
-}
-
 // PlanTrim plans the nightly trim (SPEC section 9, steps 2 and 3) from the
 // texts of SESSION_LOG.md and ACTIVE_PRIORITIES.md and the current texts of
 // today's archives (nil: the archive does not exist).

@@ -49,13 +49,9 @@ func Size(header []byte) (n int64, ok bool) {
 // version: the caller rebuilds.
 var ErrCorrupt = errors.New("search: not a usable index")
 
-// Encode returns the index as bytes (terms sorted; the index is not
-// changed).
-func (x *Index) Encode() []byte { return x.EncodeRoom(0) }
-
-// EncodeRoom is Encode with room more bytes of capacity after the
-// encoding, so that Prepend can put an answer's JSON before it in the
-// same buffer. The buffer is sized exactly, once: a 50,000-note index is
+// EncodeRoom returns the index as bytes (terms sorted; the index is not
+// changed), with room more bytes of capacity after the encoding, so that
+// Prepend can put an answer's JSON before it in the same buffer. The buffer is sized exactly, once: a 50,000-note index is
 // 22 MB, and in the wasm engine every byte the core allocates stays its
 // memory (a Go heap there never shrinks), so neither the copies of a
 // growing buffer nor a generous estimate may be paid for.
@@ -191,7 +187,7 @@ func (r *reader) byte() byte {
 	return c
 }
 
-// Decode reads an index Encode made. Anything else — another version or
+// Decode reads an index EncodeRoom made. Anything else — another version or
 // analyzer, a foreign file, truncated or altered bytes — is ErrCorrupt.
 func Decode(data []byte) (*Index, error) {
 	if n, ok := Size(data); !ok || n != int64(len(data)) {

@@ -342,13 +342,6 @@ type Hit struct {
 	Matched []string
 }
 
-// Search ranks the live notes that keep accepts for the query's terms
-// (Terms of the query), OR-ed: Top without a limit.
-func (x *Index) Search(query []string, keep func(*Meta) bool) []Hit {
-	hits, _ := x.Top(query, keep, math.MaxInt)
-	return hits
-}
-
 // Top ranks the live notes that keep accepts for the query's terms (Terms
 // of the query), OR-ed, and returns the first limit hits and the number of
 // notes found. A note whose designation phrase equals the query's terms

@@ -12,7 +12,8 @@
 // crosses a daylight-saving change still has seven days from Monday to
 // Sunday.
 //
-//	w := worklog.WeekOf(worklog.MustDate("2027-01-01"))
+//	d, _ := worklog.ParseDate("2027-01-01")
+//	w := worklog.WeekOf(d)
 //	w.String()              // "2026-W53"
 //	w.Start().String()      // "2026-12-28"
 //	w.End().String()        // "2027-01-03"
@@ -89,15 +90,6 @@ func daysIn(m time.Month, y int) int {
 		return 30
 	}
 	return 31
-}
-
-// MustDate is ParseDate for constants; it panics on a bad date.
-func MustDate(s string) Date {
-	d, err := ParseDate(s)
-	if err != nil {
-		panic(err)
-	}
-	return d
 }
 
 // t is the date at midnight UTC: a zone without daylight saving, so that

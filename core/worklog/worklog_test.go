@@ -7,6 +7,15 @@ import (
 	"time"
 )
 
+// mustDate is ParseDate for constants; it panics on a bad date.
+func mustDate(s string) Date {
+	d, err := ParseDate(s)
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
+
 func TestWeekOf(t *testing.T) {
 	tests := []struct{ day, week, start, end string }{
 		{"2026-11-30", "2026-W49", "2026-11-30", "2026-12-06"}, // a Monday
@@ -26,7 +35,7 @@ func TestWeekOf(t *testing.T) {
 		{"2026-10-25", "2026-W43", "2026-10-19", "2026-10-25"}, // DST ends in Europe
 	}
 	for _, tt := range tests {
-		w := WeekOf(MustDate(tt.day))
+		w := WeekOf(mustDate(tt.day))
 		if w.String() != tt.week || w.Start().String() != tt.start || w.End().String() != tt.end {
 			t.Errorf("WeekOf(%s) = %s %s..%s; want %s %s..%s", tt.day, w, w.Start(), w.End(), tt.week, tt.start, tt.end)
 		}
@@ -34,7 +43,7 @@ func TestWeekOf(t *testing.T) {
 		if days[0] != w.Start() || days[6] != w.End() || days[0].Weekday() != time.Monday || days[6].Weekday() != time.Sunday {
 			t.Errorf("WeekOf(%s).Days() = %v", tt.day, days)
 		}
-		if !w.Contains(MustDate(tt.day)) || w.Contains(w.End().AddDays(1)) || w.Contains(w.Start().AddDays(-1)) {
+		if !w.Contains(mustDate(tt.day)) || w.Contains(w.End().AddDays(1)) || w.Contains(w.Start().AddDays(-1)) {
 			t.Errorf("WeekOf(%s).Contains is wrong", tt.day)
 		}
 	}
@@ -44,7 +53,7 @@ func TestWeekOf(t *testing.T) {
 // holds it, starts on a Monday, lasts seven calendar days, and that
 // consecutive weeks follow each other with numbers that restart at 1.
 func TestWeekOfEveryDay(t *testing.T) {
-	d := MustDate("1999-01-01")
+	d := mustDate("1999-01-01")
 	prev := WeekOf(d)
 	for d.Year < 2042 {
 		w := WeekOf(d)
