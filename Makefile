@@ -170,7 +170,7 @@ bench: $(BIN)
 	-bash -o pipefail -c '$(BENCH_GO) -bench "Tools/50k/" -count $(BENCH_COUNT_SLOW) ./host/internal/toolbench | tee -a $(BENCH_OUT)'
 	-bash -o pipefail -c '$(BENCH_GO) -bench "CLI/" -count $(BENCH_COUNT_SLOW) ./host/internal/toolbench | tee -a $(BENCH_OUT)'
 	-bash -o pipefail -c '$(BENCH_GO) -bench "Search/" -count $(BENCH_COUNT_SLOW) ./host/internal/toolbench | tee -a $(BENCH_OUT)'
-	-bash -o pipefail -c '$(GO) test -run "^$$" -bench . -benchmem -count $(BENCH_COUNT) ./core/... ./host/engine ./host/mcp ./host/conformance | tee -a $(BENCH_OUT)'
+	-bash -o pipefail -c '$(GO) test -run "^$$" -bench . -benchmem -count $(BENCH_COUNT) ./core/... ./host/engine ./host/mcp ./host/internal/conformance | tee -a $(BENCH_OUT)'
 	@echo "loadavg: $$(cat /proc/loadavg 2>/dev/null)" >> $(BENCH_OUT)
 	$(GO) run ./host/cmd/benchreport < $(BENCH_OUT)
 	@! grep -q '^--- FAIL' $(BENCH_OUT) || { echo "make bench: some benchmarks failed (listed above)"; exit 1; }

@@ -19,8 +19,8 @@ import (
 	"github.com/kessho/kessho/core/plan"
 	"github.com/kessho/kessho/core/search"
 	"github.com/kessho/kessho/host/call"
-	"github.com/kessho/kessho/host/conformance"
 	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/internal/conformance"
 )
 
 // killBefore is the vault the kill test starts from.

@@ -20,7 +20,7 @@ import (
 // a copy (so that every host's case loader reads them as any other case);
 // this test keeps the copies from drifting.
 func TestKitCasesUseTheFixture(t *testing.T) {
-	a, err := txtar.ParseFile("../../testdata/vaults/kit-conventions.txtar")
+	a, err := txtar.ParseFile("../../../testdata/vaults/kit-conventions.txtar")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func TestKitCasesUseTheFixture(t *testing.T) {
 	for _, f := range a.Files {
 		fixture[f.Name] = f.Data
 	}
-	cases, err := Load("../../testdata/cases")
+	cases, err := Load("../../../testdata/cases")
 	if err != nil {
 		t.Fatal(err)
 	}
