@@ -63,14 +63,17 @@ vet:
 	@out=$$(gofmt -l core wasm host); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 # Every static check, all strict: go vet, gofmt, staticcheck, dead code
-# (functions no program or test reaches), go.mod and go.sum tidy, and the
-# plugin's lint (when its package.json has one). Each runs; any finding
-# fails the target.
+# (functions no program or test reaches; then functions no program
+# reaches, the CLI's and the tools' native build and the wasm module's:
+# scripts/deadcode.sh), go.mod and go.sum tidy, and the plugin's lint
+# (when its package.json has one). Each runs; any finding fails the
+# target.
 check: vet $(PLUGIN)/node_modules/.package-lock.json
 	@fail=0; \
 	$(GO) run $(STATICCHECK) $(GOPKGS) || fail=1; \
 	dead=$$($(GO) run $(DEADCODE) -test $(GOPKGS)) || fail=1; \
 	if [ -n "$$dead" ]; then echo "dead code:"; echo "$$dead"; fail=1; fi; \
+	DEADCODE="$(GO) run $(DEADCODE)" GO="$(GO)" bash scripts/deadcode.sh || fail=1; \
 	$(GO) mod tidy -diff || { echo "go.mod or go.sum not tidy: run go mod tidy"; fail=1; }; \
 	(cd $(PLUGIN) && $(NPM) run lint --if-present) || fail=1; \
 	exit $$fail
