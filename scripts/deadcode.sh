@@ -32,7 +32,7 @@ core/i18n/i18n.go: walk
 core/i18n/i18n.go: pair
 core/i18n/i18n.go: join
 core/i18n/i18n.go: checkPair
-core/i18n/i18n.go: Verbs
+core/i18n/i18n.go: verbs
 core/i18n/i18n.go: isVerb
 EOF
 )

@@ -27,7 +27,7 @@ const okPrio = "# Active priorities\n\n" +
 
 // want builds an expected line from its fields, in SPEC order.
 func want(pass bool, entries, errs int, newest bool, modes, live, ph int, reviewed, archived bool) string {
-	return Report{entries, RetentionLimit, errs, newest, modes, live, ph, reviewed, archived, pass}.Line()
+	return Report{entries, retentionLimit, errs, newest, modes, live, ph, reviewed, archived, pass}.Line()
 }
 
 const passLine = "CONTEXT_HYGIENE PASS session_entries=1 retention_limit=5 block_errors=0 newest_first=yes operating_modes=1 live_priorities=3 placeholders=0 last_reviewed=yes embedded_archive=no"
@@ -238,7 +238,7 @@ var prioCases = []struct {
 // order, and the gates a trim stops at wherever the blocks are: headers with
 // an invalid date, malformed blocks, and each block dated after the one
 // before it. (PlanTrim adds the unknown shapes of the blocks it would move.)
-func scanBlocks(sessionLog string) ([]Block, []Gate) {
+func scanBlocks(sessionLog string) ([]sessionBlock, []Gate) {
 	sc := scanSession(sessionLog)
 	return sc.blocks, sc.gates()
 }

@@ -11,7 +11,7 @@ import (
 // followed by one blank line, in the line ending of the file being trimmed.
 const (
 	SessionArchiveHeader    = "# Session log archive"
-	PrioritiesArchiveHeader = "# Active priorities archive"
+	prioritiesArchiveHeader = "# Active priorities archive"
 )
 
 // TrimPlan is what a trim would write. A nil text means "leave that file as
@@ -52,7 +52,7 @@ type TrimPlan struct {
 // When the check already passes there is nothing to do: the plan is empty.
 //
 // SESSION_LOG.md keeps everything before its first block and its newest
-// RetentionLimit blocks, byte for byte; the older blocks move, whole and in
+// five blocks, byte for byte; the older blocks move, whole and in
 // file order, to the end of the archive. A block is appended byte for byte;
 // when the archive does not end with a line ending, one (the log's first
 // line ending, "\n" when it has none) is written before the block so that
@@ -106,10 +106,10 @@ func PlanTrim(sessionLog, priorities string, sessionArchive, prioritiesArchive *
 		gates = append(gates, Gate{File: FileSessionLog, Line: 1,
 			Reason: "no session block (`## YYYY-MM-DD — title`): a human writes one"})
 	}
-	var moved []Block
-	if len(sc.blocks) > RetentionLimit {
-		moved = sc.blocks[RetentionLimit:]
-		gates = append(gates, sc.shapeGates(RetentionLimit)...)
+	var moved []sessionBlock
+	if len(sc.blocks) > retentionLimit {
+		moved = sc.blocks[retentionLimit:]
+		gates = append(gates, sc.shapeGates(retentionLimit)...)
 	}
 	var archive *sessionScan
 	if sessionArchive != nil && len(moved) > 0 {
@@ -244,7 +244,7 @@ func stripEOL(s string) string {
 // absent; scanned: its scan, nil when absent) and returns the new archive
 // text (nil when unchanged), how many blocks were written and how many the
 // archive already held.
-func appendBlocks(log string, moved []Block, archive *string, scanned *sessionScan, e string) (*string, int, int) {
+func appendBlocks(log string, moved []sessionBlock, archive *string, scanned *sessionScan, e string) (*string, int, int) {
 	exact := map[string]bool{}
 	loose := map[string]bool{} // keys of archive blocks less one trailing line ending
 	var b strings.Builder
@@ -403,7 +403,7 @@ func width(l string) int {
 func appendChunks(pieces []string, archive *string, e string) (*string, int, int) {
 	var b strings.Builder
 	if archive == nil || *archive == "" {
-		b.WriteString(PrioritiesArchiveHeader + e + e)
+		b.WriteString(prioritiesArchiveHeader + e + e)
 	} else {
 		b.WriteString(*archive)
 	}

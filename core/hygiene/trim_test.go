@@ -214,7 +214,7 @@ func TestTrimPriorities(t *testing.T) {
 	if str(p.Priorities) != wantPrio {
 		t.Errorf("Priorities =\n%s\nwant\n%s", str(p.Priorities), wantPrio)
 	}
-	wantArch := PrioritiesArchiveHeader + "\n\n" +
+	wantArch := prioritiesArchiveHeader + "\n\n" +
 		"- [stale] old front\n  - its detail\n\n    more detail\n" +
 		"- (Superseded) by the new plan\n" +
 		"- [ ] [ARCHIVED] done long ago\n" +
@@ -350,7 +350,7 @@ func TestTrimProperty(t *testing.T) {
 		}
 		orig := spans(log)
 		p := PlanTrim(log, okPrio, nil, nil)
-		if p.Blocked || p.SessionLog == nil || p.SessionArchive == nil || p.MovedBlocks != n-RetentionLimit {
+		if p.Blocked || p.SessionLog == nil || p.SessionArchive == nil || p.MovedBlocks != n-retentionLimit {
 			t.Fatalf("PlanTrim: %+v\n%q", p, log)
 		}
 		if rep := Check(*p.SessionLog, okPrio); !rep.Pass || rep != p.After {
@@ -387,7 +387,7 @@ func TestTrimProperty(t *testing.T) {
 		if q.SessionArchive != nil {
 			final = *q.SessionArchive
 		}
-		for _, blk := range orig[RetentionLimit:] {
+		for _, blk := range orig[retentionLimit:] {
 			if c := strings.Count(final, blk); c != 1 {
 				t.Fatalf("block %q is %d times in the archive", blk[:20], c)
 			}
