@@ -13,7 +13,7 @@ import (
 // format's header (an index of format 3 is rebuilt, never an error).
 func TestSizeIsInTheHeader(t *testing.T) {
 	data := build(corpus(20)).EncodeRoom(0)
-	n, ok := Size(data[:HeaderLen])
+	n, ok := Size(data[:headerLen])
 	if !ok || n != int64(len(data)) {
 		t.Fatalf("Size = %d, %v; want %d, true", n, ok, len(data))
 	}
@@ -27,7 +27,7 @@ func TestSizeIsInTheHeader(t *testing.T) {
 		t.Error("a format 3 header read as this format's")
 	}
 	lie := append([]byte{}, data...)
-	binary.LittleEndian.PutUint64(lie[6:HeaderLen], 1<<40)
+	binary.LittleEndian.PutUint64(lie[6:headerLen], 1<<40)
 	if n, ok := Size(lie); ok && n == int64(len(lie)) {
 		t.Errorf("Size of a changed header = %d", n)
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// The encoding: magic, format version, Analyzer, the encoding's whole
+// The encoding: magic, format version, analyzer, the encoding's whole
 // length (8 bytes, little-endian: a host reads that much and no more,
 // Size), the listing the index is up to date with (Index.Listing), the
 // documents (with their links and whether they were cut, Meta.Cut), the
@@ -24,30 +24,31 @@ const (
 	magic  = "KSHI"
 	format = 4 // 2: a 64-bit checksum read 8 bytes a step, Meta.BodyLine; 3: Index.Listing, Note.Links; 4: the length in the header, Meta.Cut
 	sumLen = 8
-	// HeaderLen is the length of the header Size reads: magic, format,
-	// Analyzer and the encoding's length.
-	HeaderLen = len(magic) + 2 + 8
+	// headerLen is the length of the header Size reads: magic, format,
+	// analyzer and the encoding's length.
+	headerLen = len(magic) + 2 + 8
 )
 
-// Size returns the length an encoding's header (its first HeaderLen
-// bytes) says the whole encoding has; ok is false for bytes that are no
-// header of this format and analyzer (an older index, a foreign file).
+// Size returns the length an encoding's header (its first bytes: magic,
+// format, analyzer and that length) says the whole encoding has; ok is
+// false for bytes that are no header of this format and analyzer (an
+// older index, a foreign file).
 // A host reads the stored index only when its file is that long, and no
 // longer than IndexBound allows.
 func Size(header []byte) (n int64, ok bool) {
-	if len(header) < HeaderLen || string(header[:len(magic)]) != magic || header[4] != format || header[5] != Analyzer {
+	if len(header) < headerLen || string(header[:len(magic)]) != magic || header[4] != format || header[5] != analyzer {
 		return 0, false
 	}
-	v := binary.LittleEndian.Uint64(header[6:HeaderLen])
-	if v > 1<<62 || v < uint64(HeaderLen+sumLen) {
+	v := binary.LittleEndian.Uint64(header[6:headerLen])
+	if v > 1<<62 || v < uint64(headerLen+sumLen) {
 		return 0, false
 	}
 	return int64(v), true
 }
 
-// ErrCorrupt is Decode's error for bytes that are not an index of this
+// errCorrupt is Decode's error for bytes that are not an index of this
 // version: the caller rebuilds.
-var ErrCorrupt = errors.New("search: not a usable index")
+var errCorrupt = errors.New("search: not a usable index")
 
 // EncodeRoom returns the index as bytes (terms sorted; the index is not
 // changed), with room more bytes of capacity after the encoding, so that
@@ -65,7 +66,7 @@ func (x *Index) EncodeRoom(room int) []byte {
 	for r, tid := range order {
 		rank[tid] = uint32(r)
 	}
-	size := HeaderLen + strLen(x.Listing) + uvarintLen(uint64(len(x.docs))) + uvarintLen(uint64(len(order))) + sumLen
+	size := headerLen + strLen(x.Listing) + uvarintLen(uint64(len(x.docs))) + uvarintLen(uint64(len(order))) + sumLen
 	for i := range x.docs {
 		d := &x.docs[i]
 		size += strLen(d.Path) + strLen(d.Key) + strLen(d.Title) + strLen(d.Kind) + strLen(d.Zone) + strLen(d.Slug) + strLen(d.Date)
@@ -87,7 +88,7 @@ func (x *Index) EncodeRoom(room int) []byte {
 		size += strLen(t) + uvarintLen(uint64(x.last[tid])) + uvarintLen(uint64(len(x.post[tid]))) + len(x.post[tid])
 	}
 	b := append(make([]byte, 0, size+max(room, 0)), magic...)
-	b = append(b, format, Analyzer)
+	b = append(b, format, analyzer)
 	b = binary.LittleEndian.AppendUint64(b, 0) // the length, once known
 	b = appendString(b, x.Listing)
 	b = binary.AppendUvarint(b, uint64(len(x.docs)))
@@ -130,7 +131,7 @@ func (x *Index) EncodeRoom(room int) []byte {
 		b = binary.AppendUvarint(b, uint64(len(x.post[tid])))
 		b = append(b, x.post[tid]...)
 	}
-	binary.LittleEndian.PutUint64(b[6:HeaderLen], uint64(len(b)+sumLen))
+	binary.LittleEndian.PutUint64(b[6:headerLen], uint64(len(b)+sumLen))
 	return binary.LittleEndian.AppendUint64(b, checksum(b))
 }
 
@@ -188,19 +189,20 @@ func (r *reader) byte() byte {
 }
 
 // Decode reads an index EncodeRoom made. Anything else — another version or
-// analyzer, a foreign file, truncated or altered bytes — is ErrCorrupt.
+// analyzer, a foreign file, truncated or altered bytes — is an error: the
+// caller rebuilds.
 func Decode(data []byte) (*Index, error) {
 	if n, ok := Size(data); !ok || n != int64(len(data)) {
-		return nil, ErrCorrupt
+		return nil, errCorrupt
 	}
 	body, sum := data[:len(data)-sumLen], binary.LittleEndian.Uint64(data[len(data)-sumLen:])
 	if checksum(body) != sum {
-		return nil, ErrCorrupt
+		return nil, errCorrupt
 	}
 	// Every string is a part of one copy of the body: one allocation
 	// instead of one per path, title and term.
 	all := string(body)
-	r := &reader{b: body[HeaderLen:]}
+	r := &reader{b: body[headerLen:]}
 	str := func() string {
 		n := r.count()
 		off := len(body) - len(r.b)
@@ -238,7 +240,7 @@ func Decode(data []byte) (*Index, error) {
 			for k := range ph {
 				t := r.uvarint()
 				if t >= 1<<32 {
-					return nil, ErrCorrupt
+					return nil, errCorrupt
 				}
 				terms = max(terms, t+1)
 				ph[k] = uint32(t)
@@ -252,11 +254,11 @@ func Decode(data []byte) (*Index, error) {
 			}
 		}
 		if r.bad {
-			return nil, ErrCorrupt
+			return nil, errCorrupt
 		}
 		if !d.dead {
 			if _, dup := x.byPath[d.Path]; dup {
-				return nil, ErrCorrupt
+				return nil, errCorrupt
 			}
 			x.byPath[d.Path] = uint32(len(x.docs))
 			x.live++
@@ -275,15 +277,15 @@ func Decode(data []byte) (*Index, error) {
 		last := r.uvarint()
 		p := r.bytes()
 		if r.bad || last > uint64(len(x.docs)) || len(x.terms) > 0 && x.terms[len(x.terms)-1] >= t {
-			return nil, ErrCorrupt
+			return nil, errCorrupt
 		}
 		x.terms, x.last, x.post = append(x.terms, t), append(x.last, uint32(last)), append(x.post, p)
 	}
 	if r.bad || len(r.b) != 0 {
-		return nil, ErrCorrupt
+		return nil, errCorrupt
 	}
 	if terms > uint64(nterms) {
-		return nil, ErrCorrupt
+		return nil, errCorrupt
 	}
 	return x, nil
 }
@@ -296,8 +298,8 @@ func ID(data []byte) string {
 		return ""
 	}
 	id := fmt.Sprintf("%016x-%d", binary.LittleEndian.Uint64(data[len(data)-sumLen:]), len(data))
-	if _, ok := Size(data); ok && len(data) >= HeaderLen+sumLen {
-		r := &reader{b: data[HeaderLen : len(data)-sumLen]}
+	if _, ok := Size(data); ok && len(data) >= headerLen+sumLen {
+		r := &reader{b: data[headerLen : len(data)-sumLen]}
 		if l := r.bytes(); !r.bad && len(l) > 0 {
 			id += "@" + string(l)
 		}

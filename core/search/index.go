@@ -279,7 +279,7 @@ type counted struct {
 	c   [NumFields]uint32
 }
 
-// word returns the term id of a folded word (Term, interned), false for
+// word returns the term id of a folded word (term, interned), false for
 // a stopword; words already seen skip stemming, and making a string.
 func (x *Index) word(b []byte) (uint32, bool) {
 	if id, ok := x.words[string(b)]; ok {
@@ -289,7 +289,7 @@ func (x *Index) word(b []byte) (uint32, bool) {
 		x.words = map[string]int64{}
 	}
 	w := string(b)
-	t := Term(w)
+	t := term(w)
 	if t == "" {
 		x.words[w] = -1
 		return 0, false
@@ -481,7 +481,7 @@ func fieldNames(mask byte) []string {
 	var out []string
 	for f := range NumFields {
 		if mask&(1<<f) != 0 {
-			out = append(out, FieldNames[f])
+			out = append(out, fieldName[f])
 		}
 	}
 	return out

@@ -78,7 +78,7 @@ func TestStopwordsDropped(t *testing.T) {
 	if got := Terms("the of les des et and"); len(got) != 0 {
 		t.Errorf("stopwords kept: %v", got)
 	}
-	if got := Terms("L'archive d'été"); !reflect.DeepEqual(got, []string{Stem("archive"), Stem("ete")}) {
+	if got := Terms("L'archive d'été"); !reflect.DeepEqual(got, []string{stem("archive"), stem("ete")}) {
 		t.Errorf("elisions: %v", got)
 	}
 }
@@ -120,11 +120,11 @@ func TestDesignationOutranksBody(t *testing.T) {
 func TestAliasesNotFused(t *testing.T) {
 	x := build(map[string]string{"20-knowledge/n.md": "---\naliases: [payment retry, storm window]\n---\n"})
 	d := x.docs[0]
-	seq := []uint32{x.dict[Stem("retry")], x.dict[Stem("storm")]}
+	seq := []uint32{x.dict[stem("retry")], x.dict[stem("storm")]}
 	if tier(d.phrases, seq) != 0 {
 		t.Errorf("the last word of one alias and the first of the next make a phrase: %v", d.phrases)
 	}
-	if tier(d.phrases, []uint32{x.dict[Stem("storm")], x.dict[Stem("window")]}) != 2 {
+	if tier(d.phrases, []uint32{x.dict[stem("storm")], x.dict[stem("window")]}) != 2 {
 		t.Errorf("an alias equal to the query is not tier 2")
 	}
 }
