@@ -34,7 +34,7 @@ var sems sync.Map // key → chan struct{}
 // made when missing), waited for in the kernel so that a waiting process is
 // woken when the holder lets go; goroutines of one process also queue on a
 // process-wide semaphore per vault folder. Lock waits until ctx is done or
-// v.LockWait passes (DefaultLockWait when zero), then gives up with
+// v.LockWait passes (10 s when zero), then gives up with
 // VAULT_LOCKED. The operating system releases the lock of a process that
 // dies, so a crash never leaves the vault locked.
 //
@@ -51,7 +51,7 @@ var sems sync.Map // key → chan struct{}
 func (v *Vault) Lock(ctx context.Context) (*Lock, error) {
 	wait := v.LockWait
 	if wait <= 0 {
-		wait = DefaultLockWait
+		wait = defaultLockWait
 	}
 	timer := time.NewTimer(wait)
 	defer timer.Stop()

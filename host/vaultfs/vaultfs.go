@@ -77,9 +77,9 @@ const (
 	tempPrefix = ".kessho-tmp-"
 )
 
-// DefaultLockWait is how long Lock waits for another writer when
+// defaultLockWait is how long Lock waits for another writer when
 // Vault.LockWait is zero.
-const DefaultLockWait = 10 * time.Second
+const defaultLockWait = 10 * time.Second
 
 // Vault is an open vault folder.
 //
@@ -87,7 +87,7 @@ const DefaultLockWait = 10 * time.Second
 // the lock, as writers in other processes do.
 type Vault struct {
 	// LockWait bounds how long Lock waits for another writer before it
-	// gives up with VAULT_LOCKED. Zero means DefaultLockWait.
+	// gives up with VAULT_LOCKED. Zero means 10 s (defaultLockWait).
 	LockWait time.Duration
 
 	root *os.Root
