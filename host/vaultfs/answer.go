@@ -26,7 +26,7 @@ import (
 	"github.com/kessho/kessho/core/vault"
 )
 
-// Answer reads what need asks for and adds it to snap.
+// AnswerContext reads what need asks for and adds it to snap.
 //
 //   - A file goes into snap.Files with the SHA-256 (hex) of its exact bytes
 //     and, when they are valid UTF-8, its text; otherwise NotUTF8 is set.
@@ -43,8 +43,9 @@ import (
 //   - A path where nothing exists goes into snap.Missing (sorted).
 //
 // Folders and tree roots may be "." (the vault's root); every other path
-// must pass plan.CheckPath, or Answer refuses the whole need with INTERNAL
-// (the module asked for what it never may) before reading anything.
+// must pass plan.CheckPath, or AnswerContext refuses the whole need with
+// INTERNAL (the module asked for what it never may) before reading
+// anything.
 //
 // maxBytes bounds the bytes of text the snapshot may hold in total, the
 // files it held before the call included; reading past it gives
@@ -57,12 +58,8 @@ import (
 // the path as missing would be false (Snapshot.Missing promises nothing
 // exists there). A path through a symbolic link that leads outside the
 // vault gives CONFLICT too.
-func (v *Vault) Answer(need vault.Need, snap *vault.Snapshot, maxBytes int64) error {
-	return v.AnswerContext(context.Background(), need, snap, maxBytes)
-}
-
-// AnswerContext is Answer bounded by ctx: once ctx's deadline has passed,
-// reading stops with LIMIT_EXCEEDED (checked before each folder listed
+//
+// Once ctx's deadline has passed, reading stops with LIMIT_EXCEEDED (checked before each folder listed
 // and each file read); a ctx cancelled otherwise stops it with ctx's
 // error. What was read before stays in snap.
 func (v *Vault) AnswerContext(ctx context.Context, need vault.Need, snap *vault.Snapshot, maxBytes int64) error {
@@ -157,7 +154,7 @@ func literals(patterns []string) []string {
 	return patterns
 }
 
-// answerer carries one Answer's state.
+// answerer carries one AnswerContext's state.
 type answerer struct {
 	ctx     context.Context
 	v       *Vault

@@ -249,7 +249,7 @@ type node struct {
 }
 
 // checkDisk is the vault as hostlogic.Check asks about it: what is at a
-// path (links followed inside the vault, as Answer does), and a file's
+// path (links followed inside the vault, as AnswerContext does), and a file's
 // hash.
 type checkDisk struct{ v *Vault }
 

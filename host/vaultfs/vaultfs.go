@@ -14,7 +14,7 @@
 //	l, err := v.Lock(ctx)    // the cross-process writer lock
 //	defer l.Unlock()
 //	err = v.Recover(l)       // finish a plan a crash interrupted
-//	err = v.Answer(need, &snap, maxBytes) // as often as the core asks
+//	err = v.AnswerContext(ctx, need, &snap, maxBytes) // as often as the core asks
 //	err = v.Apply(l, p)      // all of p, or nothing
 //
 // # Crash safety
