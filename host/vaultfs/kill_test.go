@@ -126,7 +126,7 @@ func TestKillOneFile(t *testing.T) {
 				apply: func(v *Vault) error {
 					start := SyncCount()
 					err := applyLocked(v, one.plan)
-					if journalFiles(t, v.Dir()) != nil {
+					if journalFiles(t, v.dir) != nil {
 						err = fmt.Errorf("the journal folder holds files: %w", err)
 					}
 					if n := SyncCount() - start; n > 2 {

@@ -141,9 +141,6 @@ func (v *Vault) Close() error {
 	return v.root.Close()
 }
 
-// Dir returns the vault's folder as an absolute path.
-func (v *Vault) Dir() string { return v.dir }
-
 // crashHook, when set (by the crash test only), is called after every step
 // of Apply and Recover that changes the disk, with the step's name.
 var crashHook func(step string)
