@@ -183,7 +183,8 @@ bench: $(BIN)
 bench-doc:
 	$(GO) run ./host/cmd/benchreport -update docs/PERFORMANCE.md < $(BENCH_OUT)
 
-# The retrieval benchmark (issue 13): testdata/recall/README.md.
+# The retrieval benchmark (how well mem_search finds what a need asks
+# for, against three baselines): testdata/recall/README.md.
 # bench-recall prints the figures (not part of make test); recall-vault
 # replays testdata/recall/script.txt through Kessho's tools.
 bench-recall:

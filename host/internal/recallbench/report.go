@@ -276,9 +276,9 @@ func median(v []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-// doneWhen states issue 13's test-half condition: Kessho beats every
-// baseline on MRR@10 and on mean attempts, and no answerable need comes
-// back empty on its first phrasing.
+// doneWhen states the benchmark's condition on the test half: Kessho
+// beats every baseline on MRR@10 and on mean attempts, and no answerable
+// need comes back empty on its first phrasing.
 func doneWhen(names []string, results map[string][]Result) string {
 	if _, ok := results["kessho"]; !ok {
 		return "issue 13's condition (test half): cannot be checked, the kessho column is unavailable."

@@ -20,7 +20,7 @@ import (
 // an agent types them, that thousands of the generated notes hold.
 const searchQuery = "deploy retry webhook"
 
-// BenchmarkSearch is mem_search (issue 13) at every size:
+// BenchmarkSearch is mem_search at every size:
 //
 //   - cli: whole processes side by side, one after the other in each
 //     round: `kessho search` with an up-to-date index (the native engine,

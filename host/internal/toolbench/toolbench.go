@@ -87,7 +87,7 @@ var Scenarios = []Scenario{
 	{"mem_worklog.persist", "mem_worklog", func(m genvault.Manifest) string {
 		return fmt.Sprintf(`{"phase":"persist","week_of":%q,"brief_md":"Shipped.","detailed_md":"Monday: measured.","digest_md":"- bench: measured."}`, m.Week)
 	}, false},
-	// The tools of issue 13, measured once they are in tools.All.
+	// The reading and finding tools, measured once they are in tools.All.
 	{"mem_read_history", "mem_read_history", func(m genvault.Manifest) string { return target(m, "") }, true},
 	{"mem_read_archive", "mem_read_archive", func(m genvault.Manifest) string { return target(m, `,"archive":"latest"`) }, true},
 	{"mem_recall", "mem_recall", func(m genvault.Manifest) string { return target(m, "") }, true},
