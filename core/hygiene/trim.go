@@ -98,27 +98,9 @@ func PlanTrim(sessionLog, priorities string, sessionArchive, prioritiesArchive *
 		return p
 	}
 	e := eol(sessionLog)
-	var gates []Gate
 
 	// SESSION_LOG.md.
-	gates = append(gates, sc.gates()...)
-	if len(sc.blocks) == 0 {
-		gates = append(gates, Gate{File: FileSessionLog, Line: 1,
-			Reason: "no session block (`## YYYY-MM-DD — title`): a human writes one"})
-	}
-	var moved []sessionBlock
-	if len(sc.blocks) > retentionLimit {
-		moved = sc.blocks[retentionLimit:]
-		gates = append(gates, sc.shapeGates(retentionLimit)...)
-	}
-	var archive *sessionScan
-	if sessionArchive != nil && len(moved) > 0 {
-		archive = scanSession(*sessionArchive)
-		if archive.t.open {
-			gates = append(gates, Gate{File: FileSessionArchive, Line: archive.t.lastFenceLine(), Blocking: true,
-				Reason: "the archive ends inside an unclosed code fence: blocks appended after it would be hidden"})
-		}
-	}
+	gates, moved, archive := sessionTrim(sc, sessionArchive)
 	blocked := false
 	for _, g := range gates {
 		blocked = blocked || g.Blocking
@@ -136,6 +118,49 @@ func PlanTrim(sessionLog, priorities string, sessionArchive, prioritiesArchive *
 	}
 
 	// ACTIVE_PRIORITIES.md.
+	after, stuckGates := p.trimPriorities(ps, priorities, prioritiesArchive)
+	gates = append(gates, stuckGates...)
+	gates = append(gates, priorityGates(after)...)
+	p.Gates = sortGates(gates)
+
+	afterLog := sc
+	if p.SessionLog != nil {
+		afterLog = scanSession(*p.SessionLog)
+	}
+	p.After = report(afterLog, after)
+	return p
+}
+
+// sessionTrim returns the gates of SESSION_LOG.md's trim, the blocks it
+// moves (past the newest retentionLimit) and the scan of the session
+// archive they go to (nil when it does not exist or none move).
+func sessionTrim(sc *sessionScan, sessionArchive *string) ([]Gate, []sessionBlock, *sessionScan) {
+	gates := sc.gates()
+	if len(sc.blocks) == 0 {
+		gates = append(gates, Gate{File: FileSessionLog, Line: 1,
+			Reason: "no session block (`## YYYY-MM-DD — title`): a human writes one"})
+	}
+	var moved []sessionBlock
+	if len(sc.blocks) > retentionLimit {
+		moved = sc.blocks[retentionLimit:]
+		gates = append(gates, sc.shapeGates(retentionLimit)...)
+	}
+	var archive *sessionScan
+	if sessionArchive != nil && len(moved) > 0 {
+		archive = scanSession(*sessionArchive)
+		if archive.t.open {
+			gates = append(gates, Gate{File: FileSessionArchive, Line: archive.t.lastFenceLine(), Blocking: true,
+				Reason: "the archive ends inside an unclosed code fence: blocks appended after it would be hidden"})
+		}
+	}
+	return gates, moved, archive
+}
+
+// trimPriorities moves the marked items of ACTIVE_PRIORITIES.md (ps, of
+// the text priorities) to its archive in p, and returns the scan of the
+// file as the trim leaves it and a gate for each marked item that stays
+// (it ends inside a code fence).
+func (p *TrimPlan) trimPriorities(ps *prioScan, priorities string, prioritiesArchive *string) (*prioScan, []Gate) {
 	after := ps
 	chunks, stuck := markedChunks(ps)
 	if len(chunks) > 0 {
@@ -153,6 +178,7 @@ func PlanTrim(sessionLog, priorities string, sessionArchive, prioritiesArchive *
 		p.PrioritiesArchive, p.MovedPriorityItems, p.SkippedPriorityDuplicates = appendChunks(pieces, prioritiesArchive, eol(priorities))
 		after = scanPriorities(text)
 	}
+	var gates []Gate
 	for _, off := range stuck {
 		removed := 0
 		for _, c := range chunks {
@@ -163,15 +189,7 @@ func PlanTrim(sessionLog, priorities string, sessionArchive, prioritiesArchive *
 		gates = append(gates, Gate{File: FilePriorities, Line: after.t.lineAt(off - removed),
 			Reason: "marked item ends inside a code fence: move it by hand"})
 	}
-	gates = append(gates, priorityGates(after)...)
-	p.Gates = sortGates(gates)
-
-	afterLog := sc
-	if p.SessionLog != nil {
-		afterLog = scanSession(*p.SessionLog)
-	}
-	p.After = report(afterLog, after)
-	return p
+	return after, gates
 }
 
 // shapeGates returns a blocking gate for each unknown shape in the blocks

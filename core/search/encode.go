@@ -199,95 +199,108 @@ func Decode(data []byte) (*Index, error) {
 	if checksum(body) != sum {
 		return nil, errCorrupt
 	}
-	// Every string is a part of one copy of the body: one allocation
-	// instead of one per path, title and term.
-	all := string(body)
-	r := &reader{b: body[headerLen:]}
-	str := func() string {
-		n := r.count()
-		off := len(body) - len(r.b)
-		r.b = r.b[n:]
-		return all[off : off+n]
-	}
-	listing := str()
-	ndocs := r.count()
+	dc := &decoder{reader: reader{b: body[headerLen:]}, body: body, all: string(body)}
+	listing := dc.str()
+	ndocs := dc.count()
 	x := &Index{byPath: make(map[string]uint32, ndocs), Listing: listing}
 	x.docs = make([]doc, 0, ndocs)
-	var terms uint64 // the largest term id a phrase names, plus one
-	var flat []uint32
-	for range ndocs {
-		var d doc
-		for _, s := range []*string{&d.Path, &d.Key, &d.Title, &d.Kind, &d.Zone, &d.Slug, &d.Date} {
-			*s = str()
-		}
-		flags := r.byte()
-		d.Archived, d.dead, d.Cut = flags&1 != 0, flags&2 != 0, flags&4 != 0
-		d.BodyLine = int(min(r.uvarint(), 1<<31))
-		for f := range NumFields {
-			d.lens[f] = uint32(r.uvarint())
-		}
-		nph := r.count()
-		if nph > 0 {
-			d.phrases = make([][]uint32, 0, nph)
-		}
-		for range nph {
-			n := r.count()
-			if len(flat) < n {
-				flat = make([]uint32, max(n, 1024))
-			}
-			ph := flat[:n:n]
-			flat = flat[n:]
-			for k := range ph {
-				t := r.uvarint()
-				if t >= 1<<32 {
-					return nil, errCorrupt
-				}
-				terms = max(terms, t+1)
-				ph[k] = uint32(t)
-			}
-			d.phrases = append(d.phrases, ph)
-		}
-		if nl := r.count(); nl > 0 {
-			d.links = make([]string, nl)
-			for k := range d.links {
-				d.links[k] = str()
-			}
-		}
-		if r.bad {
+	for i := range ndocs {
+		x.docs = append(x.docs, doc{})
+		d := &x.docs[i]
+		if !dc.doc(d) {
 			return nil, errCorrupt
 		}
 		if !d.dead {
 			if _, dup := x.byPath[d.Path]; dup {
 				return nil, errCorrupt
 			}
-			x.byPath[d.Path] = uint32(len(x.docs))
+			x.byPath[d.Path] = uint32(i)
 			x.live++
 			for f := range NumFields {
 				x.sumLen[f] += uint64(d.lens[f])
 			}
 		}
-		x.docs = append(x.docs, d)
 	}
-	nterms := r.count()
+	nterms := dc.count()
 	x.terms = make([]string, 0, nterms)
 	x.post = make([][]byte, 0, nterms)
 	x.last = make([]uint32, 0, nterms)
 	for range nterms {
-		t := str()
-		last := r.uvarint()
-		p := r.bytes()
-		if r.bad || last > uint64(len(x.docs)) || len(x.terms) > 0 && x.terms[len(x.terms)-1] >= t {
+		t := dc.str()
+		last := dc.uvarint()
+		p := dc.bytes()
+		if dc.bad || last > uint64(len(x.docs)) || len(x.terms) > 0 && x.terms[len(x.terms)-1] >= t {
 			return nil, errCorrupt
 		}
 		x.terms, x.last, x.post = append(x.terms, t), append(x.last, uint32(last)), append(x.post, p)
 	}
-	if r.bad || len(r.b) != 0 {
+	if dc.bad || len(dc.b) != 0 {
 		return nil, errCorrupt
 	}
-	if terms > uint64(nterms) {
+	if dc.terms > uint64(nterms) {
 		return nil, errCorrupt
 	}
 	return x, nil
+}
+
+// decoder reads the body of an encoding for Decode. Every string is a
+// part of one copy of the body (all): one allocation instead of one per
+// path, title and term.
+type decoder struct {
+	reader
+	body  []byte
+	all   string
+	flat  []uint32 // room for the phrases' term ids, handed out in slices
+	terms uint64   // the largest term id a phrase names, plus one
+}
+
+// str reads a string.
+func (dc *decoder) str() string {
+	n := dc.count()
+	off := len(dc.body) - len(dc.b)
+	dc.b = dc.b[n:]
+	return dc.all[off : off+n]
+}
+
+// doc reads one document into d; false for bytes that are not one.
+func (dc *decoder) doc(d *doc) bool {
+	for _, s := range []*string{&d.Path, &d.Key, &d.Title, &d.Kind, &d.Zone, &d.Slug, &d.Date} {
+		*s = dc.str()
+	}
+	flags := dc.byte()
+	d.Archived, d.dead, d.Cut = flags&1 != 0, flags&2 != 0, flags&4 != 0
+	d.BodyLine = int(min(dc.uvarint(), 1<<31))
+	for f := range NumFields {
+		d.lens[f] = uint32(dc.uvarint())
+	}
+	nph := dc.count()
+	if nph > 0 {
+		d.phrases = make([][]uint32, 0, nph)
+	}
+	for range nph {
+		n := dc.count()
+		if len(dc.flat) < n {
+			dc.flat = make([]uint32, max(n, 1024))
+		}
+		ph := dc.flat[:n:n]
+		dc.flat = dc.flat[n:]
+		for k := range ph {
+			t := dc.uvarint()
+			if t >= 1<<32 {
+				return false
+			}
+			dc.terms = max(dc.terms, t+1)
+			ph[k] = uint32(t)
+		}
+		d.phrases = append(d.phrases, ph)
+	}
+	if nl := dc.count(); nl > 0 {
+		d.links = make([]string, nl)
+		for k := range d.links {
+			d.links[k] = dc.str()
+		}
+	}
+	return !dc.bad
 }
 
 // ID names an encoding: its checksum and length ("" for bytes too short

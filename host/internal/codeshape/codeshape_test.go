@@ -28,9 +28,7 @@ const maxLines = 60
 var longer = map[string]int{
 	"core/handle.go: handle":                     62,
 	"core/hostlogic/check.go: Check":             69,
-	"core/hygiene/trim.go: PlanTrim":             84,
 	"core/request.go: scanner.escaped":           63,
-	"core/search/encode.go: Decode":              98,
 	"core/search/encode.go: Index.EncodeRoom":    78,
 	"core/search/index.go: Index.Top":            90,
 	"core/tools/rollback.go: rollback":           73,
