@@ -68,21 +68,7 @@ func (x *Index) EncodeRoom(room int) []byte {
 	}
 	size := headerLen + strLen(x.Listing) + uvarintLen(uint64(len(x.docs))) + uvarintLen(uint64(len(order))) + sumLen
 	for i := range x.docs {
-		d := &x.docs[i]
-		size += strLen(d.Path) + strLen(d.Key) + strLen(d.Title) + strLen(d.Kind) + strLen(d.Zone) + strLen(d.Slug) + strLen(d.Date)
-		size += 1 + uvarintLen(uint64(d.BodyLine)) + uvarintLen(uint64(len(d.phrases))) + uvarintLen(uint64(len(d.links)))
-		for _, n := range d.lens {
-			size += uvarintLen(uint64(n))
-		}
-		for _, ph := range d.phrases {
-			size += uvarintLen(uint64(len(ph)))
-			for _, t := range ph {
-				size += uvarintLen(uint64(rank[t]))
-			}
-		}
-		for _, l := range d.links {
-			size += strLen(l)
-		}
+		size += docLen(&x.docs[i], rank)
 	}
 	for tid, t := range x.terms {
 		size += strLen(t) + uvarintLen(uint64(x.last[tid])) + uvarintLen(uint64(len(x.post[tid]))) + len(x.post[tid])
@@ -93,36 +79,7 @@ func (x *Index) EncodeRoom(room int) []byte {
 	b = appendString(b, x.Listing)
 	b = binary.AppendUvarint(b, uint64(len(x.docs)))
 	for i := range x.docs {
-		d := &x.docs[i]
-		for _, s := range []string{d.Path, d.Key, d.Title, d.Kind, d.Zone, d.Slug, d.Date} {
-			b = appendString(b, s)
-		}
-		var flags byte
-		if d.Archived {
-			flags |= 1
-		}
-		if d.dead {
-			flags |= 2
-		}
-		if d.Cut {
-			flags |= 4
-		}
-		b = append(b, flags)
-		b = binary.AppendUvarint(b, uint64(d.BodyLine))
-		for _, n := range d.lens {
-			b = binary.AppendUvarint(b, uint64(n))
-		}
-		b = binary.AppendUvarint(b, uint64(len(d.phrases)))
-		for _, ph := range d.phrases {
-			b = binary.AppendUvarint(b, uint64(len(ph)))
-			for _, t := range ph {
-				b = binary.AppendUvarint(b, uint64(rank[t]))
-			}
-		}
-		b = binary.AppendUvarint(b, uint64(len(d.links)))
-		for _, l := range d.links {
-			b = appendString(b, l)
-		}
+		b = appendDoc(b, &x.docs[i], rank)
 	}
 	b = binary.AppendUvarint(b, uint64(len(order)))
 	for _, tid := range order {
@@ -133,6 +90,60 @@ func (x *Index) EncodeRoom(room int) []byte {
 	}
 	binary.LittleEndian.PutUint64(b[6:headerLen], uint64(len(b)+sumLen))
 	return binary.LittleEndian.AppendUint64(b, checksum(b))
+}
+
+// docLen is the length of d's encoding (appendDoc's), its terms given by
+// their rank.
+func docLen(d *doc, rank []uint32) int {
+	n := strLen(d.Path) + strLen(d.Key) + strLen(d.Title) + strLen(d.Kind) + strLen(d.Zone) + strLen(d.Slug) + strLen(d.Date)
+	n += 1 + uvarintLen(uint64(d.BodyLine)) + uvarintLen(uint64(len(d.phrases))) + uvarintLen(uint64(len(d.links)))
+	for _, l := range d.lens {
+		n += uvarintLen(uint64(l))
+	}
+	for _, ph := range d.phrases {
+		n += uvarintLen(uint64(len(ph)))
+		for _, t := range ph {
+			n += uvarintLen(uint64(rank[t]))
+		}
+	}
+	for _, l := range d.links {
+		n += strLen(l)
+	}
+	return n
+}
+
+// appendDoc appends d's encoding to b, its terms given by their rank.
+func appendDoc(b []byte, d *doc, rank []uint32) []byte {
+	for _, s := range []string{d.Path, d.Key, d.Title, d.Kind, d.Zone, d.Slug, d.Date} {
+		b = appendString(b, s)
+	}
+	var flags byte
+	if d.Archived {
+		flags |= 1
+	}
+	if d.dead {
+		flags |= 2
+	}
+	if d.Cut {
+		flags |= 4
+	}
+	b = append(b, flags)
+	b = binary.AppendUvarint(b, uint64(d.BodyLine))
+	for _, n := range d.lens {
+		b = binary.AppendUvarint(b, uint64(n))
+	}
+	b = binary.AppendUvarint(b, uint64(len(d.phrases)))
+	for _, ph := range d.phrases {
+		b = binary.AppendUvarint(b, uint64(len(ph)))
+		for _, t := range ph {
+			b = binary.AppendUvarint(b, uint64(rank[t]))
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(d.links)))
+	for _, l := range d.links {
+		b = appendString(b, l)
+	}
+	return b
 }
 
 // uvarintLen is the length of v's uvarint.

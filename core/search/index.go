@@ -362,8 +362,7 @@ func (x *Index) Top(query []string, keep func(*Meta) bool, limit int) ([]Hit, in
 	}
 	score := make([]float64, len(x.docs))
 	masks := make([]byte, len(x.docs)) // 0: not found (a posting has a field)
-	var found []uint32
-	var seq []uint32
+	var found, seq []uint32            // the documents found; the query's known terms, in order
 	bound := 0.0
 	seen := map[uint32]bool{}
 	known := true
@@ -406,7 +405,18 @@ func (x *Index) Top(query []string, keep func(*Meta) bool, limit int) ([]Hit, in
 		}
 		score[id] = math.Round(s*1e4) / 1e4
 	}
-	order := func(i, j uint32) int {
+	top := first(found, limit, x.byScore(score))
+	hits := make([]Hit, len(top))
+	for k, id := range top {
+		hits[k] = Hit{Meta: &x.docs[id].Meta, Score: score[id], Matched: fieldNames(masks[id])}
+	}
+	return hits, len(found)
+}
+
+// byScore orders documents as Top's hits: by score (highest first), then
+// newest date first (no date last), then path.
+func (x *Index) byScore(score []float64) func(i, j uint32) int {
+	return func(i, j uint32) int {
 		if score[i] != score[j] {
 			if score[i] > score[j] {
 				return -1
@@ -419,8 +429,12 @@ func (x *Index) Top(query []string, keep func(*Meta) bool, limit int) ([]Hit, in
 		}
 		return strings.Compare(a.Path, b.Path)
 	}
-	// The first limit in order, kept sorted as they come: most notes
-	// lose to the last kept one at the first comparison.
+}
+
+// first returns the first limit of found in order (found itself, sorted,
+// when it holds no more), kept sorted as they come: most documents lose
+// to the last one kept at the first comparison.
+func first(found []uint32, limit int, order func(i, j uint32) int) []uint32 {
 	top := make([]uint32, 0, min(len(found), limit)+1)
 	if limit >= len(found) {
 		top = found
@@ -436,11 +450,7 @@ func (x *Index) Top(query []string, keep func(*Meta) bool, limit int) ([]Hit, in
 			top = top[:limit]
 		}
 	}
-	hits := make([]Hit, len(top))
-	for k, id := range top {
-		hits[k] = Hit{Meta: &x.docs[id].Meta, Score: score[id], Matched: fieldNames(masks[id])}
-	}
-	return hits, len(found)
+	return top
 }
 
 // docFreq returns the number of live documents holding term tid, counted

@@ -29,8 +29,6 @@ var longer = map[string]int{
 	"core/handle.go: handle":                     62,
 	"core/hostlogic/check.go: Check":             69,
 	"core/request.go: scanner.escaped":           63,
-	"core/search/encode.go: Index.EncodeRoom":    78,
-	"core/search/index.go: Index.Top":            90,
 	"core/tools/rollback.go: rollback":           73,
 	"core/tools/search.go: upToDate":             69,
 	"host/call/call.go: Run":                     89,
