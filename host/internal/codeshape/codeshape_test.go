@@ -22,23 +22,19 @@ import (
 // closing brace (its doc comment aside).
 const maxLines = 60
 
-// longer lists the functions over maxLines that stay for now, each with
-// its length: one may shrink, not grow, and one within maxLines must
-// leave the list (the test says so), so that the list only shrinks.
+// longer lists the functions over maxLines that stay for now (their files
+// are being reworked: the wire types, core/tools), each with its length:
+// one may shrink, not grow, and one within maxLines must leave the list
+// (the test says so), so that the list only shrinks.
 var longer = map[string]int{
-	"core/handle.go: handle":                     62,
-	"core/hostlogic/check.go: Check":             69,
-	"core/request.go: scanner.escaped":           63,
-	"core/tools/rollback.go: rollback":           73,
-	"core/tools/search.go: upToDate":             69,
-	"host/call/call.go: Run":                     89,
-	"host/call/request.go: encodeRequest":        78,
-	"host/engine/wasm.go: Wasm.Call":             66,
-	"host/vaultfs/answer.go: answerer.tree":      82,
-	"host/vaultfs/apply.go: Vault.land":          83,
-	"host/vaultfs/apply.go: Vault.replaceAs":     65,
-	"host/vaultfs/lock.go: Vault.Lock":           77,
-	"host/vaultfs/swap_linux.go: Vault.swapInto": 73,
+	"core/handle.go: handle":              62,
+	"core/hostlogic/check.go: Check":      69,
+	"core/request.go: scanner.escaped":    63,
+	"core/tools/rollback.go: rollback":    73,
+	"core/tools/search.go: upToDate":      69,
+	"host/call/call.go: Run":              89,
+	"host/call/request.go: encodeRequest": 78,
+	"host/engine/wasm.go: Wasm.Call":      66,
 }
 
 // root is the repository's root, from this package's folder.
