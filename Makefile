@@ -73,7 +73,7 @@ check: vet $(PLUGIN)/node_modules/.package-lock.json
 	$(GO) run $(STATICCHECK) $(GOPKGS) || fail=1; \
 	dead=$$($(GO) run $(DEADCODE) -test $(GOPKGS)) || fail=1; \
 	if [ -n "$$dead" ]; then echo "dead code:"; echo "$$dead"; fail=1; fi; \
-	DEADCODE="$(GO) run $(DEADCODE)" GO="$(GO)" bash scripts/deadcode.sh || fail=1; \
+	DEADCODE_PKG=$(DEADCODE) GO="$(GO)" bash scripts/deadcode.sh || fail=1; \
 	$(GO) mod tidy -diff || { echo "go.mod or go.sum not tidy: run go mod tidy"; fail=1; }; \
 	(cd $(PLUGIN) && $(NPM) run lint --if-present) || fail=1; \
 	exit $$fail

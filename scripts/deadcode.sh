@@ -15,11 +15,12 @@
 # ALLOW lists the dead functions that stay for now, each with its reason;
 # an entry no longer dead fails too, so the list only shrinks.
 #
-# DEADCODE is the command that runs deadcode (make check sets it to the
-# pinned version); GO the go command.
+# DEADCODE_PKG is the deadcode to run, as go install names it (make check
+# gives its pinned version), built for this machine (a `go run` under
+# GOOS=wasip1 would build it for wasm); DEADCODE, when set, is a deadcode
+# binary to run instead. GO is the go command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DEADCODE=${DEADCODE:-go run golang.org/x/tools/cmd/deadcode@v0.52.0}
 GO=${GO:-go}
 
 # file: function, as deadcode names them (positions dropped).
@@ -38,11 +39,14 @@ EOF
 )
 
 tmp=$(mktemp -d)
-mod=$($GO list -m)
 root=$(pwd)
 mkdir -p .work
 copy=$(mktemp -d .work/deadcode-wasm.XXXXXX)
 trap 'rm -rf "$tmp" "$copy"' EXIT
+if [ -z "${DEADCODE:-}" ]; then
+  GOOS= GOARCH= GOBIN="$tmp/bin" $GO install "${DEADCODE_PKG:-golang.org/x/tools/cmd/deadcode@v0.52.0}"
+  DEADCODE=$tmp/bin/deadcode
+fi
 cp wasm/*.go "$copy"/
 {
   printf '//go:build wasip1\n\npackage main\n\n// The exports, as roots of the analysis.\nvar _ = []any{'
