@@ -1,6 +1,7 @@
-// Package core is Kessho's pure logic behind one entry point, Handle: JSON
-// in, JSON out, no disk, no clock, no randomness. The wasm module and the
-// native engine call exactly this function.
+// Package core is Kessho's pure logic behind one entry point,
+// [Core.Handle]: JSON in, JSON out, no disk, no clock, no randomness. The
+// wasm module and the native engine each hold one Core and call exactly
+// this method.
 //
 // A request names a tool, its arguments, the time, the vault's zone, the
 // language, and the part of the vault the host has read so far:
@@ -41,57 +42,44 @@ import (
 	"github.com/kessho/kessho/core/search"
 	"github.com/kessho/kessho/core/tools"
 	"github.com/kessho/kessho/core/vault"
+	"github.com/kessho/kessho/core/wire"
 )
 
-// Request is what a host sends to Handle.
-type Request struct {
-	Tool string          `json:"tool"`
-	Args json.RawMessage `json:"args,omitempty"`
-	Now  string          `json:"now"`
-	TZ   string          `json:"tz,omitempty"`
-	Lang string          `json:"lang,omitempty"`
-	vault.Snapshot
-	// Search is the search index a host keeps, with the notes' versions
-	// (mem_search only; see search.Carry).
-	Search *search.Carry `json:"search,omitempty"`
+// Request is what a host sends to Handle (wire.Request).
+type Request = wire.Request
+
+// Answer is what Handle returns, and what hosts decode (wire.Answer).
+type Answer = wire.Answer
+
+// ErrorBody is the JSON form of a refusal (wire.ErrorBody).
+type ErrorBody = wire.ErrorBody
+
+// Core is what runs requests, with what it keeps between them: the tools'
+// State (the warm search index) and the time zones loaded by name. An
+// engine instance holds one (the wasm module one per instance, the native
+// engine one per engine): nothing in the core is package-level state. A
+// Core is safe for concurrent use.
+type Core struct {
+	tools *tools.State
+	// zones holds the time zones requests have named, by name:
+	// time.LoadLocation reads and parses the zone's file on every call (on
+	// wasm, found in the embedded tzdata: about 0.2 ms, a tenth of a small
+	// call). Only names that load are kept, so it holds at most the IANA
+	// database's few hundred zones.
+	zones sync.Map // string → *time.Location
 }
 
-// Answer is what Handle returns, and what hosts decode: the protocol's one
-// definition. Exactly one of Need, (OK true with Result, Plan and
-// Conflict) or (OK false with Error) is set.
-type Answer struct {
-	Need *vault.Need `json:"need,omitempty"`
-	OK   *bool       `json:"ok,omitempty"`
-	// Result is the tool's result as JSON, encoded once by the core
-	// (hosts decode it as the tool's result type, or pass it on).
-	Result json.RawMessage `json:"result,omitempty"`
-	Error  *ErrorBody      `json:"error,omitempty"`
-	Plan   plan.Plan       `json:"plan,omitempty"`
-	// Conflict is the code for a plan whose precondition fails when the
-	// host applies it (the tool's catalog.Tool.ConflictCode); "" means
-	// CONFLICT. Set only beside a plan.
-	Conflict string `json:"conflict,omitempty"`
-	// Search is the updated search index for the host to store (beside a
-	// mem_search success whose index changed, or a need for the next batch
-	// of notes to index; see search.Carry).
-	Search *search.Carry `json:"search,omitempty"`
-}
-
-// ErrorBody is the JSON form of a refusal.
-type ErrorBody struct {
-	Code    string         `json:"code"`
-	Message string         `json:"message"`
-	Details map[string]any `json:"details"`
-}
+// New returns a Core that has run nothing yet.
+func New() *Core { return &Core{tools: tools.NewState()} }
 
 // Handle runs one request and returns the answer's JSON. It never panics:
 // a bug becomes an INTERNAL error.
 //
 // A request may be followed by a NUL and the bytes of a search index
-// (search.Join): they are its Search.Index. An answer carrying an index
+// (wire.Join): they are its Search.Index. An answer carrying an index
 // is followed by it the same way.
-func Handle(request []byte) []byte {
-	_, out := HandleAnswer(request)
+func (c *Core) Handle(request []byte) []byte {
+	_, out := c.HandleAnswer(request)
 	return out
 }
 
@@ -100,9 +88,9 @@ func Handle(request []byte) []byte {
 // (hostlogic.Round): it need not decode what was just encoded. When the
 // answer carries a search index, its Search.Index is the index's bytes
 // in the JSON's buffer, after the NUL.
-func HandleAnswer(request []byte) (Answer, []byte) {
-	ans := handle(request)
-	out, err := EncodeAnswer(ans)
+func (c *Core) HandleAnswer(request []byte) (Answer, []byte) {
+	ans := c.handle(request)
+	out, err := wire.EncodeAnswer(ans)
 	if err != nil {
 		ans = errorAnswer(fault.Internalf("encoding the answer: %v", err), "en")
 		out, _ = json.Marshal(ans)
@@ -110,7 +98,7 @@ func HandleAnswer(request []byte) (Answer, []byte) {
 	}
 	if ans.Search != nil {
 		n := len(out)
-		out = search.Prepend(out, ans.Search.Index)
+		out = wire.Prepend(out, ans.Search.Index)
 		carry := *ans.Search
 		carry.Index = nil
 		if len(out) > n {
@@ -121,34 +109,7 @@ func HandleAnswer(request []byte) (Answer, []byte) {
 	return ans, out
 }
 
-// EncodeAnswer is json.Marshal(ans), byte for byte, without its second
-// pass over the result: encoding/json re-validates and re-compacts a
-// json.RawMessage, and the result is already the compact JSON json.Marshal
-// made of it (okAnswer). An answer carrying a search index goes through
-// json.Marshal (the index itself follows the JSON: Handle).
-func EncodeAnswer(ans Answer) ([]byte, error) {
-	if ans.OK == nil || !*ans.OK || ans.Need != nil || ans.Error != nil || ans.Search != nil {
-		return json.Marshal(ans)
-	}
-	out := append(make([]byte, 0, len(ans.Result)+64), `{"ok":true`...)
-	if len(ans.Result) > 0 {
-		out = append(append(out, `,"result":`...), ans.Result...)
-	}
-	if len(ans.Plan) > 0 {
-		p, err := json.Marshal(ans.Plan)
-		if err != nil {
-			return nil, err
-		}
-		out = append(append(out, `,"plan":`...), p...)
-	}
-	if ans.Conflict != "" {
-		c, _ := json.Marshal(ans.Conflict)
-		out = append(append(out, `,"conflict":`...), c...)
-	}
-	return append(out, '}'), nil
-}
-
-func handle(request []byte) (ans Answer) {
+func (c *Core) handle(request []byte) (ans Answer) {
 	var req Request
 	lang := "en"
 	defer func() {
@@ -156,7 +117,7 @@ func handle(request []byte) (ans Answer) {
 			ans = errorAnswer(fault.Internalf("panic in %s: %v", req.Tool, r), lang)
 		}
 	}()
-	req, err := decodeRequest(request)
+	req, err := wire.DecodeRequest(request)
 	if err != nil {
 		return errorAnswer(fault.New(fault.InvalidArgument, nil,
 			"the request is not valid JSON: "+err.Error(),
@@ -170,7 +131,7 @@ func handle(request []byte) (ans Answer) {
 		return errorAnswer(fault.Argument("lang", `must be "en" or "fr", not `+fmt.Sprintf("%q", req.Lang),
 			`doit valoir « en » ou « fr », pas `+fmt.Sprintf("%q", req.Lang)), lang)
 	}
-	env, err := newEnv(req, lang)
+	env, err := c.newEnv(req, lang)
 	if err != nil {
 		return errorAnswer(err, lang)
 	}
@@ -229,10 +190,10 @@ func okAnswer(tool tools.Tool, result any, p plan.Plan, lang string) Answer {
 	return ans
 }
 
-func newEnv(req Request, lang string) (*tools.Env, error) {
+func (c *Core) newEnv(req Request, lang string) (*tools.Env, error) {
 	loc := time.UTC
 	if req.TZ != "" {
-		l, err := location(req.TZ)
+		l, err := c.location(req.TZ)
 		if err != nil {
 			return nil, fault.Argument("tz", fmt.Sprintf("%q is not an IANA time zone (e.g. Europe/Paris)", req.TZ),
 				fmt.Sprintf("%q n'est pas un fuseau IANA (par ex. Europe/Paris)", req.TZ))
@@ -248,28 +209,22 @@ func newEnv(req Request, lang string) (*tools.Env, error) {
 		return nil, fault.Argument("now", fmt.Sprintf("%q is not RFC 3339 (e.g. 2026-11-30T10:15:00+01:00)", req.Now),
 			fmt.Sprintf("%q n'est pas au format RFC 3339 (par ex. 2026-11-30T10:15:00+01:00)", req.Now))
 	}
-	return &tools.Env{Now: now.In(loc), Lang: lang, View: vault.NewView(req.Snapshot), Search: req.Search}, nil
+	return &tools.Env{Now: now.In(loc), Lang: lang, View: vault.NewView(req.Snapshot), Search: req.Search, State: c.tools}, nil
 }
-
-// zones holds the time zones requests have named, by name: time.LoadLocation
-// reads and parses the zone's file on every call (on wasm, found in the
-// embedded tzdata: about 0.2 ms, a tenth of a small call). Only names that
-// load are kept, so it holds at most the IANA database's few hundred zones.
-var zones sync.Map // string → *time.Location
 
 // loadLocation is time.LoadLocation; tests count its calls.
 var loadLocation = time.LoadLocation
 
-// location is time.LoadLocation(name), loaded once per process.
-func location(name string) (*time.Location, error) {
-	if l, ok := zones.Load(name); ok {
+// location is time.LoadLocation(name), loaded once per Core.
+func (c *Core) location(name string) (*time.Location, error) {
+	if l, ok := c.zones.Load(name); ok {
 		return l.(*time.Location), nil
 	}
 	l, err := loadLocation(name)
 	if err != nil {
 		return nil, err
 	}
-	zones.Store(name, l)
+	c.zones.Store(name, l)
 	return l, nil
 }
 

@@ -56,7 +56,7 @@ func benchWeek(sessions int) memVault {
 	return m
 }
 
-// BenchmarkHandle runs core.Handle on the last request of three calls:
+// BenchmarkHandle runs core.Core.Handle on the last request of three calls:
 // a refused request, a mem_update_phase on a 4.4 KB context note and a
 // worklog collect of a week of 100 sessions. The same benchmark runs
 // natively and compiled to wasip1 (docs/PERFORMANCE.md tells how): their

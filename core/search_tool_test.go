@@ -11,6 +11,7 @@ import (
 
 	"github.com/kessho/kessho/core/search"
 	"github.com/kessho/kessho/core/vault"
+	"github.com/kessho/kessho/core/wire"
 )
 
 // searchVault is n notes, a few of them about webhooks.
@@ -118,9 +119,9 @@ func (m memVault) toolRun(t *testing.T, h *indexHost, tool, args string, trees *
 		}
 		b, _ := json.Marshal(req)
 		if req.Search != nil {
-			b = search.Join(b, req.Search.Index)
+			b = wire.Join(b, req.Search.Index)
 		}
-		text, index := search.Split(Handle(b))
+		text, index := wire.Split(Handle(b))
 		var ans Answer
 		if err := json.Unmarshal(text, &ans); err != nil {
 			t.Fatal(err)

@@ -11,6 +11,8 @@
 package catalog
 
 import (
+	"encoding/json"
+	"maps"
 	"reflect"
 
 	"github.com/kessho/kessho/core/fault"
@@ -113,6 +115,30 @@ type Tool struct {
 	// descriptions) from its text file; Described puts them in place. Nil
 	// for a spec whose texts are written in Go.
 	Text func() *ToolText `json:"-"`
+	// Example is a call's arguments, from the text file (Described puts
+	// it in place): the fixtures that call every tool derive their calls
+	// from it (ToolText.Example).
+	Example map[string]any `json:"-"`
+}
+
+// ExampleOn returns the arguments of t's example call (Example) as JSON,
+// a slug argument renamed by projects when it names one of them: the
+// examples name the projects of the MCP clients' vault (alpha, beta), and
+// a fixture on another vault gives its own for them. ok is false when t
+// has no example.
+func (t *Tool) ExampleOn(projects map[string]string) (args json.RawMessage, ok bool) {
+	if t.Example == nil {
+		return nil, false
+	}
+	ex := maps.Clone(t.Example)
+	if slug, isString := ex["slug"].(string); isString && projects[slug] != "" {
+		ex["slug"] = projects[slug]
+	}
+	b, err := json.Marshal(ex)
+	if err != nil {
+		panic(err) // a text file's example is YAML's data, which encodes
+	}
+	return b, true
 }
 
 // Param returns the parameter named name.
@@ -141,11 +167,15 @@ func CodeNames(codes []fault.Code) []string {
 // ToolText is a tool's human texts, kept in a data file beside its code
 // (see core/i18n): its title, its description, and each parameter's
 // description keyed by the parameter's path ("phase"; "derive.fact" for
-// the field fact of derive's items).
+// the field fact of derive's items); and an example call's arguments,
+// which are no text: each tool's is a call that succeeds on the MCP
+// clients' vault (core/tools says which), from which the fixtures that
+// call every tool derive their calls.
 type ToolText struct {
 	Title       Text
 	Description Text
 	Params      map[string]Text
+	Example     map[string]any
 }
 
 // Described returns a copy of t with its texts from t.Text in place; a
@@ -158,7 +188,7 @@ func (t *Tool) Described(shared map[string]Text) *Tool {
 	}
 	text := t.Text()
 	d := *t
-	d.Title, d.Description = text.Title, text.Description
+	d.Title, d.Description, d.Example = text.Title, text.Description, text.Example
 	d.Params = describeParams(t.Params, "", text.Params, shared)
 	return &d
 }

@@ -1,7 +1,7 @@
 // Package fault holds Kessho's errors as values: a stable code, a message
 // in each supported language, and machine-readable details.
 //
-// Tools return a *Error for every refusal; core.Handle turns it into
+// Tools return a *Error for every refusal; core.Core.Handle turns it into
 // {"ok":false,"error":{"code":…,"message":…,"details":{…}}} in the caller's
 // language.
 package fault

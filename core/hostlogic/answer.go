@@ -6,15 +6,15 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/kessho/kessho/core"
 	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/wire"
 )
 
-// Read is an engine's answer (core.Answer) as a host reads it, once: the
+// Read is an engine's answer (wire.Answer) as a host reads it, once: the
 // need, or the outcome with its plan and conflict code, and the refusal's
 // JSON exactly as the core wrote it.
 type Read struct {
-	core.Answer
+	wire.Answer
 	ErrorJSON json.RawMessage
 }
 
@@ -22,8 +22,8 @@ type Read struct {
 // and a refusal must be an error body.
 func ReadAnswer(raw []byte) (Read, error) {
 	var ans struct {
-		core.Answer
-		Error json.RawMessage `json:"error"` // outranks core.Answer.Error
+		wire.Answer
+		Error json.RawMessage `json:"error"` // outranks wire.Answer.Error
 	}
 	if err := json.Unmarshal(raw, &ans); err != nil {
 		return Read{}, fmt.Errorf("the engine answered invalid JSON: %w", err)
@@ -33,7 +33,7 @@ func ReadAnswer(raw []byte) (Read, error) {
 	case ans.OK == nil:
 		return Read{}, errors.New("the engine's answer has neither need nor ok")
 	case !*ans.OK:
-		var body core.ErrorBody
+		var body wire.ErrorBody
 		if err := json.Unmarshal(ans.Error, &body); err != nil {
 			return Read{}, fmt.Errorf("the engine's refusal is no error body: %w", err)
 		}
@@ -61,7 +61,7 @@ func (a Read) Printed() []byte {
 }
 
 // ConflictAs gives a failed precondition (CONFLICT) the code the core
-// named beside the plan (core.Answer.Conflict), when it named one;
+// named beside the plan (wire.Answer.Conflict), when it named one;
 // message and details stay.
 func ConflictAs(code string, err error) error {
 	e, ok := fault.As(err)

@@ -36,7 +36,7 @@ func TestReadAnswer(t *testing.T) {
 		{"not JSON", `{"ok":`, `{"invalid":"the engine answered invalid JSON: unexpected end of JSON input"}`},
 		{"neither need nor ok", `{"result":1}`, `{"invalid":"the engine's answer has neither need nor ok"}`},
 		{"a refusal without a body", `{"ok":false,"error":"x"}`,
-			`{"invalid":"the engine's refusal is no error body: json: cannot unmarshal string into Go value of type core.ErrorBody"}`},
+			`{"invalid":"the engine's refusal is no error body: json: cannot unmarshal string into Go value of type wire.ErrorBody"}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := ask(t, map[string]any{"kind": "read_answer", "answer": c.raw}); got != c.want {
@@ -142,7 +142,7 @@ func TestConflictCopyTakesTheFirstFreeName(t *testing.T) {
 	if err := json.Unmarshal([]byte(ask(t, req)), &out); err != nil {
 		t.Fatal(err)
 	}
-	if out.Copy != "n/a.kessho-conflict-20261130T091507Z-2.md" || out.Text != "B" || out.Stop.Code != fault.RecoveryConflict ||
+	if out.Copy != "n/a.kessho-conflict-20261130T091507Z-2.md" || out.Text != "B" || out.Stop.Code != string(fault.RecoveryConflict) ||
 		out.Record != `{"op":0,"path":"n/a.md","copy":"n/a.kessho-conflict-20261130T091507Z-2.md"}` {
 		t.Fatalf("free name: %+v", out)
 	}

@@ -10,14 +10,15 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kessho/kessho/core"
 	"github.com/kessho/kessho/core/fault"
 	"github.com/kessho/kessho/core/plan"
 	"github.com/kessho/kessho/core/vault"
+	"github.com/kessho/kessho/core/wire"
 )
 
 // Handle answers one request of a host that cannot call this package
-// natively (the plugin, through the wasm module's handle_host export).
+// natively (the plugin, through the wasm module's call export, its
+// wire.EntryHost entry).
 // Requests and answers are JSON; every request has a "kind":
 //
 //	check_plan     {"plan":[…],"nodes":{path:state}}  → {"ok":true} | {"need":[look]} | {"error":e}
@@ -46,8 +47,8 @@ func Handle(req []byte) []byte {
 	if err := json.Unmarshal(req, &r); err != nil {
 		return answer(map[string]any{"error": wireErr(fault.Internalf("a host request is not valid JSON: %v", err))})
 	}
-	if r.Kind == "render" {
-		e := r.Error.fault()
+	if r.Kind == wire.KindRender {
+		e := faultOf(r.Error)
 		if r.Internal != "" {
 			e = fault.Internalf("%s", r.Internal)
 		}
@@ -57,56 +58,20 @@ func Handle(req []byte) []byte {
 	return answer(r.run())
 }
 
-type request struct {
-	Kind      string            `json:"kind"`
-	Plan      plan.Plan         `json:"plan"`
-	Nodes     map[string]string `json:"nodes"`
-	Op        plan.Op           `json:"op"`
-	State     OpState           `json:"state"`
-	ID        string            `json:"id"`
-	Journal   *string           `json:"journal"`
-	ReadError string            `json:"read_error"`
-	Done      *string           `json:"done"`
-	Record    *string           `json:"record"`
-	K         int               `json:"k"`
-	Now       string            `json:"now"`
-	N         int               `json:"n"`
-	Names     []string          `json:"names"`
-	Patterns  []string          `json:"patterns"`
-	Path      string            `json:"path"`
-	Why       string            `json:"why"`
-	Max       int64             `json:"max"`
-	Tool      string            `json:"tool"`
-	Rounds    int               `json:"rounds"`
-	WaitMS    int64             `json:"wait_ms"`
-	Own       []string          `json:"own"`
-	Edited    []string          `json:"edited"`
-	Kept      []string          `json:"kept"`
-	Suffix    string            `json:"suffix"`
-	Need      vault.Need        `json:"need"`
-	Error     errorValue        `json:"error"`
-	Lang      string            `json:"lang"`
-	Internal  string            `json:"internal"`
-	Conflict  string            `json:"conflict"`
-	Answer    string            `json:"answer"`
-}
+// request is a host's request (wire.HostRequest) with its answers.
+type request struct{ wire.HostRequest }
 
 // errorValue is a *fault.Error on the wire, both languages kept.
-type errorValue struct {
-	Code    fault.Code     `json:"code"`
-	En      string         `json:"en"`
-	Fr      string         `json:"fr"`
-	Details map[string]any `json:"details"`
-}
+type errorValue = wire.HostError
 
-func (e errorValue) fault() *fault.Error { return fault.New(e.Code, e.Details, e.En, e.Fr) }
+func faultOf(e errorValue) *fault.Error { return fault.New(fault.Code(e.Code), e.Details, e.En, e.Fr) }
 
 func wireErr(err error) errorValue {
 	e, ok := fault.As(err)
 	if !ok {
 		e = fault.Internalf("%v", err)
 	}
-	return errorValue{e.Code, e.En, e.Fr, e.Details}
+	return errorValue{Code: string(e.Code), En: e.En, Fr: e.Fr, Details: e.Details}
 }
 
 func answer(v any) []byte {
@@ -116,22 +81,22 @@ func answer(v any) []byte {
 
 func (r *request) run() any {
 	switch r.Kind {
-	case "check_plan":
+	case wire.KindCheckPlan:
 		return r.checkPlan()
-	case "where":
+	case wire.KindWhere:
 		return r.where()
-	case "undo_plan":
+	case wire.KindUndoPlan:
 		return r.undoPlan()
-	case "open_journal":
+	case wire.KindOpenJournal:
 		return r.openJournal()
-	case "conflict_copy":
+	case wire.KindConflictCopy:
 		return r.conflictCopy()
-	case "sweep":
+	case wire.KindSweep:
 		ids, remove := Sweep(r.Names)
 		now, _ := time.Parse(time.RFC3339Nano, r.Now)
 		young := r.Now != "" && Young(r.Names, r.Own, now, time.Duration(r.WaitMS)*time.Millisecond)
 		return map[string]any{"ids": nonNil(ids), "remove": nonNil(remove), "young": young}
-	case "new_journal":
+	case wire.KindNewJournal:
 		now, err := time.Parse(time.RFC3339Nano, r.Now)
 		if err != nil {
 			return map[string]any{"error": wireErr(fault.Internalf("a new_journal request without a valid time"))}
@@ -139,20 +104,20 @@ func (r *request) run() any {
 		j := NewJournal(r.Plan, now, r.Suffix)
 		text, _ := json.Marshal(j)
 		return map[string]any{"id": j.ID, "text": string(text)}
-	case "check_need":
+	case wire.KindCheckNeed:
 		if err := CheckNeed(r.Need); err != nil {
 			return map[string]any{"error": wireErr(err)}
 		}
 		return map[string]any{"ok": true}
-	case "list":
+	case wire.KindList:
 		return map[string]any{"names": List(r.Names, r.Patterns)}
-	case "finished":
+	case wire.KindFinished:
 		return r.finished()
-	case "read_answer":
+	case wire.KindReadAnswer:
 		return readAnswer([]byte(r.Answer))
-	case "now":
+	case wire.KindNow:
 		return map[string]any{"now": CanonicalNow(r.Now)}
-	case "refuse":
+	case wire.KindRefuse:
 		if e := Refusal(r.Why, r.Path, r.Max, r.Tool, r.Rounds); e != nil {
 			return map[string]any{"error": wireErr(e)}
 		}
@@ -183,7 +148,7 @@ func readAnswerChecked(a Read, err error) (any, *request) {
 	case err != nil:
 		return map[string]any{"invalid": err.Error()}, nil
 	case a.Need != nil:
-		check := &request{Kind: "check_need", Need: *a.Need}
+		check := &request{wire.HostRequest{Kind: wire.KindCheckNeed, Need: *a.Need}}
 		if a.Search != nil {
 			// A batch of the search index: the host stores it (its bytes
 			// follow the answer's JSON) under this id.
@@ -196,14 +161,14 @@ func readAnswerChecked(a Read, err error) (any, *request) {
 	if *a.OK && len(a.Plan) > 0 {
 		out["plan"] = a.Plan
 		out["conflict"] = a.Conflict
-		check = &request{Kind: "check_plan", Plan: a.Plan}
+		check = &request{wire.HostRequest{Kind: wire.KindCheckPlan, Plan: a.Plan}}
 	}
 	if a.Search != nil {
 		// The index to store, and the answer without it: what a host
 		// keeps as the call's last answer, as the Go host does.
 		out["search"] = map[string]string{"id": a.Search.ID}
 		a.Search = nil
-		if b, err := core.EncodeAnswer(a.Answer); err == nil {
+		if b, err := wire.EncodeAnswer(a.Answer); err == nil {
 			out["raw"] = string(b)
 		}
 	}

@@ -162,7 +162,7 @@ func TestDecode(t *testing.T) {
 	} {
 		j, err := Decode(id, []byte(c.text))
 		switch {
-		case c.why == "" && (err != nil || !slices.Equal(j.States, []OpState{{h("A"), plan.Absent}})):
+		case c.why == "" && (err != nil || !slices.Equal(j.States, []OpState{{Before: h("A"), After: plan.Absent}})):
 			t.Errorf("%s: Decode = %v, %v", c.name, j, err)
 		case c.why != "":
 			e, ok := fault.As(err)
@@ -364,7 +364,7 @@ func TestUndoPlan(t *testing.T) {
 			if string(a.Undos) != c.undos || string(a.Edited) != c.edited || string(a.Kept) != c.kept {
 				t.Errorf("undos %s edited %s kept %s\nwant  %s edited %s kept %s", a.Undos, a.Edited, a.Kept, c.undos, c.edited, c.kept)
 			}
-			if a.Stop.Code != c.code || a.Stop.Details["path"] != "ctx.md" || !strings.Contains(a.Stop.En, c.enHas) || !strings.Contains(a.Stop.Fr, c.frHas) {
+			if fault.Code(a.Stop.Code) != c.code || a.Stop.Details["path"] != "ctx.md" || !strings.Contains(a.Stop.En, c.enHas) || !strings.Contains(a.Stop.Fr, c.frHas) {
 				t.Errorf("stop = %+v; want %s at ctx.md, saying %q / %q", a.Stop, c.code, c.enHas, c.frHas)
 			}
 			if said := strings.Contains(a.Stop.En, "nothing was written"); said == c.partway || (a.Stop.Details["edited"] != nil) != c.partway {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kessho/kessho/core/fault"
 	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/core/wire"
 )
 
 // The journal's files (journal version 2, shared by both hosts):
@@ -38,12 +39,9 @@ type Journal struct {
 	States  []OpState `json:"states,omitempty"`
 }
 
-// OpState is the state of an op's target before and after it lands:
-// "absent", "sha256:<hex>" or "present" (a move's target).
-type OpState struct {
-	Before string `json:"before"`
-	After  string `json:"after"`
-}
+// OpState is the state of an op's target before and after it lands
+// (wire.OpState).
+type OpState = wire.OpState
 
 // States of a target besides "absent" and a file's hash.
 const (
@@ -58,13 +56,13 @@ const (
 func StateOf(op plan.Op) OpState {
 	switch op.Op {
 	case plan.Write:
-		return OpState{op.Expect, plan.HashString(*op.Text)}
+		return OpState{Before: op.Expect, After: plan.HashString(*op.Text)}
 	case plan.Delete:
-		return OpState{op.Expect, plan.Absent}
+		return OpState{Before: op.Expect, After: plan.Absent}
 	case plan.Check:
-		return OpState{op.Expect, op.Expect}
+		return OpState{Before: op.Expect, After: op.Expect}
 	case plan.Move:
-		return OpState{plan.Absent, StatePresent}
+		return OpState{Before: plan.Absent, After: StatePresent}
 	}
 	return OpState{}
 }
@@ -249,11 +247,9 @@ func Where(op plan.Op, st OpState, state func(x string) string) At {
 	return AtNeither
 }
 
-// Look is a path Where needs, and whether a file there must be hashed.
-type Look struct {
-	Path string `json:"path"`
-	Hash bool   `json:"hash,omitempty"`
-}
+// Look is a path Where needs, and whether a file there must be hashed
+// (wire.Look).
+type Look = wire.Look
 
 // Looks returns the paths Where(op, …) reads.
 func Looks(op plan.Op) []Look {

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/kessho/kessho/core"
+	"github.com/kessho/kessho/core/wire"
 )
 
 // ErrRoundInput is Round's refusal of input that is not now NUL head NUL rest.
@@ -13,10 +13,11 @@ var ErrRoundInput = errors.New("a round's input is not: the time, NUL, the reque
 
 // Round runs one round of a call as the plugin's worker asks it, in one
 // call into the module where it took four (docs/HOSTS.md, "A call"): the
-// time made canonical (the "now" request), core.Handle on the request
-// built around it, the answer read (read_answer), and the first question
-// a host asks of what it read (check_need of a need, check_plan without
-// nodes of a plan). The answer's text crosses the module's boundary once,
+// time made canonical (the "now" request), handle on the request built
+// around it (core.Core.HandleAnswer, passed in: this package does not link the
+// core), the answer read (read_answer), and the first question a host
+// asks of what it read (check_need of a need, check_plan without nodes of
+// a plan). The answer's text crosses the module's boundary once,
 // not escaped into a second request.
 //
 // The input is the time as the host gives it, a NUL, the request's JSON
@@ -27,9 +28,9 @@ var ErrRoundInput = errors.New("a round's input is not: the time, NUL, the reque
 // The output is the read (read_answer's answer, without "printed" when
 // that is the engine's answer itself, its JSON as is), a NUL, the check's
 // answer ("" when the read has neither need nor plan, or is invalid), a
-// NUL, then core.Handle's answer as it is (its JSON, and a NUL and the
+// NUL, then the core's answer as it is (its JSON, and a NUL and the
 // index's bytes when it hands one back). Neither JSON holds a raw NUL.
-func Round(input []byte) ([]byte, error) {
+func Round(input []byte, handle func(request []byte) (wire.Answer, []byte)) ([]byte, error) {
 	now, rest, ok := bytes.Cut(input, []byte{0})
 	if !ok {
 		return nil, ErrRoundInput
@@ -41,7 +42,7 @@ func Round(input []byte) ([]byte, error) {
 	quoted, _ := json.Marshal(CanonicalNow(string(now)))
 	req := make([]byte, 0, len(head)+len(quoted)+len(rest))
 	req = append(append(append(req, head...), quoted...), rest...)
-	ans, raw := core.HandleAnswer(req)
+	ans, raw := handle(req)
 	read, check := readAnswerChecked(readOf(ans, raw))
 	if m, ok := read.(map[string]any); ok {
 		// What a host prints is most often the answer itself (no plan, no
@@ -67,7 +68,7 @@ func Round(input []byte) ([]byte, error) {
 // body (the body encoded alone, as json.Marshal wrote it inside raw). A
 // need, small, and any answer not of these shapes are decoded from raw as
 // ReadAnswer does, so that every word of its verdict stays the same.
-func readOf(ans core.Answer, raw []byte) (Read, error) {
+func readOf(ans wire.Answer, raw []byte) (Read, error) {
 	switch {
 	case ans.Need != nil || ans.OK == nil:
 	case *ans.OK && ans.Error == nil:

@@ -11,7 +11,7 @@ import (
 )
 
 // separately is a round as a host without Round asks it, request by
-// request (plugin-shim/src/host/call.ts's runRound): now, core.Handle,
+// request (plugin-shim/src/host/call.ts's runRound): now, core.Core.Handle,
 // read_answer, then check_need or check_plan of what was read.
 func separately(t *testing.T, now, head, rest string) (read, check, raw string) {
 	t.Helper()
@@ -19,7 +19,7 @@ func separately(t *testing.T, now, head, rest string) (read, check, raw string) 
 	if err := json.Unmarshal(Handle([]byte(`{"kind":"now","now":`+quote(now)+`}`)), &n); err != nil {
 		t.Fatal(err)
 	}
-	raw = string(core.Handle([]byte(head + quote(n.Now) + rest)))
+	raw = string(core.New().Handle([]byte(head + quote(n.Now) + rest)))
 	answerJSON, _, _ := strings.Cut(raw, "\x00")
 	read = string(Handle([]byte(`{"kind":"read_answer","answer":` + quote(answerJSON) + `}`)))
 	var a struct {
@@ -59,7 +59,7 @@ func TestRoundIsTheFourRequestsOfARound(t *testing.T) {
 		{"not a request", "yesterday", `{"tool":`, `}`, `"ok":false`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			out, err := Round([]byte(c.now + "\x00" + c.head + "\x00" + c.rest))
+			out, err := Round([]byte(c.now+"\x00"+c.head+"\x00"+c.rest), core.New().HandleAnswer)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -102,7 +102,7 @@ func TestRoundIsTheFourRequestsOfARound(t *testing.T) {
 
 func TestRoundRefusesInputWithoutItsParts(t *testing.T) {
 	for _, in := range []string{"", "2026-11-30T10:15:00Z", "2026-11-30T10:15:00Z\x00{\"tool\":"} {
-		if out, err := Round([]byte(in)); !errors.Is(err, ErrRoundInput) || out != nil {
+		if out, err := Round([]byte(in), core.New().HandleAnswer); !errors.Is(err, ErrRoundInput) || out != nil {
 			t.Errorf("Round(%q) = %q, %v; want nil, ErrRoundInput", in, out, err)
 		}
 	}

@@ -52,7 +52,8 @@ var errCorrupt = errors.New("search: not a usable index")
 
 // EncodeRoom returns the index as bytes (terms sorted; the index is not
 // changed), with room more bytes of capacity after the encoding, so that
-// Prepend can put an answer's JSON before it in the same buffer. The buffer is sized exactly, once: a 50,000-note index is
+// wire.Prepend can put an answer's JSON before it in the same buffer. The
+// buffer is sized exactly, once: a 50,000-note index is
 // 22 MB, and in the wasm engine every byte the core allocates stays its
 // memory (a Go heap there never shrinks), so neither the copies of a
 // growing buffer nor a generous estimate may be paid for.

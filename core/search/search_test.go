@@ -13,6 +13,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/kessho/kessho/core/fold"
+	"github.com/kessho/kessho/core/wire"
 )
 
 func strp(s string) *string { return &s }
@@ -372,7 +373,7 @@ func TestLinksKeptAndListingRecorded(t *testing.T) {
 // TestEncodeSizedExactly checks that an encoding's buffer is exactly its
 // size plus the room asked for (no estimate, no growth: in the wasm
 // engine every byte allocated stays its memory), that the room does not
-// change the bytes, and that Prepend puts a JSON text before them in that
+// change the bytes, and that wire.Prepend puts a JSON text before them in that
 // same buffer, as Join would, or joins by a copy when the room is short.
 func TestEncodeSizedExactly(t *testing.T) {
 	x := build(corpus(40))
@@ -383,17 +384,17 @@ func TestEncodeSizedExactly(t *testing.T) {
 		t.Fatalf("encoded %d bytes in a buffer of %d", len(data), cap(data))
 	}
 	text := []byte(`{"need":{"files":["a.md"]}}`)
-	want := Join(text, data)
+	want := wire.Join(text, data)
 	roomy := x.EncodeRoom(len(text) + 1)
 	if !bytes.Equal(roomy, data) || cap(roomy) != len(data)+len(text)+1 {
 		t.Fatalf("with room: %d bytes in %d, same bytes %v", len(roomy), cap(roomy), bytes.Equal(roomy, data))
 	}
-	out := Prepend(text, roomy)
+	out := wire.Prepend(text, roomy)
 	if !bytes.Equal(out, want) || &out[0] != &roomy[:1][0] {
 		t.Fatalf("Prepend with room: same bytes %v, same buffer %v", bytes.Equal(out, want), &out[0] == &roomy[:1][0])
 	}
 	short := x.EncodeRoom(len(text))
-	if out := Prepend(text, short); !bytes.Equal(out, want) || !bytes.Equal(short, data) {
+	if out := wire.Prepend(text, short); !bytes.Equal(out, want) || !bytes.Equal(short, data) {
 		t.Fatalf("Prepend without room: same bytes %v, index kept %v", bytes.Equal(out, want), bytes.Equal(short, data))
 	}
 	if y, err := Decode(data); err != nil || results(y, "webhook alias") != results(x, "webhook alias") {

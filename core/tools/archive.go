@@ -25,7 +25,7 @@ import (
 )
 
 // archiveSpec is mem_archive in the catalogue.
-var archiveSpec = tool[ArchiveResult](catalogText("archive.yaml"), "mem_archive", "archive slug", writes|destroys|idempotent, readsContext(fault.ContextEmpty, fault.DecisionsLost, fault.DerivedRequired, fault.AtomExists, fault.ArcheoInvalid), []catalog.Param{
+var archiveSpec = tool[archiveResult](catalogText("archive.yaml"), "mem_archive", "archive slug", writes|destroys|idempotent, readsContext(fault.ContextEmpty, fault.DecisionsLost, fault.DerivedRequired, fault.AtomExists, fault.ArcheoInvalid), []catalog.Param{
 	slugParam,
 	{Name: "mode", Type: catalog.String, Enum: []string{"incremental", "full"}, Default: "incremental"},
 	{Name: "phase", Type: catalog.String, MaxLength: intp(200), OneLine: true},
@@ -67,22 +67,8 @@ type archiveArgs struct {
 	SourceHint       *string         `json:"source_hint"`
 }
 
-// Change is a frontmatter value before and after a call (nil: absent).
-type Change struct {
-	From *string `json:"from"`
-	To   *string `json:"to"`
-}
-
-// ContextChanges says what a call did to context.md.
-type ContextChanges struct {
-	Path         string  `json:"path"`
-	BodyReplaced bool    `json:"body_replaced"`
-	Phase        *Change `json:"phase,omitempty"`
-	LastSession  Change  `json:"last_session"`
-}
-
-// ArchiveResult is mem_archive's result.
-type ArchiveResult struct {
+// archiveResult is mem_archive's result.
+type archiveResult struct {
 	Slug         string         `json:"slug"`
 	Kind         string         `json:"kind"`
 	Mode         string         `json:"mode"`
@@ -90,7 +76,7 @@ type ArchiveResult struct {
 	HistoryLine  *string        `json:"history_line"`
 	AtomsCreated []string       `json:"atoms_created"`
 	DerivedAtoms []string       `json:"derived_atoms"`
-	Context      ContextChanges `json:"context"`
+	Context      contextChanges `json:"context"`
 	Sigils       int            `json:"sigils_rewritten"`
 	// AlreadyArchived is true when a full archive found this very session
 	// archived already (a retry) and wrote nothing.
@@ -98,8 +84,8 @@ type ArchiveResult struct {
 	Common
 }
 
-// ArcheoKeys must all be in an archeo-git archive's frontmatter.
-var ArcheoKeys = strings.Fields(`source scope collective modality branch branch_base
+// archeoKeys must all be in an archeo-git archive's frontmatter.
+var archeoKeys = strings.Fields(`source scope collective modality branch branch_base
 branch_base_sha milestone_kind source_milestone commit_sha granularity
 friction_detected derived_atoms content_hash previous_atom topology_snapshot_hash
 repo_path`)
@@ -141,7 +127,7 @@ func archive(env *Env, a archiveArgs) (any, plan.Plan, error) {
 		return nil, nil, err
 	}
 	repoRoot, _ := c.doc.String("repo_path")
-	res := &ArchiveResult{Slug: c.project.Slug, Kind: c.project.Type(), Mode: a.Mode,
+	res := &archiveResult{Slug: c.project.Slug, Kind: c.project.Type(), Mode: a.Mode,
 		AtomsCreated: []string{}, DerivedAtoms: []string{}, Common: common()}
 	ctxText, err := newContext(env, &a, c, res, repoRoot)
 	if err != nil {
@@ -153,7 +139,7 @@ func archive(env *Env, a archiveArgs) (any, plan.Plan, error) {
 	if full {
 		return archiveFull(env, &a, c, res, ctxText, repoRoot)
 	}
-	res.SummaryMD = env.Say(archiveText().Msg.Updated, res.Slug, *res.Context.LastSession.To)
+	res.SummaryMD = env.say(archiveText().Msg.Updated, res.Slug, *res.Context.LastSession.To)
 	if a.ContextMD != nil {
 		if err := warnLinks(env, res, []string{*a.ContextMD}, nil, nil); err != nil {
 			return nil, nil, err
@@ -171,7 +157,7 @@ func contextToCreate(env *Env, slug string) (*contextFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	text, err := newContextNote(env, &initArgs{Slug: p.Slug, Kind: p.Type()}, "")
+	text, err := newContextNote(env, contextNote{Slug: p.Slug, Kind: p.Type()})
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +170,7 @@ func contextToCreate(env *Env, slug string) (*contextFile, error) {
 
 // newContext returns context.md with the new body (its <repo>/… sigils
 // rewritten), the new phase and last-session set, and says so in res.
-func newContext(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, repoRoot string) (string, error) {
+func newContext(env *Env, a *archiveArgs, c *contextFile, res *archiveResult, repoRoot string) (string, error) {
 	text := c.text
 	var err error
 	res.Context.Path = c.path
@@ -202,7 +188,7 @@ func newContext(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, re
 	}
 	if a.Phase != nil && strings.TrimSpace(*a.Phase) != "" {
 		phase := strings.TrimSpace(*a.Phase)
-		res.Context.Phase = &Change{To: &phase}
+		res.Context.Phase = &change{To: &phase}
 		if prev, ok := c.doc.String("phase"); ok {
 			res.Context.Phase.From = &prev
 		}
@@ -222,14 +208,6 @@ func newContext(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, re
 		return "", frontmatterError(c.path, err)
 	}
 	return text, nil
-}
-
-// dateOnly reports whether s is a date alone (`2026-11-27`), the form of
-// last-session in memory-kit vaults: a file that holds it so keeps it
-// (SPEC section 1, the file's own form wins; docs/CONVENTIONS.md).
-func dateOnly(s string) bool {
-	_, err := time.Parse("2006-01-02", s)
-	return err == nil
 }
 
 // fullOnly are the parameters of mode full alone, in the order they are
@@ -381,7 +359,7 @@ type newAtom struct{ path, name, text string }
 // (ctxText). A retry of the newest archive writes nothing
 // (alreadyArchived); the atoms are checked first, so a refusal writes
 // nothing.
-func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, ctxText, repoRoot string) (any, plan.Plan, error) {
+func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *archiveResult, ctxText, repoRoot string) (any, plan.Plan, error) {
 	entries, names, err := archiveReads(env, a, c)
 	if err != nil {
 		return nil, nil, err
@@ -436,7 +414,7 @@ func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, c
 	}
 	p = append(p, undo...)
 	res.Archive, res.HistoryLine, res.DerivedAtoms = &archivePath, &line, links
-	res.SummaryMD = env.Say(archiveText().Msg.Archived, c.project.Slug, stem, len(atoms))
+	res.SummaryMD = env.say(archiveText().Msg.Archived, c.project.Slug, stem, len(atoms))
 	return res, p, nil
 }
 
@@ -648,7 +626,7 @@ func (c conventions) list(items []string) *yaml.Node {
 // archiveNote renders the archive note: its frontmatter (archive_extra_fm
 // merged, archeo-git keys checked) and its body, <repo>/… sigils
 // rewritten.
-func archiveNote(env *Env, a *archiveArgs, conv conventions, subject string, links []string, res *ArchiveResult, repoRoot string) (string, error) {
+func archiveNote(env *Env, a *archiveArgs, conv conventions, subject string, links []string, res *archiveResult, repoRoot string) (string, error) {
 	slug := conv.project.Slug
 	body := *a.ArchiveBodyMD
 	if repoRoot != "" {
@@ -728,13 +706,13 @@ func historyInsertOp(env *Env, p vault.Project, line string) (plan.Op, error) {
 // context_md, phase or atom list that differs from what the vault holds
 // now is not applied (it would overwrite what changed since) but named in
 // a warning, so the caller can send it as an incremental archive.
-func alreadyArchived(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, listing []string, repoRoot string) (bool, error) {
+func alreadyArchived(env *Env, a *archiveArgs, c *contextFile, res *archiveResult, listing []string, repoRoot string) (bool, error) {
 	subject := strings.TrimSpace(*a.ArchiveSubject)
 	candidates := retryCandidates(env.Now, c.project.Slug+"-"+fold.Slug(subject, 60, "session"), listing)
 	if len(candidates) == 0 {
 		return false, nil
 	}
-	paths := archivePaths(c.project, candidates)
+	paths := history.ArchivePaths(c.project, candidates)
 	if err := env.View.Ask(vault.Need{Files: paths}); err != nil {
 		return false, err
 	}
@@ -799,13 +777,13 @@ func retryCandidates(now time.Time, rest string, listing []string) []string {
 // fillAlreadyArchived makes res the answer of a retry: the existing
 // archive, its history line, its atoms, nothing changed, and a warning
 // naming what the retry asks that the vault does not hold now.
-func fillAlreadyArchived(env *Env, a *archiveArgs, c *contextFile, res *ArchiveResult, archivePath, name string, doc *frontmatter.Doc) {
+func fillAlreadyArchived(env *Env, a *archiveArgs, c *contextFile, res *archiveResult, archivePath, name string, doc *frontmatter.Doc) {
 	res.AlreadyArchived = true
 	res.Archive = &archivePath
 	res.Sigils = 0
-	res.Context = ContextChanges{Path: c.path}
+	res.Context = contextChanges{Path: c.path}
 	if prev, ok := c.doc.String("last-session"); ok {
-		res.Context.LastSession = Change{From: &prev, To: &prev}
+		res.Context.LastSession = change{From: &prev, To: &prev}
 	}
 	if hist, err := env.View.Read(c.project.History()); err == nil {
 		if e, ok := history.Find(hist.Text, name); ok {
@@ -813,16 +791,16 @@ func fillAlreadyArchived(env *Env, a *archiveArgs, c *contextFile, res *ArchiveR
 		}
 	}
 	if res.HistoryLine == nil {
-		res.Warnings = append(res.Warnings, env.Say(archiveText().Msg.NoHistLine, c.project.History(), archivePath))
+		res.Warnings = append(res.Warnings, env.say(archiveText().Msg.NoHistLine, c.project.History(), archivePath))
 	}
 	if atoms, ok := doc.Strings("derived_atoms"); ok {
 		res.DerivedAtoms = atoms
 	}
 	if differs := retryDiffers(a, c, res.DerivedAtoms); len(differs) > 0 {
-		res.Warnings = append(res.Warnings, env.Say(archiveText().Msg.Differ, strings.Join(differs, ", ")))
+		res.Warnings = append(res.Warnings, env.say(archiveText().Msg.Differ, strings.Join(differs, ", ")))
 	}
 	hhmm := strings.Replace(name[11:16], "H", "h", 1)
-	res.SummaryMD = env.Say(archiveText().Msg.Already, c.project.Slug, strings.TrimSuffix(name, ".md"), hhmm)
+	res.SummaryMD = env.say(archiveText().Msg.Already, c.project.Slug, strings.TrimSuffix(name, ".md"), hhmm)
 }
 
 // retryDiffers names what a retry asks that the vault does not hold now
@@ -874,7 +852,7 @@ func lf(s string) string {
 // that leads nowhere (the entry is kept as given: the atom may be written
 // next). names holds every note (archiveReads walks the vault when
 // derived_atoms is given).
-func warnDerived(env *Env, res *ArchiveResult, derived []string, names *wikilink.Names, creating func(string) bool) {
+func warnDerived(env *Env, res *archiveResult, derived []string, names *wikilink.Names, creating func(string) bool) {
 	if len(derived) == 0 {
 		return
 	}
@@ -883,7 +861,7 @@ func warnDerived(env *Env, res *ArchiveResult, derived []string, names *wikilink
 		targets[i] = atom.Name(d)
 	}
 	for _, t := range wikilink.Unresolved(targets, *names, creating) {
-		res.Warnings = append(res.Warnings, env.Say(archiveText().Msg.DeadDerived, t))
+		res.Warnings = append(res.Warnings, env.say(archiveText().Msg.DeadDerived, t))
 	}
 }
 
@@ -962,7 +940,7 @@ func containsString(list []string, s string) bool {
 // (absent or null) or whose source is not archeo-git.
 func checkArcheo(f note.Fields) error {
 	var missing []string
-	for _, k := range ArcheoKeys {
+	for _, k := range archeoKeys {
 		i := f.Index(k)
 		if i < 0 || f[i].Node.Tag == "!!null" {
 			missing = append(missing, k)
@@ -981,7 +959,7 @@ func checkArcheo(f note.Fields) error {
 // warnLinks adds a warning for each wikilink of texts that resolves to no
 // note of the vault (names; read now when nil) nor to an atom this call
 // creates (creating; nil for none).
-func warnLinks(env *Env, res *ArchiveResult, texts []string, names *wikilink.Names, creating func(string) bool) error {
+func warnLinks(env *Env, res *archiveResult, texts []string, names *wikilink.Names, creating func(string) bool) error {
 	targets := wikilink.Targets(texts)
 	if len(targets) == 0 {
 		return nil
@@ -995,7 +973,7 @@ func warnLinks(env *Env, res *ArchiveResult, texts []string, names *wikilink.Nam
 		names = &n
 	}
 	for _, t := range wikilink.Unresolved(targets, *names, creating) {
-		res.Warnings = append(res.Warnings, env.Say(archiveText().Msg.DeadLink, t))
+		res.Warnings = append(res.Warnings, env.say(archiveText().Msg.DeadLink, t))
 	}
 	return nil
 }

@@ -43,3 +43,20 @@ func TestEveryToolIsComplete(t *testing.T) {
 		}
 	}
 }
+
+// TestExamples checks that every tool's text file gives an example call
+// whose arguments the tool's spec takes. That each succeeds on the MCP
+// clients' vault, in the order of All, is the clients' test's to check
+// (host/mcp); that each succeeds on the benchmark's vault, toolbench's.
+func TestExamples(t *testing.T) {
+	for _, tool := range Specs() {
+		raw, ok := tool.ExampleOn(nil)
+		if !ok {
+			t.Errorf("%s: its text file gives no example (example: its arguments; see the package doc)", tool.Name)
+			continue
+		}
+		if _, err := tool.Validate(raw); err != nil {
+			t.Errorf("%s: its example %s: %v", tool.Name, raw, err)
+		}
+	}
+}

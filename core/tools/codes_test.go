@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kessho/kessho/core/catalog"
 	"github.com/kessho/kessho/core/fault"
 )
 
@@ -88,11 +89,7 @@ func casesRaising(t *testing.T) map[fault.Code][]string {
 func TestDeclaredCodes(t *testing.T) {
 	raised := casesRaising(t)
 	shared := []fault.Code{fault.NoContext, fault.SlugConflict, fault.FileNotUTF8, fault.SummaryTooLong}
-	files := map[string]string{"mem_archive": "archive.go", "mem_archive_rewrite_paths": "rewrite_paths.go",
-		"mem_context_hygiene": "context_hygiene.go", "mem_historize": "historize.go", "mem_init_project": "init_project.go",
-		"mem_list": "list.go", "mem_read_context": "read_context.go",
-		"mem_read_archive": "read_archive.go", "mem_read_history": "read_history.go", "mem_recall": "recall.go", "mem_rollback_archive": "rollback.go", "mem_search": "search.go",
-		"mem_set_summary": "set_summary.go", "mem_update_phase": "update_phase.go", "mem_worklog": "worklog.go"}
+	files := toolFiles(t)
 	for _, tool := range All {
 		spec := tool.Spec
 		file, ok := files[spec.Name]
@@ -117,6 +114,32 @@ func TestDeclaredCodes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// toolFiles returns the Go file of each tool, by name: the file beside
+// the text file (<tool>.yaml) whose title is the tool's.
+func toolFiles(t *testing.T) map[string]string {
+	byTitle := map[catalog.Text]string{}
+	for _, tool := range All {
+		if tool.Spec.Text != nil {
+			byTitle[tool.Spec.Text().Title] = tool.Spec.Name
+		}
+	}
+	texts, err := filepath.Glob("*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, y := range texts {
+		file := strings.TrimSuffix(y, ".yaml") + ".go"
+		if _, err := os.Stat(file); err != nil || y == "tools.yaml" {
+			continue
+		}
+		if name, ok := byTitle[catalogText(y)().Title]; ok {
+			out[name] = file
+		}
+	}
+	return out
 }
 
 // sharedOf returns the tail of errs that is the catalogue's Shared list.

@@ -2,16 +2,19 @@ package tools
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/kessho/kessho/core/catalog"
 	"github.com/kessho/kessho/core/fault"
 	"github.com/kessho/kessho/core/frontmatter"
 	"github.com/kessho/kessho/core/i18n"
+	"github.com/kessho/kessho/core/note"
 	"github.com/kessho/kessho/core/vault"
 )
 
-// What the tools on one project share: its slug parameter, and reading
-// its context.md for an edit.
+// What the tools on one project share: its slug parameter, reading its
+// context.md for an edit, what a call changed of it, and a new one.
 
 // slugParam is the slug parameter of every tool that works on one
 // project or domain.
@@ -36,9 +39,13 @@ type contextFile struct {
 }
 
 // toolsText is the messages of tools.yaml (what several tools say):
-// those of reading a project's context.md.
+// those of reading a project's context.md (readContext), of naming an
+// archive (archiveName), of a frontmatter that is not YAML (noteDoc) and
+// of a summary too long (checkSummaryLength), and what mem_search and
+// mem_recall say of the search index (indexWarnings).
 var toolsText = loadText[struct {
-	NoContext, Archived, Frontmatter fault.Msg
+	NoContext, Archived, Frontmatter, Outside, BadFrontmatter, TooLong fault.Msg
+	Unkept, CutOne, CutMany, More                                      fault.Msg
 }]("tools.yaml")
 
 // sharedParams is the catalogue texts of tools.yaml: the description of
@@ -89,4 +96,52 @@ func refuseArchived(p vault.Project) error {
 		return nil
 	}
 	return toolsText().Msg.Archived.Err(fault.ProjectArchived, map[string]any{"slug": p.Slug, "path": p.Dir}, p.Slug, p.Dir)
+}
+
+// change is a frontmatter value before and after a call (nil: absent).
+type change struct {
+	From *string `json:"from"`
+	To   *string `json:"to"`
+}
+
+// contextChanges says what a call did to context.md.
+type contextChanges struct {
+	Path         string  `json:"path"`
+	BodyReplaced bool    `json:"body_replaced"`
+	Phase        *change `json:"phase,omitempty"`
+	LastSession  change  `json:"last_session"`
+}
+
+// contextNote is what a new context.md says of its project
+// (newContextNote): mem_init_project's arguments, or, for a project
+// folder mem_archive finds without one, its slug and kind alone.
+type contextNote struct {
+	Slug, Kind, Scope, Summary string
+	Display, RepoPath          *string
+}
+
+// newContextNote renders the new context.md (mem_init_project's; see
+// initProject for its keys).
+func newContextNote(env *Env, a contextNote) (string, error) {
+	f := note.Fields{{Key: a.Kind, Node: note.Str(a.Slug)}, {Key: "slug", Node: note.Str(a.Slug)}, {Key: "kind", Node: note.Str(a.Kind)},
+		{Key: "zone", Node: note.Str("episodes")}, {Key: "tags", Node: note.List([]string{a.Kind + "/" + a.Slug, "zone/episodes"})}}
+	if a.Scope != "" {
+		f = append(f, note.Field{Key: "scope", Node: note.Str(a.Scope)})
+	}
+	display := a.Slug + " — context"
+	if a.Display != nil {
+		display = strings.TrimSpace(*a.Display)
+	}
+	f = append(f, note.Field{Key: "display", Node: note.Str(display)}, note.Field{Key: "created", Node: note.Stamp(env.Now.Format("2006-01-02"))})
+	if a.Summary != "" {
+		f = append(f, note.Field{Key: "summary", Node: note.Str(a.Summary)})
+	}
+	if a.RepoPath != nil && strings.TrimSpace(*a.RepoPath) != "" {
+		f = append(f, note.Field{Key: "repo_path", Node: note.Str(strings.TrimSpace(*a.RepoPath))})
+	}
+	ctx, err := f.Render(fmt.Sprintf("# %s\n\n## Where we are\n\n## Decisions\n\n## Next\n", a.Slug))
+	if err != nil {
+		return "", fault.Internalf("writing context.md: %v", err)
+	}
+	return ctx, nil
 }

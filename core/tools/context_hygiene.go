@@ -31,16 +31,16 @@ const (
 	PrioritiesPath = "memory/ACTIVE_PRIORITIES.md"
 )
 
-// SessionArchivePath returns the session log's archive of day (YYYY-MM-DD).
-func SessionArchivePath(day string) string { return "memory/SESSION_LOG_ARCHIVE_" + day + ".md" }
+// sessionArchivePath returns the session log's archive of day (YYYY-MM-DD).
+func sessionArchivePath(day string) string { return "memory/SESSION_LOG_ARCHIVE_" + day + ".md" }
 
-// PrioritiesArchivePath returns the priorities' archive of day (YYYY-MM-DD).
-func PrioritiesArchivePath(day string) string {
+// prioritiesArchivePath returns the priorities' archive of day (YYYY-MM-DD).
+func prioritiesArchivePath(day string) string {
 	return "memory/ACTIVE_PRIORITIES_ARCHIVE_" + day + ".md"
 }
 
-// HygieneReport is the reference checker's counts, named as in its line.
-type HygieneReport struct {
+// hygieneReport is the reference checker's counts, named as in its line.
+type hygieneReport struct {
 	SessionEntries  int  `json:"session_entries"`
 	RetentionLimit  int  `json:"retention_limit"`
 	BlockErrors     int  `json:"block_errors"`
@@ -52,24 +52,24 @@ type HygieneReport struct {
 	EmbeddedArchive bool `json:"embedded_archive"`
 }
 
-func reportOf(r hygiene.Report) *HygieneReport {
-	return &HygieneReport{r.SessionEntries, r.RetentionLimit, r.BlockErrors, r.NewestFirst,
+func reportOf(r hygiene.Report) *hygieneReport {
+	return &hygieneReport{r.SessionEntries, r.RetentionLimit, r.BlockErrors, r.NewestFirst,
 		r.OperatingModes, r.LivePriorities, r.Placeholders, r.LastReviewed, r.EmbeddedArchive}
 }
 
-// HygieneFile is one file the call read: the SHA-256 of its bytes as read
+// hygieneFileSum is one file the call read: the SHA-256 of its bytes as read
 // ("sha256:<hex>", or "absent"), and, for a trim, as the call leaves it.
-type HygieneFile struct {
+type hygieneFileSum struct {
 	Path        string `json:"path"`
 	SHA256      string `json:"sha256"`
 	SHA256After string `json:"sha256_after,omitempty"`
 }
 
-// HygieneGate is something the trim leaves to a person: a file, a 1-based
+// hygieneGate is something the trim leaves to a person: a file, a 1-based
 // line in that file as the trim leaves it (1 when the gate is about the
 // whole file), and why. A blocking gate stopped the trim: nothing was
 // written.
-type HygieneGate struct {
+type hygieneGate struct {
 	File     string `json:"file"`
 	Line     int    `json:"line"`
 	Reason   string `json:"reason"`
@@ -77,7 +77,7 @@ type HygieneGate struct {
 }
 
 // String renders the gate as "file:line: reason", with "(blocking)".
-func (g HygieneGate) String() string {
+func (g hygieneGate) String() string {
 	s := fmt.Sprintf("%s:%d: %s", g.File, g.Line, g.Reason)
 	if g.Blocking {
 		s += " (blocking)"
@@ -85,8 +85,8 @@ func (g HygieneGate) String() string {
 	return s
 }
 
-// HygieneTrim is what a trim did.
-type HygieneTrim struct {
+// hygieneTrim is what a trim did.
+type hygieneTrim struct {
 	// Trimmed is set when the trim wrote something.
 	Trimmed bool `json:"trimmed"`
 	// Blocked is set when a blocking gate stopped it: nothing was written.
@@ -99,7 +99,7 @@ type HygieneTrim struct {
 	SkippedDuplicateBlocks     int           `json:"skipped_duplicate_blocks"`
 	MovedPriorityItems         int           `json:"moved_priority_items"`
 	SkippedDuplicatePriorities int           `json:"skipped_duplicate_priority_items"`
-	Gates                      []HygieneGate `json:"gates"`
+	Gates                      []hygieneGate `json:"gates"`
 }
 
 // HygieneResult is mem_context_hygiene's result.
@@ -110,11 +110,11 @@ type HygieneResult struct {
 	Line string `json:"line"`
 	Pass bool   `json:"pass"`
 	// Report holds Line's counts; nil when a file could not be read.
-	Report *HygieneReport `json:"report"`
+	Report *hygieneReport `json:"report"`
 	// Unreadable is the reason a file could not be read ("" when both were).
-	Unreadable string        `json:"unreadable,omitempty"`
-	Files      []HygieneFile `json:"files"`
-	Trim       *HygieneTrim  `json:"trim,omitempty"`
+	Unreadable string           `json:"unreadable,omitempty"`
+	Files      []hygieneFileSum `json:"files"`
+	Trim       *hygieneTrim     `json:"trim,omitempty"`
 	Common
 }
 
@@ -192,9 +192,9 @@ func contextHygiene(env *Env, a contextHygieneArgs) (any, plan.Plan, error) {
 		return nil, nil, err
 	}
 	res := &HygieneResult{Action: a.Action, Common: Common{Warnings: []string{}},
-		Files: []HygieneFile{{Path: logF.path, SHA256: logF.sha}, {Path: prioF.path, SHA256: prioF.sha}}}
+		Files: []hygieneFileSum{{Path: logF.path, SHA256: logF.sha}, {Path: prioF.path, SHA256: prioF.sha}}}
 	if a.Action == "trim" {
-		res.Trim = &HygieneTrim{Archives: []string{}, Gates: []HygieneGate{}}
+		res.Trim = &hygieneTrim{Archives: []string{}, Gates: []hygieneGate{}}
 	}
 	for _, f := range []hygieneFile{logF, prioF} {
 		if why := f.unreadable(); why != "" {
@@ -204,7 +204,7 @@ func contextHygiene(env *Env, a contextHygieneArgs) (any, plan.Plan, error) {
 				res.Trim.BeforeLine = res.Line
 				keepHashes(res)
 			}
-			res.SummaryMD = env.Say(hygieneText().Msg.Unreadable, why, res.Line)
+			res.SummaryMD = env.say(hygieneText().Msg.Unreadable, why, res.Line)
 			return res, nil, nil
 		}
 	}
@@ -235,7 +235,7 @@ func trim(env *Env, res *HygieneResult, logF, prioF hygieneFile) (any, plan.Plan
 	if before.Pass {
 		res.Line, res.Pass, res.Report = before.Line(), true, reportOf(before)
 		keepHashes(res)
-		res.SummaryMD = env.Say(hygieneText().Msg.Nothing, res.Line)
+		res.SummaryMD = env.say(hygieneText().Msg.Nothing, res.Line)
 		return res, nil, nil
 	}
 	day := env.Now.Format("2006-01-02")
@@ -255,7 +255,7 @@ func trim(env *Env, res *HygieneResult, logF, prioF hygieneFile) (any, plan.Plan
 				n++
 			}
 		}
-		res.SummaryMD = env.Say(hygieneText().Msg.Stopped, n, gateList(res.Trim.Gates), res.Line)
+		res.SummaryMD = env.say(hygieneText().Msg.Stopped, n, gateList(res.Trim.Gates), res.Line)
 		return res, nil, nil
 	}
 	p := trimOps(res, &tp, logF, prioF, sessArch, prioArch)
@@ -274,7 +274,7 @@ func keepHashes(res *HygieneResult) {
 // readTrimArchives reads, in one round, the session log's and the
 // priorities' archives of day, and lists them in res.Files.
 func readTrimArchives(env *Env, res *HygieneResult, day string) (hygieneFile, hygieneFile, error) {
-	sessArchP, prioArchP := SessionArchivePath(day), PrioritiesArchivePath(day)
+	sessArchP, prioArchP := sessionArchivePath(day), prioritiesArchivePath(day)
 	if err := env.View.Ask(vault.Need{Files: []string{sessArchP, prioArchP}}); err != nil {
 		return hygieneFile{}, hygieneFile{}, err
 	}
@@ -286,18 +286,18 @@ func readTrimArchives(env *Env, res *HygieneResult, day string) (hygieneFile, hy
 	if err != nil {
 		return hygieneFile{}, hygieneFile{}, err
 	}
-	res.Files = append(res.Files, HygieneFile{Path: sessArch.path, SHA256: sessArch.sha},
-		HygieneFile{Path: prioArch.path, SHA256: prioArch.sha})
+	res.Files = append(res.Files, hygieneFileSum{Path: sessArch.path, SHA256: sessArch.sha},
+		hygieneFileSum{Path: prioArch.path, SHA256: prioArch.sha})
 	return sessArch, prioArch, nil
 }
 
 // trimGates names the plan's gates by vault path and adds a blocking one
 // for an archive the trim would append to that is not UTF-8 text (Kessho
 // never appends to what it cannot read), blocking tp then.
-func trimGates(tp *hygiene.TrimPlan, sessArch, prioArch hygieneFile) []HygieneGate {
-	gates := make([]HygieneGate, 0, len(tp.Gates)+2)
+func trimGates(tp *hygiene.TrimPlan, sessArch, prioArch hygieneFile) []hygieneGate {
+	gates := make([]hygieneGate, 0, len(tp.Gates)+2)
 	for _, g := range tp.Gates {
-		gates = append(gates, HygieneGate{File: gateFile(g.File, sessArch.path), Line: g.Line, Reason: g.Reason, Blocking: g.Blocking})
+		gates = append(gates, hygieneGate{File: gateFile(g.File, sessArch.path), Line: g.Line, Reason: g.Reason, Blocking: g.Blocking})
 	}
 	if tp.Blocked {
 		return gates
@@ -307,7 +307,7 @@ func trimGates(tp *hygiene.TrimPlan, sessArch, prioArch hygieneFile) []HygieneGa
 		write *string
 	}{{sessArch, tp.SessionArchive}, {prioArch, tp.PrioritiesArchive}} {
 		if c.f.notUTF8 && c.write != nil {
-			gates = append(gates, HygieneGate{File: c.f.path, Line: 1, Blocking: true,
+			gates = append(gates, hygieneGate{File: c.f.path, Line: 1, Blocking: true,
 				Reason: "the archive is not UTF-8 text: a human fixes or moves it, then the trim can append to it"})
 			tp.Blocked = true
 		}
@@ -363,26 +363,26 @@ func trimOps(res *HygieneResult, tp *hygiene.TrimPlan, logF, prioF, sessArch, pr
 // the verdict, the gates and the line.
 func trimSummary(env *Env, res *HygieneResult, tp *hygiene.TrimPlan, sessArchP, prioArchP string) string {
 	if n := tp.SkippedDuplicates; n > 0 {
-		res.Warnings = append(res.Warnings, env.Say(hygieneText().Msg.DupBlocks, n, sessArchP))
+		res.Warnings = append(res.Warnings, env.say(hygieneText().Msg.DupBlocks, n, sessArchP))
 	}
 	if n := tp.SkippedPriorityDuplicates; n > 0 {
-		res.Warnings = append(res.Warnings, env.Say(hygieneText().Msg.DupItems, n, prioArchP))
+		res.Warnings = append(res.Warnings, env.say(hygieneText().Msg.DupItems, n, prioArchP))
 	}
 	var did []string
 	if tp.SessionLog != nil {
-		did = append(did, env.Say(hygieneText().Msg.MovedBlocks, tp.MovedBlocks+tp.SkippedDuplicates, sessArchP))
+		did = append(did, env.say(hygieneText().Msg.MovedBlocks, tp.MovedBlocks+tp.SkippedDuplicates, sessArchP))
 	}
 	if tp.Priorities != nil {
-		did = append(did, env.Say(hygieneText().Msg.MovedItems, tp.MovedPriorityItems+tp.SkippedPriorityDuplicates, prioArchP))
+		did = append(did, env.say(hygieneText().Msg.MovedItems, tp.MovedPriorityItems+tp.SkippedPriorityDuplicates, prioArchP))
 	}
-	verdict := env.Say(hygieneText().Msg.Passes)
+	verdict := env.say(hygieneText().Msg.Passes)
 	if !tp.After.Pass {
-		verdict = env.Say(hygieneText().Msg.Fails)
+		verdict = env.say(hygieneText().Msg.Fails)
 	}
-	s := env.Say(hygieneText().Msg.None)
+	s := env.say(hygieneText().Msg.None)
 	if len(did) > 0 {
-		sep := env.Say(hygieneText().Msg.Sep)
-		s = env.Say(hygieneText().Msg.Trimmed) + strings.Join(did, sep) + sep + verdict + "."
+		sep := env.say(hygieneText().Msg.Sep)
+		s = env.say(hygieneText().Msg.Trimmed) + strings.Join(did, sep) + sep + verdict + "."
 	}
 	return s + gateList(res.Trim.Gates) + "\n\n`" + res.Line + "`"
 }
@@ -401,7 +401,7 @@ func gateFile(f, sessionArchive string) string {
 }
 
 // gateList renders gates as a Markdown list, each on a new line.
-func gateList(gates []HygieneGate) string {
+func gateList(gates []hygieneGate) string {
 	var b strings.Builder
 	if len(gates) > 0 {
 		b.WriteString("\n")
@@ -416,10 +416,10 @@ func gateList(gates []HygieneGate) string {
 func checkSummary(env *Env, r hygiene.Report) string {
 	line := "\n\n`" + r.Line() + "`"
 	if r.Pass {
-		return env.Say(hygieneText().Msg.Pass, r.SessionEntries, r.LivePriorities) + line
+		return env.say(hygieneText().Msg.Pass, r.SessionEntries, r.LivePriorities) + line
 	}
 	var why []string
-	add := func(m fault.Msg, args ...any) { why = append(why, env.Say(m, args...)) }
+	add := func(m fault.Msg, args ...any) { why = append(why, env.say(m, args...)) }
 	switch {
 	case r.SessionEntries == 0:
 		add(hygieneText().Msg.NoBlock)
@@ -450,5 +450,5 @@ func checkSummary(env *Env, r hygiene.Report) string {
 	if r.EmbeddedArchive {
 		add(hygieneText().Msg.Embedded)
 	}
-	return env.Say(hygieneText().Msg.Fail) + strings.Join(why, env.Say(hygieneText().Msg.Sep)) + "." + line
+	return env.say(hygieneText().Msg.Fail) + strings.Join(why, env.say(hygieneText().Msg.Sep)) + "." + line
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // historizeSpec is mem_historize in the catalogue.
-var historizeSpec = tool[HistorizeResult](catalogText("historize.yaml"), "mem_historize", "historize slug", writes|idempotent, readsContext(fault.NotAProject), []catalog.Param{
+var historizeSpec = tool[historizeResult](catalogText("historize.yaml"), "mem_historize", "historize slug", writes|idempotent, readsContext(fault.NotAProject), []catalog.Param{
 	slugParam,
 	{Name: "revive", Type: catalog.Boolean, Default: false},
 })
@@ -23,14 +23,14 @@ type historizeArgs struct {
 	Revive bool   `json:"revive"`
 }
 
-// HistorizeResult is mem_historize's result.
-type HistorizeResult struct {
+// historizeResult is mem_historize's result.
+type historizeResult struct {
 	Slug    string `json:"slug"`
 	From    string `json:"from"`
 	To      string `json:"to"`
 	Revive  bool   `json:"revive"`
 	Changed bool   `json:"changed"`
-	Phase   Change `json:"phase"`
+	Phase   change `json:"phase"`
 	Common
 }
 
@@ -64,9 +64,9 @@ func historize(env *Env, a historizeArgs) (any, plan.Plan, error) {
 	if a.Revive {
 		target, verb = vault.KindProject, historizeText().Msg.Revived
 	}
-	res := HistorizeResult{Slug: p.Slug, From: p.Dir, To: vault.Dir(target, p.Slug), Revive: a.Revive, Common: common()}
+	res := historizeResult{Slug: p.Slug, From: p.Dir, To: vault.Dir(target, p.Slug), Revive: a.Revive, Common: common()}
 	if p.Kind == target {
-		res.Warnings = append(res.Warnings, env.Say(historizeText().Msg.Already, p.Slug, p.Dir))
+		res.Warnings = append(res.Warnings, env.say(historizeText().Msg.Already, p.Slug, p.Dir))
 		res.SummaryMD = res.Warnings[0]
 		return res, nil, nil
 	}
@@ -87,7 +87,7 @@ func historize(env *Env, a historizeArgs) (any, plan.Plan, error) {
 		return nil, nil, frontmatterError(c.path, e.err)
 	}
 	res.Changed = true
-	res.SummaryMD = fmt.Sprintf("%s **%s**: %s → %s.", env.Say(verb), p.Slug, res.From, res.To)
+	res.SummaryMD = fmt.Sprintf("%s **%s**: %s → %s.", env.say(verb), p.Slug, res.From, res.To)
 	pl := plan.Plan{{Op: plan.Move, From: p.Dir, To: res.To, Expect: plan.Absent}}
 	if e.text != c.text {
 		pl = append(plan.Plan{plan.WriteOp(c.path, c.sha, e.text)}, pl...)

@@ -51,7 +51,7 @@ func snapshotOf(files map[string]string, absent ...string) vault.Snapshot {
 }
 
 // allHygiene is every path the tool may read on 2026-11-30.
-var allHygiene = []string{SessionLogPath, PrioritiesPath, SessionArchivePath("2026-11-30"), PrioritiesArchivePath("2026-11-30")}
+var allHygiene = []string{SessionLogPath, PrioritiesPath, sessionArchivePath("2026-11-30"), prioritiesArchivePath("2026-11-30")}
 
 // runHygiene runs the tool on files (every other path of allHygiene
 // absent) and returns its result and plan.
@@ -84,7 +84,7 @@ func TestHygieneCheck(t *testing.T) {
 			r.Unreadable != "" || r.Trim != nil || p != nil {
 			t.Errorf("check = %+v, plan %v; want line %s and no plan", r, p, want.Line())
 		}
-		wantFiles := []HygieneFile{{Path: SessionLogPath, SHA256: sha(log)}, {Path: PrioritiesPath, SHA256: sha(hygPrio)}}
+		wantFiles := []hygieneFileSum{{Path: SessionLogPath, SHA256: sha(log)}, {Path: PrioritiesPath, SHA256: sha(hygPrio)}}
 		if fmt.Sprint(r.Files) != fmt.Sprint(wantFiles) {
 			t.Errorf("files = %v; want %v", r.Files, wantFiles)
 		}
@@ -138,7 +138,7 @@ func TestHygieneTrimPlan(t *testing.T) {
 	prio := hygPrio[:len(hygPrio)-len("Last reviewed: 2026-11-01\n")] + "- old idea #stale\n  detail\n\nLast reviewed: 2026-11-01\n"
 	r, p := runHygiene(t, "trim", map[string]string{SessionLogPath: log, PrioritiesPath: prio})
 	tp := hygiene.PlanTrim(log, prio, nil, nil)
-	sa, pa := SessionArchivePath("2026-11-30"), PrioritiesArchivePath("2026-11-30")
+	sa, pa := sessionArchivePath("2026-11-30"), prioritiesArchivePath("2026-11-30")
 	want := plan.Plan{
 		plan.WriteOp(sa, plan.Absent, *tp.SessionArchive),
 		plan.WriteOp(pa, plan.Absent, *tp.PrioritiesArchive),
@@ -173,7 +173,7 @@ func TestHygieneTrimPlan(t *testing.T) {
 
 func TestHygieneTrimAppendsToArchive(t *testing.T) {
 	log := hygLog(hygSeven...)
-	sa := SessionArchivePath("2026-11-30")
+	sa := sessionArchivePath("2026-11-30")
 	old := hygiene.SessionArchiveHeader + "\n\n" + hygBlock(hygSeven[6])
 	r, p := runHygiene(t, "trim", map[string]string{SessionLogPath: log, PrioritiesPath: hygPrio, sa: old})
 	// The priorities, read but not written, are checked still as read.
@@ -206,7 +206,7 @@ func TestHygieneTrimBlocked(t *testing.T) {
 }
 
 func TestHygieneTrimArchiveNotUTF8(t *testing.T) {
-	sa := SessionArchivePath("2026-11-30")
+	sa := sessionArchivePath("2026-11-30")
 	r, p := runHygiene(t, "trim", map[string]string{SessionLogPath: hygLog(hygSeven...), PrioritiesPath: hygPrio, sa: "caf\xe9\n"})
 	if p != nil || !r.Trim.Blocked || len(r.Trim.Gates) != 1 || r.Trim.Gates[0].File != sa || !r.Trim.Gates[0].Blocking {
 		t.Errorf("trim onto a non-UTF-8 archive = %+v %+v, plan %v; want blocked on %s", r, r.Trim, p, sa)
@@ -234,7 +234,7 @@ func TestHygieneTrimDayInVaultZone(t *testing.T) {
 	if !errors.Is(err, vault.ErrNeed) {
 		t.Fatalf("err = %v; want a need for the archives", err)
 	}
-	want := []string{SessionArchivePath("2026-12-01"), PrioritiesArchivePath("2026-12-01")}
+	want := []string{sessionArchivePath("2026-12-01"), prioritiesArchivePath("2026-12-01")}
 	if got := env.View.Need().Files; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("need = %v; want %v", got, want)
 	}

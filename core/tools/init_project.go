@@ -6,7 +6,6 @@ import (
 
 	"github.com/kessho/kessho/core/catalog"
 	"github.com/kessho/kessho/core/fault"
-	"github.com/kessho/kessho/core/note"
 	"github.com/kessho/kessho/core/plan"
 	"github.com/kessho/kessho/core/vault"
 )
@@ -60,7 +59,7 @@ func initProject(env *Env, a initArgs) (any, plan.Plan, error) {
 	}
 	var summary string
 	if a.Summary != nil {
-		summary = NormalizeSummary(*a.Summary)
+		summary = normalizeSummary(*a.Summary)
 		if err := checkSummaryLength(summary); err != nil {
 			return nil, nil, err
 		}
@@ -79,12 +78,12 @@ func initProject(env *Env, a initArgs) (any, plan.Plan, error) {
 		kind = vault.KindDomain
 	}
 	dir := vault.Dir(kind, a.Slug)
-	ctx, err := newContextNote(env, &a, summary)
+	ctx, err := newContextNote(env, contextNote{Slug: a.Slug, Kind: a.Kind, Scope: a.Scope, Summary: summary, Display: a.Display, RepoPath: a.RepoPath})
 	if err != nil {
 		return nil, nil, err
 	}
 	res := InitResult{Slug: a.Slug, Kind: a.Kind, Context: dir + "/context.md", History: dir + "/history.md", Common: common()}
-	res.SummaryMD = env.Say(initText().Msg.Created, env.Say(initText().Msg.Kinds[a.Kind]), a.Slug, dir)
+	res.SummaryMD = env.say(initText().Msg.Created, env.say(initText().Msg.Kinds[a.Kind]), a.Slug, dir)
 	// The folder must be absent too: on a disk that ignores case (macOS,
 	// Windows) Carnet is carnet's folder, which Locate, exact about
 	// names, does not see, and the new files would land in it silently.
@@ -107,29 +106,4 @@ func refuseExisting(env *Env, slug string) error {
 		return err
 	}
 	return initText().Msg.Exists.Err(fault.SlugExists, map[string]any{"slug": slug}, slug)
-}
-
-// newContextNote renders the new context.md.
-func newContextNote(env *Env, a *initArgs, summary string) (string, error) {
-	f := note.Fields{{Key: a.Kind, Node: note.Str(a.Slug)}, {Key: "slug", Node: note.Str(a.Slug)}, {Key: "kind", Node: note.Str(a.Kind)},
-		{Key: "zone", Node: note.Str("episodes")}, {Key: "tags", Node: note.List([]string{a.Kind + "/" + a.Slug, "zone/episodes"})}}
-	if a.Scope != "" {
-		f = append(f, note.Field{Key: "scope", Node: note.Str(a.Scope)})
-	}
-	display := a.Slug + " — context"
-	if a.Display != nil {
-		display = strings.TrimSpace(*a.Display)
-	}
-	f = append(f, note.Field{Key: "display", Node: note.Str(display)}, note.Field{Key: "created", Node: note.Stamp(env.Now.Format("2006-01-02"))})
-	if summary != "" {
-		f = append(f, note.Field{Key: "summary", Node: note.Str(summary)})
-	}
-	if a.RepoPath != nil && strings.TrimSpace(*a.RepoPath) != "" {
-		f = append(f, note.Field{Key: "repo_path", Node: note.Str(strings.TrimSpace(*a.RepoPath))})
-	}
-	ctx, err := f.Render(fmt.Sprintf("# %s\n\n## Where we are\n\n## Decisions\n\n## Next\n", a.Slug))
-	if err != nil {
-		return "", fault.Internalf("writing context.md: %v", err)
-	}
-	return ctx, nil
 }

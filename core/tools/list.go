@@ -25,8 +25,8 @@ type listArgs struct {
 	ArchivedOnly    bool `json:"archived_only"`
 }
 
-// ListEntry is one project or domain of mem_list.
-type ListEntry struct {
+// listEntry is one project or domain of mem_list.
+type listEntry struct {
 	Slug        string  `json:"slug"`
 	Kind        string  `json:"kind"`
 	Path        string  `json:"path"`
@@ -39,7 +39,7 @@ type ListEntry struct {
 
 // ListResult is mem_list's result.
 type ListResult struct {
-	Projects []ListEntry `json:"projects"`
+	Projects []listEntry `json:"projects"`
 	Common
 }
 
@@ -72,9 +72,9 @@ func listTool(env *Env, a listArgs) (any, plan.Plan, error) {
 	if err := env.View.Ask(vault.Need{Files: files}); err != nil {
 		return nil, nil, err
 	}
-	res := ListResult{Projects: []ListEntry{}, Common: common()}
+	res := ListResult{Projects: []listEntry{}, Common: common()}
 	for _, p := range found {
-		e, err := listEntry(env, p)
+		e, err := readListEntry(env, p)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -114,26 +114,26 @@ func emptyList(env *Env, a listArgs, all bool, res *ListResult) error {
 	m := listText().Msg
 	switch {
 	case none:
-		res.SummaryMD = env.Say(m.None)
-		res.Warnings = append(res.Warnings, env.Say(vault.NoProjectYet))
+		res.SummaryMD = env.say(m.None)
+		res.Warnings = append(res.Warnings, env.say(vault.NoProjectYet))
 	case a.ArchivedOnly:
-		res.SummaryMD = env.Say(m.NoArchived)
+		res.SummaryMD = env.say(m.NoArchived)
 	default:
-		res.SummaryMD = env.Say(m.NoActive)
+		res.SummaryMD = env.say(m.NoActive)
 	}
 	return nil
 }
 
-// listEntry reads one folder's context.md for the list.
-func listEntry(env *Env, p vault.Project) (ListEntry, error) {
-	e := ListEntry{Slug: p.Slug, Kind: p.Type(), Path: p.Context(), Archived: p.Archived()}
+// readListEntry reads one folder's context.md for the list.
+func readListEntry(env *Env, p vault.Project) (listEntry, error) {
+	e := listEntry{Slug: p.Slug, Kind: p.Type(), Path: p.Context(), Archived: p.Archived()}
 	c, err := env.View.ReadText(p.Context())
 	var doc *frontmatter.Doc
 	switch {
 	case errors.Is(err, vault.ErrNeed):
 		return e, err
 	case err == nil && !c.Exists:
-		msg := env.Say(listText().Msg.NoContext)
+		msg := env.say(listText().Msg.NoContext)
 		e.Problem = &msg
 		return e, nil
 	case err == nil:
@@ -155,12 +155,12 @@ func listEntry(env *Env, p vault.Project) (ListEntry, error) {
 }
 
 // listSummary is the list as Markdown, one line a folder.
-func listSummary(env *Env, entries []ListEntry) string {
+func listSummary(env *Env, entries []listEntry) string {
 	var md strings.Builder
 	for _, e := range entries {
 		fmt.Fprintf(&md, "- **%s** (%s", e.Slug, e.Kind)
 		if e.Archived {
-			md.WriteString(env.Say(listText().Msg.Archived))
+			md.WriteString(env.say(listText().Msg.Archived))
 		}
 		if e.Phase != nil && !(e.Archived && *e.Phase == "archived") {
 			fmt.Fprintf(&md, ", %s", *e.Phase)

@@ -6,7 +6,7 @@ import (
 )
 
 // readContextSpec is mem_read_context in the catalogue.
-var readContextSpec = tool[ContextResult](catalogText("read_context.yaml"), "mem_read_context", "context slug", reads, readsContext(), []catalog.Param{
+var readContextSpec = tool[contextResult](catalogText("read_context.yaml"), "mem_read_context", "context slug", reads, readsContext(), []catalog.Param{
 	slugParam,
 })
 
@@ -15,8 +15,8 @@ type readContextArgs struct {
 	Slug string `json:"slug"`
 }
 
-// ContextResult is mem_read_context's result.
-type ContextResult struct {
+// contextResult is mem_read_context's result.
+type contextResult struct {
 	Slug        string         `json:"slug"`
 	Kind        string         `json:"kind"`
 	Archived    bool           `json:"archived"`
@@ -31,7 +31,7 @@ func readContextTool(env *Env, a readContextArgs) (any, plan.Plan, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	res := ContextResult{Slug: c.project.Slug, Kind: c.project.Type(), Archived: c.project.Archived(),
+	res := contextResult{Slug: c.project.Slug, Kind: c.project.Type(), Archived: c.project.Archived(),
 		Path: c.path, Frontmatter: fmMap(c.doc), Body: c.doc.Body(), Common: Common{Warnings: []string{}}}
 	res.SummaryMD = c.doc.Body()
 	return res, nil, nil

@@ -10,7 +10,7 @@ import (
 )
 
 // readHistorySpec is mem_read_history in the catalogue.
-var readHistorySpec = tool[HistoryResult](catalogText("read_history.yaml"), "mem_read_history", "history slug", reads, readsArchives(), []catalog.Param{
+var readHistorySpec = tool[historyResult](catalogText("read_history.yaml"), "mem_read_history", "history slug", reads, readsArchives(), []catalog.Param{
 	slugParam,
 	{Name: "offset", Type: catalog.Integer, Default: 0, Minimum: floatp(0)},
 	{Name: "limit", Type: catalog.Integer, Default: 20, Minimum: floatp(1), Maximum: floatp(200)},
@@ -23,8 +23,8 @@ type readHistoryArgs struct {
 	Limit  int `json:"limit"`
 }
 
-// HistoryEntry is one entry of mem_read_history.
-type HistoryEntry struct {
+// historyEntry is one entry of mem_read_history.
+type historyEntry struct {
 	Index   int     `json:"index"`
 	Date    *string `json:"date"`
 	Time    *string `json:"time"`
@@ -35,13 +35,13 @@ type HistoryEntry struct {
 	Line    string  `json:"line"`
 }
 
-// HistoryResult is mem_read_history's result.
-type HistoryResult struct {
+// historyResult is mem_read_history's result.
+type historyResult struct {
 	Slug     string         `json:"slug"`
 	Kind     string         `json:"kind"`
 	Archived bool           `json:"archived"`
 	Path     string         `json:"path"`
-	Entries  []HistoryEntry `json:"entries"`
+	Entries  []historyEntry `json:"entries"`
 	Total    int            `json:"total"`
 	Offset   int            `json:"offset"`
 	Limit    int            `json:"limit"`
@@ -65,10 +65,10 @@ var readHistoryText = loadText[struct {
 // offset past the end is an empty page.
 func readHistoryTool(env *Env, ar *archives, a *readHistoryArgs) (any, error) {
 	p, refs, hist := ar.p, ar.refs, ar.hist
-	res := HistoryResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(), Path: p.History(),
-		Entries: []HistoryEntry{}, Offset: a.Offset, Limit: a.Limit, Common: common()}
+	res := historyResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(), Path: p.History(),
+		Entries: []historyEntry{}, Offset: a.Offset, Limit: a.Limit, Common: common()}
 	if !hist.Exists {
-		res.Warnings = append(res.Warnings, env.Say(readHistoryText().Msg.NoHistory, p.Slug, p.History()))
+		res.Warnings = append(res.Warnings, env.say(readHistoryText().Msg.NoHistory, p.Slug, p.History()))
 	}
 	for i, r := range refs {
 		if r.Entry == nil {
@@ -79,7 +79,7 @@ func readHistoryTool(env *Env, ar *archives, a *readHistoryArgs) (any, error) {
 			continue
 		}
 		e := r.Entry
-		res.Entries = append(res.Entries, HistoryEntry{Index: i, Date: optional(e.Date), Time: optional(e.Time), Week: optional(e.Week),
+		res.Entries = append(res.Entries, historyEntry{Index: i, Date: optional(e.Date), Time: optional(e.Time), Week: optional(e.Week),
 			Subject: e.Subject, Archive: r.Path, Exists: r.Exists, Line: e.Line})
 	}
 	res.SummaryMD = historySummary(env, p, res)
@@ -87,38 +87,23 @@ func readHistoryTool(env *Env, ar *archives, a *readHistoryArgs) (any, error) {
 }
 
 // historySummary is the page as a Markdown list.
-func historySummary(env *Env, p vault.Project, res HistoryResult) string {
+func historySummary(env *Env, p vault.Project, res historyResult) string {
 	if res.Total == 0 {
-		return env.Say(readHistoryText().Msg.None, p.Slug)
+		return env.say(readHistoryText().Msg.None, p.Slug)
 	}
 	if len(res.Entries) == 0 {
-		return env.Say(readHistoryText().Msg.Empty, res.Offset, p.Slug, res.Total)
+		return env.say(readHistoryText().Msg.Empty, res.Offset, p.Slug, res.Total)
 	}
 	var b strings.Builder
-	b.WriteString(env.Say(readHistoryText().Msg.Page, p.Slug, res.Offset+1, res.Offset+len(res.Entries), res.Total))
+	b.WriteString(env.say(readHistoryText().Msg.Page, p.Slug, res.Offset+1, res.Offset+len(res.Entries), res.Total))
 	b.WriteString("\n\n")
 	for _, e := range res.Entries {
 		when := strings.TrimSpace(deref(e.Date) + " " + deref(e.Time) + deref(e.Week))
 		gone := ""
 		if !e.Exists {
-			gone = env.Say(readHistoryText().Msg.Gone)
+			gone = env.say(readHistoryText().Msg.Gone)
 		}
 		fmt.Fprintf(&b, "%d. %s — %s `%s`%s\n", e.Index, when, e.Subject, e.Archive, gone)
 	}
 	return b.String()
-}
-
-// optional is s, or nil for "".
-func optional(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }

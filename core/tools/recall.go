@@ -23,7 +23,7 @@ import (
 )
 
 // recallSpec is mem_recall in the catalogue.
-var recallSpec = tool[RecallResult](catalogText("recall.yaml"), "mem_recall", "recall slug", reads, readsArchives(), []catalog.Param{
+var recallSpec = tool[recallResult](catalogText("recall.yaml"), "mem_recall", "recall slug", reads, readsArchives(), []catalog.Param{
 	slugParam,
 	{Name: "archives", Type: catalog.Integer, Default: 3, Minimum: floatp(0), Maximum: floatp(20)},
 	{Name: "max_chars", Type: catalog.Integer, Default: 12000, Minimum: floatp(1000), Maximum: floatp(200000)},
@@ -37,21 +37,21 @@ type recallArgs struct {
 }
 
 // recallText is recall.yaml: mem_recall's messages, parsed on first use.
-// Links says why a note is in the briefing, by its RecallNote.Link.
+// Links says why a note is in the briefing, by its recallNote.Link.
 var recallText = loadText[struct {
 	Title, Context, NoContext, NotText, Gone, AtomsTitle, LinkedTitle, AtomMissing, Cut fault.Msg
 	Links                                                                               map[string]fault.Msg
 }]("recall.yaml")
 
-// RecallContext is the project's context.md in a recall.
-type RecallContext struct {
+// recallContext is the project's context.md in a recall.
+type recallContext struct {
 	Path        string         `json:"path"`
 	Frontmatter map[string]any `json:"frontmatter"`
 	Body        string         `json:"body"`
 }
 
-// RecallArchive is one archived session in a recall.
-type RecallArchive struct {
+// recallArchive is one archived session in a recall.
+type recallArchive struct {
 	Path     string            `json:"path"`
 	Date     *string           `json:"date"`
 	Time     *string           `json:"time"`
@@ -59,10 +59,10 @@ type RecallArchive struct {
 	Sections []history.Section `json:"sections"`
 }
 
-// RecallNote is an atom, principle or goal in a recall. Link says why it
+// recallNote is an atom, principle or goal in a recall. Link says why it
 // is there: "derived" (an archive of the recall derived it), "links_here"
 // (it links to the project), "linked" (the project links to it), "both".
-type RecallNote struct {
+type recallNote struct {
 	Path string `json:"path"`
 	Name string `json:"name"`
 	Kind string `json:"kind"`
@@ -70,25 +70,25 @@ type RecallNote struct {
 	Text string `json:"text"`
 }
 
-// RecallCut is one part mem_recall cut to fit max_chars: the file, which
+// recallCut is one part mem_recall cut to fit max_chars: the file, which
 // part of it, and how many of its characters were kept (0: left out).
-type RecallCut struct {
+type recallCut struct {
 	Path string `json:"path"`
 	Part string `json:"part"`
 	Kept int    `json:"kept"`
 	Of   int    `json:"of"`
 }
 
-// RecallResult is mem_recall's result.
-type RecallResult struct {
+// recallResult is mem_recall's result.
+type recallResult struct {
 	Slug      string          `json:"slug"`
 	Kind      string          `json:"kind"`
 	Archived  bool            `json:"archived"`
-	Context   *RecallContext  `json:"context"`
-	Archives  []RecallArchive `json:"archives"`
-	Atoms     []RecallNote    `json:"atoms"`
-	Linked    []RecallNote    `json:"linked"`
-	Truncated []RecallCut     `json:"truncated"`
+	Context   *recallContext  `json:"context"`
+	Archives  []recallArchive `json:"archives"`
+	Atoms     []recallNote    `json:"atoms"`
+	Linked    []recallNote    `json:"linked"`
+	Truncated []recallCut     `json:"truncated"`
 	Chars     int             `json:"chars"`
 	Common
 }
@@ -133,8 +133,8 @@ var (
 func recall(env *Env, idx *search.Index, ar *archives, a *recallArgs) (any, error) {
 	p, listing := ar.p, ar.listing
 	refs := ar.refs[:min(a.Archives, len(ar.refs))]
-	g := &gathered{env: env, idx: idx, p: p, res: RecallResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(),
-		Archives: []RecallArchive{}, Atoms: []RecallNote{}, Linked: []RecallNote{}, Truncated: []RecallCut{}, Common: common()}}
+	g := &gathered{env: env, idx: idx, p: p, res: recallResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(),
+		Archives: []recallArchive{}, Atoms: []recallNote{}, Linked: []recallNote{}, Truncated: []recallCut{}, Common: common()}}
 	if err := g.ask(refs); err != nil {
 		return nil, err
 	}
@@ -151,7 +151,6 @@ func recall(env *Env, idx *search.Index, ar *archives, a *recallArgs) (any, erro
 	g.brief(a.MaxChars)
 	if idx != nil {
 		g.res.Warnings = append(g.res.Warnings, indexWarnings(env, idx)...)
-		keepWarm(env, idx)
 	}
 	return g.res, nil
 }
@@ -162,9 +161,9 @@ func recall(env *Env, idx *search.Index, ar *archives, a *recallArgs) (any, erro
 // after every batch — then the project and its archives
 // (projectArchives).
 var recallTool = typed(func(env *Env, a recallArgs) (any, plan.Plan, error) {
-	warm.Lock()
-	defer warm.Unlock()
-	idx, err := recallIndex(env)
+	warm, unlock := env.holdWarm()
+	defer unlock()
+	idx, err := recallIndex(env, warm)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -173,6 +172,9 @@ var recallTool = typed(func(env *Env, a recallArgs) (any, plan.Plan, error) {
 		return nil, nil, err
 	}
 	res, err := recall(env, idx, ar, &a)
+	if err == nil && idx != nil {
+		warm.keepWarm(env, idx)
+	}
 	return res, nil, err
 })
 
@@ -183,11 +185,11 @@ var recallTool = typed(func(env *Env, a recallArgs) (any, plan.Plan, error) {
 // else of the vault: the principles and goals that link to the project
 // are found among the links the index keeps (search.Note.Links), and
 // derived atoms by name among its paths.
-func recallIndex(env *Env) (*search.Index, error) {
+func recallIndex(env *Env, warm *warmIndex) (*search.Index, error) {
 	if c := env.Search; c == nil || c.Listing == "" && !c.Full {
 		return nil, nil
 	}
-	return upToDate(env)
+	return warm.upToDate(env)
 }
 
 // gathered is what a recall has read so far.
@@ -195,7 +197,7 @@ type gathered struct {
 	env    *Env
 	idx    *search.Index // nil: the host keeps no index
 	p      vault.Project
-	res    RecallResult
+	res    recallResult
 	texts  []string       // context.md and the recalled archives, for the links they make
 	derive []derivedAtom  // atoms the archives derived, in order
 	notes  wikilink.Names // the notes of atomDirs
@@ -207,7 +209,7 @@ type derivedAtom struct{ archive, name string }
 
 // ask asks, in one round, for context.md, the archives to recall and,
 // without an index, the listings of atomDirs and the content of linkDirs.
-func (g *gathered) ask(refs []archiveRef) error {
+func (g *gathered) ask(refs []history.Archive) error {
 	files := []string{g.p.Context()}
 	for _, r := range refs {
 		if r.Exists {
@@ -261,7 +263,7 @@ func (g *gathered) readNote(p string) (*frontmatter.Doc, string, bool, error) {
 		return nil, "", false, err
 	}
 	if c.NotUTF8 {
-		g.res.Warnings = append(g.res.Warnings, g.env.Say(recallText().Msg.NotText, p))
+		g.res.Warnings = append(g.res.Warnings, g.env.say(recallText().Msg.NotText, p))
 		return nil, "", false, nil
 	}
 	doc := noteDoc(g.env, p, c.Text, &g.res.Warnings)
@@ -280,11 +282,11 @@ func (g *gathered) context() error {
 	}
 	if !ok {
 		if c, _ := g.read(p); !c.Exists {
-			g.res.Warnings = append(g.res.Warnings, g.env.Say(recallText().Msg.NoContext, g.p.Slug, p))
+			g.res.Warnings = append(g.res.Warnings, g.env.say(recallText().Msg.NoContext, g.p.Slug, p))
 		}
 		return nil
 	}
-	ctx := &RecallContext{Path: p, Body: body}
+	ctx := &recallContext{Path: p, Body: body}
 	if doc != nil {
 		ctx.Frontmatter = fmMap(doc)
 	}
@@ -295,16 +297,16 @@ func (g *gathered) context() error {
 
 // archives reads the archives to recall: their sections, and the atoms
 // they derived.
-func (g *gathered) archives(refs []archiveRef) []derivedAtom {
+func (g *gathered) archives(refs []history.Archive) []derivedAtom {
 	for _, r := range refs {
-		ra := RecallArchive{Path: r.Path, Sections: []history.Section{}}
+		ra := recallArchive{Path: r.Path, Sections: []history.Section{}}
 		if e := r.Entry; e != nil {
 			ra.Date, ra.Time, ra.Subject = optional(e.Date+e.Week), optional(e.Time), e.Subject
 		} else if s, ok := worklog.ParseName(r.Name); ok {
 			ra.Date, ra.Time = optional(s.Date.String()), optional(s.Time)
 		}
 		if !r.Exists {
-			g.res.Warnings = append(g.res.Warnings, g.env.Say(recallText().Msg.Gone, r.Path))
+			g.res.Warnings = append(g.res.Warnings, g.env.say(recallText().Msg.Gone, r.Path))
 			g.res.Archives = append(g.res.Archives, ra)
 			continue
 		}
@@ -345,7 +347,7 @@ func (g *gathered) atoms(derived []derivedAtom) error {
 	for _, d := range derived {
 		p, ok := g.notes.Taken(d.name)
 		if !ok {
-			g.res.Warnings = append(g.res.Warnings, g.env.Say(recallText().Msg.AtomMissing, d.archive, "[["+d.name+"]]"))
+			g.res.Warnings = append(g.res.Warnings, g.env.say(recallText().Msg.AtomMissing, d.archive, "[["+d.name+"]]"))
 			continue
 		}
 		if !g.seen[p] {
@@ -361,7 +363,7 @@ func (g *gathered) atoms(derived []derivedAtom) error {
 		if err != nil {
 			return err
 		}
-		g.res.Atoms = append(g.res.Atoms, RecallNote{Path: p, Name: wikilink.Stem(p), Kind: kindOfZone(p), Link: "derived", Text: strings.TrimSpace(body)})
+		g.res.Atoms = append(g.res.Atoms, recallNote{Path: p, Name: wikilink.Stem(p), Kind: kindOfZone(p), Link: "derived", Text: strings.TrimSpace(body)})
 	}
 	return nil
 }
@@ -443,7 +445,7 @@ func (g *gathered) linked(listing []string) error {
 		if err != nil {
 			return err
 		}
-		g.res.Linked = append(g.res.Linked, RecallNote{Path: f, Name: wikilink.Stem(f), Kind: kindOfZone(f), Link: link, Text: strings.TrimSpace(body)})
+		g.res.Linked = append(g.res.Linked, recallNote{Path: f, Name: wikilink.Stem(f), Kind: kindOfZone(f), Link: link, Text: strings.TrimSpace(body)})
 	}
 	return nil
 }
@@ -555,8 +557,8 @@ func fieldText(v any) string {
 }
 
 // noteHead is an atom's or linked note's heading line in the briefing.
-func (g *gathered) noteHead(n RecallNote) string {
-	return fmt.Sprintf("### %s (%s, %s) — `%s`", n.Name, n.Kind, g.env.Say(recallText().Msg.Links[n.Link]), n.Path)
+func (g *gathered) noteHead(n recallNote) string {
+	return fmt.Sprintf("### %s (%s, %s) — `%s`", n.Name, n.Kind, g.env.say(recallText().Msg.Links[n.Link]), n.Path)
 }
 
 // piece is one part of the briefing: its heading lines and its text (a
@@ -575,7 +577,7 @@ const noteCap = 800
 func (g *gathered) pieces() []piece {
 	var ps []piece
 	if c := g.res.Context; c != nil {
-		head := g.env.Say(recallText().Msg.Context, c.Path)
+		head := g.env.say(recallText().Msg.Context, c.Path)
 		for _, k := range slices.Sorted(maps.Keys(c.Frontmatter)) {
 			head += "\n- " + k + ": " + cutText(fieldText(c.Frontmatter[k]), 200)
 		}
@@ -599,10 +601,10 @@ func (g *gathered) pieces() []piece {
 	}
 	for _, group := range []struct {
 		title fault.Msg
-		notes []RecallNote
+		notes []recallNote
 	}{{recallText().Msg.AtomsTitle, g.res.Atoms}, {recallText().Msg.LinkedTitle, g.res.Linked}} {
 		if len(group.notes) > 0 {
-			ps = append(ps, piece{head: g.env.Say(group.title), part: "title"})
+			ps = append(ps, piece{head: g.env.say(group.title), part: "title"})
 		}
 		for i := range group.notes {
 			n := &group.notes[i]
@@ -618,7 +620,7 @@ const footRoom = 100
 // brief fits the pieces into max characters (see recall) and writes
 // summary_md.
 func (g *gathered) brief(max int) {
-	title := g.env.Say(recallText().Msg.Title, g.p.Slug, g.p.Type()) + "\n\n"
+	title := g.env.say(recallText().Msg.Title, g.p.Slug, g.p.Type()) + "\n\n"
 	budget := max - runes(title) - footRoom
 	ps := g.pieces()
 	heads := make([]int, len(ps)+1) // heads[i]: the heading lines of ps[i:]
@@ -655,7 +657,7 @@ func (g *gathered) brief(max int) {
 		}
 	}
 	if n := len(g.res.Truncated); n > 0 {
-		b.WriteString(g.env.Say(recallText().Msg.Cut, max, n) + "\n")
+		b.WriteString(g.env.say(recallText().Msg.Cut, max, n) + "\n")
 	}
 	g.res.SummaryMD = strings.TrimRightFunc(b.String(), unicode.IsSpace) + "\n"
 	g.res.Chars = runes(g.res.SummaryMD)
@@ -688,7 +690,7 @@ func (g *gathered) fit(pc *piece, shown bool, room int) int {
 
 // cut records a part cut to fit the budget.
 func (g *gathered) cut(p, part string, kept, of int) {
-	g.res.Truncated = append(g.res.Truncated, RecallCut{Path: p, Part: part, Kept: kept, Of: of})
+	g.res.Truncated = append(g.res.Truncated, recallCut{Path: p, Part: part, Kept: kept, Of: of})
 }
 
 func runes(s string) int { return utf8.RuneCountInString(s) }

@@ -13,7 +13,7 @@ import (
 )
 
 // rewritePathsSpec is mem_archive_rewrite_paths in the catalogue.
-var rewritePathsSpec = tool[RewriteResult](catalogText("rewrite_paths.yaml"), "mem_archive_rewrite_paths", "rewrite-paths slug", writes|destroys|idempotent, []fault.Code{fault.NoRepoRoot, fault.SlugConflict}, []catalog.Param{
+var rewritePathsSpec = tool[rewriteResult](catalogText("rewrite_paths.yaml"), "mem_archive_rewrite_paths", "rewrite-paths slug", writes|destroys|idempotent, []fault.Code{fault.NoRepoRoot, fault.SlugConflict}, []catalog.Param{
 	slugParam,
 	{Name: "old_root", Type: catalog.String, MaxLength: intp(1000), OneLine: true},
 	{Name: "include_context_history", Type: catalog.Boolean, Default: true},
@@ -23,15 +23,15 @@ var rewritePathsSpec = tool[RewriteResult](catalogText("rewrite_paths.yaml"), "m
 // RelocationsLog is the note where confirmed rewrites are logged.
 const RelocationsLog = "99-meta/migrations/relocations.md"
 
-// RewriteFile is what the rewrite changes in one file.
-type RewriteFile struct {
+// rewriteFile is what the rewrite changes in one file.
+type rewriteFile struct {
 	Path  string          `json:"path"`
 	Count int             `json:"count"`
 	Lines []relocate.Line `json:"lines"`
 }
 
-// RewriteResult is mem_archive_rewrite_paths's result.
-type RewriteResult struct {
+// rewriteResult is mem_archive_rewrite_paths's result.
+type rewriteResult struct {
 	Slug     string `json:"slug"`
 	Kind     string `json:"kind"`
 	Archived bool   `json:"archived"`
@@ -43,7 +43,7 @@ type RewriteResult struct {
 	FilesScanned   int           `json:"files_scanned"`
 	FilesChanged   int           `json:"files_changed"`
 	PathsRewritten int           `json:"paths_rewritten"`
-	Files          []RewriteFile `json:"files"`
+	Files          []rewriteFile `json:"files"`
 	Log            *string       `json:"log"`
 	LogLine        *string       `json:"log_line"`
 	Common
@@ -84,8 +84,8 @@ func rewritePaths(env *Env, a rewriteArgs) (any, plan.Plan, error) {
 	if err := env.View.Ask(vault.Need{Files: reads, Dirs: []string{p.Dir + "/archives"}}); err != nil {
 		return nil, nil, err
 	}
-	res := &RewriteResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(), Confirm: a.Confirm,
-		Files: []RewriteFile{}, Common: common()}
+	res := &rewriteResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(), Confirm: a.Confirm,
+		Files: []rewriteFile{}, Common: common()}
 	if res.Archived {
 		res.Kind = vault.KindProject
 	}
@@ -108,17 +108,17 @@ func rewritePaths(env *Env, a rewriteArgs) (any, plan.Plan, error) {
 	rootMD := "`" + res.OldRoot + "`"
 	switch {
 	case res.PathsRewritten == 0:
-		res.SummaryMD = env.Say(rewriteText().Msg.Nothing, p.Slug, rootMD, res.FilesScanned)
+		res.SummaryMD = env.say(rewriteText().Msg.Nothing, p.Slug, rootMD, res.FilesScanned)
 		return res, nil, nil
 	case !a.Confirm:
-		res.SummaryMD = env.Say(rewriteText().Msg.DryRun, p.Slug, res.PathsRewritten, rootMD, res.FilesChanged)
+		res.SummaryMD = env.say(rewriteText().Msg.DryRun, p.Slug, res.PathsRewritten, rootMD, res.FilesChanged)
 		return res, nil, nil
 	}
 	logOp, err := relocationLogOp(env, res, rootMD)
 	if err != nil {
 		return nil, nil, err
 	}
-	res.SummaryMD = env.Say(rewriteText().Msg.Done, res.PathsRewritten, rootMD, res.FilesChanged, p.Slug, RelocationsLog)
+	res.SummaryMD = env.say(rewriteText().Msg.Done, res.PathsRewritten, rootMD, res.FilesChanged, p.Slug, RelocationsLog)
 	return res, append(ops, logOp), nil
 }
 
@@ -154,7 +154,7 @@ func checkRewriteArgs(a *rewriteArgs) (string, error) {
 // rewriteRoot is the root to rewrite: old_root when given, else
 // context.md's repo_path (NO_REPO_ROOT when there is none, or it is not
 // absolute). It sets res.OldRoot and res.RootFrom.
-func rewriteRoot(p vault.Project, ctx vault.Content, given string, res *RewriteResult) (relocate.Root, error) {
+func rewriteRoot(p vault.Project, ctx vault.Content, given string, res *rewriteResult) (relocate.Root, error) {
 	res.RootFrom = "old_root"
 	raw := given
 	if given == "" {
@@ -215,7 +215,7 @@ func rewriteFiles(env *Env, p vault.Project, ctx vault.Content, include bool) ([
 // rewriteEach rewrites the bodies of files under root, counting in res,
 // and returns a write for each file that changes. A file that is not
 // UTF-8, or whose frontmatter does not parse, is left with a warning.
-func rewriteEach(env *Env, root relocate.Root, files []string, res *RewriteResult) (plan.Plan, error) {
+func rewriteEach(env *Env, root relocate.Root, files []string, res *rewriteResult) (plan.Plan, error) {
 	var ops plan.Plan
 	for _, f := range files {
 		c, err := env.View.Read(f)
@@ -223,19 +223,19 @@ func rewriteEach(env *Env, root relocate.Root, files []string, res *RewriteResul
 			return nil, err
 		}
 		if c.NotUTF8 {
-			res.Warnings = append(res.Warnings, env.Say(rewriteText().Msg.NotUTF8, f))
+			res.Warnings = append(res.Warnings, env.say(rewriteText().Msg.NotUTF8, f))
 			continue
 		}
 		text, n, lines, bad := root.Note(c.Text)
 		if bad > 0 {
-			res.Warnings = append(res.Warnings, env.Say(rewriteText().Msg.BadFrontmatter, f, bad))
+			res.Warnings = append(res.Warnings, env.say(rewriteText().Msg.BadFrontmatter, f, bad))
 			continue
 		}
 		res.FilesScanned++
 		if n == 0 {
 			continue
 		}
-		res.Files = append(res.Files, RewriteFile{Path: f, Count: n, Lines: lines})
+		res.Files = append(res.Files, rewriteFile{Path: f, Count: n, Lines: lines})
 		res.FilesChanged++
 		res.PathsRewritten += n
 		ops = append(ops, plan.WriteOp(f, c.Expect, text))
@@ -245,14 +245,14 @@ func rewriteEach(env *Env, root relocate.Root, files []string, res *RewriteResul
 
 // relocationLogOp appends the run's line to relocations.md (created with
 // a title and one sentence), and sets res's log.
-func relocationLogOp(env *Env, res *RewriteResult, rootMD string) (plan.Op, error) {
-	line := env.Say(rewriteText().Msg.LogLine, env.Now.Format("2006-01-02 15:04"), res.Slug, rootMD, relocate.Sigil, res.FilesChanged, res.PathsRewritten)
+func relocationLogOp(env *Env, res *rewriteResult, rootMD string) (plan.Op, error) {
+	line := env.say(rewriteText().Msg.LogLine, env.Now.Format("2006-01-02 15:04"), res.Slug, rootMD, relocate.Sigil, res.FilesChanged, res.PathsRewritten)
 	logFile, err := env.View.ReadText(RelocationsLog)
 	if err != nil {
 		return plan.Op{}, err
 	}
 	if !logFile.Exists {
-		logFile.Text = env.Say(rewriteText().Msg.LogHead)
+		logFile.Text = env.say(rewriteText().Msg.LogHead)
 	}
 	log := RelocationsLog
 	res.Applied, res.Log, res.LogLine = true, &log, &line

@@ -20,7 +20,7 @@ import (
 )
 
 // rollbackSpec is mem_rollback_archive in the catalogue.
-var rollbackSpec = tool[RollbackResult](catalogText("rollback.yaml"), "mem_rollback_archive", "rollback slug", writes|destroys|idempotent, readsContext(fault.NothingToRollBack, fault.HistoryMismatch, fault.ArchiveMismatch, fault.RollbackRepeated), []catalog.Param{
+var rollbackSpec = tool[rollbackResult](catalogText("rollback.yaml"), "mem_rollback_archive", "rollback slug", writes|destroys|idempotent, readsContext(fault.NothingToRollBack, fault.HistoryMismatch, fault.ArchiveMismatch, fault.RollbackRepeated), []catalog.Param{
 	slugParam,
 	{Name: "archive", Type: catalog.String, MinLength: intp(1), MaxLength: intp(1000)},
 	{Name: "restore_context", Type: catalog.Boolean, Default: false},
@@ -33,8 +33,8 @@ type rollbackArgs struct {
 	RestoreContext bool    `json:"restore_context"`
 }
 
-// RollbackResult is mem_rollback_archive's result.
-type RollbackResult struct {
+// rollbackResult is mem_rollback_archive's result.
+type rollbackResult struct {
 	Slug        string   `json:"slug"`
 	Kind        string   `json:"kind"`
 	Archived    bool     `json:"archived"`
@@ -103,7 +103,7 @@ func rollback(env *Env, a rollbackArgs) (any, plan.Plan, error) {
 		return nil, nil, err
 	}
 	if expected != "" {
-		if expected, err = expectedArchive(p, expected); err != nil {
+		if expected, err = archiveName(p, expected); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -136,7 +136,7 @@ func rollback(env *Env, a rollbackArgs) (any, plan.Plan, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	res := RollbackResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(), Archive: archivePath, HistoryLine: e.Line, AtomsKept: []string{},
+	res := rollbackResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(), Archive: archivePath, HistoryLine: e.Line, AtomsKept: []string{},
 		ContextKept: true, Removed: []string{archivePath}, Restored: []string{}, Common: common()}
 	if doc, perr := frontmatter.Parse(arch.Text); !arch.NotUTF8 && perr == nil {
 		if atoms, ok := doc.Strings("derived_atoms"); ok {
@@ -168,21 +168,21 @@ func rollback(env *Env, a rollbackArgs) (any, plan.Plan, error) {
 // context (restoreOps then warned of the files it kept), the atoms the
 // archive derived and the context (record: the undo record
 // that keeps the text it replaced, "" when there is none).
-func rollbackWarnings(env *Env, res *RollbackResult, record string) {
+func rollbackWarnings(env *Env, res *rollbackResult, record string) {
 	m := &rollbackText().Msg
 	if len(res.AtomsKept) > 0 && res.ContextKept {
-		res.Warnings = append(res.Warnings, env.Say(m.AtomsKept, strings.Join(res.AtomsKept, ", ")))
+		res.Warnings = append(res.Warnings, env.say(m.AtomsKept, strings.Join(res.AtomsKept, ", ")))
 	}
 	switch {
 	case !res.ContextKept: // restored: restoreOps warned of what it kept
-		res.SummaryMD = env.Say(m.Whole, res.Slug, res.Archive, strings.Join(res.Restored, ", "), len(res.Removed)-1)
+		res.SummaryMD = env.say(m.Whole, res.Slug, res.Archive, strings.Join(res.Restored, ", "), len(res.Removed)-1)
 		return
 	case record != "":
-		res.Warnings = append(res.Warnings, env.Say(m.ContextKeptUndo, record))
+		res.Warnings = append(res.Warnings, env.say(m.ContextKeptUndo, record))
 	default:
-		res.Warnings = append(res.Warnings, env.Say(m.ContextKept))
+		res.Warnings = append(res.Warnings, env.say(m.ContextKept))
 	}
-	res.SummaryMD = env.Say(m.Done, res.Slug, res.Archive)
+	res.SummaryMD = env.say(m.Done, res.Slug, res.Archive)
 }
 
 // checkRepeated reads p's rollback record and refuses, ROLLBACK_REPEATED,
@@ -219,7 +219,7 @@ func checkRepeated(env *Env, p vault.Project, next, expected string) (vault.Cont
 // INVALID_ARGUMENT (nothing to restore from: archives made before Kessho
 // kept records, or pruned after undoKeep); a context changed since is
 // CONFLICT. res records what is removed, restored and kept.
-func restoreOps(env *Env, p vault.Project, undo vault.Content, res *RollbackResult) (plan.Plan, error) {
+func restoreOps(env *Env, p vault.Project, undo vault.Content, res *rollbackResult) (plan.Plan, error) {
 	m := &rollbackText().Msg
 	var rec undoRecord
 	if !undo.Exists || undo.NotUTF8 || json.Unmarshal([]byte(undo.Text), &rec) != nil || rec.Version != 1 {
@@ -271,17 +271,17 @@ func restoreOps(env *Env, p vault.Project, undo vault.Content, res *RollbackResu
 		}
 	}
 	if len(changed) > 0 {
-		res.Warnings = append(res.Warnings, env.Say(m.Changed, strings.Join(changed, ", ")))
+		res.Warnings = append(res.Warnings, env.say(m.Changed, strings.Join(changed, ", ")))
 	}
 	return ops, nil
 }
 
 // rollbackText is rollback.yaml: mem_rollback_archive's catalogue texts and messages, parsed on first use.
 var rollbackText = loadText[struct {
-	BadArchive, Outside, Nothing, NoHistory, NoEntry, OutOfArchives, Gone fault.Msg
-	NoNamed, Disagree, SameMinute, NotNewest, NoneNewest, Or              fault.Msg
-	AtomsKept, ContextKept, ContextKeptUndo, Done, Whole                  fault.Msg
-	Repeated, NoUndo, ContextChanged, Changed                             fault.Msg
+	BadArchive, Nothing, NoHistory, NoEntry, OutOfArchives, Gone fault.Msg
+	NoNamed, Disagree, SameMinute, NotNewest, NoneNewest, Or     fault.Msg
+	AtomsKept, ContextKept, ContextKeptUndo, Done, Whole         fault.Msg
+	Repeated, NoUndo, ContextChanged, Changed                    fault.Msg
 }]("rollback.yaml")
 
 // nothingToRollBack is NOTHING_TO_ROLL_BACK for p, saying why (reason
@@ -338,40 +338,10 @@ func checkNewest(env *Env, p vault.Project, e markdown.Item, archivePath, expect
 	return nil
 }
 
-// expectedArchive reads rollback's `archive` argument as a file name of
-// p's archives/: a base name (".md" optional) or a vault path into the
-// archives/ of p's folder, wherever mem_historize put it.
-func expectedArchive(p vault.Project, s string) (string, error) {
-	if dir, base := path.Split(s); dir != "" {
-		dir = strings.TrimSuffix(dir, "/")
-		ok := false
-		for _, k := range []string{vault.KindProject, vault.KindArchived, vault.KindDomain} {
-			ok = ok || dir == vault.Dir(k, p.Slug)+"/archives"
-		}
-		if !ok || base == "" {
-			return "", argument("archive", rollbackText().Msg.Outside, p.Slug, s)
-		}
-		s = base
-	}
-	if !strings.HasSuffix(s, ".md") {
-		s += ".md"
-	}
-	return s, nil
-}
-
-// archivePaths returns the vault paths of names in p's archives/.
-func archivePaths(p vault.Project, names []string) []string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = p.Dir + "/archives/" + n
-	}
-	return out
-}
-
 // historyMismatch is HISTORY_MISMATCH: history.md's first entry does not
 // name the newest archive file.
 func historyMismatch(p vault.Project, line, entryPath string, newest []string) error {
-	paths := archivePaths(p, newest)
+	paths := history.ArchivePaths(p, newest)
 	details := map[string]any{"slug": p.Slug, "history": p.History(), "entry": line, "entry_archive": entryPath, "newest": paths}
 	if len(newest) == 0 {
 		return rollbackText().Msg.NoNamed.Err(fault.HistoryMismatch, details, p.History(), entryPath)
@@ -392,7 +362,7 @@ func archiveMismatch(p vault.Project, expected string, newest []string, entry st
 		return rollbackText().Msg.SameMinute.Err(fault.ArchiveMismatch, map[string]any{"slug": p.Slug, "expected": want, "newest": []string{other}},
 			want, p.Slug, other, other)
 	}
-	paths := archivePaths(p, newest)
+	paths := history.ArchivePaths(p, newest)
 	msg := &rollbackText().Msg
 	is, est := strings.Join(paths, msg.Or.En), strings.Join(paths, msg.Or.Fr)
 	if len(paths) == 0 {

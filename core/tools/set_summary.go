@@ -1,8 +1,6 @@
 package tools
 
 import (
-	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/kessho/kessho/core/catalog"
@@ -12,7 +10,7 @@ import (
 )
 
 // setSummarySpec is mem_set_summary in the catalogue.
-var setSummarySpec = tool[SummaryResult](catalogText("set_summary.yaml"), "mem_set_summary", "summary slug summary", writes|destroys|idempotent, readsContext(fault.SummaryTooLong), []catalog.Param{
+var setSummarySpec = tool[summaryResult](catalogText("set_summary.yaml"), "mem_set_summary", "summary slug summary", writes|destroys|idempotent, readsContext(fault.SummaryTooLong), []catalog.Param{
 	slugParam,
 	{Name: "summary", Type: catalog.String, Required: true, OneLine: true},
 })
@@ -23,8 +21,8 @@ type setSummaryArgs struct {
 	Summary string `json:"summary"`
 }
 
-// SummaryResult is mem_set_summary's result.
-type SummaryResult struct {
+// summaryResult is mem_set_summary's result.
+type summaryResult struct {
 	Slug            string  `json:"slug"`
 	Kind            string  `json:"kind"`
 	Archived        bool    `json:"archived"`
@@ -36,52 +34,14 @@ type SummaryResult struct {
 	Common
 }
 
-// MaxSummary is the longest summary, in characters (runes).
-const MaxSummary = 300
-
-// NormalizeSummary joins lines: each run of line breaks (CR, LF, CRLF,
-// U+2028, U+2029) with the blanks around it becomes one space, and the ends
-// are trimmed of white space.
-func NormalizeSummary(s string) string {
-	isBreak := func(r rune) bool { return r == '\r' || r == '\n' || r == '\u2028' || r == '\u2029' }
-	isBlank := func(r rune) bool { return unicode.IsSpace(r) && !isBreak(r) }
-	var b strings.Builder
-	rs := []rune(s)
-	for i := 0; i < len(rs); i++ {
-		if !isBreak(rs[i]) {
-			b.WriteRune(rs[i])
-			continue
-		}
-		// Drop the blanks already written before the break.
-		out := strings.TrimRightFunc(b.String(), isBlank)
-		b.Reset()
-		b.WriteString(out)
-		for i+1 < len(rs) && (isBreak(rs[i+1]) || isBlank(rs[i+1])) {
-			i++
-		}
-		b.WriteByte(' ')
-	}
-	return strings.TrimFunc(b.String(), unicode.IsSpace)
-}
-
-// checkSummaryLength refuses a normalised summary over MaxSummary
-// characters with SUMMARY_TOO_LONG; it is never cut.
-func checkSummaryLength(summary string) error {
-	n := utf8.RuneCountInString(summary)
-	if n <= MaxSummary {
-		return nil
-	}
-	return summaryText().Msg.TooLong.Err(fault.SummaryTooLong, map[string]any{"parameter": "summary", "length": n, "max": MaxSummary}, n, MaxSummary)
-}
-
 // summaryText is set_summary.yaml: mem_set_summary's catalogue texts and messages, parsed on first use.
 var summaryText = loadText[struct {
-	Empty, TooLong, Already, Unchanged, Set fault.Msg
+	Empty, Already, Unchanged, Set fault.Msg
 }]("set_summary.yaml")
 
 // setSummary sets `summary` in context.md, on any project or domain.
 func setSummary(env *Env, args setSummaryArgs) (any, plan.Plan, error) {
-	summary := NormalizeSummary(args.Summary)
+	summary := normalizeSummary(args.Summary)
 	if summary == "" {
 		return nil, nil, argument("summary", summaryText().Msg.Empty)
 	}
@@ -92,7 +52,7 @@ func setSummary(env *Env, args setSummaryArgs) (any, plan.Plan, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	res := SummaryResult{Slug: c.project.Slug, Kind: c.project.Type(), Archived: c.project.Archived(), Path: c.path, Summary: summary,
+	res := summaryResult{Slug: c.project.Slug, Kind: c.project.Type(), Archived: c.project.Archived(), Path: c.path, Summary: summary,
 		Length: utf8.RuneCountInString(summary), Common: common()}
 	if prev, ok := c.doc.String("summary"); ok {
 		res.PreviousSummary = &prev
@@ -102,11 +62,11 @@ func setSummary(env *Env, args setSummaryArgs) (any, plan.Plan, error) {
 		return nil, nil, frontmatterError(c.path, err)
 	}
 	if text == c.text {
-		res.Warnings = append(res.Warnings, env.Say(summaryText().Msg.Already))
-		res.SummaryMD = env.Say(summaryText().Msg.Unchanged, res.Slug)
+		res.Warnings = append(res.Warnings, env.say(summaryText().Msg.Already))
+		res.SummaryMD = env.say(summaryText().Msg.Unchanged, res.Slug)
 		return res, nil, nil
 	}
 	res.Changed = true
-	res.SummaryMD = env.Say(summaryText().Msg.Set, res.Slug, res.Length)
+	res.SummaryMD = env.say(summaryText().Msg.Set, res.Slug, res.Length)
 	return res, plan.Plan{plan.WriteOp(c.path, c.sha, text)}, nil
 }

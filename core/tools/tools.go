@@ -36,7 +36,7 @@
 //	  fr: Changer la phase
 //
 // Each document is parsed on first use (core/i18n), never at start. The
-// code says phaseText().Msg.OneLine: Env.Say picks the caller's language,
+// code says phaseText().Msg.OneLine: Env.say picks the caller's language,
 // Msg.Err makes a refusal, argument an INVALID_ARGUMENT. The spec takes
 // its texts from catalogText("update_phase.yaml"). Texts several tools
 // share (reading context.md; the slug parameter) are in tools.yaml
@@ -45,6 +45,30 @@
 // between English and French; TestTextFileParams a description of no
 // parameter; TestTextFilesAreData a fault.Msg or catalog.Text literal left
 // in Go.
+//
+// # An example call
+//
+// The text file's second document ends with example: the arguments of a
+// call of the tool (example: {} for none). The fixtures that call every
+// tool make it, so that none of them lists the tools by hand:
+//
+//   - the MCP clients' test (host/mcp, clients_test.go, and tsclient/)
+//     makes every example in the order of the tools' names, in one
+//     session, on a copy of host/mcp/testdata/clients/vault (alpha, an
+//     active project with one archive of the week of 2026-11-23 and a
+//     repo_path, and beta, an active project), served as of
+//     2026-11-30T10:15:00+01:00, Europe/Paris; each must succeed on the
+//     vault the examples before it left (TestClientsCalls says which
+//     fails, quickly). calls.json, which the TypeScript client reads, is
+//     made from them (TestClientsFiles);
+//   - the benchmark (host/internal/toolbench, Scenarios) measures every
+//     example on its generated vault, a slug alpha read as its project
+//     Target and beta as Shelf (TestScenariosUndone runs each once);
+//   - host/vaultfs's TestReadOnlyToolsNeverWriteThroughLinks calls each
+//     tool that never writes with its example, alpha read as its vault's
+//     project a.
+//
+// TestExamples checks that every tool has one that its spec takes.
 //
 // # Adding a tool
 //
@@ -56,13 +80,25 @@
 // without descriptions), its Args type (what its parameters decode into), its
 // result type (embedding Common), its texts (loadText) and its run
 // function, func(env *Env, args <its Args>) (any, plan.Plan, error). The
-// text file: title, description, params and msg, each text in en and fr.
+// text file: msg, then after "---" title, description, params and
+// example, each text in en and fr.
 // Put any domain logic that is new in the noun package it belongs to (or a
-// new one). Add one line {spec, typed(run)} to All, and the Go file to
-// TestDeclaredCodes' scan. Then write its conformance cases in
-// testdata/cases (one per refusal it declares, and its successes) and run
-// `make docs` for docs/reference.md. Nothing else names a tool: hosts,
-// the MCP server and the CLI read All.
+// new one), and what it shares with other tools in a file that is no
+// tool's (args.go, context.go, project_archives.go, search_index.go,
+// summary.go, undo.go): a tool's file names nothing of another tool's
+// (TestToolsStandAlone). Add one line {spec, typed(run)} to All, in the
+// order of the names. Then write its conformance cases in testdata/cases
+// (one per refusal it declares, and its successes; TestDeclaredCodes
+// finds the Go file by its text file; go test ./host/conformance -run
+// TestCases/<case> -native -update writes a case's answer.json from the
+// native engine, to check). Then regenerate two things: docs/reference.md
+// (make docs) and host/mcp/testdata/clients' calls.json and tools.json
+// (go test ./host/mcp -run TestClientsFiles -update-clients). Nothing
+// else names a tool: hosts, the MCP server, the CLI, the clients' test
+// and the benchmark read All and the examples. TestAddingATool
+// (recipe_test.go) follows this recipe with a throwaway tool
+// (testdata/adding) in a copy of the repository, checks that it changed
+// those files only, and runs there the tests that fail on a missing edit.
 //
 // A spec written the old way, a *catalog.Tool literal with its Title and
 // Descriptions in Go and a messages table of fault.Msg literals, still
@@ -92,11 +128,11 @@ import (
 // Tool is one tool: its catalogue spec and its implementation. Spec's
 // texts are in its text file (Spec.Text); Specs, Spec and SpecByCommand
 // give the spec with them in place, which is what anything showing a tool
-// to a person reads. A call (core.Handle) only validates with Spec, so it
+// to a person reads. A call (core.Core.Handle) only validates with Spec, so it
 // needs none of them.
 type Tool struct {
 	Spec *catalog.Tool
-	Run  Func
+	Run  runFunc
 }
 
 // toolMsgs is the first document of a tool's text file: its messages, a
@@ -126,7 +162,8 @@ func catalogText(name string) func() *catalog.ToolText {
 // reads for a tool that never writes; otherwise writes, with destroys when
 // a call may remove or overwrite content it did not itself write, and
 // idempotent when a second call with the same arguments changes nothing
-// more. RATIONALE.md ("Why these annotations?") gives each tool's reason;
+// more. RATIONALE.md gives each tool's reason (the entry "Why these MCP
+// annotations, and what "destructive" means here?");
 // TestAnnotationsTellTheTruth (host/mcp) checks them against what the
 // conformance cases' calls do to their vaults.
 type effect uint8
@@ -175,8 +212,8 @@ func shapes[R any]() []reflect.Type {
 	return []reflect.Type{reflect.TypeFor[R]()}
 }
 
-// Func runs a tool on validated, normalised arguments.
-type Func func(env *Env, args json.RawMessage) (result any, p plan.Plan, err error)
+// runFunc runs a tool on validated, normalised arguments.
+type runFunc func(env *Env, args json.RawMessage) (result any, p plan.Plan, err error)
 
 // All is every tool, sorted by name.
 var All = []Tool{
@@ -198,8 +235,8 @@ var All = []Tool{
 }
 
 // typed adapts run, which takes its arguments decoded into A (validated
-// by the catalogue), to a Func.
-func typed[A any](run func(env *Env, args A) (any, plan.Plan, error)) Func {
+// by the catalogue), to a runFunc.
+func typed[A any](run func(env *Env, args A) (any, plan.Plan, error)) runFunc {
 	return func(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
 		var args A
 		if err := json.Unmarshal(raw, &args); err != nil {
@@ -272,10 +309,13 @@ type Env struct {
 	Search   *search.Carry
 	IndexOut []byte
 	IndexID  string
+	// State is what the tools keep between calls in the caller's engine
+	// instance (the warm search index); nil keeps nothing past the call.
+	State *State
 }
 
-// Say returns m in the caller's language, formatted with args.
-func (e *Env) Say(m fault.Msg, args ...any) string { return m.In(e.Lang, args...) }
+// say returns m in the caller's language, formatted with args.
+func (e *Env) say(m fault.Msg, args ...any) string { return m.In(e.Lang, args...) }
 
 // Common is embedded in every result: a short Markdown summary for people
 // and the warnings (never nil, so it encodes as []).
@@ -286,6 +326,3 @@ type Common struct {
 
 // common returns an empty Common.
 func common() Common { return Common{Warnings: []string{}} }
-
-func intp(n int) *int           { return &n }
-func floatp(f float64) *float64 { return &f }

@@ -11,7 +11,7 @@ import (
 )
 
 // updatePhaseSpec is mem_update_phase in the catalogue.
-var updatePhaseSpec = tool[PhaseResult](catalogText("update_phase.yaml"), "mem_update_phase", "phase slug phase", writes|destroys|idempotent, readsContext(), []catalog.Param{
+var updatePhaseSpec = tool[phaseResult](catalogText("update_phase.yaml"), "mem_update_phase", "phase slug phase", writes|destroys|idempotent, readsContext(), []catalog.Param{
 	slugParam,
 	{Name: "phase", Type: catalog.String, Required: true, MaxLength: intp(200), OneLine: true},
 })
@@ -22,8 +22,8 @@ type updatePhaseArgs struct {
 	Phase string `json:"phase"`
 }
 
-// PhaseResult is mem_update_phase's result.
-type PhaseResult struct {
+// phaseResult is mem_update_phase's result.
+type phaseResult struct {
 	Slug          string  `json:"slug"`
 	Kind          string  `json:"kind"`
 	Path          string  `json:"path"`
@@ -57,7 +57,7 @@ func updatePhase(env *Env, args updatePhaseArgs) (any, plan.Plan, error) {
 	if err := refuseArchived(c.project); err != nil {
 		return nil, nil, err
 	}
-	res := PhaseResult{Slug: c.project.Slug, Kind: c.project.Type(), Path: c.path, Phase: phase, Common: common()}
+	res := phaseResult{Slug: c.project.Slug, Kind: c.project.Type(), Path: c.path, Phase: phase, Common: common()}
 	if prev, ok := c.doc.String("phase"); ok {
 		res.PreviousPhase = &prev
 	}
@@ -74,16 +74,16 @@ func updatePhase(env *Env, args updatePhaseArgs) (any, plan.Plan, error) {
 	if res.PreviousPhase != nil {
 		was = *res.PreviousPhase
 	}
-	none := env.Say(phaseText().Msg.None)
+	none := env.say(phaseText().Msg.None)
 	switch {
 	case text == c.text:
-		res.Warnings = append(res.Warnings, env.Say(phaseText().Msg.Already, quoteOr(phase, env.Say(phaseText().Msg.Absent))))
-		res.SummaryMD = env.Say(phaseText().Msg.Unchanged, res.Slug, quoteOr(phase, none))
+		res.Warnings = append(res.Warnings, env.say(phaseText().Msg.Already, quoteOr(phase, env.say(phaseText().Msg.Absent))))
+		res.SummaryMD = env.say(phaseText().Msg.Unchanged, res.Slug, quoteOr(phase, none))
 		return res, nil, nil
 	case phase == "":
-		res.SummaryMD = env.Say(phaseText().Msg.Removed, res.Slug, was)
+		res.SummaryMD = env.say(phaseText().Msg.Removed, res.Slug, was)
 	default:
-		res.SummaryMD = env.Say(phaseText().Msg.SetTo, res.Slug, phase, quoteOr(was, none))
+		res.SummaryMD = env.say(phaseText().Msg.SetTo, res.Slug, phase, quoteOr(was, none))
 	}
 	res.Changed = true
 	return res, plan.Plan{plan.WriteOp(c.path, c.sha, text)}, nil

@@ -15,7 +15,7 @@ import (
 )
 
 // worklogSpec is mem_worklog in the catalogue.
-var worklogSpec = tool[either[WorklogCollect, WorklogPersist]](catalogText("worklog.yaml"), "mem_worklog", "worklog", writes|destroys|idempotent, []fault.Code{fault.SlugConflict, fault.FileNotUTF8}, []catalog.Param{
+var worklogSpec = tool[either[worklogCollect, worklogPersist]](catalogText("worklog.yaml"), "mem_worklog", "worklog", writes|destroys|idempotent, []fault.Code{fault.SlugConflict, fault.FileNotUTF8}, []catalog.Param{
 	{Name: "phase", Type: catalog.String, Enum: []string{"collect", "persist"}, Default: "collect"},
 	{Name: "week_of", Type: catalog.String},
 	{Name: "amplitude_hours", Type: catalog.Number, Default: 7, Minimum: floatp(0.25), Maximum: floatp(24)},
@@ -35,8 +35,8 @@ type worklogArgs struct {
 	DigestMD       *string `json:"digest_md"`
 }
 
-// WorklogWeek is what both phases say about the week.
-type WorklogWeek struct {
+// worklogWeek is what both phases say about the week.
+type worklogWeek struct {
 	Phase             string             `json:"phase"`
 	Week              string             `json:"week"`
 	Start             string             `json:"start"`
@@ -49,16 +49,16 @@ type WorklogWeek struct {
 	SessionsByProject map[string]int     `json:"sessions_by_project"`
 }
 
-// WorklogCollect is mem_worklog's result in phase collect.
-type WorklogCollect struct {
-	WorklogWeek
+// worklogCollect is mem_worklog's result in phase collect.
+type worklogCollect struct {
+	worklogWeek
 	Days []worklog.Day `json:"days"`
 	Common
 }
 
-// WorklogPersist is mem_worklog's result in phase persist.
-type WorklogPersist struct {
-	WorklogWeek
+// worklogPersist is mem_worklog's result in phase persist.
+type worklogPersist struct {
+	worklogWeek
 	Note string `json:"note"`
 	// Status is created, replaced or unchanged.
 	Status           string `json:"status"`
@@ -139,15 +139,15 @@ func worklogTool(env *Env, a worklogArgs) (any, plan.Plan, error) {
 	}
 	totals, days := worklog.Prorate(week, found, quarters, a.IncludeWeekend)
 	warnings = append(warnings, offDayWarnings(env, days)...)
-	w := WorklogWeek{Phase: a.Phase, Week: week.String(), Start: week.Start().String(), End: week.End().String(),
+	w := worklogWeek{Phase: a.Phase, Week: week.String(), Start: week.Start().String(), End: week.End().String(),
 		AmplitudeHours: a.AmplitudeHours, IncludeWeekend: a.IncludeWeekend, Sessions: totals.Sessions,
 		TotalHours: totals.TotalHours, HoursByProject: totals.HoursByProject, SessionsByProject: totals.SessionsByProject}
 	if a.Phase != "persist" {
-		out := &WorklogCollect{WorklogWeek: w, Days: days, Common: Common{Warnings: warnings}}
+		out := &worklogCollect{worklogWeek: w, Days: days, Common: Common{Warnings: warnings}}
 		out.SummaryMD = collectSummary(env, &w, days)
 		return out, nil, nil
 	}
-	res := &WorklogPersist{WorklogWeek: w, Note: notePath, Common: Common{Warnings: warnings}}
+	res := &worklogPersist{worklogWeek: w, Note: notePath, Common: Common{Warnings: warnings}}
 	return persistWorklog(env, &a, res, dom, week, totals, folders, kit)
 }
 
@@ -170,12 +170,6 @@ func kitWorklogs(env *Env, dom vault.Project, extra []string) (bool, error) {
 		return false, err
 	}
 	return len(entries) > 0, nil
-}
-
-// argument is INVALID_ARGUMENT naming param, its message m formatted with
-// args.
-func argument(param string, m fault.Msg, args ...any) error {
-	return fault.Argument(param, m.In("en", args...), m.In("fr", args...))
 }
 
 // checkWorklogArgs refuses what the arguments alone make wrong and returns
@@ -281,17 +275,17 @@ func readSessions(env *Env, cands []worklog.Candidate, week worklog.Week) ([]wor
 			return nil, nil, err
 		}
 		s, outcome, problem := worklog.Read(c, content, week, env.Now.Location())
-		why := env.Say(worklogText().Msg.BadFrontmatter, problem.Line)
+		why := env.say(worklogText().Msg.BadFrontmatter, problem.Line)
 		if problem.NotUTF8 {
-			why = env.Say(worklogText().Msg.NotUTF8)
+			why = env.say(worklogText().Msg.NotUTF8)
 		}
 		switch outcome {
 		case worklog.Unreadable:
-			warnings = append(warnings, env.Say(worklogText().Msg.Unreadable, c.Path, why))
+			warnings = append(warnings, env.say(worklogText().Msg.Unreadable, c.Path, why))
 		case worklog.Undated:
-			warnings = append(warnings, env.Say(worklogText().Msg.Undated, c.Path))
+			warnings = append(warnings, env.say(worklogText().Msg.Undated, c.Path))
 		case worklog.NameOnly:
-			warnings = append(warnings, env.Say(worklogText().Msg.NameOnly, c.Path, why))
+			warnings = append(warnings, env.say(worklogText().Msg.NameOnly, c.Path, why))
 		}
 		if s != nil {
 			out = append(out, *s)
@@ -305,7 +299,7 @@ func offDayWarnings(env *Env, days []worklog.Day) []string {
 	var out []string
 	for i, d := range days {
 		if !d.Worked && len(d.Sessions) > 0 {
-			out = append(out, env.Say(worklogText().Msg.OffDay, len(d.Sessions), env.Say(worklogText().Msg.Days[i]), d.Date))
+			out = append(out, env.say(worklogText().Msg.OffDay, len(d.Sessions), env.say(worklogText().Msg.Days[i]), d.Date))
 		}
 	}
 	return out
@@ -321,22 +315,22 @@ func hoursList(hours map[string]float64) string {
 }
 
 // collectSummary is the Markdown summary of phase collect.
-func collectSummary(env *Env, w *WorklogWeek, days []worklog.Day) string {
+func collectSummary(env *Env, w *worklogWeek, days []worklog.Day) string {
 	head := fmt.Sprintf("**%s** (%s → %s)", w.Week, w.Start, w.End)
 	if w.Sessions == 0 {
-		return env.Say(worklogText().Msg.NoSession, head)
+		return env.say(worklogText().Msg.NoSession, head)
 	}
 	var b strings.Builder
-	b.WriteString(env.Say(worklogText().Msg.Head, head, w.Sessions, worklog.FormatHours(w.TotalHours)))
+	b.WriteString(env.say(worklogText().Msg.Head, head, w.Sessions, worklog.FormatHours(w.TotalHours)))
 	for i, d := range days {
 		if len(d.Sessions) == 0 {
 			continue
 		}
-		name := env.Say(worklogText().Msg.Days[i])
+		name := env.say(worklogText().Msg.Days[i])
 		if d.Worked {
-			b.WriteString(env.Say(worklogText().Msg.DayHours, name, d.Date, hoursList(d.HoursByProject)))
+			b.WriteString(env.say(worklogText().Msg.DayHours, name, d.Date, hoursList(d.HoursByProject)))
 		} else {
-			b.WriteString(env.Say(worklogText().Msg.DayOff, name, d.Date))
+			b.WriteString(env.say(worklogText().Msg.DayOff, name, d.Date))
 		}
 		for _, s := range d.Sessions {
 			at := ""
@@ -346,25 +340,25 @@ func collectSummary(env *Env, w *WorklogWeek, days []worklog.Day) string {
 			fmt.Fprintf(&b, "  - %s%s — %s\n", at, s.Project, s.Subject)
 		}
 	}
-	b.WriteString(env.Say(worklogText().Msg.Week, hoursList(w.HoursByProject)))
-	b.WriteString(env.Say(worklogText().Msg.Next))
+	b.WriteString(env.say(worklogText().Msg.Week, hoursList(w.HoursByProject)))
+	b.WriteString(env.say(worklogText().Msg.Next))
 	return b.String()
 }
 
 // persistWorklog writes the week's note, its history line, and the
 // worklogs domain when it is missing, after refusing a project that holds
 // the domain's slug.
-func persistWorklog(env *Env, a *worklogArgs, res *WorklogPersist, dom vault.Project, week worklog.Week, totals worklog.Totals, folders []vault.Project, kit bool) (any, plan.Plan, error) {
+func persistWorklog(env *Env, a *worklogArgs, res *worklogPersist, dom vault.Project, week worklog.Week, totals worklog.Totals, folders []vault.Project, kit bool) (any, plan.Plan, error) {
 	for _, f := range folders {
 		if f.Slug == worklog.Domain && f.Kind != vault.KindDomain {
 			return nil, nil, worklogText().Msg.IsProject.Err(fault.SlugConflict, map[string]any{"slug": worklog.Domain, "places": []string{f.Dir, dom.Dir}}, f.Dir, dom.Dir)
 		}
 	}
 	if res.Sessions == 0 {
-		res.Warnings = append(res.Warnings, env.Say(worklogText().Msg.NoHours))
+		res.Warnings = append(res.Warnings, env.say(worklogText().Msg.NoHours))
 	}
 	text, err := worklog.Note(week, a.AmplitudeHours, totals, worklog.Texts{Brief: *a.BriefMD, Digest: *a.DigestMD, Detailed: *a.DetailedMD},
-		worklog.Labels{Title: env.Say(worklogText().Msg.Title), Chart: env.Say(worklogText().Msg.Chart), NoHours: env.Say(worklogText().Msg.NoChart)}, kit)
+		worklog.Labels{Title: env.say(worklogText().Msg.Title), Chart: env.say(worklogText().Msg.Chart), NoHours: env.say(worklogText().Msg.NoChart)}, kit)
 	if err != nil {
 		return nil, nil, fault.Internalf("writing the worklog: %v", err)
 	}
@@ -390,26 +384,26 @@ func persistWorklog(env *Env, a *worklogArgs, res *WorklogPersist, dom vault.Pro
 }
 
 // persistSummary says what persist did to the note stem.
-func persistSummary(env *Env, res *WorklogPersist, stem string) string {
+func persistSummary(env *Env, res *worklogPersist, stem string) string {
 	hours := worklog.FormatHours(res.TotalHours)
 	var s string
 	switch res.Status {
 	case "created":
-		s = env.Say(worklogText().Msg.Created, res.Week, stem, hours)
+		s = env.say(worklogText().Msg.Created, res.Week, stem, hours)
 	case "replaced":
-		s = env.Say(worklogText().Msg.Replaced, res.Week, stem, hours)
+		s = env.say(worklogText().Msg.Replaced, res.Week, stem, hours)
 	default:
-		s = env.Say(worklogText().Msg.Unchanged, res.Week, stem)
+		s = env.say(worklogText().Msg.Unchanged, res.Week, stem)
 	}
 	if res.DomainCreated {
-		s += env.Say(worklogText().Msg.DomainMade)
+		s += env.say(worklogText().Msg.DomainMade)
 	}
 	return s
 }
 
 // worklogNoteOp writes the note: created, or replaced when its text
 // changes.
-func worklogNoteOp(env *Env, res *WorklogPersist, text string) (plan.Plan, error) {
+func worklogNoteOp(env *Env, res *worklogPersist, text string) (plan.Plan, error) {
 	old, err := env.View.Read(res.Note)
 	switch {
 	case err != nil:
@@ -427,7 +421,7 @@ func worklogNoteOp(env *Env, res *WorklogPersist, text string) (plan.Plan, error
 
 // worklogHistoryOp adds the note's line (res.HistoryLine) to the domain's
 // history.md, once.
-func worklogHistoryOp(env *Env, res *WorklogPersist, dom vault.Project, file string) (plan.Plan, error) {
+func worklogHistoryOp(env *Env, res *worklogPersist, dom vault.Project, file string) (plan.Plan, error) {
 	hist, err := env.View.ReadText(dom.History())
 	if err != nil {
 		return nil, err
@@ -447,7 +441,7 @@ func worklogHistoryOp(env *Env, res *WorklogPersist, dom vault.Project, file str
 // says which week was persisted last, as the kit's worklog writes it
 // (worklog.KitReading), so the kit's health scan and its users see the
 // week Kessho wrote.
-func worklogDomainOp(env *Env, res *WorklogPersist, dom vault.Project, week worklog.Week, kit bool) (plan.Plan, error) {
+func worklogDomainOp(env *Env, res *worklogPersist, dom vault.Project, week worklog.Week, kit bool) (plan.Plan, error) {
 	ctx, err := env.View.Read(dom.Context())
 	if err != nil {
 		return nil, err
@@ -462,8 +456,8 @@ func worklogDomainOp(env *Env, res *WorklogPersist, dom vault.Project, week work
 		return nil, nil
 	}
 	f := note.Fields{{Key: "slug", Node: note.Str(worklog.Domain)}, {Key: "kind", Node: note.Str("domain")},
-		{Key: "created", Node: note.Stamp(env.Now.Format("2006-01-02"))}, {Key: "summary", Node: note.Str(env.Say(worklogText().Msg.DomainSummary))}}
-	text, err := f.Render(env.Say(worklogText().Msg.DomainBody))
+		{Key: "created", Node: note.Stamp(env.Now.Format("2006-01-02"))}, {Key: "summary", Node: note.Str(env.say(worklogText().Msg.DomainSummary))}}
+	text, err := f.Render(env.say(worklogText().Msg.DomainBody))
 	if err != nil {
 		return nil, fault.Internalf("writing the worklogs domain: %v", err)
 	}

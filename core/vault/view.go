@@ -3,110 +3,52 @@
 //
 // The core never touches a disk. A View answers reads from what the host
 // put in the request; a read it cannot answer is recorded as a need and
-// fails with ErrNeed. core.Handle then answers {"need": …}, the host reads
+// fails with ErrNeed. core.Core.Handle then answers {"need": …}, the host reads
 // those paths and calls again with the request grown, and the tool runs
 // again from the start (tools are deterministic, so reruns are free).
 package vault
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"path"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/wire"
 )
 
 // ErrNeed is returned by a View read that the request cannot answer yet.
-// Tools return it as any other error; core.Handle turns it into a need.
+// Tools return it as any other error; core.Core.Handle turns it into a need.
 var ErrNeed = errors.New("vault: need more of the vault")
 
 // ErrNotExist is returned when the host said the path does not exist.
 var ErrNotExist = errors.New("vault: no such file or folder")
 
-// File is a file as the host sends it: the SHA-256 of its exact bytes and,
-// when they are valid UTF-8, the text. A file that is not UTF-8 comes with
-// NotUTF8 set and no text: Kessho never edits it (JSON would mangle it).
-type File struct {
-	SHA256  string  `json:"sha256"`
-	Text    *string `json:"text,omitempty"`
-	NotUTF8 bool    `json:"not_utf8,omitempty"`
-}
+// The messages a View reads from and records, defined in core/wire.
+type (
+	// File is a file as the host sends it (wire.File).
+	File = wire.File
+	// Head is the start of a file as a host sends it (wire.Head).
+	Head = wire.Head
+	// Snapshot is the part of the vault the host has sent so far
+	// (wire.Snapshot).
+	Snapshot = wire.Snapshot
+	// Tree asks for a whole folder (wire.Tree).
+	Tree = wire.Tree
+	// Match asks for the entries of a folder that patterns select
+	// (wire.Match).
+	Match = wire.Match
+	// Need is what a tool asked for and the request did not hold
+	// (wire.Need).
+	Need = wire.Need
+)
 
-// FileOf returns content as a host sends it: its SHA-256 and, when it is
-// valid UTF-8, its text.
-func FileOf(content string) File {
-	sum := sha256.Sum256([]byte(content))
-	f := File{SHA256: hex.EncodeToString(sum[:])}
-	if utf8.ValidString(content) {
-		f.Text = &content
-	} else {
-		f.NotUTF8 = true
-	}
-	return f
-}
+// MaxHeadBytes is the most of a file a Head holds (wire.MaxHeadBytes).
+const MaxHeadBytes = wire.MaxHeadBytes
 
-// Tree asks for a whole folder: every folder under Root (Root included)
-// listed in Snapshot.Dirs and, with Content, every file in Snapshot.Files.
-type Tree struct {
-	Root    string `json:"root"`
-	Content bool   `json:"content"`
-}
-
-// Match asks for the entries of folder Dir that its patterns select: a
-// pattern selects the names it matches (path.Match syntax, on the bare
-// name), and a pattern written "!p" selects the names p does not match;
-// an entry is listed when any pattern selects it. It lets a tool that needs
-// a few names of a large folder (one week's archives among years of them)
-// ask for those alone, so the request does not carry the whole listing.
-type Match struct {
-	Dir      string   `json:"dir"`
-	Patterns []string `json:"patterns"`
-}
-
-// Key is the match's key in Snapshot.Matches: the folder and the patterns,
-// each on its own line.
-func (m Match) Key() string { return m.Dir + "\n" + strings.Join(m.Patterns, "\n") }
-
-// Selects reports whether the match lists the entry name (without its
-// trailing "/"). A malformed pattern selects nothing.
-func (m Match) Selects(name string) bool {
-	for _, p := range m.Patterns {
-		neg := strings.HasPrefix(p, "!")
-		ok, err := path.Match(strings.TrimPrefix(p, "!"), name)
-		if err == nil && ok != neg {
-			return true
-		}
-	}
-	return false
-}
-
-// Need is what a tool asked for and the request did not hold.
-//
-// Heads asks for the first MaxHeadBytes bytes of notes the core knows
-// (from their versions) to be larger than that: the search index reads
-// no more of a note (search.MaxNoteBytes), and the request never holds
-// the whole of a 200 MB export. A host answers each in Snapshot.Heads.
-type Need struct {
-	Files   []string `json:"files,omitempty"`
-	Heads   []string `json:"heads,omitempty"`
-	Dirs    []string `json:"dirs,omitempty"`
-	Trees   []Tree   `json:"trees,omitempty"`
-	Matches []Match  `json:"matches,omitempty"`
-	// Search asks a host that keeps mem_search's index (only one that
-	// sent a search.Carry) for every note's version, "notes", for them
-	// and the stored index, "index", or for the stored index alone,
-	// "stored".
-	Search string `json:"search,omitempty"`
-}
-
-// Empty reports whether nothing is needed.
-func (n Need) Empty() bool {
-	return len(n.Files)+len(n.Heads)+len(n.Dirs)+len(n.Trees)+len(n.Matches) == 0 && n.Search == ""
-}
+// FileOf returns content as a host sends it (wire.FileOf).
+func FileOf(content string) File { return wire.FileOf(content) }
 
 // AskSearch records the need of the notes' versions ("notes"), of them
 // and the host's stored search index ("index"), or of that index alone
@@ -114,39 +56,6 @@ func (n Need) Empty() bool {
 func (v *View) AskSearch(what string) error {
 	v.need.Search = what
 	return ErrNeed
-}
-
-// Snapshot is the part of the vault the host has sent so far.
-//
-// Files maps vault-relative paths to their content. Missing lists paths
-// (files or folders) that do not exist. Dirs maps a folder to its entries,
-// sorted, sub-folders written with a trailing "/"; dot-entries are never
-// listed. Matches maps Match.Key() to the entries the match selects, in the
-// form of Dirs (a missing folder goes into Missing).
-//
-// Heads maps a path a heads need named to its head (Head); a missing file
-// goes into Missing.
-type Snapshot struct {
-	Files   map[string]File     `json:"files,omitempty"`
-	Heads   map[string]Head     `json:"heads,omitempty"`
-	Missing []string            `json:"missing,omitempty"`
-	Dirs    map[string][]string `json:"dirs,omitempty"`
-	Matches map[string][]string `json:"matches,omitempty"`
-}
-
-// MaxHeadBytes is the most of a file a Head holds: 4 MiB, the bound of
-// the search index on a note (search.MaxNoteBytes is this).
-const MaxHeadBytes = 4 << 20
-
-// Head is the start of a file as a host sends it for a heads need: Text,
-// its first MaxHeadBytes bytes (all of it when it is no longer), cut back
-// to the end of the last whole UTF-8 character when the cut falls inside
-// one, read without reading more of the file; NotUTF8 instead when those
-// bytes are not valid UTF-8; and Size, the whole file's size in bytes.
-type Head struct {
-	Text    *string `json:"text,omitempty"`
-	NotUTF8 bool    `json:"not_utf8,omitempty"`
-	Size    int64   `json:"size"`
 }
 
 // View reads a Snapshot and records what it lacks.

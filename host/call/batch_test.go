@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/kessho/kessho/core"
-	"github.com/kessho/kessho/core/search"
+	"github.com/kessho/kessho/core/wire"
 	"github.com/kessho/kessho/host/call"
 	"github.com/kessho/kessho/host/engine"
 )
@@ -51,7 +51,7 @@ func (w *batchWatch) Call(ctx context.Context, req []byte) ([]byte, error) {
 	}
 	w.requests++
 	var r core.Request
-	if text, _ := search.Split(req); json.Unmarshal(text, &r) == nil {
+	if text, _ := wire.Split(req); json.Unmarshal(text, &r) == nil {
 		n := 0
 		for _, f := range r.Files {
 			if f.Text != nil {
@@ -61,7 +61,7 @@ func (w *batchWatch) Call(ctx context.Context, req []byte) ([]byte, error) {
 		w.biggest = max(w.biggest, n)
 	}
 	out, err := w.eng.Call(ctx, req)
-	text, index := search.Split(out)
+	text, index := wire.Split(out)
 	var ans core.Answer
 	if err == nil && json.Unmarshal(text, &ans) == nil && ans.Need != nil {
 		if ans.Need.Search == "batch" {

@@ -8,9 +8,9 @@
 //	os.Stdout.Write(out.Answer) // {"ok":true,"result":{…}}
 //
 // Run takes the vault's writer lock, rolls forward a plan a crash left,
-// asks the engine (core.Handle, natively or in the wasm module), answers
+// asks the engine (core.Core.Handle, natively or in the wasm module), answers
 // its needs from the vault, and applies the plan it returns, all under the
-// lock. The answers are core.Answer; the Outcome carries them decoded once
+// lock. The answers are wire.Answer; the Outcome carries them decoded once
 // (OK, Result, Error, Plan) beside the bytes hosts print (Answer), so that
 // no host decodes an answer again.
 //
@@ -35,15 +35,14 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/kessho/kessho/core"
 	"github.com/kessho/kessho/core/fault"
 	"github.com/kessho/kessho/core/hostlogic"
 	"github.com/kessho/kessho/core/plan"
-	"github.com/kessho/kessho/core/search"
 	"github.com/kessho/kessho/core/vault"
+	"github.com/kessho/kessho/core/wire"
 )
 
-// Engine runs core.Handle: natively or in the wasm module
+// Engine runs core.Core.Handle: natively or in the wasm module
 // (github.com/kessho/kessho/host/engine).
 type Engine interface {
 	Call(ctx context.Context, request []byte) ([]byte, error)
@@ -113,7 +112,7 @@ type Outcome struct {
 	// Result is the tool's result as the core encoded it (OK only).
 	Result json.RawMessage
 	// Error is the refusal, the core's or the host's (not OK only).
-	Error *core.ErrorBody
+	Error *wire.ErrorBody
 	// Plan is the plan applied (nil when none or on error).
 	Plan plan.Plan
 }
@@ -122,7 +121,7 @@ type Outcome struct {
 // the first read to the last write makes a call atomic with respect to
 // every other Kessho process on the vault; writers outside Kessho (an
 // editor, git) are caught by the plan's preconditions as CONFLICT, or as
-// the code the core names beside the plan (core.Answer.Conflict, e.g.
+// the code the core names beside the plan (wire.Answer.Conflict, e.g.
 // CONTEXT_HYGIENE_RACE).
 //
 // A refusal, from the core or from the host (CONFLICT, VAULT_LOCKED,
@@ -173,7 +172,7 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 	ctx, d, cancel := newDeadline(ctx, opts.Timeout, opts.Clock)
 	defer cancel()
 	sc := newCarry(ctx, v, tool, opts.IndexBatch)
-	req := core.Request{Tool: tool, Args: args, Now: opts.Now.Format(time.RFC3339), TZ: opts.TZ, Lang: opts.Lang, Search: sc.carry}
+	req := wire.Request{Tool: tool, Args: args, Now: opts.Now.Format(time.RFC3339), TZ: opts.TZ, Lang: opts.Lang, Search: sc.carry}
 	counted := 0 // rounds that count against MaxRounds: a batch's do not
 	for round := 0; ; round++ {
 		if d.late(nil) {
@@ -200,7 +199,7 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 		if err != nil {
 			return Outcome{}, fmt.Errorf("call %s: %w", tool, err)
 		}
-		raw, index := search.Split(raw)
+		raw, index := wire.Split(raw)
 		ans, err := hostlogic.ReadAnswer(raw)
 		if err != nil {
 			return Outcome{}, fmt.Errorf("call %s: %w", tool, err)
@@ -247,6 +246,6 @@ func Refusal(err error, lang string) Outcome {
 		e = fault.Internalf("%v", err)
 	}
 	out := hostlogic.Render(e, lang)
-	body := &core.ErrorBody{Code: string(e.Code), Message: e.Message(lang), Details: e.Details}
+	body := &wire.ErrorBody{Code: string(e.Code), Message: e.Message(lang), Details: e.Details}
 	return Outcome{Answer: out, Raw: out, Error: body}
 }

@@ -3,9 +3,9 @@ package call
 import (
 	"context"
 
-	"github.com/kessho/kessho/core"
 	"github.com/kessho/kessho/core/search"
 	"github.com/kessho/kessho/core/vault"
+	"github.com/kessho/kessho/core/wire"
 )
 
 // Indexer is a Vault that keeps mem_search's index (*vaultfs.Vault is
@@ -57,7 +57,7 @@ func newCarry(ctx context.Context, v any, tool string, batch int64) *searchCarry
 // short after it resumes from there. A batch need without bytes hands
 // nothing back (the core hands its index back every few batches once it
 // is large): what is stored stays.
-func (s *searchCarry) batch(ans core.Answer, index []byte) bool {
+func (s *searchCarry) batch(ans wire.Answer, index []byte) bool {
 	if s.carry == nil || ans.Need.Search != "batch" || ans.Search == nil {
 		return false
 	}
@@ -85,25 +85,25 @@ func (s *searchCarry) answer(need vault.Need) {
 	s.withIndex = need.Search != "notes"
 }
 
-// request is the request's JSON (encodeRequest) followed by the index
-// the core asked for, if any (search.Join). The versions and the index go
+// request is the request's JSON (wire.EncodeRequest) followed by the index
+// the core asked for, if any (wire.Join). The versions and the index go
 // with the one round that answers the core's "search" need: the core
 // keeps them for the call's later rounds (the same listing and id name
 // them), and asks again if it lost them.
-func (s *searchCarry) request(req *core.Request) ([]byte, error) {
+func (s *searchCarry) request(req *wire.Request) ([]byte, error) {
 	if s.carry == nil {
-		return encodeRequest(req, nil)
+		return wire.EncodeRequest(req, nil)
 	}
 	notes := s.carry.Notes
 	s.carry.Notes = nil
-	reqJSON, err := encodeRequest(req, notes)
+	reqJSON, err := wire.EncodeRequest(req, notes)
 	if err != nil {
 		return nil, err
 	}
 	out := reqJSON
 	if s.withIndex {
-		// search.Join, the index read straight after the separator.
-		if joined := s.ix.LoadIndex(append(reqJSON, search.Sep), search.IndexBound(s.notes)); len(joined) > len(reqJSON)+1 {
+		// wire.Join, the index read straight after the separator.
+		if joined := s.ix.LoadIndex(append(reqJSON, wire.Sep), search.IndexBound(s.notes)); len(joined) > len(reqJSON)+1 {
 			out = joined
 		}
 	}
@@ -117,7 +117,7 @@ func (s *searchCarry) request(req *core.Request) ([]byte, error) {
 // from one run to the next, while the rest of the answer may not). A
 // failure to store it is no failure of the call: the index is a cache,
 // and the next search rebuilds what it lacks.
-func (s *searchCarry) store(ans core.Answer, index, raw []byte) []byte {
+func (s *searchCarry) store(ans wire.Answer, index, raw []byte) []byte {
 	if ans.Search == nil {
 		return raw
 	}
@@ -125,7 +125,7 @@ func (s *searchCarry) store(ans core.Answer, index, raw []byte) []byte {
 		_ = s.ix.StoreIndex(index, ans.Search.ID)
 	}
 	ans.Search = nil
-	if b, err := core.EncodeAnswer(ans); err == nil {
+	if b, err := wire.EncodeAnswer(ans); err == nil {
 		return b
 	}
 	return raw

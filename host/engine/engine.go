@@ -1,6 +1,6 @@
 // Package engine runs Kessho's core. It has one interface, Engine, and two
 // implementations: Wasm runs the core compiled to WebAssembly in a wazero
-// sandbox (the MCP server's default); Native calls core.Handle in-process
+// sandbox (the MCP server's default); Native calls core.Core.Handle in-process
 // (the default of the CLI's one-shot commands, whose whole process is the
 // engine's start-up). Both give byte-identical answers.
 //
@@ -23,7 +23,7 @@ import (
 	"github.com/kessho/kessho/core/fault"
 )
 
-// Engine runs requests through the core: JSON in, JSON out (see core.Handle).
+// Engine runs requests through the core: JSON in, JSON out (see core.Core.Handle).
 // Call is safe for concurrent use.
 type Engine interface {
 	// Call returns the core's answer to request. It fails when the engine
@@ -45,11 +45,14 @@ var ErrLimit error = fault.New(fault.LimitExceeded, nil,
 // ErrClosed is returned by calls on a closed engine.
 var ErrClosed = errors.New("engine closed")
 
-// Native returns an engine that calls core.Handle in the host process. It
+// Native returns an engine that calls core.Core.Handle in the host process. It
 // has no sandbox and no limits: a call, once started, runs to its end.
-func Native() Engine { return &native{} }
+func Native() Engine { return &native{core: core.New()} }
 
-type native struct{ closed atomic.Bool }
+type native struct {
+	core   *core.Core
+	closed atomic.Bool
+}
 
 func (n *native) Call(ctx context.Context, request []byte) ([]byte, error) {
 	if n.closed.Load() {
@@ -58,7 +61,7 @@ func (n *native) Call(ctx context.Context, request []byte) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("engine: call: %w", err)
 	}
-	return core.Handle(request), nil
+	return n.core.Handle(request), nil
 }
 
 func (n *native) Close(context.Context) error {

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -20,7 +21,10 @@ import (
 
 	"github.com/tetratelabs/wazero/sys"
 
+	"github.com/kessho/kessho/core"
+	"github.com/kessho/kessho/core/hostlogic"
 	"github.com/kessho/kessho/core/vault"
+	"github.com/kessho/kessho/core/wire"
 )
 
 // cacheDir is a compilation cache shared by every test and benchmark of the
@@ -293,6 +297,82 @@ func TestSameAnswers(t *testing.T) {
 				t.Errorf("%s: %s.Call(%q) =\n%s\nwant (native)\n%s", name, ename, req, got, want)
 			}
 		}
+	}
+}
+
+// TestModuleExports checks the module's interface (wasm/main.go): its
+// memory, the reactor's _initialize, and two functions, alloc and call.
+func TestModuleExports(t *testing.T) {
+	w := testWasm(t, WasmOptions{PoolSize: 1})
+	funcs := slices.Sorted(maps.Keys(w.compiled.ExportedFunctions()))
+	if want := []string{"_initialize", "alloc", "call"}; !slices.Equal(funcs, want) {
+		t.Errorf("the module exports the functions %q; want %q", funcs, want)
+	}
+	mems := slices.Sorted(maps.Keys(w.compiled.ExportedMemories()))
+	if want := []string{"memory"}; !slices.Equal(mems, want) {
+		t.Errorf("the module exports the memories %q; want %q", mems, want)
+	}
+}
+
+// TestCallEntries runs each entry of the module's call on one instance
+// (wasm/main.go): core.Core.Handle, hostlogic.Handle and hostlogic.Round answer
+// as they do natively, and an input the module did not hand out, or with
+// no handler's tag, gets no answer (0) and leaves the instance sound.
+func TestCallEntries(t *testing.T) {
+	ctx := context.Background()
+	w := testWasm(t, WasmOptions{PoolSize: 1})
+	in, err := w.get(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.close()
+	req := requests["unknown tool"]
+	host := []byte(`{"kind":"now","now":"2026-11-30T10:15:00.5+00:00"}`)
+	round := []byte("2026-11-30T10:15:00+01:00\x00{\"tool\":\"nope\",\"now\":\x00}")
+	wantRound, err := hostlogic.Round(round, core.New().HandleAnswer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		entry       wire.Entry
+		input, want []byte
+	}{
+		{wire.EntryHandle, req, core.New().Handle(req)},
+		{wire.EntryHost, host, hostlogic.Handle(host)},
+		{wire.EntryRound, round, wantRound},
+	} {
+		got, err := in.exchange(ctx, c.entry, c.input, DefaultMaxAnswer)
+		if err != nil {
+			t.Fatalf("entry %q: %v", c.entry, err)
+		}
+		if !bytes.Equal(got, c.want) {
+			t.Errorf("entry %q of %q =\n%q\nwant (native)\n%q", c.entry, c.input, got, c.want)
+		}
+	}
+	if got, err := in.exchange(ctx, 'x', req, DefaultMaxAnswer); err == nil {
+		t.Errorf("entry 'x' answered %q; want no answer", got)
+	}
+	// A valid input at an address inside the last alloc's buffer but not
+	// its start, then at its start once that refused call used it up.
+	valid := append([]byte{byte(wire.EntryHost), byte(wire.EntryHost)}, host...)
+	s := in.stack[:]
+	s[0] = uint64(len(valid))
+	if err := in.alloc.CallWithStack(ctx, s[:1]); err != nil {
+		t.Fatal(err)
+	}
+	ptr := uint32(s[0])
+	in.mem.Write(ptr, valid)
+	for _, at := range []uint32{ptr + 1, ptr} {
+		s[0], s[1] = uint64(at), uint64(len(valid)-int(at-ptr))
+		if err := in.call.CallWithStack(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+		if s[0] != 0 {
+			t.Errorf("call on %#x (the buffer at %#x) answered %#x; want 0", at, ptr, s[0])
+		}
+	}
+	if got, err := in.exchange(ctx, wire.EntryHandle, req, DefaultMaxAnswer); err != nil || !bytes.Equal(got, core.New().Handle(req)) {
+		t.Errorf("after the refused calls: %q, %v; want the native answer", got, err)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kessho/kessho/core/wire"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
@@ -20,15 +21,19 @@ import (
 // inside writes there when it dies); it goes into the call's error.
 const stderrMax = 16 << 10
 
+// exportsUsed are the functions of the module an instance calls: the
+// reactor's start, then the module's two exports (wasm/main.go).
+var exportsUsed = []string{"_initialize", "alloc", "call"}
+
 // instance is one started module and what a call needs of it. One
 // goroutine uses it at a time.
 type instance struct {
-	mod                 api.Module
-	mem                 api.Memory
-	alloc, free, handle api.Function
-	stderr              *boundedBuffer
-	guard               *guard
-	stack               [2]uint64
+	mod         api.Module
+	mem         api.Memory
+	alloc, call api.Function // the module's two exports (wasm/main.go)
+	stderr      *boundedBuffer
+	guard       *guard
+	stack       [2]uint64
 }
 
 func (w *Wasm) instantiate(ctx context.Context) (*instance, error) {
@@ -56,8 +61,7 @@ func (w *Wasm) instantiate(ctx context.Context) (*instance, error) {
 		mod:    mod,
 		mem:    mod.Memory(),
 		alloc:  mod.ExportedFunction("alloc"),
-		free:   mod.ExportedFunction("free"),
-		handle: mod.ExportedFunction("handle"),
+		call:   mod.ExportedFunction("call"),
 		stderr: stderr,
 		guard:  g,
 	}
@@ -70,38 +74,36 @@ func (w *Wasm) instantiate(ctx context.Context) (*instance, error) {
 
 func (in *instance) close() { _ = in.mod.Close(context.Background()) }
 
-// call writes request into the instance, runs handle and reads the answer.
-// Any error leaves the instance unfit for reuse.
-func (in *instance) call(ctx context.Context, request []byte, maxAnswer int) ([]byte, error) {
+// exchange writes input into the instance after entry's tag (wasm/main.go),
+// runs the module's call on it and copies the answer out: the module drops
+// its input itself, and the answer at the next call. Any error leaves the
+// instance unfit for reuse.
+func (in *instance) exchange(ctx context.Context, entry wire.Entry, input []byte, maxAnswer int) ([]byte, error) {
 	in.stderr.Reset()
 	defer in.guard.arm(ctx)()
 	s := in.stack[:]
 
-	s[0] = uint64(len(request))
+	n := uint64(1 + len(input))
+	s[0] = n
 	if err := in.alloc.CallWithStack(ctx, s[:1]); err != nil {
 		return nil, fmt.Errorf("alloc: %w", err)
 	}
 	reqPtr := uint32(s[0])
-	if !in.mem.Write(reqPtr, request) {
-		return nil, fmt.Errorf("alloc gave %d bytes at %#x, outside the module's %d bytes of memory", len(request), reqPtr, in.mem.Size())
+	if !in.mem.WriteByte(reqPtr, byte(entry)) || !in.mem.Write(reqPtr+1, input) {
+		return nil, fmt.Errorf("alloc gave %d bytes at %#x, outside the module's %d bytes of memory", n, reqPtr, in.mem.Size())
 	}
 
-	s[0], s[1] = uint64(reqPtr), uint64(len(request))
-	if err := in.handle.CallWithStack(ctx, s); err != nil {
-		return nil, fmt.Errorf("handle: %w", err)
+	s[0], s[1] = uint64(reqPtr), n
+	if err := in.call.CallWithStack(ctx, s); err != nil {
+		return nil, fmt.Errorf("call: %w", err)
 	}
 	ansPtr, ansLen := uint32(s[0]>>32), uint32(s[0])
 
-	s[0] = uint64(reqPtr)
-	if err := in.free.CallWithStack(ctx, s[:1]); err != nil {
-		return nil, fmt.Errorf("free: %w", err)
-	}
-
 	if ansPtr == 0 {
-		return nil, errors.New("handle returned no answer")
+		return nil, errors.New("call returned no answer")
 	}
 	if uint64(ansPtr)+uint64(ansLen) > uint64(in.mem.Size()) {
-		return nil, fmt.Errorf("handle returned %d bytes at %#x, outside the module's %d bytes of memory", ansLen, ansPtr, in.mem.Size())
+		return nil, fmt.Errorf("call returned %d bytes at %#x, outside the module's %d bytes of memory", ansLen, ansPtr, in.mem.Size())
 	}
 	if int64(ansLen) > int64(maxAnswer) {
 		// The instance is sound, but its memory grew to hold the answer and
@@ -109,13 +111,7 @@ func (in *instance) call(ctx context.Context, request []byte, maxAnswer int) ([]
 		return nil, fmt.Errorf("the answer is %d bytes, over the limit of %d: %w", ansLen, maxAnswer, ErrLimit)
 	}
 	view, _ := in.mem.Read(ansPtr, ansLen)
-	answer := bytes.Clone(view)
-
-	s[0] = uint64(ansPtr)
-	if err := in.free.CallWithStack(ctx, s[:1]); err != nil {
-		return nil, fmt.Errorf("free: %w", err)
-	}
-	return answer, nil
+	return bytes.Clone(view), nil
 }
 
 // A guard gives the module wazero's fake clocks (each reading 1 ms after

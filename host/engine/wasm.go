@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kessho/kessho/core/wire"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 	"github.com/tetratelabs/wazero/sys"
@@ -209,7 +210,7 @@ func newWasm(ctx context.Context, opts WasmOptions, cacheDir string) (*Wasm, err
 	}
 	w.compiled = compiled
 	exports := compiled.ExportedFunctions()
-	for _, name := range []string{"_initialize", "alloc", "free", "handle"} {
+	for _, name := range exportsUsed {
 		if _, ok := exports[name]; !ok {
 			return fail(fmt.Errorf("engine: the core module does not export %s; build it with -buildmode=c-shared", name))
 		}
@@ -249,7 +250,7 @@ func (w *Wasm) Call(ctx context.Context, request []byte) ([]byte, error) {
 
 	if w.opts.Interrupt {
 		// wazero stops the call at the deadline.
-		answer, err := in.call(ctx, request, w.opts.MaxAnswer)
+		answer, err := in.exchange(ctx, wire.EntryHandle, request, w.opts.MaxAnswer)
 		return w.finish(ctx, in, answer, err)
 	}
 
@@ -263,7 +264,7 @@ func (w *Wasm) Call(ctx context.Context, request []byte) ([]byte, error) {
 	var state atomic.Int32
 	done := make(chan result, 1)
 	go func() {
-		answer, err := in.call(ctx, request, w.opts.MaxAnswer)
+		answer, err := in.exchange(ctx, wire.EntryHandle, request, w.opts.MaxAnswer)
 		if state.CompareAndSwap(running, returned) {
 			done <- result{answer, err}
 			return

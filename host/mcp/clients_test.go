@@ -17,25 +17,47 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/kessho/kessho/core/tools"
+	hostcall "github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/engine"
 	"github.com/kessho/kessho/host/mcp"
+	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // The clients' test: what a real MCP client does with `kessho mcp`, run
 // as a subprocess, over stdio and over streamable HTTP, by the Go SDK's
 // client here and by the official TypeScript SDK's client in tsclient/
-// (testdata/clients/tsclient, `make test-mcp-clients`). Both read the same
-// files in testdata/clients: the vault, the calls (every tool once, each
-// succeeding) and tools.json, each tool's annotations and output schema
-// as this package serves them (TestClientsToolsFile keeps it current).
+// (`make test-mcp-clients`). Both read the same files in
+// testdata/clients: the vault, calls.json (every tool once, each
+// succeeding: each tool's example call, from its text file, in the order
+// of the tools' names) and tools.json (each tool's annotations and output
+// schema as this package serves them). TestClientsFiles keeps both
+// current: they are made from the catalogue.
 
-var updateTools = flag.Bool("update-tools", false, "rewrite testdata/clients/tools.json from the catalogue")
+var updateClients = flag.Bool("update-clients", false, "rewrite testdata/clients/calls.json and tools.json from the catalogue")
+
+// clientCall is one call of testdata/clients/calls.json.
+type clientCall struct {
+	Tool string         `json:"tool"`
+	Args map[string]any `json:"args"`
+}
 
 // clientCalls is testdata/clients/calls.json.
 type clientCalls struct {
-	Calls []struct {
-		Tool string         `json:"tool"`
-		Args map[string]any `json:"args"`
-	} `json:"calls"`
+	Comment string       `json:"comment"`
+	Calls   []clientCall `json:"calls"`
+}
+
+// callsComment is calls.json's comment.
+const callsComment = "Made by go test ./host/mcp -run TestClientsFiles -update-clients: the calls both client tests (clients_test.go, tsclient/) make in order, on a copy of vault/, served with --now 2026-11-30T10:15:00+01:00 --tz Europe/Paris: every tool's example (its text file's example), in the order of the tools' names, each succeeding."
+
+// exampleCalls is every tool's example call, in the order of the tools'
+// names: what calls.json holds.
+func exampleCalls() clientCalls {
+	calls := clientCalls{Comment: callsComment}
+	for _, spec := range tools.Specs() {
+		calls.Calls = append(calls.Calls, clientCall{spec.Name, spec.Example})
+	}
+	return calls
 }
 
 // servedTool is a tool's entry in testdata/clients/tools.json.
@@ -44,35 +66,65 @@ type servedTool struct {
 	OutputSchema any                  `json:"outputSchema"`
 }
 
-// toolsFile is what testdata/clients/tools.json must hold.
-func toolsFile(t *testing.T) []byte {
-	t.Helper()
+// servedTools is each tool as served: what tools.json holds.
+func servedTools(t *testing.T) map[string]servedTool {
 	all := map[string]servedTool{}
 	for _, spec := range tools.Specs() {
 		tool := mcp.Tool(spec, "en")
 		all[spec.Name] = servedTool{tool.Annotations, roundTrip(t, tool.OutputSchema)}
 	}
-	b, err := json.MarshalIndent(all, "", " ")
+	return all
+}
+
+// indented is v as the files of testdata/clients hold it.
+func indented(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.MarshalIndent(v, "", " ")
 	if err != nil {
 		t.Fatal(err)
 	}
 	return append(b, '\n')
 }
 
-// TestClientsToolsFile checks that testdata/clients/tools.json holds each
-// tool's annotations and output schema as served (go test -run
-// TestClientsToolsFile -update-tools rewrites it).
-func TestClientsToolsFile(t *testing.T) {
-	want := toolsFile(t)
-	name := filepath.Join("testdata", "clients", "tools.json")
-	if *updateTools {
-		if err := os.WriteFile(name, want, 0o644); err != nil {
-			t.Fatal(err)
+// TestClientsFiles checks that testdata/clients/calls.json and tools.json
+// hold what the catalogue makes of them (go test -run TestClientsFiles
+// -update-clients rewrites them).
+func TestClientsFiles(t *testing.T) {
+	for name, want := range map[string][]byte{
+		"calls.json": indented(t, exampleCalls()),
+		"tools.json": indented(t, servedTools(t)),
+	} {
+		name = filepath.Join("testdata", "clients", name)
+		if *updateClients {
+			if err := os.WriteFile(name, want, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := os.ReadFile(name)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s is stale (%v): run go test ./host/mcp -run TestClientsFiles -update-clients", name, err)
 		}
 	}
-	got, err := os.ReadFile(name)
-	if err != nil || !bytes.Equal(got, want) {
-		t.Errorf("%s is stale (%v): run go test ./host/mcp -run TestClientsToolsFile -update-tools", name, err)
+}
+
+// TestClientsCalls makes calls.json's calls as the clients' tests do, in
+// order on a copy of the clients' vault, but in this process, on the
+// native engine: each must succeed. It says at once, without a server,
+// which example fails (a new tool's example runs after those of the tools
+// before it by name).
+func TestClientsCalls(t *testing.T) {
+	dir := clientVault(t)
+	v, err := vaultfs.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	opts := hostcall.Options{Now: time.Date(2026, 11, 30, 10, 15, 0, 0, time.FixedZone("CET", 3600)), TZ: "Europe/Paris"}
+	for i, c := range exampleCalls().Calls {
+		out, err := hostcall.Run(context.Background(), v, engine.Native(), c.Tool, mustJSON(t, c.Args), opts)
+		if err != nil || !out.OK {
+			t.Errorf("call %d, %s %s: %s %v", i, c.Tool, mustJSON(t, c.Args), out.Answer, err)
+		}
 	}
 }
 
@@ -168,10 +220,7 @@ func exercise(t *testing.T, cs *sdk.ClientSession, dir string, log *progressLog)
 
 	// Tools: every one of the catalogue, annotations and output schema as
 	// tools.json says.
-	var served map[string]servedTool
-	if err := json.Unmarshal(toolsFile(t), &served); err != nil {
-		t.Fatal(err)
-	}
+	served := servedTools(t)
 	listed, err := cs.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -197,16 +246,8 @@ func exercise(t *testing.T, cs *sdk.ClientSession, dir string, log *progressLog)
 	}
 
 	// Every tool called, structuredContent valid against its schema.
-	var calls clientCalls
-	b, err := os.ReadFile(filepath.Join("testdata", "clients", "calls.json"))
-	if err == nil {
-		err = json.Unmarshal(b, &calls)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
 	called := map[string]bool{}
-	for i, c := range calls.Calls {
+	for i, c := range exampleCalls().Calls {
 		res, a := call(t, cs, c.Tool, c.Args)
 		if !a.OK {
 			t.Errorf("call %d, %s: refused: %+v", i, c.Tool, a.Error)

@@ -6,7 +6,7 @@ import (
 	"fmt"
 )
 
-// Engine runs core.Handle and holds resources until closed, as the
+// Engine runs core.Core.Handle and holds resources until closed, as the
 // engines of github.com/kessho/kessho/host/engine do.
 type Engine interface {
 	Call(ctx context.Context, request []byte) ([]byte, error)

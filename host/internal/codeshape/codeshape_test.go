@@ -23,18 +23,18 @@ import (
 const maxLines = 60
 
 // longer lists the functions over maxLines that stay for now (their files
-// are being reworked: the wire types, core/tools), each with its length:
-// one may shrink, not grow, and one within maxLines must leave the list
-// (the test says so), so that the list only shrinks.
+// are others' work: core, core/wire, core/hostlogic, core/tools, host/call
+// and host/engine), each with its length: one may shrink, not grow, and
+// one within maxLines must leave the list (the test says so), so that the
+// list only shrinks.
 var longer = map[string]int{
-	"core/handle.go: handle":              62,
-	"core/hostlogic/check.go: Check":      69,
-	"core/request.go: scanner.escaped":    63,
-	"core/tools/rollback.go: rollback":    73,
-	"core/tools/search.go: upToDate":      69,
-	"host/call/call.go: Run":              89,
-	"host/call/request.go: encodeRequest": 78,
-	"host/engine/wasm.go: Wasm.Call":      66,
+	"core/handle.go: Core.handle":          62,
+	"core/hostlogic/check.go: Check":       69,
+	"core/tools/rollback.go: rollback":     73,
+	"core/wire/decode.go: scanner.escaped": 63,
+	"core/wire/encode.go: EncodeRequest":   78,
+	"host/call/call.go: Run":               89,
+	"host/engine/wasm.go: Wasm.Call":       66,
 }
 
 // root is the repository's root, from this package's folder.

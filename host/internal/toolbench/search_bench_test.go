@@ -112,12 +112,13 @@ func BenchmarkSearch(b *testing.B) {
 				}
 			})
 			b.Run("after-archive", func(b *testing.B) {
-				// One mem_archive (full, the first scenario's), then the
+				// One mem_archive (mem_archive.full's), then the
 				// search, again and again: the search re-reads only what
 				// the archive changed and the hits' files for their best
 				// line (files-read), not the vault; p50-ms is its median.
 				// The archive is undone outside the timer.
-				archive := json.RawMessage(Scenarios[0].Args(gv.Manifest))
+				full, _ := Lookup("mem_archive.full")
+				archive := json.RawMessage(full.Args(gv.Manifest))
 				ctx := context.Background()
 				for _, name := range []string{"native", "wasm"} {
 					b.Run(name, func(b *testing.B) {

@@ -27,6 +27,7 @@ import (
 	"strings"
 
 	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/core/tools"
 	"github.com/kessho/kessho/host/call"
 	"github.com/kessho/kessho/host/internal/genvault"
 	"github.com/kessho/kessho/host/vaultfs"
@@ -52,46 +53,62 @@ func fixed(args string) func(genvault.Manifest) string {
 	return func(genvault.Manifest) string { return args }
 }
 
-// Scenarios are the measured calls, in the report's order: every tool of
-// tools.All at least once (TestEveryToolMeasured), and the tools other
-// branches add, used once they are in tools.All.
-var Scenarios = []Scenario{
-	{"mem_archive.full", "mem_archive", func(m genvault.Manifest) string {
-		return target(m, `,"mode":"full","archive_subject":"Bench session","archive_body_md":"## Done\nMeasured the tools in /home/ada/src/bench-target/core.\n\n## Next steps\n- Read the report.\n","no_derived_because":"a benchmark"`)
-	}, true},
-	{"mem_archive.incremental", "mem_archive", func(m genvault.Manifest) string {
-		return target(m, `,"phase":"measured"`)
-	}, true},
-	{"mem_archive.derive", "mem_archive", func(m genvault.Manifest) string {
-		return target(m, `,"mode":"full","archive_subject":"Bench derive","archive_body_md":"Measured.\n","derive":[{"fact":"Bench fact of the harness","body":"Why.","kind":"knowledge"}]`)
-	}, false},
-	{"mem_archive_rewrite_paths", "mem_archive_rewrite_paths", func(m genvault.Manifest) string {
-		return target(m, `,"confirm":true`)
-	}, true},
-	{"mem_context_hygiene.check", "mem_context_hygiene", fixed(`{"action":"check"}`), false},
-	{"mem_context_hygiene.trim", "mem_context_hygiene", fixed(`{"action":"trim"}`), false},
-	{"mem_historize", "mem_historize", func(m genvault.Manifest) string {
-		return fmt.Sprintf(`{"slug":%q}`, m.Shelf)
-	}, true},
-	{"mem_init_project", "mem_init_project", fixed(`{"slug":"bench-new","summary":"A project the benchmark makes."}`), false},
-	{"mem_list", "mem_list", fixed(`{}`), false},
-	{"mem_read_context", "mem_read_context", func(m genvault.Manifest) string { return target(m, "") }, true},
-	{"mem_rollback_archive", "mem_rollback_archive", func(m genvault.Manifest) string { return target(m, "") }, true},
-	{"mem_set_summary", "mem_set_summary", func(m genvault.Manifest) string {
-		return target(m, `,"summary":"Measured by the benchmark harness."`)
-	}, true},
-	{"mem_update_phase", "mem_update_phase", func(m genvault.Manifest) string { return target(m, `,"phase":"measured"`) }, true},
-	{"mem_worklog.collect", "mem_worklog", func(m genvault.Manifest) string {
-		return fmt.Sprintf(`{"week_of":%q}`, m.Week)
-	}, false},
-	{"mem_worklog.persist", "mem_worklog", func(m genvault.Manifest) string {
-		return fmt.Sprintf(`{"phase":"persist","week_of":%q,"brief_md":"Shipped.","detailed_md":"Monday: measured.","digest_md":"- bench: measured."}`, m.Week)
-	}, false},
-	// The reading and finding tools, measured once they are in tools.All.
-	{"mem_read_history", "mem_read_history", func(m genvault.Manifest) string { return target(m, "") }, true},
-	{"mem_read_archive", "mem_read_archive", func(m genvault.Manifest) string { return target(m, `,"archive":"latest"`) }, true},
-	{"mem_recall", "mem_recall", func(m genvault.Manifest) string { return target(m, "") }, true},
-	{"mem_search", "mem_search", fixed(`{"query":"parser cache release"}`), false},
+// Scenarios are the measured calls, in the report's order: each tool's
+// example call (its text file's example, in the order of the tools'
+// names; TestScenariosUndone runs each), then its variants. So a tool
+// added to the catalogue is measured with nothing to add here.
+var Scenarios = scenarios()
+
+// demoProjects are the generated vault's projects the examples act on:
+// the examples name the MCP clients' vault's (host/mcp/testdata/clients/
+// vault), alpha standing for Target and beta for Shelf (mem_historize's).
+// An example on one of them is a one-project call.
+func demoProjects(m genvault.Manifest) map[string]string {
+	return map[string]string{"alpha": m.Target, "beta": m.Shelf}
+}
+
+// variants are the calls measured besides some tools' example: the
+// example's row is then named after the tool and example, and more
+// follow it.
+var variants = map[string]struct {
+	example string
+	more    []Scenario
+}{
+	"mem_archive": {"full", []Scenario{
+		{"mem_archive.incremental", "mem_archive", func(m genvault.Manifest) string {
+			return target(m, `,"phase":"measured"`)
+		}, true},
+		{"mem_archive.derive", "mem_archive", func(m genvault.Manifest) string {
+			return target(m, `,"mode":"full","archive_subject":"Bench derive","archive_body_md":"Measured.\n","derive":[{"fact":"Bench fact of the harness","body":"Why.","kind":"knowledge"}]`)
+		}, false},
+	}},
+	"mem_context_hygiene": {"check", []Scenario{{"mem_context_hygiene.trim", "mem_context_hygiene", fixed(`{"action":"trim"}`), false}}},
+	"mem_worklog": {"collect", []Scenario{
+		{"mem_worklog.persist", "mem_worklog", func(m genvault.Manifest) string {
+			return fmt.Sprintf(`{"phase":"persist","week_of":%q,"brief_md":"Shipped.","detailed_md":"Monday: measured.","digest_md":"- bench: measured."}`, m.Week)
+		}, false},
+	}},
+}
+
+// scenarios makes Scenarios from the tools' examples and variants.
+func scenarios() []Scenario {
+	var out []Scenario
+	for _, spec := range tools.Specs() {
+		v := variants[spec.Name]
+		name := spec.Name
+		if v.example != "" {
+			name += "." + v.example
+		}
+		slug, _ := spec.Example["slug"].(string)
+		args := func(m genvault.Manifest) string {
+			b, _ := spec.ExampleOn(demoProjects(m))
+			return string(b)
+		}
+		_, oneProject := demoProjects(genvault.Manifest{})[slug]
+		out = append(out, Scenario{name, spec.Name, args, oneProject})
+		out = append(out, v.more...)
+	}
+	return out
 }
 
 // CLIScenarios are the scenarios measured as whole processes.

@@ -16,11 +16,23 @@ import (
 	"github.com/kessho/kessho/host/vaultfs"
 )
 
-// TestEveryToolMeasured: make bench measures every tool of the catalogue.
+// TestEveryToolMeasured: make bench measures every tool of the catalogue
+// (its example), each variant is of a tool of it, and every CLI scenario
+// is a scenario.
 func TestEveryToolMeasured(t *testing.T) {
 	for _, tool := range tools.All {
 		if !slices.ContainsFunc(Scenarios, func(s Scenario) bool { return s.Tool == tool.Spec.Name }) {
-			t.Errorf("%s has no benchmark scenario: add one to Scenarios", tool.Spec.Name)
+			t.Errorf("%s has no benchmark scenario", tool.Spec.Name)
+		}
+	}
+	for name, v := range variants {
+		if _, ok := tools.Lookup(name); !ok {
+			t.Errorf("variants of %s, which is no tool", name)
+		}
+		for _, sc := range v.more {
+			if sc.Tool != name {
+				t.Errorf("variant %s of %s calls %s", sc.Name, name, sc.Tool)
+			}
 		}
 	}
 	for _, name := range CLIScenarios {
@@ -68,9 +80,6 @@ func TestScenariosUndone(t *testing.T) {
 	defer v.Close()
 	ctx := context.Background()
 	for _, sc := range Scenarios {
-		if _, ok := tools.Lookup(sc.Tool); !ok {
-			continue
-		}
 		args := json.RawMessage(sc.Args(m))
 		p, err := DryRun(ctx, v, engine.Native(), sc.Tool, args, opts)
 		if err != nil {

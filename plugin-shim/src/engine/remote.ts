@@ -117,7 +117,7 @@ export class RemoteEngine implements Engine, HostCore {
     this.clock = opts.clock ?? windowClock;
   }
 
-  /** call runs one request through core.Handle; requests are queued and run one at a time. */
+  /** call runs one request through core.Core.Handle; requests are queued and run one at a time. */
   async call(request: string): Promise<string> {
     return answerOf(await this.enqueue(() => this.send((id) => ({ kind: "call", id, request }))));
   }

@@ -20,9 +20,10 @@ const vault = {
 export const warmupRequest = JSON.stringify({ ...start, ...vault });
 
 /**
- * A request for the module's handle (core.Handle), handle_host
- * (hostlogic.Handle) or round (hostlogic.Round) export; a round's request
- * is its input: the time, NUL, the request's head, NUL, the rest.
+ * A request for the module's handle (core.Core.Handle), handle_host
+ * (hostlogic.Handle) or round (hostlogic.Round) entry, each a tag of its
+ * call export (wasm/main.go); a round's request is its input: the time,
+ * NUL, the request's head, NUL, the rest.
  */
 export interface Warmup {
   entry: "handle" | "handle_host" | "round";

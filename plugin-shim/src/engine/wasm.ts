@@ -12,16 +12,24 @@ import { type Engine, type Round, type RoundRequest } from "../host/call";
 import type { HostCore } from "../host/core";
 import type { Warmup } from "./warmup";
 
-/** The module's exports (see wasm/main.go). */
+/**
+ * The module's exports (see wasm/main.go): alloc gives the buffer the next
+ * call reads; call runs it by its first byte's entry and answers ptr<<32 |
+ * len. The module frees both buffers itself: an answer stays until the
+ * next alloc or call.
+ */
 interface Exports {
   memory: WebAssembly.Memory;
   _initialize: () => void;
   alloc: (n: number) => number;
-  free: (ptr: number) => void;
-  handle: (ptr: number, n: number) => bigint;
-  handle_host: (ptr: number, n: number) => bigint;
-  round: (ptr: number, n: number) => bigint;
+  call: (ptr: number, n: number) => bigint;
 }
+
+/** An entry of the module's call, named by the input's first byte (core/wire's Entry): core.Core.Handle, hostlogic.Handle, hostlogic.Round. */
+type Entry = Warmup["entry"];
+
+/** Each entry's tag. */
+const tags: { [e in Entry]: number } = { handle: 0x63, handle_host: 0x68, round: 0x72 }; // 'c', 'h', 'r'
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -30,7 +38,7 @@ const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 const keepLines = 20;
 
 /**
- * WasmEngine runs core.Handle in the wasm module.
+ * WasmEngine runs core.Core.Handle in the wasm module.
  *
  *	const eng = new WasmEngine(() => WebAssembly.compile(bytes));
  *	const answer = await eng.call('{"tool":…}');
@@ -74,7 +82,7 @@ export class WasmEngine implements Engine, HostCore {
   /**
    * round runs one round of a call: what runRound asks in four requests
    * (now, handle, read_answer, the check), in one call into the module
-   * (its round export, hostlogic.Round).
+   * (its round entry, hostlogic.Round).
    */
   round(r: RoundRequest): Promise<Round> {
     return this.enqueue(() => this.run((inst) => roundIn(inst, r)));
@@ -98,7 +106,7 @@ export class WasmEngine implements Engine, HostCore {
     return next;
   }
 
-  private callNow(request: string, entry: "handle" | "handle_host"): Promise<string> {
+  private callNow(request: string, entry: Exclude<Entry, "round">): Promise<string> {
     return this.run((inst) => handle(inst, request, entry));
   }
 
@@ -135,7 +143,7 @@ export class WasmEngine implements Engine, HostCore {
       const exports = instance.exports as unknown as Exports;
       wasi.initialize(instance as unknown as { exports: Exports });
       for (const w of this.warmups) {
-        if (w.entry === "round") exports.free(exchange(exports, w.request, null, "round").byteOffset);
+        if (w.entry === "round") exchange(exports, w.request, null, "round");
         else handle(exports, w.request, w.entry);
       }
       this.started++;
@@ -155,25 +163,23 @@ export class WasmEngine implements Engine, HostCore {
 
 /**
  * handle runs one request through the module's handle or handle_host
- * export (wasm/main.go). A request or an answer may carry a search index
+ * entry (wasm/main.go). A request or an answer may carry a search index
  * after its JSON, past a NUL (docs/HOSTS.md, section 6): raw bytes for the
  * module, base64 in the strings this engine takes and gives (NUL then
  * base64), since they go through a worker's messages as text.
  */
-function handle(inst: Exports, request: string, entry: "handle" | "handle_host"): string {
+function handle(inst: Exports, request: string, entry: Exclude<Entry, "round">): string {
   const nul = request.indexOf("\u0000");
   const out = exchange(inst, nul < 0 ? request : request.slice(0, nul), nul < 0 ? null : request.slice(nul + 1), entry);
   const end = out.indexOf(0);
-  const answer = end < 0 ? decoder.decode(out) : decoder.decode(out.subarray(0, end)) + "\u0000" + toBase64(out.subarray(end + 1));
-  inst.free(out.byteOffset);
-  return answer;
+  return end < 0 ? decoder.decode(out) : decoder.decode(out.subarray(0, end)) + "\u0000" + toBase64(out.subarray(end + 1));
 }
 
 /**
- * roundIn runs r through the module's round export (hostlogic.Round): its
+ * roundIn runs r through the module's round entry (hostlogic.Round): its
  * input is the time, NUL, the request's head, NUL, the rest (and the
  * search index after a NUL); its output the read, NUL, the check, NUL,
- * then core.Handle's answer (and the index it hands back, after a NUL).
+ * then core.Core.Handle's answer (and the index it hands back, after a NUL).
  */
 function roundIn(inst: Exports, r: RoundRequest): Round {
   const after = r.after ?? "";
@@ -188,40 +194,40 @@ function roundIn(inst: Exports, r: RoundRequest): Round {
     index: c < 0 ? "" : toBase64(out.subarray(c + 1)),
   };
   if (b > a + 1) round.check = decoder.decode(out.subarray(a + 1, b));
-  inst.free(out.byteOffset);
   return round;
 }
 
 /**
- * exchange writes a request into the module's memory (text as UTF-8,
- * then, when there is an index, a NUL and the index's bytes from its
- * base64), calls entry on it and returns the answer's bytes: a view of
- * the module's memory for the caller to read, then free.
+ * exchange writes a request into the module's memory (entry's tag, the
+ * text as UTF-8, then, when there is an index, a NUL and the index's
+ * bytes from its base64), calls the module on it and returns the answer's
+ * bytes: a view of the module's memory, to read before the next call into
+ * the module (which drops the answer).
  */
-function exchange(inst: Exports, text: string, index: string | null, entry: "handle" | "handle_host" | "round"): Uint8Array {
+function exchange(inst: Exports, text: string, index: string | null, entry: Entry): Uint8Array {
   const tail = index === null ? null : storedIndex(index);
   const extra = tail === null ? 0 : 1 + tail.length;
   // Written straight into the module's memory (encodeInto: several times
   // faster than encode in Chromium): first in room for mostly ASCII text,
-  // again in room for the worst case when that was short.
+  // again in room for the worst case when that was short (the next alloc
+  // drops the first buffer).
   let room = text.length + (text.length >> 3) + 16;
-  let ptr = inst.alloc(room + extra) >>> 0;
-  let w = encoder.encodeInto(text, new Uint8Array(inst.memory.buffer, ptr, room));
+  let ptr = inst.alloc(1 + room + extra) >>> 0;
+  let w = encoder.encodeInto(text, new Uint8Array(inst.memory.buffer, ptr + 1, room));
   if (w.read < text.length) {
-    inst.free(ptr);
     room = text.length * 3;
-    ptr = inst.alloc(room + extra) >>> 0;
-    w = encoder.encodeInto(text, new Uint8Array(inst.memory.buffer, ptr, room));
+    ptr = inst.alloc(1 + room + extra) >>> 0;
+    w = encoder.encodeInto(text, new Uint8Array(inst.memory.buffer, ptr + 1, room));
   }
-  const n = w.written + extra;
+  const n = 1 + w.written + extra;
+  new Uint8Array(inst.memory.buffer, ptr, 1)[0] = tags[entry];
   if (tail !== null) {
-    const into = new Uint8Array(inst.memory.buffer, ptr + w.written, extra);
+    const into = new Uint8Array(inst.memory.buffer, ptr + 1 + w.written, extra);
     into[0] = 0;
     into.set(tail, 1);
   }
-  const res = inst[entry](ptr, n);
-  inst.free(ptr);
-  if (res === 0n) throw new Error("the module broke the call protocol (handle returned 0)");
+  const res = inst.call(ptr, n);
+  if (res === 0n) throw new Error("the module broke the call protocol (call returned 0)");
   const outPtr = Number(res >> 32n);
   const outLen = Number(res & 0xffffffffn);
   // A fresh view: the memory may have grown (and the old buffer detached).

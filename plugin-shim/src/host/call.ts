@@ -10,7 +10,7 @@ import { nextTask, type VaultPort } from "./port";
 import type { RecoverOptions } from "./journal";
 import { SearchCarry, splitTail } from "./search";
 
-/** An engine runs core.Handle on a request and returns its answer, as JSON text. */
+/** An engine runs core.Core.Handle on a request and returns its answer, as JSON text. */
 export interface Engine {
   call(request: string): Promise<string>;
   /**
@@ -58,7 +58,7 @@ export interface Round {
 /**
  * runRound runs one round of a call: the time made canonical (hostlogic's
  * "now": to the second, a zero offset as Z, as the Go host writes --now),
- * core.Handle on the request, then read_answer on its answer. A
+ * core.Core.Handle on the request, then read_answer on its answer. A
  * WasmEngine runs it in its worker (engine.round), where each step is a
  * call into the module; otherwise each step is a request of its own.
  */
@@ -116,7 +116,7 @@ export interface Outcome {
 interface Read {
   need?: Need;
   ok: boolean;
-  /** what to print; left out (the module's round export) when it is the answer itself, raw */
+  /** what to print; left out (the module's round entry) when it is the answer itself, raw */
   printed?: string;
   plan?: Plan;
   conflict?: string;

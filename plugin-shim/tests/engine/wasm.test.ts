@@ -90,10 +90,10 @@ describe("WasmEngine", () => {
     const eng = new WasmEngine(compile);
     await eng.call(req("en"));
     // Break the running instance, as a trap or an out-of-memory would.
-    const inner = eng as unknown as { instance: { handle: () => bigint } };
+    const inner = eng as unknown as { instance: { call: () => bigint } };
     inner.instance = {
       ...inner.instance,
-      handle: () => {
+      call: () => {
         throw new WebAssembly.RuntimeError("unreachable");
       },
     };

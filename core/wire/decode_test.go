@@ -1,4 +1,4 @@
-package core
+package wire
 
 import (
 	"bytes"
@@ -8,22 +8,18 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/kessho/kessho/core/plan"
-	"github.com/kessho/kessho/core/search"
-	"github.com/kessho/kessho/core/vault"
 )
 
-// sameAsJSON fails t when decodeRequest and encoding/json read b apart.
+// sameAsJSON fails t when DecodeRequest and encoding/json read b apart.
 func sameAsJSON(t *testing.T, b []byte) {
 	t.Helper()
-	got, gotErr := decodeRequest(b)
+	got, gotErr := DecodeRequest(b)
 	var want Request
-	text, index := search.Split(b) // a NUL ends the JSON: an index follows
+	text, index := Split(b) // a NUL ends the JSON: an index follows
 	wantErr := json.Unmarshal(text, &want)
 	if wantErr == nil && index != nil {
 		if want.Search == nil {
-			want.Search = &search.Carry{}
+			want.Search = &Carry{}
 		}
 		want.Search.Index = index
 	}
@@ -53,9 +49,9 @@ func randomRequests(rng *rand.Rand, n int) [][]byte {
 			req.Args, _ = json.Marshal(map[string]any{"slug": str(), "n": rng.Intn(9), "l": []any{str(), nil, true, 1.5}, "o": map[string]string{str(): str()}})
 		}
 		if rng.Intn(3) > 0 {
-			req.Files = map[string]vault.File{}
+			req.Files = map[string]File{}
 			for j := rng.Intn(4); j > 0; j-- {
-				f := vault.File{SHA256: str(), NotUTF8: rng.Intn(4) == 0}
+				f := File{SHA256: str(), NotUTF8: rng.Intn(4) == 0}
 				if rng.Intn(4) > 0 {
 					t := str()
 					f.Text = &t
@@ -64,9 +60,9 @@ func randomRequests(rng *rand.Rand, n int) [][]byte {
 			}
 		}
 		if rng.Intn(3) == 0 {
-			req.Heads = map[string]vault.Head{}
+			req.Heads = map[string]Head{}
 			for j := rng.Intn(3); j > 0; j-- {
-				h := vault.Head{NotUTF8: rng.Intn(4) == 0, Size: int64(rng.Intn(1 << 30))}
+				h := Head{NotUTF8: rng.Intn(4) == 0, Size: int64(rng.Intn(1 << 30))}
 				if rng.Intn(4) > 0 {
 					t := str()
 					h.Text = &t
@@ -139,29 +135,4 @@ func FuzzDecodeRequest(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) { sameAsJSON(t, b) })
-}
-
-// TestEncodeAnswerIsJSONs checks that EncodeAnswer writes what
-// json.Marshal writes, for every kind of answer.
-func TestEncodeAnswerIsJSONs(t *testing.T) {
-	yes, no := true, false
-	text := "a <b> & \"c\" \u2028 é\n"
-	result, _ := json.Marshal(map[string]any{"slug": text, "n": 1, "l": []string{text}})
-	p := plan.Plan{{Op: plan.Write, Path: "a/b.md", Text: &text, Expect: plan.Absent}}
-	for _, ans := range []Answer{
-		{OK: &yes},
-		{OK: &yes, Result: result},
-		{OK: &yes, Result: result, Plan: p},
-		{OK: &yes, Result: result, Plan: p, Conflict: "CONTEXT_HYGIENE_RACE"},
-		{OK: &yes, Plan: p, Conflict: "<&>"},
-		{OK: &no, Error: &ErrorBody{Code: "X", Message: text, Details: map[string]any{"a": text}}},
-		{Need: &vault.Need{Files: []string{text}}},
-		{OK: &yes, Result: result, Search: &search.Carry{Index: []byte{0, 1, 255}, ID: "i"}},
-	} {
-		got, err := EncodeAnswer(ans)
-		want, wantErr := json.Marshal(ans)
-		if err != nil || wantErr != nil || !bytes.Equal(got, want) {
-			t.Errorf("EncodeAnswer: %s, %v\njson.Marshal: %s, %v", got, err, want, wantErr)
-		}
-	}
 }

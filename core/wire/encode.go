@@ -1,4 +1,4 @@
-package call
+package wire
 
 import (
 	"encoding/json"
@@ -6,12 +6,9 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
-
-	"github.com/kessho/kessho/core"
-	"github.com/kessho/kessho/core/vault"
 )
 
-// encodeRequest returns req as encoding/json writes it, byte for byte,
+// EncodeRequest returns req as encoding/json writes it, byte for byte,
 // with notes, when not nil, as its search carry's "notes" (req.Search's
 // own Notes are not written): the request of every round of every call.
 //
@@ -23,8 +20,8 @@ import (
 // texts' lengths, and strings are escaped in runs (appendString). Fields
 // keep Request's order; the small ones that are no strings nor maps
 // (args) go through encoding/json. TestRequestFields fails when a field
-// is added to a type written here.
-func encodeRequest(req *core.Request, notes map[string]string) ([]byte, error) {
+// is added to a type written here. DecodeRequest reads it back.
+func EncodeRequest(req *Request, notes map[string]string) ([]byte, error) {
 	size := 256 + len(req.Args) + len(req.Tool) + len(req.TZ) + len(req.Lang)
 	for p, f := range req.Files {
 		size += len(p) + len(f.SHA256) + len(`"":{"sha256":"","text":"","not_utf8":true},`)
@@ -112,10 +109,10 @@ func comma(b []byte, n int) []byte {
 	return b
 }
 
-// appendFiles appends files as encoding/json writes a map of vault.File:
+// appendFiles appends files as encoding/json writes a map of File:
 // keys sorted, the fields in order, text and not_utf8 left out when
 // empty.
-func appendFiles(b []byte, files map[string]vault.File) []byte {
+func appendFiles(b []byte, files map[string]File) []byte {
 	b = append(b, '{')
 	for i, p := range slices.Sorted(maps.Keys(files)) {
 		if i > 0 {
@@ -136,8 +133,8 @@ func appendFiles(b []byte, files map[string]vault.File) []byte {
 }
 
 // appendHeads appends heads as encoding/json writes a map of
-// vault.Head: keys sorted, text and not_utf8 left out when empty.
-func appendHeads(b []byte, heads map[string]vault.Head) []byte {
+// Head: keys sorted, text and not_utf8 left out when empty.
+func appendHeads(b []byte, heads map[string]Head) []byte {
 	b = append(b, '{')
 	for i, p := range slices.Sorted(maps.Keys(heads)) {
 		if i > 0 {

@@ -1,25 +1,24 @@
-package core
+package wire
 
 import (
 	"encoding/json"
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/kessho/kessho/core/search"
-	"github.com/kessho/kessho/core/vault"
 )
 
-// decodeRequest reads a request. The requests hosts send (Go's
-// json.Marshal, JavaScript's JSON.stringify) are read by a scanner made for
-// their one shape: encoding/json reads them through reflection after a
+// DecodeRequest reads a request (EncodeRequest's, or any other JSON of
+// one), and the index bytes after its NUL (Split) as its Search.Index.
+// The requests hosts send (Go's json.Marshal and EncodeRequest,
+// JavaScript's JSON.stringify) are read by a scanner made for their one
+// shape: encoding/json reads them through reflection after a
 // whole validating pass, which in the wasm engine cost a quarter of a
 // worklog call. Anything the scanner is not sure of (an unknown or repeated
 // key, a null, a key in another case, a lone surrogate, invalid UTF-8,
 // invalid JSON) goes to encoding/json, so that every request reads, and
 // every bad one fails, exactly as before (TestDecodeRequestIsJSONs).
-func decodeRequest(b []byte) (Request, error) {
-	b, index := search.Split(b)
+func DecodeRequest(b []byte) (Request, error) {
+	b, index := Split(b)
 	s := scanner{b: b}
 	req, ok := s.request()
 	if !ok {
@@ -30,7 +29,7 @@ func decodeRequest(b []byte) (Request, error) {
 	}
 	if index != nil {
 		if req.Search == nil {
-			req.Search = &search.Carry{}
+			req.Search = &Carry{}
 		}
 		req.Search.Index = index
 	}
@@ -114,7 +113,7 @@ func (s *scanner) request() (req Request, ok bool) {
 		"matches": lists(&req.Matches),
 		"search":  func() (ok bool) { req.Search, ok = s.carry(); return ok },
 		"files": func() bool {
-			req.Files = map[string]vault.File{}
+			req.Files = map[string]File{}
 			return s.object(func(path string) bool {
 				if _, dup := req.Files[path]; dup {
 					return false
@@ -125,7 +124,7 @@ func (s *scanner) request() (req Request, ok bool) {
 			})
 		},
 		"heads": func() bool {
-			req.Heads = map[string]vault.Head{}
+			req.Heads = map[string]Head{}
 			return s.object(func(path string) bool {
 				if _, dup := req.Heads[path]; dup {
 					return false
@@ -152,7 +151,7 @@ func (s *scanner) fields(member func(key string) bool) bool {
 	return s.object(func(key string) bool { return once(&seen, key) && member(key) })
 }
 
-func (s *scanner) file() (f vault.File, ok bool) {
+func (s *scanner) file() (f File, ok bool) {
 	ok = s.fields(func(key string) bool {
 		var ok bool
 		switch key {
@@ -170,8 +169,8 @@ func (s *scanner) file() (f vault.File, ok bool) {
 	return f, ok
 }
 
-// head reads a vault.Head.
-func (s *scanner) head() (h vault.Head, ok bool) {
+// head reads a Head.
+func (s *scanner) head() (h Head, ok bool) {
 	ok = s.fields(func(key string) bool {
 		var ok bool
 		switch key {
@@ -189,10 +188,10 @@ func (s *scanner) head() (h vault.Head, ok bool) {
 	return h, ok
 }
 
-// carry reads a search.Carry: its notes are 10,000 members at 10,000
+// carry reads a Carry: its notes are 10,000 members at 10,000
 // notes, which encoding/json reads several times slower.
-func (s *scanner) carry() (*search.Carry, bool) {
-	c := &search.Carry{}
+func (s *scanner) carry() (*Carry, bool) {
+	c := &Carry{}
 	ok := s.fields(func(key string) bool {
 		var ok bool
 		switch key {

@@ -1,0 +1,52 @@
+package wire
+
+// Carry is the index as it travels beside a request and its answer
+// (Request.Search, Answer.Search), for a host that keeps it.
+//
+// With a mem_search or mem_recall request (search.Carries) the host sends
+// Listing, a digest of every note's path and version (its "size:mtime"),
+// and ID, the id of the index it stored last. When the running core's
+// index is already up to date with that listing, nothing more travels.
+// When the ID records that very listing (search.IDListing: the notes did not
+// change since the stored index was built), the core needs "search":
+// "stored", and the host sends again with Index alone, the stored bytes
+// after the JSON, no versions. Otherwise the core needs "search":
+// "notes" (its index descends from the stored one: the same ID) or
+// "index", and the host sends again with Full set, Notes (every note's
+// path and version, dot-folders left out) and, for "index", Index, the
+// stored bytes, after the request's JSON (Join), with that one round
+// only: the core keeps them for the call's later rounds. The core then
+// reads only the notes whose version changed, and a success whose index
+// changed answers Index and ID, which the host stores.
+//
+// The notes to read are asked for in batches of at most Batch bytes of
+// note text (their sizes read from their versions; search.DefaultBatch when 0;
+// a note larger than that is a batch alone). Once the first batch is
+// indexed, each need for the next one holds "search": "batch" and comes
+// with an ID: with the index built so far after the JSON, as a success
+// carries it, after the first batch and then every few once the index is
+// large (core/tools.handBack), or alone, naming the index the host stored
+// last. The host stores the bytes if any, forgets the files it sent (they
+// are indexed), and sends the next request with what the need names
+// alone. A call cut short (its deadline, a crash, the instance lost)
+// loses at most what was indexed since the last hand-back: the next one
+// resumes from the stored index. See docs/HOSTS.md, section 6.
+//
+// A host that sends no Carry loses nothing but speed: the core reads the
+// whole vault and keys notes by their SHA-256.
+type Carry struct {
+	Listing string            `json:"listing,omitempty"`
+	ID      string            `json:"id,omitempty"`
+	Full    bool              `json:"full,omitempty"`
+	Notes   map[string]string `json:"notes,omitempty"`
+	// Batch bounds the note text one round asks for, in bytes (0:
+	// search.DefaultBatch). Tests lower it to build a small vault in batches.
+	Batch int64 `json:"batch,omitempty"`
+	// Unkept names the place that keeps the host from storing the index
+	// (a .kessho/index that is a symbolic link or not a folder): the
+	// search still answers, its index rebuilt each time, and says so.
+	Unkept string `json:"unkept,omitempty"`
+	// Index travels after the JSON, not in it (Join, Split): 5 MB of
+	// base64 at 10,000 notes cost more than the whole search.
+	Index []byte `json:"-"`
+}
