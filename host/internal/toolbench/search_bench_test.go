@@ -16,10 +16,6 @@ import (
 	"github.com/kessho/kessho/host/vaultfs"
 )
 
-// searchQuery is the query every search benchmark asks: three words, as
-// an agent types them, that thousands of the generated notes hold.
-const searchQuery = "deploy retry webhook"
-
 // BenchmarkSearch is mem_search at every size:
 //
 //   - cli: whole processes side by side, one after the other in each

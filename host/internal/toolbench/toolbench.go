@@ -67,14 +67,23 @@ func demoProjects(m genvault.Manifest) map[string]string {
 	return map[string]string{"alpha": m.Target, "beta": m.Shelf}
 }
 
+// searchQuery is the query every search benchmark asks: three words, as
+// an agent types them, that thousands of the generated notes hold.
+const searchQuery = "deploy retry webhook"
+
 // variants are the calls measured besides some tools' example: the
 // example's row is then named after the tool and example, and more
-// follow it.
+// follow it. args, when set, replaces the example's arguments where they
+// would not measure the heavy case on a generated vault.
 var variants = map[string]struct {
 	example string
 	more    []Scenario
+	args    func(genvault.Manifest) string
 }{
-	"mem_archive": {"full", []Scenario{
+	// The example's words are the clients' vault's; these three are in
+	// thousands of the generated notes (searchQuery).
+	"mem_search": {args: fixed(`{"query":"` + searchQuery + `"}`)},
+	"mem_archive": {example: "full", more: []Scenario{
 		{"mem_archive.incremental", "mem_archive", func(m genvault.Manifest) string {
 			return target(m, `,"phase":"measured"`)
 		}, true},
@@ -82,8 +91,8 @@ var variants = map[string]struct {
 			return target(m, `,"mode":"full","archive_subject":"Bench derive","archive_body_md":"Measured.\n","derive":[{"fact":"Bench fact of the harness","body":"Why.","kind":"knowledge"}]`)
 		}, false},
 	}},
-	"mem_context_hygiene": {"check", []Scenario{{"mem_context_hygiene.trim", "mem_context_hygiene", fixed(`{"action":"trim"}`), false}}},
-	"mem_worklog": {"collect", []Scenario{
+	"mem_context_hygiene": {example: "check", more: []Scenario{{"mem_context_hygiene.trim", "mem_context_hygiene", fixed(`{"action":"trim"}`), false}}},
+	"mem_worklog": {example: "collect", more: []Scenario{
 		{"mem_worklog.persist", "mem_worklog", func(m genvault.Manifest) string {
 			return fmt.Sprintf(`{"phase":"persist","week_of":%q,"brief_md":"Shipped.","detailed_md":"Monday: measured.","digest_md":"- bench: measured."}`, m.Week)
 		}, false},
@@ -103,6 +112,9 @@ func scenarios() []Scenario {
 		args := func(m genvault.Manifest) string {
 			b, _ := spec.ExampleOn(demoProjects(m))
 			return string(b)
+		}
+		if v.args != nil {
+			args = v.args
 		}
 		_, oneProject := demoProjects(genvault.Manifest{})[slug]
 		out = append(out, Scenario{name, spec.Name, args, oneProject})
