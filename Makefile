@@ -63,14 +63,17 @@ vet:
 	@out=$$(gofmt -l core wasm host); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 # Every static check, all strict: go vet, gofmt, staticcheck, dead code
-# (functions no program or test reaches), go.mod and go.sum tidy, and the
-# plugin's lint (when its package.json has one). Each runs; any finding
-# fails the target.
+# (functions no program or test reaches; then functions no program
+# reaches, the CLI's and the tools' native build and the wasm module's:
+# scripts/deadcode.sh), go.mod and go.sum tidy, and the plugin's lint
+# (when its package.json has one). Each runs; any finding fails the
+# target.
 check: vet $(PLUGIN)/node_modules/.package-lock.json
 	@fail=0; \
 	$(GO) run $(STATICCHECK) $(GOPKGS) || fail=1; \
 	dead=$$($(GO) run $(DEADCODE) -test $(GOPKGS)) || fail=1; \
 	if [ -n "$$dead" ]; then echo "dead code:"; echo "$$dead"; fail=1; fi; \
+	DEADCODE_PKG=$(DEADCODE) GO="$(GO)" bash scripts/deadcode.sh || fail=1; \
 	$(GO) mod tidy -diff || { echo "go.mod or go.sum not tidy: run go mod tidy"; fail=1; }; \
 	(cd $(PLUGIN) && $(NPM) run lint --if-present) || fail=1; \
 	exit $$fail
@@ -170,7 +173,7 @@ bench: $(BIN)
 	-bash -o pipefail -c '$(BENCH_GO) -bench "Tools/50k/" -count $(BENCH_COUNT_SLOW) ./host/internal/toolbench | tee -a $(BENCH_OUT)'
 	-bash -o pipefail -c '$(BENCH_GO) -bench "CLI/" -count $(BENCH_COUNT_SLOW) ./host/internal/toolbench | tee -a $(BENCH_OUT)'
 	-bash -o pipefail -c '$(BENCH_GO) -bench "Search/" -count $(BENCH_COUNT_SLOW) ./host/internal/toolbench | tee -a $(BENCH_OUT)'
-	-bash -o pipefail -c '$(GO) test -run "^$$" -bench . -benchmem -count $(BENCH_COUNT) ./core/... ./host/engine ./host/mcp ./host/conformance | tee -a $(BENCH_OUT)'
+	-bash -o pipefail -c '$(GO) test -run "^$$" -bench . -benchmem -count $(BENCH_COUNT) ./core/... ./host/engine ./host/mcp ./host/internal/conformance | tee -a $(BENCH_OUT)'
 	@echo "loadavg: $$(cat /proc/loadavg 2>/dev/null)" >> $(BENCH_OUT)
 	$(GO) run ./host/cmd/benchreport < $(BENCH_OUT)
 	@! grep -q '^--- FAIL' $(BENCH_OUT) || { echo "make bench: some benchmarks failed (listed above)"; exit 1; }
@@ -180,7 +183,8 @@ bench: $(BIN)
 bench-doc:
 	$(GO) run ./host/cmd/benchreport -update docs/PERFORMANCE.md < $(BENCH_OUT)
 
-# The retrieval benchmark (issue 13): testdata/recall/README.md.
+# The retrieval benchmark (how well mem_search finds what a need asks
+# for, against three baselines): testdata/recall/README.md.
 # bench-recall prints the figures (not part of make test); recall-vault
 # replays testdata/recall/script.txt through Kessho's tools.
 bench-recall:

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # ensure-debian.sh COMMAND PACKAGE: installs Debian's PACKAGE when COMMAND
 # (a name on PATH, or a path) is missing; never downloads it any other way.
-# make bench needs ripgrep (issue 13 measures `kessho search` against
-# `rg -il`), the plugin's browser tests Debian's chromium.
+# make bench needs ripgrep (BenchmarkSearch measures `kessho search`
+# against `rg -il`), the plugin's browser tests Debian's chromium.
 set -euo pipefail
 cmd=$1 pkg=$2
 if command -v "$cmd" >/dev/null; then

@@ -107,104 +107,132 @@ func article(typ string) string {
 // check validates v against p; name is the path of v for messages
 // ("derive[2].fact").
 func (p *Param) check(name string, v any) error {
-	wrong := func() error {
-		return fault.Argument(name, fmt.Sprintf("must be %s, not %s", article(p.Type), typeName(v)),
-			fmt.Sprintf("doit être %s, pas %s", frType[p.Type], typeName(v)))
-	}
 	switch p.Type {
 	case String:
 		s, ok := v.(string)
 		if !ok {
-			return wrong()
+			return p.wrong(name, v)
 		}
-		n := utf8.RuneCountInString(s)
-		if p.MinLength != nil && n < *p.MinLength {
-			return fault.Argument(name, fmt.Sprintf("must be at least %d characters long", *p.MinLength),
-				fmt.Sprintf("doit compter au moins %d caractères", *p.MinLength))
-		}
-		if p.MaxLength != nil && n > *p.MaxLength {
-			return fault.Argument(name, fmt.Sprintf("is %d characters long, at most %d allowed", n, *p.MaxLength),
-				fmt.Sprintf("compte %d caractères, %d au plus", n, *p.MaxLength))
-		}
-		if p.OneLine {
-			if err := checkOneLine(name, s); err != nil {
-				return err
-			}
-		}
-		if len(p.Enum) > 0 && !contains(p.Enum, s) {
-			return fault.Argument(name, fmt.Sprintf("must be one of %s, not %q", strings.Join(p.Enum, ", "), s),
-				fmt.Sprintf("doit valoir %s, pas %q", strings.Join(p.Enum, ", "), s))
-		}
+		return p.checkString(name, s)
 	case Integer, Number:
 		num, ok := v.(json.Number)
 		if !ok {
-			return wrong()
+			return p.wrong(name, v)
 		}
-		f, err := num.Float64()
-		if err != nil {
-			return wrong()
-		}
-		if p.Type == Integer {
-			if _, err := num.Int64(); err != nil {
-				return wrong()
-			}
-		}
-		if p.Minimum != nil && f < *p.Minimum || p.Maximum != nil && f > *p.Maximum {
-			return fault.Argument(name, fmt.Sprintf("is %s, outside %s", num, bounds(p.Minimum, p.Maximum)),
-				fmt.Sprintf("vaut %s, hors de %s", num, bounds(p.Minimum, p.Maximum)))
-		}
+		return p.checkNumber(name, num)
 	case Boolean:
 		if _, ok := v.(bool); !ok {
-			return wrong()
+			return p.wrong(name, v)
 		}
 	case Array:
 		items, ok := v.([]any)
 		if !ok {
-			return wrong()
+			return p.wrong(name, v)
 		}
-		if p.MinItems != nil && len(items) < *p.MinItems || p.MaxItems != nil && len(items) > *p.MaxItems {
-			return fault.Argument(name, fmt.Sprintf("has %d items, outside %s", len(items), bounds(fp(p.MinItems), fp(p.MaxItems))),
-				fmt.Sprintf("a %d éléments, hors de %s", len(items), bounds(fp(p.MinItems), fp(p.MaxItems))))
-		}
-		if p.Items != nil {
-			for i, it := range items {
-				if err := p.Items.check(fmt.Sprintf("%s[%d]", name, i), it); err != nil {
-					return err
-				}
-			}
-		}
+		return p.checkArray(name, items)
 	case Object:
 		m, ok := v.(map[string]any)
 		if !ok {
-			return wrong()
+			return p.wrong(name, v)
 		}
-		if len(p.Props) == 0 {
-			return nil
+		return p.checkObject(name, m)
+	default:
+		return fault.Internalf("parameter %s has unknown type %q", name, p.Type)
+	}
+	return nil
+}
+
+// wrong is the error of a value v, at name, of another type than p's.
+func (p *Param) wrong(name string, v any) error {
+	return fault.Argument(name, fmt.Sprintf("must be %s, not %s", article(p.Type), typeName(v)),
+		fmt.Sprintf("doit être %s, pas %s", frType[p.Type], typeName(v)))
+}
+
+// checkString checks a string against p's length, line and enum rules.
+func (p *Param) checkString(name, s string) error {
+	n := utf8.RuneCountInString(s)
+	if p.MinLength != nil && n < *p.MinLength {
+		return fault.Argument(name, fmt.Sprintf("must be at least %d characters long", *p.MinLength),
+			fmt.Sprintf("doit compter au moins %d caractères", *p.MinLength))
+	}
+	if p.MaxLength != nil && n > *p.MaxLength {
+		return fault.Argument(name, fmt.Sprintf("is %d characters long, at most %d allowed", n, *p.MaxLength),
+			fmt.Sprintf("compte %d caractères, %d au plus", n, *p.MaxLength))
+	}
+	if p.OneLine {
+		if err := checkOneLine(name, s); err != nil {
+			return err
 		}
-		for k := range m {
-			found := false
-			for _, q := range p.Props {
-				found = found || q.Name == k
-			}
-			if !found {
-				return fault.Argument(name+"."+k, "is not a known field", "n'est pas un champ connu")
-			}
+	}
+	if len(p.Enum) > 0 && !contains(p.Enum, s) {
+		return fault.Argument(name, fmt.Sprintf("must be one of %s, not %q", strings.Join(p.Enum, ", "), s),
+			fmt.Sprintf("doit valoir %s, pas %q", strings.Join(p.Enum, ", "), s))
+	}
+	return nil
+}
+
+// checkNumber checks a number against p's type (an integer) and bounds.
+func (p *Param) checkNumber(name string, num json.Number) error {
+	f, err := num.Float64()
+	if err != nil {
+		return p.wrong(name, num)
+	}
+	if p.Type == Integer {
+		if _, err := num.Int64(); err != nil {
+			return p.wrong(name, num)
 		}
-		for i := range p.Props {
-			q := &p.Props[i]
-			fv, ok := m[q.Name]
-			if !ok || fv == nil {
-				if q.Required {
-					return fault.Argument(name+"."+q.Name, "is required", "est obligatoire")
-				}
-				continue
-			}
-			if err := q.check(name+"."+q.Name, fv); err != nil {
+	}
+	if p.Minimum != nil && f < *p.Minimum || p.Maximum != nil && f > *p.Maximum {
+		return fault.Argument(name, fmt.Sprintf("is %s, outside %s", num, bounds(p.Minimum, p.Maximum)),
+			fmt.Sprintf("vaut %s, hors de %s", num, bounds(p.Minimum, p.Maximum)))
+	}
+	return nil
+}
+
+// checkArray checks an array's length against p's bounds, then each item
+// against p.Items.
+func (p *Param) checkArray(name string, items []any) error {
+	if p.MinItems != nil && len(items) < *p.MinItems || p.MaxItems != nil && len(items) > *p.MaxItems {
+		return fault.Argument(name, fmt.Sprintf("has %d items, outside %s", len(items), bounds(fp(p.MinItems), fp(p.MaxItems))),
+			fmt.Sprintf("a %d éléments, hors de %s", len(items), bounds(fp(p.MinItems), fp(p.MaxItems))))
+	}
+	if p.Items != nil {
+		for i, it := range items {
+			if err := p.Items.check(fmt.Sprintf("%s[%d]", name, i), it); err != nil {
 				return err
 			}
 		}
-	default:
-		return fault.Internalf("parameter %s has unknown type %q", name, p.Type)
+	}
+	return nil
+}
+
+// checkObject checks an object against p.Props (when p has any): no
+// unknown field, every required one, each against its own.
+func (p *Param) checkObject(name string, m map[string]any) error {
+	if len(p.Props) == 0 {
+		return nil
+	}
+	for k := range m {
+		found := false
+		for _, q := range p.Props {
+			found = found || q.Name == k
+		}
+		if !found {
+			return fault.Argument(name+"."+k, "is not a known field", "n'est pas un champ connu")
+		}
+	}
+	for i := range p.Props {
+		q := &p.Props[i]
+		fv, ok := m[q.Name]
+		if !ok || fv == nil {
+			if q.Required {
+				return fault.Argument(name+"."+q.Name, "is required", "est obligatoire")
+			}
+			continue
+		}
+		if err := q.check(name+"."+q.Name, fv); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -14,7 +14,6 @@
 // Editing: each edit takes the whole file and returns the whole new file.
 //
 //	text, err = frontmatter.Set(text, "phase", "review")
-//	text, err = frontmatter.Append(text, "tags", "kessho")
 //	text, err = frontmatter.Remove(text, "draft")
 //	text, err = frontmatter.SetBody(text, newBody)
 //
@@ -37,7 +36,7 @@
 //     uses, a key written as "? key", a key longer than YAML allows…) returns
 //     an error and no text, never a damaged file.
 //   - A top-level flow mapping ("---\n{a: 1}\n---") is read normally but
-//     refused by Set, Remove and Append with an *Error: splicing it would mean
+//     refused by Set and Remove with an *Error: splicing it would mean
 //     rewriting the line, so the user is asked to write one key per line.
 //   - Merge keys are ordinary keys here: Keys lists "<<", not the keys it
 //     merges in, and Set of a merged-in key adds an explicit key that

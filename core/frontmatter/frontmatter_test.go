@@ -200,51 +200,6 @@ func TestRemove(t *testing.T) {
 	}
 }
 
-func TestAppend(t *testing.T) {
-	tests := []struct {
-		name, in, key string
-		items         []string
-		want          string
-	}{
-		{"flow", "---\ntags: [a, b] # c\n---\n", "tags", []string{"c"}, "---\ntags: [a, b, c] # c\n---\n"},
-		{"flow empty", "---\ntags: []\n---\n", "tags", []string{"a", "b"}, "---\ntags: [a, b]\n---\n"},
-		{"flow trailing comma", "---\ntags: [a, b,]\n---\n", "tags", []string{"c"}, "---\ntags: [a, b, c]\n---\n"},
-		{"flow quotes copied", "---\ntags: [\"a\"]\n---\n", "tags", []string{"b"}, "---\ntags: [\"a\", \"b\"]\n---\n"},
-		{"flow needs quotes", "---\ntags: [a]\n---\n", "tags", []string{"b, c", "yes"}, "---\ntags: [a, \"b, c\", \"yes\"]\n---\n"},
-		{"flow over lines", "---\ntags: [\n  a,\n  b # last\n]\n---\n", "tags", []string{"c"}, "---\ntags: [\n  a,\n  b, c # last\n]\n---\n"},
-		{"present items skipped", "---\ntags: [a, b]\n---\n", "tags", []string{"b", "c", "c", "a"}, "---\ntags: [a, b, c]\n---\n"},
-		{"nothing new", "---\ntags: [a]\n---\n", "tags", []string{"a"}, "---\ntags: [a]\n---\n"},
-		{"block indented", "---\ntags:\n  - a\nx: 1\n---\n", "tags", []string{"b", "yes"}, "---\ntags:\n  - a\n  - b\n  - \"yes\"\nx: 1\n---\n"},
-		{"block not indented", "---\ntags:\n- a\n# about x\nx: 1\n---\n", "tags", []string{"b"}, "---\ntags:\n- a\n- b\n# about x\nx: 1\n---\n"},
-		{"block quotes copied", "---\ntags:\n  - 'a'\n---\n", "tags", []string{"b"}, "---\ntags:\n  - 'a'\n  - 'b'\n---\n"},
-		{"block CRLF", "---\r\ntags:\r\n  - a\r\n---\r\n", "tags", []string{"b"}, "---\r\ntags:\r\n  - a\r\n  - b\r\n---\r\n"},
-		{"absent key", "---\na: 1\n---\n", "tags", []string{"x", "x"}, "---\na: 1\ntags:\n  - x\n---\n"},
-		{"null value", "---\ntags:\nb: 1\n---\n", "tags", []string{"x"}, "---\ntags:\n  - x\nb: 1\n---\n"},
-		{"no frontmatter", "body\n", "tags", []string{"x"}, "---\ntags:\n  - x\n---\nbody\n"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := Append(tt.in, tt.key, tt.items...)
-			if err != nil {
-				t.Fatalf("Append(%q, %q, %q): %v", tt.in, tt.key, tt.items, err)
-			}
-			if got != tt.want {
-				t.Errorf("Append(%q, %q, %q) =\n%q\nwant\n%q", tt.in, tt.key, tt.items, got, tt.want)
-			}
-		})
-	}
-}
-
-func TestAppendNotAList(t *testing.T) {
-	for _, in := range []string{"---\ntags: x\n---\n", "---\ntags: {a: 1}\n---\n"} {
-		_, err := Append(in, "tags", "y")
-		var fe *Error
-		if err == nil || errors.As(err, &fe) || !strings.Contains(err.Error(), "not a list") {
-			t.Errorf("Append(%q) error = %v, want a plain 'not a list' error", in, err)
-		}
-	}
-}
-
 func TestSetBody(t *testing.T) {
 	tests := []struct{ name, in, body, want string }{
 		{"frontmatter kept", "---\r\na: 1 # c\r\n---\r\nold\r\n", "new\r\n", "---\r\na: 1 # c\r\n---\r\nnew\r\n"},
@@ -302,7 +257,6 @@ func TestInvalid(t *testing.T) {
 			for name, edit := range map[string]func() (string, error){
 				"Set":     func() (string, error) { return Set(tt.in, "a", "x") },
 				"Remove":  func() (string, error) { return Remove(tt.in, "a") },
-				"Append":  func() (string, error) { return Append(tt.in, "a", "x") },
 				"SetBody": func() (string, error) { return SetBody(tt.in, "x") },
 			} {
 				if out, err := edit(); !errors.As(err, &fe) || out != "" {
@@ -406,9 +360,6 @@ func TestFlowMapping(t *testing.T) {
 	if _, err := Set(text, "a", "2"); !errors.As(err, &fe) || fe.Line != 2 {
 		t.Errorf("Set on a flow mapping: %v, want *Error on line 2", err)
 	}
-	if _, err := Append(text, "b", "y"); !errors.As(err, &fe) {
-		t.Errorf("Append on a flow mapping: %v, want *Error", err)
-	}
 	if out, err := Remove(text, "zz"); err != nil || out != text {
 		t.Errorf("Remove of an absent key on a flow mapping = %q, %v", out, err)
 	}
@@ -451,7 +402,7 @@ func TestEditsCompose(t *testing.T) {
 		}
 	}
 	step(func(s string) (string, error) { return Set(s, "phase", "review") })
-	step(func(s string) (string, error) { return Append(s, "tags", "wasm", "memory") })
+	step(func(s string) (string, error) { return Set(s, "tags", []string{"memory", "wasm"}) })
 	step(func(s string) (string, error) { return Set(s, "last-session", "2026-11-30T10:15:00+01:00") })
 	step(func(s string) (string, error) { return Set(s, "time", "10:15") })
 	step(func(s string) (string, error) { return Remove(s, "phase") })
@@ -468,7 +419,7 @@ func TestEditsCompose(t *testing.T) {
 func ExampleSet() {
 	text := "---\ntitle: 'Kessho' # keep me\ntags: [memory]\n---\nBody.\n"
 	text, _ = Set(text, "title", "Kesshō")
-	text, _ = Append(text, "tags", "wasm")
+	text, _ = Set(text, "tags", []string{"memory", "wasm"})
 	text, _ = Set(text, "phase", "yes")
 	fmt.Print(text)
 	// Output:
@@ -544,8 +495,6 @@ func TestOldMacLineEndings(t *testing.T) {
 			"---\rtitle: Old\rtags:\r  - a\rphase: draft # c\raliases:\r  - x\r  - y\r---\rBody\r\rmore\r"},
 		{"list replaced", func(s string) (string, error) { return Set(s, "tags", []string{"p", "q"}) },
 			"---\rtitle: Old\rtags:\r  - p\r  - q\rphase: draft # c\r---\rBody\r\rmore\r"},
-		{"append", func(s string) (string, error) { return Append(s, "tags", "b") },
-			"---\rtitle: Old\rtags:\r  - a\r  - b\rphase: draft # c\r---\rBody\r\rmore\r"},
 		{"remove", func(s string) (string, error) { return Remove(s, "tags") },
 			"---\rtitle: Old\rphase: draft # c\r---\rBody\r\rmore\r"},
 		{"set body", func(s string) (string, error) { return SetBody(s, "New\r") },

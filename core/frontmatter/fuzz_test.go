@@ -26,16 +26,15 @@ import (
 // plain `go test` runs them.
 
 // edit is one fuzzed operation: kind picks Set with a string, a []string, a
-// bool, an int, a float64, nil or a map, or Append.
+// bool, an int, a float64, nil or a map.
 type edit struct {
 	kind  byte
 	key   string
-	value any      // for Set
-	items []string // for Append
+	value any
 }
 
 func makeEdit(key, value string, kind byte) edit {
-	e := edit{kind: kind % 8, key: key}
+	e := edit{kind: kind % 7, key: key}
 	split := func() []string {
 		if value == "" {
 			return []string{}
@@ -65,22 +64,15 @@ func makeEdit(key, value string, kind byte) edit {
 		e.value = nil
 	case 6:
 		e.value = map[string]any{"k": value, "list": []any{value, 1}}
-	case 7:
-		e.items = split()
 	}
 	return e
 }
 
-func (e edit) apply(text string) (string, error) {
-	if e.kind == 7 {
-		return Append(text, e.key, e.items...)
-	}
-	return Set(text, e.key, e.value)
-}
+func (e edit) apply(text string) (string, error) { return Set(text, e.key, e.value) }
 
 // want is what the edited key must read back as, worked out from the edit
-// alone (and, for Append, the list the oracle read before).
-func (e edit) want(before *view) any {
+// alone.
+func (e edit) want() any {
 	switch v := e.value.(type) {
 	case []string:
 		return strs(v)
@@ -90,11 +82,7 @@ func (e edit) want(before *view) any {
 		_ = yaml.Unmarshal(b, &back)
 		return back
 	}
-	if e.kind != 7 {
-		return e.value
-	}
-	old, _ := before.values[e.key].([]any)
-	return append(append([]any{}, old...), strs(before.newItems(e))...)
+	return e.value
 }
 
 func strs(list []string) []any {
@@ -127,19 +115,13 @@ func checkEdit(t *testing.T, text, key, value string, kind byte) {
 		return // a refusal writes nothing; the property is about successes
 	}
 	before := readView(t, text)
-	if e.kind == 7 && len(before.newItems(e)) == 0 {
-		if out != text {
-			t.Fatalf("append of nothing new changed the text:\n%q\n%q", text, out)
-		}
-		return
-	}
 	after := checkCommon(t, text, out, before)
 	keys := before.keys
 	if _, ok := before.line[e.key]; !ok {
 		keys = append(slices.Clip(keys), e.key)
 	}
 	checkKeys(t, before, after, keys, e.key)
-	if got, want := after.values[e.key], e.want(before); !equalValues(got, want) {
+	if got, want := after.values[e.key], e.want(); !equalValues(got, want) {
 		t.Fatalf("%q reads back %#v, want %#v\nbefore %q\nafter  %q", e.key, got, want, text, out)
 	}
 	lo, hi := before.span(e.key)
@@ -333,38 +315,6 @@ func (v *view) span(key string) (lo, hi int) {
 		hi--
 	}
 	return lo, hi
-}
-
-// newItems is what Append must add to key: the items not already in its
-// list (compared with the list's scalars as written, a null as ""), each
-// once.
-func (v *view) newItems(e edit) []string {
-	seen := map[string]bool{}
-	if list := v.nodes[e.key]; list != nil {
-		for list.Kind == yaml.AliasNode {
-			list = list.Alias
-		}
-		for _, it := range list.Content {
-			for it.Kind == yaml.AliasNode {
-				it = it.Alias
-			}
-			switch {
-			case it.Kind != yaml.ScalarNode:
-			case it.ShortTag() == "!!null":
-				seen[""] = true
-			default:
-				seen[it.Value] = true
-			}
-		}
-	}
-	out := []string{}
-	for _, s := range e.items {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 func checkCommon(t *testing.T, text, out string, before *view) *view {

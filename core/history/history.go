@@ -49,7 +49,7 @@ func escapeLinkText(s string) string {
 // `- [<date> <HH>h<MM> — <subject>](archives/<file>)`, the subject escaped
 // so that the link's text is exactly it, whatever it holds.
 func Line(date, hhmm, subject, file string) string {
-	return fmt.Sprintf("- [%s %s — %s](archives/%s)", date, hhmm, escapeLinkText(subject), MarkdownDest(file))
+	return fmt.Sprintf("- [%s %s — %s](archives/%s)", date, hhmm, escapeLinkText(subject), markdownDest(file))
 }
 
 // Target is the path an entry's link destination names, relative to
@@ -140,12 +140,12 @@ func Newest(listing []string) []string {
 // WeekLine is a worklog's line in the worklogs domain's history.md:
 // `- [<week> — Worklog](archives/<file>)`.
 func WeekLine(week, file string) string {
-	return fmt.Sprintf("- [%s — Worklog](archives/%s)", week, MarkdownDest(file))
+	return fmt.Sprintf("- [%s — Worklog](archives/%s)", week, markdownDest(file))
 }
 
-// MarkdownDest writes a file name as a Markdown link destination: spaces
+// markdownDest writes a file name as a Markdown link destination: spaces
 // and parentheses escaped as %20, %28, %29 so the link stays one token.
-func MarkdownDest(name string) string {
+func markdownDest(name string) string {
 	r := strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E")
 	return r.Replace(name)
 }

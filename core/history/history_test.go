@@ -182,9 +182,9 @@ func TestSections(t *testing.T) {
 	body := "Intro.\n\n## Décisions prises\n- Keep it.\n### Why\nBecause.\n## Notes\nx\n## Next steps:\n- Ship.\n## Next\n\n## Prochaines étapes\n- Relire.\n```\n## Decisions\n```\n"
 	got := Sections(body)
 	want := []Section{
-		{SectionDecisions, "Décisions prises", "- Keep it.\n### Why\nBecause."},
-		{SectionNext, "Next steps:", "- Ship."},
-		{SectionNext, "Prochaines étapes", "- Relire.\n```\n## Decisions\n```"},
+		{sectionDecisions, "Décisions prises", "- Keep it.\n### Why\nBecause."},
+		{sectionNext, "Next steps:", "- Ship."},
+		{sectionNext, "Prochaines étapes", "- Relire.\n```\n## Decisions\n```"},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("sections %+v", got)
@@ -195,7 +195,7 @@ func TestSections(t *testing.T) {
 		}
 	}
 	lead := Sections("# Title\n\nFirst para\nline two.\n\n- item\n\n" + strings.Repeat("long ", 100) + "\n\nNot this.\n")
-	if len(lead) != 1 || lead[0].Kind != SectionLead || !strings.HasPrefix(lead[0].Text, "First para\nline two.\n\n- item\n\nlong") || strings.Contains(lead[0].Text, "Not this") {
+	if len(lead) != 1 || lead[0].Kind != sectionLead || !strings.HasPrefix(lead[0].Text, "First para\nline two.\n\n- item\n\nlong") || strings.Contains(lead[0].Text, "Not this") {
 		t.Errorf("lead %+v", lead)
 	}
 	if s := Sections("  \n"); s != nil {

@@ -12,16 +12,16 @@ import (
 // decisions, its next steps, or, when it has neither, its lead (the first
 // paragraphs).
 type Section struct {
-	Kind    string `json:"kind"`    // SectionDecisions, SectionNext or SectionLead
+	Kind    string `json:"kind"`    // "decisions", "next" or "lead"
 	Heading string `json:"heading"` // the heading as written; "" for a lead
 	Text    string `json:"text"`    // the section's text, trimmed
 }
 
 // Kinds of Section.
 const (
-	SectionDecisions = "decisions"
-	SectionNext      = "next"
-	SectionLead      = "lead"
+	sectionDecisions = "decisions"
+	sectionNext      = "next"
+	sectionLead      = "lead"
 )
 
 // sectionNames maps a folded heading (worklog.HeadingKey: lowercase,
@@ -30,10 +30,10 @@ const (
 // (worklog.IsNextStep, see sectionKind), plus these: the bare "Next" that
 // context.md and archive bodies use, and a few more.
 var sectionNames = map[string]string{
-	"decisions": SectionDecisions, "decision": SectionDecisions, "key decisions": SectionDecisions,
-	"decisions prises": SectionDecisions, "decisions cles": SectionDecisions, "choix": SectionDecisions,
-	"next": SectionNext, "a faire": SectionNext, "suite": SectionNext,
-	"prochaines actions": SectionNext, "prochaine action": SectionNext,
+	"decisions": sectionDecisions, "decision": sectionDecisions, "key decisions": sectionDecisions,
+	"decisions prises": sectionDecisions, "decisions cles": sectionDecisions, "choix": sectionDecisions,
+	"next": sectionNext, "a faire": sectionNext, "suite": sectionNext,
+	"prochaines actions": sectionNext, "prochaine action": sectionNext,
 }
 
 // sectionKind returns the kind of section a folded heading opens, and
@@ -43,7 +43,7 @@ func sectionKind(key string) (string, bool) {
 		return kind, true
 	}
 	if worklog.IsNextStep(key) {
-		return SectionNext, true
+		return sectionNext, true
 	}
 	return "", false
 }
@@ -91,5 +91,5 @@ func Sections(body string) []Section {
 	if len(parts) == 0 {
 		return nil
 	}
-	return []Section{{Kind: SectionLead, Text: strings.Join(parts, "\n\n")}}
+	return []Section{{Kind: sectionLead, Text: strings.Join(parts, "\n\n")}}
 }

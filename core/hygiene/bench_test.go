@@ -13,7 +13,7 @@ func bigLog(size int) string {
 
 func BenchmarkCheck2MB(b *testing.B) {
 	log := bigLog(2 << 20)
-	blocks, _ := Blocks(log)
+	blocks, _ := scanBlocks(log)
 	b.SetBytes(int64(len(log) + len(okPrio)))
 	for b.Loop() {
 		Check(log, okPrio)

@@ -31,7 +31,7 @@ func Check(sessionLog, priorities string) Report {
 func report(sc *sessionScan, ps *prioScan) Report {
 	r := Report{
 		SessionEntries:  len(sc.blocks),
-		RetentionLimit:  RetentionLimit,
+		RetentionLimit:  retentionLimit,
 		BlockErrors:     len(sc.badHeaders),
 		NewestFirst:     sc.outOfOrder < 0,
 		OperatingModes:  len(ps.modes),
@@ -45,7 +45,7 @@ func report(sc *sessionScan, ps *prioScan) Report {
 			r.BlockErrors++
 		}
 	}
-	r.Pass = r.SessionEntries >= 1 && r.SessionEntries <= RetentionLimit && r.BlockErrors == 0 && r.NewestFirst &&
+	r.Pass = r.SessionEntries >= 1 && r.SessionEntries <= retentionLimit && r.BlockErrors == 0 && r.NewestFirst &&
 		r.OperatingModes == 1 && r.LivePriorities >= 1 && r.LivePriorities <= 5 && r.Placeholders == 0 &&
 		r.LastReviewed && !r.EmbeddedArchive
 	return r

@@ -27,7 +27,7 @@ const okPrio = "# Active priorities\n\n" +
 
 // want builds an expected line from its fields, in SPEC order.
 func want(pass bool, entries, errs int, newest bool, modes, live, ph int, reviewed, archived bool) string {
-	return Report{entries, RetentionLimit, errs, newest, modes, live, ph, reviewed, archived, pass}.Line()
+	return Report{entries, retentionLimit, errs, newest, modes, live, ph, reviewed, archived, pass}.Line()
 }
 
 const passLine = "CONTEXT_HYGIENE PASS session_entries=1 retention_limit=5 block_errors=0 newest_first=yes operating_modes=1 live_priorities=3 placeholders=0 last_reviewed=yes embedded_archive=no"
@@ -234,13 +234,22 @@ var prioCases = []struct {
 	{"CR only", strings.ReplaceAll(okPrio, "\n", "\r"), passLine},
 }
 
+// scanBlocks returns the session blocks of a SESSION_LOG.md text, in file
+// order, and the gates a trim stops at wherever the blocks are: headers with
+// an invalid date, malformed blocks, and each block dated after the one
+// before it. (PlanTrim adds the unknown shapes of the blocks it would move.)
+func scanBlocks(sessionLog string) ([]sessionBlock, []Gate) {
+	sc := scanSession(sessionLog)
+	return sc.blocks, sc.gates()
+}
+
 func TestBlocks(t *testing.T) {
 	log := "# Log\r\n\r\n## 2026-11-29 — new\r\n" + strings.ReplaceAll(fields, "\n", "\r\n") +
 		"## 2026-02-30 — bad\r\n" +
 		"## 2026-11-30 —  \r\n**Objective:** x\r\n**Objective:** y\r\n"
-	blocks, gates := Blocks(log)
+	blocks, gates := scanBlocks(log)
 	if len(blocks) != 2 {
-		t.Fatalf("Blocks: %d blocks; want 2", len(blocks))
+		t.Fatalf("scanBlocks: %d blocks; want 2", len(blocks))
 	}
 	b := blocks[0]
 	if b.Heading != "## 2026-11-29 — new" || b.Date != "2026-11-29" || b.Title != "new" || b.Line != 3 || b.Malformed {
@@ -271,9 +280,9 @@ func TestBlocks(t *testing.T) {
 
 func TestLineNumbersCountCRAndCRLF(t *testing.T) {
 	log := "a\rb\r\nc\n## 2026-02-30 — x\n"
-	_, gates := Blocks(log)
+	_, gates := scanBlocks(log)
 	if len(gates) != 1 || gates[0].Line != 4 {
-		t.Fatalf("Blocks(%q) gates = %+v; want one at line 4", log, gates)
+		t.Fatalf("scanBlocks(%q) gates = %+v; want one at line 4", log, gates)
 	}
 }
 

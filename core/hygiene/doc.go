@@ -65,6 +65,6 @@
 // PlanTrim's doc comment gives its rules. It is all or nothing (SPEC
 // section 3): a blocking gate makes the plan write nothing, not even the
 // ACTIVE_PRIORITIES part (SPEC section 9: "stops the trim: nothing
-// written"). A new archive starts with SessionArchiveHeader or
-// PrioritiesArchiveHeader and a blank line.
+// written"). A new archive starts with SessionArchiveHeader or "# Active
+// priorities archive", and a blank line.
 package hygiene

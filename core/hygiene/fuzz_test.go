@@ -16,7 +16,7 @@ func FuzzPlanTrim(f *testing.F) {
 	f.Add("## 2026-02-30 — x\n", "- [ ] [your x]\n", "")
 	f.Fuzz(func(t *testing.T, log, prio, arch string) {
 		p := PlanTrim(log, prio, &arch, &arch)
-		if p.Blocked && p.Changes() {
+		if p.Blocked && p.changes() {
 			t.Fatal("a blocked plan writes")
 		}
 		newLog, newPrio := log, prio
@@ -35,7 +35,7 @@ func FuzzPlanTrim(f *testing.F) {
 		if got := Check(newLog, newPrio); got != p.After {
 			t.Fatalf("After = %s; Check of the new texts = %s", p.After.Line(), got.Line())
 		}
-		if p.Before.Pass && p.Changes() {
+		if p.Before.Pass && p.changes() {
 			t.Fatal("a green vault was changed")
 		}
 	})

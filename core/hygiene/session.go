@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// RetentionLimit is the most session blocks SESSION_LOG.md keeps.
-const RetentionLimit = 5
+// retentionLimit is the most session blocks SESSION_LOG.md keeps.
+const retentionLimit = 5
 
 // File names used in gates. The archive is named without its date, which
 // only the host knows.
@@ -20,9 +20,9 @@ const (
 // order the checker lists them.
 var labels = [...]string{"Objective", "Completed", "Decisions", "Open threads", "Next action"}
 
-// Block is one session block of SESSION_LOG.md: the UNMASKED text from a
-// counted header to the next counted header or the end of the text.
-type Block struct {
+// sessionBlock is one session block of SESSION_LOG.md: the UNMASKED text
+// from a counted header to the next counted header or the end of the text.
+type sessionBlock struct {
 	Heading string // the header line, without its ending
 	Date    string // YYYY-MM-DD, a valid date
 	Title   string // the rest of the header after the dash, trimmed; may be empty
@@ -49,7 +49,7 @@ type Gate struct {
 // sessionScan is everything the checker and the trim need from a session log.
 type sessionScan struct {
 	t           *text
-	blocks      []Block
+	blocks      []sessionBlock
 	badHeaders  []int    // 0-based lines of headers with an invalid date
 	badDates    []string // their dates
 	outOfOrder  int      // index of the first block dated after the one before, or -1
@@ -126,7 +126,7 @@ func scanSession(s string) *sessionScan {
 		date, title, counted, bad := header(l)
 		switch {
 		case counted:
-			sc.blocks = append(sc.blocks, Block{Heading: l, Date: date, Title: title, Start: t.start(i), Line: t.lineNo(i)})
+			sc.blocks = append(sc.blocks, sessionBlock{Heading: l, Date: date, Title: title, Start: t.start(i), Line: t.lineNo(i)})
 			sc.headerLines = append(sc.headerLines, i)
 		case bad:
 			sc.badHeaders = append(sc.badHeaders, i)
@@ -201,20 +201,6 @@ func checkFields(t *text, from, to int, emptyTitle bool) string {
 		}
 	}
 	return strings.Join(why, "; ")
-}
-
-// Blocks returns the session blocks of a SESSION_LOG.md text, in file
-// order, and the gates a trim stops at wherever the blocks are: headers with
-// an invalid date, malformed blocks, and each block dated after the one
-// before it. (PlanTrim adds the unknown shapes of the blocks it would move.)
-//
-//	blocks, gates := hygiene.Blocks(log)
-//	for _, b := range blocks {
-//		fmt.Println(b.Line, b.Date, b.Title, log[b.Start:b.End])
-//	}
-func Blocks(sessionLog string) ([]Block, []Gate) {
-	sc := scanSession(sessionLog)
-	return sc.blocks, sc.gates()
 }
 
 // gates returns the blocking gates of the session log, in line order.

@@ -11,7 +11,7 @@ import (
 // followed by one blank line, in the line ending of the file being trimmed.
 const (
 	SessionArchiveHeader    = "# Session log archive"
-	PrioritiesArchiveHeader = "# Active priorities archive"
+	prioritiesArchiveHeader = "# Active priorities archive"
 )
 
 // TrimPlan is what a trim would write. A nil text means "leave that file as
@@ -41,11 +41,6 @@ type TrimPlan struct {
 	After  Report // the check of the files once the plan is applied (= Before when nothing changes)
 }
 
-// Changes reports whether the plan writes anything.
-func (p TrimPlan) Changes() bool {
-	return p.SessionLog != nil || p.SessionArchive != nil || p.Priorities != nil || p.PrioritiesArchive != nil
-}
-
 // PlanTrim plans the nightly trim (SPEC section 9, steps 2 and 3) from the
 // texts of SESSION_LOG.md and ACTIVE_PRIORITIES.md and the current texts of
 // today's archives (nil: the archive does not exist).
@@ -57,7 +52,7 @@ func (p TrimPlan) Changes() bool {
 // When the check already passes there is nothing to do: the plan is empty.
 //
 // SESSION_LOG.md keeps everything before its first block and its newest
-// RetentionLimit blocks, byte for byte; the older blocks move, whole and in
+// five blocks, byte for byte; the older blocks move, whole and in
 // file order, to the end of the archive. A block is appended byte for byte;
 // when the archive does not end with a line ending, one (the log's first
 // line ending, "\n" when it has none) is written before the block so that
@@ -103,27 +98,9 @@ func PlanTrim(sessionLog, priorities string, sessionArchive, prioritiesArchive *
 		return p
 	}
 	e := eol(sessionLog)
-	var gates []Gate
 
 	// SESSION_LOG.md.
-	gates = append(gates, sc.gates()...)
-	if len(sc.blocks) == 0 {
-		gates = append(gates, Gate{File: FileSessionLog, Line: 1,
-			Reason: "no session block (`## YYYY-MM-DD — title`): a human writes one"})
-	}
-	var moved []Block
-	if len(sc.blocks) > RetentionLimit {
-		moved = sc.blocks[RetentionLimit:]
-		gates = append(gates, sc.shapeGates(RetentionLimit)...)
-	}
-	var archive *sessionScan
-	if sessionArchive != nil && len(moved) > 0 {
-		archive = scanSession(*sessionArchive)
-		if archive.t.open {
-			gates = append(gates, Gate{File: FileSessionArchive, Line: archive.t.lastFenceLine(), Blocking: true,
-				Reason: "the archive ends inside an unclosed code fence: blocks appended after it would be hidden"})
-		}
-	}
+	gates, moved, archive := sessionTrim(sc, sessionArchive)
 	blocked := false
 	for _, g := range gates {
 		blocked = blocked || g.Blocking
@@ -141,6 +118,49 @@ func PlanTrim(sessionLog, priorities string, sessionArchive, prioritiesArchive *
 	}
 
 	// ACTIVE_PRIORITIES.md.
+	after, stuckGates := p.trimPriorities(ps, priorities, prioritiesArchive)
+	gates = append(gates, stuckGates...)
+	gates = append(gates, priorityGates(after)...)
+	p.Gates = sortGates(gates)
+
+	afterLog := sc
+	if p.SessionLog != nil {
+		afterLog = scanSession(*p.SessionLog)
+	}
+	p.After = report(afterLog, after)
+	return p
+}
+
+// sessionTrim returns the gates of SESSION_LOG.md's trim, the blocks it
+// moves (past the newest retentionLimit) and the scan of the session
+// archive they go to (nil when it does not exist or none move).
+func sessionTrim(sc *sessionScan, sessionArchive *string) ([]Gate, []sessionBlock, *sessionScan) {
+	gates := sc.gates()
+	if len(sc.blocks) == 0 {
+		gates = append(gates, Gate{File: FileSessionLog, Line: 1,
+			Reason: "no session block (`## YYYY-MM-DD — title`): a human writes one"})
+	}
+	var moved []sessionBlock
+	if len(sc.blocks) > retentionLimit {
+		moved = sc.blocks[retentionLimit:]
+		gates = append(gates, sc.shapeGates(retentionLimit)...)
+	}
+	var archive *sessionScan
+	if sessionArchive != nil && len(moved) > 0 {
+		archive = scanSession(*sessionArchive)
+		if archive.t.open {
+			gates = append(gates, Gate{File: FileSessionArchive, Line: archive.t.lastFenceLine(), Blocking: true,
+				Reason: "the archive ends inside an unclosed code fence: blocks appended after it would be hidden"})
+		}
+	}
+	return gates, moved, archive
+}
+
+// trimPriorities moves the marked items of ACTIVE_PRIORITIES.md (ps, of
+// the text priorities) to its archive in p, and returns the scan of the
+// file as the trim leaves it and a gate for each marked item that stays
+// (it ends inside a code fence).
+func (p *TrimPlan) trimPriorities(ps *prioScan, priorities string, prioritiesArchive *string) (*prioScan, []Gate) {
 	after := ps
 	chunks, stuck := markedChunks(ps)
 	if len(chunks) > 0 {
@@ -158,6 +178,7 @@ func PlanTrim(sessionLog, priorities string, sessionArchive, prioritiesArchive *
 		p.PrioritiesArchive, p.MovedPriorityItems, p.SkippedPriorityDuplicates = appendChunks(pieces, prioritiesArchive, eol(priorities))
 		after = scanPriorities(text)
 	}
+	var gates []Gate
 	for _, off := range stuck {
 		removed := 0
 		for _, c := range chunks {
@@ -168,15 +189,7 @@ func PlanTrim(sessionLog, priorities string, sessionArchive, prioritiesArchive *
 		gates = append(gates, Gate{File: FilePriorities, Line: after.t.lineAt(off - removed),
 			Reason: "marked item ends inside a code fence: move it by hand"})
 	}
-	gates = append(gates, priorityGates(after)...)
-	p.Gates = sortGates(gates)
-
-	afterLog := sc
-	if p.SessionLog != nil {
-		afterLog = scanSession(*p.SessionLog)
-	}
-	p.After = report(afterLog, after)
-	return p
+	return after, gates
 }
 
 // shapeGates returns a blocking gate for each unknown shape in the blocks
@@ -249,7 +262,7 @@ func stripEOL(s string) string {
 // absent; scanned: its scan, nil when absent) and returns the new archive
 // text (nil when unchanged), how many blocks were written and how many the
 // archive already held.
-func appendBlocks(log string, moved []Block, archive *string, scanned *sessionScan, e string) (*string, int, int) {
+func appendBlocks(log string, moved []sessionBlock, archive *string, scanned *sessionScan, e string) (*string, int, int) {
 	exact := map[string]bool{}
 	loose := map[string]bool{} // keys of archive blocks less one trailing line ending
 	var b strings.Builder
@@ -408,7 +421,7 @@ func width(l string) int {
 func appendChunks(pieces []string, archive *string, e string) (*string, int, int) {
 	var b strings.Builder
 	if archive == nil || *archive == "" {
-		b.WriteString(PrioritiesArchiveHeader + e + e)
+		b.WriteString(prioritiesArchiveHeader + e + e)
 	} else {
 		b.WriteString(*archive)
 	}

@@ -21,6 +21,11 @@ var seven = []string{"2026-11-29", "2026-11-28", "2026-11-27", "2026-11-26", "20
 
 func ptr(s string) *string { return &s }
 
+// changes reports whether the plan writes anything.
+func (p TrimPlan) changes() bool {
+	return p.SessionLog != nil || p.SessionArchive != nil || p.Priorities != nil || p.PrioritiesArchive != nil
+}
+
 func str(p *string) string {
 	if p == nil {
 		return "<nil>"
@@ -30,7 +35,7 @@ func str(p *string) string {
 
 func TestTrimGreenDoesNothing(t *testing.T) {
 	p := PlanTrim(okLog, okPrio, nil, nil)
-	if p.Changes() || len(p.Gates) != 0 || !p.Before.Pass || !p.After.Pass {
+	if p.changes() || len(p.Gates) != 0 || !p.Before.Pass || !p.After.Pass {
 		t.Fatalf("PlanTrim(green) = %+v; want nothing to do", p)
 	}
 }
@@ -133,7 +138,7 @@ func TestTrimGates(t *testing.T) {
 	prio := okPrio + "- [stale] would move\n"
 	for _, c := range cases {
 		p := PlanTrim(c.log, prio, nil, nil)
-		if !p.Blocked || p.Changes() || p.MovedBlocks != 0 || p.MovedPriorityItems != 0 {
+		if !p.Blocked || p.changes() || p.MovedBlocks != 0 || p.MovedPriorityItems != 0 {
 			t.Errorf("%s: PlanTrim = %+v; want blocked, nothing written", c.name, p)
 			continue
 		}
@@ -209,7 +214,7 @@ func TestTrimPriorities(t *testing.T) {
 	if str(p.Priorities) != wantPrio {
 		t.Errorf("Priorities =\n%s\nwant\n%s", str(p.Priorities), wantPrio)
 	}
-	wantArch := PrioritiesArchiveHeader + "\n\n" +
+	wantArch := prioritiesArchiveHeader + "\n\n" +
 		"- [stale] old front\n  - its detail\n\n    more detail\n" +
 		"- (Superseded) by the new plan\n" +
 		"- [ ] [ARCHIVED] done long ago\n" +
@@ -226,7 +231,7 @@ func TestTrimPriorities(t *testing.T) {
 		t.Errorf("Before %s, After %s", p.Before.Line(), p.After.Line())
 	}
 	// Idempotent, and a re-run after a crash writes nothing twice.
-	if again := PlanTrim(okLog, str(p.Priorities), nil, p.PrioritiesArchive); again.Changes() {
+	if again := PlanTrim(okLog, str(p.Priorities), nil, p.PrioritiesArchive); again.changes() {
 		t.Errorf("second trim = %+v; want nothing to do", again)
 	}
 	crash := PlanTrim(okLog, prio, nil, p.PrioritiesArchive)
@@ -258,7 +263,7 @@ func TestTrimPriorityGates(t *testing.T) {
 		{FilePriorities, 1, "no live priority under a `## Tier 1|2|3` heading: a human writes one", false},
 		{FilePriorities, 1, "no review stamp `Last reviewed: YYYY-MM-DD`: a human reviews the priorities", false},
 	}
-	if fmt.Sprint(p.Gates) != fmt.Sprint(want) || p.Changes() {
+	if fmt.Sprint(p.Gates) != fmt.Sprint(want) || p.changes() {
 		t.Errorf("gates =\n%+v\nwant\n%+v", p.Gates, want)
 	}
 	// A marked bullet whose sub-lines end inside a fence is left alone.
@@ -273,7 +278,7 @@ func TestTrimPriorityGates(t *testing.T) {
 // TestTrimBlockedKeepsPriorities: a blocking gate writes nothing at all.
 func TestTrimBlockedKeepsPriorities(t *testing.T) {
 	p := PlanTrim(logOf(seven...)+"## 2026-02-30 — x\n", okPrio+"\n## Archived\n- old\n", nil, nil)
-	if !p.Blocked || p.Changes() {
+	if !p.Blocked || p.changes() {
 		t.Fatalf("plan = %+v", p)
 	}
 	last := p.Gates[len(p.Gates)-1]
@@ -327,7 +332,7 @@ func genVault(r *rand.Rand, n int) string {
 
 // spans returns the bytes of each block of s.
 func spans(s string) []string {
-	blocks, _ := Blocks(s)
+	blocks, _ := scanBlocks(s)
 	out := make([]string, len(blocks))
 	for i, b := range blocks {
 		out[i] = s[b.Start:b.End]
@@ -345,7 +350,7 @@ func TestTrimProperty(t *testing.T) {
 		}
 		orig := spans(log)
 		p := PlanTrim(log, okPrio, nil, nil)
-		if p.Blocked || p.SessionLog == nil || p.SessionArchive == nil || p.MovedBlocks != n-RetentionLimit {
+		if p.Blocked || p.SessionLog == nil || p.SessionArchive == nil || p.MovedBlocks != n-retentionLimit {
 			t.Fatalf("PlanTrim: %+v\n%q", p, log)
 		}
 		if rep := Check(*p.SessionLog, okPrio); !rep.Pass || rep != p.After {
@@ -367,7 +372,7 @@ func TestTrimProperty(t *testing.T) {
 			t.Fatal("the trimmed log is not a prefix of the log")
 		}
 		// Idempotent.
-		if again := PlanTrim(*p.SessionLog, okPrio, p.SessionArchive, nil); again.Changes() || !again.Before.Pass {
+		if again := PlanTrim(*p.SessionLog, okPrio, p.SessionArchive, nil); again.changes() || !again.Before.Pass {
 			t.Fatalf("second trim: %+v", again)
 		}
 		// Re-run with the archive already holding some of the blocks: each
@@ -382,7 +387,7 @@ func TestTrimProperty(t *testing.T) {
 		if q.SessionArchive != nil {
 			final = *q.SessionArchive
 		}
-		for _, blk := range orig[RetentionLimit:] {
+		for _, blk := range orig[retentionLimit:] {
 			if c := strings.Count(final, blk); c != 1 {
 				t.Fatalf("block %q is %d times in the archive", blk[:20], c)
 			}

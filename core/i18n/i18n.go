@@ -169,14 +169,14 @@ func checkPair(path, en, fr string, errs *[]error) {
 	if fr == "" {
 		*errs = append(*errs, fmt.Errorf("%s: no French text (fr)", path))
 	}
-	if a, b := Verbs(en), Verbs(fr); en != "" && fr != "" && !slices.Equal(a, b) {
+	if a, b := verbs(en), verbs(fr); en != "" && fr != "" && !slices.Equal(a, b) {
 		*errs = append(*errs, fmt.Errorf("%s: the English text's printf verbs %q differ from the French text's %q", path, a, b))
 	}
 }
 
-// Verbs returns the printf verbs of format, in order ("%%" included), each
+// verbs returns the printf verbs of format, in order ("%%" included), each
 // with its flags, argument index, width and precision ("%-5d", "%[2]q").
-func Verbs(format string) []string {
+func verbs(format string) []string {
 	var out []string
 	for i := 0; i < len(format); i++ {
 		if format[i] != '%' {

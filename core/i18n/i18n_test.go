@@ -83,9 +83,9 @@ func TestCheckFindsMissingLanguagesAndVerbs(t *testing.T) {
 }
 
 func TestVerbs(t *testing.T) {
-	got := Verbs("100%% of %s, %-5d, %[2]q, %.2f, %v")
+	got := verbs("100%% of %s, %-5d, %[2]q, %.2f, %v")
 	want := []string{"%%", "%s", "%-5d", "%[2]q", "%.2f", "%v"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("Verbs = %q; want %q", got, want)
+		t.Errorf("verbs = %q; want %q", got, want)
 	}
 }

@@ -31,7 +31,7 @@ func (r Root) Note(text string) (out string, n int, lines []Line, bad int) {
 		return text, 0, nil, bad
 	}
 	off := doc.BodyOffset()
-	body, n := r.Rewrite(text[off:])
+	body, n := r.rewrite(text[off:])
 	if n == 0 {
 		return text, 0, nil, 0
 	}

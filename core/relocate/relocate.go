@@ -41,7 +41,7 @@ type Root struct {
 // absolute path is never meant).
 func Parse(root string) (Root, bool) {
 	r := strings.TrimSpace(root)
-	win := IsWindows(r)
+	win := isWindows(r)
 	if win {
 		r = strings.TrimRight(r, `/\`)
 		if len(r) <= 2 { // "C:" alone
@@ -59,9 +59,9 @@ func Parse(root string) (Root, bool) {
 	return Root{raw: r}, true
 }
 
-// IsWindows reports whether p is a Windows absolute path: a drive letter
+// isWindows reports whether p is a Windows absolute path: a drive letter
 // and a separator, or a UNC path.
-func IsWindows(p string) bool {
+func isWindows(p string) bool {
 	if len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z') {
 		return true
 	}
@@ -95,11 +95,11 @@ func Rewrite(text, root string) (string, int) {
 	if !ok {
 		return text, 0
 	}
-	return r.Rewrite(text)
+	return r.rewrite(text)
 }
 
-// Rewrite is the package-level Rewrite for a prepared root.
-func (r Root) Rewrite(text string) (string, int) {
+// rewrite is the package-level Rewrite for a prepared root.
+func (r Root) rewrite(text string) (string, int) {
 	hay := text
 	needle := r.raw
 	if r.windows {

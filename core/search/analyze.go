@@ -21,11 +21,11 @@ import (
 	"github.com/kessho/kessho/core/fold"
 )
 
-// Analyzer is the version of Terms: an index made by another analyzer is
+// analyzer is the version of Terms: an index made by another analyzer is
 // rebuilt (it is part of the encoding's header). Bump it whenever Terms
 // may give another term for some word. 2: stopwords are matched before
 // accents are folded, and French words are stemmed with their accents.
-const Analyzer = 2
+const analyzer = 2
 
 // maxToken is the longest word kept, in bytes (longer runs are hashes,
 // base64, URLs: cut, so the index stays bounded).
@@ -42,26 +42,26 @@ var (
 
 // Terms returns the terms of text, in order: cut into words (Words),
 // stopwords of French and English dropped, each word stemmed and folded
-// (Stem).
+// (stem).
 func Terms(text string) []string {
 	var out []string
 	Words(text, func(w string) {
-		if t := Term(w); t != "" {
+		if t := term(w); t != "" {
 			out = append(out, t)
 		}
 	})
 	return out
 }
 
-// Term returns the term of one word as Words gives it: "" for a stopword,
+// term returns the term of one word as Words gives it: "" for a stopword,
 // else its stem. A stopword is matched before accents are folded, so that
 // `thèse` is no `these` and `été` no `ete`; the French ones are listed
 // with and without their accents, as people type them.
-func Term(w string) string {
+func term(w string) string {
 	if stopwords[w] {
 		return ""
 	}
-	return Stem(w)
+	return stem(w)
 }
 
 // Words calls fn with each word of text, lowercased, in composed form
@@ -144,7 +144,7 @@ func cut(w string) string {
 	return w[:n]
 }
 
-// Stem returns the term of a word as Words gives it: the shorter of its
+// stem returns the term of a word as Words gives it: the shorter of its
 // French and English snowball stems (English on a tie), folded (fold.Fold:
 // case and accents), so that `decisions` and `décision` meet,
 // and a word of either language loses its inflection. The French stemmer
@@ -152,7 +152,7 @@ func cut(w string) string {
 // `sauvegarde` meet only so), the English one the folded word. Words of
 // digits, or of one or two letters, are kept whole (folded). Stems are
 // cached per word.
-func Stem(w string) string {
+func stem(w string) string {
 	if len(w) <= 2 || !hasLetter(w) {
 		return fold.Fold(w)
 	}

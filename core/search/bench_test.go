@@ -51,7 +51,7 @@ func BenchmarkQuery(b *testing.B) {
 	}
 	q := Terms(x.terms[10] + " " + x.terms[200])
 	for b.Loop() {
-		x.Search(q, func(*Meta) bool { return true })
+		x.search(q, func(*Meta) bool { return true })
 	}
 }
 
@@ -61,7 +61,7 @@ func BenchmarkDecode(b *testing.B) {
 	for _, n := range benchNotes(10000) {
 		x.Put(n)
 	}
-	data := x.Encode()
+	data := x.EncodeRoom(0)
 	b.ReportMetric(float64(len(data)), "bytes")
 	for b.Loop() {
 		if _, err := Decode(data); err != nil {

@@ -12,8 +12,8 @@ import (
 // Decode refuses bytes whose header says another one, or an older
 // format's header (an index of format 3 is rebuilt, never an error).
 func TestSizeIsInTheHeader(t *testing.T) {
-	data := build(corpus(20)).Encode()
-	n, ok := Size(data[:HeaderLen])
+	data := build(corpus(20)).EncodeRoom(0)
+	n, ok := Size(data[:headerLen])
 	if !ok || n != int64(len(data)) {
 		t.Fatalf("Size = %d, %v; want %d, true", n, ok, len(data))
 	}
@@ -27,7 +27,7 @@ func TestSizeIsInTheHeader(t *testing.T) {
 		t.Error("a format 3 header read as this format's")
 	}
 	lie := append([]byte{}, data...)
-	binary.LittleEndian.PutUint64(lie[6:HeaderLen], 1<<40)
+	binary.LittleEndian.PutUint64(lie[6:headerLen], 1<<40)
 	if n, ok := Size(lie); ok && n == int64(len(lie)) {
 		t.Errorf("Size of a changed header = %d", n)
 	}
@@ -73,7 +73,7 @@ func TestIndexBoundHoldsValidIndexes(t *testing.T) {
 			listing[p] = fmt.Sprintf("%d:1", len(text))
 			x.Put(ParseNote(p, listing[p], strp(text)))
 		}
-		got, bound := int64(len(x.Encode())), IndexBound(listing)
+		got, bound := int64(len(x.EncodeRoom(0))), IndexBound(listing)
 		if got > bound {
 			t.Errorf("%s: index of %d bytes, bound %d", name, got, bound)
 		}
@@ -115,12 +115,12 @@ func TestCutRoundTrips(t *testing.T) {
 	n.Cut = true
 	x.Put(n)
 	x.Put(ParseNote("20-knowledge/b.md", "1:1", strp("b")))
-	y, err := Decode(x.Encode())
+	y, err := Decode(x.EncodeRoom(0))
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := map[string]bool{}
-	for _, h := range y.Search(Terms("some text b"), func(*Meta) bool { return true }) {
+	for _, h := range y.search(Terms("some text b"), func(*Meta) bool { return true }) {
 		got[h.Path] = h.Cut
 	}
 	if !got["20-knowledge/log.md"] || got["20-knowledge/b.md"] {

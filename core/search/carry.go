@@ -11,14 +11,14 @@ import (
 // send it a Carry.
 const Tool = "mem_search"
 
-// RecallTool is mem_recall, which finds through the index the principles
+// recallTool is mem_recall, which finds through the index the principles
 // and goals that link to a project: hosts that keep an index send it a
 // Carry too.
-const RecallTool = "mem_recall"
+const recallTool = "mem_recall"
 
 // Carries reports whether a host that keeps the index sends a Carry with
-// a call of tool (Tool or RecallTool).
-func Carries(tool string) bool { return tool == Tool || tool == RecallTool }
+// a call of tool (Tool or mem_recall).
+func Carries(tool string) bool { return tool == Tool || tool == recallTool }
 
 // Carry is the index as it travels beside a request and its answer: see
 // wire.Carry.

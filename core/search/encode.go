@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// The encoding: magic, format version, Analyzer, the encoding's whole
+// The encoding: magic, format version, analyzer, the encoding's whole
 // length (8 bytes, little-endian: a host reads that much and no more,
 // Size), the listing the index is up to date with (Index.Listing), the
 // documents (with their links and whether they were cut, Meta.Cut), the
@@ -24,38 +24,36 @@ const (
 	magic  = "KSHI"
 	format = 4 // 2: a 64-bit checksum read 8 bytes a step, Meta.BodyLine; 3: Index.Listing, Note.Links; 4: the length in the header, Meta.Cut
 	sumLen = 8
-	// HeaderLen is the length of the header Size reads: magic, format,
-	// Analyzer and the encoding's length.
-	HeaderLen = len(magic) + 2 + 8
+	// headerLen is the length of the header Size reads: magic, format,
+	// analyzer and the encoding's length.
+	headerLen = len(magic) + 2 + 8
 )
 
-// Size returns the length an encoding's header (its first HeaderLen
-// bytes) says the whole encoding has; ok is false for bytes that are no
-// header of this format and analyzer (an older index, a foreign file).
+// Size returns the length an encoding's header (its first bytes: magic,
+// format, analyzer and that length) says the whole encoding has; ok is
+// false for bytes that are no header of this format and analyzer (an
+// older index, a foreign file).
 // A host reads the stored index only when its file is that long, and no
 // longer than IndexBound allows.
 func Size(header []byte) (n int64, ok bool) {
-	if len(header) < HeaderLen || string(header[:len(magic)]) != magic || header[4] != format || header[5] != Analyzer {
+	if len(header) < headerLen || string(header[:len(magic)]) != magic || header[4] != format || header[5] != analyzer {
 		return 0, false
 	}
-	v := binary.LittleEndian.Uint64(header[6:HeaderLen])
-	if v > 1<<62 || v < uint64(HeaderLen+sumLen) {
+	v := binary.LittleEndian.Uint64(header[6:headerLen])
+	if v > 1<<62 || v < uint64(headerLen+sumLen) {
 		return 0, false
 	}
 	return int64(v), true
 }
 
-// ErrCorrupt is Decode's error for bytes that are not an index of this
+// errCorrupt is Decode's error for bytes that are not an index of this
 // version: the caller rebuilds.
-var ErrCorrupt = errors.New("search: not a usable index")
+var errCorrupt = errors.New("search: not a usable index")
 
-// Encode returns the index as bytes (terms sorted; the index is not
-// changed).
-func (x *Index) Encode() []byte { return x.EncodeRoom(0) }
-
-// EncodeRoom is Encode with room more bytes of capacity after the
-// encoding, so that wire.Prepend can put an answer's JSON before it in the
-// same buffer. The buffer is sized exactly, once: a 50,000-note index is
+// EncodeRoom returns the index as bytes (terms sorted; the index is not
+// changed), with room more bytes of capacity after the encoding, so that
+// wire.Prepend can put an answer's JSON before it in the same buffer. The
+// buffer is sized exactly, once: a 50,000-note index is
 // 22 MB, and in the wasm engine every byte the core allocates stays its
 // memory (a Go heap there never shrinks), so neither the copies of a
 // growing buffer nor a generous estimate may be paid for.
@@ -69,63 +67,20 @@ func (x *Index) EncodeRoom(room int) []byte {
 	for r, tid := range order {
 		rank[tid] = uint32(r)
 	}
-	size := HeaderLen + strLen(x.Listing) + uvarintLen(uint64(len(x.docs))) + uvarintLen(uint64(len(order))) + sumLen
+	size := headerLen + strLen(x.Listing) + uvarintLen(uint64(len(x.docs))) + uvarintLen(uint64(len(order))) + sumLen
 	for i := range x.docs {
-		d := &x.docs[i]
-		size += strLen(d.Path) + strLen(d.Key) + strLen(d.Title) + strLen(d.Kind) + strLen(d.Zone) + strLen(d.Slug) + strLen(d.Date)
-		size += 1 + uvarintLen(uint64(d.BodyLine)) + uvarintLen(uint64(len(d.phrases))) + uvarintLen(uint64(len(d.links)))
-		for _, n := range d.lens {
-			size += uvarintLen(uint64(n))
-		}
-		for _, ph := range d.phrases {
-			size += uvarintLen(uint64(len(ph)))
-			for _, t := range ph {
-				size += uvarintLen(uint64(rank[t]))
-			}
-		}
-		for _, l := range d.links {
-			size += strLen(l)
-		}
+		size += docLen(&x.docs[i], rank)
 	}
 	for tid, t := range x.terms {
 		size += strLen(t) + uvarintLen(uint64(x.last[tid])) + uvarintLen(uint64(len(x.post[tid]))) + len(x.post[tid])
 	}
 	b := append(make([]byte, 0, size+max(room, 0)), magic...)
-	b = append(b, format, Analyzer)
+	b = append(b, format, analyzer)
 	b = binary.LittleEndian.AppendUint64(b, 0) // the length, once known
 	b = appendString(b, x.Listing)
 	b = binary.AppendUvarint(b, uint64(len(x.docs)))
 	for i := range x.docs {
-		d := &x.docs[i]
-		for _, s := range []string{d.Path, d.Key, d.Title, d.Kind, d.Zone, d.Slug, d.Date} {
-			b = appendString(b, s)
-		}
-		var flags byte
-		if d.Archived {
-			flags |= 1
-		}
-		if d.dead {
-			flags |= 2
-		}
-		if d.Cut {
-			flags |= 4
-		}
-		b = append(b, flags)
-		b = binary.AppendUvarint(b, uint64(d.BodyLine))
-		for _, n := range d.lens {
-			b = binary.AppendUvarint(b, uint64(n))
-		}
-		b = binary.AppendUvarint(b, uint64(len(d.phrases)))
-		for _, ph := range d.phrases {
-			b = binary.AppendUvarint(b, uint64(len(ph)))
-			for _, t := range ph {
-				b = binary.AppendUvarint(b, uint64(rank[t]))
-			}
-		}
-		b = binary.AppendUvarint(b, uint64(len(d.links)))
-		for _, l := range d.links {
-			b = appendString(b, l)
-		}
+		b = appendDoc(b, &x.docs[i], rank)
 	}
 	b = binary.AppendUvarint(b, uint64(len(order)))
 	for _, tid := range order {
@@ -134,8 +89,62 @@ func (x *Index) EncodeRoom(room int) []byte {
 		b = binary.AppendUvarint(b, uint64(len(x.post[tid])))
 		b = append(b, x.post[tid]...)
 	}
-	binary.LittleEndian.PutUint64(b[6:HeaderLen], uint64(len(b)+sumLen))
+	binary.LittleEndian.PutUint64(b[6:headerLen], uint64(len(b)+sumLen))
 	return binary.LittleEndian.AppendUint64(b, checksum(b))
+}
+
+// docLen is the length of d's encoding (appendDoc's), its terms given by
+// their rank.
+func docLen(d *doc, rank []uint32) int {
+	n := strLen(d.Path) + strLen(d.Key) + strLen(d.Title) + strLen(d.Kind) + strLen(d.Zone) + strLen(d.Slug) + strLen(d.Date)
+	n += 1 + uvarintLen(uint64(d.BodyLine)) + uvarintLen(uint64(len(d.phrases))) + uvarintLen(uint64(len(d.links)))
+	for _, l := range d.lens {
+		n += uvarintLen(uint64(l))
+	}
+	for _, ph := range d.phrases {
+		n += uvarintLen(uint64(len(ph)))
+		for _, t := range ph {
+			n += uvarintLen(uint64(rank[t]))
+		}
+	}
+	for _, l := range d.links {
+		n += strLen(l)
+	}
+	return n
+}
+
+// appendDoc appends d's encoding to b, its terms given by their rank.
+func appendDoc(b []byte, d *doc, rank []uint32) []byte {
+	for _, s := range []string{d.Path, d.Key, d.Title, d.Kind, d.Zone, d.Slug, d.Date} {
+		b = appendString(b, s)
+	}
+	var flags byte
+	if d.Archived {
+		flags |= 1
+	}
+	if d.dead {
+		flags |= 2
+	}
+	if d.Cut {
+		flags |= 4
+	}
+	b = append(b, flags)
+	b = binary.AppendUvarint(b, uint64(d.BodyLine))
+	for _, n := range d.lens {
+		b = binary.AppendUvarint(b, uint64(n))
+	}
+	b = binary.AppendUvarint(b, uint64(len(d.phrases)))
+	for _, ph := range d.phrases {
+		b = binary.AppendUvarint(b, uint64(len(ph)))
+		for _, t := range ph {
+			b = binary.AppendUvarint(b, uint64(rank[t]))
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(d.links)))
+	for _, l := range d.links {
+		b = appendString(b, l)
+	}
+	return b
 }
 
 // uvarintLen is the length of v's uvarint.
@@ -191,105 +200,119 @@ func (r *reader) byte() byte {
 	return c
 }
 
-// Decode reads an index Encode made. Anything else — another version or
-// analyzer, a foreign file, truncated or altered bytes — is ErrCorrupt.
+// Decode reads an index EncodeRoom made. Anything else — another version or
+// analyzer, a foreign file, truncated or altered bytes — is an error: the
+// caller rebuilds.
 func Decode(data []byte) (*Index, error) {
 	if n, ok := Size(data); !ok || n != int64(len(data)) {
-		return nil, ErrCorrupt
+		return nil, errCorrupt
 	}
 	body, sum := data[:len(data)-sumLen], binary.LittleEndian.Uint64(data[len(data)-sumLen:])
 	if checksum(body) != sum {
-		return nil, ErrCorrupt
+		return nil, errCorrupt
 	}
-	// Every string is a part of one copy of the body: one allocation
-	// instead of one per path, title and term.
-	all := string(body)
-	r := &reader{b: body[HeaderLen:]}
-	str := func() string {
-		n := r.count()
-		off := len(body) - len(r.b)
-		r.b = r.b[n:]
-		return all[off : off+n]
-	}
-	listing := str()
-	ndocs := r.count()
+	dc := &decoder{reader: reader{b: body[headerLen:]}, body: body, all: string(body)}
+	listing := dc.str()
+	ndocs := dc.count()
 	x := &Index{byPath: make(map[string]uint32, ndocs), Listing: listing}
 	x.docs = make([]doc, 0, ndocs)
-	var terms uint64 // the largest term id a phrase names, plus one
-	var flat []uint32
-	for range ndocs {
-		var d doc
-		for _, s := range []*string{&d.Path, &d.Key, &d.Title, &d.Kind, &d.Zone, &d.Slug, &d.Date} {
-			*s = str()
-		}
-		flags := r.byte()
-		d.Archived, d.dead, d.Cut = flags&1 != 0, flags&2 != 0, flags&4 != 0
-		d.BodyLine = int(min(r.uvarint(), 1<<31))
-		for f := range NumFields {
-			d.lens[f] = uint32(r.uvarint())
-		}
-		nph := r.count()
-		if nph > 0 {
-			d.phrases = make([][]uint32, 0, nph)
-		}
-		for range nph {
-			n := r.count()
-			if len(flat) < n {
-				flat = make([]uint32, max(n, 1024))
-			}
-			ph := flat[:n:n]
-			flat = flat[n:]
-			for k := range ph {
-				t := r.uvarint()
-				if t >= 1<<32 {
-					return nil, ErrCorrupt
-				}
-				terms = max(terms, t+1)
-				ph[k] = uint32(t)
-			}
-			d.phrases = append(d.phrases, ph)
-		}
-		if nl := r.count(); nl > 0 {
-			d.links = make([]string, nl)
-			for k := range d.links {
-				d.links[k] = str()
-			}
-		}
-		if r.bad {
-			return nil, ErrCorrupt
+	for i := range ndocs {
+		x.docs = append(x.docs, doc{})
+		d := &x.docs[i]
+		if !dc.doc(d) {
+			return nil, errCorrupt
 		}
 		if !d.dead {
 			if _, dup := x.byPath[d.Path]; dup {
-				return nil, ErrCorrupt
+				return nil, errCorrupt
 			}
-			x.byPath[d.Path] = uint32(len(x.docs))
+			x.byPath[d.Path] = uint32(i)
 			x.live++
 			for f := range NumFields {
 				x.sumLen[f] += uint64(d.lens[f])
 			}
 		}
-		x.docs = append(x.docs, d)
 	}
-	nterms := r.count()
+	nterms := dc.count()
 	x.terms = make([]string, 0, nterms)
 	x.post = make([][]byte, 0, nterms)
 	x.last = make([]uint32, 0, nterms)
 	for range nterms {
-		t := str()
-		last := r.uvarint()
-		p := r.bytes()
-		if r.bad || last > uint64(len(x.docs)) || len(x.terms) > 0 && x.terms[len(x.terms)-1] >= t {
-			return nil, ErrCorrupt
+		t := dc.str()
+		last := dc.uvarint()
+		p := dc.bytes()
+		if dc.bad || last > uint64(len(x.docs)) || len(x.terms) > 0 && x.terms[len(x.terms)-1] >= t {
+			return nil, errCorrupt
 		}
 		x.terms, x.last, x.post = append(x.terms, t), append(x.last, uint32(last)), append(x.post, p)
 	}
-	if r.bad || len(r.b) != 0 {
-		return nil, ErrCorrupt
+	if dc.bad || len(dc.b) != 0 {
+		return nil, errCorrupt
 	}
-	if terms > uint64(nterms) {
-		return nil, ErrCorrupt
+	if dc.terms > uint64(nterms) {
+		return nil, errCorrupt
 	}
 	return x, nil
+}
+
+// decoder reads the body of an encoding for Decode. Every string is a
+// part of one copy of the body (all): one allocation instead of one per
+// path, title and term.
+type decoder struct {
+	reader
+	body  []byte
+	all   string
+	flat  []uint32 // room for the phrases' term ids, handed out in slices
+	terms uint64   // the largest term id a phrase names, plus one
+}
+
+// str reads a string.
+func (dc *decoder) str() string {
+	n := dc.count()
+	off := len(dc.body) - len(dc.b)
+	dc.b = dc.b[n:]
+	return dc.all[off : off+n]
+}
+
+// doc reads one document into d; false for bytes that are not one.
+func (dc *decoder) doc(d *doc) bool {
+	for _, s := range []*string{&d.Path, &d.Key, &d.Title, &d.Kind, &d.Zone, &d.Slug, &d.Date} {
+		*s = dc.str()
+	}
+	flags := dc.byte()
+	d.Archived, d.dead, d.Cut = flags&1 != 0, flags&2 != 0, flags&4 != 0
+	d.BodyLine = int(min(dc.uvarint(), 1<<31))
+	for f := range NumFields {
+		d.lens[f] = uint32(dc.uvarint())
+	}
+	nph := dc.count()
+	if nph > 0 {
+		d.phrases = make([][]uint32, 0, nph)
+	}
+	for range nph {
+		n := dc.count()
+		if len(dc.flat) < n {
+			dc.flat = make([]uint32, max(n, 1024))
+		}
+		ph := dc.flat[:n:n]
+		dc.flat = dc.flat[n:]
+		for k := range ph {
+			t := dc.uvarint()
+			if t >= 1<<32 {
+				return false
+			}
+			dc.terms = max(dc.terms, t+1)
+			ph[k] = uint32(t)
+		}
+		d.phrases = append(d.phrases, ph)
+	}
+	if nl := dc.count(); nl > 0 {
+		d.links = make([]string, nl)
+		for k := range d.links {
+			d.links[k] = dc.str()
+		}
+	}
+	return !dc.bad
 }
 
 // ID names an encoding: its checksum and length ("" for bytes too short
@@ -300,8 +323,8 @@ func ID(data []byte) string {
 		return ""
 	}
 	id := fmt.Sprintf("%016x-%d", binary.LittleEndian.Uint64(data[len(data)-sumLen:]), len(data))
-	if _, ok := Size(data); ok && len(data) >= HeaderLen+sumLen {
-		r := &reader{b: data[HeaderLen : len(data)-sumLen]}
+	if _, ok := Size(data); ok && len(data) >= headerLen+sumLen {
+		r := &reader{b: data[headerLen : len(data)-sumLen]}
 		if l := r.bytes(); !r.bad && len(l) > 0 {
 			id += "@" + string(l)
 		}

@@ -279,7 +279,7 @@ type counted struct {
 	c   [NumFields]uint32
 }
 
-// word returns the term id of a folded word (Term, interned), false for
+// word returns the term id of a folded word (term, interned), false for
 // a stopword; words already seen skip stemming, and making a string.
 func (x *Index) word(b []byte) (uint32, bool) {
 	if id, ok := x.words[string(b)]; ok {
@@ -289,7 +289,7 @@ func (x *Index) word(b []byte) (uint32, bool) {
 		x.words = map[string]int64{}
 	}
 	w := string(b)
-	t := Term(w)
+	t := term(w)
 	if t == "" {
 		x.words[w] = -1
 		return 0, false
@@ -342,13 +342,6 @@ type Hit struct {
 	Matched []string
 }
 
-// Search ranks the live notes that keep accepts for the query's terms
-// (Terms of the query), OR-ed: Top without a limit.
-func (x *Index) Search(query []string, keep func(*Meta) bool) []Hit {
-	hits, _ := x.Top(query, keep, math.MaxInt)
-	return hits
-}
-
 // Top ranks the live notes that keep accepts for the query's terms (Terms
 // of the query), OR-ed, and returns the first limit hits and the number of
 // notes found. A note whose designation phrase equals the query's terms
@@ -369,8 +362,7 @@ func (x *Index) Top(query []string, keep func(*Meta) bool, limit int) ([]Hit, in
 	}
 	score := make([]float64, len(x.docs))
 	masks := make([]byte, len(x.docs)) // 0: not found (a posting has a field)
-	var found []uint32
-	var seq []uint32
+	var found, seq []uint32            // the documents found; the query's known terms, in order
 	bound := 0.0
 	seen := map[uint32]bool{}
 	known := true
@@ -413,7 +405,18 @@ func (x *Index) Top(query []string, keep func(*Meta) bool, limit int) ([]Hit, in
 		}
 		score[id] = math.Round(s*1e4) / 1e4
 	}
-	order := func(i, j uint32) int {
+	top := first(found, limit, x.byScore(score))
+	hits := make([]Hit, len(top))
+	for k, id := range top {
+		hits[k] = Hit{Meta: &x.docs[id].Meta, Score: score[id], Matched: fieldNames(masks[id])}
+	}
+	return hits, len(found)
+}
+
+// byScore orders documents as Top's hits: by score (highest first), then
+// newest date first (no date last), then path.
+func (x *Index) byScore(score []float64) func(i, j uint32) int {
+	return func(i, j uint32) int {
 		if score[i] != score[j] {
 			if score[i] > score[j] {
 				return -1
@@ -426,8 +429,12 @@ func (x *Index) Top(query []string, keep func(*Meta) bool, limit int) ([]Hit, in
 		}
 		return strings.Compare(a.Path, b.Path)
 	}
-	// The first limit in order, kept sorted as they come: most notes
-	// lose to the last kept one at the first comparison.
+}
+
+// first returns the first limit of found in order (found itself, sorted,
+// when it holds no more), kept sorted as they come: most documents lose
+// to the last one kept at the first comparison.
+func first(found []uint32, limit int, order func(i, j uint32) int) []uint32 {
 	top := make([]uint32, 0, min(len(found), limit)+1)
 	if limit >= len(found) {
 		top = found
@@ -443,11 +450,7 @@ func (x *Index) Top(query []string, keep func(*Meta) bool, limit int) ([]Hit, in
 			top = top[:limit]
 		}
 	}
-	hits := make([]Hit, len(top))
-	for k, id := range top {
-		hits[k] = Hit{Meta: &x.docs[id].Meta, Score: score[id], Matched: fieldNames(masks[id])}
-	}
-	return hits, len(found)
+	return top
 }
 
 // docFreq returns the number of live documents holding term tid, counted
@@ -488,7 +491,7 @@ func fieldNames(mask byte) []string {
 	var out []string
 	for f := range NumFields {
 		if mask&(1<<f) != 0 {
-			out = append(out, FieldNames[f])
+			out = append(out, fieldName[f])
 		}
 	}
 	return out

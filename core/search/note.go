@@ -12,7 +12,7 @@ import (
 	"github.com/kessho/kessho/core/wikilink"
 )
 
-// Fields of a note, in the order of Note.Fields and of FieldNames. The
+// Fields of a note, in the order of Note.Fields and of fieldName. The
 // designations (every field but the body) name the note; each of their
 // phrases is kept apart (an alias is never fused with the next).
 const (
@@ -25,8 +25,8 @@ const (
 	NumFields
 )
 
-// FieldNames are the fields' names, as mem_search reports them in matched.
-var FieldNames = [NumFields]string{"title", "display", "subject", "aliases", "summary", "body"}
+// fieldName holds the fields' names, as mem_search reports them in matched.
+var fieldName = [NumFields]string{"title", "display", "subject", "aliases", "summary", "body"}
 
 // Meta is what the index keeps of a note besides its terms: where it is,
 // what it is, its display name and date, and Key, the version of the

@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -30,6 +31,13 @@ func key(t string) string { return fmt.Sprintf("k:%d:%x", len(t), []byte(t)[:min
 
 func all(*Meta) bool { return true }
 
+// search ranks the live notes that keep accepts for the query's terms: Top
+// without a limit.
+func (x *Index) search(query []string, keep func(*Meta) bool) []Hit {
+	hits, _ := x.Top(query, keep, math.MaxInt)
+	return hits
+}
+
 func paths(hits []Hit) []string {
 	var out []string
 	for _, h := range hits {
@@ -44,7 +52,7 @@ func TestFoldAccentsAndForms(t *testing.T) {
 		"20-knowledge/Other.md":    "Nothing here.",
 	})
 	for _, q := range []string{"ete", "été", norm.NFD.String("été"), "ÉTÉ", "cote"} {
-		if got := paths(x.Search(Terms(q), all)); !reflect.DeepEqual(got, []string{"20-knowledge/Vacances.md"}) {
+		if got := paths(x.search(Terms(q), all)); !reflect.DeepEqual(got, []string{"20-knowledge/Vacances.md"}) {
 			t.Errorf("query %q (% x): got %v", q, q, got)
 		}
 	}
@@ -57,7 +65,7 @@ func TestStemmingBothLanguages(t *testing.T) {
 	})
 	cases := map[string]string{"decisions": "20-knowledge/a.md", "décidées": "", "migration": "20-knowledge/b.md", "run": "20-knowledge/b.md"}
 	for q, want := range cases {
-		got := paths(x.Search(Terms(q), all))
+		got := paths(x.search(Terms(q), all))
 		if want == "" {
 			continue
 		}
@@ -71,14 +79,14 @@ func TestStopwordsDropped(t *testing.T) {
 	if got := Terms("the of les des et and"); len(got) != 0 {
 		t.Errorf("stopwords kept: %v", got)
 	}
-	if got := Terms("L'archive d'été"); !reflect.DeepEqual(got, []string{Stem("archive"), Stem("ete")}) {
+	if got := Terms("L'archive d'été"); !reflect.DeepEqual(got, []string{stem("archive"), stem("ete")}) {
 		t.Errorf("elisions: %v", got)
 	}
 }
 
 func TestORSentenceQuery(t *testing.T) {
 	x := build(map[string]string{"20-knowledge/Webhooks.md": "Stripe webhooks are retried with backoff."})
-	got := x.Search(Terms("what did we decide about the webhooks last month?"), all)
+	got := x.search(Terms("what did we decide about the webhooks last month?"), all)
 	if len(got) != 1 {
 		t.Fatalf("a sentence with one matching word found %v", paths(got))
 	}
@@ -98,7 +106,7 @@ func TestDesignationOutranksBody(t *testing.T) {
 		"retry storm":         "20-knowledge/Payment retry storm.md",
 		"Dunning loop":        "20-knowledge/Payment retry storm.md",
 	} {
-		hits := x.Search(Terms(q), all)
+		hits := x.search(Terms(q), all)
 		if hits[0].Path != want && !(q == "Dunning loop" && hits[0].Path == "20-knowledge/alias.md") {
 			t.Errorf("%q: top %v", q, paths(hits)[:3])
 		}
@@ -113,11 +121,11 @@ func TestDesignationOutranksBody(t *testing.T) {
 func TestAliasesNotFused(t *testing.T) {
 	x := build(map[string]string{"20-knowledge/n.md": "---\naliases: [payment retry, storm window]\n---\n"})
 	d := x.docs[0]
-	seq := []uint32{x.dict[Stem("retry")], x.dict[Stem("storm")]}
+	seq := []uint32{x.dict[stem("retry")], x.dict[stem("storm")]}
 	if tier(d.phrases, seq) != 0 {
 		t.Errorf("the last word of one alias and the first of the next make a phrase: %v", d.phrases)
 	}
-	if tier(d.phrases, []uint32{x.dict[Stem("storm")], x.dict[Stem("window")]}) != 2 {
+	if tier(d.phrases, []uint32{x.dict[stem("storm")], x.dict[stem("window")]}) != 2 {
 		t.Errorf("an alias equal to the query is not tier 2")
 	}
 }
@@ -127,7 +135,7 @@ func TestNotesWithoutOrWithBadFrontmatter(t *testing.T) {
 	x.Put(ParseNote("00-inbox/plain.md", "1", strp("just a body about zebras")))
 	x.Put(ParseNote("00-inbox/bad.md", "2", strp("---\nsubject: [unclosed\n---\nzebras again")))
 	x.Put(ParseNote("00-inbox/zebras latin.md", "3", nil))
-	got := paths(x.Search(Terms("zebras"), all))
+	got := paths(x.search(Terms("zebras"), all))
 	if len(got) != 3 {
 		t.Errorf("got %v", got)
 	}
@@ -165,7 +173,7 @@ func corpus(n int) map[string]string {
 
 func results(x *Index, q string) string {
 	var b bytes.Buffer
-	for _, h := range x.Search(Terms(q), all) {
+	for _, h := range x.search(Terms(q), all) {
 		fmt.Fprintf(&b, "%s %v %v|", h.Path, h.Score, h.Matched)
 	}
 	return b.String()
@@ -202,7 +210,7 @@ func TestIncrementalEqualsFresh(t *testing.T) {
 	if len(x.docs) != x.live {
 		t.Fatalf("compaction left %d docs for %d live", len(x.docs), x.live)
 	}
-	y, err := Decode(x.Encode())
+	y, err := Decode(x.EncodeRoom(0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +233,7 @@ func TestIncrementalEqualsFresh(t *testing.T) {
 
 func TestCorruptIndexRefused(t *testing.T) {
 	x := build(corpus(30))
-	data := x.Encode()
+	data := x.EncodeRoom(0)
 	if _, err := Decode(data); err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +324,7 @@ func TestTopIsTheSortedPrefix(t *testing.T) {
 		x.Put(n)
 	}
 	q := Terms(x.terms[3] + " " + x.terms[40] + " " + x.terms[7])
-	all := x.Search(q, func(*Meta) bool { return true })
+	all := x.search(q, func(*Meta) bool { return true })
 	if len(all) < 20 {
 		t.Fatalf("only %d hits", len(all))
 	}
@@ -339,7 +347,7 @@ func TestLinksKeptAndListingRecorded(t *testing.T) {
 	x.Put(ParseNote("40-principles/p.md", "1:1", &text))
 	x.Put(ParseNote("20-knowledge/k.md", "1:1", &text))
 	x.Listing = "L1"
-	data := x.Encode()
+	data := x.EncodeRoom(0)
 	if got := IDListing(ID(data)); got != "L1" {
 		t.Fatalf("the id %q records listing %q, want L1", ID(data), got)
 	}
@@ -357,7 +365,7 @@ func TestLinksKeptAndListingRecorded(t *testing.T) {
 		t.Errorf("links %v, want %v", got, want)
 	}
 	y.Remove("20-knowledge/k.md")
-	if y.Listing != "" || IDListing(ID(y.Encode())) != "" {
+	if y.Listing != "" || IDListing(ID(y.EncodeRoom(0))) != "" {
 		t.Errorf("a changed index still claims listing %q", y.Listing)
 	}
 }
@@ -371,7 +379,7 @@ func TestEncodeSizedExactly(t *testing.T) {
 	x := build(corpus(40))
 	x.Put(ParseNote("40-principles/p.md", "p", strp("---\ndisplay: Keep [[alpha]]\naliases: [a b, c]\n---\nsee [[beta]] and [[alpha]]\n")))
 	x.Listing = "abc"
-	data := x.Encode()
+	data := x.EncodeRoom(0)
 	if len(data) != cap(data) {
 		t.Fatalf("encoded %d bytes in a buffer of %d", len(data), cap(data))
 	}

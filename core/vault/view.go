@@ -107,7 +107,7 @@ func (v *View) ReadHead(p string) (Content, int64, error) {
 	h, ok := v.snap.Heads[p]
 	if !ok {
 		if v.missingAt(p) {
-			return Content{Path: p, Expect: Absent}, 0, nil
+			return Content{Path: p, Expect: absent}, 0, nil
 		}
 		v.wantHead(p)
 		return Content{}, 0, ErrNeed
@@ -195,14 +195,14 @@ func (v *View) Ask(n Need) error {
 	return nil
 }
 
-// Absent is the precondition of a file that does not exist; it is
+// absent is the precondition of a file that does not exist; it is
 // plan.Absent (the plan package names it for plans).
-const Absent = "absent"
+const absent = "absent"
 
-// Expect returns the precondition a plan puts on a file whose host-given
+// expect returns the precondition a plan puts on a file whose host-given
 // SHA-256 is hex: "sha256:<hex>". It is the one spelling of a hash in the
 // core's API; the snapshot's bare hex stays on the wire only.
-func Expect(hex string) string { return "sha256:" + hex }
+func expect(hex string) string { return "sha256:" + hex }
 
 // Content is what a read found at a path: whether a file is there, whether
 // it is text, the text, and the precondition a plan that writes, deletes
@@ -220,13 +220,13 @@ type Content struct {
 // (a missing file gives "": callers check Exists first).
 func (c Content) Textual() (string, error) {
 	if c.NotUTF8 {
-		return "", NotUTF8(c.Path)
+		return "", notUTF8(c.Path)
 	}
 	return c.Text, nil
 }
 
-// NotUTF8 is FILE_NOT_UTF8 for the file at p.
-func NotUTF8(p string) error {
+// notUTF8 is FILE_NOT_UTF8 for the file at p.
+func notUTF8(p string) error {
 	return fault.New(fault.FileNotUTF8, map[string]any{"path": p},
 		"file "+p+" is not valid UTF-8 text; Kessho only edits UTF-8 notes, fix or convert it first",
 		"le fichier "+p+" n'est pas du texte UTF-8 valide ; Kessho n'édite que des notes UTF-8, corrigez-le ou convertissez-le d'abord")
@@ -239,12 +239,12 @@ func (v *View) Read(p string) (Content, error) {
 	f, ok := v.snap.Files[p]
 	if !ok {
 		if v.missingAt(p) {
-			return Content{Path: p, Expect: Absent}, nil
+			return Content{Path: p, Expect: absent}, nil
 		}
 		v.wantFile(p)
 		return Content{}, ErrNeed
 	}
-	c := Content{Path: p, Exists: true, Expect: Expect(f.SHA256)}
+	c := Content{Path: p, Exists: true, Expect: expect(f.SHA256)}
 	if f.NotUTF8 || f.Text == nil {
 		c.NotUTF8 = true
 	} else {
@@ -345,7 +345,7 @@ func (v *View) tree(t Tree) ([]string, error) {
 func (v *View) ReadText(p string) (Content, error) {
 	c, err := v.Read(p)
 	if err == nil && c.NotUTF8 {
-		err = NotUTF8(p)
+		err = notUTF8(p)
 	}
 	return c, err
 }

@@ -38,9 +38,9 @@ func (n Names) Taken(name string) (string, bool) {
 	return p, ok
 }
 
-// Resolves reports whether a link target names a note: by its stem when
+// resolves reports whether a link target names a note: by its stem when
 // it holds no "/", or by its path.
-func (n Names) Resolves(target string) bool {
+func (n Names) resolves(target string) bool {
 	if _, ok := n.stems[strings.ToLower(Stem(target))]; ok && !strings.Contains(target, "/") {
 		return true
 	}
@@ -48,7 +48,7 @@ func (n Names) Resolves(target string) bool {
 	return ok
 }
 
-// Note returns the path of the note a link target names, as Resolves
+// Note returns the path of the note a link target names, as resolves
 // reads it: by its stem when it holds no "/", or by its path.
 func (n Names) Note(target string) (string, bool) {
 	if !strings.Contains(target, "/") {
@@ -82,7 +82,7 @@ func Unresolved(targets []string, names Names, creating func(string) bool) []str
 	seen := map[string]bool{}
 	for _, t := range targets {
 		k := Key(t)
-		if names.Resolves(t) || seen[k] || creating != nil && creating(t) {
+		if names.resolves(t) || seen[k] || creating != nil && creating(t) {
 			continue
 		}
 		seen[k] = true

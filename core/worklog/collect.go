@@ -53,7 +53,7 @@ type Candidate struct {
 // is no real date is not read: it names no session of a real day.
 func Patterns(week Week) []string {
 	var out []string
-	for _, d := range week.Days() {
+	for _, d := range week.days() {
 		out = append(out, d.String()+"*")
 	}
 	return append(out, "![0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*")
@@ -66,13 +66,13 @@ func Candidates(week Week, projects []vault.Project, dirs []string, listings [][
 	var out []Candidate
 	for i, p := range projects {
 		for _, e := range listings[i] {
-			if !IsNote(e) {
+			if !isNote(e) {
 				continue
 			}
 			// This loop sees every archive name of the vault: the date
 			// check comes first and allocates nothing.
-			d, dated := NameDate(e)
-			if dated && !week.Contains(d) {
+			d, dated := nameDate(e)
+			if dated && !week.contains(d) {
 				continue
 			}
 			c := Candidate{Project: p, Path: dirs[i] + "/" + e, Name: e}
@@ -85,9 +85,9 @@ func Candidates(week Week, projects []vault.Project, dirs []string, listings [][
 	return out
 }
 
-// IsNote reports whether a folder entry is a Markdown file (".md" in any
+// isNote reports whether a folder entry is a Markdown file (".md" in any
 // case), without allocating.
-func IsNote(e string) bool {
+func isNote(e string) bool {
 	n := len(e)
 	return n > 3 && e[n-3] == '.' && e[n-2]|0x20 == 'm' && e[n-1]|0x20 == 'd'
 }
@@ -131,7 +131,7 @@ func Read(cand Candidate, c vault.Content, week Week, loc *time.Location) (*Foun
 	if out, ok := f.date(cand.Stamp, doc, week, loc); !ok {
 		return nil, out, problem
 	}
-	f.Session.Subject = SubjectFromName(cand.Name, p.Slug)
+	f.Session.Subject = subjectFromName(cand.Name, p.Slug)
 	if doc == nil {
 		return f, NameOnly, problem
 	}
@@ -145,8 +145,8 @@ func Read(cand Candidate, c vault.Content, week Week, loc *time.Location) (*Foun
 	}
 	body := doc.Body()
 	hs := markdown.Headings([]byte(body))
-	f.Session.Excerpt = Excerpt(body, hs, 200)
-	f.Session.NextSteps = NextSteps(body, hs)
+	f.Session.Excerpt = excerpt(body, hs, 200)
+	f.Session.NextSteps = nextSteps(body, hs)
 	return f, Listed, problem
 }
 
@@ -178,7 +178,7 @@ func (f *Found) date(stamp *Stamp, doc *frontmatter.Doc, week Week, loc *time.Lo
 			t := stamp.Time
 			f.Session.Time = &t
 		} else if doc != nil {
-			if t := FrontmatterTime(doc); t != "" {
+			if t := frontmatterTime(doc); t != "" {
 				f.Session.Time = &t
 			}
 		}
@@ -187,11 +187,11 @@ func (f *Found) date(stamp *Stamp, doc *frontmatter.Doc, week Week, loc *time.Lo
 	if doc == nil {
 		return Unreadable, false
 	}
-	d, t, ok := FrontmatterDate(doc, loc)
+	d, t, ok := frontmatterDate(doc, loc)
 	switch {
 	case !ok:
 		return Undated, false
-	case !week.Contains(d):
+	case !week.contains(d):
 		return Skipped, false
 	}
 	f.Date = d
@@ -228,9 +228,9 @@ func timeKey(t *string) string {
 	return *t
 }
 
-// FrontmatterDate reads `date` (a date, or a date-time taken in loc) and
+// frontmatterDate reads `date` (a date, or a date-time taken in loc) and
 // `time` ("HH:MM").
-func FrontmatterDate(doc *frontmatter.Doc, loc *time.Location) (Date, string, bool) {
+func frontmatterDate(doc *frontmatter.Doc, loc *time.Location) (Date, string, bool) {
 	raw, ok := doc.String("date")
 	raw = strings.TrimSpace(raw)
 	if !ok || len(raw) < 10 {
@@ -248,12 +248,12 @@ func FrontmatterDate(doc *frontmatter.Doc, loc *time.Location) (Date, string, bo
 	if err != nil || len(raw) > 10 && raw[10] != 'T' && raw[10] != ' ' {
 		return Date{}, "", false
 	}
-	return d, FrontmatterTime(doc), true
+	return d, frontmatterTime(doc), true
 }
 
-// FrontmatterTime reads `time` as "HH:MM" ("9:05", "09:05:00" and "09h05"
+// frontmatterTime reads `time` as "HH:MM" ("9:05", "09:05:00" and "09h05"
 // are read too); "" when absent or not a time.
-func FrontmatterTime(doc *frontmatter.Doc) string {
+func frontmatterTime(doc *frontmatter.Doc) string {
 	raw, ok := doc.String("time")
 	if !ok {
 		return ""
@@ -288,9 +288,9 @@ func subjectFromDisplay(doc *frontmatter.Doc, slug string) (string, bool) {
 	return subj, subj != ""
 }
 
-// SubjectFromName is the subject an archive's file name gives: what
+// subjectFromName is the subject an archive's file name gives: what
 // follows the timestamp and the slug, dashes as spaces.
-func SubjectFromName(name, slug string) string {
+func subjectFromName(name, slug string) string {
 	stem := strings.TrimSuffix(strings.TrimSuffix(name, ".md"), ".MD")
 	rest := stem
 	if s, ok := ParseName(stem); ok {

@@ -9,10 +9,10 @@ import (
 	"github.com/kessho/kessho/core/markdown"
 )
 
-// Excerpt returns the body's text without its heading lines (hs), white
+// excerpt returns the body's text without its heading lines (hs), white
 // space joined, cut at about max characters on a word boundary ("…" when
 // cut).
-func Excerpt(body string, hs []markdown.Heading, max int) string {
+func excerpt(body string, hs []markdown.Heading, max int) string {
 	var b strings.Builder
 	last := 0
 	for _, h := range hs {
@@ -50,9 +50,9 @@ var nextStepNames = map[string]bool{
 // next-steps section.
 func IsNextStep(key string) bool { return nextStepNames[key] }
 
-// NextSteps returns the text of the first next-steps section (heading of
+// nextSteps returns the text of the first next-steps section (heading of
 // any level, any case, accents and surrounding punctuation ignored), or nil.
-func NextSteps(body string, hs []markdown.Heading) *string {
+func nextSteps(body string, hs []markdown.Heading) *string {
 	for _, h := range hs {
 		if !nextStepNames[HeadingKey(h.Text)] {
 			continue

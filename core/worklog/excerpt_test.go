@@ -14,38 +14,38 @@ func TestNextSteps(t *testing.T) {
 		"## TODO", "#### todo", "## To do", "## Reste à faire", "## reste a faire :", "## Prochaines étapes", "## PROCHAINES ÉTAPES",
 		"## Prochaine étape", "Next steps\n----------", "## Next steps:", "## 👉 Next steps"} {
 		body := "Intro.\n\n" + h + "\n\n- one\n- two\n\n## Other\n\nnot in it\n"
-		got := NextSteps(body, markdown.Headings([]byte(body)))
+		got := nextSteps(body, markdown.Headings([]byte(body)))
 		if got == nil || *got != "- one\n- two" {
 			t.Errorf("%q: next steps %v", h, got)
 		}
 	}
 	for _, body := range []string{"## Next\n\n- x\n", "## Steps\n\n- x\n", "## Next steps reviewed\n\n- x\n", "Next steps: none\n", "## Next steps\n\n## Other\n- x\n",
 		"```\n## Next steps\n- x\n```\n"} {
-		if got := NextSteps(body, markdown.Headings([]byte(body))); got != nil {
+		if got := nextSteps(body, markdown.Headings([]byte(body))); got != nil {
 			t.Errorf("%q: next steps %q, want none", body, *got)
 		}
 	}
 	// A deeper heading inside the section belongs to it.
 	body := "## Next steps\n- a\n### Later\n- b\n## Notes\n- c\n"
-	if got := NextSteps(body, markdown.Headings([]byte(body))); got == nil || *got != "- a\n### Later\n- b" {
+	if got := nextSteps(body, markdown.Headings([]byte(body))); got == nil || *got != "- a\n### Later\n- b" {
 		t.Errorf("nested: %v", got)
 	}
 }
 
 func TestExcerpt(t *testing.T) {
 	body := "# Title\n\nFirst   line.\nSecond line.\n\nSetext\n======\n\n- item\n"
-	if got := Excerpt(body, markdown.Headings([]byte(body)), 200); got != "First line. Second line. - item" {
+	if got := excerpt(body, markdown.Headings([]byte(body)), 200); got != "First line. Second line. - item" {
 		t.Errorf("excerpt = %q", got)
 	}
 	long := strings.Repeat("mot éèà ", 60)
-	got := Excerpt(long, nil, 200)
+	got := excerpt(long, nil, 200)
 	if n := utf8.RuneCountInString(got); n > 201 || n < 150 || !strings.HasSuffix(got, "…") || strings.Contains(got, " …") {
 		t.Errorf("excerpt of a long text (%d runes) = %q", n, got)
 	}
-	if got := Excerpt(strings.Repeat("x", 300), nil, 200); got != strings.Repeat("x", 200)+"…" {
+	if got := excerpt(strings.Repeat("x", 300), nil, 200); got != strings.Repeat("x", 200)+"…" {
 		t.Errorf("excerpt of one long word = %q", got)
 	}
-	if got := Excerpt("", nil, 200); got != "" {
+	if got := excerpt("", nil, 200); got != "" {
 		t.Errorf("excerpt of nothing = %q", got)
 	}
 }
@@ -57,7 +57,7 @@ func TestFrontmatterTime(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := FrontmatterTime(doc); got != want {
+		if got := frontmatterTime(doc); got != want {
 			t.Errorf("time: %s → %q; want %q", in, got, want)
 		}
 	}
@@ -72,16 +72,16 @@ func TestSubjectFromName(t *testing.T) {
 		{"notes-kickoff.md", "alpha", "notes kickoff"},
 		{"2026-11-25.md", "alpha", "2026-11-25"},
 	} {
-		if got := SubjectFromName(tt.name, tt.slug); got != tt.want {
-			t.Errorf("SubjectFromName(%q) = %q; want %q", tt.name, got, tt.want)
+		if got := subjectFromName(tt.name, tt.slug); got != tt.want {
+			t.Errorf("subjectFromName(%q) = %q; want %q", tt.name, got, tt.want)
 		}
 	}
 }
 
 func TestIsNote(t *testing.T) {
 	for name, want := range map[string]bool{"a.md": true, "A.MD": true, "x.Md": true, ".md": false, "a.mdx": false, "a.txt": false, "md": false, "dir/": false} {
-		if IsNote(name) != want {
-			t.Errorf("IsNote(%q) = %v", name, !want)
+		if isNote(name) != want {
+			t.Errorf("isNote(%q) = %v", name, !want)
 		}
 	}
 }

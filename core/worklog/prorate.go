@@ -5,8 +5,8 @@ import (
 	"strconv"
 )
 
-// Weekdays are the days' names in results, Monday first.
-var Weekdays = [7]string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+// weekdays are the days' names in results, Monday first.
+var weekdays = [7]string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
 
 // Day is one day of the week, as mem_worklog returns it.
 type Day struct {
@@ -28,7 +28,7 @@ type Totals struct {
 }
 
 // Prorate splits each worked day's amplitude (quarters, in quarter hours)
-// among its projects in proportion to their sessions (Split), and sums the
+// among its projects in proportion to their sessions (split), and sums the
 // week. A worked day has at least one session and is a weekday, or any
 // day with weekend; a day with sessions that is not worked lists its
 // projects with 0 h. found is sorted (Sort).
@@ -36,21 +36,21 @@ func Prorate(week Week, found []Found, quarters int, weekend bool) (Totals, []Da
 	t := Totals{HoursByProject: map[string]float64{}, SessionsByProject: map[string]int{}}
 	weekQ := map[string]int{}
 	var days []Day
-	for i, d := range week.Days() {
-		day := Day{Date: d.String(), Weekday: Weekdays[i], HoursByProject: map[string]float64{}, Sessions: []Session{}}
+	for i, d := range week.days() {
+		day := Day{Date: d.String(), Weekday: weekdays[i], HoursByProject: map[string]float64{}, Sessions: []Session{}}
 		shares := dayShares(d, found, &day)
 		for _, sh := range shares {
 			t.SessionsByProject[sh.Key] += sh.Sessions
 			weekQ[sh.Key] += 0
 		}
 		t.Sessions += len(day.Sessions)
-		day.Worked = len(day.Sessions) > 0 && (weekend || !d.Weekend())
+		day.Worked = len(day.Sessions) > 0 && (weekend || !d.weekend())
 		if day.Worked {
-			for j, q := range Split(quarters, shares) {
-				day.HoursByProject[shares[j].Key] = Hours(q)
+			for j, q := range split(quarters, shares) {
+				day.HoursByProject[shares[j].Key] = hoursOf(q)
 				weekQ[shares[j].Key] += q
 			}
-			day.Hours = Hours(quarters)
+			day.Hours = hoursOf(quarters)
 		} else {
 			for _, sh := range shares {
 				day.HoursByProject[sh.Key] = 0
@@ -60,16 +60,16 @@ func Prorate(week Week, found []Found, quarters int, weekend bool) (Totals, []Da
 	}
 	total := 0
 	for slug, q := range weekQ {
-		t.HoursByProject[slug] = Hours(q)
+		t.HoursByProject[slug] = hoursOf(q)
 		total += q
 	}
-	t.TotalHours = Hours(total)
+	t.TotalHours = hoursOf(total)
 	return t, days
 }
 
 // dayShares adds day d's sessions to day and returns its projects' shares,
 // sorted by slug.
-func dayShares(d Date, found []Found, day *Day) []Share {
+func dayShares(d Date, found []Found, day *Day) []share {
 	count := map[string]int{}
 	for _, s := range found {
 		if s.Date == d {
@@ -77,9 +77,9 @@ func dayShares(d Date, found []Found, day *Day) []Share {
 			count[s.Slug]++
 		}
 	}
-	var shares []Share
+	var shares []share
 	for slug, n := range count {
-		shares = append(shares, Share{Key: slug, Sessions: n})
+		shares = append(shares, share{Key: slug, Sessions: n})
 	}
 	sort.Slice(shares, func(a, b int) bool { return shares[a].Key < shares[b].Key })
 	return shares

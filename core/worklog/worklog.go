@@ -12,13 +12,11 @@
 // crosses a daylight-saving change still has seven days from Monday to
 // Sunday.
 //
-//	w := worklog.WeekOf(worklog.MustDate("2027-01-01"))
+//	d, _ := worklog.ParseDate("2027-01-01")
+//	w := worklog.WeekOf(d)
 //	w.String()              // "2026-W53"
 //	w.Start().String()      // "2026-12-28"
 //	w.End().String()        // "2027-01-03"
-//
-//	// 7 h (28 quarter hours) split among two projects, 2 sessions and 1:
-//	worklog.Split(28, []worklog.Share{{"a", 2}, {"b", 1}}) // [19 9]: 4.75 h and 2.25 h
 package worklog
 
 import (
@@ -91,15 +89,6 @@ func daysIn(m time.Month, y int) int {
 	return 31
 }
 
-// MustDate is ParseDate for constants; it panics on a bad date.
-func MustDate(s string) Date {
-	d, err := ParseDate(s)
-	if err != nil {
-		panic(err)
-	}
-	return d
-}
-
 // t is the date at midnight UTC: a zone without daylight saving, so that
 // AddDate and Weekday are pure calendar arithmetic.
 func (d Date) t() time.Time { return time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, time.UTC) }
@@ -119,12 +108,12 @@ func (d Date) String() string {
 // AddDays returns the date n calendar days later (earlier when n < 0).
 func (d Date) AddDays(n int) Date { return DateOf(d.t().AddDate(0, 0, n)) }
 
-// Weekday returns the day of the week.
-func (d Date) Weekday() time.Weekday { return d.t().Weekday() }
+// weekday returns the day of the week.
+func (d Date) weekday() time.Weekday { return d.t().Weekday() }
 
-// Weekend reports whether the date is a Saturday or a Sunday.
-func (d Date) Weekend() bool {
-	w := d.Weekday()
+// weekend reports whether the date is a Saturday or a Sunday.
+func (d Date) weekend() bool {
+	w := d.weekday()
 	return w == time.Saturday || w == time.Sunday
 }
 
@@ -155,8 +144,8 @@ func (w Week) Start() Date { return w.monday }
 // End returns the week's Sunday.
 func (w Week) End() Date { return w.monday.AddDays(6) }
 
-// Days returns the seven dates, Monday first.
-func (w Week) Days() [7]Date {
+// days returns the seven dates, Monday first.
+func (w Week) days() [7]Date {
 	var out [7]Date
 	for i := range out {
 		out[i] = w.monday.AddDays(i)
@@ -164,8 +153,8 @@ func (w Week) Days() [7]Date {
 	return out
 }
 
-// Contains reports whether d is one of the week's days.
-func (w Week) Contains(d Date) bool {
+// contains reports whether d is one of the week's days.
+func (w Week) contains(d Date) bool {
 	k := d.key()
 	return k >= w.lo && k <= w.hi
 }
@@ -183,9 +172,9 @@ type Stamp struct {
 	Rest string
 }
 
-// NameDate returns the date an archive's file name starts with (the
+// nameDate returns the date an archive's file name starts with (the
 // date of ParseName), without allocating: it runs on every archive name.
-func NameDate(name string) (Date, bool) {
+func nameDate(name string) (Date, bool) {
 	if len(name) < 10 || len(name) > 10 && isDigit(name[10]) {
 		return Date{}, false
 	}
@@ -198,7 +187,7 @@ func NameDate(name string) (Date, bool) {
 // a digit, and must be real (2026-02-30 or 25h00 are not timestamps).
 // ok is false when the name holds no timestamp.
 func ParseName(name string) (s Stamp, ok bool) {
-	d, ok := NameDate(name)
+	d, ok := nameDate(name)
 	if !ok {
 		return Stamp{}, false
 	}
@@ -229,23 +218,23 @@ func Quarters(hours float64) (int, bool) {
 	return n, float64(n) == q
 }
 
-// Hours returns quarter hours as hours (exact: 0.25 is a power of two).
-func Hours(quarters int) float64 { return float64(quarters) / 4 }
+// hoursOf returns quarter hours as hours (exact: 0.25 is a power of two).
+func hoursOf(quarters int) float64 { return float64(quarters) / 4 }
 
-// Share is one project's part of a day: its number of sessions.
-type Share struct {
+// share is one project's part of a day: its number of sessions.
+type share struct {
 	Key      string
 	Sessions int
 }
 
-// Split divides total quarter hours among shares in proportion to their
+// split divides total quarter hours among shares in proportion to their
 // sessions, by largest remainder: each share first gets the whole quarters
 // of its exact part, then the quarters left over go one each to the
 // shares with the largest remainders. Ties go to the share with more
 // sessions, then to the smaller key, so the split never depends on the
 // order of shares. The parts always sum to total exactly (when there is at
 // least one session). Parts come back in the order of shares.
-func Split(total int, shares []Share) []int {
+func split(total int, shares []share) []int {
 	parts := make([]int, len(shares))
 	sessions := 0
 	for _, s := range shares {

@@ -7,6 +7,15 @@ import (
 	"time"
 )
 
+// mustDate is ParseDate for constants; it panics on a bad date.
+func mustDate(s string) Date {
+	d, err := ParseDate(s)
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
+
 func TestWeekOf(t *testing.T) {
 	tests := []struct{ day, week, start, end string }{
 		{"2026-11-30", "2026-W49", "2026-11-30", "2026-12-06"}, // a Monday
@@ -26,16 +35,16 @@ func TestWeekOf(t *testing.T) {
 		{"2026-10-25", "2026-W43", "2026-10-19", "2026-10-25"}, // DST ends in Europe
 	}
 	for _, tt := range tests {
-		w := WeekOf(MustDate(tt.day))
+		w := WeekOf(mustDate(tt.day))
 		if w.String() != tt.week || w.Start().String() != tt.start || w.End().String() != tt.end {
 			t.Errorf("WeekOf(%s) = %s %s..%s; want %s %s..%s", tt.day, w, w.Start(), w.End(), tt.week, tt.start, tt.end)
 		}
-		days := w.Days()
-		if days[0] != w.Start() || days[6] != w.End() || days[0].Weekday() != time.Monday || days[6].Weekday() != time.Sunday {
-			t.Errorf("WeekOf(%s).Days() = %v", tt.day, days)
+		days := w.days()
+		if days[0] != w.Start() || days[6] != w.End() || days[0].weekday() != time.Monday || days[6].weekday() != time.Sunday {
+			t.Errorf("WeekOf(%s).days() = %v", tt.day, days)
 		}
-		if !w.Contains(MustDate(tt.day)) || w.Contains(w.End().AddDays(1)) || w.Contains(w.Start().AddDays(-1)) {
-			t.Errorf("WeekOf(%s).Contains is wrong", tt.day)
+		if !w.contains(mustDate(tt.day)) || w.contains(w.End().AddDays(1)) || w.contains(w.Start().AddDays(-1)) {
+			t.Errorf("WeekOf(%s).contains is wrong", tt.day)
 		}
 	}
 }
@@ -44,11 +53,11 @@ func TestWeekOf(t *testing.T) {
 // holds it, starts on a Monday, lasts seven calendar days, and that
 // consecutive weeks follow each other with numbers that restart at 1.
 func TestWeekOfEveryDay(t *testing.T) {
-	d := MustDate("1999-01-01")
+	d := mustDate("1999-01-01")
 	prev := WeekOf(d)
 	for d.Year < 2042 {
 		w := WeekOf(d)
-		if !w.Contains(d) || w.Start().Weekday() != time.Monday || w.Start().AddDays(6) != w.End() {
+		if !w.contains(d) || w.Start().weekday() != time.Monday || w.Start().AddDays(6) != w.End() {
 			t.Fatalf("WeekOf(%s) = %s from %s", d, w, w.Start())
 		}
 		if w != prev {
@@ -128,31 +137,31 @@ func TestQuarters(t *testing.T) {
 func TestSplit(t *testing.T) {
 	tests := []struct {
 		total  int
-		shares []Share
+		shares []share
 		want   []int
 	}{
-		{28, []Share{{"a", 1}}, []int{28}},
-		{28, []Share{{"a", 1}, {"b", 1}}, []int{14, 14}},
+		{28, []share{{"a", 1}}, []int{28}},
+		{28, []share{{"a", 1}, {"b", 1}}, []int{14, 14}},
 		// 28·2/3 = 18.67, 28/3 = 9.33: the larger remainder gets the quarter.
-		{28, []Share{{"a", 2}, {"b", 1}}, []int{19, 9}},
+		{28, []share{{"a", 2}, {"b", 1}}, []int{19, 9}},
 		// 28/3 each, remainder 1 each: one quarter left, to the smaller key.
-		{28, []Share{{"c", 1}, {"b", 1}, {"a", 1}}, []int{9, 9, 10}},
+		{28, []share{{"c", 1}, {"b", 1}, {"a", 1}}, []int{9, 9, 10}},
 		// 30/4 = 7.5 each... two quarters left among equal remainders.
-		{30, []Share{{"d", 1}, {"c", 1}, {"b", 1}, {"a", 1}}, []int{7, 7, 8, 8}},
+		{30, []share{{"d", 1}, {"c", 1}, {"b", 1}, {"a", 1}}, []int{7, 7, 8, 8}},
 		// 29·3/5 = 17.4, 29·2/5 = 11.6: the remainder decides, not the sessions.
-		{29, []Share{{"a", 3}, {"b", 2}}, []int{17, 12}},
+		{29, []share{{"a", 3}, {"b", 2}}, []int{17, 12}},
 		// Equal remainders (28·1/4=7, 28·3/4=21): nothing left over.
-		{28, []Share{{"a", 1}, {"b", 3}}, []int{7, 21}},
+		{28, []share{{"a", 1}, {"b", 3}}, []int{7, 21}},
 		// 2 quarters, 3 projects (1, 2, 1 sessions) → 0.5, 1, 0.5; remainders
 		// 2, 0, 2 out of 4: the two one-session projects tie; keys decide.
-		{2, []Share{{"x", 1}, {"y", 2}, {"w", 1}}, []int{0, 1, 1}},
+		{2, []share{{"x", 1}, {"y", 2}, {"w", 1}}, []int{0, 1, 1}},
 		{28, nil, []int{}},
-		{0, []Share{{"a", 1}}, []int{0}},
+		{0, []share{{"a", 1}}, []int{0}},
 	}
 	for _, tt := range tests {
-		got := Split(tt.total, tt.shares)
+		got := split(tt.total, tt.shares)
 		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
-			t.Errorf("Split(%d, %v) = %v; want %v", tt.total, tt.shares, got, tt.want)
+			t.Errorf("split(%d, %v) = %v; want %v", tt.total, tt.shares, got, tt.want)
 		}
 	}
 }
@@ -165,34 +174,34 @@ func TestSplitProperties(t *testing.T) {
 	for i := 0; i < 20000; i++ {
 		total := 1 + r.IntN(96) // 0.25 h to 24 h
 		n := 1 + r.IntN(8)
-		shares := make([]Share, n)
+		shares := make([]share, n)
 		sessions := 0
 		for j := range shares {
-			shares[j] = Share{Key: fmt.Sprintf("p%02d", r.IntN(50)*100+j), Sessions: 1 + r.IntN(6)}
+			shares[j] = share{Key: fmt.Sprintf("p%02d", r.IntN(50)*100+j), Sessions: 1 + r.IntN(6)}
 			sessions += shares[j].Sessions
 		}
-		parts := Split(total, shares)
+		parts := split(total, shares)
 		sum := 0
 		byKey := map[string]int{}
 		for j, p := range parts {
 			sum += p
 			exact := float64(total*shares[j].Sessions) / float64(sessions)
 			if float64(p) < exact-1 || float64(p) > exact+1 || p < 0 {
-				t.Fatalf("Split(%d, %v) = %v: part %d far from %v", total, shares, parts, j, exact)
+				t.Fatalf("split(%d, %v) = %v: part %d far from %v", total, shares, parts, j, exact)
 			}
-			if h := Hours(p); h*4 != float64(p) {
-				t.Fatalf("Hours(%d) = %v is not a whole number of quarters", p, h)
+			if h := hoursOf(p); h*4 != float64(p) {
+				t.Fatalf("hoursOf(%d) = %v is not a whole number of quarters", p, h)
 			}
 			byKey[shares[j].Key] = p
 		}
 		if sum != total {
-			t.Fatalf("Split(%d, %v) = %v sums to %d", total, shares, parts, sum)
+			t.Fatalf("split(%d, %v) = %v sums to %d", total, shares, parts, sum)
 		}
-		shuffled := append([]Share(nil), shares...)
+		shuffled := append([]share(nil), shares...)
 		r.Shuffle(len(shuffled), func(a, b int) { shuffled[a], shuffled[b] = shuffled[b], shuffled[a] })
-		for j, p := range Split(total, shuffled) {
+		for j, p := range split(total, shuffled) {
 			if byKey[shuffled[j].Key] != p {
-				t.Fatalf("Split depends on order: %v vs %v", shares, shuffled)
+				t.Fatalf("split depends on order: %v vs %v", shares, shuffled)
 			}
 		}
 	}

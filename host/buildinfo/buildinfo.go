@@ -32,12 +32,12 @@ import (
 // runtime compiled the sandbox.
 var Wazero = sync.OnceValue(func() string {
 	info, _ := debug.ReadBuildInfo()
-	return Dep(info, "github.com/tetratelabs/wazero")
+	return dep(info, "github.com/tetratelabs/wazero")
 })
 
-// Dep returns the version of module path among info's dependencies (its
+// dep returns the version of module path among info's dependencies (its
 // replacement's, when replaced), or "unknown".
-func Dep(info *debug.BuildInfo, path string) string {
+func dep(info *debug.BuildInfo, path string) string {
 	if info != nil {
 		for _, d := range info.Deps {
 			if d.Path != path {
@@ -62,13 +62,13 @@ var stamped string
 // documentation).
 var Version = sync.OnceValue(func() string {
 	info, _ := debug.ReadBuildInfo()
-	return From(info, stamped)
+	return from(info, stamped)
 })
 
-// From returns the version that info describes, with stamp in place of the
+// from returns the version that info describes, with stamp in place of the
 // module version when stamp is not empty; nil describes an unversioned
 // build.
-func From(info *debug.BuildInfo, stamp string) string {
+func from(info *debug.BuildInfo, stamp string) string {
 	if info == nil {
 		info = &debug.BuildInfo{}
 	}

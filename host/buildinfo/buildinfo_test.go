@@ -37,8 +37,8 @@ func TestDep(t *testing.T) {
 		{bi, "github.com/yuin/goldmark", "unknown"},
 		{nil, "github.com/tetratelabs/wazero", "unknown"},
 	} {
-		if got := Dep(c.bi, c.path); got != c.want {
-			t.Errorf("Dep(%s) = %q, want %q", c.path, got, c.want)
+		if got := dep(c.bi, c.path); got != c.want {
+			t.Errorf("dep(%s) = %q, want %q", c.path, got, c.want)
 		}
 	}
 }
@@ -70,8 +70,8 @@ func TestFrom(t *testing.T) {
 		{"stamped tagged", "0.1.0", info("v1.2.0"), "0.1.0"},
 		{"stamped, no build info", "0.1.0", nil, "0.1.0"},
 	} {
-		if got := From(c.bi, c.stamp); got != c.want {
-			t.Errorf("%s: From = %q, want %q", c.name, got, c.want)
+		if got := from(c.bi, c.stamp); got != c.want {
+			t.Errorf("%s: from = %q, want %q", c.name, got, c.want)
 		}
 	}
 }
@@ -134,7 +134,7 @@ func TestBinaryVersion(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := From(recorded, b.stamp)
+		want := from(recorded, b.stamp)
 		if b.wantRev && !strings.Contains(want, short) {
 			t.Fatalf("a build of HEAD records version %q, without HEAD's revision %s", want, short)
 		}
@@ -151,7 +151,7 @@ func TestBinaryVersion(t *testing.T) {
 			t.Fatal(err)
 		}
 		lines := strings.Split(string(text), "\n")
-		if wz := "wazero " + Dep(recorded, "github.com/tetratelabs/wazero"); len(lines) < 2 || lines[1] != wz || wz == "wazero unknown" {
+		if wz := "wazero " + dep(recorded, "github.com/tetratelabs/wazero"); len(lines) < 2 || lines[1] != wz || wz == "wazero unknown" {
 			t.Errorf("kessho --version printed %q; want its second line %q (the wazero the binary holds)", text, wz)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,12 +119,6 @@ func hygieneCall(r *runner, action string, asJSON bool, lang string, env Env) in
 		}
 		return ExitToolError
 	}
-	t := func(en, fr string) string {
-		if lang == "fr" {
-			return fr
-		}
-		return en
-	}
 	if action == "check" {
 		return printCheck(env, ans)
 	}
@@ -136,8 +131,19 @@ func hygieneCall(r *runner, action string, asJSON bool, lang string, env Env) in
 		fmt.Fprintln(env.Stderr, res.Line)
 		return ExitToolError
 	}
+	return printTrim(env.Stdout, res, lang)
+}
+
+// printTrim prints what a trim did, in lang, then the check of the files
+// as it leaves them.
+func printTrim(w io.Writer, res *tools.HygieneResult, lang string) int {
+	t := func(en, fr string) string {
+		if lang == "fr" {
+			return fr
+		}
+		return en
+	}
 	tr := res.Trim
-	w := env.Stdout
 	switch {
 	case tr.Blocked:
 		fmt.Fprintln(w, t("trim stopped by a blocking gate: nothing written", "élagage arrêté par un point bloquant : rien n'a été écrit"))

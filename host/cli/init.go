@@ -284,35 +284,46 @@ func offerProject(g globals, env Env, given bool) int {
 		fmt.Fprintln(env.Stdout, msg.Later.In(g.lang, cmd))
 		return ExitOK
 	}
+	slug := askSlug(in, env, g.lang)
+	if slug == "" {
+		fmt.Fprintln(env.Stdout, msg.Later.In(g.lang, cmd))
+		return ExitOK
+	}
+	fmt.Fprint(env.Stdout, msg.AskSummary.In(g.lang))
+	args := map[string]string{"slug": slug}
+	if s := readLine(in); s != "" {
+		args["summary"] = s
+	}
+	raw, _ := json.Marshal(args)
+	out, code = r.call("mem_init_project", raw)
+	if out.Error != nil {
+		fmt.Fprintf(env.Stderr, "kessho: %s: %s\n", out.Error.Code, out.Error.Message)
+		return code
+	}
+	var res tools.InitResult
+	if err := json.Unmarshal(out.Result, &res); err == nil {
+		fmt.Fprintln(env.Stdout, res.SummaryMD)
+	}
+	return code
+}
+
+// askSlug asks for a project's slug until the answer is a valid one,
+// saying what is wrong with each other; "" for an empty answer (or the
+// end of input).
+func askSlug(in *bufio.Reader, env Env, lang string) string {
 	for {
-		fmt.Fprint(env.Stdout, msg.AskSlug.In(g.lang))
+		fmt.Fprint(env.Stdout, initText().AskSlug.In(lang))
 		slug := readLine(in)
 		if slug == "" {
-			fmt.Fprintln(env.Stdout, msg.Later.In(g.lang, cmd))
-			return ExitOK
+			return ""
 		}
-		if err := vault.CheckSlug("slug", slug); err != nil {
-			if fe, ok := fault.As(err); ok {
-				fmt.Fprintln(env.Stdout, fe.Message(g.lang))
-			}
-			continue
+		err := vault.CheckSlug("slug", slug)
+		if err == nil {
+			return slug
 		}
-		fmt.Fprint(env.Stdout, msg.AskSummary.In(g.lang))
-		args := map[string]string{"slug": slug}
-		if s := readLine(in); s != "" {
-			args["summary"] = s
+		if fe, ok := fault.As(err); ok {
+			fmt.Fprintln(env.Stdout, fe.Message(lang))
 		}
-		raw, _ := json.Marshal(args)
-		out, code := r.call("mem_init_project", raw)
-		if out.Error != nil {
-			fmt.Fprintf(env.Stderr, "kessho: %s: %s\n", out.Error.Code, out.Error.Message)
-			return code
-		}
-		var res tools.InitResult
-		if err := json.Unmarshal(out.Result, &res); err == nil {
-			fmt.Fprintln(env.Stdout, res.SummaryMD)
-		}
-		return code
 	}
 }
 

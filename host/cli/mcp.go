@@ -54,16 +54,8 @@ func runMCP(g globals, rest []string, env Env) int {
 	if err != nil {
 		return usage(env, err)
 	}
-	if f.addr != "" {
-		if f.addr, err = mcp.ListenAddr(f.addr, f.http.Token); err != nil {
-			if f.noAuth {
-				err = usagef("--no-auth is for loopback addresses only (127.0.0.1, [::1], localhost); %s needs --token", f.addr)
-			}
-			return usage(env, usageError{err.Error()})
-		}
-		if f.noAuth && f.http.Token != "" {
-			return usage(env, usagef("--no-auth asks no token, but one is given (--token or $KESSHO_MCP_TOKEN): keep one of the two"))
-		}
+	if err := f.checkAddr(); err != nil {
+		return usage(env, err)
 	}
 	opts, err := mcpOptions(g, env)
 	if err != nil {
@@ -87,30 +79,7 @@ func runMCP(g globals, rest []string, env Env) int {
 	}
 	defer v.Close()
 
-	open := func(ctx context.Context) (mcp.Engine, error) {
-		return openEngine(ctx, g.engine, serverEngine, opts.Timeout)
-	}
-	var eng *mcp.Pending
-	switch why := engine.Missing(); {
-	case g.engine != "":
-		eng = mcp.Background(open)
-	case why != nil:
-		// A binary without the sandbox (`go install`) serves natively,
-		// and says so and how to get it.
-		eng = mcp.Without(engine.Native(), why)
-	default:
-		// The sandbox, and the native engine until it has started: a cold
-		// cache's compilation takes seconds, a minute on a busy machine.
-		// A sandbox that turns out impossible to build leaves the native
-		// engine serving for good.
-		eng = mcp.Interim(func(ctx context.Context) (mcp.Engine, error) {
-			e, err := open(ctx)
-			if errors.Is(err, engine.ErrNoSandbox) {
-				return nil, mcp.Unavailable{Err: err}
-			}
-			return e, err
-		}, engine.Native())
-	}
+	eng := startEngine(g.engine, opts.Timeout)
 	defer eng.Close(context.Background())
 	opts.Log = env.Stderr
 	srv := mcp.NewServer(v, eng, opts)
@@ -127,6 +96,54 @@ func runMCP(g globals, rest []string, env Env) int {
 		return ExitToolError
 	}
 	return ExitOK
+}
+
+// checkAddr checks the address --http gives (none: stdio) and its
+// authentication, and puts the address in its final form.
+func (f *mcpArgs) checkAddr() error {
+	if f.addr == "" {
+		return nil
+	}
+	addr, err := mcp.ListenAddr(f.addr, f.http.Token)
+	if err != nil {
+		if f.noAuth {
+			return usagef("--no-auth is for loopback addresses only (127.0.0.1, [::1], localhost); %s needs --token", addr)
+		}
+		return usageError{err.Error()}
+	}
+	f.addr = addr
+	if f.noAuth && f.http.Token != "" {
+		return usagef("--no-auth asks no token, but one is given (--token or $KESSHO_MCP_TOKEN): keep one of the two")
+	}
+	return nil
+}
+
+// startEngine starts the server's engine in the background: the one
+// --engine names (name), or by default the sandbox with the native engine
+// serving until it has started.
+func startEngine(name string, timeout time.Duration) *mcp.Pending {
+	open := func(ctx context.Context) (mcp.Engine, error) {
+		return openEngine(ctx, name, serverEngine, timeout)
+	}
+	switch why := engine.Missing(); {
+	case name != "":
+		return mcp.Background(open)
+	case why != nil:
+		// A binary without the sandbox (`go install`) serves natively,
+		// and says so and how to get it.
+		return mcp.Without(engine.Native(), why)
+	}
+	// The sandbox, and the native engine until it has started: a cold
+	// cache's compilation takes seconds, a minute on a busy machine. A
+	// sandbox that turns out impossible to build leaves the native engine
+	// serving for good.
+	return mcp.Interim(func(ctx context.Context) (mcp.Engine, error) {
+		e, err := open(ctx)
+		if errors.Is(err, engine.ErrNoSandbox) {
+			return nil, mcp.Unavailable{Err: err}
+		}
+		return e, err
+	}, engine.Native())
 }
 
 // serveHTTP listens on f.addr and says where on standard error, and

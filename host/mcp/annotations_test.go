@@ -15,8 +15,8 @@ import (
 	"github.com/kessho/kessho/core/catalog"
 	"github.com/kessho/kessho/core/tools"
 	hostcall "github.com/kessho/kessho/host/call"
-	"github.com/kessho/kessho/host/conformance"
 	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/internal/conformance"
 	"github.com/kessho/kessho/host/mcp"
 	"github.com/kessho/kessho/host/vaultfs"
 )

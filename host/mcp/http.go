@@ -58,9 +58,9 @@ type HTTPOptions struct {
 	// SessionIdle closes a session that has had no request for this long
 	// (DefaultSessionIdle when zero).
 	SessionIdle time.Duration
-	// ReadHeaderTimeout, ReadTimeout and IdleTimeout replace
-	// DefaultReadHeaderTimeout, DefaultReadTimeout and DefaultIdleTimeout
-	// when not zero (the tests shorten them).
+	// ReadHeaderTimeout, ReadTimeout and IdleTimeout replace the default
+	// connection time limits (10 s, 30 s and 2 min) when not zero (the
+	// tests shorten them).
 	ReadHeaderTimeout, ReadTimeout, IdleTimeout time.Duration
 }
 
@@ -74,18 +74,18 @@ const DefaultSessionIdle = 30 * time.Minute
 // The connection time limits, so that slow or stalled clients cannot hold
 // connections (and their goroutines) open at will.
 const (
-	// DefaultReadHeaderTimeout bounds the time to receive a request's
+	// defaultReadHeaderTimeout bounds the time to receive a request's
 	// headers: a client on a working connection sends them in one go.
-	DefaultReadHeaderTimeout = 10 * time.Second
-	// DefaultReadTimeout bounds the time to receive a whole request, its
+	defaultReadHeaderTimeout = 10 * time.Second
+	// defaultReadTimeout bounds the time to receive a whole request, its
 	// body included (at most sdk.DefaultMaxRequestBodyBytes, 4 MiB). It
 	// does not bound the answer: net/http lifts the read deadline once the
 	// body is read, so event streams and long calls (a cold start, a big
 	// worklog) take the time they need (TestHTTPTrickle checks both).
-	DefaultReadTimeout = 30 * time.Second
-	// DefaultIdleTimeout closes a keep-alive connection with no request in
+	defaultReadTimeout = 30 * time.Second
+	// defaultIdleTimeout closes a keep-alive connection with no request in
 	// flight. Clients reconnect transparently.
-	DefaultIdleTimeout = 2 * time.Minute
+	defaultIdleTimeout = 2 * time.Minute
 )
 
 func (o HTTPOptions) or(v, def time.Duration) time.Duration {
@@ -198,9 +198,9 @@ func bearer(token string, next http.Handler) http.Handler {
 func ServeHTTP(ctx context.Context, srv *sdk.Server, ln net.Listener, o HTTPOptions) error {
 	hs := &http.Server{
 		Handler:           Handler(srv, o),
-		ReadHeaderTimeout: o.or(o.ReadHeaderTimeout, DefaultReadHeaderTimeout),
-		ReadTimeout:       o.or(o.ReadTimeout, DefaultReadTimeout),
-		IdleTimeout:       o.or(o.IdleTimeout, DefaultIdleTimeout),
+		ReadHeaderTimeout: o.or(o.ReadHeaderTimeout, defaultReadHeaderTimeout),
+		ReadTimeout:       o.or(o.ReadTimeout, defaultReadTimeout),
+		IdleTimeout:       o.or(o.IdleTimeout, defaultIdleTimeout),
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

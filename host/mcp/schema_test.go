@@ -12,8 +12,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/kessho/kessho/core/tools"
-	"github.com/kessho/kessho/host/conformance"
 	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/internal/conformance"
 	"github.com/kessho/kessho/host/mcp"
 )
 

@@ -13,16 +13,16 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// MaxLine bounds one JSON-RPC message read by [ServeStdio]: the SDK's
+// maxLine bounds one JSON-RPC message read by [ServeStdio]: the SDK's
 // own default.
-const MaxLine = sdk.DefaultMaxLineLength
+const maxLine = sdk.DefaultMaxLineLength
 
 // ServeStdio serves srv to one client over in and out (newline-delimited
 // JSON-RPC, as MCP clients speak to the servers they start) until the
 // client closes in or ctx is done.
 //
 // A line that is not a JSON-RPC message (broken JSON, a truncated write,
-// a stray log line, a line over MaxLine) is answered with a JSON-RPC
+// a stray log line, a line over the SDK's longest) is answered with a JSON-RPC
 // error (id null) and skipped: the SDK's stdio transport would end the
 // session on it, and a client rarely restarts the servers it started.
 func ServeStdio(ctx context.Context, srv *sdk.Server, in io.Reader, out io.Writer) error {
@@ -60,12 +60,12 @@ func screen(in io.Reader, msgs io.Writer, out io.Writer) error {
 	}
 }
 
-// readLine reads one line without its end; over MaxLine, it reads on to
+// readLine reads one line without its end; over maxLine, it reads on to
 // the end of the line and reports the line too long.
 func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 	for {
 		chunk, err := r.ReadSlice('\n')
-		if tooLong || len(line)+len(chunk) > MaxLine {
+		if tooLong || len(line)+len(chunk) > maxLine {
 			tooLong, line = true, nil
 		} else {
 			line = append(line, chunk...)

@@ -26,7 +26,7 @@ import (
 	"github.com/kessho/kessho/core/vault"
 )
 
-// Answer reads what need asks for and adds it to snap.
+// AnswerContext reads what need asks for and adds it to snap.
 //
 //   - A file goes into snap.Files with the SHA-256 (hex) of its exact bytes
 //     and, when they are valid UTF-8, its text; otherwise NotUTF8 is set.
@@ -43,8 +43,9 @@ import (
 //   - A path where nothing exists goes into snap.Missing (sorted).
 //
 // Folders and tree roots may be "." (the vault's root); every other path
-// must pass plan.CheckPath, or Answer refuses the whole need with INTERNAL
-// (the module asked for what it never may) before reading anything.
+// must pass plan.CheckPath, or AnswerContext refuses the whole need with
+// INTERNAL (the module asked for what it never may) before reading
+// anything.
 //
 // maxBytes bounds the bytes of text the snapshot may hold in total, the
 // files it held before the call included; reading past it gives
@@ -57,12 +58,8 @@ import (
 // the path as missing would be false (Snapshot.Missing promises nothing
 // exists there). A path through a symbolic link that leads outside the
 // vault gives CONFLICT too.
-func (v *Vault) Answer(need vault.Need, snap *vault.Snapshot, maxBytes int64) error {
-	return v.AnswerContext(context.Background(), need, snap, maxBytes)
-}
-
-// AnswerContext is Answer bounded by ctx: once ctx's deadline has passed,
-// reading stops with LIMIT_EXCEEDED (checked before each folder listed
+//
+// Once ctx's deadline has passed, reading stops with LIMIT_EXCEEDED (checked before each folder listed
 // and each file read); a ctx cancelled otherwise stops it with ctx's
 // error. What was read before stays in snap.
 func (v *Vault) AnswerContext(ctx context.Context, need vault.Need, snap *vault.Snapshot, maxBytes int64) error {
@@ -157,7 +154,7 @@ func literals(patterns []string) []string {
 	return patterns
 }
 
-// answerer carries one Answer's state.
+// answerer carries one AnswerContext's state.
 type answerer struct {
 	ctx     context.Context
 	v       *Vault
@@ -664,76 +661,88 @@ func (a *answerer) tree(t vault.Tree) error {
 	if err != nil {
 		return readErr(t.Root, err)
 	}
-	type link struct {
-		parent string
-		e      entry
-	}
-	var (
-		seen     = &dirSet{}
-		listings = map[string][]entry{}
-		order    []string // listed folders, in walk order
-		links    []link   // links to folders, in the order met
-	)
-	seen.add(rootInfo)
-	var walk func(p string) error
-	walk = func(p string) error {
-		if err := a.live(p); err != nil {
-			return err
-		}
-		if walkHook != nil {
-			walkHook(p)
-		}
-		entries, err := a.v.list(p, nil)
-		if err != nil {
-			return err
-		}
-		if entries == nil { // removed while we walk: say so
-			a.addMissing(p)
-			return nil
-		}
-		entries = slices.DeleteFunc(entries, func(e entry) bool {
-			switch {
-			case !e.dir:
-				return false
-			case e.link:
-				links = append(links, link{p, e})
-				return false // decided once every real folder is listed
-			default:
-				return !seen.add(e.info) // a bind mount of a folder listed
-			}
-		})
-		listings[p] = entries
-		order = append(order, p)
-		for _, e := range entries {
-			full := join(p, e.name)
-			switch {
-			case e.dir && !e.link:
-				if err := walk(full); err != nil {
-					return err
-				}
-			case !e.dir && t.Content:
-				if err := a.file(full); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
-	if err := walk(t.Root); err != nil {
+	w := &needWalk{a: a, content: t.Content, seen: &dirSet{}, listings: map[string][]entry{}}
+	w.seen.add(rootInfo)
+	if err := w.walk(t.Root); err != nil {
 		return err
 	}
-	for i := 0; i < len(links); i++ { // walking a link may add links
-		l := links[i]
-		if seen.add(l.e.info) {
-			if err := walk(join(l.parent, l.e.name)); err != nil {
+	for i := 0; i < len(w.links); i++ { // walking a link may add links
+		l := w.links[i]
+		if w.seen.add(l.e.info) {
+			if err := w.walk(join(l.parent, l.e.name)); err != nil {
 				return err
 			}
 			continue
 		}
-		listings[l.parent] = slices.DeleteFunc(listings[l.parent], func(e entry) bool { return e.name == l.e.name })
+		w.listings[l.parent] = slices.DeleteFunc(w.listings[l.parent], func(e entry) bool { return e.name == l.e.name })
 	}
-	for _, p := range order {
-		a.snap.Dirs[p] = names(listings[p])
+	for _, p := range w.order {
+		a.snap.Dirs[p] = names(w.listings[p])
+	}
+	return nil
+}
+
+// needWalk is the state of the walk of one tree a need asks for
+// (answerer.tree).
+type needWalk struct {
+	a        *answerer
+	content  bool // the files' content is read too
+	seen     *dirSet
+	listings map[string][]entry
+	order    []string   // listed folders, in walk order
+	links    []treeLink // links to folders, in the order met
+}
+
+// treeLink is a link to a folder met in the walk: its folder and entry.
+type treeLink struct {
+	parent string
+	e      entry
+}
+
+// walk lists folder p and, through them, its sub-folders that are no
+// links (those are kept for later in w.links), reading the files when
+// the tree asks for their content.
+func (w *needWalk) walk(p string) error {
+	a := w.a
+	if err := a.live(p); err != nil {
+		return err
+	}
+	if walkHook != nil {
+		walkHook(p)
+	}
+	entries, err := a.v.list(p, nil)
+	if err != nil {
+		return err
+	}
+	if entries == nil { // removed while we walk: say so
+		a.addMissing(p)
+		return nil
+	}
+	entries = slices.DeleteFunc(entries, func(e entry) bool {
+		switch {
+		case !e.dir:
+			return false
+		case e.link:
+			w.links = append(w.links, treeLink{p, e})
+			return false // decided once every real folder is listed
+		default:
+			return !w.seen.add(e.info) // a bind mount of a folder listed
+		}
+	})
+	w.listings[p] = entries
+	w.order = append(w.order, p)
+	for _, e := range entries {
+		full := join(p, e.name)
+		switch {
+		case e.dir && !e.link:
+			if err := w.walk(full); err != nil {
+				return err
+			}
+		case !e.dir && w.content:
+			if err := a.file(full); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

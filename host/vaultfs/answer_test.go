@@ -39,7 +39,7 @@ func TestAnswerFiles(t *testing.T) {
 	makeTree(t, dir, filesTree)
 	v := openVault(t, dir)
 	var snap vault.Snapshot
-	err := v.Answer(filesNeed, &snap, 0)
+	err := v.answer(filesNeed, &snap, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestAnswerFiles(t *testing.T) {
 
 	// Asking again adds nothing and keeps what is there.
 	before := len(snap.Files)
-	if err := v.Answer(vault.Need{Files: []string{"notes/a.md", "nope.md"}}, &snap, 0); err != nil {
+	if err := v.answer(vault.Need{Files: []string{"notes/a.md", "nope.md"}}, &snap, 0); err != nil {
 		t.Fatal(err)
 	}
 	if len(snap.Files) != before || len(snap.Missing) != len(wantMissing) {
@@ -83,7 +83,7 @@ func TestAnswerDirs(t *testing.T) {
 	})
 	v := openVault(t, dir)
 	var snap vault.Snapshot
-	if err := v.Answer(vault.Need{Dirs: []string{"10-episodes/projects", ".", "20-knowledge", "10-episodes/projects/empty"}}, &snap, 0); err != nil {
+	if err := v.answer(vault.Need{Dirs: []string{"10-episodes/projects", ".", "20-knowledge", "10-episodes/projects/empty"}}, &snap, 0); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string][]string{
@@ -112,7 +112,7 @@ func TestAnswerWrongKind(t *testing.T) {
 		{Trees: []vault.Tree{{Root: "file.md"}}},
 	} {
 		var snap vault.Snapshot
-		e := wantCode(t, v.Answer(need, &snap, 0), fault.Conflict)
+		e := wantCode(t, v.answer(need, &snap, 0), fault.Conflict)
 		if p := e.Details["path"]; p != "folder" && p != "file.md" {
 			t.Errorf("Answer(%+v): details %v; want the path", need, e.Details)
 		}
@@ -137,7 +137,7 @@ func TestAnswerTree(t *testing.T) {
 	v := openVault(t, dir)
 
 	var snap vault.Snapshot
-	if err := v.Answer(vault.Need{Trees: []vault.Tree{{Root: "20-knowledge"}, {Root: "50-goals"}}}, &snap, 0); err != nil {
+	if err := v.answer(vault.Need{Trees: []vault.Tree{{Root: "20-knowledge"}, {Root: "50-goals"}}}, &snap, 0); err != nil {
 		t.Fatal(err)
 	}
 	wantDirs := map[string][]string{
@@ -157,7 +157,7 @@ func TestAnswerTree(t *testing.T) {
 	}
 
 	snap = vault.Snapshot{}
-	if err := v.Answer(vault.Need{Trees: []vault.Tree{{Root: "20-knowledge", Content: true}}}, &snap, 0); err != nil {
+	if err := v.answer(vault.Need{Trees: []vault.Tree{{Root: "20-knowledge", Content: true}}}, &snap, 0); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
@@ -175,7 +175,7 @@ func TestAnswerTree(t *testing.T) {
 
 	// The whole vault: "." lists the root; folders are keyed clean.
 	snap = vault.Snapshot{}
-	if err := v.Answer(vault.Need{Trees: []vault.Tree{{Root: "."}}}, &snap, 0); err != nil {
+	if err := v.answer(vault.Need{Trees: []vault.Tree{{Root: "."}}}, &snap, 0); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(snap.Dirs["."], []string{"20-knowledge/", "other/"}) || !reflect.DeepEqual(snap.Dirs["other"], []string{"d.md"}) {
@@ -210,25 +210,25 @@ func TestAnswerLimit(t *testing.T) {
 
 	// Exactly the bound fits; a NotUTF8 file counts for nothing.
 	var snap vault.Snapshot
-	if err := v.Answer(vault.Need{Files: []string{"a.md", "b.md", "big.bin"}}, &snap, 150); err != nil {
+	if err := v.answer(vault.Need{Files: []string{"a.md", "b.md", "big.bin"}}, &snap, 150); err != nil {
 		t.Fatalf("Answer within the bound: %v", err)
 	}
 
 	// One byte less: the file that crosses it is named.
 	snap = vault.Snapshot{}
-	err := v.Answer(vault.Need{Files: []string{"a.md", "b.md"}}, &snap, 149)
+	err := v.answer(vault.Need{Files: []string{"a.md", "b.md"}}, &snap, 149)
 	if e := wantCode(t, err, fault.LimitExceeded); e.Details["path"] != "b.md" {
 		t.Errorf("LIMIT_EXCEEDED details %v; want path b.md", e.Details)
 	}
 
 	// Text the snapshot already holds counts.
 	snap = vault.Snapshot{Files: map[string]vault.File{"x.md": {SHA256: sha("xx"), Text: ptr(strings.Repeat("x", 100))}}}
-	err = v.Answer(vault.Need{Files: []string{"b.md"}}, &snap, 120)
+	err = v.answer(vault.Need{Files: []string{"b.md"}}, &snap, 120)
 	wantCode(t, err, fault.LimitExceeded)
 
 	// Trees count too.
 	snap = vault.Snapshot{}
-	err = v.Answer(vault.Need{Trees: []vault.Tree{{Root: ".", Content: true}}}, &snap, 120)
+	err = v.answer(vault.Need{Trees: []vault.Tree{{Root: ".", Content: true}}}, &snap, 120)
 	wantCode(t, err, fault.LimitExceeded)
 }
 
@@ -243,7 +243,7 @@ func TestAnswerBadPaths(t *testing.T) {
 			{Files: []string{"ok.md"}, Trees: []vault.Tree{{Root: bad}}},
 		} {
 			var snap vault.Snapshot
-			err := v.Answer(need, &snap, 0)
+			err := v.answer(need, &snap, 0)
 			if err == nil {
 				t.Errorf("Answer(%+v) = nil; want a refusal", need)
 				continue
@@ -258,7 +258,7 @@ func TestAnswerBadPaths(t *testing.T) {
 	}
 	// "." is the vault's root for folders and trees, never a file.
 	var snap vault.Snapshot
-	if err := v.Answer(vault.Need{Files: []string{"."}}, &snap, 0); err == nil {
+	if err := v.answer(vault.Need{Files: []string{"."}}, &snap, 0); err == nil {
 		t.Errorf("Answer(Files: [.]) = nil; want a refusal")
 	}
 }
@@ -282,7 +282,7 @@ func TestAnswerSymlinks(t *testing.T) {
 
 	for _, p := range []string{"out/secret.md", "out/sub/s.md", "leak.md", "notes/up/x.md"} {
 		var snap vault.Snapshot
-		err := v.Answer(vault.Need{Files: []string{p}}, &snap, 0)
+		err := v.answer(vault.Need{Files: []string{p}}, &snap, 0)
 		if err == nil || strings.Contains(err.Error(), "SECRET") {
 			t.Errorf("Answer(Files: %s) = %v; want a refusal", p, err)
 		}
@@ -293,13 +293,13 @@ func TestAnswerSymlinks(t *testing.T) {
 	}
 	for _, d := range []string{"out", "out/sub", "notes/up"} {
 		var snap vault.Snapshot
-		if err := v.Answer(vault.Need{Dirs: []string{d}}, &snap, 0); err == nil {
+		if err := v.answer(vault.Need{Dirs: []string{d}}, &snap, 0); err == nil {
 			t.Errorf("Answer(Dirs: %s) = nil, listed %q; want a refusal", d, snap.Dirs)
 		}
 	}
 
 	var snap vault.Snapshot
-	if err := v.Answer(vault.Need{Files: []string{"notes/alias.md"}, Trees: []vault.Tree{{Root: ".", Content: true}}}, &snap, 0); err != nil {
+	if err := v.answer(vault.Need{Files: []string{"notes/alias.md"}, Trees: []vault.Tree{{Root: ".", Content: true}}}, &snap, 0); err != nil {
 		t.Fatal(err)
 	}
 	if f := snap.Files["notes/alias.md"]; f.Text == nil || *f.Text != "inside" {

@@ -249,7 +249,7 @@ type node struct {
 }
 
 // checkDisk is the vault as hostlogic.Check asks about it: what is at a
-// path (links followed inside the vault, as Answer does), and a file's
+// path (links followed inside the vault, as AnswerContext does), and a file's
 // hash.
 type checkDisk struct{ v *Vault }
 
@@ -477,28 +477,10 @@ func (v *Vault) land(op plan.Op) (landed, error) {
 		return l, err
 	}
 	var err error
-	// expect re-reads x and compares it with want, keeping the bytes.
-	expect := func(x, want string) error {
-		b, perm, n, err := v.readAt(x)
-		if err != nil {
-			return err
-		}
-		if want == plan.Absent {
-			if n.kind != absent {
-				return &mismatch{hostlogic.Exists(x)}
-			}
-			return nil
-		}
-		if n.kind != file || plan.Hash(b) != want {
-			return &mismatch{hostlogic.Changed(x)}
-		}
-		l.prior, l.had, l.perm = b, true, perm
-		return nil
-	}
 	switch op.Op {
 	case plan.Check:
 		step("check %s: re-checking", op.Path)
-		err = expect(op.Path, op.Expect)
+		err = v.expect(&l, op.Path, op.Expect)
 	case plan.Write:
 		if l.made, err = v.mkdirsMade(path.Dir(op.Path)); err != nil {
 			return l, err
@@ -506,53 +488,89 @@ func (v *Vault) land(op plan.Op) (landed, error) {
 		l.prior, l.perm, err = v.replace(op.Path, []byte(*op.Text), "write "+op.Path, 0, op.Expect)
 		l.had = op.Expect != plan.Absent
 	case plan.Delete:
-		step("delete %s: re-checking", op.Path)
-		if err = expect(op.Path, op.Expect); err != nil {
-			return l, err
-		}
-		if err := v.root.Remove(op.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return l, err
-		}
-		step("delete %s: removed", op.Path)
-		if err := v.syncDir(path.Dir(op.Path)); err != nil {
-			return l, err
-		}
-		step("delete %s: folder synced", op.Path)
+		err = v.landDelete(&l)
 	case plan.Move:
 		if l.made, err = v.mkdirsMade(path.Dir(op.To)); err != nil {
 			return l, err
 		}
-		step("move %s: re-checking", op.From)
-		from, err := v.stat(op.From)
-		if err != nil {
-			return l, err
-		}
-		if from.kind != file && from.kind != folder {
-			return l, &mismatch{hostlogic.Changed(op.From)}
-		}
-		to, err := v.stat(op.To)
-		if err != nil {
-			return l, err
-		}
-		if to.kind != absent {
-			return l, &mismatch{hostlogic.Exists(op.To)}
-		}
-		if err := v.root.Rename(op.From, op.To); err != nil {
-			return l, err
-		}
-		step("move %s: renamed", op.From)
-		if err := v.syncDir(path.Dir(op.From)); err != nil {
-			return l, err
-		}
-		step("move %s: source folder synced", op.From)
-		if path.Dir(op.From) != path.Dir(op.To) {
-			if err := v.syncDir(path.Dir(op.To)); err != nil {
-				return l, err
-			}
-			step("move %s: target folder synced", op.From)
-		}
+		err = v.landMove(op)
 	}
 	return l, err
+}
+
+// expect re-reads x and compares it with want (a hash, or plan.Absent),
+// keeping in l the bytes it holds; a *mismatch when it does not hold.
+func (v *Vault) expect(l *landed, x, want string) error {
+	b, perm, n, err := v.readAt(x)
+	if err != nil {
+		return err
+	}
+	if want == plan.Absent {
+		if n.kind != absent {
+			return &mismatch{hostlogic.Exists(x)}
+		}
+		return nil
+	}
+	if n.kind != file || plan.Hash(b) != want {
+		return &mismatch{hostlogic.Changed(x)}
+	}
+	l.prior, l.had, l.perm = b, true, perm
+	return nil
+}
+
+// landDelete lands l's delete op: its re-check, the removal, its folder
+// synced.
+func (v *Vault) landDelete(l *landed) error {
+	op := l.op
+	step("delete %s: re-checking", op.Path)
+	if err := v.expect(l, op.Path, op.Expect); err != nil {
+		return err
+	}
+	if err := v.root.Remove(op.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	step("delete %s: removed", op.Path)
+	if err := v.syncDir(path.Dir(op.Path)); err != nil {
+		return err
+	}
+	step("delete %s: folder synced", op.Path)
+	return nil
+}
+
+// landMove lands a move op once the target's folders are made: its
+// re-check (the source is there, the target is not), the rename, both
+// folders synced.
+func (v *Vault) landMove(op plan.Op) error {
+	step("move %s: re-checking", op.From)
+	from, err := v.stat(op.From)
+	if err != nil {
+		return err
+	}
+	if from.kind != file && from.kind != folder {
+		return &mismatch{hostlogic.Changed(op.From)}
+	}
+	to, err := v.stat(op.To)
+	if err != nil {
+		return err
+	}
+	if to.kind != absent {
+		return &mismatch{hostlogic.Exists(op.To)}
+	}
+	if err := v.root.Rename(op.From, op.To); err != nil {
+		return err
+	}
+	step("move %s: renamed", op.From)
+	if err := v.syncDir(path.Dir(op.From)); err != nil {
+		return err
+	}
+	step("move %s: source folder synced", op.From)
+	if path.Dir(op.From) != path.Dir(op.To) {
+		if err := v.syncDir(path.Dir(op.To)); err != nil {
+			return err
+		}
+		step("move %s: target folder synced", op.From)
+	}
+	return nil
 }
 
 // abandon undoes ls, the ops of a live call that landed before the op that
@@ -698,35 +716,16 @@ func (v *Vault) replace(p string, data []byte, what string, perm fs.FileMode, wa
 // of p: an error from it stops the write there, tmp removed.
 func (v *Vault) replaceAs(tmp, p string, data []byte, what string, perm fs.FileMode, want string, before func() error) ([]byte, fs.FileMode, error) {
 	dir := path.Dir(p)
-	if perm == 0 {
-		perm = 0o644
-		if info, err := v.root.Stat(p); err == nil && info.Mode().IsRegular() {
-			perm = info.Mode().Perm()
-		}
+	if err := v.createTemp(tmp, p, data, what, perm); err != nil {
+		return nil, 0, err
 	}
-	f, err := v.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return nil, 0, full(p, err)
-	}
-	step("%s: temp created", what)
 	ok := false
 	defer func() {
 		if !ok {
-			f.Close()
 			v.root.Remove(tmp)
 		}
 	}()
-	if err := writeTemp(f, data, p); err != nil {
-		return nil, 0, full(p, err)
-	}
-	step("%s: temp written", what)
-	if err := syncTemp(f, p); err != nil {
-		return nil, 0, full(p, err)
-	}
-	step("%s: temp synced", what)
-	if err := f.Close(); err != nil {
-		return nil, 0, full(p, err)
-	}
+	var err error
 	if before != nil {
 		if err := before(); err != nil {
 			return nil, 0, err
@@ -760,6 +759,43 @@ func (v *Vault) replaceAs(tmp, p string, data []byte, what string, perm fs.FileM
 	}
 	step("%s: folder synced", what)
 	return prior, priorPerm, nil
+}
+
+// createTemp writes data to the new temporary file tmp (in p's folder),
+// synced and closed, with perm, or when perm is 0 the permission bits of
+// p (0644 when p is no file). A failure removes tmp.
+func (v *Vault) createTemp(tmp, p string, data []byte, what string, perm fs.FileMode) error {
+	if perm == 0 {
+		perm = 0o644
+		if info, err := v.root.Stat(p); err == nil && info.Mode().IsRegular() {
+			perm = info.Mode().Perm()
+		}
+	}
+	f, err := v.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return full(p, err)
+	}
+	step("%s: temp created", what)
+	ok := false
+	defer func() {
+		if !ok {
+			f.Close()
+			v.root.Remove(tmp)
+		}
+	}()
+	if err := writeTemp(f, data, p); err != nil {
+		return full(p, err)
+	}
+	step("%s: temp written", what)
+	if err := syncTemp(f, p); err != nil {
+		return full(p, err)
+	}
+	step("%s: temp synced", what)
+	if err := f.Close(); err != nil {
+		return full(p, err)
+	}
+	ok = true
+	return nil
 }
 
 // noSpace is a temporary file's write (its creation, its bytes, its

@@ -63,7 +63,7 @@ func TestMatchByNameIgnoringCase(t *testing.T) {
 	for name, want := range map[string][]string{"Foo": {}, "FOO": {}, "foo": {"foo/"}} {
 		m := vault.Match{Dir: "10-episodes/projects", Patterns: []string{name}}
 		var snap vault.Snapshot
-		if err := v.Answer(vault.Need{Matches: []vault.Match{m}}, &snap, 0); err != nil {
+		if err := v.answer(vault.Need{Matches: []vault.Match{m}}, &snap, 0); err != nil {
 			t.Fatal(err)
 		}
 		if got := snap.Matches[m.Key()]; !reflect.DeepEqual(got, want) {

@@ -126,7 +126,7 @@ func increment(v *Vault) error {
 	}
 	defer l.Unlock()
 	var snap vault.Snapshot
-	if err := v.Answer(vault.Need{Files: []string{"count.md"}}, &snap, 0); err != nil {
+	if err := v.answer(vault.Need{Files: []string{"count.md"}}, &snap, 0); err != nil {
 		return err
 	}
 	n, expect := 0, plan.Absent

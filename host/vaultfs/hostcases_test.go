@@ -19,7 +19,7 @@ import (
 	"github.com/kessho/kessho/core/fault"
 	"github.com/kessho/kessho/core/hostlogic"
 	"github.com/kessho/kessho/core/plan"
-	"github.com/kessho/kessho/host/conformance"
+	"github.com/kessho/kessho/host/internal/conformance"
 )
 
 // TestHostCases runs the host conformance cases (testdata/hostcases,

@@ -32,7 +32,7 @@ func TestAnswerHeads(t *testing.T) {
 	makeTree(t, dir, map[string]string{"20-knowledge/log.md": log, "20-knowledge/small.md": "small", "20-knowledge/sub/": ""})
 	v := openVault(t, dir)
 	var snap vault.Snapshot
-	if err := v.Answer(vault.Need{Heads: []string{"20-knowledge/log.md", "20-knowledge/small.md", "20-knowledge/none.md"}}, &snap, 1<<20); err != nil {
+	if err := v.answer(vault.Need{Heads: []string{"20-knowledge/log.md", "20-knowledge/small.md", "20-knowledge/none.md"}}, &snap, 1<<20); err != nil {
 		t.Fatal(err)
 	}
 	h := snap.Heads["20-knowledge/log.md"]
@@ -45,7 +45,7 @@ func TestAnswerHeads(t *testing.T) {
 	if len(snap.Missing) != 1 || snap.Missing[0] != "20-knowledge/none.md" {
 		t.Errorf("missing %v", snap.Missing)
 	}
-	err := v.Answer(vault.Need{Heads: []string{"20-knowledge/sub"}}, &snap, 0)
+	err := v.answer(vault.Need{Heads: []string{"20-knowledge/sub"}}, &snap, 0)
 	if e := wantCode(t, err, "CONFLICT"); e.Details["path"] != "20-knowledge/sub" {
 		t.Errorf("a folder's head: %v", err)
 	}

@@ -117,5 +117,5 @@ func testIndex(n int) []byte {
 		text := fmt.Sprintf("note %d about topic%d and word%d", i, i%7, i)
 		x.Put(search.ParseNote(fmt.Sprintf("20-knowledge/n%05d.md", i), fmt.Sprintf("%d:1", len(text)), &text))
 	}
-	return x.Encode()
+	return x.EncodeRoom(0)
 }

@@ -19,8 +19,8 @@ import (
 	"github.com/kessho/kessho/core/plan"
 	"github.com/kessho/kessho/core/search"
 	"github.com/kessho/kessho/host/call"
-	"github.com/kessho/kessho/host/conformance"
 	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/internal/conformance"
 )
 
 // killBefore is the vault the kill test starts from.
@@ -126,7 +126,7 @@ func TestKillOneFile(t *testing.T) {
 				apply: func(v *Vault) error {
 					start := SyncCount()
 					err := applyLocked(v, one.plan)
-					if journalFiles(t, v.Dir()) != nil {
+					if journalFiles(t, v.dir) != nil {
 						err = fmt.Errorf("the journal folder holds files: %w", err)
 					}
 					if n := SyncCount() - start; n > 2 {

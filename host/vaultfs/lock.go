@@ -34,7 +34,7 @@ var sems sync.Map // key → chan struct{}
 // made when missing), waited for in the kernel so that a waiting process is
 // woken when the holder lets go; goroutines of one process also queue on a
 // process-wide semaphore per vault folder. Lock waits until ctx is done or
-// v.LockWait passes (DefaultLockWait when zero), then gives up with
+// v.LockWait passes (10 s when zero), then gives up with
 // VAULT_LOCKED. The operating system releases the lock of a process that
 // dies, so a crash never leaves the vault locked.
 //
@@ -51,7 +51,7 @@ var sems sync.Map // key → chan struct{}
 func (v *Vault) Lock(ctx context.Context) (*Lock, error) {
 	wait := v.LockWait
 	if wait <= 0 {
-		wait = DefaultLockWait
+		wait = defaultLockWait
 	}
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
@@ -63,18 +63,8 @@ func (v *Vault) Lock(ctx context.Context) (*Lock, error) {
 
 	s, _ := sems.LoadOrStore(v.key, make(chan struct{}, 1))
 	sem := s.(chan struct{})
-	// A free lock is taken even when ctx has ended: the same call gets the
-	// same answer, never a random pick between the two ready cases.
-	select {
-	case sem <- struct{}{}:
-	default:
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-			return nil, busy()
-		case <-timer.C:
-			return nil, busy()
-		}
+	if !take(ctx, sem, timer.C) {
+		return nil, busy()
 	}
 	release := func() { <-sem }
 
@@ -96,34 +86,58 @@ func (v *Vault) Lock(ctx context.Context) (*Lock, error) {
 	if got {
 		return &Lock{v: v, f: f, sem: sem}, nil
 	}
-	// Another process holds it: wait in the kernel (woken as soon as it is
-	// released, so no process starves another), bounded by the wait. A
-	// wait given up leaves its goroutine to release the lock it gets.
-	done := make(chan error, 1)
-	go func() { done <- waitLock(f) }()
-	giveUp := func() (*Lock, error) {
-		go func() {
-			if <-done == nil {
-				unlock(f)
-			}
-			f.Close()
-		}()
+	switch got, err := waitFlock(ctx, f, timer.C); {
+	case err != nil:
+		f.Close()
+		release()
+		return nil, fault.Internalf("locking %s: %v", lockFile, err)
+	case !got:
 		release()
 		return nil, busy()
 	}
+	return &Lock{v: v, f: f, sem: sem}, nil
+}
+
+// take takes sem, a vault folder's semaphore, waiting until ctx is done or
+// expired fires; false when it gives up. A free semaphore is taken even
+// when ctx has ended: the same call gets the same answer, never a random
+// pick between the two ready cases.
+func take(ctx context.Context, sem chan struct{}, expired <-chan time.Time) bool {
+	select {
+	case sem <- struct{}{}:
+		return true
+	default:
+	}
+	select {
+	case sem <- struct{}{}:
+		return true
+	case <-ctx.Done():
+	case <-expired:
+	}
+	return false
+}
+
+// waitFlock waits for the lock of f, which another process holds, in the
+// kernel (woken as soon as it is released, so no process starves
+// another) until ctx is done or expired fires; got is false when it
+// gives up. A wait given up leaves its goroutine to release the lock it
+// gets, and to close f.
+func waitFlock(ctx context.Context, f *os.File, expired <-chan time.Time) (got bool, err error) {
+	done := make(chan error, 1)
+	go func() { done <- waitLock(f) }()
 	select {
 	case err := <-done:
-		if err != nil {
-			f.Close()
-			release()
-			return nil, fault.Internalf("locking %s: %v", lockFile, err)
-		}
-		return &Lock{v: v, f: f, sem: sem}, nil
+		return err == nil, err
 	case <-ctx.Done():
-		return giveUp()
-	case <-timer.C:
-		return giveUp()
+	case <-expired:
 	}
+	go func() {
+		if <-done == nil {
+			unlock(f)
+		}
+		f.Close()
+	}()
+	return false, nil
 }
 
 // stateFolder makes sure .kessho is a real folder of the vault, made

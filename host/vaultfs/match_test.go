@@ -35,13 +35,13 @@ func TestMatchByName(t *testing.T) {
 	}
 	v := openVault(t, dir)
 	var listed vault.Snapshot
-	if err := v.Answer(vault.Need{Dirs: []string{"p"}}, &listed, 0); err != nil {
+	if err := v.answer(vault.Need{Dirs: []string{"p"}}, &listed, 0); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"a.md", "sub", "to-sub", "to-a.md", "broken", "out", ".hidden", "fifo", "absent", "A.md"} {
 		m := vault.Match{Dir: "p", Patterns: []string{name}}
 		var snap vault.Snapshot
-		if err := v.Answer(vault.Need{Matches: []vault.Match{m}}, &snap, 0); err != nil {
+		if err := v.answer(vault.Need{Matches: []vault.Match{m}}, &snap, 0); err != nil {
 			t.Fatalf("match %s: %v", name, err)
 		}
 		want, err := vault.NewView(listed).Match(m)
@@ -54,7 +54,7 @@ func TestMatchByName(t *testing.T) {
 	}
 	var snap vault.Snapshot
 	m := vault.Match{Dir: "nowhere", Patterns: []string{"x"}}
-	if err := v.Answer(vault.Need{Matches: []vault.Match{m}}, &snap, 0); err != nil || !reflect.DeepEqual(snap.Missing, []string{"nowhere"}) {
+	if err := v.answer(vault.Need{Matches: []vault.Match{m}}, &snap, 0); err != nil || !reflect.DeepEqual(snap.Missing, []string{"nowhere"}) {
 		t.Errorf("match in a missing folder: %v, missing %q", err, snap.Missing)
 	}
 }

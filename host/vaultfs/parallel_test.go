@@ -20,7 +20,7 @@ func answerWith(t *testing.T, v *Vault, n int, need vault.Need, maxBytes int64) 
 	readWorkers = n
 	defer func() { readWorkers = old }()
 	var snap vault.Snapshot
-	err := v.Answer(need, &snap, maxBytes)
+	err := v.answer(need, &snap, maxBytes)
 	return snap, err
 }
 

@@ -31,7 +31,7 @@ func BenchmarkAnswerFiles(b *testing.B) {
 			for b.Loop() {
 				for i := 0; i < len(paths); i += 2500 {
 					var snap vault.Snapshot
-					if err := v.Answer(vault.Need{Files: paths[i : i+2500]}, &snap, 0); err != nil {
+					if err := v.answer(vault.Need{Files: paths[i : i+2500]}, &snap, 0); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -47,7 +47,7 @@ func TestReadBeneathOneOpen(t *testing.T) {
 		need := filesNeed
 		calls := countOpenat2(t, interrupt)
 		var got vault.Snapshot
-		if err := v.Answer(need, &got, 0); err != nil {
+		if err := v.answer(need, &got, 0); err != nil {
 			t.Fatal(err)
 		}
 		if *calls != len(need.Files) {
@@ -116,7 +116,7 @@ func TestReadBeneathChangedWhileRead(t *testing.T) {
 			}
 			defer func() { readHook = nil }()
 			var snap vault.Snapshot
-			if err := v.Answer(vault.Need{Files: []string{"n.md"}}, &snap, 0); err != nil {
+			if err := v.answer(vault.Need{Files: []string{"n.md"}}, &snap, 0); err != nil {
 				t.Fatal(err)
 			}
 			if !changed {
@@ -145,7 +145,7 @@ func TestReadBeneathChangedWhileRead(t *testing.T) {
 	}
 	defer func() { readHook = nil }()
 	var snap vault.Snapshot
-	err := v.Answer(vault.Need{Files: []string{"n.md"}}, &snap, int64(len(first)+50))
+	err := v.answer(vault.Need{Files: []string{"n.md"}}, &snap, int64(len(first)+50))
 	if e := wantCode(t, err, fault.LimitExceeded); e.Details["path"] != "n.md" {
 		t.Errorf("details %v; want path n.md", e.Details)
 	}
@@ -175,7 +175,7 @@ func TestReadBeneathLinksAndOddFiles(t *testing.T) {
 	}
 	v := openVault(t, dir)
 	var snap vault.Snapshot
-	if err := v.Answer(vault.Need{Files: []string{"alias/deep/a.md", "notes/mid/a.md", "notes/deep/l.md", "alias/mid/l.md"}}, &snap, 0); err != nil {
+	if err := v.answer(vault.Need{Files: []string{"alias/deep/a.md", "notes/mid/a.md", "notes/deep/l.md", "alias/mid/l.md"}}, &snap, 0); err != nil {
 		t.Fatal(err)
 	}
 	for p, want := range map[string]string{"alias/deep/a.md": "inside", "notes/mid/a.md": "inside", "notes/deep/l.md": "b", "alias/mid/l.md": "b"} {
@@ -185,7 +185,7 @@ func TestReadBeneathLinksAndOddFiles(t *testing.T) {
 	}
 	for _, p := range []string{"notes/out/deep/secret.md", "alias/out/deep/secret.md", "notes/rel/deep/secret.md", "notes/pipe.md"} {
 		var snap vault.Snapshot
-		err := v.Answer(vault.Need{Files: []string{p}}, &snap, 0)
+		err := v.answer(vault.Need{Files: []string{p}}, &snap, 0)
 		if e := wantCode(t, err, fault.Conflict); e.Details["path"] != p || len(snap.Files) != 0 {
 			t.Errorf("Answer(%s): %v, read %v; want CONFLICT naming it", p, err, snap.Files)
 		}
@@ -210,7 +210,7 @@ func TestOpenDirBeneath(t *testing.T) {
 	for _, interrupt := range []bool{false, true} {
 		calls := countOpenat2(t, interrupt)
 		var snap vault.Snapshot
-		if err := v.Answer(vault.Need{Dirs: []string{".", "a", "a/b", "nope", "a/nope/deeper", "alias/b"}}, &snap, 0); err != nil {
+		if err := v.answer(vault.Need{Dirs: []string{".", "a", "a/b", "nope", "a/nope/deeper", "alias/b"}}, &snap, 0); err != nil {
 			t.Fatal(err)
 		}
 		want := map[string][]string{".": {"a/", "alias/", "file.md"}, "a": {"b/", "x.md"}, "a/b": {"y.md"}, "alias/b": {"y.md"}}
@@ -223,7 +223,7 @@ func TestOpenDirBeneath(t *testing.T) {
 	}
 	for _, p := range []string{"file.md", "out", "alias/x.md"} {
 		var snap vault.Snapshot
-		err := v.Answer(vault.Need{Dirs: []string{p}}, &snap, 0)
+		err := v.answer(vault.Need{Dirs: []string{p}}, &snap, 0)
 		if e := wantCode(t, err, fault.Conflict); e.Details["path"] != p || len(snap.Dirs) != 0 {
 			t.Errorf("Answer(Dirs: %s): %v, listed %q; want CONFLICT naming it", p, err, snap.Dirs)
 		}

@@ -13,8 +13,8 @@ import (
 	"github.com/kessho/kessho/core/fault"
 	"github.com/kessho/kessho/core/plan"
 	"github.com/kessho/kessho/host/call"
-	"github.com/kessho/kessho/host/conformance"
 	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/internal/conformance"
 )
 
 // The journal's last step: every precondition passed, the journal is

@@ -67,24 +67,9 @@ func (v *Vault) swapInto(tmp, p, want string, seen *os.File, leased bool) error 
 		return err
 	}
 	step("swap %s: exchanged", p)
-	was, err := v.root.Lstat(tmp)
+	same, err := v.unchanged(tmp, seen, leased, want)
 	if err != nil {
 		return err
-	}
-	seenInfo, err := seen.Stat()
-	if err != nil {
-		return err
-	}
-	same := os.SameFile(was, seenInfo) && !(leased && leaseBroken(seen))
-	if same {
-		if _, err := seen.Seek(0, io.SeekStart); err != nil {
-			return err
-		}
-		b, err := io.ReadAll(seen)
-		if err != nil {
-			return err
-		}
-		same = plan.Hash(b) == want
 	}
 	if same {
 		if err := v.root.Remove(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -103,6 +88,31 @@ func (v *Vault) swapInto(tmp, p, want string, seen *os.File, leased bool) error 
 		v.root.Rename(tmp, path.Join(dir, randomName()))
 	}
 	return &mismatch{hostlogic.Changed(p)}
+}
+
+// unchanged reports whether the file now at tmp (the one at p before the
+// exchange) is seen, the file the re-check read, its lease unbroken when
+// leased, and its bytes still hash to want.
+func (v *Vault) unchanged(tmp string, seen *os.File, leased bool, want string) (bool, error) {
+	was, err := v.root.Lstat(tmp)
+	if err != nil {
+		return false, err
+	}
+	seenInfo, err := seen.Stat()
+	if err != nil {
+		return false, err
+	}
+	if !os.SameFile(was, seenInfo) || leased && leaseBroken(seen) {
+		return false, nil
+	}
+	if _, err := seen.Seek(0, io.SeekStart); err != nil {
+		return false, err
+	}
+	b, err := io.ReadAll(seen)
+	if err != nil {
+		return false, err
+	}
+	return plan.Hash(b) == want, nil
 }
 
 // unsupported reports whether renameat2 or its flag is not available.

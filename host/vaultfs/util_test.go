@@ -12,7 +12,13 @@ import (
 
 	"github.com/kessho/kessho/core/fault"
 	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/core/vault"
 )
+
+// answer is AnswerContext without a deadline.
+func (v *Vault) answer(need vault.Need, snap *vault.Snapshot, maxBytes int64) error {
+	return v.AnswerContext(context.Background(), need, snap, maxBytes)
+}
 
 // dirMark stands for a folder in a tree map; a key ending in "/" in
 // makeTree makes an (empty) folder.

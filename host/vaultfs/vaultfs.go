@@ -14,7 +14,7 @@
 //	l, err := v.Lock(ctx)    // the cross-process writer lock
 //	defer l.Unlock()
 //	err = v.Recover(l)       // finish a plan a crash interrupted
-//	err = v.Answer(need, &snap, maxBytes) // as often as the core asks
+//	err = v.AnswerContext(ctx, need, &snap, maxBytes) // as often as the core asks
 //	err = v.Apply(l, p)      // all of p, or nothing
 //
 // # Crash safety
@@ -77,9 +77,9 @@ const (
 	tempPrefix = ".kessho-tmp-"
 )
 
-// DefaultLockWait is how long Lock waits for another writer when
+// defaultLockWait is how long Lock waits for another writer when
 // Vault.LockWait is zero.
-const DefaultLockWait = 10 * time.Second
+const defaultLockWait = 10 * time.Second
 
 // Vault is an open vault folder.
 //
@@ -87,7 +87,7 @@ const DefaultLockWait = 10 * time.Second
 // the lock, as writers in other processes do.
 type Vault struct {
 	// LockWait bounds how long Lock waits for another writer before it
-	// gives up with VAULT_LOCKED. Zero means DefaultLockWait.
+	// gives up with VAULT_LOCKED. Zero means 10 s (defaultLockWait).
 	LockWait time.Duration
 
 	root *os.Root
@@ -140,9 +140,6 @@ func (v *Vault) Close() error {
 	}
 	return v.root.Close()
 }
-
-// Dir returns the vault's folder as an absolute path.
-func (v *Vault) Dir() string { return v.dir }
 
 // crashHook, when set (by the crash test only), is called after every step
 // of Apply and Recover that changes the disk, with the step's name.

@@ -148,7 +148,7 @@ func TestWalkLinksOnce(t *testing.T) {
 	v := openVault(t, dir)
 
 	var snap vault.Snapshot
-	if err := v.Answer(vault.Need{Trees: []vault.Tree{{Root: "notes", Content: true}}}, &snap, 0); err != nil {
+	if err := v.answer(vault.Need{Trees: []vault.Tree{{Root: "notes", Content: true}}}, &snap, 0); err != nil {
 		t.Fatal(err)
 	}
 	wantDirs := map[string][]string{
@@ -175,7 +175,7 @@ func TestWalkLinksOnce(t *testing.T) {
 	// The whole vault: every folder at its real path, no link followed
 	// but the one to the hidden folder, which only a link reaches.
 	snap = vault.Snapshot{}
-	if err := v.Answer(vault.Need{Trees: []vault.Tree{{Root: "."}}}, &snap, 0); err != nil {
+	if err := v.answer(vault.Need{Trees: []vault.Tree{{Root: "."}}}, &snap, 0); err != nil {
 		t.Fatal(err)
 	}
 	wantDirs = map[string][]string{

@@ -10,7 +10,8 @@
 //
 // Chromium's long tasks (tests/browser/worker-page.ts): the tasks over
 //   50 ms the UI thread ran at start-up and during a call on 3,000
-//   archives, in fresh pages (issue 15: none; wall time, so not a test).
+//   archives, in fresh pages (the budget: none, so the UI never stutters;
+//   wall time, so not a test).
 //
 // Options: --chromium (the Chromium parts alone), --long-tasks (those
 // alone), --calls (the calls alone;
@@ -22,7 +23,7 @@
 // set the calls before and during it; names need KESSHO_NO_MINIFY=1 and a
 // module built without -ldflags="-s -w", given as KESSHO_WASM).
 //
-// Budgets (issue 15, in Chromium): first call once the module is compiled
+// Budgets (in Chromium): first call once the module is compiled
 // under 400 ms, warm calls under 5 ms. Printed, never asserted by a test.
 
 import { spawnSync } from "node:child_process";
@@ -132,7 +133,7 @@ interface LongTask {
  * longTasksInChromium loads main.js in 5 fresh pages of the worker test's
  * page (tests/browser/worker-page.ts) and prints the UI thread's tasks
  * over 50 ms (the Long Tasks API) at start-up and during a dry run of
- * mem_archive_rewrite_paths on 3,000 archives: issue 15 wants none. They
+ * mem_archive_rewrite_paths on 3,000 archives: the budget is none. They
  * are wall time, which a loaded machine stretches, so they are reported
  * here rather than asserted by worker.test.ts.
  */

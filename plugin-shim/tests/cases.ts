@@ -1,5 +1,5 @@
 // Conformance cases (testdata/cases/*.txtar), parsed as the Go side parses
-// them (host/conformance/cases.go and rogpeppe/go-internal/txtar): the same
+// them (host/internal/conformance/cases.go and rogpeppe/go-internal/txtar): the same
 // sections, the same [crlf,cr,bom,noeol,latin1] flags, answer.json stored
 // indented and compacted as Go's json.Compact does. Pure: runs in Node and
 // in the browser.

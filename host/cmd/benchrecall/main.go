@@ -1,4 +1,5 @@
-// Command benchrecall is Kessho's retrieval benchmark (issue 13, item 6).
+// Command benchrecall is Kessho's retrieval benchmark: how well mem_search
+// finds the notes a need asks for, against three baselines.
 //
 //	benchrecall               ranks testdata/recall/needs.json with mem_search and three baselines, prints the figures
 //	benchrecall -dev-detail   the same, and the dev half need by need

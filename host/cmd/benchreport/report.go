@@ -400,8 +400,8 @@ func Splice(doc, section string) (string, error) {
 	return doc[:i+len(BeginMarker)] + "\n" + section + doc[j:], nil
 }
 
-// budget is one of issue 12's budgets: a figure of the run and its
-// limit.
+// budget is one of the performance budgets a run is checked against
+// (docs/PERFORMANCE.md, "Budgets"): a figure of the run and its limit.
 type budget struct {
 	what  string
 	limit float64
@@ -469,7 +469,7 @@ var budgets = []budget{
 	{"CLI `mem_update_phase` at 1k, wasm, peak memory", 40, "MB", oneFigure("BenchmarkCLI", "1k", "mem_update_phase", "wasm", "peak-MB")},
 }
 
-// writeBudgets checks the run against issue 12's budgets.
+// writeBudgets checks the run against the budgets.
 func writeBudgets(w io.Writer, r *Results) {
 	var rows []string
 	for _, b := range budgets {

@@ -11,8 +11,8 @@ import (
 // testdata/report.md: medians (3, 4, 5 ms → 4), ms with three figures, the
 // 50k ÷ 1k ratio marked ✗ over 1.3 for a one-project call, wasm ÷ native,
 // fsyncs, a missing size as –, the CLI's wall, CPU and peak memory, and
-// the other benchmarks named after their package, and the budgets of
-// issue 12 checked (met, not met; a budget without its figures left out),
+// the other benchmarks named after their package, and the budgets
+// checked (met, not met; a budget without its figures left out),
 // and the benchmarks that failed (the innermost only, with its message).
 func TestReport(t *testing.T) {
 	in, err := os.Open("testdata/bench.out")

@@ -192,6 +192,9 @@ func WriteReport(w io.Writer, needs []Need, names []string, results map[string][
 	}
 }
 
+// writeHalf writes the figures of one half (dev or test) of the needs:
+// each ranker's scores by gold kind, then what it answers to the needs
+// the vault has no answer for.
 func writeHalf(w io.Writer, half string, needs []Need, names []string, results map[string][]Result) {
 	kinds := map[string]int{}
 	for _, n := range needs {
@@ -210,59 +213,72 @@ func writeHalf(w io.Writer, half string, needs []Need, names []string, results m
 					sel = append(sel, r.Score)
 				}
 			}
-			col := func(f func(NeedScore) float64) string {
-				v := make([]float64, len(sel))
-				for i, s := range sel {
-					v[i] = f(s)
-				}
-				lo, hi := Bootstrap(v, resamples, 1)
-				return fmt.Sprintf("%.2f [%.2f %.2f]", Mean(v), lo, hi)
-			}
-			notFound, empty := 0, 0
-			for _, s := range sel {
-				if s.Attempts == MaxAttempts {
-					notFound++
-				}
-				if s.EmptyFirst {
-					empty++
-				}
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%d\t%d\t\n", name, kind, len(sel),
-				col(func(s NeedScore) float64 { return s.Hit1 }),
-				col(func(s NeedScore) float64 { return s.Hit5 }),
-				col(func(s NeedScore) float64 { return s.RR10 }),
-				col(func(s NeedScore) float64 { return float64(s.Attempts) }),
-				notFound, empty)
+			writeScores(tw, name, kind, sel)
 		}
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "needs with no answer in the vault: how many came back with hits on their first phrasing, and the median")
 	fmt.Fprintln(w, "top score of those hits relative to the median top score on answerable needs (the same ranker's scale):")
 	for _, name := range names {
-		var none, answerable []float64
-		with := 0
-		for _, r := range results[name] {
-			if r.Need.Split != half {
-				continue
-			}
-			if r.Need.GoldKind == "none" {
-				none = append(none, r.Score.TopScore)
-				if !r.Score.EmptyFirst {
-					with++
-				}
-			} else {
-				answerable = append(answerable, r.Score.TopScore)
-			}
-		}
-		ratio := "n/a"
-		if m := median(answerable); m > 0 && len(none) > 0 {
-			ratio = fmt.Sprintf("%.2f", median(none)/m)
-		}
-		fmt.Fprintf(w, "  %-14s %d/%d with hits, top score ratio %s\n", name, with, len(none), ratio)
+		writeUnanswerable(w, name, half, results[name])
 	}
 	if half == "test" {
 		fmt.Fprintln(w, doneWhen(names, results))
 	}
+}
+
+// writeScores writes one row of a half's table: ranker name's scores on
+// the needs of gold kind, sel, each a mean with its confidence interval.
+func writeScores(tw io.Writer, name, kind string, sel []NeedScore) {
+	col := func(f func(NeedScore) float64) string {
+		v := make([]float64, len(sel))
+		for i, s := range sel {
+			v[i] = f(s)
+		}
+		lo, hi := Bootstrap(v, resamples, 1)
+		return fmt.Sprintf("%.2f [%.2f %.2f]", Mean(v), lo, hi)
+	}
+	notFound, empty := 0, 0
+	for _, s := range sel {
+		if s.Attempts == MaxAttempts {
+			notFound++
+		}
+		if s.EmptyFirst {
+			empty++
+		}
+	}
+	fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%d\t%d\t\n", name, kind, len(sel),
+		col(func(s NeedScore) float64 { return s.Hit1 }),
+		col(func(s NeedScore) float64 { return s.Hit5 }),
+		col(func(s NeedScore) float64 { return s.RR10 }),
+		col(func(s NeedScore) float64 { return float64(s.Attempts) }),
+		notFound, empty)
+}
+
+// writeUnanswerable writes how ranker name answered the needs of half
+// that the vault has no answer for: how many came back with hits, and
+// how high those scored against the answerable needs.
+func writeUnanswerable(w io.Writer, name, half string, results []Result) {
+	var none, answerable []float64
+	with := 0
+	for _, r := range results {
+		if r.Need.Split != half {
+			continue
+		}
+		if r.Need.GoldKind == "none" {
+			none = append(none, r.Score.TopScore)
+			if !r.Score.EmptyFirst {
+				with++
+			}
+		} else {
+			answerable = append(answerable, r.Score.TopScore)
+		}
+	}
+	ratio := "n/a"
+	if m := median(answerable); m > 0 && len(none) > 0 {
+		ratio = fmt.Sprintf("%.2f", median(none)/m)
+	}
+	fmt.Fprintf(w, "  %-14s %d/%d with hits, top score ratio %s\n", name, with, len(none), ratio)
 }
 
 func median(v []float64) float64 {
@@ -276,9 +292,9 @@ func median(v []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-// doneWhen states issue 13's test-half condition: Kessho beats every
-// baseline on MRR@10 and on mean attempts, and no answerable need comes
-// back empty on its first phrasing.
+// doneWhen states the benchmark's condition on the test half: Kessho
+// beats every baseline on MRR@10 and on mean attempts, and no answerable
+// need comes back empty on its first phrasing.
 func doneWhen(names []string, results map[string][]Result) string {
 	if _, ok := results["kessho"]; !ok {
 		return "issue 13's condition (test half): cannot be checked, the kessho column is unavailable."

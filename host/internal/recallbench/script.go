@@ -1,4 +1,4 @@
-// Package recallbench is the retrieval benchmark of issue 13: it builds
+// Package recallbench is Kessho's retrieval benchmark: it builds
 // the benchmark vault of testdata/recall by calling Kessho's own tools
 // (so every frontmatter key, alias, history line and derived atom is
 // exactly what mem_archive writes), reads the frozen needs file, ranks

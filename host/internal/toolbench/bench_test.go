@@ -97,7 +97,7 @@ func BenchmarkTools(b *testing.B) {
 				}
 				b.Run(sc.Name, func(b *testing.B) {
 					for _, name := range []string{"native", "wasm"} {
-						b.Run(name, func(b *testing.B) { measure(b, v, engines[name], sc, gv.Manifest) })
+						b.Run(name, func(b *testing.B) { measure(b, v, engines[name], sc, gv) })
 					}
 				})
 			}
@@ -108,14 +108,14 @@ func BenchmarkTools(b *testing.B) {
 // measure times one scenario: a dry run learns its plan and warms the
 // engine and the disk cache (a call that writes is also made once for
 // real), then every timed call is undone outside the timer.
-func measure(b *testing.B, v *vaultfs.Vault, eng engine.Engine, sc Scenario, m genvault.Manifest) {
+func measure(b *testing.B, v *vaultfs.Vault, eng engine.Engine, sc Scenario, gv genvault.Vault) {
 	ctx := context.Background()
-	args := json.RawMessage(sc.Args(m))
+	args := json.RawMessage(sc.Args(gv.Manifest))
 	p, err := DryRun(ctx, v, eng, sc.Tool, args, opts)
 	if err != nil {
 		b.Fatal(err)
 	}
-	undo, err := Prepare(v.Dir(), p)
+	undo, err := Prepare(gv.Dir, p)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/kessho/kessho/host/vaultfs"
 )
 
-// BenchmarkSearch is mem_search (issue 13) at every size:
+// BenchmarkSearch is mem_search at every size:
 //
 //   - cli: whole processes side by side, one after the other in each
 //     round: `kessho search` with an up-to-date index (the native engine,

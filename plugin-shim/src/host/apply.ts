@@ -1,12 +1,14 @@
 // Applying plans by docs/HOSTS.md ("Applying a plan", "The journal and
 // recovery"): the core checks and decides, this file lands the ops through
-// Obsidian's API and undoes them.
+// Obsidian's API and undoes them, and rolls forward the plans a crash left
+// half-applied (recoverJournals); journal.ts reads and writes the
+// journal's files.
 
-import { decide, diskFull, failing, HostError, messageOf, refusal, type HostCore, type WireError } from "./core";
+import { ask, decide, diskFull, failing, HostError, messageOf, refusal, type HostCore, type WireError } from "./core";
 import { undoSafe } from "./answer";
-import { ABSENT, parent, type Op, type Plan } from "./plan";
+import { ABSENT, join, parent, type Op, type Plan } from "./plan";
 import { sha256Hex, Stale, type VaultPort } from "./port";
-import { jfile, markDone, newJournalRequest, recoverJournals, removeJournal, writeJournal, writeState, type Journal, type RecoverOptions } from "./journal";
+import { jfile, journalDir, markDone, newJournalRequest, ownJournals, removeJournal, tempPrefix, writeJournal, writeState, type Journal, type RecoverOptions } from "./journal";
 
 /**
  * apply applies p to the vault, all of it or none of it: recovery, the
@@ -207,4 +209,73 @@ async function keepTheirs(core: HostCore, v: VaultPort, j: Journal, k: number, n
   await failing(`writing the conflict copy ${c.copy} of plan ${j.id}`, () => createIn(v, c.copy, c.text));
   await failing(`writing the conflict of journal ${j.id}`, () => writeState(v, jfile(j.id, "conflict"), c.record));
   return new HostError(c.stop);
+}
+
+/**
+ * recoverJournals rolls forward every plan a crash left half-applied, in
+ * the core's order (sweep). A journal another host wrote less than
+ * lockWaitMs ago (the core's "young") is given that long to go first: that
+ * host may be applying it, and rolling it forward too would race it.
+ */
+export async function recoverJournals(core: HostCore, v: VaultPort, opts: RecoverOptions = {}): Promise<void> {
+  const wait = opts.lockWaitMs ?? 10_000;
+  const nowMs = opts.nowMs ?? Date.now;
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => window.setTimeout(r, ms)));
+  let names = await v.state.list(journalDir);
+  // No journal, nothing to sweep (the core's sweep of no names is nothing to do and no one young): no question asked.
+  if (names === null || names.length === 0) return;
+  // For lockWaitMs at most: a clock set wrong must not make us wait for ever.
+  const deadline = nowMs() + wait;
+  for (;;) {
+    const sweep = { names, now: new Date(nowMs()).toISOString(), wait_ms: wait, own: ownJournals() };
+    const { ids, remove, young } = await ask<{ ids: string[]; remove: string[]; young: boolean }>(core, "sweep", sweep);
+    if (!young || nowMs() >= deadline) {
+      for (const n of remove) await v.state.remove(join(journalDir, n));
+      for (const id of ids) await recoverOne(core, v, id, nowMs);
+      return;
+    }
+    await sleep(100);
+    names = (await v.state.list(journalDir)) ?? [];
+  }
+}
+
+/** What the core makes of a journal, its progress and its conflict record (hostlogic.Decode, Progress, ReadRecord). */
+interface Opened {
+  journal: Journal | null;
+  from: number;
+  done: string;
+  drop_record: boolean;
+  temp_dirs: string[];
+}
+
+/**
+ * recoverOne rolls journal id forward once the core opened it (a conflict
+ * copy still there is thrown): the progress rewritten when the core's
+ * differs (a torn line, a copy deleted), then a stale or resolved record
+ * removed.
+ */
+async function recoverOne(core: HostCore, v: VaultPort, id: string, nowMs: () => number): Promise<void> {
+  const req: { id: string; journal?: string | null; read_error?: string; done?: string | null; record?: string | null } = { id };
+  try {
+    req.journal = await v.state.read(jfile(id, "json"));
+  } catch (err) {
+    req.read_error = messageOf(err);
+  }
+  if (req.journal === null) return; // finished by someone else since the listing
+  req.done = await v.state.read(jfile(id, "done"));
+  req.record = await v.state.read(jfile(id, "conflict"));
+  const o = await decide<Opened>(core, v, "open_journal", req);
+  if ((req.done ?? "") !== o.done) await v.state.write(jfile(id, "done"), o.done);
+  if (o.drop_record) await v.state.remove(jfile(id, "conflict"));
+  await removeTemps(v, o.temp_dirs);
+  await run(core, v, { ...o.journal!, plan: o.journal!.plan ?? [] }, o.from, nowMs);
+}
+
+/** removeTemps removes temporary files the Go host may have left in dirs (the core's temp_dirs: the folders of the writes left to do). */
+async function removeTemps(v: VaultPort, dirs: string[]): Promise<void> {
+  for (const dir of dirs) {
+    if ((dir === "." ? "folder" : await v.kind(dir)) !== "folder") continue;
+    const { files } = await v.list(dir);
+    for (const n of files) if (n.startsWith(tempPrefix)) await v.state.remove(join(dir, n));
+  }
 }

@@ -3,11 +3,11 @@
 // says to print (hostlogic.ReadAnswer).
 
 import { answerNeed, newSnapshot, snapshotJSON, type Need } from "./answer";
-import { apply } from "./apply";
+import { apply, recoverJournals } from "./apply";
 import { ask, refusal, render, type HostCore } from "./core";
 import type { Plan } from "./plan";
 import { nextTask, type VaultPort } from "./port";
-import { recoverJournals, type RecoverOptions } from "./journal";
+import type { RecoverOptions } from "./journal";
 import { SearchCarry, splitTail } from "./search";
 
 /** An engine runs core.Core.Handle on a request and returns its answer, as JSON text. */

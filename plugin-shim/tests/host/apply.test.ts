@@ -86,7 +86,7 @@ describe("apply", () => {
   });
 });
 
-// The Go host's conflict table (host/conformance/conflict_test.go): a file
+// The Go host's conflict table (host/internal/conformance/conflict_test.go): a file
 // the tool read changes right after the engine's final answer, before the
 // plan is applied. CONFLICT naming it (or the tool's own conflict code), and
 // nothing written but the meddler's bytes.

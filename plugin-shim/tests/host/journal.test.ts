@@ -9,7 +9,7 @@ import { diffTrees } from "../cases";
 import { App } from "../fake/obsidian";
 import { loadPlugin, type LoadedPlugin } from "../fake/plugin";
 import { mainJs } from "../node";
-import { recoverJournals } from "../../src/host/journal";
+import { recoverJournals } from "../../src/host/apply";
 import { sha256Hex, textHash } from "../../src/host/port";
 import type { Plan } from "../../src/host/plan";
 import { ObsidianVault } from "../../src/obsidian/vault-port";

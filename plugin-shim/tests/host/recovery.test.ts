@@ -13,7 +13,7 @@ import { App } from "../fake/obsidian";
 import { loadPlugin, type LoadedPlugin } from "../fake/plugin";
 import { mainJs } from "../node";
 import { HostError, type WireError } from "../../src/host/core";
-import { recoverJournals } from "../../src/host/journal";
+import { recoverJournals } from "../../src/host/apply";
 import type { Plan } from "../../src/host/plan";
 import { sha256Hex, textHash } from "../../src/host/port";
 import { ObsidianVault } from "../../src/obsidian/vault-port";

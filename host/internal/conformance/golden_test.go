@@ -14,7 +14,7 @@ import (
 // indented as SetAnswer writes it (json.Indent, two spaces), so that an
 // updated answer reads as a diff of lines.
 func TestAnswersIndented(t *testing.T) {
-	names, err := filepath.Glob("../../testdata/cases/*.txtar")
+	names, err := filepath.Glob("../../../testdata/cases/*.txtar")
 	if err != nil || len(names) == 0 {
 		t.Fatalf("no case: %v", err)
 	}

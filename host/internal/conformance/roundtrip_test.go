@@ -22,7 +22,7 @@ func memoryKit(t *testing.T) string { return fixtureVault(t, "memory-kit") }
 // fixtureVault lays testdata/vaults/<name>.txtar out in a temp folder.
 func fixtureVault(t *testing.T, name string) string {
 	t.Helper()
-	a, err := txtar.ParseFile("../../testdata/vaults/" + name + ".txtar")
+	a, err := txtar.ParseFile("../../../testdata/vaults/" + name + ".txtar")
 	if err != nil {
 		t.Fatal(err)
 	}

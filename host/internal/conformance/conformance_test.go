@@ -25,7 +25,7 @@ var (
 // the printed answer must equal answer.json, and the vault after the call
 // must equal the case's expected vault byte for byte.
 func TestCases(t *testing.T) {
-	cases, err := Load("../../testdata/cases")
+	cases, err := Load("../../../testdata/cases")
 	if err != nil {
 		t.Fatal(err)
 	}

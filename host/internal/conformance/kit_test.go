@@ -20,7 +20,7 @@ import (
 // a copy (so that every host's case loader reads them as any other case);
 // this test keeps the copies from drifting.
 func TestKitCasesUseTheFixture(t *testing.T) {
-	a, err := txtar.ParseFile("../../testdata/vaults/kit-conventions.txtar")
+	a, err := txtar.ParseFile("../../../testdata/vaults/kit-conventions.txtar")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func TestKitCasesUseTheFixture(t *testing.T) {
 	for _, f := range a.Files {
 		fixture[f.Name] = f.Data
 	}
-	cases, err := Load("../../testdata/cases")
+	cases, err := Load("../../../testdata/cases")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,12 +54,12 @@ func TestKitCasesUseTheFixture(t *testing.T) {
 	}
 }
 
-// TestKitVaultSession is issue 16's "done when": on the fixture vault in
-// the memory-kit's conventions, a session of Kessho calls (init, archives
-// full with derive, update phase, set summary, worklog persist, historize,
-// revive) leaves one last-session form per file (the one the file had),
-// one worklog note per week, and every archive tagged by its project;
-// and, beyond the issue's list, histories whose entries are separated by
+// TestKitVaultSession: Kessho keeps a vault in the memory-kit's
+// conventions in them. On the fixture vault, a session of Kessho calls
+// (init, archives full with derive, update phase, set summary, worklog
+// persist, historize, revive) leaves one last-session form per file (the
+// one the file had), one worklog note per week, and every archive tagged
+// by its project; and histories whose entries are separated by
 // blank lines (the kit's style) still are, the atoms in zones with the
 // kit's index.md carry the kit's created_at and context_origin, and the
 // worklogs context names the last week persisted.
