@@ -125,10 +125,10 @@ func startEngine(name string, timeout time.Duration) *mcp.Pending {
 	open := func(ctx context.Context) (mcp.Engine, error) {
 		return openEngine(ctx, name, serverEngine, timeout)
 	}
-	switch why := engine.Missing(); {
-	case name != "":
+	if name != "" {
 		return mcp.Background(open)
-	case why != nil:
+	}
+	if why := engine.Missing(); why != nil {
 		// A binary without the sandbox (`go install`) serves natively,
 		// and says so and how to get it.
 		return mcp.Without(engine.Native(), why)

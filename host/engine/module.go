@@ -41,8 +41,8 @@ var module = sync.OnceValues(func() ([]byte, error) {
 	}
 	var b []byte
 	var err error
-	if cache, cerr := os.UserCacheDir(); cerr == nil {
-		b, err = cachedModule(filepath.Join(cache, "kessho", "module"))
+	if root, cerr := moduleCache(); cerr == nil {
+		b, err = cachedModule(root)
 	} else {
 		b, err = buildModule()
 	}
@@ -51,6 +51,13 @@ var module = sync.OnceValues(func() ([]byte, error) {
 	}
 	return b, nil
 })
+
+// moduleCache is the folder of the modules binaries without one built
+// (cachedModule): kessho/module in the user's cache.
+func moduleCache() (string, error) {
+	cache, err := os.UserCacheDir()
+	return filepath.Join(cache, "kessho", "module"), err
+}
 
 // ErrNoSandbox is why [NewWasm] fails in a binary that holds no core
 // module and cannot build one (no source tree, or no go command): a
@@ -139,20 +146,29 @@ func Missing() error {
 	if Embedded() {
 		return nil
 	}
-	if cache, err := os.UserCacheDir(); err == nil {
+	if root, err := moduleCache(); err == nil {
 		if key, err := executableKey(); err == nil {
-			if st, err := os.Stat(filepath.Join(cache, "kessho", "module", key, "kessho.wasm")); err == nil && st.Mode().IsRegular() {
+			if st, err := os.Stat(filepath.Join(root, key, "kessho.wasm")); err == nil && st.Mode().IsRegular() {
 				return nil
 			}
 		}
 	}
-	if _, err := sourceRoot(); err != nil {
-		return fmt.Errorf("%w (%w)", ErrNoSandbox, err)
-	}
-	if _, err := exec.LookPath("go"); err != nil {
+	if _, _, err := toolchain(); err != nil {
 		return fmt.Errorf("%w (%w)", ErrNoSandbox, err)
 	}
 	return nil
+}
+
+// toolchain returns what buildModule builds with: the source tree and
+// the go command.
+func toolchain() (root, goCmd string, err error) {
+	if root, err = sourceRoot(); err != nil {
+		return "", "", err
+	}
+	if goCmd, err = exec.LookPath("go"); err != nil {
+		return "", "", fmt.Errorf("finding the go command: %w", err)
+	}
+	return root, goCmd, nil
 }
 
 // buildModule compiles the core to WebAssembly with the Go toolchain (the
@@ -161,13 +177,9 @@ func Missing() error {
 // it cost one link, about half a second. A binary built with -trimpath
 // does not know its source tree and fails.
 func buildModule() ([]byte, error) {
-	root, err := sourceRoot()
+	root, goCmd, err := toolchain()
 	if err != nil {
 		return nil, err
-	}
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		return nil, fmt.Errorf("finding the go command: %w", err)
 	}
 	dir, err := os.MkdirTemp("", "kessho-module-")
 	if err != nil {

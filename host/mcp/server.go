@@ -73,7 +73,7 @@ type Options struct {
 	// Log is where the server writes what its operator should know, a
 	// line each (`kessho mcp`: standard error); nil writes nothing. Today:
 	// that calls run natively while the sandbox starts, and when it is
-	// ready.
+	// ready, or that this binary has none.
 	Log io.Writer
 }
 
