@@ -48,6 +48,28 @@ type Engine interface {
 	Call(ctx context.Context, request []byte) ([]byte, error)
 }
 
+// Pinner is an Engine of several cores (the wasm engine's pool of
+// instances, the native engine's cores), each keeping what one round of a
+// call hands on to the next: the search index a build has made so far,
+// the notes' versions the host sent once. Run runs every round of a call
+// through the call function Pin returns, on one core, and calls release
+// when the call ends; an Engine that is no Pinner runs each round where
+// it will. Pin gives the core that last served a call when one is idle,
+// so that calls made one after another find its warm index.
+type Pinner interface {
+	Pin() (call func(ctx context.Context, request []byte) ([]byte, error), release func())
+}
+
+// Pin pins eng for one call (see Pinner): a Pinner's Pin, or eng's Call
+// and a release that does nothing. Hosts that wrap an engine forward
+// their Pin with it.
+func Pin(eng Engine) (call func(ctx context.Context, request []byte) ([]byte, error), release func()) {
+	if p, ok := eng.(Pinner); ok {
+		return p.Pin()
+	}
+	return eng.Call, func() {}
+}
+
 // Lock is a held writer lock of a vault.
 type Lock interface {
 	Unlock() error
@@ -147,93 +169,155 @@ type Outcome struct {
 // whatever the clock says: stopping half-way would leave the journal to
 // finish it.
 func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args json.RawMessage, opts Options) (Outcome, error) {
-	if opts.Timeout == 0 {
-		opts.Timeout = DefaultTimeout
-	}
-	if opts.MaxRounds == 0 {
-		opts.MaxRounds = 8
-	}
-	if opts.MaxBytes == 0 {
-		opts.MaxBytes = 256 << 20
-	}
-	if opts.Now.IsZero() {
-		opts.Now = time.Now()
-	}
-	refuse := func(err error) (Outcome, error) { return Refusal(err, opts.Lang), nil }
+	opts = opts.withDefaults()
 	lock, err := v.Lock(ctx)
 	if err != nil {
-		return refuse(err)
+		return Refusal(err, opts.Lang), nil
 	}
 	defer lock.Unlock()
 	if err := v.Recover(lock); err != nil {
-		return refuse(err)
+		return Refusal(err, opts.Lang), nil
 	}
-
 	ctx, d, cancel := newDeadline(ctx, opts.Timeout, opts.Clock)
 	defer cancel()
-	sc := newCarry(ctx, v, tool, opts.IndexBatch)
-	req := wire.Request{Tool: tool, Args: args, Now: opts.Now.Format(time.RFC3339), TZ: opts.TZ, Lang: opts.Lang, Search: sc.carry}
-	counted := 0 // rounds that count against MaxRounds: a batch's do not
-	for round := 0; ; round++ {
-		if d.late(nil) {
-			return refuse(d.overrun(tool))
-		}
-		if opts.Round != nil {
-			opts.Round(round + 1)
-		}
-		reqJSON, err := sc.request(&req)
-		if err != nil {
-			return Outcome{}, fmt.Errorf("call %s: encoding request: %w", tool, err)
-		}
-		raw, err := eng.Call(ctx, reqJSON)
-		if d.late(err) {
-			// Whatever the engine answered or died of: the deadline passed.
-			return refuse(d.overrun(tool))
-		}
-		if e, ok := fault.As(err); ok && e.Code == fault.LimitExceeded {
-			// A bound of the engine: a refusal like the host's own bounds.
-			return refuse(fault.New(fault.LimitExceeded, map[string]any{"tool": tool},
-				fmt.Sprintf("%s: %v; ask for less (a smaller text, fewer files)", tool, err),
-				fmt.Sprintf("%s : %s ; demandez moins (un texte plus court, moins de fichiers)", tool, e.Fr)))
-		}
-		if err != nil {
-			return Outcome{}, fmt.Errorf("call %s: %w", tool, err)
-		}
-		raw, index := wire.Split(raw)
-		ans, err := hostlogic.ReadAnswer(raw)
-		if err != nil {
-			return Outcome{}, fmt.Errorf("call %s: %w", tool, err)
-		}
-		if ans.Need != nil {
-			if sc.batch(ans.Answer, index) {
-				// A batch of the search index built and stored: the files
-				// sent are indexed, the next request holds the next batch.
-				req.Snapshot = vault.Snapshot{}
-			} else if counted++; counted >= opts.MaxRounds {
-				return refuse(hostlogic.TooManyRounds(tool, opts.MaxRounds))
-			}
-			sc.answer(*ans.Need)
-			if err := v.AnswerContext(ctx, *ans.Need, &req.Snapshot, opts.MaxBytes); err != nil {
-				if d.late(err) {
-					return refuse(d.overrun(tool))
-				}
-				return refuse(err)
-			}
-			continue
-		}
-		if !*ans.OK {
-			return Outcome{Answer: ans.Printed(), Raw: raw, Error: ans.Error}, nil
-		}
-		if len(ans.Plan) > 0 {
-			if err := v.Apply(lock, ans.Plan); err != nil {
-				o := Refusal(hostlogic.ConflictAs(ans.Conflict, err), opts.Lang)
-				o.Raw = raw
-				return o, nil
-			}
-		}
-		raw = sc.store(ans.Answer, index, raw)
-		return Outcome{Answer: ans.Printed(), Raw: raw, OK: true, Result: ans.Result, Plan: ans.Plan}, nil
+	engCall, release := Pin(eng)
+	defer release()
+	r := &rounds[L]{v: v, lock: lock, call: engCall, tool: tool, opts: opts, d: d, sc: newCarry(ctx, v, tool, opts.IndexBatch)}
+	r.req = wire.Request{Tool: tool, Args: args, Now: opts.Now.Format(time.RFC3339), TZ: opts.TZ, Lang: opts.Lang, Search: r.sc.carry}
+	return r.run(ctx)
+}
+
+// withDefaults fills in the zero fields of o (see Options).
+func (o Options) withDefaults() Options {
+	if o.Timeout == 0 {
+		o.Timeout = DefaultTimeout
 	}
+	if o.MaxRounds == 0 {
+		o.MaxRounds = 8
+	}
+	if o.MaxBytes == 0 {
+		o.MaxBytes = 256 << 20
+	}
+	if o.Now.IsZero() {
+		o.Now = time.Now()
+	}
+	return o
+}
+
+// rounds is one call of Run under its lock: the request of the next
+// round, and what the rounds share.
+type rounds[L Lock] struct {
+	v    Vault[L]
+	lock L
+	call func(ctx context.Context, request []byte) ([]byte, error) // the pinned engine
+	tool string
+	opts Options
+	d    deadline
+	sc   *searchCarry
+	req  wire.Request
+	// counted is the rounds that count against MaxRounds: a batch's do not.
+	counted int
+}
+
+// run sends the request, answers the engine's needs from the vault and
+// sends it again, until the engine answers; then applies the plan.
+func (r *rounds[L]) run(ctx context.Context) (Outcome, error) {
+	for round := 1; ; round++ {
+		if r.d.late(nil) {
+			return r.refuse(r.d.overrun(r.tool))
+		}
+		if r.opts.Round != nil {
+			r.opts.Round(round)
+		}
+		ans, raw, index, out, err := r.exchange(ctx)
+		if ans == nil {
+			return out, err
+		}
+		if ans.Need == nil {
+			return r.end(*ans, raw, index)
+		}
+		if out, done := r.answer(ctx, *ans, index); done {
+			return out, nil
+		}
+	}
+}
+
+func (r *rounds[L]) refuse(err error) (Outcome, error) { return Refusal(err, r.opts.Lang), nil }
+
+// exchange runs one round of the engine: its answer read (ans), the
+// answer's JSON (raw) and the index after it; or, with ans nil, what Run
+// returns (a refusal or the engine's failure).
+func (r *rounds[L]) exchange(ctx context.Context) (ans *hostlogic.Read, raw, index []byte, _ Outcome, _ error) {
+	fail := func(err error) (*hostlogic.Read, []byte, []byte, Outcome, error) {
+		return nil, nil, nil, Outcome{}, fmt.Errorf("call %s: %w", r.tool, err)
+	}
+	refused := func(err error) (*hostlogic.Read, []byte, []byte, Outcome, error) {
+		out, _ := r.refuse(err)
+		return nil, nil, nil, out, nil
+	}
+	reqJSON, err := r.sc.request(&r.req)
+	if err != nil {
+		return fail(fmt.Errorf("encoding request: %w", err))
+	}
+	raw, err = r.call(ctx, reqJSON)
+	if r.d.late(err) {
+		// Whatever the engine answered or died of: the deadline passed.
+		return refused(r.d.overrun(r.tool))
+	}
+	if e, ok := fault.As(err); ok && e.Code == fault.LimitExceeded {
+		// A bound of the engine: a refusal like the host's own bounds.
+		return refused(fault.New(fault.LimitExceeded, map[string]any{"tool": r.tool},
+			fmt.Sprintf("%s: %v; ask for less (a smaller text, fewer files)", r.tool, err),
+			fmt.Sprintf("%s : %s ; demandez moins (un texte plus court, moins de fichiers)", r.tool, e.Fr)))
+	}
+	if err != nil {
+		return fail(err)
+	}
+	raw, index = wire.Split(raw)
+	read, err := hostlogic.ReadAnswer(raw)
+	if err != nil {
+		return fail(err)
+	}
+	return &read, raw, index, Outcome{}, nil
+}
+
+// answer answers the engine's need from the vault into the next request;
+// done, with the refusal to return, when the call cannot go on.
+func (r *rounds[L]) answer(ctx context.Context, ans hostlogic.Read, index []byte) (_ Outcome, done bool) {
+	if r.sc.batch(ans.Answer, index) {
+		// A batch of the search index built and stored: the files
+		// sent are indexed, the next request holds the next batch.
+		r.req.Snapshot = vault.Snapshot{}
+	} else if r.counted++; r.counted >= r.opts.MaxRounds {
+		out, _ := r.refuse(hostlogic.TooManyRounds(r.tool, r.opts.MaxRounds))
+		return out, true
+	}
+	r.sc.answer(*ans.Need)
+	if err := r.v.AnswerContext(ctx, *ans.Need, &r.req.Snapshot, r.opts.MaxBytes); err != nil {
+		if r.d.late(err) {
+			err = r.d.overrun(r.tool)
+		}
+		out, _ := r.refuse(err)
+		return out, true
+	}
+	return Outcome{}, false
+}
+
+// end is the engine's last answer: a refusal, or a result whose plan it
+// applies.
+func (r *rounds[L]) end(ans hostlogic.Read, raw, index []byte) (Outcome, error) {
+	if !*ans.OK {
+		return Outcome{Answer: ans.Printed(), Raw: raw, Error: ans.Error}, nil
+	}
+	if len(ans.Plan) > 0 {
+		if err := r.v.Apply(r.lock, ans.Plan); err != nil {
+			o := Refusal(hostlogic.ConflictAs(ans.Conflict, err), r.opts.Lang)
+			o.Raw = raw
+			return o, nil
+		}
+	}
+	raw = r.sc.store(ans.Answer, index, raw)
+	return Outcome{Answer: ans.Printed(), Raw: raw, OK: true, Result: ans.Result, Plan: ans.Plan}, nil
 }
 
 // Refusal renders a host-side error as the core renders its own refusals

@@ -17,6 +17,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
+	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/kessho/kessho/core"
@@ -47,22 +50,71 @@ var ErrClosed = errors.New("engine closed")
 
 // Native returns an engine that calls core.Core.Handle in the host process. It
 // has no sandbox and no limits: a call, once started, runs to its end.
-func Native() Engine { return &native{core: core.New()} }
+//
+// It keeps a core (core.New) for each call running at once, as the wasm
+// engine keeps an instance: a core holds a warm search index and what a
+// call's rounds hand on to the next, which another call's rounds must not
+// replace half-way (host/call pins one core for a call's rounds: Pin). A
+// call takes the core that served last, so calls one after another share
+// one warm index.
+func Native() Engine { return &native{} }
 
 type native struct {
-	core   *core.Core
+	mu     sync.Mutex
+	idle   []*core.Core // last served last
 	closed atomic.Bool
 }
 
 func (n *native) Call(ctx context.Context, request []byte) ([]byte, error) {
+	c := n.take()
+	defer n.put(c)
+	return n.run(ctx, c, request)
+}
+
+// Pin implements host/call's Pinner: the calls run on one core until
+// release.
+func (n *native) Pin() (func(context.Context, []byte) ([]byte, error), func()) {
+	c := n.take()
+	return func(ctx context.Context, request []byte) ([]byte, error) { return n.run(ctx, c, request) },
+		func() { n.put(c) }
+}
+
+func (n *native) run(ctx context.Context, c *core.Core, request []byte) ([]byte, error) {
 	if n.closed.Load() {
 		return nil, fmt.Errorf("engine: call: %w", ErrClosed)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("engine: call: %w", err)
 	}
-	return n.core.Handle(request), nil
+	return c.Handle(request), nil
 }
+
+// take takes the core that served last, or a new one when all are busy.
+func (n *native) take() *core.Core {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if k := len(n.idle); k > 0 {
+		c := n.idle[k-1]
+		n.idle = n.idle[:k-1]
+		return c
+	}
+	return core.New()
+}
+
+// put gives a core back; at most maxIdle stay (each may hold a vault's
+// index), the coldest dropped.
+func (n *native) put(c *core.Core) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if len(n.idle) == maxIdle() {
+		n.idle = slices.Delete(n.idle, 0, 1)
+	}
+	n.idle = append(n.idle, c)
+}
+
+// maxIdle is the most idle cores or instances an engine keeps: the
+// wasm engine's default pool (WasmOptions.PoolSize).
+func maxIdle() int { return runtime.NumCPU() }
 
 func (n *native) Close(context.Context) error {
 	n.closed.Store(true)

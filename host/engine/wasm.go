@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -129,7 +130,7 @@ type Wasm struct {
 	rt       wazero.Runtime
 	cache    wazero.CompilationCache
 	compiled wazero.CompiledModule
-	idle     chan *instance
+	idle     []*instance // under mu; the one that served last, last
 
 	base context.Context    // done once Close starts
 	stop context.CancelFunc // ends base
@@ -192,7 +193,7 @@ func newWasm(ctx context.Context, opts WasmOptions, cacheDir string) (*Wasm, err
 		WithMemoryLimitPages(opts.MemoryLimitPages).
 		WithCloseOnContextDone(opts.Interrupt)
 	rt := wazero.NewRuntimeWithConfig(ctx, cfg)
-	w := &Wasm{opts: opts, rt: rt, cache: cache, idle: make(chan *instance, opts.PoolSize)}
+	w := &Wasm{opts: opts, rt: rt, cache: cache}
 	w.base, w.stop = context.WithCancel(context.Background())
 	fail := func(err error) (*Wasm, error) {
 		w.stop()
@@ -219,12 +220,38 @@ func newWasm(ctx context.Context, opts WasmOptions, cacheDir string) (*Wasm, err
 	if err != nil {
 		return fail(err)
 	}
-	w.idle <- in
+	w.idle = append(w.idle, in)
 	return w, nil
 }
 
 // Call implements Engine.
 func (w *Wasm) Call(ctx context.Context, request []byte) ([]byte, error) {
+	var in *instance
+	answer, err := w.call(ctx, &in, request)
+	if in != nil {
+		w.put(in)
+	}
+	return answer, err
+}
+
+// Pin implements host/call's Pinner: the calls run on one instance (the
+// one that served last when one is idle) until release gives it back. An
+// instance that fails is discarded as by Call, and the next call takes
+// another.
+func (w *Wasm) Pin() (func(context.Context, []byte) ([]byte, error), func()) {
+	var in *instance
+	return func(ctx context.Context, request []byte) ([]byte, error) { return w.call(ctx, &in, request) },
+		func() {
+			if in != nil {
+				w.put(in)
+			}
+		}
+}
+
+// call runs request on *held, first taking an idle instance (or starting
+// one) when it is nil. A healthy instance stays in *held; a failed one is
+// discarded, *held nil.
+func (w *Wasm) call(ctx context.Context, held **instance, request []byte) ([]byte, error) {
 	if len(request) > w.opts.MaxRequest {
 		return nil, fmt.Errorf("engine: call: the request is %d bytes, over the limit of %d: %w", len(request), w.opts.MaxRequest, ErrLimit)
 	}
@@ -243,19 +270,28 @@ func (w *Wasm) Call(ctx context.Context, request []byte) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, w.callError(ctx, err, nil)
 	}
-	in, err := w.get(ctx)
-	if err != nil {
-		return nil, w.callError(ctx, err, nil)
+	if *held == nil {
+		in, err := w.get(ctx)
+		if err != nil {
+			return nil, w.callError(ctx, err, nil)
+		}
+		*held = in
 	}
-
+	in := *held
+	*held = nil // until it answers
 	if w.opts.Interrupt {
 		// wazero stops the call at the deadline.
 		answer, err := in.exchange(ctx, wire.EntryHandle, request, w.opts.MaxAnswer)
-		return w.finish(ctx, in, answer, err)
+		return w.finish(ctx, in, held, answer, err)
 	}
+	return w.aside(ctx, in, held, request)
+}
 
-	// Nothing stops compiled code from the outside: run the call aside and
-	// wait for it or for the deadline, whichever comes first.
+// aside runs request on in in a goroutine of its own and waits for it or
+// for ctx's deadline, whichever comes first: nothing stops compiled code
+// from the outside. A call left running past the deadline closes its
+// instance when it ends.
+func (w *Wasm) aside(ctx context.Context, in *instance, held **instance, request []byte) ([]byte, error) {
 	type result struct {
 		answer []byte
 		err    error
@@ -269,13 +305,13 @@ func (w *Wasm) Call(ctx context.Context, request []byte) ([]byte, error) {
 			done <- result{answer, err}
 			return
 		}
-		// Call has returned without it.
+		// call has returned without it.
 		in.close()
 		w.backgroundDone()
 	}()
 	select {
 	case r := <-done:
-		return w.finish(ctx, in, r.answer, r.err)
+		return w.finish(ctx, in, held, r.answer, r.err)
 	case <-ctx.Done():
 		w.mu.Lock()
 		w.background++
@@ -287,7 +323,7 @@ func (w *Wasm) Call(ctx context.Context, request []byte) ([]byte, error) {
 		}
 		w.backgroundDone()
 		r := <-done
-		return w.finish(ctx, in, r.answer, r.err)
+		return w.finish(ctx, in, held, r.answer, r.err)
 	}
 }
 
@@ -302,15 +338,15 @@ func (w *Wasm) backgroundDone() {
 	}
 }
 
-// finish returns a healthy instance to the pool, or discards a failed one
-// and explains the failure.
-func (w *Wasm) finish(ctx context.Context, in *instance, answer []byte, err error) ([]byte, error) {
+// finish keeps a healthy instance in *held, or discards a failed one and
+// explains the failure.
+func (w *Wasm) finish(ctx context.Context, in *instance, held **instance, answer []byte, err error) ([]byte, error) {
 	if err != nil {
 		err = w.callError(ctx, err, in)
 		in.close()
 		return nil, err
 	}
-	w.put(in)
+	*held = in
 	return answer, nil
 }
 
@@ -351,18 +387,21 @@ func firstLine(s string) string {
 	return line
 }
 
-// get takes an idle instance or starts a new one.
+// get takes the idle instance that served last, or starts a new one.
 func (w *Wasm) get(ctx context.Context) (*instance, error) {
-	select {
-	case in := <-w.idle:
+	w.mu.Lock()
+	if k := len(w.idle); k > 0 {
+		in := w.idle[k-1]
+		w.idle = w.idle[:k-1]
+		w.mu.Unlock()
 		return in, nil
-	default:
-		return w.instantiate(ctx)
 	}
+	w.mu.Unlock()
+	return w.instantiate(ctx)
 }
 
 // put returns a healthy instance to the pool, or drops it when the pool is
-// full or the engine closed.
+// full (the coldest goes) or the engine closed.
 func (w *Wasm) put(in *instance) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -370,11 +409,11 @@ func (w *Wasm) put(in *instance) {
 		in.close()
 		return
 	}
-	select {
-	case w.idle <- in:
-	default:
-		in.close()
+	if len(w.idle) == w.opts.PoolSize {
+		w.idle[0].close()
+		w.idle = slices.Delete(w.idle, 0, 1)
 	}
+	w.idle = append(w.idle, in)
 }
 
 // Close implements Engine. It ends the calls in flight, waits for them to
@@ -392,17 +431,12 @@ func (w *Wasm) Close(ctx context.Context) error {
 	w.mu.Unlock()
 	w.stop()
 	w.calls.Wait()
-	for {
-		select {
-		case in := <-w.idle:
-			in.close()
-			continue
-		default:
-		}
-		break
-	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	for _, in := range w.idle {
+		in.close()
+	}
+	w.idle = nil
 	if w.background > 0 {
 		return nil // the last one releases the runtime
 	}

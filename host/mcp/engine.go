@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/kessho/kessho/host/call"
 )
 
 // Engine runs core.Core.Handle and holds resources until closed, as the
@@ -145,6 +147,18 @@ func (p *Pending) Call(ctx context.Context, request []byte) ([]byte, error) {
 		return nil, err
 	}
 	return p.eng.Call(ctx, request)
+}
+
+// Pin implements call.Pinner: the engine's own Pin (the interim one's while
+// the start goes on), or, before the engine has started, Call.
+func (p *Pending) Pin() (func(context.Context, []byte) ([]byte, error), func()) {
+	if eng, interim := p.Now(); interim {
+		return call.Pin(eng)
+	}
+	if !p.Started() || p.err != nil {
+		return p.Call, func() {} // it waits, or answers the start's failure
+	}
+	return call.Pin(p.eng) // the engine, or the interim one standing in for it (Without)
 }
 
 // Close closes the engine and the interim one. A start still running is

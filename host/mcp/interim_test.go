@@ -279,3 +279,55 @@ func TestInterimUnavailable(t *testing.T) {
 		})
 	}
 }
+
+// pinCounted is an engine (a call.Pinner) that counts its pins and the
+// calls made through them.
+type pinCounted struct {
+	mcp.Engine
+	pins, pinned, released atomic.Int64
+}
+
+func (p *pinCounted) Pin() (func(context.Context, []byte) ([]byte, error), func()) {
+	p.pins.Add(1)
+	return func(ctx context.Context, req []byte) ([]byte, error) {
+			p.pinned.Add(1)
+			return p.Engine.Call(ctx, req)
+		}, func() {
+			p.released.Add(1)
+		}
+}
+
+// TestPendingPins: a Pending forwards Pin to the engine a call runs on
+// (the interim one while the sandbox starts, the started one after), so
+// that every round of a call runs on one core; before its start ends it
+// pins nothing.
+func TestPendingPins(t *testing.T) {
+	ctx := context.Background()
+	interim, started := &pinCounted{Engine: engine.Native()}, &pinCounted{Engine: engine.Native()}
+	release := make(chan struct{})
+	p := mcp.Interim(func(context.Context) (mcp.Engine, error) {
+		<-release
+		return started, nil
+	}, interim)
+	defer p.Close(ctx)
+	req := []byte(`{"tool":"mem_list","args":{}}`)
+	run := func() {
+		c, done := p.Pin()
+		defer done()
+		if _, err := c(ctx, req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run()
+	if interim.pins.Load() != 1 || interim.pinned.Load() != 1 || interim.released.Load() != 1 || started.pins.Load() != 0 {
+		t.Fatalf("during the start: interim pins %d, calls %d, releases %d; started pins %d", interim.pins.Load(), interim.pinned.Load(), interim.released.Load(), started.pins.Load())
+	}
+	close(release)
+	if err := p.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	run()
+	if started.pins.Load() != 1 || started.pinned.Load() != 1 || started.released.Load() != 1 || interim.pins.Load() != 1 {
+		t.Fatalf("once started: started pins %d, calls %d, releases %d; interim pins %d", started.pins.Load(), started.pinned.Load(), started.released.Load(), interim.pins.Load())
+	}
+}

@@ -33,8 +33,6 @@ var longer = map[string]int{
 	"core/tools/rollback.go: rollback":     73,
 	"core/wire/decode.go: scanner.escaped": 63,
 	"core/wire/encode.go: EncodeRequest":   78,
-	"host/call/call.go: Run":               89,
-	"host/engine/wasm.go: Wasm.Call":       66,
 }
 
 // root is the repository's root, from this package's folder.
