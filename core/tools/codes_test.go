@@ -17,7 +17,7 @@ import (
 
 // hostCodes are raised by hosts, not by a tool's code: a plan's refused
 // precondition, the journal, the lock, a full disk, a call's limits, a
-// bug. Host tests prove them (host/vaultfs, host/conformance's conflict
+// bug. Host tests prove them (host/vaultfs, host/internal/conformance's conflict
 // tests).
 var hostCodes = []fault.Code{fault.Conflict, fault.RecoveryConflict, fault.VaultLocked, fault.DiskFull,
 	fault.LimitExceeded, fault.Internal, fault.ContextHygieneRace}

@@ -30,7 +30,7 @@ var (
 // list somewhere). Native engine only: the wasm module is not built.
 var recipeChecks = [][]string{
 	{"./core/tools", "-skip", "^TestAddingATool$"},
-	{"./host/conformance", "-run", "^(TestCases|TestAnswersIndented|TestAnswerCompacted)$", "-native"},
+	{"./host/internal/conformance", "-run", "^(TestCases|TestAnswersIndented|TestAnswerCompacted)$", "-native"},
 	{"./host/mcp", "-run", "^(TestClientsFiles|TestClientsCalls|TestOutputSchemas|TestServedOutputSchemas|TestAnnotationsTellTheTruth|TestListTools)$"},
 	{"./host/internal/toolbench", "-run", "^(TestEveryToolMeasured|TestScenariosUndone)$"},
 }

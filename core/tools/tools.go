@@ -89,7 +89,7 @@
 // (TestToolsStandAlone). Add one line {spec, typed(run)} to All, in the
 // order of the names. Then write its conformance cases in testdata/cases
 // (one per refusal it declares, and its successes; TestDeclaredCodes
-// finds the Go file by its text file; go test ./host/conformance -run
+// finds the Go file by its text file; go test ./host/internal/conformance -run
 // TestCases/<case> -native -update writes a case's answer.json from the
 // native engine, to check). Then regenerate two things: docs/reference.md
 // (make docs) and host/mcp/testdata/clients' calls.json and tools.json

@@ -18,7 +18,7 @@ import (
 	"github.com/kessho/kessho/core/fault"
 	"github.com/kessho/kessho/core/vault"
 	"github.com/kessho/kessho/host/call"
-	"github.com/kessho/kessho/host/conformance"
+	"github.com/kessho/kessho/host/internal/conformance"
 	"github.com/kessho/kessho/host/internal/enginetest"
 	"github.com/kessho/kessho/host/vaultfs"
 )
