@@ -75,6 +75,16 @@ func (t *timed) Call(ctx context.Context, req []byte) ([]byte, error) {
 	return t.Engine.Call(ctx, req)
 }
 
+// Pin pins the engine as call.Run does in production, the rounds timed.
+func (t *timed) Pin() (func(context.Context, []byte) ([]byte, error), func()) {
+	c, release := call.Pin(t.Engine)
+	return func(ctx context.Context, req []byte) ([]byte, error) {
+		start := time.Now()
+		defer func() { t.spent += time.Since(start) }()
+		return c(ctx, req)
+	}, release
+}
+
 // BenchmarkTools is every scenario, warm, in one process, on both engines
 // at every size: BenchmarkTools/<size>/<scenario>/<engine>. Besides the
 // time of a call it reports the engine's share (engine-ms/op) and, when
