@@ -87,8 +87,9 @@ func (t *timed) Pin() (func(context.Context, []byte) ([]byte, error), func()) {
 
 // BenchmarkTools is every scenario, warm, in one process, on both engines
 // at every size: BenchmarkTools/<size>/<scenario>/<engine>. Besides the
-// time of a call it reports the engine's share (engine-ms/op) and, when
-// the host counts them, fsyncs/op.
+// time of a call it reports the process's CPU time a call (cpu-ms/op,
+// the reverts left out), the engine's share (engine-ms/op) and, when the
+// host counts them, fsyncs/op.
 func BenchmarkTools(b *testing.B) {
 	// The wasm engine's own bound on one run of the core (10 s by
 	// default) raised with the call's, so a slow call is measured.
@@ -136,18 +137,22 @@ func measure(b *testing.B, v *vaultfs.Vault, eng engine.Engine, sc Scenario, gv 
 			b.Fatalf("%s: %.300s %v", sc.Tool, out.Answer, err)
 		}
 	}
+	var reverting time.Duration // the CPU time of the reverts, not the calls'
 	revert := func() {
+		start := processCPU()
 		if err := undo.Run(); err != nil {
 			b.Fatal(err)
 		}
+		reverting += processCPU() - start
 	}
 	if len(p) > 0 {
 		once()
 		revert()
 	}
-	te.spent = 0
+	te.spent, reverting = 0, 0
 	f0, counted := FsyncCount()
 	calls := 0
+	cpu0 := processCPU()
 	b.ResetTimer()
 	for b.Loop() {
 		once()
@@ -159,6 +164,7 @@ func measure(b *testing.B, v *vaultfs.Vault, eng engine.Engine, sc Scenario, gv 
 		}
 	}
 	b.StopTimer()
+	b.ReportMetric(float64((processCPU()-cpu0-reverting).Microseconds())/1000/float64(calls), "cpu-ms/op")
 	b.ReportMetric(float64(te.spent.Microseconds())/1000/float64(calls), "engine-ms/op")
 	if counted {
 		f1, _ := FsyncCount()
