@@ -65,7 +65,7 @@ func answers() map[string]wire.Answer {
 		}},
 		"need": {Need: &wire.Need{Files: []string{"a.md"}, Heads: []string{"big.md"}, Dirs: []string{"."},
 			Trees: []wire.Tree{{Root: "10-episodes", Content: true}}, Matches: []wire.Match{{Dir: "logs", Patterns: []string{"2026-*", "!*.tmp"}}}, Search: "notes"}},
-		"error": {OK: &no, Error: &wire.ErrorBody{Code: "NOT_FOUND", Message: "no project « été » <here>", Details: map[string]any{"slug": "été", "max": 5}}},
+		"error":  {OK: &no, Error: &wire.ErrorBody{Code: "NOT_FOUND", Message: "no project « été » <here>", Details: map[string]any{"slug": "été", "max": 5}}},
 		"search": {OK: &yes, Result: json.RawMessage(`{"hits":[]}`), Search: &wire.Carry{ID: "0123456789abcdef-42@9f86d081", Index: []byte{1, 2}}},
 	}
 }

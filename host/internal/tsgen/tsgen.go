@@ -105,6 +105,9 @@ func (g *gen) ref(t reflect.Type) (string, error) {
 // declare adds t's declaration, once.
 func (g *gen) declare(t reflect.Type) error {
 	name := t.Name()
+	if tsName(name) != name {
+		return fmt.Errorf("tsgen: %v has no TypeScript name (a generic type?)", t)
+	}
 	if seen, ok := g.types[name]; ok {
 		if seen != t {
 			return fmt.Errorf("tsgen: two types named %s: %v and %v", name, seen, t)
