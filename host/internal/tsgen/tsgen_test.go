@@ -2,6 +2,7 @@ package tsgen
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -25,8 +26,26 @@ func TestGenerated(t *testing.T) {
 		t.Fatalf("%v: run %s", err, Command)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("plugin-shim/src/wire.gen.ts is stale (core/wire's types changed): run %s", Command)
+		t.Errorf("plugin-shim/src/wire.gen.ts is stale (core/wire's types changed): run %s\n%s", Command, firstDiff(got, want))
 	}
+}
+
+// firstDiff names the first line where got and want differ.
+func firstDiff(got, want []byte) string {
+	g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+	for i := range max(len(g), len(w)) {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl {
+			return fmt.Sprintf("line %d: the file has %q, the Go types make %q", i+1, gl, wl)
+		}
+	}
+	return ""
 }
 
 // TestGenerateKinds checks the TypeScript of each kind of field, and the
