@@ -22,7 +22,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 DEADCODE    := golang.org/x/tools/cmd/deadcode@v0.52.0
 
 .PHONY: all build cli install wasm test vet check demo bench bench-doc docs clean fuzz plugin test-plugin bench-plugin
-.PHONY: bench-recall recall-vault release test-mcp-clients dist npm
+.PHONY: bench-recall recall-vault release test-mcp-clients dist npm wire-ts
 
 all: build
 
@@ -195,6 +195,13 @@ recall-vault:
 
 docs:
 	$(GO) run ./host/cmd/docgen > docs/reference.md
+
+# The plugin's types of core/wire's messages (plugin-shim/src/wire.gen.ts)
+# and the Go codec's golden fixtures its tests read (testdata/wire), made
+# again from the Go types: host/internal/tsgen's tests fail when stale.
+wire-ts:
+	$(GO) run ./host/cmd/tsgen -o $(PLUGIN)/src/wire.gen.ts
+	$(GO) test -count=1 -run TestFixtures ./host/internal/tsgen -update
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzSet -fuzztime 60s ./core/frontmatter

@@ -1,23 +1,25 @@
 // The requests a new instance runs once before its first real call.
 
+import type { HostRequest, Plan, Request, Snapshot } from "../wire.gen";
+
 const context = "10-episodes/projects/warm-up/context.md";
 const text = "---\nphase: draft # a comment\ntags: [a, b]\n---\n# Warm-up\n";
-const start = { tool: "mem_update_phase", args: { slug: "warm-up", phase: "review" }, now: "2026-01-01T00:00:00Z", tz: "UTC" };
-const plan = [{ op: "write", path: context, expect: "sha256:" + "0".repeat(64), text: text.replace("draft", "review") }];
+const start = { tool: "mem_update_phase", args: { slug: "warm-up", phase: "review" }, now: "2026-01-01T00:00:00Z", tz: "UTC" } satisfies Request;
+const plan = [{ op: "write", path: context, expect: "sha256:" + "0".repeat(64), text: text.replace("draft", "review") }] satisfies Plan;
 
 const head = '{"tool":"mem_update_phase","args":{"slug":"warm-up","phase":"review"},"now":';
 const vault = {
   files: { [context]: { sha256: "0".repeat(64), text } },
   missing: ["10-episodes/archived/warm-up/context.md", "10-episodes/domains/warm-up/context.md"],
   dirs: { "10-episodes/projects": ["warm-up/"], "10-episodes/domains": [], "10-episodes/archived": [] },
-};
+} satisfies Snapshot;
 
 /**
  * warmupRequest is a whole call's last round, vault included: a phase set
  * in a note with frontmatter. It touches no vault (the core is pure; its
  * answer is dropped).
  */
-export const warmupRequest = JSON.stringify({ ...start, ...vault });
+export const warmupRequest = JSON.stringify({ ...start, ...vault } satisfies Request);
 
 /**
  * A request for the module's handle (core.Core.Handle), handle_host
@@ -40,8 +42,8 @@ export interface Warmup {
  */
 export const warmups: Warmup[] = [
   { entry: "round", request: start.now + "\u0000" + head + "\u0000" + ',"tz":"UTC"}' },
-  { entry: "handle_host", request: JSON.stringify({ kind: "list", names: ["warm-up/", "notes.md"], patterns: null }) },
+  { entry: "handle_host", request: JSON.stringify({ kind: "list", names: ["warm-up/", "notes.md"], patterns: null } satisfies Partial<HostRequest>) },
   { entry: "round", request: start.now + "\u0000" + head + "\u0000" + ',"tz":"UTC",' + JSON.stringify(vault).slice(1) },
-  { entry: "handle_host", request: JSON.stringify({ kind: "check_plan", plan, nodes: { [context]: plan[0]!.expect, "10-episodes": "folder", "10-episodes/projects": "folder", "10-episodes/projects/warm-up": "folder" } }) },
-  { entry: "handle_host", request: JSON.stringify({ kind: "new_journal", plan, now: "2026-01-01T00:00:00.000Z", suffix: "00000000" }) },
+  { entry: "handle_host", request: JSON.stringify({ kind: "check_plan", plan, nodes: { [context]: plan[0]!.expect, "10-episodes": "folder", "10-episodes/projects": "folder", "10-episodes/projects/warm-up": "folder" } } satisfies Partial<HostRequest>) },
+  { entry: "handle_host", request: JSON.stringify({ kind: "new_journal", plan, now: "2026-01-01T00:00:00.000Z", suffix: "00000000" } satisfies Partial<HostRequest>) },
 ];

@@ -4,13 +4,16 @@
 import { ask, decide, refusal, type HostCore } from "./core";
 import { join } from "./plan";
 import { decodeUTF8, isUndo, sha256HexInTasks, type VaultPort } from "./port";
+import type { File, Head, Need, Request } from "../wire.gen";
+
+export type { Need };
 
 /** The part of the vault sent to the core so far (core/vault.Snapshot), by path (a match by its Match.Key()). */
 export interface Snapshot {
   /** core/vault.File: the hash of its bytes, and their text when valid UTF-8 */
-  files: { [path: string]: { sha256: string; text?: string; not_utf8?: boolean } };
+  files: { [path: string]: File };
   /** core/vault.Head: a note's first maxHeadBytes bytes (cut back to a whole character) as text, or not_utf8, and the whole file's size */
-  heads: { [path: string]: { text?: string; not_utf8?: boolean; size: number } };
+  heads: { [path: string]: Head };
   /** the core reads it as a set: its order does not matter */
   missing: Set<string>;
   dirs: { [path: string]: string[] };
@@ -40,16 +43,16 @@ export function newSnapshot(): Snapshot {
  * members before it into pieces of about 64 KB, and only the pieces are
  * joined here. The core reads members in any order.
  */
-export function snapshotJSON(snap: Snapshot, rest: object): string {
+export function snapshotJSON(snap: Snapshot, rest: Omit<Request, "tool" | "now" | "files">): string {
   const some = <T extends object>(x: T): T | undefined => (Object.keys(x).length > 0 ? x : undefined);
-  const others = JSON.stringify({ ...rest, heads: some(snap.heads), missing: some([...snap.missing]), dirs: some(snap.dirs), matches: some(snap.matches) });
+  const others = JSON.stringify({ ...rest, heads: some(snap.heads), missing: some([...snap.missing]), dirs: some(snap.dirs), matches: some(snap.matches) } satisfies Omit<Request, "tool" | "now" | "files">);
   const pieces = snap.pending.length > 0 ? [...snap.filesJSON, snap.pending.join(",")] : snap.filesJSON;
   if (pieces.length === 0) return others;
-  return '{"files":{' + pieces.join(",") + "}" + (others === "{}" ? "}" : "," + others.slice(1));
+  return "{" + JSON.stringify("files" satisfies keyof Request) + ":{" + pieces.join(",") + "}" + (others === "{}" ? "}" : "," + others.slice(1));
 }
 
 /** putFile records file p in snap, as an object and as its JSON member. */
-export function putFile(snap: Snapshot, p: string, f: Snapshot["files"][string]): void {
+export function putFile(snap: Snapshot, p: string, f: File): void {
   snap.files[p] = f;
   const json = JSON.stringify(p) + ":" + JSON.stringify(f);
   snap.pending.push(json);
@@ -60,18 +63,6 @@ export function putFile(snap: Snapshot, p: string, f: Snapshot["files"][string])
     snap.pending = [];
     snap.pendingLength = 0;
   }
-}
-
-/** A need (core/vault.Need). */
-export interface Need {
-  files?: string[];
-  /** notes the core knows are larger than maxHeadBytes: their heads alone (headOf) */
-  heads?: string[];
-  dirs?: string[];
-  trees?: { root: string; content: boolean }[];
-  matches?: { dir: string; patterns: string[] }[];
-  /** mem_search's index: "notes", "index", "stored" or "batch" (src/host/search.ts) */
-  search?: string;
 }
 
 /** The most of a file a head holds: 4 MiB (core/vault.MaxHeadBytes, the search index's bound on a note). */
@@ -106,7 +97,7 @@ function fullRune(p: Uint8Array): boolean {
  * Obsidian's Vault API reads a file whole (it has no partial read): the
  * plugin holds the file a moment, and sends its head alone.
  */
-export function headOf(bytes: Uint8Array): Snapshot["heads"][string] {
+export function headOf(bytes: Uint8Array): Head {
   let b = bytes.subarray(0, maxHeadBytes);
   if (bytes.length > maxHeadBytes) b = b.subarray(0, headLen(b));
   const text = decodeUTF8(b);
@@ -193,5 +184,5 @@ export async function answerNeed(core: HostCore, v: VaultPort, need: Need, snap:
   for (const p of need.heads ?? []) await readHead(p);
   for (const p of need.dirs ?? []) await listDir(p, snap.dirs);
   for (const t of need.trees ?? []) await walk(t.root, t.content, 0);
-  for (const m of need.matches ?? []) await listDir(m.dir, snap.matches, [m.dir, ...m.patterns].join("\n"), m.patterns);
+  for (const m of need.matches ?? []) await listDir(m.dir, snap.matches, [m.dir, ...m.patterns!].join("\n"), m.patterns);
 }

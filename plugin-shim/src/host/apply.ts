@@ -9,6 +9,7 @@ import { undoSafe } from "./answer";
 import { ABSENT, join, parent, type Op, type Plan } from "./plan";
 import { sha256Hex, Stale, type VaultPort } from "./port";
 import { jfile, journalDir, markDone, newJournalRequest, ownJournals, removeJournal, tempPrefix, writeJournal, writeState, type Journal, type RecoverOptions } from "./journal";
+import type { HostRequest } from "../wire.gen";
 
 /**
  * apply applies p to the vault, all of it or none of it: recovery, the
@@ -227,7 +228,7 @@ export async function recoverJournals(core: HostCore, v: VaultPort, opts: Recove
   // For lockWaitMs at most: a clock set wrong must not make us wait for ever.
   const deadline = nowMs() + wait;
   for (;;) {
-    const sweep = { names, now: new Date(nowMs()).toISOString(), wait_ms: wait, own: ownJournals() };
+    const sweep = { names, now: new Date(nowMs()).toISOString(), wait_ms: wait, own: ownJournals() } satisfies Partial<HostRequest>;
     const { ids, remove, young } = await ask<{ ids: string[]; remove: string[]; young: boolean }>(core, "sweep", sweep);
     if (!young || nowMs() >= deadline) {
       for (const n of remove) await v.state.remove(join(journalDir, n));
@@ -255,7 +256,7 @@ interface Opened {
  * removed.
  */
 async function recoverOne(core: HostCore, v: VaultPort, id: string, nowMs: () => number): Promise<void> {
-  const req: { id: string; journal?: string | null; read_error?: string; done?: string | null; record?: string | null } = { id };
+  const req: Partial<HostRequest> & { id: string } = { id };
   try {
     req.journal = await v.state.read(jfile(id, "json"));
   } catch (err) {

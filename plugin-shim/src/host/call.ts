@@ -2,13 +2,15 @@
 // the core, answers its needs, applies its plan and prints what the core
 // says to print (hostlogic.ReadAnswer).
 
-import { answerNeed, newSnapshot, snapshotJSON, type Need } from "./answer";
+import { answerNeed, newSnapshot, type Need } from "./answer";
 import { apply, recoverJournals } from "./apply";
 import { ask, refusal, render, type HostCore } from "./core";
 import type { Plan } from "./plan";
 import { nextTask, type VaultPort } from "./port";
 import type { RecoverOptions } from "./journal";
+import { requestHead, requestTail, type RequestRest } from "./request";
 import { SearchCarry, splitTail } from "./search";
+import type { HostRequest } from "../wire.gen";
 
 /** An engine runs core.Core.Handle on a request and returns its answer, as JSON text. */
 export interface Engine {
@@ -65,7 +67,7 @@ export interface Round {
 export async function runRound(eng: Engine, core: HostCore, r: RoundRequest): Promise<Round> {
   const { now } = await ask<{ now: string }>(core, "now", { now: r.now });
   const [raw, index] = splitTail(await eng.call(r.head + JSON.stringify(now) + r.tail + (r.after ?? "")));
-  const read = await core.host(JSON.stringify({ kind: "read_answer", answer: raw }));
+  const read = await core.host(JSON.stringify({ kind: "read_answer", answer: raw } satisfies Partial<HostRequest>));
   return { raw, index, read, check: await checkOf(core, read) };
 }
 
@@ -78,8 +80,8 @@ export async function runRound(eng: Engine, core: HostCore, r: RoundRequest): Pr
 async function checkOf(core: HostCore, read: string): Promise<string | undefined> {
   const a = JSON.parse(read) as Read;
   if (a.invalid !== undefined) return undefined;
-  if (a.need !== undefined) return core.host(JSON.stringify({ kind: "check_need", need: a.need }));
-  if (a.plan !== undefined) return core.host(JSON.stringify({ kind: "check_plan", plan: a.plan }));
+  if (a.need !== undefined) return core.host(JSON.stringify({ kind: "check_need", need: a.need } satisfies Partial<HostRequest>));
+  if (a.plan !== undefined) return core.host(JSON.stringify({ kind: "check_plan", plan: a.plan } satisfies Partial<HostRequest>));
   return undefined;
 }
 
@@ -171,16 +173,15 @@ async function runRounds(
   const maxRounds = opts.maxRounds ?? 8;
   const maxBytes = opts.maxBytes ?? 256 * 1024 * 1024;
   // The request: the arguments as written, the time, then the rest with Go's omitempty.
-  const head = '{"tool":' + JSON.stringify(tool) + (args === undefined ? "" : ',"args":' + args) + ',"now":';
-  const rest = { tz: opts.tz || undefined, lang: opts.lang || undefined };
+  const head = requestHead(tool, args);
+  const rest: RequestRest = { tz: opts.tz || undefined, lang: opts.lang || undefined };
   let snap = newSnapshot();
   const sc = await SearchCarry.start(v, tool, opts.indexBatch ?? 0);
   // Rounds that count against maxRounds: a search index's batches do not.
   let counted = 0;
   for (;;) {
     const search = sc?.request();
-    const tail = snapshotJSON(snap, { ...rest, search: search?.member });
-    const r = { head, now: opts.now, tail: tail === "{}" ? "}" : "," + tail.slice(1), after: search?.tail };
+    const r = { head, now: opts.now, tail: requestTail(snap, { ...rest, search: search?.member }), after: search?.tail };
     // Sending a large request (structured clone to the worker) is a task of its own.
     if (r.tail.length > largeRequest) await nextTask();
     // Whole in the engine when it is also the core (the plugin's): one crossing, a search's index included.

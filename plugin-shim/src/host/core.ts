@@ -3,6 +3,9 @@
 // natively (docs/HOSTS.md is the contract). This host keeps only the I/O.
 
 import { sha256Hex, type VaultPort } from "./port";
+import type { HostError as WireHostError, HostRequest, Look } from "../wire.gen";
+
+export type { Look };
 
 /** A core that answers host requests (WasmEngine). */
 export interface HostCore {
@@ -11,13 +14,8 @@ export interface HostCore {
   hosts?(requests: string[]): Promise<string[]>;
 }
 
-/** An error as the core sends it: both languages, so that the host can throw it and render it later. */
-export interface WireError {
-  code: string;
-  en: string;
-  fr: string;
-  details: { [key: string]: unknown };
-}
+/** An error as the core sends it (core/wire.HostError): both languages, so that the host can throw it and render it later. */
+export type WireError = WireHostError;
 
 /** HostError is a refusal the core worded, thrown as it is until the call renders it. */
 export class HostError extends Error {
@@ -47,25 +45,19 @@ export async function failing<T>(what: string, f: () => Promise<T>): Promise<T> 
 }
 
 /** ask sends one request of kind to the core and returns its decoded answer. */
-export async function ask<T>(core: HostCore, kind: string, req: object): Promise<T> {
-  return JSON.parse(await core.host(JSON.stringify({ kind, ...req }))) as T;
+export async function ask<T>(core: HostCore, kind: string, req: Partial<HostRequest>): Promise<T> {
+  return JSON.parse(await core.host(JSON.stringify({ kind, ...req } satisfies Partial<HostRequest>))) as T;
 }
 
 /** render returns what a call threw as the core prints it, in lang: anything but a HostError is INTERNAL; a CONFLICT takes the code conflict, when given. */
 export function render(core: HostCore, err: unknown, lang: string, conflict?: string): Promise<string> {
   const e = err instanceof HostError ? { error: err.wire } : { internal: messageOf(err) };
-  return core.host(JSON.stringify({ kind: "render", lang, conflict, ...e }));
+  return core.host(JSON.stringify({ kind: "render", lang, conflict, ...e } satisfies Partial<HostRequest>));
 }
 
 /** refusal is the host refusal why about path, in the core's words (hostlogic.Refusal: changed, exists, too_much_text…). */
-export async function refusal(core: HostCore, why: string, path: string, more: object = {}): Promise<HostError> {
+export async function refusal(core: HostCore, why: string, path: string, more: Partial<HostRequest> = {}): Promise<HostError> {
   return new HostError((await ask<{ error: WireError }>(core, "refuse", { why, path, ...more })).error);
-}
-
-/** A path to look at, and whether a file there must be hashed (hostlogic.Look). */
-export interface Look {
-  path: string;
-  hash?: boolean;
 }
 
 /** stateOf returns what is at l.path as the core reads it: "absent", "folder", "file", or a file's "sha256:<hex>" when l.hash. */
@@ -91,11 +83,11 @@ export interface Ahead {
 }
 
 /** decide asks the core a question (check_plan, where, undo…), answering the paths it asks to look at until it answers; an error is thrown. */
-export async function decide<T>(core: HostCore, v: VaultPort, kind: string, req: object, ahead: Ahead = {}): Promise<T> {
+export async function decide<T>(core: HostCore, v: VaultPort, kind: string, req: Partial<HostRequest>, ahead: Ahead = {}): Promise<T> {
   let nodes: { [path: string]: string } | undefined;
   for (let text = ahead.first; ; text = undefined) {
     if (text === undefined) {
-      const q = JSON.stringify({ kind, ...(nodes === undefined ? req : { ...req, nodes }) });
+      const q = JSON.stringify({ kind, ...(nodes === undefined ? req : { ...req, nodes }) } satisfies Partial<HostRequest>);
       if (nodes !== undefined && ahead.along !== undefined && core.hosts !== undefined) {
         [text, ahead.alongAnswer] = await core.hosts([q, ahead.along]);
         ahead.along = undefined;

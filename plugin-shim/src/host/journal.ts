@@ -6,6 +6,7 @@
 import { diskFull, failing, messageOf, refusal, type HostCore } from "./core";
 import { join, parent, type Plan } from "./plan";
 import { randomHex, type VaultPort } from "./port";
+import type { HostRequest, OpState } from "../wire.gen";
 
 export const journalDir = ".kessho/journal";
 export const tempPrefix = ".kessho-tmp-";
@@ -14,7 +15,7 @@ export const tempPrefix = ".kessho-tmp-";
 export interface Journal {
   id: string;
   plan: Plan;
-  states: { before: string; after: string }[];
+  states: OpState[];
 }
 
 /** own holds the ids of the journals this plugin wrote and has not removed: calls run one at a time, so a later call never waits on them. */
@@ -36,7 +37,7 @@ export interface RecoverOptions {
 
 /** newJournalRequest is the request that has the core encode p's journal (new_journal), at this time. */
 export function newJournalRequest(p: Plan): string {
-  return JSON.stringify({ kind: "new_journal", plan: p, now: new Date().toISOString(), suffix: randomHex(4) });
+  return JSON.stringify({ kind: "new_journal", plan: p, now: new Date().toISOString(), suffix: randomHex(4) } satisfies Partial<HostRequest>);
 }
 
 /**

@@ -1,16 +1,12 @@
 // Plans as the core returns them (core/plan): an ordered list of ops, each
 // with the precondition the core relied on. The core validates them
-// (check_plan); the host only reads their fields.
+// (check_plan); the host only reads their fields, as wire.gen.ts has them.
 
-/** One operation of a plan. */
-export interface Op {
+import type { Op as WireOp } from "../wire.gen";
+
+/** One operation of a plan (core/plan.Op): its expect is "sha256:<hex>" or "absent". */
+export interface Op extends WireOp {
   op: "write" | "delete" | "move" | "check";
-  path?: string;
-  from?: string;
-  to?: string;
-  /** "sha256:<hex>" or "absent". */
-  expect?: string;
-  text?: string;
 }
 
 export type Plan = Op[];

@@ -12,6 +12,7 @@
 // writes text.
 
 import { sha256Hex, Unsafe, type NoteStat, type VaultPort } from "./port";
+import type { Carry } from "../wire.gen";
 
 /** Where the index is kept: the plugin's own files, not the Go host's (search.idx), whose versions count nanoseconds where Obsidian's count milliseconds, so that neither host rebuilds after the other. */
 export const indexFile = ".kessho/index/obsidian.idx";
@@ -68,15 +69,9 @@ export const searchTool = "mem_search";
 /** The tools that speak the index's protocol (core/search.Carries): mem_search, and mem_recall, which finds the principles and goals that link to a project through the index. */
 const carried = new Set([searchTool, "mem_recall"]);
 
-/** What the request carries (search.Carry; the index goes after the JSON). */
-interface Wire {
+/** What the request carries (core/wire.Carry; the index goes after the JSON), its listing always; its unkept is the folder that keeps the index from being kept (the core warns of it). */
+interface Wire extends Carry {
   listing: string;
-  /** the folder that keeps the index from being kept (search.Carry.Unkept): the core warns of it */
-  unkept?: string;
-  id?: string;
-  full?: boolean;
-  notes?: { [path: string]: string };
-  batch?: number;
 }
 
 const encoder = new TextEncoder();
