@@ -1,6 +1,10 @@
 package wire
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
 
 // EncodeAnswer is json.Marshal(ans), byte for byte, without its second
 // pass over the result: encoding/json re-validates and re-compacts a
@@ -27,4 +31,98 @@ func EncodeAnswer(ans Answer) ([]byte, error) {
 		out = append(append(out, `,"conflict":`...), c...)
 	}
 	return append(out, '}'), nil
+}
+
+// Success is a success answer as DecodeSuccess reads it.
+type Success struct {
+	Answer
+	// Warnings is the result's "warnings" (an object's array of strings),
+	// read in the walk that took the result.
+	Warnings []string
+	// Compact reports that the result is as json.Marshal writes it (no
+	// blank between tokens, HTML's characters escaped), as the core's
+	// okAnswer wrote it: a host may copy it into what it prints.
+	Compact bool
+}
+
+// DecodeSuccess reads a success as EncodeAnswer writes one,
+// {"ok":true,"result":…,"plan":[…],"conflict":"…","search":{…}} (all but
+// ok optional), in one walk: the result checked as json.Valid checks it
+// (json.RawMessage keeps it as written) and its warnings read on the way.
+// ok false for any other answer (a need, a refusal, a key in another
+// case, a null, anything the scanner is not sure of): encoding/json
+// reads those (hostlogic.ReadAnswer), so that every answer reads as it
+// did (TestDecodeSuccessIsJSONs).
+func DecodeSuccess(b []byte) (out Success, ok bool) {
+	s := scanner{b: b}
+	var seen []string
+	ok = s.object(func(key string) bool {
+		if !once(&seen, key) {
+			return false
+		}
+		var ok bool
+		switch key {
+		case "ok":
+			var t bool
+			t, ok = s.boolean()
+			out.OK = &t
+			ok = ok && t
+		case "result":
+			out.Result, out.Warnings, out.Compact, ok = s.result()
+		case "plan":
+			var raw json.RawMessage
+			raw, ok = s.raw()
+			ok = ok && json.Unmarshal(raw, &out.Plan) == nil
+		case "conflict":
+			out.Conflict, ok = s.str()
+		case "search":
+			out.Search, ok = s.carry()
+		}
+		return ok
+	})
+	s.ws()
+	if !ok || s.p != len(b) || out.OK == nil {
+		return Success{}, false
+	}
+	if out.Result == nil {
+		out.Compact = true
+	}
+	return out, true
+}
+
+// result takes an answer's result, walked once (see raw), and the
+// warnings of an object; compact as in Success.
+func (s *scanner) result() (_ json.RawMessage, warnings []string, compact, ok bool) {
+	s.ws()
+	start := s.p
+	s.loose = false
+	if s.p < len(s.b) && s.b[s.p] == '{' {
+		ok = s.object(func(key string) bool {
+			if s.loose = s.loose || !htmlFree(key); !strings.EqualFold(key, "warnings") {
+				return s.value()
+			}
+			if key != "warnings" || warnings != nil {
+				return false // encoding/json's: its case-blind match, the last of two
+			}
+			var ok bool
+			from := s.p
+			warnings, ok = s.strs()
+			s.loose = s.loose || bytes.ContainsAny(s.b[from:s.p], "<>&\u2028\u2029")
+			return ok
+		})
+	} else {
+		ok = s.value() && string(s.b[start:s.p]) != "null"
+	}
+	if !ok {
+		return nil, nil, false, false
+	}
+	return append(json.RawMessage(nil), s.b[start:s.p]...), warnings, !s.loose, true
+}
+
+// htmlFree reports whether s, a key read by the scanner, holds no
+// character json.Marshal escapes (<, >, &, U+2028, U+2029), so that its
+// JSON has none unescaped either (an escaped one reads as the character:
+// htmlFree errs on the side of false; the keys of results are names).
+func htmlFree(s string) bool {
+	return !strings.ContainsAny(s, "<>&\u2028\u2029")
 }

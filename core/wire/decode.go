@@ -40,6 +40,11 @@ func DecodeRequest(b []byte) (Request, error) {
 type scanner struct {
 	b []byte
 	p int
+	// loose is set when a blank between tokens was skipped, or a string
+	// walked by skipString holds a character json.Marshal escapes (<, >,
+	// &, U+2028, U+2029): what was walked is not as json.Marshal writes
+	// it (DecodeSuccess).
+	loose bool
 }
 
 func (s *scanner) ws() {
@@ -47,6 +52,7 @@ func (s *scanner) ws() {
 		switch s.b[s.p] {
 		case ' ', '\t', '\n', '\r':
 			s.p++
+			s.loose = true
 		default:
 			return
 		}
@@ -367,11 +373,16 @@ func (s *scanner) key() bool {
 
 // skipString moves past a string at s.p, checked as JSON's grammar has
 // it (escapes, no control character); its bytes need not be UTF-8, as
-// in json.Valid.
+// in json.Valid. It notes what json.Marshal would escape (loose).
 func (s *scanner) skipString() bool {
 	b, p := s.b, s.p+1
 	for p < len(b) {
-		switch c := b[p]; {
+		c := b[p]
+		if escapes[c] == 0 {
+			p++
+			continue
+		}
+		switch {
 		case c == '"':
 			s.p = p + 1
 			return true
@@ -392,7 +403,11 @@ func (s *scanner) skipString() bool {
 			}
 		case c < 0x20:
 			return false
-		default:
+		case c == 0xe2:
+			s.loose = s.loose || p+2 < len(b) && b[p+1] == 0x80 && (b[p+2] == 0xa8 || b[p+2] == 0xa9)
+			p++
+		default: // <, > or &
+			s.loose = true
 			p++
 		}
 	}

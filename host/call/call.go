@@ -133,6 +133,9 @@ type Outcome struct {
 	OK bool
 	// Result is the tool's result as the core encoded it (OK only).
 	Result json.RawMessage
+	// Warnings is the result's "warnings", read in the one decode of the
+	// answer (hostlogic.Read.Warnings; OK only).
+	Warnings []string
 	// Error is the refusal, the core's or the host's (not OK only).
 	Error *wire.ErrorBody
 	// Plan is the plan applied (nil when none or on error).
@@ -332,7 +335,7 @@ func (r *rounds[L]) end(ans hostlogic.Read, raw, index []byte) (Outcome, error) 
 		}
 	}
 	raw = r.sc.store(ans.Answer, index, raw)
-	return Outcome{Answer: ans.Printed(), Raw: raw, OK: true, Result: ans.Result, Plan: ans.Plan}, nil
+	return Outcome{Answer: ans.Printed(), Raw: raw, OK: true, Result: ans.Result, Warnings: ans.Warnings, Plan: ans.Plan}, nil
 }
 
 // Refusal renders a host-side error as the core renders its own refusals
