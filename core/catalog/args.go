@@ -25,10 +25,14 @@ type Args struct {
 	lazy *rawValues
 }
 
+// rawValues is the given values' JSON (Raw), decoded on first use and
+// each compacted once, so that a call's later rounds do not redo it.
 type rawValues struct {
-	once sync.Once
-	m    map[string]json.RawMessage
-	err  error
+	mu      sync.Mutex
+	decoded bool
+	err     error
+	sent    map[string]json.RawMessage // each value as sent
+	out     map[string]json.RawMessage // each value compacted (Raw)
 }
 
 // Raw returns the JSON of the given parameter name, as encoding/json
@@ -38,12 +42,25 @@ func (a Args) Raw(name string) (_ json.RawMessage, ok bool, _ error) {
 	if !a.isGiven(name) {
 		return nil, false, nil
 	}
-	a.lazy.once.Do(func() { a.lazy.err = json.Unmarshal(a.raw, &a.lazy.m) })
-	if a.lazy.err != nil {
-		return nil, true, a.lazy.err
+	l := a.lazy
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.decoded {
+		l.decoded, l.err = true, json.Unmarshal(a.raw, &l.sent)
+		l.out = map[string]json.RawMessage{}
 	}
-	b, err := json.Marshal(a.lazy.m[name])
-	return b, true, err
+	if l.err != nil {
+		return nil, true, l.err
+	}
+	b, done := l.out[name]
+	if !done {
+		var err error
+		if b, err = json.Marshal(l.sent[name]); err != nil {
+			return nil, true, err
+		}
+		l.out[name] = b
+	}
+	return append(json.RawMessage(nil), b...), true, nil
 }
 
 func (a Args) isGiven(name string) bool {

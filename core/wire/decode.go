@@ -7,9 +7,9 @@ import (
 	"unicode/utf8"
 )
 
-// DecodeRequest reads a request (EncodeRequest's, or any other JSON of
+// DecodeRequest reads a request (EncodeCompacted's, or any other JSON of
 // one), and the index bytes after its NUL (Split) as its Search.Index.
-// The requests hosts send (Go's json.Marshal and EncodeRequest,
+// The requests hosts send (Go's json.Marshal and EncodeCompacted,
 // JavaScript's JSON.stringify) are read by a scanner made for their one
 // shape: encoding/json reads them through reflection after a
 // whole validating pass, which in the wasm engine cost a quarter of a

@@ -8,33 +8,11 @@ import (
 	"unicode/utf8"
 )
 
-// EncodeRequest returns req as encoding/json writes it, byte for byte,
-// with notes, when not nil, as its search carry's "notes" (req.Search's
-// own Notes are not written): the request of every round of every call.
-//
-// It is written by hand rather than by json.Marshal, whose reflective map
-// encoder sorts the keys through reflection and whose growing buffer is
-// cleared and copied at every doubling: a first search index build sends
-// every note's text, 15 MB at 10,000 notes, and a worklog of a week of
-// sessions sends hundreds of files. The buffer is sized up front from the
-// texts' lengths, and strings are escaped in runs (appendString). Fields
-// keep Request's order; args go through encoding/json (CompactArgs).
-// TestRequestFields fails when a field is added to a type written here.
-// DecodeRequest reads it back.
-func EncodeRequest(req *Request, notes map[string]string) ([]byte, error) {
-	args, err := CompactArgs(req.Args)
-	if err != nil {
-		return nil, err
-	}
-	r := *req
-	r.Args = args
-	return EncodeCompacted(&r, notes), nil
-}
-
 // CompactArgs returns a request's arguments as encoding/json writes them
 // in a struct (compacted, HTML's characters escaped), or its error for
 // arguments that are not JSON. A host compacts a call's arguments once,
-// and sends them so every round (EncodeCompacted).
+// and sends them so every round (EncodeCompacted): json.Marshal of a
+// request is CompactArgs then EncodeCompacted.
 func CompactArgs(args json.RawMessage) (json.RawMessage, error) {
 	if len(args) == 0 {
 		return args, nil
@@ -42,8 +20,20 @@ func CompactArgs(args json.RawMessage) (json.RawMessage, error) {
 	return json.Marshal(args)
 }
 
-// EncodeCompacted is EncodeRequest for a request whose Args are already
-// as CompactArgs returns them: it copies them as they are.
+// EncodeCompacted returns req as encoding/json writes it, byte for byte,
+// req.Args being as CompactArgs returns them (it copies them as they
+// are), with notes, when not nil, as its search carry's "notes"
+// (req.Search's own Notes are not written): the request of every round
+// of every call.
+//
+// It is written by hand rather than by json.Marshal, whose reflective map
+// encoder sorts the keys through reflection and whose growing buffer is
+// cleared and copied at every doubling: a first search index build sends
+// every note's text, 15 MB at 10,000 notes, and a worklog of a week of
+// sessions sends hundreds of files. The buffer is sized up front from the
+// texts' lengths, and strings are escaped in runs (appendString). Fields
+// keep Request's order. TestRequestFields fails when a field is added to
+// a type written here. DecodeRequest reads it back.
 func EncodeCompacted(req *Request, notes map[string]string) []byte {
 	b := make([]byte, 0, requestSize(req, notes))
 	b = appendString(append(b, `{"tool":`...), req.Tool)
@@ -103,7 +93,7 @@ func requestSize(req *Request, notes map[string]string) int {
 	return size
 }
 
-// appendCarry appends c with notes as its "notes" (see EncodeRequest).
+// appendCarry appends c with notes as its "notes" (see EncodeCompacted).
 func appendCarry(b []byte, c *Carry, notes map[string]string) []byte {
 	b = append(b, '{')
 	n := len(b)
