@@ -3,7 +3,6 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
 )
 
 // EncodeAnswer is json.Marshal(ans), byte for byte, without its second
@@ -55,29 +54,33 @@ type Success struct {
 // did (TestDecodeSuccessIsJSONs).
 func DecodeSuccess(b []byte) (out Success, ok bool) {
 	s := scanner{b: b}
-	var seen []string
-	ok = s.object(func(key string) bool {
-		if !once(&seen, key) {
-			return false
-		}
+	var seen uint8
+	ok = s.members(func(key []byte) bool {
 		var ok bool
-		switch key {
+		bit := uint8(1)
+		switch string(key) {
 		case "ok":
 			var t bool
 			t, ok = s.boolean()
 			out.OK = &t
 			ok = ok && t
 		case "result":
+			bit = 2
 			out.Result, out.Warnings, out.Compact, ok = s.result()
 		case "plan":
+			bit = 4
 			var raw json.RawMessage
 			raw, ok = s.raw()
 			ok = ok && json.Unmarshal(raw, &out.Plan) == nil
 		case "conflict":
+			bit = 8
 			out.Conflict, ok = s.str()
 		case "search":
+			bit = 16
 			out.Search, ok = s.carry()
 		}
+		ok = ok && seen&bit == 0
+		seen |= bit
 		return ok
 	})
 	s.ws()
@@ -90,18 +93,51 @@ func DecodeSuccess(b []byte) (out Success, ok bool) {
 	return out, true
 }
 
+// members reads {"key": value, …} as object does, but hands member each
+// key's bytes as written, no string made of them; a key holding an
+// escape declines (the keys of answers and results are names).
+func (s *scanner) members(member func(key []byte) bool) bool {
+	if !s.is('{') {
+		return false
+	}
+	if s.is('}') {
+		return true
+	}
+	for {
+		s.ws()
+		from := s.p
+		if s.p >= len(s.b) || s.b[s.p] != '"' || !s.skipString() {
+			return false
+		}
+		key := s.b[from+1 : s.p-1]
+		if bytes.IndexByte(key, '\\') >= 0 || !s.is(':') || !member(key) {
+			return false
+		}
+		if s.is('}') {
+			return true
+		}
+		if !s.is(',') {
+			return false
+		}
+	}
+}
+
+// warningsKey is the result's key MCP reads.
+var warningsKey = []byte("warnings")
+
 // result takes an answer's result, walked once (see raw), and the
-// warnings of an object; compact as in Success.
+// warnings of an object; compact as in Success (skipString notes what
+// its keys hold).
 func (s *scanner) result() (_ json.RawMessage, warnings []string, compact, ok bool) {
 	s.ws()
 	start := s.p
 	s.loose = false
 	if s.p < len(s.b) && s.b[s.p] == '{' {
-		ok = s.object(func(key string) bool {
-			if s.loose = s.loose || !htmlFree(key); !strings.EqualFold(key, "warnings") {
+		ok = s.members(func(key []byte) bool {
+			if !bytes.EqualFold(key, warningsKey) {
 				return s.value()
 			}
-			if key != "warnings" || warnings != nil {
+			if !bytes.Equal(key, warningsKey) || warnings != nil {
 				return false // encoding/json's: its case-blind match, the last of two
 			}
 			var ok bool
@@ -117,12 +153,4 @@ func (s *scanner) result() (_ json.RawMessage, warnings []string, compact, ok bo
 		return nil, nil, false, false
 	}
 	return append(json.RawMessage(nil), s.b[start:s.p]...), warnings, !s.loose, true
-}
-
-// htmlFree reports whether s, a key read by the scanner, holds no
-// character json.Marshal escapes (<, >, &, U+2028, U+2029), so that its
-// JSON has none unescaped either (an escaped one reads as the character:
-// htmlFree errs on the side of false; the keys of results are names).
-func htmlFree(s string) bool {
-	return !strings.ContainsAny(s, "<>&\u2028\u2029")
 }
