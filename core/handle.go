@@ -57,7 +57,8 @@ type Answer = wire.Answer
 type ErrorBody = wire.ErrorBody
 
 // Core is what runs requests, with what it keeps between them: the tools'
-// State (the warm search index) and the time zones loaded by name. An
+// State (the warm search index), the time zones loaded by name and the
+// arguments of the call whose rounds it runs, validated (lastArgs). An
 // engine instance holds one (the wasm module one per instance, the native
 // engine one per engine): nothing in the core is package-level state. A
 // Core is safe for concurrent use.
