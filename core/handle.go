@@ -30,6 +30,7 @@
 package core
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,6 +38,7 @@ import (
 	"time"
 	_ "time/tzdata" // the wasm module has no zoneinfo on disk; both engines use this copy
 
+	"github.com/kessho/kessho/core/catalog"
 	"github.com/kessho/kessho/core/fault"
 	"github.com/kessho/kessho/core/plan"
 	"github.com/kessho/kessho/core/search"
@@ -55,7 +57,8 @@ type Answer = wire.Answer
 type ErrorBody = wire.ErrorBody
 
 // Core is what runs requests, with what it keeps between them: the tools'
-// State (the warm search index) and the time zones loaded by name. An
+// State (the warm search index), the time zones loaded by name and the
+// arguments of the call whose rounds it runs, validated (lastArgs). An
 // engine instance holds one (the wasm module one per instance, the native
 // engine one per engine): nothing in the core is package-level state. A
 // Core is safe for concurrent use.
@@ -67,6 +70,8 @@ type Core struct {
 	// call). Only names that load are kept, so it holds at most the IANA
 	// database's few hundred zones.
 	zones sync.Map // string → *time.Location
+	// args is the arguments of the call whose rounds run here.
+	args lastArgs
 }
 
 // New returns a Core that has run nothing yet.
@@ -123,14 +128,11 @@ func (c *Core) handle(request []byte) (ans Answer) {
 			"the request is not valid JSON: "+err.Error(),
 			"la requête n'est pas du JSON valide : "+err.Error()), lang)
 	}
-	switch req.Lang {
-	case "", "en":
-	case "fr":
-		lang = "fr"
-	default:
-		return errorAnswer(fault.Argument("lang", `must be "en" or "fr", not `+fmt.Sprintf("%q", req.Lang),
-			`doit valoir « en » ou « fr », pas `+fmt.Sprintf("%q", req.Lang)), lang)
+	l, err := language(req.Lang)
+	if err != nil {
+		return errorAnswer(err, lang)
 	}
+	lang = l
 	env, err := c.newEnv(req, lang)
 	if err != nil {
 		return errorAnswer(err, lang)
@@ -141,15 +143,34 @@ func (c *Core) handle(request []byte) (ans Answer) {
 			fmt.Sprintf("unknown tool %q; `kessho catalog` lists the tools", req.Tool),
 			fmt.Sprintf("outil inconnu %q ; `kessho catalog` liste les outils", req.Tool)), lang)
 	}
-	args, err := tool.Spec.Validate(req.Args)
+	args, err := c.args.validated(tool, req.Args)
 	if err != nil {
 		return errorAnswer(err, lang)
 	}
 	result, p, err := tool.Run(env, args)
+	return outcome(tool, env, result, p, err, lang)
+}
+
+// language is the request's language: "en" (or none) or "fr".
+func language(lang string) (string, error) {
+	switch lang {
+	case "", "en":
+		return "en", nil
+	case "fr":
+		return "fr", nil
+	}
+	return "", fault.Argument("lang", `must be "en" or "fr", not `+fmt.Sprintf("%q", lang),
+		`doit valoir « en » ou « fr », pas `+fmt.Sprintf("%q", lang))
+}
+
+// outcome is the answer to what the tool's run returned: a need, a
+// refusal, or its result and plan.
+func outcome(tool tools.Tool, env *tools.Env, result any, p plan.Plan, err error, lang string) Answer {
+	name := tool.Spec.Name
 	if errors.Is(err, vault.ErrNeed) {
 		need := env.View.Need()
 		if need.Empty() {
-			return errorAnswer(fault.Internalf("%s asked for more of the vault but named nothing", req.Tool), lang)
+			return errorAnswer(fault.Internalf("%s asked for more of the vault but named nothing", name), lang)
 		}
 		ans := Answer{Need: &need}
 		if env.IndexID != "" {
@@ -163,13 +184,46 @@ func (c *Core) handle(request []byte) (ans Answer) {
 		return errorAnswer(err, lang)
 	}
 	if err := p.Validate(); err != nil {
-		return errorAnswer(fault.Internalf("%s made a bad plan: %v", req.Tool, err), lang)
+		return errorAnswer(fault.Internalf("%s made a bad plan: %v", name, err), lang)
 	}
-	ans = okAnswer(tool, result, p, lang)
+	ans := okAnswer(tool, result, p, lang)
 	if env.IndexOut != nil && ans.Error == nil {
 		ans.Search = &search.Carry{Index: env.IndexOut, ID: env.IndexID}
 	}
 	return ans
+}
+
+// lastArgs is the arguments a core validated last, kept for the next
+// rounds of the call: a call's rounds run on one core (host/call's
+// Pinner) and send the same arguments, byte for byte, so that only the
+// first round validates and decodes them. It holds one call's, keyed by
+// the tool and the exact bytes, so that another call never gets them.
+type lastArgs struct {
+	mu   sync.Mutex
+	tool string
+	raw  []byte
+	args catalog.Args
+}
+
+// validated is tool.Spec.Validate(raw), from the last call's when the
+// tool and the bytes are the same.
+func (l *lastArgs) validated(tool tools.Tool, raw []byte) (catalog.Args, error) {
+	name := tool.Spec.Name
+	l.mu.Lock()
+	hit := l.raw != nil && l.tool == name && bytes.Equal(l.raw, raw)
+	args := l.args
+	l.mu.Unlock()
+	if hit {
+		return args, nil
+	}
+	args, err := tool.Spec.Validate(raw)
+	if err != nil {
+		return args, err
+	}
+	l.mu.Lock()
+	l.tool, l.raw, l.args = name, append([]byte{}, raw...), args
+	l.mu.Unlock()
+	return args, nil
 }
 
 // okAnswer is a tool's success: its result encoded once, its plan, and

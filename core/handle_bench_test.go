@@ -56,9 +56,10 @@ func benchWeek(sessions int) memVault {
 	return m
 }
 
-// BenchmarkHandle runs core.Core.Handle on the last request of three calls:
-// a refused request, a mem_update_phase on a 4.4 KB context note and a
-// worklog collect of a week of 100 sessions. The same benchmark runs
+// BenchmarkHandle runs core.Core.Handle on the last request of four calls:
+// a refused request, a mem_update_phase on a 4.4 KB context note, a full
+// mem_archive (archiveRequest) and a worklog collect of a week of 100
+// sessions. The same benchmark runs
 // natively and compiled to wasip1 (docs/PERFORMANCE.md tells how): their
 // ratio is what Go's WebAssembly code costs, without any crossing.
 func BenchmarkHandle(b *testing.B) {
@@ -76,6 +77,7 @@ func BenchmarkHandle(b *testing.B) {
 			m := memVault{"10-episodes/projects/kessho-docs/context.md": note.String(), "10-episodes/projects/other/context.md": "---\nphase: draft\n---\n"}
 			return m.lastRequest(b, "mem_update_phase", `{"slug":"kessho-docs","phase":"relecture"}`)
 		}},
+		{"archive", func() []byte { return archiveRequest(b) }},
 		{"worklog_week_100", func() []byte {
 			return benchWeek(100).lastRequest(b, "mem_worklog", `{"week_of":"2026-11-26"}`)
 		}},
@@ -91,4 +93,53 @@ func BenchmarkHandle(b *testing.B) {
 			}
 		})
 	}
+}
+
+// archiveArgs are a full mem_archive's arguments, 12 KB of Markdown.
+func archiveArgs() string {
+	body := strings.Repeat("We chose plain Markdown & kept the <notes> short; the reader comes next.\n", 110)
+	args, _ := json.Marshal(map[string]any{"slug": "alpha", "mode": "full", "archive_subject": "First session",
+		"archive_body_md": body, "context_md": "# alpha\n\n" + body[:4000], "archive_aliases": []string{"the first try"},
+		"no_derived_because": "nothing durable yet"})
+	return string(args)
+}
+
+// archiveRequest is the last request of the full mem_archive of
+// archiveArgs.
+func archiveRequest(b *testing.B) []byte {
+	m := memVault{"10-episodes/projects/alpha/context.md": "---\nslug: alpha\nkind: project\nphase: build\n---\n# alpha\n",
+		"10-episodes/projects/alpha/history.md": "# History — alpha\n"}
+	return m.lastRequest(b, "mem_archive", archiveArgs())
+}
+
+// BenchmarkHandleArgs is the first round of the full mem_archive of
+// archiveArgs, which the core answers with a need: what a round costs
+// besides the tool's work, mostly its arguments. "later" runs it again
+// and again on one Core, as a call's later rounds send the same
+// arguments to the core that served the first; "first" alternates it
+// with a call whose arguments differ by a byte, so that each round is
+// the first of a call on that core.
+func BenchmarkHandleArgs(b *testing.B) {
+	request := func(args string) []byte {
+		req, _ := json.Marshal(Request{Tool: "mem_archive", Args: json.RawMessage(args), Now: "2026-11-30T10:15:00+01:00", TZ: "Europe/Paris", Lang: "en"})
+		return req
+	}
+	reqs := [2][]byte{request(archiveArgs()), request(strings.Replace(archiveArgs(), "First session", "First session.", 1))}
+	if !strings.HasPrefix(string(New().Handle(reqs[1])), `{"need":`) {
+		b.Fatalf("the answer is %.200s", New().Handle(reqs[1]))
+	}
+	b.Run("first", func(b *testing.B) {
+		c := New()
+		b.SetBytes(int64(len(reqs[0])))
+		for i := 0; b.Loop(); i++ {
+			c.Handle(reqs[i%2])
+		}
+	})
+	b.Run("later", func(b *testing.B) {
+		c := New()
+		b.SetBytes(int64(len(reqs[0])))
+		for b.Loop() {
+			c.Handle(reqs[0])
+		}
+	})
 }

@@ -81,8 +81,12 @@ func TestValidate(t *testing.T) {
 		{"{\"s\xff\":\"a\"}", "args", ""},
 	}
 	for _, tt := range tests {
-		got, err := tool.Validate(json.RawMessage(tt.args))
+		args, err := tool.Validate(json.RawMessage(tt.args))
 		if tt.param == "" {
+			var got json.RawMessage
+			if err == nil {
+				got, err = args.JSON()
+			}
 			if err != nil || string(got) != tt.want {
 				t.Errorf("Validate(%s) = %s, %v; want %s", tt.args, got, err, tt.want)
 			}

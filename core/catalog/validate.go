@@ -17,23 +17,13 @@ import (
 // string that is not valid UTF-8 (checked on the raw bytes: decoding would
 // replace the bad bytes with U+FFFD unseen) and a control character in a
 // one-line string (Param.OneLine).
-func (t *Tool) Validate(raw json.RawMessage) (json.RawMessage, error) {
-	args := map[string]any{}
-	if len(bytes.TrimSpace(raw)) > 0 && !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		var v any
-		if err := dec.Decode(&v); err != nil {
-			return nil, fault.Argument("args", "is not valid JSON: "+err.Error(), "n'est pas du JSON valide : "+err.Error())
-		}
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, fault.Argument("args", "must be a JSON object of parameters", "doit être un objet JSON de paramètres")
-		}
-		args = m
-		if err := notUTF8(raw); err != nil {
-			return nil, err
-		}
+//
+// The arguments are decoded once; the checks and the Args read that
+// decode (Args.Decode hands it to the tool's type).
+func (t *Tool) Validate(raw json.RawMessage) (Args, error) {
+	args, trailing, err := decodeArgs(raw)
+	if err != nil {
+		return Args{}, err
 	}
 	for name := range args {
 		if _, ok := t.Param(name); !ok {
@@ -41,37 +31,59 @@ func (t *Tool) Validate(raw json.RawMessage) (json.RawMessage, error) {
 			for _, p := range t.Params {
 				names = append(names, p.Name)
 			}
-			return nil, fault.New(fault.InvalidArgument, map[string]any{"parameter": name, "known": names},
+			return Args{}, fault.New(fault.InvalidArgument, map[string]any{"parameter": name, "known": names},
 				fmt.Sprintf("unknown parameter %q for %s; it takes: %s", name, t.Name, strings.Join(names, ", ")),
 				fmt.Sprintf("paramètre inconnu %q pour %s ; il accepte : %s", name, t.Name, strings.Join(names, ", ")))
 		}
 	}
-	// The output keeps each value's JSON as given (nested objects keep the
-	// order of their keys: archive_extra_fm is written in that order).
-	var rawArgs map[string]json.RawMessage
-	if len(args) > 0 {
-		if err := json.Unmarshal(raw, &rawArgs); err != nil {
-			return nil, fault.Argument("args", "is not valid JSON: "+err.Error(), "n'est pas du JSON valide : "+err.Error())
-		}
+	if trailing && len(args) > 0 {
+		// Bytes after the object: the error encoding/json gives them.
+		var m map[string]json.RawMessage
+		err := json.Unmarshal(raw, &m)
+		return Args{}, fault.Argument("args", "is not valid JSON: "+err.Error(), "n'est pas du JSON valide : "+err.Error())
 	}
-	out := map[string]any{}
+	out := Args{Values: map[string]any{}, raw: raw, lazy: &rawValues{}}
 	for _, p := range t.Params {
 		v, ok := args[p.Name]
 		if !ok || v == nil {
 			if p.Required {
-				return nil, fault.Argument(p.Name, "is required", "est obligatoire")
+				return Args{}, fault.Argument(p.Name, "is required", "est obligatoire")
 			}
 			if p.Default != nil {
-				out[p.Name] = p.Default
+				out.Values[p.Name] = p.Default
 			}
 			continue
 		}
 		if err := p.check(p.Name, v); err != nil {
-			return nil, err
+			return Args{}, err
 		}
-		out[p.Name] = rawArgs[p.Name]
+		out.Values[p.Name] = v
+		out.given = append(out.given, p.Name)
 	}
-	return json.Marshal(out)
+	return out, nil
+}
+
+// decodeArgs decodes raw arguments once (numbers as json.Number): an
+// empty map for none or null; trailing reports bytes after the object
+// (a request's decoder never leaves any: see Validate).
+func decodeArgs(raw json.RawMessage) (_ map[string]any, trailing bool, _ error) {
+	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return map[string]any{}, false, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, false, fault.Argument("args", "is not valid JSON: "+err.Error(), "n'est pas du JSON valide : "+err.Error())
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, false, fault.Argument("args", "must be a JSON object of parameters", "doit être un objet JSON de paramètres")
+	}
+	if err := notUTF8(raw); err != nil {
+		return nil, false, err
+	}
+	return m, len(bytes.TrimSpace(raw[dec.InputOffset():])) > 0, nil
 }
 
 func typeName(v any) string {

@@ -16,11 +16,24 @@ import (
 type Read struct {
 	wire.Answer
 	ErrorJSON json.RawMessage
+	// Warnings is a success's result's "warnings", read in the decode of
+	// the answer (MCP logs them).
+	Warnings []string
+	// loose is set when Result or ErrorJSON may not be as json.Marshal
+	// writes them (an answer encoding/json read): Printed then
+	// re-encodes them. The core writes them so (its okAnswer and
+	// errorAnswer), which a walk of the answer checked (DecodeSuccess).
+	loose bool
 }
 
 // ReadAnswer decodes an engine's answer: it must hold a need or "ok",
-// and a refusal must be an error body.
+// and a refusal must be an error body. A success as the core writes one
+// is read in one walk (wire.DecodeSuccess); any other answer, and any
+// the walk is not sure of, by encoding/json.
 func ReadAnswer(raw []byte) (Read, error) {
+	if s, ok := wire.DecodeSuccess(raw); ok {
+		return Read{Answer: s.Answer, Warnings: s.Warnings, loose: !s.Compact}, nil
+	}
 	var ans struct {
 		wire.Answer
 		Error json.RawMessage `json:"error"` // outranks wire.Answer.Error
@@ -39,19 +52,35 @@ func ReadAnswer(raw []byte) (Read, error) {
 		}
 		ans.Answer.Error = &body
 	}
-	return Read{ans.Answer, ans.Error}, nil
+	read := Read{Answer: ans.Answer, ErrorJSON: ans.Error, loose: true}
+	var r struct {
+		Warnings []string `json:"warnings"`
+	}
+	if ans.OK != nil && *ans.OK && json.Unmarshal(ans.Result, &r) == nil {
+		read.Warnings = r.Warnings
+	}
+	return read, nil
 }
 
 // Printed is what a host prints for a final answer, the plan left out:
 // {"ok":true,"result":…} (once its plan landed) or {"ok":false,"error":…},
-// the result or error as the core wrote them.
+// the result or error as the core wrote them: appended as they are, or
+// re-encoded by encoding/json when they may not be as it writes them
+// (loose).
 func (a Read) Printed() []byte {
 	if !*a.OK {
+		if !a.loose && len(a.ErrorJSON) > 0 {
+			return append(append([]byte(`{"ok":false,"error":`), a.ErrorJSON...), '}')
+		}
 		out, _ := json.Marshal(struct {
 			OK    bool            `json:"ok"`
 			Error json.RawMessage `json:"error"`
 		}{false, a.ErrorJSON})
 		return out
+	}
+	if !a.loose && len(a.Result) > 0 {
+		out := make([]byte, 0, len(a.Result)+len(`{"ok":true,"result":}`))
+		return append(append(append(out, `{"ok":true,"result":`...), a.Result...), '}')
 	}
 	out, _ := json.Marshal(struct {
 		OK     bool            `json:"ok"`

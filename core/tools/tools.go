@@ -110,7 +110,6 @@ package tools
 
 import (
 	"embed"
-	"encoding/json"
 	"reflect"
 	"slices"
 	"strings"
@@ -213,7 +212,7 @@ func shapes[R any]() []reflect.Type {
 }
 
 // runFunc runs a tool on validated, normalised arguments.
-type runFunc func(env *Env, args json.RawMessage) (result any, p plan.Plan, err error)
+type runFunc func(env *Env, args catalog.Args) (result any, p plan.Plan, err error)
 
 // All is every tool, sorted by name.
 var All = []Tool{
@@ -234,12 +233,13 @@ var All = []Tool{
 	{worklogSpec, typed(worklogTool)},
 }
 
-// typed adapts run, which takes its arguments decoded into A (validated
-// by the catalogue), to a runFunc.
+// typed adapts run, which takes its arguments as an A (validated by the
+// catalogue, stored in an A from the values Validate decoded:
+// catalog.Args.Decode), to a runFunc.
 func typed[A any](run func(env *Env, args A) (any, plan.Plan, error)) runFunc {
-	return func(env *Env, raw json.RawMessage) (any, plan.Plan, error) {
+	return func(env *Env, raw catalog.Args) (any, plan.Plan, error) {
 		var args A
-		if err := json.Unmarshal(raw, &args); err != nil {
+		if err := raw.Decode(&args); err != nil {
 			return nil, nil, fault.Internalf("decoding arguments: %v", err)
 		}
 		return run(env, args)

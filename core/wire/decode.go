@@ -7,9 +7,9 @@ import (
 	"unicode/utf8"
 )
 
-// DecodeRequest reads a request (EncodeRequest's, or any other JSON of
+// DecodeRequest reads a request (EncodeCompacted's, or any other JSON of
 // one), and the index bytes after its NUL (Split) as its Search.Index.
-// The requests hosts send (Go's json.Marshal and EncodeRequest,
+// The requests hosts send (Go's json.Marshal and EncodeCompacted,
 // JavaScript's JSON.stringify) are read by a scanner made for their one
 // shape: encoding/json reads them through reflection after a
 // whole validating pass, which in the wasm engine cost a quarter of a
@@ -40,6 +40,11 @@ func DecodeRequest(b []byte) (Request, error) {
 type scanner struct {
 	b []byte
 	p int
+	// loose is set when a blank between tokens was skipped, or a string
+	// walked by skipString holds a character json.Marshal escapes (<, >,
+	// &, U+2028, U+2029): what was walked is not as json.Marshal writes
+	// it (DecodeSuccess).
+	loose bool
 }
 
 func (s *scanner) ws() {
@@ -47,6 +52,7 @@ func (s *scanner) ws() {
 		switch s.b[s.p] {
 		case ' ', '\t', '\n', '\r':
 			s.p++
+			s.loose = true
 		default:
 			return
 		}
@@ -287,52 +293,190 @@ func (s *scanner) count() (int64, bool) {
 	return n, err == nil
 }
 
-// raw takes one JSON value as it is written (json.RawMessage keeps it so),
-// checked by encoding/json.
+// raw takes one JSON value as it is written (json.RawMessage keeps it
+// so), checked as it is walked, as json.Valid checks it: no second pass
+// over the value. A null is left to encoding/json.
 func (s *scanner) raw() (json.RawMessage, bool) {
 	s.ws()
 	start := s.p
-	depth := 0
-	for s.p < len(s.b) {
-		switch c := s.b[s.p]; c {
-		case '"':
-			if _, ok := s.str(); !ok {
-				return nil, false
-			}
-			if depth == 0 {
-				return s.checked(start)
-			}
-			continue
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth < 0 {
-				return nil, false
-			}
-			if depth == 0 {
-				s.p++
-				return s.checked(start)
-			}
-		case ',':
-			if depth == 0 {
-				return s.checked(start)
-			}
-		}
-		s.p++
-	}
-	return nil, false
-}
-
-func (s *scanner) checked(start int) (json.RawMessage, bool) {
-	v := s.b[start:s.p]
-	for len(v) > 0 && (v[len(v)-1] == ' ' || v[len(v)-1] == '\t' || v[len(v)-1] == '\n' || v[len(v)-1] == '\r') {
-		v = v[:len(v)-1]
-	}
-	if len(v) == 0 || string(v) == "null" || !json.Valid(v) {
+	if !s.value() || string(s.b[start:s.p]) == "null" {
 		return nil, false
 	}
-	return append(json.RawMessage(nil), v...), true
+	return append(json.RawMessage(nil), s.b[start:s.p]...), true
+}
+
+// maxDepth is the deepest encoding/json reads a value; value leaves a
+// deeper one to it (and to its error).
+const maxDepth = 10000
+
+// value moves past one JSON value, false when it is none: the containers
+// open are a stack of their closing bytes.
+func (s *scanner) value() bool {
+	var open []byte
+	for {
+		s.ws()
+		if s.p >= len(s.b) {
+			return false
+		}
+		switch c := s.b[s.p]; c {
+		case '{', '[':
+			if len(open) == maxDepth {
+				return false
+			}
+			s.p++
+			end := c + 2 // '}' and ']' follow '{' and '[' two code points on
+			if s.is(end) {
+				break
+			}
+			if open = append(open, end); c == '{' && !s.key() {
+				return false
+			}
+			continue
+		case '"':
+			if !s.skipString() {
+				return false
+			}
+		default:
+			if !s.scalar() {
+				return false
+			}
+		}
+		var ok bool
+		if open, ok = s.after(open); !ok || len(open) == 0 {
+			return ok
+		}
+	}
+}
+
+// after moves past the ends of the containers a value closes, and the
+// comma (and key) before the next one; it returns the containers still
+// open.
+func (s *scanner) after(open []byte) ([]byte, bool) {
+	for len(open) > 0 {
+		end := open[len(open)-1]
+		if s.is(',') {
+			return open, end == ']' || s.key()
+		}
+		if !s.is(end) {
+			return open, false
+		}
+		open = open[:len(open)-1]
+	}
+	return open, true
+}
+
+// key moves past an object's key and its colon.
+func (s *scanner) key() bool {
+	s.ws()
+	return s.p < len(s.b) && s.b[s.p] == '"' && s.skipString() && s.is(':')
+}
+
+// skipString moves past a string at s.p, checked as JSON's grammar has
+// it (escapes, no control character); its bytes need not be UTF-8, as
+// in json.Valid. It notes what json.Marshal would escape (loose).
+func (s *scanner) skipString() bool {
+	b, p := s.b, s.p+1
+	for p < len(b) {
+		c := b[p]
+		if escapes[c] == 0 {
+			p++
+			continue
+		}
+		switch {
+		case c == '"':
+			s.p = p + 1
+			return true
+		case c == '\\':
+			if p+1 >= len(b) {
+				return false
+			}
+			switch b[p+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				p += 2
+			case 'u':
+				if p+6 > len(b) || !hex4(b[p+2:p+6]) {
+					return false
+				}
+				p += 6
+			default:
+				return false
+			}
+		case c < 0x20:
+			return false
+		case c == 0xe2:
+			s.loose = s.loose || p+2 < len(b) && b[p+1] == 0x80 && (b[p+2] == 0xa8 || b[p+2] == 0xa9)
+			p++
+		default: // <, > or &
+			s.loose = true
+			p++
+		}
+	}
+	return false
+}
+
+func hex4(h []byte) bool {
+	for _, c := range h {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// scalar moves past a number, true, false or null.
+func (s *scanner) scalar() bool {
+	for _, lit := range []string{"true", "false", "null"} {
+		if len(s.b)-s.p >= len(lit) && string(s.b[s.p:s.p+len(lit)]) == lit {
+			s.p += len(lit)
+			return true
+		}
+	}
+	return s.number()
+}
+
+// number moves past a number as JSON writes one:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (s *scanner) number() bool {
+	b, p := s.b, s.p
+	if p < len(b) && b[p] == '-' {
+		p++
+	}
+	switch {
+	case p < len(b) && b[p] == '0':
+		p++
+	case p < len(b) && '1' <= b[p] && b[p] <= '9':
+		p = digits(b, p)
+	default:
+		return false
+	}
+	if p < len(b) && b[p] == '.' {
+		if q := digits(b, p+1); q > p+1 {
+			p = q
+		} else {
+			return false
+		}
+	}
+	if p < len(b) && (b[p] == 'e' || b[p] == 'E') {
+		p++
+		if p < len(b) && (b[p] == '+' || b[p] == '-') {
+			p++
+		}
+		if q := digits(b, p); q > p {
+			p = q
+		} else {
+			return false
+		}
+	}
+	s.p = p
+	return true
+}
+
+// digits returns the end of the run of digits at p.
+func digits(b []byte, p int) int {
+	for p < len(b) && '0' <= b[p] && b[p] <= '9' {
+		p++
+	}
+	return p
 }
 
 // str reads a JSON string. It declines invalid UTF-8 and lone surrogates,
@@ -400,32 +544,8 @@ func (s *scanner) escaped(start int) (string, bool) {
 		c := b[p]
 		switch {
 		case c == '\\':
-			e := b[p+1]
-			p += 2
-			switch e {
-			case '"', '\\', '/':
-				out.WriteByte(e)
-			case 'b':
-				out.WriteByte('\b')
-			case 'f':
-				out.WriteByte('\f')
-			case 'n':
-				out.WriteByte('\n')
-			case 'r':
-				out.WriteByte('\r')
-			case 't':
-				out.WriteByte('\t')
-			case 'u':
-				if p+4 > end {
-					return "", false
-				}
-				v, err := strconv.ParseUint(string(b[p:p+4]), 16, 16)
-				if err != nil || v >= 0xd800 && v < 0xe000 {
-					return "", false // a surrogate (pairs are rare): encoding/json's
-				}
-				p += 4
-				out.WriteRune(rune(v))
-			default:
+			var ok bool
+			if p, ok = unescape(&out, b[:end], p); !ok {
 				return "", false
 			}
 		case c < 0x20:
@@ -443,4 +563,28 @@ func (s *scanner) escaped(start int) (string, bool) {
 	}
 	s.p = end + 1
 	return out.String(), true
+}
+
+// simple is what the escapes of one byte stand for ("\n" a newline);
+// 0 for none (a \u escape or an invalid one).
+var simple = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// unescape writes to out the escape at b[p] (a backslash) and returns
+// where it ends; false for one encoding/json would not read as it is (a
+// surrogate, whose pairs are rare, goes to encoding/json).
+func unescape(out *strings.Builder, b []byte, p int) (int, bool) {
+	e := b[p+1]
+	if c := simple[e]; c != 0 {
+		out.WriteByte(c)
+		return p + 2, true
+	}
+	if e != 'u' || p+6 > len(b) {
+		return p, false
+	}
+	v, err := strconv.ParseUint(string(b[p+2:p+6]), 16, 16)
+	if err != nil || v >= 0xd800 && v < 0xe000 {
+		return p, false
+	}
+	out.WriteRune(rune(v))
+	return p + 6, true
 }

@@ -136,3 +136,55 @@ func FuzzDecodeRequest(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) { sameAsJSON(t, b) })
 }
+
+// TestValueIsValid checks that the scanner's walk of a value (raw's, one
+// pass) accepts exactly what json.Valid accepts: values as hosts write
+// them, cut short and with a byte changed, and the grammar's corners.
+func TestValueIsValid(t *testing.T) {
+	valid := func(b []byte) bool {
+		s := &scanner{b: b}
+		ok := s.value()
+		s.ws()
+		return ok && s.p == len(b)
+	}
+	check := func(b []byte) {
+		t.Helper()
+		if got, want := valid(b), json.Valid(b); got != want {
+			t.Fatalf("%.300q: the scanner says %v, json.Valid %v", b, got, want)
+		}
+	}
+	rng := rand.New(rand.NewSource(3))
+	for _, b := range randomRequests(rng, 2000) {
+		check(b)
+		check(b[:rng.Intn(len(b))])
+		m := bytes.Clone(b)
+		const edits = "{}[]:,\"\\ 0-.eE+anlu\x01\x7f\xff"
+		m[rng.Intn(len(m))] = edits[rng.Intn(len(edits))]
+		check(m)
+	}
+	for _, s := range []string{
+		``, ` `, `0`, `-0`, `01`, `-`, `1.`, `1.5`, `.5`, `1e`, `1e+`, `1E-7`, `1e5x`, `-01`, `2.e3`,
+		`true`, `tru`, `truex`, `false`, `null`, `nul`, `"`, `"a`, `"\"`, `"\u12"`, `"\u12g4"`, `"\uD83D"`, `"\q"`, "\"\x1f\"", "\"\xff\"",
+		`[]`, `[`, `[1,]`, `[,1]`, `[1 2]`, `{}`, `{`, `{"a"}`, `{"a":}`, `{"a":1,}`, `{1:2}`, `{"a":1 "b":2}`, `[[[]]]`, `[[]`, `{"a":[}`, `[}`, `{]`,
+		` { "a" : [ 1 , { "b" : null } ] } `, `[1]]`, `{}{}`,
+		strings.Repeat("[", maxDepth) + strings.Repeat("]", maxDepth),
+		strings.Repeat("[", maxDepth+1) + strings.Repeat("]", maxDepth+1),
+	} {
+		check([]byte(s))
+	}
+}
+
+// FuzzValue: any bytes walked as json.Valid checks them.
+func FuzzValue(f *testing.F) {
+	for _, s := range []string{`{"a":[1,-2.5e3,"\u00e9",true,null,{}]}`, `[`, `"\q"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s := &scanner{b: b}
+		ok := s.value()
+		s.ws()
+		if got := ok && s.p == len(b); got != json.Valid(b) {
+			t.Fatalf("%q: the scanner says %v", b, got)
+		}
+	})
+}

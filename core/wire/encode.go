@@ -8,9 +8,23 @@ import (
 	"unicode/utf8"
 )
 
-// EncodeRequest returns req as encoding/json writes it, byte for byte,
-// with notes, when not nil, as its search carry's "notes" (req.Search's
-// own Notes are not written): the request of every round of every call.
+// CompactArgs returns a request's arguments as encoding/json writes them
+// in a struct (compacted, HTML's characters escaped), or its error for
+// arguments that are not JSON. A host compacts a call's arguments once,
+// and sends them so every round (EncodeCompacted): json.Marshal of a
+// request is CompactArgs then EncodeCompacted.
+func CompactArgs(args json.RawMessage) (json.RawMessage, error) {
+	if len(args) == 0 {
+		return args, nil
+	}
+	return json.Marshal(args)
+}
+
+// EncodeCompacted returns req as encoding/json writes it, byte for byte,
+// req.Args being as CompactArgs returns them (it copies them as they
+// are), with notes, when not nil, as its search carry's "notes"
+// (req.Search's own Notes are not written): the request of every round
+// of every call.
 //
 // It is written by hand rather than by json.Marshal, whose reflective map
 // encoder sorts the keys through reflection and whose growing buffer is
@@ -18,39 +32,13 @@ import (
 // every note's text, 15 MB at 10,000 notes, and a worklog of a week of
 // sessions sends hundreds of files. The buffer is sized up front from the
 // texts' lengths, and strings are escaped in runs (appendString). Fields
-// keep Request's order; the small ones that are no strings nor maps
-// (args) go through encoding/json. TestRequestFields fails when a field
-// is added to a type written here. DecodeRequest reads it back.
-func EncodeRequest(req *Request, notes map[string]string) ([]byte, error) {
-	size := 256 + len(req.Args) + len(req.Tool) + len(req.TZ) + len(req.Lang)
-	for p, f := range req.Files {
-		size += len(p) + len(f.SHA256) + len(`"":{"sha256":"","text":"","not_utf8":true},`)
-		if f.Text != nil {
-			size += len(*f.Text) + len(*f.Text)>>4 // room for escapes (a newline every 40 bytes is 1/40)
-		}
-	}
-	for p, h := range req.Heads {
-		size += len(p) + len(`"":{"text":"","not_utf8":true,"size":},`) + 20
-		if h.Text != nil {
-			size += len(*h.Text) + len(*h.Text)>>4
-		}
-	}
-	for p, v := range notes {
-		size += len(p) + len(v) + len(`"":"",`)
-	}
-	for _, p := range req.Missing {
-		size += len(p) + 3
-	}
-	b := make([]byte, 0, size)
-
-	b = append(b, `{"tool":`...)
-	b = appendString(b, req.Tool)
+// keep Request's order. TestRequestFields fails when a field is added to
+// a type written here. DecodeRequest reads it back.
+func EncodeCompacted(req *Request, notes map[string]string) []byte {
+	b := make([]byte, 0, requestSize(req, notes))
+	b = appendString(append(b, `{"tool":`...), req.Tool)
 	if len(req.Args) > 0 {
-		args, err := json.Marshal(req.Args) // compacted and escaped as in a struct
-		if err != nil {
-			return nil, err
-		}
-		b = append(append(b, `,"args":`...), args...)
+		b = append(append(b, `,"args":`...), req.Args...)
 	}
 	b = appendString(append(b, `,"now":`...), req.Now)
 	if req.TZ != "" {
@@ -74,30 +62,60 @@ func EncodeRequest(req *Request, notes map[string]string) ([]byte, error) {
 	if len(req.Matches) > 0 {
 		b = appendLists(append(b, `,"matches":`...), req.Matches)
 	}
-	if c := req.Search; c != nil {
-		b = append(b, `,"search":{`...)
-		n := len(b)
-		if c.Listing != "" {
-			b = appendString(append(b, `"listing":`...), c.Listing)
-		}
-		if c.ID != "" {
-			b = appendString(append(comma(b, n), `"id":`...), c.ID)
-		}
-		if c.Full {
-			b = append(comma(b, n), `"full":true`...)
-		}
-		if len(notes) > 0 {
-			b = appendVersions(append(comma(b, n), `"notes":`...), notes)
-		}
-		if c.Batch != 0 {
-			b = strconv.AppendInt(append(comma(b, n), `"batch":`...), c.Batch, 10)
-		}
-		if c.Unkept != "" {
-			b = appendString(append(comma(b, n), `"unkept":`...), c.Unkept)
-		}
-		b = append(b, '}')
+	if req.Search != nil {
+		b = appendCarry(append(b, `,"search":`...), req.Search, notes)
 	}
-	return append(b, '}'), nil
+	return append(b, '}')
+}
+
+// requestSize is about the length of req's JSON with notes, from its
+// texts' lengths: EncodeCompacted's buffer, made once.
+func requestSize(req *Request, notes map[string]string) int {
+	size := 256 + len(req.Args) + len(req.Tool) + len(req.TZ) + len(req.Lang)
+	for p, f := range req.Files {
+		size += len(p) + len(f.SHA256) + len(`"":{"sha256":"","text":"","not_utf8":true},`)
+		if f.Text != nil {
+			size += len(*f.Text) + len(*f.Text)>>4 // room for escapes (a newline every 40 bytes is 1/40)
+		}
+	}
+	for p, h := range req.Heads {
+		size += len(p) + len(`"":{"text":"","not_utf8":true,"size":},`) + 20
+		if h.Text != nil {
+			size += len(*h.Text) + len(*h.Text)>>4
+		}
+	}
+	for p, v := range notes {
+		size += len(p) + len(v) + len(`"":"",`)
+	}
+	for _, p := range req.Missing {
+		size += len(p) + 3
+	}
+	return size
+}
+
+// appendCarry appends c with notes as its "notes" (see EncodeCompacted).
+func appendCarry(b []byte, c *Carry, notes map[string]string) []byte {
+	b = append(b, '{')
+	n := len(b)
+	if c.Listing != "" {
+		b = appendString(append(b, `"listing":`...), c.Listing)
+	}
+	if c.ID != "" {
+		b = appendString(append(comma(b, n), `"id":`...), c.ID)
+	}
+	if c.Full {
+		b = append(comma(b, n), `"full":true`...)
+	}
+	if len(notes) > 0 {
+		b = appendVersions(append(comma(b, n), `"notes":`...), notes)
+	}
+	if c.Batch != 0 {
+		b = strconv.AppendInt(append(comma(b, n), `"batch":`...), c.Batch, 10)
+	}
+	if c.Unkept != "" {
+		b = appendString(append(comma(b, n), `"unkept":`...), c.Unkept)
+	}
+	return append(b, '}')
 }
 
 // comma appends a comma to b unless nothing was written since n (an

@@ -22,6 +22,18 @@ var trickyStrings = []string{
 	"\xe2\x80\xa8\xff", "'single' `back`", "#frontmatter: {x: [1, 2]}\n---\n",
 }
 
+// EncodeRequest is json.Marshal of a request, as a host writes it:
+// CompactArgs, then EncodeCompacted.
+func EncodeRequest(req *Request, notes map[string]string) ([]byte, error) {
+	args, err := CompactArgs(req.Args)
+	if err != nil {
+		return nil, err
+	}
+	r := *req
+	r.Args = args
+	return EncodeCompacted(&r, notes), nil
+}
+
 // TestEncodeRequestIsJSONs: EncodeRequest writes the bytes json.Marshal
 // writes for the same request, every field set or not, with strings of
 // every kind in every place (and random ones), so that the core reads it

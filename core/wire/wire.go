@@ -3,7 +3,8 @@
 // the vault read so far, Snapshot, and the search index's Carry), the
 // answer the core gives (Answer: a Need, or an outcome with its plan and
 // conflict code, or a refusal's ErrorBody), and their one codec
-// (EncodeRequest, DecodeRequest, EncodeAnswer).
+// (CompactArgs and EncodeCompacted, DecodeRequest, EncodeAnswer and
+// DecodeSuccess).
 //
 // It is a leaf: it imports the standard library and core/plan, itself a
 // leaf (the plan's ops and their checks, which the core and every host

@@ -133,6 +133,9 @@ type Outcome struct {
 	OK bool
 	// Result is the tool's result as the core encoded it (OK only).
 	Result json.RawMessage
+	// Warnings is the result's "warnings", read in the one decode of the
+	// answer (hostlogic.Read.Warnings; OK only).
+	Warnings []string
 	// Error is the refusal, the core's or the host's (not OK only).
 	Error *wire.ErrorBody
 	// Plan is the plan applied (nil when none or on error).
@@ -217,6 +220,8 @@ type rounds[L Lock] struct {
 	req  wire.Request
 	// counted is the rounds that count against MaxRounds: a batch's do not.
 	counted int
+	// compacted is whether req.Args are compacted (request).
+	compacted bool
 }
 
 // run sends the request, answers the engine's needs from the vault and
@@ -255,7 +260,7 @@ func (r *rounds[L]) exchange(ctx context.Context) (ans *hostlogic.Read, raw, ind
 		out, _ := r.refuse(err)
 		return nil, nil, nil, out, nil
 	}
-	reqJSON, err := r.sc.request(&r.req)
+	reqJSON, err := r.request()
 	if err != nil {
 		return fail(fmt.Errorf("encoding request: %w", err))
 	}
@@ -279,6 +284,19 @@ func (r *rounds[L]) exchange(ctx context.Context) (ans *hostlogic.Read, raw, ind
 		return fail(err)
 	}
 	return &read, raw, index, Outcome{}, nil
+}
+
+// request is the round's request: the call's arguments compacted on the
+// first round (wire.CompactArgs), and sent as they are from then on.
+func (r *rounds[L]) request() ([]byte, error) {
+	if !r.compacted {
+		args, err := wire.CompactArgs(r.req.Args)
+		if err != nil {
+			return nil, err
+		}
+		r.req.Args, r.compacted = args, true
+	}
+	return r.sc.request(&r.req), nil
 }
 
 // answer answers the engine's need from the vault into the next request;
@@ -317,7 +335,7 @@ func (r *rounds[L]) end(ans hostlogic.Read, raw, index []byte) (Outcome, error) 
 		}
 	}
 	raw = r.sc.store(ans.Answer, index, raw)
-	return Outcome{Answer: ans.Printed(), Raw: raw, OK: true, Result: ans.Result, Plan: ans.Plan}, nil
+	return Outcome{Answer: ans.Printed(), Raw: raw, OK: true, Result: ans.Result, Warnings: ans.Warnings, Plan: ans.Plan}, nil
 }
 
 // Refusal renders a host-side error as the core renders its own refusals

@@ -85,21 +85,19 @@ func (s *searchCarry) answer(need vault.Need) {
 	s.withIndex = need.Search != "notes"
 }
 
-// request is the request's JSON (wire.EncodeRequest) followed by the index
-// the core asked for, if any (wire.Join). The versions and the index go
+// request is the request's JSON (wire.EncodeCompacted: req.Args are
+// compacted once a call, by rounds.request) followed by the index the
+// core asked for, if any (wire.Join). The versions and the index go
 // with the one round that answers the core's "search" need: the core
 // keeps them for the call's later rounds (the same listing and id name
 // them), and asks again if it lost them.
-func (s *searchCarry) request(req *wire.Request) ([]byte, error) {
+func (s *searchCarry) request(req *wire.Request) []byte {
 	if s.carry == nil {
-		return wire.EncodeRequest(req, nil)
+		return wire.EncodeCompacted(req, nil)
 	}
 	notes := s.carry.Notes
 	s.carry.Notes = nil
-	reqJSON, err := wire.EncodeRequest(req, notes)
-	if err != nil {
-		return nil, err
-	}
+	reqJSON := wire.EncodeCompacted(req, notes)
 	out := reqJSON
 	if s.withIndex {
 		// wire.Join, the index read straight after the separator.
@@ -108,7 +106,7 @@ func (s *searchCarry) request(req *wire.Request) ([]byte, error) {
 		}
 	}
 	s.carry.Full, s.withIndex = false, false
-	return out, nil
+	return out
 }
 
 // store stores the index a successful answer carries (index: the bytes

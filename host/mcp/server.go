@@ -191,15 +191,13 @@ func (c *caller) handler(name string) sdk.ToolHandler {
 // logger "kessho", its data the tool and the warning: the SDK sends it
 // only if the client asked for messages of that level (logging/setLevel).
 // The warnings stay in the result: the log is for the user watching the
-// client, the result for the agent.
+// client, the result for the agent. They are the ones the call read in
+// its decode of the answer (call.Outcome.Warnings).
 func logWarnings(ctx context.Context, ss *sdk.ServerSession, tool string, out call.Outcome) {
-	var r struct {
-		Warnings []string `json:"warnings"`
-	}
-	if ss == nil || !out.OK || json.Unmarshal(out.Result, &r) != nil {
+	if ss == nil || !out.OK {
 		return
 	}
-	for _, w := range r.Warnings {
+	for _, w := range out.Warnings {
 		//lint:ignore SA1019 see NewServer: logging is served through its deprecation window
 		ss.Log(ctx, &sdk.LoggingMessageParams{Level: "warning", Logger: "kessho",
 			Data: map[string]string{"tool": tool, "warning": w}})

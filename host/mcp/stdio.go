@@ -42,10 +42,12 @@ func screen(in io.Reader, msgs io.Writer, out io.Writer) error {
 		case tooLong:
 			reject(out, jsonrpc.CodeInvalidRequest, "message longer than the server accepts")
 		case len(bytes.TrimSpace(line)) == 0:
-		case !json.Valid(line):
-			reject(out, jsonrpc.CodeParseError, "parse error: the line is not valid JSON")
 		case !isMessage(line):
-			reject(out, jsonrpc.CodeInvalidRequest, "invalid request: the line is not a JSON-RPC 2.0 message")
+			if !json.Valid(line) {
+				reject(out, jsonrpc.CodeParseError, "parse error: the line is not valid JSON")
+			} else {
+				reject(out, jsonrpc.CodeInvalidRequest, "invalid request: the line is not a JSON-RPC 2.0 message")
+			}
 		default:
 			if _, err := msgs.Write(append(line, '\n')); err != nil {
 				return err // the session is over
@@ -76,8 +78,15 @@ func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 	}
 }
 
-// isMessage reports whether line is a JSON-RPC message, or a batch of them.
+// isMessage reports whether line is a JSON-RPC message, or a batch of
+// them. A message alone, what clients send, is decoded once (decoding
+// checks that it is JSON); a line that is none goes on to json.Valid,
+// for its error's code.
 func isMessage(line []byte) bool {
+	if t := bytes.TrimLeft(line, " \t\r\n"); len(t) > 0 && t[0] == '{' {
+		_, err := jsonrpc.DecodeMessage(line)
+		return err == nil
+	}
 	var batch []json.RawMessage
 	if json.Unmarshal(line, &batch) != nil {
 		batch = []json.RawMessage{line}

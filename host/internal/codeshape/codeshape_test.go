@@ -28,11 +28,8 @@ const maxLines = 60
 // one within maxLines must leave the list (the test says so), so that the
 // list only shrinks.
 var longer = map[string]int{
-	"core/handle.go: Core.handle":          62,
-	"core/hostlogic/check.go: Check":       69,
-	"core/tools/rollback.go: rollback":     73,
-	"core/wire/decode.go: scanner.escaped": 63,
-	"core/wire/encode.go: EncodeRequest":   78,
+	"core/hostlogic/check.go: Check":   69,
+	"core/tools/rollback.go: rollback": 73,
 }
 
 // root is the repository's root, from this package's folder.
