@@ -71,9 +71,10 @@ func answers() map[string]wire.Answer {
 }
 
 // encoded is every fixture's name and bytes: the requests by
-// wire.EncodeRequest (their carry's notes as the Go host passes them), the
-// answers by wire.EncodeAnswer (a search index's bytes, which follow the
-// JSON, left out), and a host decision's answer by hostlogic.Handle.
+// wire.CompactArgs and wire.EncodeCompacted (their carry's notes as the
+// Go host passes them), the answers by wire.EncodeAnswer (a search
+// index's bytes, which follow the JSON, left out), and a host decision's
+// answer by hostlogic.Handle.
 func encoded(t *testing.T) map[string][]byte {
 	out := map[string][]byte{}
 	for name, req := range requests() {
@@ -81,11 +82,12 @@ func encoded(t *testing.T) map[string][]byte {
 		if req.Search != nil {
 			notes = req.Search.Notes
 		}
-		b, err := wire.EncodeRequest(&req, notes)
+		args, err := wire.CompactArgs(req.Args) // as a host does once a call
 		if err != nil {
 			t.Fatalf("request %s: %v", name, err)
 		}
-		out["request-"+name+".json"] = b
+		req.Args = args
+		out["request-"+name+".json"] = wire.EncodeCompacted(&req, notes)
 	}
 	for name, ans := range answers() {
 		b, err := wire.EncodeAnswer(ans)
