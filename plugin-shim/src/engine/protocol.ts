@@ -22,9 +22,9 @@ export interface LoadPartMessage {
   packed: string;
 }
 
-/** One round: a request for the core's handle ("call") or handle_host ("host") entry. */
+/** One request for the core's handle ("call"), handle_host ("host") or step ("step") entry. */
 export interface RequestMessage {
-  kind: "call" | "host";
+  kind: "call" | "host" | "step";
   id: number;
   request: string;
 }

@@ -44,7 +44,7 @@ export function serve(post: (msg: FromWorker) => void): (msg: ToWorker) => void 
         ? eng.round(msg.round).then(({ raw, read, index, check }) => ({ answer: raw, read, index, check }))
         : msg.kind === "hosts"
           ? eng.hosts(msg.requests).then((answers) => ({ answer: "", answers }))
-          : (msg.kind === "call" ? eng.call(msg.request) : eng.host(msg.request)).then((answer) => ({ answer }));
+          : (msg.kind === "call" ? eng.call(msg.request) : msg.kind === "step" ? eng.step(msg.request) : eng.host(msg.request)).then((answer) => ({ answer }));
     answered.then(
       (a) => post({ kind: "answer", id, ...a, calls: ++calls, memory: eng.memoryBytes() }),
       (err: unknown) => post({ kind: "answer", id, error: messageOf(err), calls: ++calls, memory: eng.memoryBytes() }),

@@ -209,7 +209,7 @@ async function runRounds(
       raw = a.raw;
     }
     try {
-      if (a.plan !== undefined) await apply(core, v, a.plan, opts, round.check);
+      if (a.plan !== undefined) await apply(core, v, a.plan, opts);
     } catch (err) {
       // A failed precondition takes the tool's own code (the answer's "conflict", e.g. CONTEXT_HYGIENE_RACE).
       return refuse(err, raw, a.conflict);

@@ -9,6 +9,8 @@ export interface HostCore {
   host(request: string): Promise<string>;
   /** hosts, when the core has it, answers several requests in order where the core runs: one crossing to a worker for all. */
   hosts?(requests: string[]): Promise<string[]>;
+  /** step, when the core has it, runs one step of an apply or a recovery (core/hostlogic.Step): a StepIn's JSON in, a StepOut's out. */
+  step?(input: string): Promise<string>;
 }
 
 /** An error as the core sends it: both languages, so that the host can throw it and render it later. */
