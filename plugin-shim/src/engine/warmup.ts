@@ -42,7 +42,5 @@ export const warmups: Warmup[] = [
   { entry: "round", request: start.now + "\u0000" + head + "\u0000" + ',"tz":"UTC"}' },
   { entry: "handle_host", request: JSON.stringify({ kind: "list", names: ["warm-up/", "notes.md"], patterns: null }) },
   { entry: "round", request: start.now + "\u0000" + head + "\u0000" + ',"tz":"UTC",' + JSON.stringify(vault).slice(1) },
-  { entry: "handle_host", request: JSON.stringify({ kind: "check_plan", plan, nodes: { [context]: plan[0]!.expect, "10-episodes": "folder", "10-episodes/projects": "folder", "10-episodes/projects/warm-up": "folder" } }) },
-  { entry: "handle_host", request: JSON.stringify({ kind: "new_journal", plan, now: "2026-01-01T00:00:00.000Z", suffix: "00000000" }) },
   { entry: "step", request: JSON.stringify({ start: { plan, journals: [], wait_ms: 0, own: [] }, now: "2026-01-01T00:00:00.000Z", wall: "2026-01-01T00:00:00.000Z", random: "00" }) },
 ];
