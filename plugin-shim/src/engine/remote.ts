@@ -132,13 +132,6 @@ export class RemoteEngine implements Engine, HostCore {
     return answerOf(await this.enqueue(() => this.send((id) => ({ kind: "step", id, request: input }))));
   }
 
-  /** hosts runs host requests in order in the worker: one message there and back, queued like call. */
-  async hosts(requests: string[]): Promise<string[]> {
-    const a = await this.enqueue(() => this.send((id) => ({ kind: "hosts", id, requests })));
-    answerOf(a);
-    return a.answers ?? [];
-  }
-
   /** round runs a whole round of a call in the worker (runRound): one message there and back, queued like call. */
   async round(round: RoundRequest): Promise<Round> {
     const a = await this.enqueue(() => this.send((id) => ({ kind: "round", id, round })));

@@ -78,13 +78,6 @@ export class WasmEngine implements Engine, HostCore {
     return this.enqueue(() => this.callNow(input, "step"));
   }
 
-  /** hosts answers requests in order, each through host; the first failure fails them all. */
-  async hosts(requests: string[]): Promise<string[]> {
-    const out: string[] = [];
-    for (const r of requests) out.push(await this.host(r));
-    return out;
-  }
-
   /**
    * round runs one round of a call: what runRound asks in four requests
    * (now, handle, read_answer, the check), in one call into the module

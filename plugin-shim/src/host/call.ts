@@ -73,7 +73,7 @@ export async function runRound(eng: Engine, core: HostCore, r: RoundRequest): Pr
  * checkOf asks core the question the host asks first of a round's read:
  * whether its need may be answered (check_need, answerNeed), or what its
  * plan's check must look at (check_plan without nodes, apply). Both depend
- * on the read alone; the request is the one decide would send.
+ * on the read alone.
  */
 async function checkOf(core: HostCore, read: string): Promise<string | undefined> {
   const a = JSON.parse(read) as Read;

@@ -352,13 +352,13 @@ describe("RemoteEngine", () => {
     // Each message the call sent: the first round's need checked in its round, then the
     // plan's apply in one step (its check, journal and ops foreseen, run without another).
     assert.deepEqual(asked, ["round", "list", "round", "step"], `the requests: ${asked.join(", ")}`);
-    const hosts = sent.flatMap((m) => (m.kind === "host" ? [[m.request]] : m.kind === "hosts" ? [m.requests] : [])).map((rs) => rs.map((r) => (JSON.parse(r) as { kind: string }).kind));
-    assert.deepEqual(hosts, [["list"]]);
+    const hosts = sent.flatMap((m) => (m.kind === "host" ? [m.request] : [])).map((r) => (JSON.parse(r) as { kind: string }).kind);
+    assert.deepEqual(hosts, ["list"]);
     // Its journal's folder is left empty: the next call asks no sweep of it.
     assert.deepEqual(await app.vault.adapter.list(".kessho/journal"), { files: [], folders: [] });
     sent.length = 0;
     await host.call(c.tool, c.args, { now: c.now, tz: c.tz, lang: c.lang });
-    const again = sent.flatMap((m) => (m.kind === "host" ? [m.request] : m.kind === "hosts" ? m.requests : [])).map((r) => (JSON.parse(r) as { kind: string }).kind);
+    const again = sent.flatMap((m) => (m.kind === "host" ? [m.request] : [])).map((r) => (JSON.parse(r) as { kind: string }).kind);
     const starts = sent.flatMap((m) => (m.kind === "step" ? [(JSON.parse(m.request) as StepIn).start] : []));
     // No recovery asked (no journal to sweep): a step, if any, is a plan's, and names no journal.
     assert.ok(again.length > 0 && starts.every((s) => s!.plan !== undefined && s!.journals.length === 0), `the requests: ${again.join(", ")}`);
