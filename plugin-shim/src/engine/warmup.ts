@@ -33,8 +33,8 @@ export interface Warmup {
 /**
  * warmups are what each new instance runs once, their answers dropped: the
  * requests of a whole call that writes, in the order the plugin sends them
- * (the first round, a listing, the last round, the plan's check and its
- * journal). The engine compiles a function of the module the first time
+ * (the first round, a listing, the last round, the first step of the
+ * plan's apply: its check and its journal). The engine compiles a function of the module the first time
  * it runs (Chromium and Node compile lazily), so each kind run here is one
  * the user's first call does not wait for.
  */

@@ -1,6 +1,6 @@
 // Plans as the core returns them (core/plan): an ordered list of ops, each
 // with the precondition the core relied on. The core validates them
-// (check_plan); the host only reads their fields.
+// (the apply's first step); the host only reads their fields.
 
 /** One operation of a plan. */
 export interface Op {
