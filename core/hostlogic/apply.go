@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"strconv"
 	"time"
@@ -60,13 +61,9 @@ func (m *machine) checkPlan(p plan.Plan) error {
 	}
 	var seen map[string]string
 	if looks := firstLooks(p); len(looks) > 0 {
-		seen = map[string]string{}
-		for _, l := range looks {
-			s, err := m.look(l, foreseeLook(p, l))
-			if err != nil {
-				return err
-			}
-			seen[l.Path] = s
+		var err error
+		if seen, err = m.looks(looks, func(l Look) *string { return foreseeLook(p, l) }); err != nil {
+			return err
 		}
 	}
 	for {
@@ -75,21 +72,20 @@ func (m *machine) checkPlan(p plan.Plan) error {
 		if !errors.Is(err, errNeed) {
 			return err
 		}
+		more, err := m.looks(d.need, nil)
+		if err != nil {
+			return err
+		}
 		if seen == nil {
 			seen = map[string]string{}
 		}
-		for _, l := range d.need {
-			s, err := m.look(l, nil)
-			if err != nil {
-				return err
-			}
-			seen[l.Path] = s
-		}
+		maps.Copy(seen, more)
 	}
 }
 
 // foreseeLook is what l most likely finds: what the first op naming its
-// path expects there, a folder above an op's path.
+// path expects there, a folder above a file an op expects; nil (asked)
+// for a folder above paths expected absent, which may not be there yet.
 func foreseeLook(p plan.Plan, l Look) *string {
 	for _, op := range p {
 		switch {
@@ -101,7 +97,7 @@ func foreseeLook(p plan.Plan, l Look) *string {
 			return foresee("file")
 		case l.Path == op.To:
 			return foresee(plan.Absent)
-		case under(op.Path, l.Path) || under(op.From, l.Path) || under(op.To, l.Path):
+		case under(op.From, l.Path) || (under(op.Path, l.Path) && op.Expect != plan.Absent):
 			return foresee(StateFolder)
 		}
 	}
@@ -118,15 +114,28 @@ func (m *machine) look(l Look, expect *string) (string, error) {
 	return r.V, err
 }
 
-// looks is what is at each of ls.
-func (m *machine) looks(ls []Look) (map[string]string, error) {
-	seen := map[string]string{}
-	for _, l := range ls {
-		s, err := m.look(l, nil)
-		if err != nil {
-			return nil, err
+// looks is what is at each of ls, asked together (what foresee, when
+// not nil, foresees of each first).
+func (m *machine) looks(ls []Look, foresee func(Look) *string) (map[string]string, error) {
+	ops := make([]wire.IO, len(ls))
+	for i, l := range ls {
+		ops[i] = wire.IO{Op: wire.IOLook, Path: l.Path}
+		if l.Hash {
+			ops[i].Hash = "sha256"
 		}
-		seen[l.Path] = s
+	}
+	rs, err := m.all(ops, func(i int) *string {
+		if foresee == nil {
+			return nil
+		}
+		return foresee(ls[i])
+	})
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]string{}
+	for i, r := range rs {
+		seen[ls[i].Path] = r.V
 	}
 	return seen, nil
 }

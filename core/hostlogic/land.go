@@ -16,28 +16,22 @@ import (
 // stale or resolved record removed, temporary files left by a crash
 // removed, then the ops left landed.
 func (m *machine) recoverOne(id string) error {
-	var text *string
+	// The journal, its progress and its record, read together.
+	var reads []wire.IO
+	for _, ext := range []string{"json", "done", "conflict"} {
+		reads = append(reads, wire.IO{Op: wire.IOStateRead, Path: jfile(id, ext)})
+	}
+	rs, err := m.all(reads, func(int) *string { return nil })
 	var readError string
-	r := m.do(wire.IO{Op: wire.IOStateRead, Path: jfile(id, "json")}, nil)
 	switch {
-	case r.Err != nil:
-		readError = r.Err.Message
-	case r.V == plan.Absent:
+	case len(rs) == 0:
+		readError = err.Error()
+	case rs[0].V == plan.Absent:
 		return nil // finished by someone else since the listing
-	default:
-		text = r.Text
-		if text == nil {
-			text = foresee("")
-		}
-	}
-	done, err := m.stRead(jfile(id, "done"))
-	if err != nil {
+	case err != nil:
 		return err
 	}
-	record, err := m.stRead(jfile(id, "conflict"))
-	if err != nil {
-		return err
-	}
+	text, done, record := textOf(rs, 0), textOf(rs, 1), textOf(rs, 2)
 	o, err := m.openJournal(id, text, readError, done, record)
 	if err != nil {
 		return err
@@ -59,6 +53,18 @@ func (m *machine) recoverOne(id string) error {
 		return err
 	}
 	return m.runJournal(&live{ID: o.j.ID, Plan: o.j.Plan, States: o.j.States}, o.from, true)
+}
+
+// textOf is the text the i-th of rs read, nil when it read none (the file
+// is missing, or rs stopped before it).
+func textOf(rs []wire.IOResult, i int) *string {
+	switch {
+	case i >= len(rs) || rs[i].V == plan.Absent:
+		return nil
+	case rs[i].Text == nil:
+		return foresee("")
+	}
+	return rs[i].Text
 }
 
 // opened is a journal as openJournal reads it.
@@ -115,7 +121,7 @@ func (m *machine) openJournal(id string, text *string, readError string, done, r
 func (m *machine) removeTemps(dirs []string) error {
 	for _, dir := range dirs {
 		if dir != "." {
-			if k, err := m.kind(dir, nil); err != nil || k != StateFolder {
+			if k, err := m.kind(dir, foresee(StateFolder)); err != nil || k != StateFolder {
 				if err != nil {
 					return err
 				}
@@ -176,7 +182,7 @@ func (m *machine) landOne(j *live, k int, rec bool, landed *[]landing) (At, erro
 	if rec && op.Op == plan.Check {
 		at = AtAfter
 	} else if rec {
-		seen, err := m.looks(Looks(op))
+		seen, err := m.looks(Looks(op), func(l Look) *string { return foreseeBefore(op, j.States[k], l) })
 		if err != nil {
 			return at, err
 		}
@@ -199,6 +205,18 @@ func (m *machine) landOne(j *live, k int, rec bool, landed *[]landing) (At, erro
 		return at, m.markDone(j.ID, k)
 	}
 	return at, nil
+}
+
+// foreseeBefore is what l most likely finds in a recovery: op's
+// before-state (the ops a crash left are mostly those not landed yet).
+func foreseeBefore(op plan.Op, st OpState, l Look) *string {
+	switch {
+	case op.Op != plan.Move:
+		return foresee(st.Before)
+	case l.Path == op.From:
+		return foresee("file")
+	}
+	return foresee(plan.Absent)
 }
 
 // landing is what undoing a landed op needs: the text a write replaced,

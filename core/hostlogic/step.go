@@ -134,6 +134,39 @@ func (m *machine) do(op wire.IO, expect *string) wire.IOResult {
 	return wire.IOResult{V: *expect}
 }
 
+// all is do of ops whose results decide nothing about the ops after
+// them (looks, reads): those past the results are asked together, the
+// foreseen ones (expect of their index; nil: none) first among them as
+// do would. It stops at the first that failed, whose error it returns
+// with the results before it.
+func (m *machine) all(ops []wire.IO, expect func(i int) *string) ([]wire.IOResult, error) {
+	out := make([]wire.IOResult, 0, len(ops))
+	asked := false
+	for i, op := range ops {
+		if m.pos < len(m.st.Results) {
+			r := m.st.Results[m.pos]
+			m.pos++
+			if r.Err != nil {
+				return out, &ioFail{*r.Err}
+			}
+			out = append(out, r)
+			continue
+		}
+		op.Expect = expect(i)
+		m.out = append(m.out, op)
+		m.pos++
+		if op.Expect == nil {
+			asked = true
+			continue
+		}
+		out = append(out, wire.IOResult{V: *op.Expect})
+	}
+	if asked {
+		panic(pending{})
+	}
+	return out, nil
+}
+
 // try is do of an op whose failure is an error.
 func (m *machine) try(op wire.IO, expect *string) (wire.IOResult, error) {
 	r := m.do(op, expect)

@@ -161,7 +161,13 @@ func (d *memPort) steps(t *testing.T, start wire.StepStart, now time.Time) (wire
 		for _, op := range out.IO {
 			r := d.exec(op)
 			in.Results = append(in.Results, r)
-			if r.Err != nil || op.Expect == nil || r.V != *op.Expect {
+			if op.Expect == nil {
+				foreseen = false
+			} else if r.V != *op.Expect {
+				foreseen = false
+				break
+			}
+			if r.Err != nil {
 				foreseen = false
 				break
 			}

@@ -56,7 +56,7 @@ func (m *machine) undoAll(j *live, s *ioFail, landed []landing) (*fault.Error, e
 // undoPlan is UndoPlan of ops over what the host looks at, and the
 // refusal it ends with.
 func (m *machine) undoPlan(ops plan.Plan, edited, kept []string, s *ioFail) (Undoing, *fault.Error, error) {
-	seen, err := m.looks(UndoLooks(ops))
+	seen, err := m.looks(UndoLooks(ops), nil)
 	if err != nil {
 		return Undoing{}, nil, err
 	}
@@ -105,7 +105,7 @@ func (m *machine) finishedElsewhere(j *live, p string) (bool, error) {
 	for i, f := range final {
 		looks[i] = Look{Path: f.Path, Hash: f.State != plan.Absent && f.State != StatePresent}
 	}
-	seen, err := m.looks(looks)
+	seen, err := m.looks(looks, nil)
 	if err != nil {
 		return false, err
 	}

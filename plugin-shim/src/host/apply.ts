@@ -49,11 +49,13 @@ async function steps(core: HostCore, v: VaultPort, p: Plan | undefined, opts: Re
     for (const io of out.io ?? []) {
       const r = await execute(v, io, sleep);
       results.push(r);
-      // An op whose result the core did not foresee, or did not foresee as it came: the core decides what follows.
-      if (r.err !== undefined || io.expect === undefined || (r.v ?? "") !== io.expect) {
+      // An op the core did not foresee (the batch's last ones: looks, reads it asks together), or not as it came.
+      if (io.expect === undefined) foreseen = false;
+      else if (r.err !== undefined || (r.v ?? "") !== io.expect) {
         foreseen = false;
         break;
       }
+      if (r.err !== undefined) break;
     }
     if (foreseen && out.then !== undefined) return ended(out.then);
     out = await send({ state: out.state, results });
