@@ -62,7 +62,7 @@ func (m *machine) checkPlan(p plan.Plan) error {
 	var seen map[string]string
 	if looks := firstLooks(p); len(looks) > 0 {
 		var err error
-		if seen, err = m.looks(looks, func(l Look) *string { return foreseeLook(p, l) }); err != nil {
+		if seen, err = m.looks(looks, func(l Look) (*string, []string) { return foreseeLook(p, l) }); err != nil {
 			return err
 		}
 	}
@@ -84,24 +84,46 @@ func (m *machine) checkPlan(p plan.Plan) error {
 }
 
 // foreseeLook is what l most likely finds: what the first op naming its
-// path expects there, a folder above a file an op expects; nil (asked)
-// for a folder above paths expected absent, which may not be there yet.
-func foreseeLook(p plan.Plan, l Look) *string {
+// path expects there, a folder above a file an op expects. A folder
+// above paths expected absent alone may not be there yet: either is
+// foreseen (or), for Check reads such a path only to see that no file is
+// in the way (room), which a folder and nothing both pass alike.
+func foreseeLook(p plan.Plan, l Look) (*string, []string) {
 	for _, op := range p {
 		switch {
 		case l.Path == op.Path && op.Expect == plan.Absent:
-			return foresee(plan.Absent)
+			return foresee(plan.Absent), nil
 		case l.Path == op.Path && l.Hash:
-			return foresee(op.Expect)
+			return foresee(op.Expect), nil
 		case l.Path == op.Path || l.Path == op.From:
-			return foresee("file")
+			return foresee("file"), nil
 		case l.Path == op.To:
-			return foresee(plan.Absent)
+			return foresee(plan.Absent), nil
 		case under(op.From, l.Path) || (under(op.Path, l.Path) && op.Expect != plan.Absent):
-			return foresee(StateFolder)
+			return foresee(StateFolder), nil
 		}
 	}
-	return nil
+	if aboveOnly(p, l.Path) {
+		return foresee(StateFolder), []string{plan.Absent}
+	}
+	return nil, nil
+}
+
+// aboveOnly reports whether p's ops name x only as a folder above the
+// paths they write (never x itself, nor anything x holds but those
+// paths, nor a move's source or target at or above x).
+func aboveOnly(p plan.Plan, x string) bool {
+	for _, op := range p {
+		for _, y := range []string{op.From, op.To} {
+			if y != "" && (y == x || under(y, x) || under(x, y)) {
+				return false
+			}
+		}
+		if op.Path == x || under(x, op.Path) || (op.Op != plan.Write && under(op.Path, x)) {
+			return false
+		}
+	}
+	return true
 }
 
 // look is what is at l.Path as Check and Where read it.
@@ -115,20 +137,24 @@ func (m *machine) look(l Look, expect *string) (string, error) {
 }
 
 // looks is what is at each of ls, asked together (what foresee, when
-// not nil, foresees of each first).
-func (m *machine) looks(ls []Look, foresee func(Look) *string) (map[string]string, error) {
+// not nil, foresees of each first, and what else it allows).
+func (m *machine) looks(ls []Look, foresee func(Look) (*string, []string)) (map[string]string, error) {
 	ops := make([]wire.IO, len(ls))
 	for i, l := range ls {
 		ops[i] = wire.IO{Op: wire.IOLook, Path: l.Path}
 		if l.Hash {
 			ops[i].Hash = "sha256"
 		}
+		if foresee != nil {
+			_, ops[i].Or = foresee(l)
+		}
 	}
 	rs, err := m.all(ops, func(i int) *string {
 		if foresee == nil {
 			return nil
 		}
-		return foresee(ls[i])
+		e, _ := foresee(ls[i])
+		return e
 	})
 	if err != nil {
 		return nil, err

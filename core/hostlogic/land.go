@@ -182,7 +182,7 @@ func (m *machine) landOne(j *live, k int, rec bool, landed *[]landing) (At, erro
 	if rec && op.Op == plan.Check {
 		at = AtAfter
 	} else if rec {
-		seen, err := m.looks(Looks(op), func(l Look) *string { return foreseeBefore(op, j.States[k], l) })
+		seen, err := m.looks(Looks(op), func(l Look) (*string, []string) { return foreseeBefore(op, j.States[k], l), nil })
 		if err != nil {
 			return at, err
 		}

@@ -80,17 +80,20 @@ const (
 )
 
 // IO is one op of a step's I/O. Expect, when set, is the V the core
-// foresaw: a host that gets another (or an error) stops after that op.
+// foresaw (Or: the others it allows as well): a host that gets another
+// (or an error) stops after that op. The ops without Expect, asked, come
+// last: the host runs them all.
 type IO struct {
-	Op     string  `json:"op"`
-	Path   string  `json:"path,omitempty"`
-	To     string  `json:"to,omitempty"`
-	Hash   string  `json:"hash,omitempty"`
-	Text   *string `json:"text,omitempty"`
-	Data   []byte  `json:"data,omitempty"`
-	Dir    bool    `json:"dir,omitempty"`
-	MS     int     `json:"ms,omitempty"`
-	Expect *string `json:"expect,omitempty"`
+	Op     string   `json:"op"`
+	Path   string   `json:"path,omitempty"`
+	To     string   `json:"to,omitempty"`
+	Hash   string   `json:"hash,omitempty"`
+	Text   *string  `json:"text,omitempty"`
+	Data   []byte   `json:"data,omitempty"`
+	Dir    bool     `json:"dir,omitempty"`
+	MS     int      `json:"ms,omitempty"`
+	Expect *string  `json:"expect,omitempty"`
+	Or     []string `json:"or,omitempty"`
 }
 
 // IOResult is what one op gave: V (the value compared with Expect),

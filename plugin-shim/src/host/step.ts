@@ -67,7 +67,9 @@ export interface IO {
   data?: string;
   dir?: boolean;
   ms?: number;
+  /** the result the core foresaw; or: the others it allows as well */
   expect?: string;
+  or?: string[];
 }
 
 /** What one op gave (wire.IOResult). */
