@@ -232,7 +232,7 @@ func endOf(err error) *wire.StepEnd {
 	var e *fault.Error
 	switch {
 	case err == nil:
-		return &wire.StepEnd{}
+		return &wire.StepEnd{OK: true}
 	case errors.As(err, &e):
 		w := wireErr(e)
 		return &wire.StepEnd{Error: &w}

@@ -47,10 +47,11 @@ type StepOut struct {
 	Then  *StepEnd `json:"then,omitempty"`
 }
 
-// StepEnd is how an apply ended: without either field, it succeeded;
-// Error is a refusal the core worded; Internal an error's text (INTERNAL
-// once rendered).
+// StepEnd is how an apply ended: OK, it succeeded; else Error is a
+// refusal the core worded, or Internal an error's text (INTERNAL once
+// rendered).
 type StepEnd struct {
+	OK       bool       `json:"ok,omitempty"`
 	Error    *HostError `json:"error,omitempty"`
 	Internal string     `json:"internal,omitempty"`
 }

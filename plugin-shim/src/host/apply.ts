@@ -64,8 +64,9 @@ async function steps(core: HostCore, v: VaultPort, p: Plan | undefined, opts: Re
 
 /** ended returns when the apply succeeded, and throws its refusal otherwise. */
 function ended(end: StepEnd): void {
+  if (end.ok === true) return;
   if (end.error !== undefined) throw new HostError(end.error);
-  if (end.internal !== undefined) throw new Error(end.internal);
+  throw new Error(end.internal ?? "");
 }
 
 /** execute runs one op; what it throws is its result's err (Stale: the re-check that refused it). */

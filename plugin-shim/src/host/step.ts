@@ -22,8 +22,9 @@ export interface StepIn {
   random: string;
 }
 
-/** How an apply ended (wire.StepEnd): neither field, it succeeded. */
+/** How an apply ended (wire.StepEnd): ok, or a refusal (error), or an error's text (internal). */
 export interface StepEnd {
+  ok?: boolean;
   error?: WireError;
   internal?: string;
 }

@@ -134,7 +134,7 @@ describe("warm-up", () => {
     }
     const kinds = warmups.map((w) => (w.entry === "handle_host" ? (JSON.parse(w.request) as { kind: string }).kind : w.entry));
     assert.deepEqual(kinds, ["round", "list", "round", "step"]);
-    const want = [/^\{"need":\{.* \| \{"ok":true\}$/, /^\{"names":\["notes.md","warm-up\/"\]\}$/, /^\{"conflict":"","ok":true,"plan":\[.* \| $/, /^\{"io":\[\{"op":"look".*"then":\{\}\}$/];
+    const want = [/^\{"need":\{.* \| \{"ok":true\}$/, /^\{"names":\["notes.md","warm-up\/"\]\}$/, /^\{"conflict":"","ok":true,"plan":\[.* \| $/, /^\{"io":\[\{"op":"look".*"then":\{"ok":true\}\}$/];
     for (const [i, a] of answers.entries()) assert.match(a, want[i]!, `warm-up ${i} (${kinds[i]})`);
   });
 });
