@@ -14,6 +14,7 @@
 //	'c'  Core.Handle: a request, its answer
 //	'h'  hostlogic.Handle: a host's decision (docs/HOSTS.md, section 5)
 //	'r'  hostlogic.Round: one round of a call in one call (the plugin)
+//	's'  hostlogic.Step: one step of the plugin's apply or recovery
 //
 // The module frees what it hands out: call drops its input buffer, and the
 // next alloc or call drops the answer, so the host reads (or copies) an
@@ -108,6 +109,8 @@ func run(in []byte, ptr, n uint32) []byte {
 		return instance.Handle(body)
 	case wire.EntryHost:
 		return hostlogic.Handle(body)
+	case wire.EntryStep:
+		return hostlogic.Step(body)
 	case wire.EntryRound:
 		out, err := hostlogic.Round(body, instance.HandleAnswer)
 		if err != nil {

@@ -2,12 +2,7 @@ package hostlogic
 
 import (
 	"encoding/json"
-	"fmt"
 	"testing"
-	"time"
-
-	"github.com/kessho/kessho/core/fault"
-	"github.com/kessho/kessho/core/plan"
 )
 
 // ask runs one host request through Handle, as the plugin does.
@@ -83,67 +78,5 @@ func TestCanonicalNow(t *testing.T) {
 		if got := ask(t, map[string]any{"kind": "now", "now": in}); got != `{"now":"`+want+`"}` {
 			t.Errorf("now %q: got %s, want %s", in, got, want)
 		}
-	}
-}
-
-func TestOpenJournalLooksAtThePendingCopy(t *testing.T) {
-	p := plan.Plan{plan.WriteOp("a.md", h("A"), "B"), plan.WriteOp("b.md", plan.Absent, "C")}
-	j := NewJournal(p, time.Date(2026, 11, 30, 9, 15, 7, 0, time.UTC), "abcd")
-	text, _ := json.Marshal(j)
-	rec := string(Record{Op: 0, Path: "a.md", Copy: "a.kessho-conflict-20261130T091507Z.md"}.JSON())
-	open := func(record *string, done string, nodes map[string]string) map[string]any {
-		var out map[string]any
-		req := map[string]any{"kind": "open_journal", "id": j.ID, "journal": string(text), "done": done, "record": record}
-		if nodes != nil {
-			req["nodes"] = nodes
-		}
-		if err := json.Unmarshal([]byte(ask(t, req)), &out); err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
-	first := open(&rec, "", nil)
-	if got := fmt.Sprint(first["need"]); got != "[map[path:a.kessho-conflict-20261130T091507Z.md]]" {
-		t.Fatalf("first round: %v", first)
-	}
-	kept := open(&rec, "", map[string]string{"a.kessho-conflict-20261130T091507Z.md": "file"})
-	if e, _ := kept["error"].(map[string]any); e["code"] != "RECOVERY_CONFLICT" {
-		t.Fatalf("copy kept: %v", kept)
-	}
-	gone := open(&rec, "", map[string]string{"a.kessho-conflict-20261130T091507Z.md": plan.Absent})
-	if gone["from"] != 1.0 || gone["done"] != "0\n" || gone["drop_record"] != true || fmt.Sprint(gone["temp_dirs"]) != "[.]" {
-		t.Fatalf("copy gone: %v", gone)
-	}
-	stale := open(&rec, "0\n1", nil) // a torn last line cut off; the record names an op done
-	if stale["from"] != 1.0 || stale["done"] != "0\n" || stale["drop_record"] != true {
-		t.Fatalf("stale record: %v", stale)
-	}
-	none := open(nil, "", nil)
-	if none["from"] != 0.0 || none["done"] != "" || none["drop_record"] != false {
-		t.Fatalf("no record: %v", none)
-	}
-}
-
-func TestConflictCopyTakesTheFirstFreeName(t *testing.T) {
-	p := plan.Plan{plan.WriteOp("n/a.md", h("A"), "B")}
-	req := map[string]any{"kind": "conflict_copy", "id": "J", "plan": p, "k": 0, "now": "2026-11-30T10:15:07.5+01:00"}
-	if got := ask(t, req); got != `{"need":[{"path":"n/a.kessho-conflict-20261130T091507Z.md"}]}` {
-		t.Fatalf("first round: %s", got)
-	}
-	req["nodes"] = map[string]string{"n/a.kessho-conflict-20261130T091507Z.md": "file"}
-	if got := ask(t, req); got != `{"need":[{"path":"n/a.kessho-conflict-20261130T091507Z-2.md"}]}` {
-		t.Fatalf("second round: %s", got)
-	}
-	req["nodes"] = map[string]string{"n/a.kessho-conflict-20261130T091507Z.md": "file", "n/a.kessho-conflict-20261130T091507Z-2.md": plan.Absent}
-	var out struct {
-		Copy, Text, Record string
-		Stop               errorValue
-	}
-	if err := json.Unmarshal([]byte(ask(t, req)), &out); err != nil {
-		t.Fatal(err)
-	}
-	if out.Copy != "n/a.kessho-conflict-20261130T091507Z-2.md" || out.Text != "B" || out.Stop.Code != string(fault.RecoveryConflict) ||
-		out.Record != `{"op":0,"path":"n/a.md","copy":"n/a.kessho-conflict-20261130T091507Z-2.md"}` {
-		t.Fatalf("free name: %+v", out)
 	}
 }

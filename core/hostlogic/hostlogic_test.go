@@ -72,27 +72,19 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-func TestCheckPlanAsksThenAnswers(t *testing.T) {
+func TestCheckPlanLooksThenAnswers(t *testing.T) {
 	p := plan.Plan{plan.WriteOp("d/a.md", h("A"), "B")}
-	ask := func(nodes map[string]string) map[string]json.RawMessage {
-		req, _ := json.Marshal(map[string]any{"kind": "check_plan", "plan": p, "nodes": nodes})
-		var out map[string]json.RawMessage
-		if err := json.Unmarshal(Handle(req), &out); err != nil {
-			t.Fatal(err)
-		}
-		return out
+	if got, _ := json.Marshal(firstLooks(p)); string(got) != `[{"path":"d"},{"path":"d/a.md","hash":true}]` {
+		t.Errorf("first looks = %s", got)
 	}
-	if got := string(ask(nil)["need"]); got != `[{"path":"d"},{"path":"d/a.md","hash":true}]` {
-		t.Errorf("first round need = %s", got)
+	if err := Check(p, &nodes{m: map[string]string{"d": "folder", "d/a.md": h("A")}}); err != nil {
+		t.Errorf("Check = %v; want nil", err)
 	}
-	if got := ask(map[string]string{"d": "folder", "d/a.md": h("A")}); string(got["ok"]) != "true" {
-		t.Errorf("answer = %v; want ok", got)
+	if e, _ := fault.As(Check(p, &nodes{m: map[string]string{"d": "folder", "d/a.md": h("C")}})); e == nil || e.Code != fault.Conflict {
+		t.Errorf("Check = %v; want CONFLICT", e)
 	}
-	if got := ask(map[string]string{"d": "folder", "d/a.md": h("C")}); !strings.Contains(string(got["error"]), `"code":"CONFLICT"`) {
-		t.Errorf("answer = %v; want CONFLICT", got)
-	}
-	bad, _ := json.Marshal(map[string]any{"kind": "check_plan", "plan": []map[string]string{{"op": "mkdir", "path": "m"}}})
-	if got := string(Handle(bad)); !strings.Contains(got, `unknown op \"mkdir\"`) {
+	bad := []byte(`{"start":{"plan":[{"op":"mkdir","path":"m"}],"journals":[]},"now":"2026-11-30T10:15:00Z","wall":"2026-11-30T10:15:00Z","random":"00"}`)
+	if got := string(Step(bad)); !strings.Contains(got, `unknown op \"mkdir\"`) || !strings.Contains(got, `"end"`) {
 		t.Errorf("a plan with mkdir: %s; want it refused as an unknown op", got)
 	}
 }
@@ -352,15 +344,14 @@ func TestUndoPlan(t *testing.T) {
 			`["p/history.md"]`, `["p/archives/x.md"]`, fault.DiskFull, true, "(the disk is full there: free some space first)", "(le disque y est plein"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			req, _ := json.Marshal(map[string]any{"kind": "undo_plan", "plan": c.ops, "nodes": c.nodes, "why": c.why, "path": "ctx.md", "edited": c.prior})
-			var a struct {
-				Undos        json.RawMessage `json:"undos"`
-				Edited, Kept json.RawMessage
-				Stop         errorValue `json:"stop"`
-			}
-			if err := json.Unmarshal(Handle(req), &a); err != nil {
-				t.Fatal(err)
-			}
+			u := UndoPlan(c.ops, func(x string) string { return c.nodes[x] }, c.prior, nil)
+			undos, _ := json.Marshal(u.Undos)
+			edited, _ := json.Marshal(nonNil(u.Edited))
+			kept, _ := json.Marshal(nonNil(u.Kept))
+			a := struct {
+				Undos, Edited, Kept json.RawMessage
+				Stop                errorValue
+			}{undos, edited, kept, wireErr(u.Stop(Refusal(c.why, "ctx.md", 0, "", 0)))}
 			if string(a.Undos) != c.undos || string(a.Edited) != c.edited || string(a.Kept) != c.kept {
 				t.Errorf("undos %s edited %s kept %s\nwant  %s edited %s kept %s", a.Undos, a.Edited, a.Kept, c.undos, c.edited, c.kept)
 			}
@@ -372,8 +363,8 @@ func TestUndoPlan(t *testing.T) {
 			}
 		})
 	}
-	need := Handle([]byte(`{"kind":"undo_plan","why":"changed","path":"c.md","plan":[{"op":"move","from":"f","to":"a.md","expect":"absent"},{"op":"write","path":"a.md","expect":"absent","text":""}]}`))
-	if want := `{"need":[{"path":"f"},{"path":"a.md","hash":true}]}`; string(need) != want {
-		t.Errorf("before the host looked: %s; want %s", need, want)
+	looks, _ := json.Marshal(UndoLooks(plan.Plan{{Op: plan.Move, From: "f", To: "a.md", Expect: plan.Absent}, plan.WriteOp("a.md", plan.Absent, "")}))
+	if want := `[{"path":"f"},{"path":"a.md","hash":true}]`; string(looks) != want {
+		t.Errorf("the looks: %s; want %s", looks, want)
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 // separately is a round as a host without Round asks it, request by
 // request (plugin-shim/src/host/call.ts's runRound): now, core.Core.Handle,
-// read_answer, then check_need or check_plan of what was read.
+// read_answer, then check_need of a need read.
 func separately(t *testing.T, now, head, rest string) (read, check, raw string) {
 	t.Helper()
 	var n struct{ Now string }
@@ -34,8 +34,6 @@ func separately(t *testing.T, now, head, rest string) (read, check, raw string) 
 	case a.Invalid != nil:
 	case a.Need != nil:
 		check = string(Handle([]byte(`{"kind":"check_need","need":` + string(a.Need) + `}`)))
-	case a.Plan != nil:
-		check = string(Handle([]byte(`{"kind":"check_plan","plan":` + string(a.Plan) + `}`)))
 	}
 	return read, check, raw
 }
@@ -89,12 +87,13 @@ func TestRoundIsTheFourRequestsOfARound(t *testing.T) {
 			if !strings.Contains(read, c.want) {
 				t.Errorf("the read %s lacks %s", read, c.want)
 			}
-			if c.want == `"need"` || c.want == `"plan"` {
+			// A need's check comes with its round; a plan's is its apply's first step (Step).
+			if c.want == `"need"` {
 				if check == "" {
 					t.Errorf("no check of the %s", c.want)
 				}
 			} else if check != "" {
-				t.Errorf("a check of a final answer without plan: %s", check)
+				t.Errorf("a check of a final answer: %s", check)
 			}
 		})
 	}

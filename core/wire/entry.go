@@ -16,4 +16,7 @@ const (
 	// EntryRound runs hostlogic.Round: one round of a call in one call
 	// into the module (its input and output framed as Round says).
 	EntryRound Entry = 'r'
+	// EntryStep runs hostlogic.Step: one step of a host's apply or
+	// recovery, a StepIn's JSON in, a StepOut's out.
+	EntryStep Entry = 's'
 )

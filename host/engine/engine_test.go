@@ -315,7 +315,8 @@ func TestModuleExports(t *testing.T) {
 }
 
 // TestCallEntries runs each entry of the module's call on one instance
-// (wasm/main.go): core.Core.Handle, hostlogic.Handle and hostlogic.Round answer
+// (wasm/main.go): core.Core.Handle, hostlogic.Handle, hostlogic.Round and
+// hostlogic.Step answer
 // as they do natively, and an input the module did not hand out, or with
 // no handler's tag, gets no answer (0) and leaves the instance sound.
 func TestCallEntries(t *testing.T) {
@@ -329,6 +330,7 @@ func TestCallEntries(t *testing.T) {
 	req := requests["unknown tool"]
 	host := []byte(`{"kind":"now","now":"2026-11-30T10:15:00.5+00:00"}`)
 	round := []byte("2026-11-30T10:15:00+01:00\x00{\"tool\":\"nope\",\"now\":\x00}")
+	step := []byte(`{"start":{"plan":[{"op":"write","path":"a.md","expect":"absent","text":"A"}],"journals":[]},"now":"2026-11-30T10:15:00Z","wall":"2026-11-30T10:15:00Z","random":"00"}`)
 	wantRound, err := hostlogic.Round(round, core.New().HandleAnswer)
 	if err != nil {
 		t.Fatal(err)
@@ -340,6 +342,7 @@ func TestCallEntries(t *testing.T) {
 		{wire.EntryHandle, req, core.New().Handle(req)},
 		{wire.EntryHost, host, hostlogic.Handle(host)},
 		{wire.EntryRound, round, wantRound},
+		{wire.EntryStep, step, hostlogic.Step(step)},
 	} {
 		got, err := in.exchange(ctx, c.entry, c.input, DefaultMaxAnswer)
 		if err != nil {

@@ -54,18 +54,7 @@ export interface HostError {
 /** core/wire.HostRequest */
 export interface HostRequest {
   kind: string;
-  plan: Plan | null;
-  nodes: Record<string, string> | null;
-  op: Op;
-  state: OpState;
-  id: string;
-  journal?: string | null;
-  read_error: string;
-  done?: string | null;
-  record?: string | null;
-  k: number;
   now: string;
-  n: number;
   names: string[] | null;
   patterns: string[] | null;
   path: string;
@@ -73,17 +62,43 @@ export interface HostRequest {
   max: number;
   tool: string;
   rounds: number;
-  wait_ms: number;
-  own: string[] | null;
-  edited: string[] | null;
-  kept: string[] | null;
-  suffix: string;
   need: Need;
   error: HostError;
   lang: string;
   internal: string;
   conflict: string;
   answer: string;
+}
+
+/** core/wire.IO */
+export interface IO {
+  op: string;
+  path?: string;
+  to?: string;
+  hash?: string;
+  text?: string;
+  data?: string;
+  dir?: boolean;
+  ms?: number;
+  expect?: string;
+  or?: string[];
+}
+
+/** core/wire.IOError */
+export interface IOError {
+  stale?: string;
+  path?: string;
+  disk_full?: boolean;
+  message: string;
+}
+
+/** core/wire.IOResult */
+export interface IOResult {
+  v?: string;
+  text?: string;
+  data?: string;
+  list?: string[];
+  err?: IOError;
 }
 
 /** core/wire.Look */
@@ -118,12 +133,6 @@ export interface Op {
   text?: string;
 }
 
-/** core/wire.OpState */
-export interface OpState {
-  before: string;
-  after: string;
-}
-
 /** core/plan.Plan */
 export type Plan = Op[];
 
@@ -144,6 +153,39 @@ export interface Snapshot {
   missing?: string[];
   dirs?: Record<string, string[]>;
   matches?: Record<string, string[]>;
+}
+
+/** core/wire.StepEnd */
+export interface StepEnd {
+  ok?: boolean;
+  error?: HostError;
+  internal?: string;
+}
+
+/** core/wire.StepIn */
+export interface StepIn {
+  start?: StepStart;
+  state?: string;
+  results?: IOResult[];
+  now: string;
+  wall: string;
+  random: string;
+}
+
+/** core/wire.StepOut */
+export interface StepOut {
+  io?: IO[];
+  state?: string;
+  end?: StepEnd;
+  then?: StepEnd;
+}
+
+/** core/wire.StepStart */
+export interface StepStart {
+  plan?: Plan;
+  journals: string[] | null;
+  wait_ms: number;
+  own: string[] | null;
 }
 
 /** core/wire.Tree */

@@ -31,6 +31,8 @@ var Roots = []reflect.Type{
 	reflect.TypeFor[wire.HostRequest](),
 	reflect.TypeFor[wire.HostError](),
 	reflect.TypeFor[wire.Look](),
+	reflect.TypeFor[wire.StepIn](),
+	reflect.TypeFor[wire.StepOut](),
 	reflect.TypeFor[plan.Plan](),
 }
 

@@ -22,9 +22,9 @@ export interface LoadPartMessage {
   packed: string;
 }
 
-/** One round: a request for the core's handle ("call") or handle_host ("host") entry. */
+/** One request for the core's handle ("call"), handle_host ("host") or step ("step") entry. */
 export interface RequestMessage {
-  kind: "call" | "host";
+  kind: "call" | "host" | "step";
   id: number;
   request: string;
 }
@@ -36,14 +36,7 @@ export interface RoundMessage {
   round: RoundRequest;
 }
 
-/** Host requests answered in order in one crossing (HostCore.hosts): the answer's answers. */
-export interface HostsMessage {
-  kind: "hosts";
-  id: number;
-  requests: string[];
-}
-
-export type ToWorker = LoadMessage | LoadPartMessage | RequestMessage | RoundMessage | HostsMessage;
+export type ToWorker = LoadMessage | LoadPartMessage | RequestMessage | RoundMessage;
 
 /** What a worker says: ready (compiled, an instance started), failed to load, or answered one request. */
 export type FromWorker =
@@ -58,8 +51,6 @@ export type FromWorker =
       read?: string;
       index?: string;
       check?: string;
-      /** The answers of a HostsMessage's requests, in order. */
-      answers?: string[];
       error?: string;
       /** Requests this worker answered so far (the Done-when test checks that calls run here). */
       calls: number;

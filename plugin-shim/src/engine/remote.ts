@@ -127,11 +127,9 @@ export class RemoteEngine implements Engine, HostCore {
     return answerOf(await this.enqueue(() => this.send((id) => ({ kind: "host", id, request }))));
   }
 
-  /** hosts runs host requests in order in the worker: one message there and back, queued like call. */
-  async hosts(requests: string[]): Promise<string[]> {
-    const a = await this.enqueue(() => this.send((id) => ({ kind: "hosts", id, requests })));
-    answerOf(a);
-    return a.answers ?? [];
+  /** step runs one step of an apply or a recovery (core/hostlogic.Step), queued like call. */
+  async step(input: string): Promise<string> {
+    return answerOf(await this.enqueue(() => this.send((id) => ({ kind: "step", id, request: input }))));
   }
 
   /** round runs a whole round of a call in the worker (runRound): one message there and back, queued like call. */

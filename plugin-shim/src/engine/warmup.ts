@@ -28,15 +28,15 @@ export const warmupRequest = JSON.stringify({ ...start, ...vault } satisfies Req
  * NUL, the request's head, NUL, the rest.
  */
 export interface Warmup {
-  entry: "handle" | "handle_host" | "round";
+  entry: "handle" | "handle_host" | "round" | "step";
   request: string;
 }
 
 /**
  * warmups are what each new instance runs once, their answers dropped: the
  * requests of a whole call that writes, in the order the plugin sends them
- * (the first round, a listing, the last round, the plan's check and its
- * journal). The engine compiles a function of the module the first time
+ * (the first round, a listing, the last round, the first step of the
+ * plan's apply: its check and its journal). The engine compiles a function of the module the first time
  * it runs (Chromium and Node compile lazily), so each kind run here is one
  * the user's first call does not wait for.
  */
@@ -44,6 +44,5 @@ export const warmups: Warmup[] = [
   { entry: "round", request: start.now + "\u0000" + head + "\u0000" + ',"tz":"UTC"}' },
   { entry: "handle_host", request: JSON.stringify({ kind: "list", names: ["warm-up/", "notes.md"], patterns: null } satisfies Partial<HostRequest>) },
   { entry: "round", request: start.now + "\u0000" + head + "\u0000" + ',"tz":"UTC",' + JSON.stringify(vault).slice(1) },
-  { entry: "handle_host", request: JSON.stringify({ kind: "check_plan", plan, nodes: { [context]: plan[0]!.expect, "10-episodes": "folder", "10-episodes/projects": "folder", "10-episodes/projects/warm-up": "folder" } } satisfies Partial<HostRequest>) },
-  { entry: "handle_host", request: JSON.stringify({ kind: "new_journal", plan, now: "2026-01-01T00:00:00.000Z", suffix: "00000000" } satisfies Partial<HostRequest>) },
+  { entry: "step", request: JSON.stringify({ start: { plan, journals: [], wait_ms: 0, own: [] }, now: "2026-01-01T00:00:00.000Z", wall: "2026-01-01T00:00:00.000Z", random: "00" }) },
 ];

@@ -10,6 +10,7 @@ import { ConsoleStdout, File, OpenFile, WASI, WASIProcExit } from "@bjorn3/brows
 import { decompress as unzstd } from "fzstd";
 import { type Engine, type Round, type RoundRequest } from "../host/call";
 import type { HostCore } from "../host/core";
+import { fromBase64, toBase64 } from "../host/port";
 import type { Warmup } from "./warmup";
 
 /**
@@ -29,7 +30,7 @@ interface Exports {
 type Entry = Warmup["entry"];
 
 /** Each entry's tag. */
-const tags: { [e in Entry]: number } = { handle: 0x63, handle_host: 0x68, round: 0x72 }; // 'c', 'h', 'r'
+const tags: { [e in Entry]: number } = { handle: 0x63, handle_host: 0x68, round: 0x72, step: 0x73 }; // 'c', 'h', 'r', 's'
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -72,11 +73,9 @@ export class WasmEngine implements Engine, HostCore {
     return this.enqueue(() => this.callNow(request, "handle_host"));
   }
 
-  /** hosts answers requests in order, each through host; the first failure fails them all. */
-  async hosts(requests: string[]): Promise<string[]> {
-    const out: string[] = [];
-    for (const r of requests) out.push(await this.host(r));
-    return out;
+  /** step runs one step of an apply or a recovery (core/hostlogic.Step), queued like call. */
+  step(input: string): Promise<string> {
+    return this.enqueue(() => this.callNow(input, "step"));
   }
 
   /**
@@ -232,21 +231,6 @@ function exchange(inst: Exports, text: string, index: string | null, entry: Entr
   const outLen = Number(res & 0xffffffffn);
   // A fresh view: the memory may have grown (and the old buffer detached).
   return new Uint8Array(inst.memory.buffer, outPtr, outLen);
-}
-
-/** toBase64 is bytes in base64 (btoa over chunks: no Uint8Array.toBase64 on every platform). */
-export function toBase64(bytes: Uint8Array): string {
-  const parts: string[] = [];
-  for (let i = 0; i < bytes.length; i += 0x8000) parts.push(String.fromCharCode(...bytes.subarray(i, i + 0x8000)));
-  return btoa(parts.join(""));
-}
-
-/** fromBase64 is toBase64's inverse. */
-export function fromBase64(text: string): Uint8Array {
-  const bin = atob(text);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
 }
 
 /**

@@ -1,7 +1,7 @@
 // Answering the core's needs (docs/HOSTS.md, "Answering needs"): the core
 // decides which are allowed and what a listing shows; this file reads.
 
-import { ask, decide, refusal, type HostCore } from "./core";
+import { ask, HostError, refusal, type HostCore, type WireError } from "./core";
 import { join } from "./plan";
 import { decodeUTF8, isUndo, sha256HexInTasks, type VaultPort } from "./port";
 import type { File, Head, Need, Request } from "../wire.gen";
@@ -125,7 +125,8 @@ export async function undoSafe(core: HostCore, v: VaultPort, p: string, dir: boo
  * given, is the core's answer to the need's check_need (Round.check).
  */
 export async function answerNeed(core: HostCore, v: VaultPort, need: Need, snap: Snapshot, maxBytes: number, check?: string): Promise<void> {
-  await decide(core, v, "check_need", { need }, { first: check });
+  const checked = JSON.parse(check ?? (await core.host(JSON.stringify({ kind: "check_need", need })))) as { error?: WireError };
+  if (checked.error !== undefined) throw new HostError(checked.error);
   for (const p of need.files ?? []) await undoSafe(core, v, p, false);
   for (const p of need.dirs ?? []) await undoSafe(core, v, p, true);
 

@@ -51,8 +51,8 @@ export interface Round {
   index?: string;
   /**
    * The core's answer to the first question the host asks of read: its
-   * need's check_need, or its plan's check_plan without nodes (checkOf),
-   * asked where the round ran, so that it costs no crossing of its own.
+   * need's check_need (checkOf), asked where the round ran, so that it
+   * costs no crossing of its own.
    */
   check?: string;
 }
@@ -73,16 +73,13 @@ export async function runRound(eng: Engine, core: HostCore, r: RoundRequest): Pr
 
 /**
  * checkOf asks core the question the host asks first of a round's read:
- * whether its need may be answered (check_need, answerNeed), or what its
- * plan's check must look at (check_plan without nodes, apply). Both depend
- * on the read alone; the request is the one decide would send.
+ * whether its need may be answered (check_need, answerNeed). A plan's
+ * check is its apply's first step (apply.ts).
  */
 async function checkOf(core: HostCore, read: string): Promise<string | undefined> {
   const a = JSON.parse(read) as Read;
-  if (a.invalid !== undefined) return undefined;
-  if (a.need !== undefined) return core.host(JSON.stringify({ kind: "check_need", need: a.need } satisfies Partial<HostRequest>));
-  if (a.plan !== undefined) return core.host(JSON.stringify({ kind: "check_plan", plan: a.plan } satisfies Partial<HostRequest>));
-  return undefined;
+  if (a.invalid !== undefined || a.need === undefined) return undefined;
+  return core.host(JSON.stringify({ kind: "check_need", need: a.need } satisfies Partial<HostRequest>));
 }
 
 /** CallOptions are a call's inputs besides the tool and its arguments. */
@@ -210,7 +207,7 @@ async function runRounds(
       raw = a.raw;
     }
     try {
-      if (a.plan !== undefined) await apply(core, v, a.plan, opts, round.check);
+      if (a.plan !== undefined) await apply(core, v, a.plan, opts);
     } catch (err) {
       // A failed precondition takes the tool's own code (the answer's "conflict", e.g. CONTEXT_HYGIENE_RACE).
       return refuse(err, raw, a.conflict);

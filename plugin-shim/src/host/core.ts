@@ -1,17 +1,16 @@
 // The decisions a host makes, asked of the core: the wasm module's
-// handle_host entry runs core/hostlogic.Handle, the code the Go host calls
-// natively (docs/HOSTS.md is the contract). This host keeps only the I/O.
+// handle_host entry runs core/hostlogic.Handle (a call's refusals, a need's
+// check and listings), its step entry core/hostlogic.Step (an apply, a
+// recovery: apply.ts), the code the Go host calls natively (docs/HOSTS.md
+// is the contract). This host keeps only the I/O.
 
-import { sha256Hex, type VaultPort } from "./port";
-import type { HostError as WireHostError, HostRequest, Look } from "../wire.gen";
-
-export type { Look };
+import type { HostError as WireHostError, HostRequest } from "../wire.gen";
 
 /** A core that answers host requests (WasmEngine). */
 export interface HostCore {
   host(request: string): Promise<string>;
-  /** hosts, when the core has it, answers several requests in order where the core runs: one crossing to a worker for all. */
-  hosts?(requests: string[]): Promise<string[]>;
+  /** step, when the core has it, runs one step of an apply or a recovery (core/hostlogic.Step): a StepIn's JSON in, a StepOut's out. */
+  step?(input: string): Promise<string>;
 }
 
 /** An error as the core sends it (core/wire.HostError): both languages, so that the host can throw it and render it later. */
@@ -58,45 +57,4 @@ export function render(core: HostCore, err: unknown, lang: string, conflict?: st
 /** refusal is the host refusal why about path, in the core's words (hostlogic.Refusal: changed, exists, too_much_text…). */
 export async function refusal(core: HostCore, why: string, path: string, more: Partial<HostRequest> = {}): Promise<HostError> {
   return new HostError((await ask<{ error: WireError }>(core, "refuse", { why, path, ...more })).error);
-}
-
-/** stateOf returns what is at l.path as the core reads it: "absent", "folder", "file", or a file's "sha256:<hex>" when l.hash. */
-async function stateOf(v: VaultPort, l: Look): Promise<string> {
-  const kind = await v.kind(l.path);
-  if (kind === null) return "absent";
-  if (kind === "folder") return "folder";
-  return l.hash === true ? "sha256:" + sha256Hex(await v.readBytes(l.path)) : "file";
-}
-
-/**
- * Asked already, or to ask along: what a decide may save crossings with.
- * first is the core's answer to the question without nodes (Round.check);
- * along is a request sent with the question once it carries nodes (in the
- * same crossing, when the core has hosts), whose answer is put in
- * alongAnswer: the request that follows the decision, when it does not
- * depend on it (check_plan's new_journal).
- */
-export interface Ahead {
-  first?: string;
-  along?: string;
-  alongAnswer?: string;
-}
-
-/** decide asks the core a question (check_plan, where, undo…), answering the paths it asks to look at until it answers; an error is thrown. */
-export async function decide<T>(core: HostCore, v: VaultPort, kind: string, req: Partial<HostRequest>, ahead: Ahead = {}): Promise<T> {
-  let nodes: { [path: string]: string } | undefined;
-  for (let text = ahead.first; ; text = undefined) {
-    if (text === undefined) {
-      const q = JSON.stringify({ kind, ...(nodes === undefined ? req : { ...req, nodes }) } satisfies Partial<HostRequest>);
-      if (nodes !== undefined && ahead.along !== undefined && core.hosts !== undefined) {
-        [text, ahead.alongAnswer] = await core.hosts([q, ahead.along]);
-        ahead.along = undefined;
-      } else text = await core.host(q);
-    }
-    const a = JSON.parse(text!) as T & { need?: Look[]; error?: WireError };
-    if (a.error !== undefined) throw new HostError(a.error);
-    if (a.need === undefined) return a;
-    nodes ??= {};
-    for (const l of a.need) nodes[l.path] = await stateOf(v, l);
-  }
 }

@@ -1,6 +1,7 @@
 // Plans as the core returns them (core/plan): an ordered list of ops, each
 // with the precondition the core relied on. The core validates them
-// (check_plan); the host only reads their fields, as wire.gen.ts has them.
+// (the apply's first step); the host only reads their fields, as
+// wire.gen.ts has them.
 
 import type { Op as WireOp } from "../wire.gen";
 

@@ -189,3 +189,18 @@ export function decodeUTF8(bytes: Uint8Array): string | null {
     return null;
   }
 }
+
+/** toBase64 is bytes in base64 (btoa over chunks: no Uint8Array.toBase64 on every platform). */
+export function toBase64(bytes: Uint8Array): string {
+  const parts: string[] = [];
+  for (let i = 0; i < bytes.length; i += 0x8000) parts.push(String.fromCharCode(...bytes.subarray(i, i + 0x8000)));
+  return btoa(parts.join(""));
+}
+
+/** fromBase64 is toBase64's inverse. */
+export function fromBase64(text: string): Uint8Array {
+  const bin = atob(text);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}

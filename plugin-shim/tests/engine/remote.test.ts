@@ -22,6 +22,7 @@ import { diffTrees } from "../cases";
 import { App } from "../fake/obsidian";
 import { caseNamed, notes } from "../host/helpers";
 import { repoDir, until } from "../node";
+import type { StepIn } from "../../src/host/step";
 
 // The engine's timers are the window's, as in Obsidian; under Node the global object stands for it.
 (globalThis as unknown as { window: typeof globalThis }).window ??= globalThis;
@@ -348,17 +349,19 @@ describe("RemoteEngine", () => {
     assert.ok(!asked.includes("now") && !asked.includes("read_answer"), `the requests: ${asked.join(", ")}`);
     assert.equal(asked.filter((k) => k === "round").length, 2, `two rounds, one message each: ${asked.join(", ")}`);
     assert.ok(!asked.includes("call"));
-    // Each message the call sent: the first round's need checked in its round, the plan's
-    // check asked in the last round, the check's answer and the journal in one message.
-    assert.deepEqual(asked, ["round", "list", "round", "hosts"], `the requests: ${asked.join(", ")}`);
-    const hosts = sent.flatMap((m) => (m.kind === "host" ? [[m.request]] : m.kind === "hosts" ? [m.requests] : [])).map((rs) => rs.map((r) => (JSON.parse(r) as { kind: string }).kind));
-    assert.deepEqual(hosts, [["list"], ["check_plan", "new_journal"]]);
+    // Each message the call sent: the first round's need checked in its round, then the
+    // plan's apply in one step (its check, journal and ops foreseen, run without another).
+    assert.deepEqual(asked, ["round", "list", "round", "step"], `the requests: ${asked.join(", ")}`);
+    const hosts = sent.flatMap((m) => (m.kind === "host" ? [m.request] : [])).map((r) => (JSON.parse(r) as { kind: string }).kind);
+    assert.deepEqual(hosts, ["list"]);
     // Its journal's folder is left empty: the next call asks no sweep of it.
     assert.deepEqual(await app.vault.adapter.list(".kessho/journal"), { files: [], folders: [] });
     sent.length = 0;
     await host.call(c.tool, c.args, { now: c.now, tz: c.tz, lang: c.lang });
-    const again = sent.flatMap((m) => (m.kind === "host" ? [m.request] : m.kind === "hosts" ? m.requests : [])).map((r) => (JSON.parse(r) as { kind: string }).kind);
-    assert.ok(again.length > 0 && !again.includes("sweep"), `the requests: ${again.join(", ")}`);
+    const again = sent.flatMap((m) => (m.kind === "host" ? [m.request] : [])).map((r) => (JSON.parse(r) as { kind: string }).kind);
+    const starts = sent.flatMap((m) => (m.kind === "step" ? [(JSON.parse(m.request) as StepIn).start] : []));
+    // No recovery asked (no journal to sweep): a step, if any, is a plan's, and names no journal.
+    assert.ok(again.length > 0 && starts.every((s) => s!.plan !== undefined && s!.journals.length === 0), `the requests: ${again.join(", ")}`);
   });
 
   test("a search index's first build in batches: each batch stored restarts the call's time limit, so a build longer than the limit completes", async () => {

@@ -130,11 +130,11 @@ describe("warm-up", () => {
         const [now, head, tail] = w.request.split("\u0000") as [string, string, string];
         const r = await eng.round({ now, head, tail });
         answers.push(r.read + " | " + (r.check ?? ""));
-      } else answers.push(await (w.entry === "handle" ? eng.call(w.request) : eng.host(w.request)));
+      } else answers.push(await (w.entry === "handle" ? eng.call(w.request) : w.entry === "step" ? eng.step(w.request) : eng.host(w.request)));
     }
     const kinds = warmups.map((w) => (w.entry === "handle_host" ? (JSON.parse(w.request) as { kind: string }).kind : w.entry));
-    assert.deepEqual(kinds, ["round", "list", "round", "check_plan", "new_journal"]);
-    const want = [/^\{"need":\{.* \| \{"ok":true\}$/, /^\{"names":\["notes.md","warm-up\/"\]\}$/, /^\{"conflict":"","ok":true,"plan":\[.* \| \{"need":\[/, /^\{"ok":true\}$/, /^\{"id":"/];
+    assert.deepEqual(kinds, ["round", "list", "round", "step"]);
+    const want = [/^\{"need":\{.* \| \{"ok":true\}$/, /^\{"names":\["notes.md","warm-up\/"\]\}$/, /^\{"conflict":"","ok":true,"plan":\[.* \| $/, /^\{"io":\[\{"op":"look".*"then":\{"ok":true\}\}$/];
     for (const [i, a] of answers.entries()) assert.match(a, want[i]!, `warm-up ${i} (${kinds[i]})`);
   });
 });

@@ -1,0 +1,118 @@
+package wire
+
+import "github.com/kessho/kessho/core/plan"
+
+// StepIn is one crossing of a host's apply or recovery (the module's
+// call export, EntryStep; hostlogic.Step): the first names what to do
+// (Start), each later one sends back the State the last answer gave and
+// the results of the I/O it asked, in order, as far as the host ran it.
+// Now, Wall and Random are what the core cannot make itself, given anew
+// each crossing.
+type StepIn struct {
+	Start   *StepStart `json:"start,omitempty"`
+	State   string     `json:"state,omitempty"`
+	Results []IOResult `json:"results,omitempty"`
+	// Now is the host's clock (RFC 3339, to the millisecond): a sweep's
+	// young test and wait, a conflict copy's name.
+	Now string `json:"now"`
+	// Wall is the time a new journal is stamped with (its id).
+	Wall string `json:"wall"`
+	// Random is hex the core draws a journal's suffix and temporary
+	// names from.
+	Random string `json:"random"`
+}
+
+// StepStart is what a host asks the steps to do: roll forward the
+// journals Journals lists (the journal folder's names, as the host
+// listed them before the first step; none, and the host need not step
+// at all), then apply Plan when it is not nil.
+type StepStart struct {
+	Plan     *plan.Plan `json:"plan,omitempty"`
+	Journals []string   `json:"journals"`
+	// WaitMS is how long a journal another host wrote is left to it.
+	WaitMS int64 `json:"wait_ms"`
+	// Own holds the journals this host wrote and has not removed.
+	Own []string `json:"own"`
+}
+
+// StepOut is a step's answer: the I/O to do next, in order (IO), and
+// the State to send back with their results; or the end of the apply
+// (End, IO empty). Then, beside IO, is the end when every op of IO
+// gives the result it names in Expect: the host then stops there,
+// without another crossing.
+type StepOut struct {
+	IO    []IO     `json:"io,omitempty"`
+	State string   `json:"state,omitempty"`
+	End   *StepEnd `json:"end,omitempty"`
+	Then  *StepEnd `json:"then,omitempty"`
+}
+
+// StepEnd is how an apply ended: OK, it succeeded; else Error is a
+// refusal the core worded, or Internal an error's text (INTERNAL once
+// rendered).
+type StepEnd struct {
+	OK       bool       `json:"ok,omitempty"`
+	Error    *HostError `json:"error,omitempty"`
+	Internal string     `json:"internal,omitempty"`
+}
+
+// The ops of IO, each one method of the host's port to the vault.
+const (
+	IOLook      = "look"       // Path's state: absent, folder, file, or (Hash) sha256:<hex>
+	IOKind      = "kind"       // absent, file or folder
+	IORead      = "read"       // the file's bytes (Data) and their hash (V)
+	IOModify    = "modify"     // Text over the file at Path if it holds Expect (Hash); Text back: what it replaced
+	IOCreate    = "create"     // a new file: Text, or Data's bytes
+	IORemove    = "remove"     // the file at Path
+	IOMove      = "move"       // Path to To
+	IOMkdir     = "mkdir"      // Path and its parents; List back: the folders made
+	IORmdir     = "rmdir"      // Path, when empty
+	IOList      = "list"       // folder Path's files (List)
+	IOUndoWay   = "undo_way"   // V: "" or the place on Path's way that is not ours, as JSON {"at","folder"}
+	IOStateList = "state_list" // Kessho's folder Path: V, its names as JSON ([] when missing)
+	IOStateRead = "state_read" // Kessho's file Path: Text, or V "absent"
+	IOWrite     = "state_write"
+	IOAppend    = "state_append"
+	IOStRemove  = "state_remove"
+	IORename    = "state_rename" // Path to To
+	IOWait      = "wait"         // MS milliseconds
+	IOOwn       = "own"          // the host wrote journal Path
+	IODisown    = "disown"       // the host removed journal Path
+)
+
+// IO is one op of a step's I/O. Expect, when set, is the V the core
+// foresaw (Or: the others it allows as well): a host that gets another
+// (or an error) stops after that op. The ops without Expect, asked, come
+// last: the host runs them all.
+type IO struct {
+	Op     string   `json:"op"`
+	Path   string   `json:"path,omitempty"`
+	To     string   `json:"to,omitempty"`
+	Hash   string   `json:"hash,omitempty"`
+	Text   *string  `json:"text,omitempty"`
+	Data   []byte   `json:"data,omitempty"`
+	Dir    bool     `json:"dir,omitempty"`
+	MS     int      `json:"ms,omitempty"`
+	Expect *string  `json:"expect,omitempty"`
+	Or     []string `json:"or,omitempty"`
+}
+
+// IOResult is what one op gave: V (the value compared with Expect),
+// Text, Data or List (what it read), or Err.
+type IOResult struct {
+	V    string   `json:"v,omitempty"`
+	Text *string  `json:"text,omitempty"`
+	Data []byte   `json:"data,omitempty"`
+	List []string `json:"list,omitempty"`
+	Err  *IOError `json:"err,omitempty"`
+}
+
+// IOError is an op's failure: Stale ("changed", "exists") when the
+// port's last-instant check refused it, nothing changed; DiskFull on a
+// full disk; Message, the error's text, always.
+type IOError struct {
+	Stale    string `json:"stale,omitempty"`
+	Path     string `json:"path,omitempty"`
+	DiskFull bool   `json:"disk_full,omitempty"`
+	Message  string `json:"message"`
+}
