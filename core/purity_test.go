@@ -25,9 +25,6 @@ var mutableGlobals = map[string]string{
 		"goes when the caller passes a per-call cache (tools.Env) to frontmatter.Parse",
 	"core/search/analyze.go:stemMu":    "guards stemCache",
 	"core/search/analyze.go:stemCache": "stems by word, a cache of a pure function; goes when it is a field of search.Index or of the caller's state",
-	"core/i18n/i18n.go:filesMu":        "guards files",
-	"core/i18n/i18n.go:files": "every text file Load was given, appended while the packages' variables are initialised and only read after; " +
-		"goes when each package lists its text files itself (the tests' Check takes them)",
 }
 
 // mutableTypes are the types a package-level variable of which is
