@@ -11,7 +11,6 @@ import (
 	"github.com/kessho/kessho/core/atom"
 	"github.com/kessho/kessho/core/catalog"
 	"github.com/kessho/kessho/core/fault"
-	"github.com/kessho/kessho/core/frontmatter"
 	"github.com/kessho/kessho/core/history"
 	"github.com/kessho/kessho/core/markdown"
 	"github.com/kessho/kessho/core/plan"
@@ -124,7 +123,7 @@ func rollback(env *Env, a rollbackArgs) (any, plan.Plan, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	res := rollbackResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(), Archive: archivePath, HistoryLine: e.Line, AtomsKept: derivedAtoms(arch),
+	res := rollbackResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(), Archive: archivePath, HistoryLine: e.Line, AtomsKept: derivedAtoms(env, arch),
 		ContextKept: true, Removed: []string{archivePath}, Restored: []string{}, Common: common()}
 	ops := plan.Plan{
 		plan.WriteOp(p.History(), hist.Expect, history.Remove(hist.Text, e)),
@@ -171,8 +170,8 @@ func rollbackTarget(env *Env, a rollbackArgs) (vault.Project, string, error) {
 
 // derivedAtoms are the atoms the archive arch says it derived
 // (derived_atoms), none when it does not parse.
-func derivedAtoms(arch vault.Content) []string {
-	if doc, err := frontmatter.Parse(arch.Text); !arch.NotUTF8 && err == nil {
+func derivedAtoms(env *Env, arch vault.Content) []string {
+	if doc, err := env.docs().Parse(arch.Text); !arch.NotUTF8 && err == nil {
 		if atoms, ok := doc.Strings("derived_atoms"); ok {
 			return atoms
 		}
