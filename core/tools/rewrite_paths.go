@@ -225,7 +225,7 @@ func rewriteEach(env *Env, root relocate.Root, files []string, res *rewriteResul
 			res.Warnings = append(res.Warnings, env.say(rewriteText().Msg.NotUTF8, f))
 			continue
 		}
-		text, n, lines, bad := root.Note(c.Text)
+		text, n, lines, bad := root.Note(env.docs(), c.Text)
 		if bad > 0 {
 			res.Warnings = append(res.Warnings, env.say(rewriteText().Msg.BadFrontmatter, f, bad))
 			continue
