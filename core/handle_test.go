@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kessho/kessho/core/internal/vaulttest"
 	"github.com/kessho/kessho/core/tools"
 	"github.com/kessho/kessho/core/vault"
 )
@@ -25,7 +26,7 @@ func (m memVault) answer(need vault.Need, snap *vault.Snapshot) {
 			snap.Missing = append(snap.Missing, p)
 			return
 		}
-		snap.Files[p] = vault.FileOf(t)
+		snap.Files[p] = vaulttest.FileOf(t)
 	}
 	dir := func(d string) bool {
 		set := map[string]bool{}

@@ -17,8 +17,8 @@ import (
 // becomes the last line of the frontmatter; a file without frontmatter gets
 // one, in front of its untouched body (after a BOM).
 //
-//	text, err := frontmatter.Set(text, "phase", "review")
-//	text, err = frontmatter.Set(text, "tags", []string{"a", "b"})
+//	text, err := c.Set(text, "phase", "review")
+//	text, err = c.Set(text, "tags", []string{"a", "b"})
 //
 // value is a string, []string, bool, int, float64 or nil (written null);
 // map[string]any, []any and anything else yaml.v3 can marshal are written
@@ -32,8 +32,9 @@ import (
 // a new list is a block list, an empty one is [].
 //
 // The error is an *Error when the frontmatter is invalid or a flow mapping.
-func Set(text, key string, value any) (string, error) {
-	d, err := Parse(text)
+// Set parses text, and its result to check it, through c (nil: no cache).
+func (c *Cache) Set(text, key string, value any) (string, error) {
+	d, err := c.Parse(text)
 	if err != nil {
 		return "", err
 	}
@@ -57,16 +58,19 @@ func Set(text, key string, value any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return d.checked(out, key, e == nil, false, want)
+	return d.checked(c, out, key, e == nil, false, want)
 }
 
 // Remove deletes a top-level key and returns the new text: the key's line
 // goes, with the lines of its block value and the comment lines indented
 // under it, and nothing else. An absent key leaves the text unchanged.
 //
-//	text, err := frontmatter.Remove(text, "draft")
-func Remove(text, key string) (string, error) {
-	d, err := Parse(text)
+//	text, err := c.Remove(text, "draft")
+//
+// Remove parses text, and its result to check it, through c (nil: no
+// cache).
+func (c *Cache) Remove(text, key string) (string, error) {
+	d, err := c.Parse(text)
 	if err != nil {
 		return "", err
 	}
@@ -81,14 +85,14 @@ func Remove(text, key string) (string, error) {
 		return "", err
 	}
 	out := splice(text, e.lineStart, e.end, "")
-	return d.checked(out, key, false, true, nil)
+	return d.checked(c, out, key, false, true, nil)
 }
 
 // SetBody replaces the body (everything after the closing delimiter line)
 // and returns the new text; the frontmatter bytes stay. Without
 // frontmatter, the whole text after a BOM is the body.
 //
-//	text, err := frontmatter.SetBody(text, "# Context\n\nNew body.\n")
+//	text, err := c.SetBody(text, "# Context\n\nNew body.\n")
 //
 // # Notes
 //
@@ -96,8 +100,9 @@ func Remove(text, key string) (string, error) {
 // (the file's) is added before a non-empty body. A file without frontmatter
 // whose new body starts with a "---" line gets an empty frontmatter
 // ("---\n---\n") first, so that the body still reads back as a body.
-func SetBody(text, body string) (string, error) {
-	d, err := Parse(text)
+// SetBody parses text through c (nil: no cache).
+func (c *Cache) SetBody(text, body string) (string, error) {
+	d, err := c.Parse(text)
 	if err != nil {
 		return "", err
 	}
@@ -345,9 +350,10 @@ func expected(value any) (any, error) {
 	return normalize(back), nil
 }
 
-// checked returns out when check accepts it, else the error and no text.
-func (d *Doc) checked(out, key string, added, removed bool, want any) (string, error) {
-	if err := d.check(out, key, added, removed, want); err != nil {
+// checked returns out when check accepts it, else the error and no text;
+// out is parsed through c.
+func (d *Doc) checked(c *Cache, out, key string, added, removed bool, want any) (string, error) {
+	if err := d.check(c, out, key, added, removed, want); err != nil {
 		return "", err
 	}
 	return out, nil
@@ -357,11 +363,11 @@ func (d *Doc) checked(out, key string, added, removed bool, want any) (string, e
 // the body and BOM unchanged, the same keys in the same order (plus key when
 // added, minus key when removed), every other key's value unchanged, and
 // key reading back as want.
-func (d *Doc) check(out, key string, added, removed bool, want any) error {
+func (d *Doc) check(c *Cache, out, key string, added, removed bool, want any) error {
 	fail := func(why string) error {
 		return fmt.Errorf("frontmatter: cannot edit %q in place: the result would not read back as intended (%s)", key, why)
 	}
-	n, err := Parse(out)
+	n, err := c.Parse(out)
 	if err != nil {
 		return fail(err.Error())
 	}

@@ -12,10 +12,13 @@
 //	tags, _ := d.Strings("tags")
 //
 // Editing: each edit takes the whole file and returns the whole new file.
+// The edits are methods of a Cache, which keeps the last Docs parsed (the
+// nil *Cache keeps none):
 //
-//	text, err = frontmatter.Set(text, "phase", "review")
-//	text, err = frontmatter.Remove(text, "draft")
-//	text, err = frontmatter.SetBody(text, newBody)
+//	var c frontmatter.Cache // kept as long as its owner (tools.State)
+//	text, err = c.Set(text, "phase", "review")
+//	text, err = c.Remove(text, "draft")
+//	text, err = c.SetBody(text, newBody)
 //
 // A file has frontmatter when its first line (after an optional BOM) is
 // exactly "---" (trailing spaces allowed); the block ends at the next line
@@ -104,32 +107,44 @@ const bom = "\ufeff"
 
 // Parse reads text (a whole note) and returns its Doc. A note without
 // frontmatter is fine (HasFrontmatter is false); frontmatter that is not a
-// YAML mapping, or that is never closed, gives an *Error.
-func Parse(text string) (*Doc, error) {
-	if d := recall(text); d != nil {
-		return d, nil
-	}
-	d, err := parse(text)
-	if err == nil {
-		remember(d)
-	}
-	return d, err
-}
+// YAML mapping, or that is never closed, gives an *Error. It parses text
+// each time; a Cache keeps the last Docs.
+func Parse(text string) (*Doc, error) { return parse(text) }
 
-// recent holds the last Docs Parse returned. A tool reads a note, then
-// edits it (each edit parses the text again), and the edit's check reads
-// the result: without it, the same text is parsed two or three times in a
-// call. A Doc never changes, so sharing one is safe.
-var recent struct {
-	sync.Mutex
+// Cache is Parse and the edits (Set, Remove, SetBody) keeping the last
+// Docs they parsed. A tool reads a note, then edits it (each edit parses
+// the text again), and the edit's check reads the result: without it, the
+// same text is parsed two or three times in a call, and again by the next
+// call that reads the note. A Doc never changes, so sharing one is safe.
+// Whoever runs the tools keeps one per engine instance (tools.State). A
+// Cache is safe for concurrent use; the nil *Cache keeps nothing (the
+// package's functions).
+type Cache struct {
+	mu   sync.Mutex
 	docs [4]*Doc
 	next int
 }
 
-func recall(text string) *Doc {
-	recent.Lock()
-	defer recent.Unlock()
-	for _, d := range recent.docs {
+// Parse is the package's Parse, the Doc taken from the cache when it
+// holds one of text.
+func (c *Cache) Parse(text string) (*Doc, error) {
+	if d := c.recall(text); d != nil {
+		return d, nil
+	}
+	d, err := parse(text)
+	if err == nil {
+		c.remember(d)
+	}
+	return d, err
+}
+
+func (c *Cache) recall(text string) *Doc {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, d := range c.docs {
 		if d != nil && d.src == text {
 			return d
 		}
@@ -137,11 +152,14 @@ func recall(text string) *Doc {
 	return nil
 }
 
-func remember(d *Doc) {
-	recent.Lock()
-	defer recent.Unlock()
-	recent.docs[recent.next] = d
-	recent.next = (recent.next + 1) % len(recent.docs)
+func (c *Cache) remember(d *Doc) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.docs[c.next] = d
+	c.next = (c.next + 1) % len(c.docs)
 }
 
 func parse(text string) (*Doc, error) {

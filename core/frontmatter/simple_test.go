@@ -17,22 +17,30 @@ func parseBoth(text string) (fast, slow *Doc, fastErr, slowErr error) {
 	return
 }
 
-// TestParseRemembers checks that a text parsed again is not parsed again:
-// the same Doc comes back, until four other texts have been parsed.
-func TestParseRemembers(t *testing.T) {
+// TestCacheRemembers checks that a text a Cache parsed is not parsed
+// again: the same Doc comes back, until four other texts have been
+// parsed; Parse keeps nothing.
+func TestCacheRemembers(t *testing.T) {
 	text := "---\nphase: draft # a comment: yaml.v3 reads it\n---\nBody.\n"
-	a, err := Parse(text)
+	var c Cache
+	a, err := c.Parse(text)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b, _ := Parse(strings.Clone(text)); b != a {
+	if b, _ := c.Parse(strings.Clone(text)); b != a {
 		t.Errorf("the same text was parsed again")
 	}
-	for i := 0; i < 4; i++ {
-		Parse(fmt.Sprintf("---\nn: %d\n---\n", i))
-	}
 	if b, _ := Parse(text); b == a {
+		t.Errorf("Parse, without a cache, gave the cache's Doc")
+	}
+	for i := 0; i < 4; i++ {
+		c.Parse(fmt.Sprintf("---\nn: %d\n---\n", i))
+	}
+	if b, _ := c.Parse(text); b == a {
 		t.Errorf("a text is remembered after four others")
+	}
+	if _, err := (*Cache)(nil).Parse(text); err != nil {
+		t.Errorf("the nil Cache: %v", err)
 	}
 }
 

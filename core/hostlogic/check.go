@@ -160,69 +160,80 @@ func (s *sim) hashOf(n node) (string, error) {
 // returned as it is.
 func Check(p plan.Plan, d Disk) error {
 	s := &sim{d: d, p: p, disk: map[string]node{}}
-	is := func(x string, k int, want string) error {
-		n, err := s.at(x, k)
-		if err != nil {
-			return err
-		}
-		if want == plan.Absent {
-			if n.Kind != Absent {
-				return Exists(x)
-			}
-			return nil
-		}
-		if n.Kind != File {
-			return Changed(x)
-		}
-		h, err := s.hashOf(n)
-		if err != nil {
-			return err
-		}
-		if h != want {
-			return Changed(x)
-		}
-		return nil
-	}
-	// room checks that x's parents are folders or nothing: an op that
-	// makes them cannot go through a file.
-	room := func(x string, k int) error {
-		for d := path.Dir(x); d != "."; d = path.Dir(d) {
-			n, err := s.at(d, k)
-			if err != nil {
-				return err
-			}
-			if n.Kind == File || n.Kind == Other {
-				return FileInTheWay(d)
-			}
-		}
-		return nil
-	}
 	for k, op := range p {
-		var err error
-		switch op.Op {
-		case plan.Write:
-			if err = room(op.Path, k); err == nil {
-				err = is(op.Path, k, op.Expect)
-			}
-		case plan.Delete, plan.Check:
-			err = is(op.Path, k, op.Expect)
-		case plan.Move:
-			var n node
-			var link bool
-			if link, err = s.link(op.From, k); err == nil && link {
-				err = LinkMoved(op.From)
-			} else if n, err = s.at(op.From, k); err == nil && n.Kind != File && n.Kind != Folder {
-				err = Changed(op.From)
-			}
-			if err == nil {
-				err = room(op.To, k)
-			}
-			if err == nil {
-				err = is(op.To, k, plan.Absent)
-			}
+		if err := s.check(k, op); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// check is Check of op, the k-th operation of the plan.
+func (s *sim) check(k int, op plan.Op) error {
+	switch op.Op {
+	case plan.Write:
+		if err := s.room(op.Path, k); err != nil {
+			return err
+		}
+		return s.is(op.Path, k, op.Expect)
+	case plan.Delete, plan.Check:
+		return s.is(op.Path, k, op.Expect)
+	case plan.Move:
+		var n node
+		var link bool
+		var err error
+		if link, err = s.link(op.From, k); err == nil && link {
+			err = LinkMoved(op.From)
+		} else if n, err = s.at(op.From, k); err == nil && n.Kind != File && n.Kind != Folder {
+			err = Changed(op.From)
+		}
+		if err == nil {
+			err = s.room(op.To, k)
+		}
+		if err == nil {
+			err = s.is(op.To, k, plan.Absent)
+		}
+		return err
+	}
+	return nil
+}
+
+// is checks that x, before the k-th operation, is what want says: absent
+// (plan.Absent), or a file of that hash.
+func (s *sim) is(x string, k int, want string) error {
+	n, err := s.at(x, k)
+	if err != nil {
+		return err
+	}
+	if want == plan.Absent {
+		if n.Kind != Absent {
+			return Exists(x)
+		}
+		return nil
+	}
+	if n.Kind != File {
+		return Changed(x)
+	}
+	h, err := s.hashOf(n)
+	if err != nil {
+		return err
+	}
+	if h != want {
+		return Changed(x)
+	}
+	return nil
+}
+
+// room checks that x's parents are folders or nothing: an op that
+// makes them cannot go through a file.
+func (s *sim) room(x string, k int) error {
+	for d := path.Dir(x); d != "."; d = path.Dir(d) {
+		n, err := s.at(d, k)
 		if err != nil {
 			return err
+		}
+		if n.Kind == File || n.Kind == Other {
+			return FileInTheWay(d)
 		}
 	}
 	return nil

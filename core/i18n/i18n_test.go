@@ -27,9 +27,6 @@ func TestLoadDecodesLazily(t *testing.T) {
 	if get() != s {
 		t.Error("a second call parsed the file again")
 	}
-	if errs := Check(s); len(errs) != 0 {
-		t.Errorf("Check: %v", errs)
-	}
 }
 
 func TestLoadReadsTheDocumentAsked(t *testing.T) {
@@ -44,48 +41,14 @@ func TestLoadReadsTheDocumentAsked(t *testing.T) {
 
 func TestLoadRefusesAnUnknownKey(t *testing.T) {
 	get := Load[sample](fstest.MapFS{"bad.yaml": {Data: []byte("title: {en: Set, fr: Fixer}\nmsg:\n  set_to: {en: a, fr: b}\n")}}, "bad.yaml", 0)
-	var f File
-	for _, x := range Files() {
-		if x.Name == "bad.yaml" {
-			f = x
-		}
-	}
-	if _, err := f.Texts(); err == nil || !strings.Contains(err.Error(), "bad.yaml") || !strings.Contains(err.Error(), "set_to") {
-		t.Fatalf("Texts() error = %v; want one naming the file and the key", err)
-	}
 	defer func() {
-		if recover() == nil {
-			t.Error("the getter of a file that does not decode did not panic")
+		r := recover()
+		if r == nil {
+			t.Fatal("the getter of a file that does not decode did not panic")
+		}
+		if err := fmt.Sprint(r); !strings.Contains(err, "bad.yaml") || !strings.Contains(err, "set_to") {
+			t.Errorf("panic %q; want one naming the file and the key", err)
 		}
 	}()
 	get()
-}
-
-func TestCheckFindsMissingLanguagesAndVerbs(t *testing.T) {
-	var s sample
-	s.Title = pairT{En: "Set", Fr: ""}
-	s.Msg.SetTo = pairT{En: "%s set to %d", Fr: "%d fixé à %s"}
-	s.Msg.Days = [2]pairT{{"Mon", "lun"}, {"", "mar"}}
-	s.Msg.Kinds = map[string]pairT{"domain": {"domain %q", "domaine %s"}}
-	var got []string
-	for _, e := range Check(&s) {
-		got = append(got, e.Error())
-	}
-	want := []string{
-		"title: no French text (fr)",
-		`msg.setto: the English text's printf verbs ["%s" "%d"] differ from the French text's ["%d" "%s"]`,
-		"msg.days[1]: no English text (en)",
-		`msg.kinds.domain: the English text's printf verbs ["%q"] differ from the French text's ["%s"]`,
-	}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("Check:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-}
-
-func TestVerbs(t *testing.T) {
-	got := verbs("100%% of %s, %-5d, %[2]q, %.2f, %v")
-	want := []string{"%%", "%s", "%-5d", "%[2]q", "%.2f", "%v"}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("verbs = %q; want %q", got, want)
-	}
 }

@@ -19,9 +19,10 @@ type Line struct {
 // its frontmatter. It returns the new text, how many paths it rewrote and
 // the lines that changed. A frontmatter that does not parse leaves the
 // body's start unknown: Note then rewrites nothing and returns the 1-based
-// line of the fault (bad > 0).
-func (r Root) Note(text string) (out string, n int, lines []Line, bad int) {
-	doc, err := frontmatter.Parse(text)
+// line of the fault (bad > 0). text is parsed through docs, the caller's
+// cache (nil: none).
+func (r Root) Note(docs *frontmatter.Cache, text string) (out string, n int, lines []Line, bad int) {
+	doc, err := docs.Parse(text)
 	if err != nil {
 		bad = 1
 		var fe *frontmatter.Error

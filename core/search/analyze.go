@@ -31,22 +31,28 @@ const analyzer = 2
 // base64, URLs: cut, so the index stays bounded).
 const maxToken = 48
 
-// stemCacheMax bounds the per-word stem cache; past it the cache starts
-// again empty (a vault has far fewer distinct words than this).
+// stemCacheMax bounds a Stems; past it the cache starts again empty (a
+// vault has far fewer distinct words than this).
 const stemCacheMax = 200_000
 
-var (
-	stemMu    sync.Mutex
-	stemCache = map[string]string{}
-)
+// Stems is a cache of stems by word (stem is a pure function, and the
+// costliest step of Terms): Terms, and the indexes given it (UseStems),
+// stem a word once. Whoever runs the tools keeps one per engine instance
+// (tools.State), so that the words of the notes and queries stay stemmed
+// from one call and one index to the next. A Stems is safe for
+// concurrent use; the nil *Stems keeps nothing.
+type Stems struct {
+	mu sync.Mutex
+	m  map[string]string
+}
 
 // Terms returns the terms of text, in order: cut into words (Words),
 // stopwords of French and English dropped, each word stemmed and folded
 // (stem).
-func Terms(text string) []string {
+func (s *Stems) Terms(text string) []string {
 	var out []string
 	Words(text, func(w string) {
-		if t := term(w); t != "" {
+		if t := s.term(w); t != "" {
 			out = append(out, t)
 		}
 	})
@@ -57,11 +63,11 @@ func Terms(text string) []string {
 // else its stem. A stopword is matched before accents are folded, so that
 // `thèse` is no `these` and `été` no `ete`; the French ones are listed
 // with and without their accents, as people type them.
-func term(w string) string {
+func (s *Stems) term(w string) string {
 	if stopwords[w] {
 		return ""
 	}
-	return stem(w)
+	return s.stem(w)
 }
 
 // Words calls fn with each word of text, lowercased, in composed form
@@ -150,37 +156,53 @@ func cut(w string) string {
 // and a word of either language loses its inflection. The French stemmer
 // reads the word with its accents (it needs them: `sauvegardée` and
 // `sauvegarde` meet only so), the English one the folded word. Words of
-// digits, or of one or two letters, are kept whole (folded). Stems are
-// cached per word.
-func stem(w string) string {
+// digits, or of one or two letters, are kept whole (folded). s caches
+// the stems by word.
+func (s *Stems) stem(w string) string {
 	if len(w) <= 2 || !hasLetter(w) {
 		return fold.Fold(w)
 	}
-	stemMu.Lock()
-	s, ok := stemCache[w]
-	stemMu.Unlock()
-	if ok {
-		return s
+	if t, ok := s.cached(w); ok {
+		return t
 	}
 	f := fold.Fold(w)
 	env := snowballstem.NewEnv(f)
 	porter.Stem(env)
-	s = env.Current()
+	t := env.Current()
 	env = snowballstem.NewEnv(w)
 	french.Stem(env)
-	if fr := fold.Fold(env.Current()); len(fr) < len(s) {
-		s = fr
+	if fr := fold.Fold(env.Current()); len(fr) < len(t) {
+		t = fr
 	}
-	if s == "" {
-		s = f
+	if t == "" {
+		t = f
 	}
-	stemMu.Lock()
-	if len(stemCache) >= stemCacheMax {
-		stemCache = map[string]string{}
+	s.keep(w, t)
+	return t
+}
+
+// cached returns the stem of w s holds.
+func (s *Stems) cached(w string) (string, bool) {
+	if s == nil {
+		return "", false
 	}
-	stemCache[w] = s
-	stemMu.Unlock()
-	return s
+	s.mu.Lock()
+	t, ok := s.m[w]
+	s.mu.Unlock()
+	return t, ok
+}
+
+// keep records t as the stem of w.
+func (s *Stems) keep(w, t string) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	if s.m == nil || len(s.m) >= stemCacheMax {
+		s.m = map[string]string{}
+	}
+	s.m[w] = t
+	s.mu.Unlock()
 }
 
 func hasLetter(w string) bool {

@@ -41,6 +41,9 @@ type Index struct {
 	mark  []int32
 	cur   []counted
 	buf   []byte // scanWords' buffer
+	// stems stems the words of the notes put (UseStems); nil: the index's
+	// words alone keep them.
+	stems *Stems
 	// df caches each term's document frequency plus one (0: not counted
 	// yet) for a warm index's next queries; any change drops it.
 	df []uint32
@@ -65,6 +68,10 @@ type doc struct {
 	links   []string   // Note.Links
 	dead    bool
 }
+
+// UseStems makes the index stem the words of the notes it is given
+// through s, the caller's cache of stems (nil: none).
+func (x *Index) UseStems(s *Stems) { x.stems = s }
 
 // New returns an empty index.
 func New() *Index {
@@ -289,7 +296,7 @@ func (x *Index) word(b []byte) (uint32, bool) {
 		x.words = map[string]int64{}
 	}
 	w := string(b)
-	t := term(w)
+	t := x.stems.term(w)
 	if t == "" {
 		x.words[w] = -1
 		return 0, false

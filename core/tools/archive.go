@@ -133,7 +133,7 @@ func archive(env *Env, a archiveArgs) (any, plan.Plan, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := checkDecisions(a.ExpectDecisions, ctxText); err != nil {
+	if err := checkDecisions(env, a.ExpectDecisions, ctxText); err != nil {
 		return nil, nil, err
 	}
 	if full {
@@ -161,7 +161,7 @@ func contextToCreate(env *Env, slug string) (*contextFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc, err := frontmatter.Parse(text)
+	doc, err := env.docs().Parse(text)
 	if err != nil {
 		return nil, fault.Internalf("writing context.md: %v", err)
 	}
@@ -181,7 +181,7 @@ func newContext(env *Env, a *archiveArgs, c *contextFile, res *archiveResult, re
 			body, n = relocate.Rewrite(body, repoRoot)
 			res.Sigils += n
 		}
-		if text, err = frontmatter.SetBody(text, body); err != nil {
+		if text, err = env.docs().SetBody(text, body); err != nil {
 			return "", frontmatterError(c.path, err)
 		}
 		res.Context.BodyReplaced = true
@@ -192,7 +192,7 @@ func newContext(env *Env, a *archiveArgs, c *contextFile, res *archiveResult, re
 		if prev, ok := c.doc.String("phase"); ok {
 			res.Context.Phase.From = &prev
 		}
-		if text, err = frontmatter.Set(text, "phase", phase); err != nil {
+		if text, err = env.docs().Set(text, "phase", phase); err != nil {
 			return "", frontmatterError(c.path, err)
 		}
 	}
@@ -204,7 +204,7 @@ func newContext(env *Env, a *archiveArgs, c *contextFile, res *archiveResult, re
 		}
 	}
 	res.Context.LastSession.To = &now
-	if text, err = frontmatter.Set(text, "last-session", now); err != nil {
+	if text, err = env.docs().Set(text, "last-session", now); err != nil {
 		return "", frontmatterError(c.path, err)
 	}
 	return text, nil
@@ -294,11 +294,11 @@ func checkFullArgs(a *archiveArgs) error {
 
 // checkDecisions refuses with DECISIONS_LOST when a decision is not in the
 // body of the resulting context (letters and digits, accents folded).
-func checkDecisions(decisions []string, ctxText string) error {
+func checkDecisions(env *Env, decisions []string, ctxText string) error {
 	if len(decisions) == 0 {
 		return nil
 	}
-	doc, err := frontmatter.Parse(ctxText)
+	doc, err := env.docs().Parse(ctxText)
 	if err != nil {
 		return fault.Internalf("re-reading the new context: %v", err)
 	}
@@ -592,7 +592,7 @@ func archiveConventions(env *Env, p vault.Project, listing []string) (convention
 	if err != nil || !f.Exists || f.NotUTF8 {
 		return conv, err
 	}
-	doc, err := frontmatter.Parse(f.Text)
+	doc, err := env.docs().Parse(f.Text)
 	if err != nil || !doc.HasFrontmatter() {
 		return conv, nil
 	}
@@ -738,7 +738,7 @@ func alreadyArchived(env *Env, a *archiveArgs, c *contextFile, res *archiveResul
 		if !found.Exists || found.NotUTF8 {
 			continue // not this call's archive
 		}
-		doc, err := frontmatter.Parse(found.Text)
+		doc, err := env.docs().Parse(found.Text)
 		if err != nil {
 			continue
 		}
@@ -796,7 +796,7 @@ func fillAlreadyArchived(env *Env, a *archiveArgs, c *contextFile, res *archiveR
 	if atoms, ok := doc.Strings("derived_atoms"); ok {
 		res.DerivedAtoms = atoms
 	}
-	if differs := retryDiffers(a, c, res.DerivedAtoms); len(differs) > 0 {
+	if differs := retryDiffers(env, a, c, res.DerivedAtoms); len(differs) > 0 {
 		res.Warnings = append(res.Warnings, env.say(archiveText().Msg.Differ, strings.Join(differs, ", ")))
 	}
 	hhmm := strings.Replace(name[11:16], "H", "h", 1)
@@ -805,14 +805,14 @@ func fillAlreadyArchived(env *Env, a *archiveArgs, c *contextFile, res *archiveR
 
 // retryDiffers names what a retry asks that the vault does not hold now
 // (have: the archive's derived atoms): not applied.
-func retryDiffers(a *archiveArgs, c *contextFile, have []string) []string {
+func retryDiffers(env *Env, a *archiveArgs, c *contextFile, have []string) []string {
 	var differs []string
 	if a.ContextMD != nil {
 		body := *a.ContextMD
 		if root, ok := c.doc.String("repo_path"); ok && root != "" {
 			body, _ = relocate.Rewrite(body, root)
 		}
-		if t, err := frontmatter.SetBody(c.text, body); err != nil || t != c.text {
+		if t, err := env.docs().SetBody(c.text, body); err != nil || t != c.text {
 			differs = append(differs, "context_md")
 		}
 	}

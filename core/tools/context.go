@@ -72,7 +72,7 @@ func readContext(env *Env, slug string) (*contextFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc, err := frontmatter.Parse(text)
+	doc, err := env.docs().Parse(text)
 	if err != nil {
 		return nil, frontmatterError(path, err)
 	}

@@ -74,7 +74,7 @@ func historize(env *Env, a historizeArgs) (any, plan.Plan, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	e := &fmEdit{text: c.text}
+	e := &fmEdit{text: c.text, docs: env.docs()}
 	if prev, ok := c.doc.String("phase"); ok {
 		res.Phase.From = &prev
 	}
@@ -108,17 +108,18 @@ const archivedSuffix = " [archived]"
 type fmEdit struct {
 	text string
 	err  error
+	docs *frontmatter.Cache
 }
 
 func (e *fmEdit) set(k string, v any) {
 	if e.err == nil {
-		e.text, e.err = frontmatter.Set(e.text, k, v)
+		e.text, e.err = e.docs.Set(e.text, k, v)
 	}
 }
 
 func (e *fmEdit) remove(k string) {
 	if e.err == nil {
-		e.text, e.err = frontmatter.Remove(e.text, k)
+		e.text, e.err = e.docs.Remove(e.text, k)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kessho/kessho/core/hygiene"
+	"github.com/kessho/kessho/core/internal/vaulttest"
 	"github.com/kessho/kessho/core/plan"
 	"github.com/kessho/kessho/core/vault"
 )
@@ -45,7 +46,7 @@ var hygNow = time.Date(2026, 11, 30, 10, 15, 0, 0, time.FixedZone("CET", 3600))
 func snapshotOf(files map[string]string, absent ...string) vault.Snapshot {
 	s := vault.Snapshot{Files: map[string]vault.File{}, Missing: absent}
 	for p, t := range files {
-		s.Files[p] = vault.FileOf(t)
+		s.Files[p] = vaulttest.FileOf(t)
 	}
 	return s
 }

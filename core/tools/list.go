@@ -137,7 +137,7 @@ func readListEntry(env *Env, p vault.Project) (listEntry, error) {
 		e.Problem = &msg
 		return e, nil
 	case err == nil:
-		doc, err = frontmatter.Parse(c.Text)
+		doc, err = env.docs().Parse(c.Text)
 	}
 	if err != nil {
 		msg := err.Error()

@@ -82,7 +82,7 @@ func archiveName(p vault.Project, s string) (string, error) {
 // noteDoc parses the note at p; when its frontmatter is not valid YAML, it
 // returns nil and adds a warning to warnings saying where the YAML breaks.
 func noteDoc(env *Env, p, text string, warnings *[]string) *frontmatter.Doc {
-	doc, err := frontmatter.Parse(text)
+	doc, err := env.docs().Parse(text)
 	if err != nil {
 		var fe *frontmatter.Error
 		if errors.As(err, &fe) {

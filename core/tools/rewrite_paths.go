@@ -6,7 +6,6 @@ import (
 
 	"github.com/kessho/kessho/core/catalog"
 	"github.com/kessho/kessho/core/fault"
-	"github.com/kessho/kessho/core/frontmatter"
 	"github.com/kessho/kessho/core/plan"
 	"github.com/kessho/kessho/core/relocate"
 	"github.com/kessho/kessho/core/vault"
@@ -93,7 +92,7 @@ func rewritePaths(env *Env, a rewriteArgs) (any, plan.Plan, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	root, err := rewriteRoot(p, ctx, given, res)
+	root, err := rewriteRoot(env, p, ctx, given, res)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -154,7 +153,7 @@ func checkRewriteArgs(a *rewriteArgs) (string, error) {
 // rewriteRoot is the root to rewrite: old_root when given, else
 // context.md's repo_path (NO_REPO_ROOT when there is none, or it is not
 // absolute). It sets res.OldRoot and res.RootFrom.
-func rewriteRoot(p vault.Project, ctx vault.Content, given string, res *rewriteResult) (relocate.Root, error) {
+func rewriteRoot(env *Env, p vault.Project, ctx vault.Content, given string, res *rewriteResult) (relocate.Root, error) {
 	res.RootFrom = "old_root"
 	raw := given
 	if given == "" {
@@ -162,7 +161,7 @@ func rewriteRoot(p vault.Project, ctx vault.Content, given string, res *rewriteR
 		if !ctx.Exists || ctx.NotUTF8 {
 			return relocate.Root{}, noRepoRoot(p, "")
 		}
-		doc, err := frontmatter.Parse(ctx.Text)
+		doc, err := env.docs().Parse(ctx.Text)
 		if err != nil {
 			return relocate.Root{}, frontmatterError(p.Context(), err)
 		}
@@ -226,7 +225,7 @@ func rewriteEach(env *Env, root relocate.Root, files []string, res *rewriteResul
 			res.Warnings = append(res.Warnings, env.say(rewriteText().Msg.NotUTF8, f))
 			continue
 		}
-		text, n, lines, bad := root.Note(c.Text)
+		text, n, lines, bad := root.Note(env.docs(), c.Text)
 		if bad > 0 {
 			res.Warnings = append(res.Warnings, env.say(rewriteText().Msg.BadFrontmatter, f, bad))
 			continue

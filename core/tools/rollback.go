@@ -11,7 +11,6 @@ import (
 	"github.com/kessho/kessho/core/atom"
 	"github.com/kessho/kessho/core/catalog"
 	"github.com/kessho/kessho/core/fault"
-	"github.com/kessho/kessho/core/frontmatter"
 	"github.com/kessho/kessho/core/history"
 	"github.com/kessho/kessho/core/markdown"
 	"github.com/kessho/kessho/core/plan"
@@ -91,21 +90,9 @@ type rollbackResult struct {
 // warning says where the replaced context is. Every rollback writes the
 // project's rollback record.
 func rollback(env *Env, a rollbackArgs) (any, plan.Plan, error) {
-	var expected string
-	if a.Archive != nil {
-		expected = strings.TrimSpace(*a.Archive)
-		if expected == "" || strings.ContainsAny(expected, "\\\r\n") {
-			return nil, nil, argument("archive", rollbackText().Msg.BadArchive)
-		}
-	}
-	p, err := vault.Resolve(env.View, a.Slug)
+	p, expected, err := rollbackTarget(env, a)
 	if err != nil {
 		return nil, nil, err
-	}
-	if expected != "" {
-		if expected, err = archiveName(p, expected); err != nil {
-			return nil, nil, err
-		}
 	}
 	if err := env.View.Ask(vault.Need{Files: []string{p.History(), rollbackPath(p.Slug)}, Dirs: []string{p.Dir + "/archives"}}); err != nil {
 		return nil, nil, err
@@ -136,13 +123,8 @@ func rollback(env *Env, a rollbackArgs) (any, plan.Plan, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	res := rollbackResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(), Archive: archivePath, HistoryLine: e.Line, AtomsKept: []string{},
+	res := rollbackResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(), Archive: archivePath, HistoryLine: e.Line, AtomsKept: derivedAtoms(env, arch),
 		ContextKept: true, Removed: []string{archivePath}, Restored: []string{}, Common: common()}
-	if doc, perr := frontmatter.Parse(arch.Text); !arch.NotUTF8 && perr == nil {
-		if atoms, ok := doc.Strings("derived_atoms"); ok {
-			res.AtomsKept = atoms
-		}
-	}
 	ops := plan.Plan{
 		plan.WriteOp(p.History(), hist.Expect, history.Remove(hist.Text, e)),
 		{Op: plan.Delete, Path: archivePath, Expect: arch.Expect},
@@ -162,6 +144,39 @@ func rollback(env *Env, a rollbackArgs) (any, plan.Plan, error) {
 	}
 	rollbackWarnings(env, &res, kept)
 	return res, ops, nil
+}
+
+// rollbackTarget resolves a's project and the archive a names (archive,
+// "" for the newest): INVALID_ARGUMENT for an archive that is no name.
+func rollbackTarget(env *Env, a rollbackArgs) (vault.Project, string, error) {
+	var expected string
+	if a.Archive != nil {
+		expected = strings.TrimSpace(*a.Archive)
+		if expected == "" || strings.ContainsAny(expected, "\\\r\n") {
+			return vault.Project{}, "", argument("archive", rollbackText().Msg.BadArchive)
+		}
+	}
+	p, err := vault.Resolve(env.View, a.Slug)
+	if err != nil {
+		return vault.Project{}, "", err
+	}
+	if expected != "" {
+		if expected, err = archiveName(p, expected); err != nil {
+			return vault.Project{}, "", err
+		}
+	}
+	return p, expected, nil
+}
+
+// derivedAtoms are the atoms the archive arch says it derived
+// (derived_atoms), none when it does not parse.
+func derivedAtoms(env *Env, arch vault.Content) []string {
+	if doc, err := env.docs().Parse(arch.Text); !arch.NotUTF8 && err == nil {
+		if atoms, ok := doc.Strings("derived_atoms"); ok {
+			return atoms
+		}
+	}
+	return []string{}
 }
 
 // rollbackWarnings words what a rollback kept: unless it restored the

@@ -10,7 +10,6 @@ import (
 
 	"github.com/kessho/kessho/core/catalog"
 	"github.com/kessho/kessho/core/fault"
-	"github.com/kessho/kessho/core/frontmatter"
 	"github.com/kessho/kessho/core/plan"
 	"github.com/kessho/kessho/core/search"
 	"github.com/kessho/kessho/core/vault"
@@ -87,7 +86,7 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 			return nil, nil, err
 		}
 	}
-	terms := search.Terms(a.Query)
+	terms := env.stems().Terms(a.Query)
 	top, total := warm.ranked(idx, a, terms)
 	res := searchResult{Hits: []searchHit{}, Total: total, QueryTerms: unique(terms), Common: common()}
 	var need vault.Need
@@ -215,14 +214,14 @@ func answerHit(env *Env, h search.Hit, terms []string) searchHit {
 	if !sameSize(h.Key, size) {
 		// Edited since the index read it: parse it again.
 		bodyLine = 0
-		if doc, err := frontmatter.Parse(c.Text); err == nil {
+		if doc, err := env.docs().Parse(c.Text); err == nil {
 			bodyLine = strings.Count(c.Text[:doc.BodyOffset()], "\n")
 		}
 	}
 	best := 0
 	for i, line := range strings.Split(c.Text, "\n") {
 		n := 0
-		lt := search.Terms(line)
+		lt := env.stems().Terms(line)
 		for _, t := range terms {
 			if slices.Contains(lt, t) {
 				n += 2

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/kessho/kessho/core/frontmatter"
 	"github.com/kessho/kessho/core/search"
 	"github.com/kessho/kessho/core/vault"
 )
@@ -14,28 +15,46 @@ import (
 // gives (Env.State), and what they say of it.
 
 // State is what the tools keep from one call to the next in one engine
-// instance: the warm search index (warmIndex). Whoever runs the tools
-// holds one State per engine instance and puts it in every Env it makes
-// (core.Core.Handle: one for the process); a call that uses it holds its lock
-// throughout. An Env without one is given a State of its own, which keeps
-// nothing past the call.
+// instance: the warm search index (warmIndex), and two caches of pure
+// functions, the last notes' frontmatter parsed (docs) and the stems of
+// words (stems), which change no answer. Whoever runs the tools holds one
+// State per engine instance and puts it in every Env it makes
+// (core.Core: one per engine instance); a call that uses the warm index
+// holds its lock throughout, the caches have their own. An Env without
+// one is given a State of its own, which keeps nothing past the call.
 type State struct {
-	mu   sync.Mutex
-	warm warmIndex
+	mu    sync.Mutex
+	warm  warmIndex
+	docs  frontmatter.Cache
+	stems search.Stems
 }
 
 // NewState returns a State that keeps nothing yet.
 func NewState() *State { return &State{} }
 
-// holdWarm locks env's State (making it one when it has none) for the
-// call, and returns its warm index and the function that unlocks it.
-func (e *Env) holdWarm() (*warmIndex, func()) {
+// state is env's State, made when it has none.
+func (e *Env) state() *State {
 	if e.State == nil {
 		e.State = NewState()
 	}
-	e.State.mu.Lock()
-	return &e.State.warm, e.State.mu.Unlock
+	return e.State
 }
+
+// holdWarm locks env's State for the call, and returns its warm index and
+// the function that unlocks it.
+func (e *Env) holdWarm() (*warmIndex, func()) {
+	s := e.state()
+	s.mu.Lock()
+	return &s.warm, s.mu.Unlock
+}
+
+// docs is the frontmatter parsed lately in env's State: the tools parse
+// and edit notes through it.
+func (e *Env) docs() *frontmatter.Cache { return &e.state().docs }
+
+// stems is the stems of words in env's State: the search index and the
+// query's terms stem through it.
+func (e *Env) stems() *search.Stems { return &e.state().stems }
 
 // cutListed is how many cut notes a warning names; the others are
 // counted.
@@ -141,6 +160,7 @@ func (warm *warmIndex) upToDate(env *Env) (*search.Index, error) {
 		warm.gone = map[string]bool{}
 	}
 	idx := warm.base(c, carried)
+	idx.UseStems(env.stems())
 	warm.idx, warm.carried, warm.listing = idx, carried, ""
 	stale := idx.Stale(listing)
 	if !carried {

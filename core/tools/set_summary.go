@@ -5,7 +5,6 @@ import (
 
 	"github.com/kessho/kessho/core/catalog"
 	"github.com/kessho/kessho/core/fault"
-	"github.com/kessho/kessho/core/frontmatter"
 	"github.com/kessho/kessho/core/plan"
 )
 
@@ -57,7 +56,7 @@ func setSummary(env *Env, args setSummaryArgs) (any, plan.Plan, error) {
 	if prev, ok := c.doc.String("summary"); ok {
 		res.PreviousSummary = &prev
 	}
-	text, err := frontmatter.Set(c.text, "summary", summary)
+	text, err := env.docs().Set(c.text, "summary", summary)
 	if err != nil {
 		return nil, nil, frontmatterError(c.path, err)
 	}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/kessho/kessho/core/catalog"
 	"github.com/kessho/kessho/core/fault"
-	"github.com/kessho/kessho/core/frontmatter"
 	"github.com/kessho/kessho/core/plan"
 )
 
@@ -63,9 +62,9 @@ func updatePhase(env *Env, args updatePhaseArgs) (any, plan.Plan, error) {
 	}
 	var text string
 	if phase == "" {
-		text, err = frontmatter.Remove(c.text, "phase")
+		text, err = env.docs().Remove(c.text, "phase")
 	} else {
-		text, err = frontmatter.Set(c.text, "phase", phase)
+		text, err = env.docs().Set(c.text, "phase", phase)
 	}
 	if err != nil {
 		return nil, nil, frontmatterError(c.path, err)

@@ -450,7 +450,7 @@ func worklogDomainOp(env *Env, res *worklogPersist, dom vault.Project, week work
 		if !kit || ctx.NotUTF8 {
 			return nil, nil
 		}
-		if text := worklog.KitReading(ctx.Text, week); text != ctx.Text {
+		if text := worklog.KitReading(env.docs(), ctx.Text, week); text != ctx.Text {
 			return plan.Plan{plan.WriteOp(dom.Context(), ctx.Expect, text)}, nil
 		}
 		return nil, nil

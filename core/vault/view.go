@@ -47,9 +47,6 @@ type (
 // MaxHeadBytes is the most of a file a Head holds (wire.MaxHeadBytes).
 const MaxHeadBytes = wire.MaxHeadBytes
 
-// FileOf returns content as a host sends it (wire.FileOf).
-func FileOf(content string) File { return wire.FileOf(content) }
-
 // AskSearch records the need of the notes' versions ("notes"), of them
 // and the host's stored search index ("index"), or of that index alone
 // ("stored"), and returns ErrNeed.

@@ -18,12 +18,9 @@
 package wire
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"path"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/kessho/kessho/core/plan"
 )
@@ -76,19 +73,6 @@ type File struct {
 	SHA256  string  `json:"sha256"`
 	Text    *string `json:"text,omitempty"`
 	NotUTF8 bool    `json:"not_utf8,omitempty"`
-}
-
-// FileOf returns content as a host sends it: its SHA-256 and, when it is
-// valid UTF-8, its text.
-func FileOf(content string) File {
-	sum := sha256.Sum256([]byte(content))
-	f := File{SHA256: hex.EncodeToString(sum[:])}
-	if utf8.ValidString(content) {
-		f.Text = &content
-	} else {
-		f.NotUTF8 = true
-	}
-	return f
 }
 
 // Head is the start of a file as a host sends it for a heads need: Text,

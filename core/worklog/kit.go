@@ -19,9 +19,10 @@ const kitReadingPhrase = "dernier relevé"
 // the line becomes `Dernier relevé : <year>-S<WW>.` when it names no
 // week; a body without that line gets it at its end, after a blank
 // line. The file's line ending is kept, no other byte changes, and a
-// context whose frontmatter does not parse is left alone.
-func KitReading(text string, week Week) string {
-	doc, err := frontmatter.Parse(text)
+// context whose frontmatter does not parse is left alone. text is parsed
+// through docs, the caller's cache (nil: none).
+func KitReading(docs *frontmatter.Cache, text string, week Week) string {
+	doc, err := docs.Parse(text)
 	if err != nil {
 		return text
 	}

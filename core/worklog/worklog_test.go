@@ -223,7 +223,7 @@ func TestKitReading(t *testing.T) {
 		{"line without a week", fm + "Dernier relevé : jamais.\n", fm + "Dernier relevé : 2026-S48.\n"},
 		{"only in frontmatter", "---\nnote: Dernier relevé 2026-S40\n---\nBody", "---\nnote: Dernier relevé 2026-S40\n---\nBody\n\nDernier relevé : 2026-S48.\n"},
 	} {
-		if got := KitReading(c.text, w48); got != c.want {
+		if got := KitReading(nil, c.text, w48); got != c.want {
 			t.Errorf("%s: KitReading = %q; want %q", c.name, got, c.want)
 		}
 	}

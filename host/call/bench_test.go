@@ -14,6 +14,7 @@ import (
 
 	"github.com/kessho/kessho/host/call"
 	"github.com/kessho/kessho/host/internal/enginetest"
+	"github.com/kessho/kessho/host/internal/fsyncs"
 	"github.com/kessho/kessho/host/vaultfs"
 )
 
@@ -44,7 +45,7 @@ func BenchmarkUpdatePhaseBySize(b *testing.B) {
 				}
 				defer v.Close()
 				opts := call.Options{Now: time.Date(2026, 11, 30, 9, 15, 0, 0, time.UTC), TZ: "Europe/Paris"}
-				syncs, cpu := vaultfs.SyncCount(), cpuTime()
+				syncs, cpu := fsyncs.Count(), cpuTime()
 				for i := 0; b.Loop(); i++ {
 					args := fmt.Sprintf(`{"slug":"alpha","phase":"p%d"}`, i)
 					out, err := call.Run(context.Background(), v, engines[name], "mem_update_phase", json.RawMessage(args), opts)
@@ -52,7 +53,7 @@ func BenchmarkUpdatePhaseBySize(b *testing.B) {
 						b.Fatalf("%s: %v", out.Answer, err)
 					}
 				}
-				b.ReportMetric(float64(vaultfs.SyncCount()-syncs)/float64(b.N), "fsyncs/op")
+				b.ReportMetric(float64(fsyncs.Count()-syncs)/float64(b.N), "fsyncs/op")
 				b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 			})
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/kessho/kessho/core/vault"
 	"github.com/kessho/kessho/host/call"
 	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/internal/fsyncs"
 	"github.com/kessho/kessho/host/vaultfs"
 )
 
@@ -110,12 +111,12 @@ func TestSyncsPerTool(t *testing.T) {
 		{"mem_init_project", `{"slug":"brand-new"}`, 1 + 2 + 1 + 1 + 1 + 2*(2+1) + 1},
 	} {
 		_, v := newVault(t, manyProjects(10))
-		start := vaultfs.SyncCount()
+		start := fsyncs.Count()
 		out, err := call.Run(context.Background(), v, engine.Native(), c.tool, json.RawMessage(c.args), opts)
 		if err != nil || !out.OK {
 			t.Fatalf("%s: %v %s", c.tool, err, out.Answer)
 		}
-		if got := vaultfs.SyncCount() - start; got != c.syncs {
+		if got := fsyncs.Count() - start; got != c.syncs {
 			t.Errorf("%s: %d fsyncs; want %d", c.tool, got, c.syncs)
 		}
 	}

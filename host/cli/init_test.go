@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kessho/kessho/core/i18n"
+	"github.com/kessho/kessho/core/i18n/i18ntest"
 	"github.com/kessho/kessho/host/cli"
 )
 
@@ -75,21 +75,7 @@ func TestInitAsksFirstProject(t *testing.T) {
 
 // TestInitTexts checks init.yaml: both languages, the same verbs in each.
 func TestInitTexts(t *testing.T) {
-	found := false
-	for _, f := range i18n.Files() {
-		if f.Name != "init.yaml" {
-			continue
-		}
-		found = true
-		v, err := f.Texts()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range i18n.Check(v) {
-			t.Error(e)
-		}
-	}
-	if !found {
-		t.Fatal("init.yaml was not loaded")
+	for _, e := range i18ntest.Errors(cli.InitText) {
+		t.Error(e)
 	}
 }

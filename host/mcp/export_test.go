@@ -12,3 +12,6 @@ func SetTicker(f func(time.Duration) (<-chan time.Time, func())) (restore func()
 	newTicker = f
 	return func() { newTicker = old }
 }
+
+// ServerText is serverText, for the check of its text file.
+var ServerText = serverText

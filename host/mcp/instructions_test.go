@@ -6,8 +6,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/kessho/kessho/core/i18n"
+	"github.com/kessho/kessho/core/i18n/i18ntest"
 	"github.com/kessho/kessho/core/tools"
+	"github.com/kessho/kessho/host/mcp"
 )
 
 // TestInstructions checks the server's instructions as a client receives
@@ -36,14 +37,8 @@ func TestInstructions(t *testing.T) {
 			}
 		}
 	}
-	for _, f := range i18n.Files() { // the server's text file: both languages, nothing unknown
-		v, err := f.Texts()
-		if err != nil {
-			t.Fatalf("%s: %v", f.Name, err)
-		}
-		for _, e := range i18n.Check(v) {
-			t.Errorf("%s: %v", f.Name, e)
-		}
+	for _, e := range i18ntest.Errors(mcp.ServerText) { // the server's text file: both languages, nothing unknown
+		t.Errorf("%v", e)
 	}
 	if !strings.Contains(got["en"], "memory") || !strings.Contains(got["fr"], "mémoire") || got["en"] == got["fr"] {
 		t.Errorf("instructions not in the server's language:\nen: %s\nfr: %s", got["en"], got["fr"])

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/host/internal/fsyncs"
 )
 
 // TestSyncsPerPlan pins the fsyncs Apply makes for each shape of plan,
@@ -51,11 +52,11 @@ func TestSyncsPerPlan(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer l.Unlock()
-			start := SyncCount()
+			start := fsyncs.Count()
 			if err := v.Apply(l, c.plan); err != nil {
 				t.Fatal(err)
 			}
-			if got := SyncCount() - start; got != c.syncs {
+			if got := fsyncs.Count() - start; got != c.syncs {
 				t.Errorf("%d fsyncs; want %d", got, c.syncs)
 			}
 			if j := journalFiles(t, dir); len(j) != 0 {

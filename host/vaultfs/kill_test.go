@@ -21,6 +21,7 @@ import (
 	"github.com/kessho/kessho/host/call"
 	"github.com/kessho/kessho/host/engine"
 	"github.com/kessho/kessho/host/internal/conformance"
+	"github.com/kessho/kessho/host/internal/fsyncs"
 )
 
 // killBefore is the vault the kill test starts from.
@@ -124,12 +125,12 @@ func TestKillOneFile(t *testing.T) {
 			killTest(t, killCase{
 				before: treeOf(killBefore), after: treeOf(after), files: killBefore,
 				apply: func(v *Vault) error {
-					start := SyncCount()
+					start := fsyncs.Count()
 					err := applyLocked(v, one.plan)
 					if journalFiles(t, v.dir) != nil {
 						err = fmt.Errorf("the journal folder holds files: %w", err)
 					}
-					if n := SyncCount() - start; n > 2 {
+					if n := fsyncs.Count() - start; n > 2 {
 						err = fmt.Errorf("%d fsyncs: the plan was journalled (%v)", n, err)
 					}
 					return err

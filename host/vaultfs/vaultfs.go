@@ -60,12 +60,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/kessho/kessho/core/fault"
 	"github.com/kessho/kessho/core/hostlogic"
+	"github.com/kessho/kessho/host/internal/fsyncs"
 )
 
 // Kessho's own places in the vault. They are dot-paths: plans can never
@@ -195,17 +195,8 @@ func join(dir, name string) string {
 	return dir + "/" + name
 }
 
-// syncs counts the fsyncs of every Vault of the process.
-var syncs atomic.Int64
-
-// SyncCount returns how many fsyncs the vaults of this process have made
-// so far (files and folders). Tests and benchmarks read it before and
-// after a call: the difference is the call's fsyncs, which RATIONALE.md
-// ("Why does a one-file plan need no journal?") says the minimum of.
-func SyncCount() int64 { return syncs.Load() }
-
-// fsync syncs f to its disk, counted by SyncCount.
+// fsync syncs f to its disk, counted (fsyncs.Count).
 func fsync(f *os.File) error {
-	syncs.Add(1)
+	fsyncs.Add()
 	return f.Sync()
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/kessho/kessho/core/plan"
 	"github.com/kessho/kessho/core/tools"
 	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/internal/fsyncs"
 	"github.com/kessho/kessho/host/internal/genvault"
 	"github.com/kessho/kessho/host/vaultfs"
 )
@@ -249,6 +250,6 @@ func (u *Undo) Run() error {
 	return nil
 }
 
-// FsyncCount returns the process's fsyncs so far (vaultfs.SyncCount), and
+// FsyncCount returns the process's fsyncs so far (host/internal/fsyncs), and
 // whether the host counts them: BenchmarkTools reports fsyncs/op from it.
-func FsyncCount() (int64, bool) { return vaultfs.SyncCount(), true }
+func FsyncCount() (int64, bool) { return fsyncs.Count(), true }

@@ -1,0 +1,4 @@
+package cli
+
+// InitText is initText, for the check of its text file.
+var InitText = initText
