@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kessho/kessho/core/internal/vaulttest"
 	"github.com/kessho/kessho/core/tools"
 	"github.com/kessho/kessho/core/vault"
+	"github.com/kessho/kessho/internal/vaulttest"
 )
 
 // memVault answers needs from a map of files, the way a host answers them

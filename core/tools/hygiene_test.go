@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/kessho/kessho/core/hygiene"
-	"github.com/kessho/kessho/core/internal/vaulttest"
 	"github.com/kessho/kessho/core/plan"
 	"github.com/kessho/kessho/core/vault"
+	"github.com/kessho/kessho/internal/vaulttest"
 )
 
 const hygFields = "**Objective:** ship the check\n" +

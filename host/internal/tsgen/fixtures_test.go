@@ -12,6 +12,7 @@ import (
 	"github.com/kessho/kessho/core/hostlogic"
 	"github.com/kessho/kessho/core/plan"
 	"github.com/kessho/kessho/core/wire"
+	"github.com/kessho/kessho/internal/vaulttest"
 )
 
 var update = flag.Bool("update", false, "write testdata/wire's fixtures (make wire-ts)")
@@ -36,8 +37,8 @@ func requests() map[string]wire.Request {
 		"snapshot": {Tool: "mem_worklog", Args: json.RawMessage(`{"since":"2026-11-30","note":"été 😀 \"q\" \\n"}`), Now: "2026-12-01T10:00:00Z",
 			Snapshot: wire.Snapshot{
 				Files: map[string]wire.File{
-					"10-episodes/projects/été/context.md": wire.FileOf(text),
-					"10-episodes/projects/été/notes.md":   wire.FileOf("\xff\xfe"),
+					"10-episodes/projects/été/context.md": vaulttest.FileOf(text),
+					"10-episodes/projects/été/notes.md":   vaulttest.FileOf("\xff\xfe"),
 				},
 				Heads:   map[string]wire.Head{"big.md": {Text: &head, Size: 5 << 20}, "bin.md": {NotUTF8: true, Size: 4<<20 + 1}},
 				Missing: []string{"10-episodes/archived/été/context.md", "a/b.md"},
@@ -47,9 +48,9 @@ func requests() map[string]wire.Request {
 		"search": {Tool: "mem_search", Args: json.RawMessage(`{"query":"été"}`), Now: "2026-12-01T10:00:00Z", TZ: "Europe/Paris", Lang: "fr",
 			Search: &wire.Carry{Listing: "9f86d081", ID: "0123456789abcdef-42", Full: true, Notes: map[string]string{"a.md": "12:1700000000000", "été.md": "3:1"}}},
 		"html": {Tool: "mem_capture", Args: json.RawMessage(`{"text":"` + html + `"}`), Now: "2026-12-01T10:00:00Z",
-			Snapshot: wire.Snapshot{Files: map[string]wire.File{"a&b.md": wire.FileOf(html)}}},
+			Snapshot: wire.Snapshot{Files: map[string]wire.File{"a&b.md": vaulttest.FileOf(html)}}},
 		"order": {Tool: "mem_update_phase", Now: "2026-12-01T10:00:00Z", TZ: "UTC", Lang: "en",
-			Snapshot: wire.Snapshot{Files: map[string]wire.File{"a.md": wire.FileOf(text)}, Missing: []string{"b.md"}}},
+			Snapshot: wire.Snapshot{Files: map[string]wire.File{"a.md": vaulttest.FileOf(text)}, Missing: []string{"b.md"}}},
 	}
 }
 
@@ -59,7 +60,7 @@ func answers() map[string]wire.Answer {
 	return map[string]wire.Answer{
 		"ok": {OK: &yes, Result: result, Conflict: "CONTEXT_HYGIENE_RACE", Plan: plan.Plan{
 			{Op: plan.Write, Path: "10-episodes/projects/été/context.md", Text: &written, Expect: plan.Absent},
-			{Op: plan.Delete, Path: "a.md", Expect: "sha256:" + wire.FileOf(text).SHA256},
+			{Op: plan.Delete, Path: "a.md", Expect: "sha256:" + vaulttest.FileOf(text).SHA256},
 			{Op: plan.Move, From: "b.md", To: "c/b.md"},
 			{Op: plan.Check, Path: "d.md", Expect: plan.Absent},
 		}},

@@ -1,5 +1,6 @@
-// Package vaulttest holds what the core's tests share to build a vault's
-// snapshot: the files as a host sends them.
+// Package vaulttest holds what the tests of the core and of the wire's
+// fixtures share to build a vault's snapshot: the files as a host sends
+// them.
 package vaulttest
 
 import (
