@@ -361,7 +361,7 @@ describe("RemoteEngine", () => {
     const again = sent.flatMap((m) => (m.kind === "host" ? [m.request] : [])).map((r) => (JSON.parse(r) as { kind: string }).kind);
     const starts = sent.flatMap((m) => (m.kind === "step" ? [(JSON.parse(m.request) as StepIn).start] : []));
     // No recovery asked (no journal to sweep): a step, if any, is a plan's, and names no journal.
-    assert.ok(again.length > 0 && starts.every((s) => s!.plan !== undefined && s!.journals.length === 0), `the requests: ${again.join(", ")}`);
+    assert.ok(again.length > 0 && starts.every((s) => s!.plan !== undefined && (s!.journals ?? []).length === 0), `the requests: ${again.join(", ")}`);
   });
 
   test("a search index's first build in batches: each batch stored restarts the call's time limit, so a build longer than the limit completes", async () => {
