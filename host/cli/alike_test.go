@@ -20,17 +20,23 @@ import (
 	"github.com/kessho/kessho/host/vaultfs"
 )
 
-// recorder is the native engine, recording every request it is asked.
+// recorder is the native engine, recording every request it is asked;
+// one engine for all its calls, as a process has.
 type recorder struct {
 	mu       sync.Mutex
 	requests []string
+	native   engine.Engine
 }
 
 func (e *recorder) Call(ctx context.Context, req []byte) ([]byte, error) {
 	e.mu.Lock()
 	e.requests = append(e.requests, string(req))
+	if e.native == nil {
+		e.native = engine.Native()
+	}
+	native := e.native
 	e.mu.Unlock()
-	return engine.Native().Call(ctx, req)
+	return native.Call(ctx, req)
 }
 
 func (e *recorder) Close(context.Context) error { return nil }
