@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/internal/cputime"
 	"github.com/kessho/kessho/host/internal/enginetest"
 	"github.com/kessho/kessho/host/internal/fsyncs"
 	"github.com/kessho/kessho/host/vaultfs"
@@ -45,7 +45,7 @@ func BenchmarkUpdatePhaseBySize(b *testing.B) {
 				}
 				defer v.Close()
 				opts := call.Options{Now: time.Date(2026, 11, 30, 9, 15, 0, 0, time.UTC), TZ: "Europe/Paris"}
-				syncs, cpu := fsyncs.Count(), cpuTime()
+				syncs, cpu := fsyncs.Count(), cputime.Process()
 				for i := 0; b.Loop(); i++ {
 					args := fmt.Sprintf(`{"slug":"alpha","phase":"p%d"}`, i)
 					out, err := call.Run(context.Background(), v, engines[name], "mem_update_phase", json.RawMessage(args), opts)
@@ -54,15 +54,8 @@ func BenchmarkUpdatePhaseBySize(b *testing.B) {
 					}
 				}
 				b.ReportMetric(float64(fsyncs.Count()-syncs)/float64(b.N), "fsyncs/op")
-				b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+				b.ReportMetric(float64((cputime.Process()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 			})
 		}
 	}
-}
-
-// cpuTime is the CPU time (user and system) the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/kessho/kessho/host/internal/cputime"
 )
 
 // weekVault is a vault whose week 2026-W48 holds sessions archives, one
@@ -70,14 +72,14 @@ func BenchmarkCrossing(b *testing.B) {
 			}
 			var onWasm, onNative time.Duration
 			for b.Loop() {
-				start := processCPU()
+				start := cputime.Process()
 				if _, err := w.Call(ctx, req); err != nil {
 					b.Fatal(err)
 				}
-				mid := processCPU()
+				mid := cputime.Process()
 				native.Call(ctx, req)
 				onWasm += mid - start
-				onNative += processCPU() - mid
+				onNative += cputime.Process() - mid
 			}
 			n := float64(b.N)
 			b.ReportMetric(float64(onWasm.Microseconds())/1000/n, "wasm-cpu-ms/op")

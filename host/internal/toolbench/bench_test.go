@@ -13,6 +13,7 @@ import (
 	"github.com/kessho/kessho/core/tools"
 	"github.com/kessho/kessho/host/call"
 	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/internal/cputime"
 	"github.com/kessho/kessho/host/internal/genvault"
 	"github.com/kessho/kessho/host/vaultfs"
 )
@@ -139,11 +140,11 @@ func measure(b *testing.B, v *vaultfs.Vault, eng engine.Engine, sc Scenario, gv 
 	}
 	var reverting time.Duration // the CPU time of the reverts, not the calls'
 	revert := func() {
-		start := processCPU()
+		start := cputime.Process()
 		if err := undo.Run(); err != nil {
 			b.Fatal(err)
 		}
-		reverting += processCPU() - start
+		reverting += cputime.Process() - start
 	}
 	if len(p) > 0 {
 		once()
@@ -152,7 +153,7 @@ func measure(b *testing.B, v *vaultfs.Vault, eng engine.Engine, sc Scenario, gv 
 	te.spent, reverting = 0, 0
 	f0, counted := FsyncCount()
 	calls := 0
-	cpu0 := processCPU()
+	cpu0 := cputime.Process()
 	b.ResetTimer()
 	for b.Loop() {
 		once()
@@ -164,7 +165,7 @@ func measure(b *testing.B, v *vaultfs.Vault, eng engine.Engine, sc Scenario, gv 
 		}
 	}
 	b.StopTimer()
-	b.ReportMetric(float64((processCPU()-cpu0-reverting).Microseconds())/1000/float64(calls), "cpu-ms/op")
+	b.ReportMetric(float64((cputime.Process()-cpu0-reverting).Microseconds())/1000/float64(calls), "cpu-ms/op")
 	b.ReportMetric(float64(te.spent.Microseconds())/1000/float64(calls), "engine-ms/op")
 	if counted {
 		f1, _ := FsyncCount()
