@@ -104,15 +104,15 @@ func readAnswer(raw []byte) any {
 }
 
 // readAnswerChecked is readAnswer of an answer ReadAnswer read (or
-// Round's fast path) and the request a host sends first about it:
-// check_need of a need (nil: none, or an invalid answer). Round runs that
-// request at once; a plan's check is its apply's first step.
-func readAnswerChecked(a Read, err error) (any, *request) {
+// Round's fast path) and its need (nil: none, or an invalid answer),
+// whose first step Round answers at once; a plan's check is its apply's
+// first step.
+func readAnswerChecked(a Read, err error) (any, *wire.Need) {
 	switch {
 	case err != nil:
 		return map[string]any{"invalid": err.Error()}, nil
 	case a.Need != nil:
-		check := &request{wire.HostRequest{Kind: wire.KindCheckNeed, Need: *a.Need}}
+		check := a.Need
 		if a.Search != nil {
 			// A batch of the search index: the host stores it (its bytes
 			// follow the answer's JSON) under this id.

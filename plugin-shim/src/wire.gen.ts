@@ -80,6 +80,7 @@ export interface IO {
   data?: string;
   dir?: boolean;
   ms?: number;
+  list?: string[];
   expect?: string;
   or?: string[];
 }
@@ -95,6 +96,7 @@ export interface IOError {
 /** core/wire.IOResult */
 export interface IOResult {
   v?: string;
+  max?: number;
   text?: string;
   data?: string;
   list?: string[];
@@ -182,6 +184,7 @@ export interface StepOut {
 
 /** core/wire.StepStart */
 export interface StepStart {
+  need?: Need;
   plan?: Plan;
   journals: string[] | null;
   wait_ms: number;
