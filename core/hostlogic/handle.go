@@ -19,14 +19,13 @@ import (
 // wire.EntryHost entry).
 // Requests and answers are JSON; every request has a "kind":
 //
-//	check_need     {"need":…}                         → {"ok":true} | {"error":e}
-//	list           {"names":[…],"patterns":[…]|null}  → {"names":[…]}
 //	refuse         {"why","path","max","tool","rounds"} → {"error":e}
 //	read_answer    {"answer":text}                    → {"need":…,"search"} | {"ok","printed","plan","conflict","search","raw"} | {"invalid":why}
 //	now            {"now":text}                       → {"now":text} (CanonicalNow)
 //	render         {"error":e|"internal":text,"lang","conflict"} → the refusal as the host prints it
 //
-// A call's apply and recovery are not decisions asked one by one but
+// A call's apply and recovery, and the answering of a round's need (its
+// check, reads and listings), are not decisions asked one by one but
 // steps (Step). An error e is {"code","en","fr","details"}: the
 // host throws it as it is and renders it with render at the call's end;
 // anything else it throws it renders as "internal" (fault.Internalf), and
@@ -70,13 +69,6 @@ func answer(v any) []byte {
 
 func (r *request) run() any {
 	switch r.Kind {
-	case wire.KindCheckNeed:
-		if err := CheckNeed(r.Need); err != nil {
-			return map[string]any{"error": wireErr(err)}
-		}
-		return map[string]any{"ok": true}
-	case wire.KindList:
-		return map[string]any{"names": List(r.Names, r.Patterns)}
 	case wire.KindReadAnswer:
 		return readAnswer([]byte(r.Answer))
 	case wire.KindNow:

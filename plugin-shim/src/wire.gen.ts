@@ -55,14 +55,11 @@ export interface HostError {
 export interface HostRequest {
   kind: string;
   now: string;
-  names: string[] | null;
-  patterns: string[] | null;
   path: string;
   why: string;
   max: number;
   tool: string;
   rounds: number;
-  need: Need;
   error: HostError;
   lang: string;
   internal: string;
