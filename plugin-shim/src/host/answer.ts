@@ -112,7 +112,7 @@ export function headOf(bytes: Uint8Array): Head {
  * ways, which files and heads to read, the listings as the core shows
  * them, the tree walks); maxBytes bounds the text held in total
  * (LIMIT_EXCEEDED past it; <= 0: no bound). first, when given, is the
- * need's first step (Round.check), answered where the round ran.
+ * need's first step (Round.step), answered where the round ran.
  */
 export async function answerNeed(core: HostCore, v: VaultPort, need: Need, snap: Snapshot, maxBytes: number, first?: string): Promise<void> {
   const send = sender(core, {});

@@ -54,7 +54,7 @@ export interface Round {
    * I/O it asks first, answerNeed), run where the round ran, so that it
    * costs no crossing of its own.
    */
-  check?: string;
+  step?: string;
 }
 
 /**
@@ -186,7 +186,7 @@ async function runRounds(
           snap = newSnapshot();
         } else if (++counted >= maxRounds) throw await refusal(core, "too_many_rounds", "", { tool, rounds: maxRounds });
         await sc?.answer(a.need.search);
-        await answerNeed(core, v, a.need, snap, maxBytes, round.check);
+        await answerNeed(core, v, a.need, snap, maxBytes, round.step);
       } catch (err) {
         return refuse(err);
       }

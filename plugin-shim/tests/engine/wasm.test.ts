@@ -129,7 +129,7 @@ describe("warm-up", () => {
       if (w.entry === "round") {
         const [now, head, tail] = w.request.split("\u0000") as [string, string, string];
         const r = await eng.round({ now, head, tail });
-        answers.push(r.read + " | " + (r.check ?? ""));
+        answers.push(r.read + " | " + (r.step ?? ""));
       } else answers.push(await (w.entry === "handle" ? eng.call(w.request) : w.entry === "step" ? eng.step(w.request) : eng.host(w.request)));
     }
     const kinds = warmups.map((w) => (w.entry === "handle_host" ? (JSON.parse(w.request) as { kind: string }).kind : w.entry));
