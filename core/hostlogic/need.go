@@ -113,61 +113,87 @@ func join(dir, name string) string {
 }
 
 // needAll asks ops together, then reads their results in order: the
-// first refusal or failure ends the need; a listing the host read is
-// shown as List shows it and put into the snapshot (a put foreseen to
-// succeed, asked with the next ops). It returns the tree walk's
-// listings, by needOp.tree.
+// first refusal or failure ends the need (needBatch); a listing the host
+// read is shown as List shows it and put into the snapshot (a put
+// foreseen to succeed, asked with the next ops). It returns the tree
+// walk's listings, by needOp.tree.
 func (m *machine) needAll(ops []needOp) (map[int][]string, error) {
-	ios := make([]wire.IO, len(ops))
-	for i, o := range ops {
-		ios[i] = o.io
-		switch o.io.Op {
-		case wire.IONeedFile:
-			ios[i].Or = []string{"not_utf8", "absent", "had"}
-		case wire.IONeedHead:
-			ios[i].Or = []string{"absent", "had"}
-		}
-	}
-	rs, failed := m.all(ios, func(i int) *string {
-		switch ops[i].io.Op {
-		case wire.IONeedFile:
-			return foresee("text")
-		case wire.IONeedHead:
-			return foresee("head")
-		}
-		return nil
-	})
-	names := map[int][]string{}
-	for i, r := range rs {
-		shown, err := m.needResult(ops[i], r)
-		if err != nil {
-			return nil, err
-		}
-		if ops[i].tree > 0 {
-			names[ops[i].tree] = shown
-		}
-	}
-	return names, failed
-}
-
-// needResult reads one op's result: a refusal, or a listing as shown.
-func (m *machine) needResult(o needOp, r wire.IOResult) ([]string, error) {
-	p := o.io.Path
-	switch {
-	case r.V == "folder" && o.io.Op != wire.IONeedList:
-		return nil, FolderNotFile(p)
-	case r.V == "file" && o.io.Op == wire.IONeedList:
-		return nil, FileNotFolder(p)
-	case r.V == "too_much":
-		return nil, TooMuchText(p, r.Max)
-	case o.io.Op != wire.IONeedList || r.V == "absent":
-		return nil, nil
-	case r.V == "had":
-		return r.List, nil
-	}
-	shown := List(r.List, o.patterns)
-	if _, err := m.try(wire.IO{Op: wire.IONeedPut, Path: p, To: o.io.To, List: shown}, succeeds()); err != nil {
+	rs, err := m.needBatch(ops)
+	if err != nil {
 		return nil, err
 	}
-	return shown, nil
+	names := map[int][]string{}
+	for i, o := range ops {
+		r := rs[i]
+		var shown []string
+		switch {
+		case o.io.Op != wire.IONeedList || r.V == "absent":
+			continue
+		case r.V == "had":
+			shown = r.List
+		default:
+			shown = List(r.List, o.patterns)
+			if _, err := m.try(wire.IO{Op: wire.IONeedPut, Path: o.io.Path, To: o.io.To, List: shown}, succeeds()); err != nil {
+				return nil, err
+			}
+		}
+		if o.tree > 0 {
+			names[o.tree] = shown
+		}
+	}
+	return names, nil
+}
+
+// needBatch is the results of ops: the host's, read in order until the
+// first refusal or failure (nothing after it asked again), then the rest
+// asked together, a file's or a head's foreseen read. Like machine.all,
+// it stops the replay when it asked one whose result it cannot foresee.
+func (m *machine) needBatch(ops []needOp) ([]wire.IOResult, error) {
+	rs := make([]wire.IOResult, 0, len(ops))
+	asked := false
+	for _, o := range ops {
+		if m.pos < len(m.st.Results) {
+			r := m.st.Results[m.pos]
+			m.pos++
+			if r.Err != nil {
+				return nil, &ioFail{*r.Err}
+			}
+			if err := refused(o.io, r); err != nil {
+				return nil, err
+			}
+			rs = append(rs, r)
+			continue
+		}
+		io := o.io
+		switch io.Op {
+		case wire.IONeedFile:
+			io.Expect, io.Or = foresee("text"), []string{"not_utf8", "absent", "had"}
+		case wire.IONeedHead:
+			io.Expect, io.Or = foresee("head"), []string{"absent", "had"}
+		}
+		m.out = append(m.out, io)
+		m.pos++
+		if io.Expect == nil {
+			asked = true
+			continue
+		}
+		rs = append(rs, wire.IOResult{V: *io.Expect})
+	}
+	if asked {
+		panic(pending{})
+	}
+	return rs, nil
+}
+
+// refused is the refusal a need's op's result says, or nil.
+func refused(io wire.IO, r wire.IOResult) error {
+	switch {
+	case r.V == "folder" && io.Op != wire.IONeedList:
+		return FolderNotFile(io.Path)
+	case r.V == "file" && io.Op == wire.IONeedList:
+		return FileNotFolder(io.Path)
+	case r.V == "too_much":
+		return TooMuchText(io.Path, r.Max)
+	}
+	return nil
 }

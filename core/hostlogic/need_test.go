@@ -113,7 +113,7 @@ func TestStepsRefuseANeedAsTheHostDid(t *testing.T) {
 		ops  int
 	}{
 		{"a path the module may not ask for, nothing read", wire.Need{Files: []string{"a.md", ".obsidian/x.md"}}, fault.Internal, ".obsidian/x.md", 0},
-		{"a folder as a file", wire.Need{Files: []string{"t"}}, fault.Conflict, "t", 1},
+		{"a folder as a file, the files after it not read", wire.Need{Files: []string{"t", "a.md"}}, fault.Conflict, "t", 1},
 		{"a file as a folder", wire.Need{Dirs: []string{"a.md"}}, fault.Conflict, "a.md", 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
