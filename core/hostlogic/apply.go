@@ -20,8 +20,12 @@ import (
 // by op and, when a target changed meanwhile, undone. Each I/O goes
 // through machine.do; an I/O error is an *ioFail.
 
-// run rolls forward the start's journals, then applies its plan.
+// run answers the start's need, or rolls forward its journals, then
+// applies its plan.
 func (m *machine) run() error {
+	if m.st.Start.Need != nil {
+		return m.answerNeed(*m.st.Start.Need)
+	}
 	if err := m.recoverJournals(); err != nil {
 		return err
 	}

@@ -19,14 +19,13 @@ import (
 // wire.EntryHost entry).
 // Requests and answers are JSON; every request has a "kind":
 //
-//	check_need     {"need":…}                         → {"ok":true} | {"error":e}
-//	list           {"names":[…],"patterns":[…]|null}  → {"names":[…]}
 //	refuse         {"why","path","max","tool","rounds"} → {"error":e}
 //	read_answer    {"answer":text}                    → {"need":…,"search"} | {"ok","printed","plan","conflict","search","raw"} | {"invalid":why}
 //	now            {"now":text}                       → {"now":text} (CanonicalNow)
 //	render         {"error":e|"internal":text,"lang","conflict"} → the refusal as the host prints it
 //
-// A call's apply and recovery are not decisions asked one by one but
+// A call's apply and recovery, and the answering of a round's need (its
+// check, reads and listings), are not decisions asked one by one but
 // steps (Step). An error e is {"code","en","fr","details"}: the
 // host throws it as it is and renders it with render at the call's end;
 // anything else it throws it renders as "internal" (fault.Internalf), and
@@ -70,13 +69,6 @@ func answer(v any) []byte {
 
 func (r *request) run() any {
 	switch r.Kind {
-	case wire.KindCheckNeed:
-		if err := CheckNeed(r.Need); err != nil {
-			return map[string]any{"error": wireErr(err)}
-		}
-		return map[string]any{"ok": true}
-	case wire.KindList:
-		return map[string]any{"names": List(r.Names, r.Patterns)}
 	case wire.KindReadAnswer:
 		return readAnswer([]byte(r.Answer))
 	case wire.KindNow:
@@ -104,15 +96,15 @@ func readAnswer(raw []byte) any {
 }
 
 // readAnswerChecked is readAnswer of an answer ReadAnswer read (or
-// Round's fast path) and the request a host sends first about it:
-// check_need of a need (nil: none, or an invalid answer). Round runs that
-// request at once; a plan's check is its apply's first step.
-func readAnswerChecked(a Read, err error) (any, *request) {
+// Round's fast path) and its need (nil: none, or an invalid answer),
+// whose first step Round answers at once; a plan's check is its apply's
+// first step.
+func readAnswerChecked(a Read, err error) (any, *wire.Need) {
 	switch {
 	case err != nil:
 		return map[string]any{"invalid": err.Error()}, nil
 	case a.Need != nil:
-		check := &request{wire.HostRequest{Kind: wire.KindCheckNeed, Need: *a.Need}}
+		check := a.Need
 		if a.Search != nil {
 			// A batch of the search index: the host stores it (its bytes
 			// follow the answer's JSON) under this id.

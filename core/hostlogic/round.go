@@ -16,9 +16,10 @@ var ErrRoundInput = errors.New("a round's input is not: the time, NUL, the reque
 // time made canonical (the "now" request), handle on the request built
 // around it (core.Core.HandleAnswer, passed in: this package does not link the
 // core), the answer read (read_answer), and the first question a host
-// asks of what it read (check_need of a need; a plan's check is its
-// apply's first Step). The answer's text crosses the module's boundary
-// once, not escaped into a second request.
+// asks of what it read (the first Step of answering a need: its check
+// and its first I/O, NeedStep; a plan's check is its apply's first Step).
+// The answer's text crosses the module's boundary once, not escaped into
+// a second request.
 //
 // The input is the time as the host gives it, a NUL, the request's JSON
 // up to its time (ending `"now":`), a NUL, then the rest of the request:
@@ -26,8 +27,9 @@ var ErrRoundInput = errors.New("a round's input is not: the time, NUL, the reque
 // the index's bytes (docs/HOSTS.md, section 6).
 //
 // The output is the read (read_answer's answer, without "printed" when
-// that is the engine's answer itself, its JSON as is), a NUL, the check's
-// answer ("" when the read has no need, or is invalid), a
+// that is the engine's answer itself, its JSON as is), a NUL, the need's
+// first step (a wire.StepOut; "" when the read has no need, or is
+// invalid), a
 // NUL, then the core's answer as it is (its JSON, and a NUL and the
 // index's bytes when it hands one back). Neither JSON holds a raw NUL.
 func Round(input []byte, handle func(request []byte) (wire.Answer, []byte)) ([]byte, error) {
@@ -54,7 +56,7 @@ func Round(input []byte, handle func(request []byte) (wire.Answer, []byte)) ([]b
 	readJSON := answer(read)
 	var checkJSON []byte
 	if check != nil {
-		checkJSON = answer(check.run())
+		checkJSON = NeedStep(*check)
 	}
 	out := make([]byte, 0, len(readJSON)+1+len(checkJSON)+1+len(raw))
 	out = append(append(out, readJSON...), 0)

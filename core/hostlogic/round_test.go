@@ -12,7 +12,7 @@ import (
 
 // separately is a round as a host without Round asks it, request by
 // request (plugin-shim/src/host/call.ts's runRound): now, core.Core.Handle,
-// read_answer, then check_need of a need read.
+// read_answer, then the first step of answering a need read.
 func separately(t *testing.T, now, head, rest string) (read, check, raw string) {
 	t.Helper()
 	var n struct{ Now string }
@@ -33,7 +33,7 @@ func separately(t *testing.T, now, head, rest string) (read, check, raw string) 
 	switch {
 	case a.Invalid != nil:
 	case a.Need != nil:
-		check = string(Handle([]byte(`{"kind":"check_need","need":` + string(a.Need) + `}`)))
+		check = string(Step([]byte(`{"start":{"need":` + string(a.Need) + `,"journals":null,"wait_ms":0,"own":null},"now":"","wall":"","random":""}`)))
 	}
 	return read, check, raw
 }

@@ -41,6 +41,19 @@ func Step(input []byte) []byte {
 	}
 	m.st.Results = append(m.st.Results, in.Results...)
 	m.keepDrawn()
+	return m.answer()
+}
+
+// NeedStep is the first step of answering need (a wire.StepOut's JSON),
+// as a Step of a StepStart naming it would answer: the Round entry's,
+// so that a round's need costs no crossing of its own to start.
+func NeedStep(need wire.Need) []byte {
+	m := &machine{st: stepState{Start: wire.StepStart{Need: &need}}}
+	return m.answer()
+}
+
+// answer is the replay's answer: its end, or the I/O it asks next.
+func (m *machine) answer() []byte {
 	end, done := m.replay()
 	switch {
 	case done && len(m.out) == 0:

@@ -21,6 +21,8 @@ type memPort struct {
 	own   map[string]bool
 	// fail, when it says so, fails an op as the port would.
 	fail func(op wire.IO) *wire.IOError
+	// need, when set, runs a need's ops (need_test.go's snapshot).
+	need func(op wire.IO) wire.IOResult
 	ops  []string
 }
 
@@ -75,6 +77,9 @@ func (d *memPort) exec(op wire.IO) wire.IOResult {
 		if e := d.fail(op); e != nil {
 			return wire.IOResult{Err: e}
 		}
+	}
+	if d.need != nil && strings.HasPrefix(op.Op, "need_") {
+		return d.need(op)
 	}
 	text := func() string { return *op.Text }
 	switch op.Op {

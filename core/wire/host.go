@@ -2,12 +2,10 @@ package wire
 
 // The kinds of HostRequest: the decisions a host that cannot call
 // core/hostlogic natively (the plugin) asks of the module's call export
-// (EntryHost) around a call's rounds, one a request (its apply and
-// recovery are steps: StepIn). hostlogic.Handle documents each one's
+// (EntryHost) around a call's rounds, one a request (its apply, its
+// recovery and the answering of its needs are steps: StepIn). hostlogic.Handle documents each one's
 // fields and answer.
 const (
-	KindCheckNeed  = "check_need"
-	KindList       = "list"
 	KindRefuse     = "refuse"
 	KindReadAnswer = "read_answer"
 	KindNow        = "now"
@@ -19,14 +17,11 @@ const (
 type HostRequest struct {
 	Kind     string    `json:"kind"`
 	Now      string    `json:"now"`
-	Names    []string  `json:"names"`
-	Patterns []string  `json:"patterns"`
 	Path     string    `json:"path"`
 	Why      string    `json:"why"`
 	Max      int64     `json:"max"`
 	Tool     string    `json:"tool"`
 	Rounds   int       `json:"rounds"`
-	Need     Need      `json:"need"`
 	Error    HostError `json:"error"`
 	Lang     string    `json:"lang"`
 	Internal string    `json:"internal"`

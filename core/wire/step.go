@@ -22,11 +22,14 @@ type StepIn struct {
 	Random string `json:"random"`
 }
 
-// StepStart is what a host asks the steps to do: roll forward the
-// journals Journals lists (the journal folder's names, as the host
-// listed them before the first step; none, and the host need not step
-// at all), then apply Plan when it is not nil.
+// StepStart is what a host asks the steps to do: answer Need, when it
+// is not nil (a round's need, read into the host's snapshot: the Round
+// entry answers its first step); else roll forward the journals Journals
+// lists (the journal folder's names, as the host listed them before the
+// first step; none, and the host need not step at all), then apply Plan
+// when it is not nil.
 type StepStart struct {
+	Need     *Need      `json:"need,omitempty"`
 	Plan     *plan.Plan `json:"plan,omitempty"`
 	Journals []string   `json:"journals"`
 	// WaitMS is how long a journal another host wrote is left to it.
@@ -78,6 +81,15 @@ const (
 	IOWait      = "wait"         // MS milliseconds
 	IOOwn       = "own"          // the host wrote journal Path
 	IODisown    = "disown"       // the host removed journal Path
+
+	// A need's ops read into the host's snapshot (wire.Snapshot), which
+	// stays the host's: V "had" when the snapshot holds the path already
+	// (or has it missing), "absent" when nothing is there (the host puts
+	// it in missing), "folder" or "file" when it is the other kind.
+	IONeedFile = "need_file" // the file into Files: V "text", "not_utf8", or "too_much" past the host's bound on text (Max)
+	IONeedHead = "need_head" // the file's head into Heads: V "head"
+	IONeedList = "need_list" // folder Path's entries (List, "/" after a folder's): V "folder"; To, a match's key
+	IONeedPut  = "need_put"  // List as the entries of Dirs[Path], or of Matches[To]
 )
 
 // IO is one op of a step's I/O. Expect, when set, is the V the core
@@ -93,14 +105,17 @@ type IO struct {
 	Data   []byte   `json:"data,omitempty"`
 	Dir    bool     `json:"dir,omitempty"`
 	MS     int      `json:"ms,omitempty"`
+	List   []string `json:"list,omitempty"`
 	Expect *string  `json:"expect,omitempty"`
 	Or     []string `json:"or,omitempty"`
 }
 
 // IOResult is what one op gave: V (the value compared with Expect),
-// Text, Data or List (what it read), or Err.
+// Text, Data or List (what it read), Max (a need_file's "too_much": the
+// bound), or Err.
 type IOResult struct {
 	V    string   `json:"v,omitempty"`
+	Max  int64    `json:"max,omitempty"`
 	Text *string  `json:"text,omitempty"`
 	Data []byte   `json:"data,omitempty"`
 	List []string `json:"list,omitempty"`

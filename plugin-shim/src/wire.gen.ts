@@ -55,14 +55,11 @@ export interface HostError {
 export interface HostRequest {
   kind: string;
   now: string;
-  names: string[] | null;
-  patterns: string[] | null;
   path: string;
   why: string;
   max: number;
   tool: string;
   rounds: number;
-  need: Need;
   error: HostError;
   lang: string;
   internal: string;
@@ -80,6 +77,7 @@ export interface IO {
   data?: string;
   dir?: boolean;
   ms?: number;
+  list?: string[];
   expect?: string;
   or?: string[];
 }
@@ -95,6 +93,7 @@ export interface IOError {
 /** core/wire.IOResult */
 export interface IOResult {
   v?: string;
+  max?: number;
   text?: string;
   data?: string;
   list?: string[];
@@ -182,6 +181,7 @@ export interface StepOut {
 
 /** core/wire.StepStart */
 export interface StepStart {
+  need?: Need;
   plan?: Plan;
   journals: string[] | null;
   wait_ms: number;

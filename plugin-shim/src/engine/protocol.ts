@@ -47,10 +47,10 @@ export type FromWorker =
       id: number;
       /** The core's answer, or the error that stopped it. */
       answer?: string;
-      /** A round's read_answer of answer, the index after its NUL and its check (RoundMessage, call.ts's Round). */
+      /** A round's read_answer of answer, the index after its NUL and its need's first step (RoundMessage, call.ts's Round). */
       read?: string;
       index?: string;
-      check?: string;
+      step?: string;
       error?: string;
       /** Requests this worker answered so far (the Done-when test checks that calls run here). */
       calls: number;

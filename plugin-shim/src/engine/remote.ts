@@ -135,7 +135,7 @@ export class RemoteEngine implements Engine, HostCore {
   /** round runs a whole round of a call in the worker (runRound): one message there and back, queued like call. */
   async round(round: RoundRequest): Promise<Round> {
     const a = await this.enqueue(() => this.send((id) => ({ kind: "round", id, round })));
-    return { raw: answerOf(a), read: a.read ?? "", index: a.index, check: a.check };
+    return { raw: answerOf(a), read: a.read ?? "", index: a.index, step: a.step };
   }
 
   /**

@@ -80,7 +80,7 @@ export class WasmEngine implements Engine, HostCore {
 
   /**
    * round runs one round of a call: what runRound asks in four requests
-   * (now, handle, read_answer, the check), in one call into the module
+   * (now, handle, read_answer, the need's first step), in one call into the module
    * (its round entry, hostlogic.Round).
    */
   round(r: RoundRequest): Promise<Round> {
@@ -177,7 +177,7 @@ function handle(inst: Exports, request: string, entry: Exclude<Entry, "round">):
 /**
  * roundIn runs r through the module's round entry (hostlogic.Round): its
  * input is the time, NUL, the request's head, NUL, the rest (and the
- * search index after a NUL); its output the read, NUL, the check, NUL,
+ * search index after a NUL); its output the read, NUL, the need's first step, NUL,
  * then core.Core.Handle's answer (and the index it hands back, after a NUL).
  */
 function roundIn(inst: Exports, r: RoundRequest): Round {
@@ -185,14 +185,14 @@ function roundIn(inst: Exports, r: RoundRequest): Round {
   const out = exchange(inst, r.now + "\u0000" + r.head + "\u0000" + r.tail, after === "" ? null : after.slice(1), "round");
   const a = out.indexOf(0);
   const b = a < 0 ? -1 : out.indexOf(0, a + 1);
-  if (b < 0) throw new Error("the module broke the call protocol (a round's answer has no read and check)");
+  if (b < 0) throw new Error("the module broke the call protocol (a round's answer has no read and step)");
   const c = out.indexOf(0, b + 1);
   const round: Round = {
     read: decoder.decode(out.subarray(0, a)),
     raw: decoder.decode(out.subarray(b + 1, c < 0 ? out.length : c)),
     index: c < 0 ? "" : toBase64(out.subarray(c + 1)),
   };
-  if (b > a + 1) round.check = decoder.decode(out.subarray(a + 1, b));
+  if (b > a + 1) round.step = decoder.decode(out.subarray(a + 1, b));
   return round;
 }
 

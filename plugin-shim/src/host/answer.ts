@@ -1,9 +1,11 @@
 // Answering the core's needs (docs/HOSTS.md, "Answering needs"): the core
-// decides which are allowed and what a listing shows; this file reads.
+// decides which are allowed, what to read and what a listing shows, as
+// steps (core/hostlogic.Step); this file reads into the snapshot.
 
-import { ask, HostError, refusal, type HostCore, type WireError } from "./core";
-import { join } from "./plan";
-import { decodeUTF8, isUndo, sha256HexInTasks, type VaultPort } from "./port";
+import { runSteps, sender } from "./apply";
+import type { HostCore } from "./core";
+import { decodeUTF8, sha256HexInTasks, type VaultPort } from "./port";
+import type { IO, IOResult, StepOut } from "./step";
 import type { File, Head, Need, Request } from "../wire.gen";
 
 export type { Need };
@@ -104,86 +106,71 @@ export function headOf(bytes: Uint8Array): Head {
   return text === null ? { not_utf8: true, size: bytes.length } : { text, size: bytes.length };
 }
 
-/** The deepest folder a tree walk enters (Obsidian follows symbolic links; a loop must end). */
-const maxDepth = 64;
-
 /**
- * undoSafe refuses p, a path under Kessho's undo records, when the place
- * on its way that VaultPort.undoWay names is a link or not what it must
- * be (CONFLICT, hostlogic.NotOurs, as the Go host's vaultfs.undoSafe):
- * a need or an op there reads or writes nothing.
+ * answerNeed reads what need asks for into snap, as the core's steps ask
+ * it (core/hostlogic's answerNeed: the need's check, the undo records'
+ * ways, which files and heads to read, the listings as the core shows
+ * them, the tree walks); maxBytes bounds the text held in total
+ * (LIMIT_EXCEEDED past it; <= 0: no bound). first, when given, is the
+ * need's first step (Round.step), answered where the round ran.
  */
-export async function undoSafe(core: HostCore, v: VaultPort, p: string, dir: boolean): Promise<void> {
-  if (!isUndo(p) || v.undoWay === undefined) return;
-  const bad = await v.undoWay(p, dir);
-  if (bad !== null) throw await refusal(core, bad.folder ? "not_ours_folder" : "not_ours_file", bad.at);
+export async function answerNeed(core: HostCore, v: VaultPort, need: Need, snap: Snapshot, maxBytes: number, first?: string): Promise<void> {
+  const send = sender(core, {});
+  const out = first !== undefined ? (JSON.parse(first) as StepOut) : await send({ start: { need, journals: [], wait_ms: 0, own: [] } });
+  await runSteps(v, out, send, {}, (io) => needOp(v, snap, maxBytes, io));
 }
 
-/**
- * answerNeed reads what need asks for into snap; maxBytes bounds the text
- * held in total (LIMIT_EXCEEDED past it; <= 0: no bound). check, when
- * given, is the core's answer to the need's check_need (Round.check).
- */
-export async function answerNeed(core: HostCore, v: VaultPort, need: Need, snap: Snapshot, maxBytes: number, check?: string): Promise<void> {
-  const checked = JSON.parse(check ?? (await core.host(JSON.stringify({ kind: "check_need", need })))) as { error?: WireError };
-  if (checked.error !== undefined) throw new HostError(checked.error);
-  for (const p of need.files ?? []) await undoSafe(core, v, p, false);
-  for (const p of need.dirs ?? []) await undoSafe(core, v, p, true);
-
-  const readFile = async (p: string): Promise<void> => {
-    if (p in snap.files || snap.missing.has(p)) return;
-    const kind = await v.kind(p);
-    if (kind === "folder") throw await refusal(core, "folder_not_file", p);
-    if (kind === null) {
-      snap.missing.add(p);
-      return;
+/** needOp runs one of a need's ops (core/wire's IONeed…) into snap. */
+async function needOp(v: VaultPort, snap: Snapshot, maxBytes: number, io: IO): Promise<IOResult> {
+  const p = io.path!;
+  switch (io.op) {
+    case "need_file":
+      return readFile(v, snap, maxBytes, p);
+    case "need_head": {
+      if (p in snap.heads || snap.missing.has(p)) return { v: "had" };
+      const kind = await v.kind(p);
+      if (kind !== "file") return absentOr(snap, p, kind);
+      snap.heads[p] = headOf(await v.readBytes(p));
+      return { v: "head" };
     }
-    const bytes = await v.readBytes(p);
-    const sha = await sha256HexInTasks(bytes);
-    const text = decodeUTF8(bytes);
-    if (text === null) {
-      putFile(snap, p, { sha256: sha, not_utf8: true });
-      return;
+    case "need_list": {
+      // A folder's entries, or those of a match (its key in to).
+      const into = io.to !== undefined ? snap.matches : snap.dirs;
+      const key = io.to ?? p;
+      if (key in into || snap.missing.has(p)) return { v: "had", list: into[key] ?? [] };
+      const kind = p === "." ? "folder" : await v.kind(p);
+      if (kind !== "folder") return absentOr(snap, p, kind);
+      const { files, folders } = await v.list(p);
+      return { v: "folder", list: [...files, ...folders.map((n) => n + "/")] };
     }
-    if (maxBytes > 0 && snap.used + bytes.length > maxBytes) throw await refusal(core, "too_much_text", p, { max: maxBytes });
-    snap.used += bytes.length;
-    putFile(snap, p, { sha256: sha, text });
-  };
+    case "need_put":
+      (io.to !== undefined ? snap.matches : snap.dirs)[io.to ?? p] = io.list ?? [];
+      return {};
+  }
+  throw new Error(`kessho: the core asked for an op this host does not know (${io.op})`);
+}
 
-  const readHead = async (p: string): Promise<void> => {
-    if (p in snap.heads || snap.missing.has(p)) return;
-    const kind = await v.kind(p);
-    if (kind === "folder") throw await refusal(core, "folder_not_file", p);
-    if (kind === null) snap.missing.add(p);
-    else snap.heads[p] = headOf(await v.readBytes(p));
-  };
+/** absentOr is the result of finding kind at p, not the kind asked: nothing there (p then missing), or the other kind. */
+function absentOr(snap: Snapshot, p: string, kind: "file" | "folder" | null): IOResult {
+  if (kind !== null) return { v: kind };
+  snap.missing.add(p);
+  return { v: "absent" };
+}
 
-  // listDir returns folder p's entries as the core shows them (those patterns select, when given), kept in into[key]; nothing there goes into missing.
-  const listDir = async (p: string, into: { [key: string]: string[] }, key = p, patterns: string[] | null = null): Promise<string[]> => {
-    if (key in into || snap.missing.has(p)) return into[key] ?? [];
-    const kind = p === "." ? "folder" : await v.kind(p);
-    if (kind === "file") throw await refusal(core, "file_not_folder", p);
-    if (kind === null) {
-      snap.missing.add(p);
-      return [];
-    }
-    const { files, folders } = await v.list(p);
-    const names = [...files, ...folders.map((n) => n + "/")];
-    into[key] = (await ask<{ names: string[] }>(core, "list", { names, patterns })).names;
-    return into[key];
-  };
-
-  const walk = async (p: string, content: boolean, depth: number): Promise<void> => {
-    for (const e of await listDir(p, snap.dirs)) {
-      if (!e.endsWith("/")) {
-        if (content) await readFile(join(p, e));
-      } else if (depth < maxDepth) await walk(join(p, e.slice(0, -1)), content, depth + 1);
-    }
-  };
-
-  for (const p of need.files ?? []) await readFile(p);
-  for (const p of need.heads ?? []) await readHead(p);
-  for (const p of need.dirs ?? []) await listDir(p, snap.dirs);
-  for (const t of need.trees ?? []) await walk(t.root, t.content, 0);
-  for (const m of need.matches ?? []) await listDir(m.dir, snap.matches, [m.dir, ...m.patterns!].join("\n"), m.patterns);
+/** readFile reads file p into snap, its hash made in tasks; past maxBytes of text in snap, it puts nothing ("too_much"). */
+async function readFile(v: VaultPort, snap: Snapshot, maxBytes: number, p: string): Promise<IOResult> {
+  if (p in snap.files || snap.missing.has(p)) return { v: "had" };
+  const kind = await v.kind(p);
+  if (kind !== "file") return absentOr(snap, p, kind);
+  const bytes = await v.readBytes(p);
+  const sha = await sha256HexInTasks(bytes);
+  const text = decodeUTF8(bytes);
+  if (text === null) {
+    putFile(snap, p, { sha256: sha, not_utf8: true });
+    return { v: "not_utf8" };
+  }
+  if (maxBytes > 0 && snap.used + bytes.length > maxBytes) return { v: "too_much", max: maxBytes };
+  snap.used += bytes.length;
+  putFile(snap, p, { sha256: sha, text });
+  return { v: "text" };
 }

@@ -34,20 +34,40 @@ async function steps(core: HostCore, v: VaultPort, p: Plan | undefined, opts: Re
   const journals = (await v.state.list(journalDir)) ?? [];
   // No journal and nothing to apply: no question asked.
   if (journals.length === 0 && (p === undefined || p.length === 0)) return;
+  const send = sender(core, opts);
+  await runSteps(v, await send({ start: { plan: p, journals, wait_ms: opts.lockWaitMs ?? 10_000, own: ownJournals() } }), send, opts);
+}
+
+/** A step sent to the core, the host's clock and randomness added. */
+export type Send = (s: Omit<StepIn, "now" | "wall" | "random">) => Promise<StepOut>;
+
+/** sender sends steps to core (its step entry), with the clock of opts. */
+export function sender(core: HostCore, opts: RecoverOptions): Send {
   if (core.step === undefined) throw new Error("kessho: this core has no step entry");
   const nowMs = opts.nowMs ?? Date.now;
-  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => window.setTimeout(r, ms)));
-  const send = async (s: Omit<StepIn, "now" | "wall" | "random">): Promise<StepOut> => {
+  return async (s) => {
     const input: StepIn = { ...s, now: new Date(nowMs()).toISOString(), wall: new Date().toISOString(), random: randomHex(16) };
     return JSON.parse(await core.step!(JSON.stringify(input))) as StepOut;
   };
-  let out = await send({ start: { plan: p, journals, wait_ms: opts.lockWaitMs ?? 10_000, own: ownJournals() } });
+}
+
+/** The ops of a need (answer.ts), run into the call's snapshot. */
+export type NeedOps = (io: IO) => Promise<IOResult>;
+
+/**
+ * runSteps is the loop from the core's answer out: run its ops through the
+ * port in order, stopping at the first whose result differs from the one
+ * foreseen (or that failed), send the results, repeat until the end; a
+ * refusal is thrown. need runs a need's ops ("need_…").
+ */
+export async function runSteps(v: VaultPort, out: StepOut, send: Send, opts: RecoverOptions, need?: NeedOps): Promise<void> {
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => window.setTimeout(r, ms)));
   for (;;) {
     if (out.end !== undefined) return ended(out.end);
     const results: IOResult[] = [];
     let foreseen = true;
     for (const io of out.io ?? []) {
-      const r = await execute(v, io, sleep);
+      const r = await execute(v, io, sleep, need);
       results.push(r);
       // An op the core did not foresee (the batch's last ones: looks, reads it asks together), or not as it came.
       if (io.expect === undefined) foreseen = false;
@@ -70,8 +90,9 @@ function ended(end: StepEnd): void {
 }
 
 /** execute runs one op; what it throws is its result's err (Stale: the re-check that refused it). */
-async function execute(v: VaultPort, io: IO, sleep: (ms: number) => Promise<void>): Promise<IOResult> {
+async function execute(v: VaultPort, io: IO, sleep: (ms: number) => Promise<void>, need?: NeedOps): Promise<IOResult> {
   try {
+    if (need !== undefined && io.op.startsWith("need_")) return await need(io);
     return await (io.op.startsWith("state_") || io.op === "wait" || io.op === "own" || io.op === "disown" ? runState(v, io, sleep) : runVault(v, io));
   } catch (err) {
     const e: IOResult["err"] = { message: messageOf(err) };

@@ -50,11 +50,11 @@ export interface Round {
   /** The search index after the answer's NUL (base64), or "" (splitTail). */
   index?: string;
   /**
-   * The core's answer to the first question the host asks of read: its
-   * need's check_need (checkOf), asked where the round ran, so that it
+   * The first step of answering read's need (a StepOut: its check and the
+   * I/O it asks first, answerNeed), run where the round ran, so that it
    * costs no crossing of its own.
    */
-  check?: string;
+  step?: string;
 }
 
 /**
@@ -62,24 +62,14 @@ export interface Round {
  * "now": to the second, a zero offset as Z, as the Go host writes --now),
  * core.Core.Handle on the request, then read_answer on its answer. A
  * WasmEngine runs it in its worker (engine.round), where each step is a
- * call into the module; otherwise each step is a request of its own.
+ * call into the module, with the first step of its need; otherwise each
+ * step is a request of its own, and answerNeed asks the need's first step.
  */
 export async function runRound(eng: Engine, core: HostCore, r: RoundRequest): Promise<Round> {
   const { now } = await ask<{ now: string }>(core, "now", { now: r.now });
   const [raw, index] = splitTail(await eng.call(r.head + JSON.stringify(now) + r.tail + (r.after ?? "")));
   const read = await core.host(JSON.stringify({ kind: "read_answer", answer: raw } satisfies Partial<HostRequest>));
-  return { raw, index, read, check: await checkOf(core, read) };
-}
-
-/**
- * checkOf asks core the question the host asks first of a round's read:
- * whether its need may be answered (check_need, answerNeed). A plan's
- * check is its apply's first step (apply.ts).
- */
-async function checkOf(core: HostCore, read: string): Promise<string | undefined> {
-  const a = JSON.parse(read) as Read;
-  if (a.invalid !== undefined || a.need === undefined) return undefined;
-  return core.host(JSON.stringify({ kind: "check_need", need: a.need } satisfies Partial<HostRequest>));
+  return { raw, index, read };
 }
 
 /** CallOptions are a call's inputs besides the tool and its arguments. */
@@ -196,7 +186,7 @@ async function runRounds(
           snap = newSnapshot();
         } else if (++counted >= maxRounds) throw await refusal(core, "too_many_rounds", "", { tool, rounds: maxRounds });
         await sc?.answer(a.need.search);
-        await answerNeed(core, v, a.need, snap, maxBytes, round.check);
+        await answerNeed(core, v, a.need, snap, maxBytes, round.step);
       } catch (err) {
         return refuse(err);
       }

@@ -1,8 +1,8 @@
 // The decisions a host makes, asked of the core: the wasm module's
-// handle_host entry runs core/hostlogic.Handle (a call's refusals, a need's
-// check and listings), its step entry core/hostlogic.Step (an apply, a
-// recovery: apply.ts), the code the Go host calls natively (docs/HOSTS.md
-// is the contract). This host keeps only the I/O.
+// handle_host entry runs core/hostlogic.Handle (a call's refusals and their
+// rendering), its step entry core/hostlogic.Step (answering a need:
+// answer.ts; an apply, a recovery: apply.ts), the code the Go host calls
+// natively (docs/HOSTS.md is the contract). This host keeps only the I/O.
 
 import type { HostError as WireHostError, HostRequest } from "../wire.gen";
 

@@ -129,12 +129,12 @@ describe("warm-up", () => {
       if (w.entry === "round") {
         const [now, head, tail] = w.request.split("\u0000") as [string, string, string];
         const r = await eng.round({ now, head, tail });
-        answers.push(r.read + " | " + (r.check ?? ""));
+        answers.push(r.read + " | " + (r.step ?? ""));
       } else answers.push(await (w.entry === "handle" ? eng.call(w.request) : w.entry === "step" ? eng.step(w.request) : eng.host(w.request)));
     }
     const kinds = warmups.map((w) => (w.entry === "handle_host" ? (JSON.parse(w.request) as { kind: string }).kind : w.entry));
-    assert.deepEqual(kinds, ["round", "list", "round", "step"]);
-    const want = [/^\{"need":\{.* \| \{"ok":true\}$/, /^\{"names":\["notes.md","warm-up\/"\]\}$/, /^\{"conflict":"","ok":true,"plan":\[.* \| $/, /^\{"io":\[\{"op":"look".*"then":\{"ok":true\}\}$/];
+    assert.deepEqual(kinds, ["round", "step", "round", "step"]);
+    const want = [/^\{"need":\{.* \| \{"io":\[\{"op":"need_file".*\}$/, /^\{"io":\[\{"op":"need_put","path":"10-episodes\/projects",.*"list":\["warm-up\/"\].*"then":\{"ok":true\}\}$/, /^\{"conflict":"","ok":true,"plan":\[.* \| $/, /^\{"io":\[\{"op":"look".*"then":\{"ok":true\}\}$/];
     for (const [i, a] of answers.entries()) assert.match(a, want[i]!, `warm-up ${i} (${kinds[i]})`);
   });
 });

@@ -1,0 +1,128 @@
+package hostlogic
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/plan"
+	"github.com/kessho/kessho/core/wire"
+)
+
+// snap is a host's snapshot a need's ops read into, as the plugin's
+// executor does (plugin-shim/src/host/answer.ts).
+type snap struct {
+	files   map[string]string
+	missing []string
+	dirs    map[string][]string
+	matches map[string][]string
+}
+
+// reader runs d's need ops into a new snap.
+func reader(d *memPort) *snap {
+	s := &snap{files: map[string]string{}, dirs: map[string][]string{}, matches: map[string][]string{}}
+	d.need = func(op wire.IO) wire.IOResult {
+		into, key := s.dirs, op.Path
+		if op.To != "" {
+			into, key = s.matches, op.To
+		}
+		kind := d.kind(op.Path)
+		switch op.Op {
+		case wire.IONeedPut:
+			into[key] = op.List
+			return wire.IOResult{}
+		case wire.IONeedList:
+			if kind != StateFolder {
+				return s.absentOr(op.Path, kind)
+			}
+			names := append(d.names(op.Path), ".hidden/")
+			for _, x := range d.folders(op.Path) {
+				names = append(names, x+"/")
+			}
+			return wire.IOResult{V: "folder", List: names}
+		}
+		if kind != "file" {
+			return s.absentOr(op.Path, kind)
+		}
+		s.files[op.Path] = string(d.files[op.Path])
+		return wire.IOResult{V: "text"}
+	}
+	return s
+}
+
+func (s *snap) absentOr(p, kind string) wire.IOResult {
+	if kind == plan.Absent {
+		s.missing = append(s.missing, p)
+	}
+	return wire.IOResult{V: kind}
+}
+
+// folders is the folders right under dir.
+func (d *memPort) folders(dir string) []string {
+	var out []string
+	for f := range d.files {
+		for x := f; x != "." && x != dir; x = dirOf(x) {
+			if dirOf(x) == dir && !slices.Contains(out, baseOf(x)) && x != f {
+				out = append(out, baseOf(x))
+			}
+		}
+	}
+	return out
+}
+
+func dirOf(x string) string {
+	if i := strings.LastIndex(x, "/"); i >= 0 {
+		return x[:i]
+	}
+	return "."
+}
+
+func baseOf(x string) string { return x[strings.LastIndex(x, "/")+1:] }
+
+func TestStepsAnswerANeedOneCrossingADepth(t *testing.T) {
+	d := newMemPort(map[string]string{"a.md": "A", "b.txt": "B", "t/x.md": "X", "t/s/y.md": "Y", "t/s/u/z.md": "Z"})
+	s := reader(d)
+	need := wire.Need{
+		Files:   []string{"a.md", "gone.md"},
+		Trees:   []wire.Tree{{Root: "t", Content: true}},
+		Matches: []wire.Match{{Dir: ".", Patterns: []string{"*.md"}}},
+	}
+	end, n := d.steps(t, wire.StepStart{Need: &need}, t0)
+	if !end.OK || n != 4 {
+		t.Fatalf("end %+v after %d crossings; want success in 4 (the root's listings, then one a depth of t)", end, n)
+	}
+	want := snap{
+		files:   map[string]string{"a.md": "A", "t/x.md": "X", "t/s/y.md": "Y", "t/s/u/z.md": "Z"},
+		missing: []string{"gone.md"},
+		dirs:    map[string][]string{"t": {"s/", "x.md"}, "t/s": {"u/", "y.md"}, "t/s/u": {"z.md"}},
+		matches: map[string][]string{".\n*.md": {"a.md"}},
+	}
+	if !reflect.DeepEqual(*s, want) {
+		t.Fatalf("snapshot %+v; want %+v", *s, want)
+	}
+}
+
+func TestStepsRefuseANeedAsTheHostDid(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		need wire.Need
+		code fault.Code
+		path string
+		ops  int
+	}{
+		{"a path the module may not ask for, nothing read", wire.Need{Files: []string{"a.md", ".obsidian/x.md"}}, fault.Internal, ".obsidian/x.md", 0},
+		{"a folder as a file, the files after it not read", wire.Need{Files: []string{"t", "a.md"}}, fault.Conflict, "t", 1},
+		{"a file as a folder", wire.Need{Dirs: []string{"a.md"}}, fault.Conflict, "a.md", 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := newMemPort(map[string]string{"a.md": "A", "t/x.md": "X"})
+			reader(d)
+			end, _ := d.steps(t, wire.StepStart{Need: &c.need}, t0)
+			if end.Error == nil || end.Error.Code != string(c.code) || end.Error.Details["path"] != c.path || len(d.ops) != c.ops {
+				t.Fatalf("end %+v after ops %v; want %s at %s after %d", end, d.ops, c.code, c.path, c.ops)
+			}
+		})
+	}
+}
