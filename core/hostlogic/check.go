@@ -3,8 +3,10 @@
 // format and recovery rules (Decode, Progress, Where, the conflict copy),
 // and the words of the host's own refusals. It never touches a disk: a
 // host hands it what it read. The Go host (host/vaultfs) calls it
-// natively; the plugin reaches it through the wasm module's second entry,
-// Handle (docs/HOSTS.md is the contract).
+// natively; the plugin reaches it through the wasm module's entries: Step
+// (a need's answer, an apply, a recovery, replayed over the host's I/O
+// results), Round (a whole round) and Handle (a refusal's words):
+// docs/HOSTS.md is the contract.
 package hostlogic
 
 import (
