@@ -64,9 +64,14 @@ func (v *Vault) Apply(l *Lock, p plan.Plan) error {
 	if err := v.holds(l); err != nil {
 		return err
 	}
-	if err := v.Recover(l); err != nil {
-		return err
+	if !l.recovered {
+		if err := v.Recover(l); err != nil {
+			return err
+		}
 	}
+	// An apply that fails may leave its journal: the next Apply under
+	// this hold lists the folder again.
+	l.recovered = false
 	if err := p.Validate(); err != nil {
 		return fault.Internalf("the module returned an invalid plan: %v", err)
 	}

@@ -19,6 +19,11 @@ type Lock struct {
 	v   *Vault
 	f   *os.File      // .kessho/lock, flocked; nil once released
 	sem chan struct{} // this process's hold on the vault
+	// recovered is whether Recover has found no journal left under this
+	// hold, and no Apply has run since: Apply then has nothing to roll
+	// forward (the lock keeps every other Kessho writer out) and skips
+	// the journal folder's listing.
+	recovered bool
 }
 
 // sems holds one semaphore (a channel of capacity 1) per vault folder, so
