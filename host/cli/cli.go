@@ -53,7 +53,7 @@ type Env struct {
 // command collects garbage late (collectLate).
 func Main() int {
 	if oneShot(os.Args[1:]) {
-		collectLate(lateHeap, hardHeap, heapCheck)
+		collectLate(lateHeap)
 	}
 	return Run(os.Args[1:], Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Getwd: os.Getwd, Terminal: isTerminal(os.Stdin)})
 }

@@ -19,7 +19,7 @@ func TestCollectLate(t *testing.T) {
 	})
 	var keep [][]byte
 	runtime.GC() // no garbage left to free that would offset what the test allocates
-	done := collectLate(32<<20+heapNow(), 1<<30, time.Millisecond)
+	done := collectLate(32<<20 + heapNow())
 	time.Sleep(20 * time.Millisecond)
 	select {
 	case <-done:

@@ -64,9 +64,14 @@ func (v *Vault) Apply(l *Lock, p plan.Plan) error {
 	if err := v.holds(l); err != nil {
 		return err
 	}
-	if err := v.Recover(l); err != nil {
-		return err
+	if !l.recovered {
+		if err := v.Recover(l); err != nil {
+			return err
+		}
 	}
+	// An apply that fails may leave its journal: the next Apply under
+	// this hold lists the folder again.
+	l.recovered = false
 	if err := p.Validate(); err != nil {
 		return fault.Internalf("the module returned an invalid plan: %v", err)
 	}
@@ -203,10 +208,20 @@ func (v *Vault) writeOne(op plan.Op, before func() error) error {
 // it, and at worst leaves a hidden temporary file beside the target (a
 // dot-name, which neither Kessho's listings nor Obsidian show).
 func (v *Vault) markTemp(tmp string) (string, error) {
+	mark := path.Join(journalDir, path.Base(tmp))
+	if f, ok, err := v.createBeneath(mark, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644); ok {
+		if err != nil {
+			return "", err
+		}
+		_, err = f.Write([]byte(tmp))
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		return mark, err
+	}
 	if err := v.root.Mkdir(journalDir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		return "", err
 	}
-	mark := path.Join(journalDir, path.Base(tmp))
 	return mark, v.root.WriteFile(mark, []byte(tmp), 0o644)
 }
 
@@ -258,7 +273,12 @@ func (d checkDisk) Stat(x string) (hostlogic.Node, error) {
 	return hostlogic.Node{Kind: n.kind, Link: n.link}, err
 }
 
+// Hash reads x with one openat2 where it can (readBeneath), else, and
+// for every error, through os.Root.
 func (d checkDisk) Hash(x string) (string, error) {
+	if r, ok := (&answerer{v: d.v}).readBeneath(x, -1); ok && r.err == nil && !r.missing {
+		return "sha256:" + r.sum, nil
+	}
 	b, err := d.v.root.ReadFile(x)
 	if err != nil {
 		return "", readErr(x, err)
@@ -268,6 +288,12 @@ func (d checkDisk) Hash(x string) (string, error) {
 
 // stat classifies what is at x now.
 func (v *Vault) stat(x string) (node, error) {
+	if mode, ok := v.lstatBeneath(x); ok {
+		if mode.IsDir() {
+			return node{kind: folder}, nil
+		}
+		return node{kind: file}, nil
+	}
 	info, err := v.root.Lstat(x)
 	if absentErr(err) {
 		return node{kind: absent}, nil
@@ -688,6 +714,17 @@ func (v *Vault) removeEmpty(made []string) {
 	}
 }
 
+// openFolder opens the folder dir of the vault for a write's own use (its
+// rename's descriptor, its fsync): one openat2 beneath the vault's handle
+// on Linux (openDirBeneath), else, and wherever that cannot decide (a
+// link on the path), through os.Root as before.
+func (v *Vault) openFolder(dir string) (*os.File, error) {
+	if f, ok := v.openDirBeneath(dir); ok && f != nil {
+		return f, nil
+	}
+	return v.root.Open(dir)
+}
+
 // writeFile replaces the file at p with data atomically (see replace),
 // making its missing parent folders first. what names the steps for the
 // crash test.
@@ -767,11 +804,18 @@ func (v *Vault) replaceAs(tmp, p string, data []byte, what string, perm fs.FileM
 func (v *Vault) createTemp(tmp, p string, data []byte, what string, perm fs.FileMode) error {
 	if perm == 0 {
 		perm = 0o644
-		if info, err := v.root.Stat(p); err == nil && info.Mode().IsRegular() {
+		if mode, ok := v.lstatBeneath(p); ok {
+			if mode.IsRegular() {
+				perm = mode.Perm()
+			}
+		} else if info, err := v.root.Stat(p); err == nil && info.Mode().IsRegular() {
 			perm = info.Mode().Perm()
 		}
 	}
-	f, err := v.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	f, beneath, err := v.createBeneath(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if !beneath {
+		f, err = v.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	}
 	if err != nil {
 		return full(p, err)
 	}
@@ -863,7 +907,11 @@ func (v *Vault) recheck(p, want string) ([]byte, fs.FileMode, *os.File, bool, er
 		}
 		return nil, 0, nil, false, nil
 	}
-	f, err := v.root.Open(p)
+	f, ok := v.openBeneathRead(p)
+	var err error
+	if !ok {
+		f, err = v.root.Open(p)
+	}
 	if absentErr(err) || escapes(err) {
 		return nil, 0, nil, false, &mismatch{hostlogic.Changed(p)}
 	}

@@ -141,6 +141,7 @@ func (v *Vault) RecoverFunc(l *Lock, done func(j *hostlogic.Journal)) error {
 	v.sweepIndex()
 	info, err := v.root.Lstat(journalDir)
 	if absentErr(err) {
+		l.recovered = true
 		return nil
 	}
 	if err == nil && !info.IsDir() {
@@ -173,6 +174,7 @@ func (v *Vault) RecoverFunc(l *Lock, done func(j *hostlogic.Journal)) error {
 			done(j)
 		}
 	}
+	l.recovered = true
 	return nil
 }
 

@@ -19,6 +19,11 @@ type Lock struct {
 	v   *Vault
 	f   *os.File      // .kessho/lock, flocked; nil once released
 	sem chan struct{} // this process's hold on the vault
+	// recovered is whether Recover has found no journal left under this
+	// hold, and no Apply has run since: Apply then has nothing to roll
+	// forward (the lock keeps every other Kessho writer out) and skips
+	// the journal folder's listing.
+	recovered bool
 }
 
 // sems holds one semaphore (a channel of capacity 1) per vault folder, so
@@ -53,8 +58,8 @@ func (v *Vault) Lock(ctx context.Context) (*Lock, error) {
 	if wait <= 0 {
 		wait = defaultLockWait
 	}
-	timer := time.NewTimer(wait)
-	defer timer.Stop()
+	timer := &lockTimer{at: time.Now().Add(wait)}
+	defer timer.stop()
 	busy := func() error {
 		return fault.New(fault.VaultLocked, map[string]any{"waited_ms": wait.Milliseconds()},
 			fmt.Sprintf("another Kessho process is writing the vault and still held its lock after %s; run the call again when it is done", wait),
@@ -86,7 +91,7 @@ func (v *Vault) Lock(ctx context.Context) (*Lock, error) {
 	if got {
 		return &Lock{v: v, f: f, sem: sem}, nil
 	}
-	switch got, err := waitFlock(ctx, f, timer.C); {
+	switch got, err := waitFlock(ctx, f, timer.C()); {
 	case err != nil:
 		f.Close()
 		release()
@@ -98,11 +103,32 @@ func (v *Vault) Lock(ctx context.Context) (*Lock, error) {
 	return &Lock{v: v, f: f, sem: sem}, nil
 }
 
+// lockTimer bounds Lock's waits by at, its timer started only when a
+// wait begins: a lock that is free costs no timer.
+type lockTimer struct {
+	at time.Time
+	t  *time.Timer
+}
+
+// C is the channel that fires at at, the timer started on first use.
+func (l *lockTimer) C() <-chan time.Time {
+	if l.t == nil {
+		l.t = time.NewTimer(time.Until(l.at))
+	}
+	return l.t.C
+}
+
+func (l *lockTimer) stop() {
+	if l.t != nil {
+		l.t.Stop()
+	}
+}
+
 // take takes sem, a vault folder's semaphore, waiting until ctx is done or
 // expired fires; false when it gives up. A free semaphore is taken even
 // when ctx has ended: the same call gets the same answer, never a random
 // pick between the two ready cases.
-func take(ctx context.Context, sem chan struct{}, expired <-chan time.Time) bool {
+func take(ctx context.Context, sem chan struct{}, expired func() <-chan time.Time) bool {
 	select {
 	case sem <- struct{}{}:
 		return true
@@ -112,7 +138,7 @@ func take(ctx context.Context, sem chan struct{}, expired <-chan time.Time) bool
 	case sem <- struct{}{}:
 		return true
 	case <-ctx.Done():
-	case <-expired:
+	case <-expired():
 	}
 	return false
 }

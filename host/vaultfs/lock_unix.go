@@ -43,7 +43,7 @@ func unlock(f *os.File) error {
 // syncDir fsyncs folder dir, so that the names just made, renamed or
 // removed in it survive a power loss.
 func (v *Vault) syncDir(dir string) error {
-	f, err := v.root.Open(dir)
+	f, err := v.openFolder(dir)
 	if err != nil {
 		return err
 	}

@@ -33,7 +33,7 @@ import (
 // too (the rename replaces the link, as it always has).
 func (v *Vault) swapInto(tmp, p, want string, seen *os.File, leased bool) error {
 	dir := path.Dir(p)
-	d, err := v.root.Open(dir)
+	d, err := v.openFolder(dir)
 	if err != nil {
 		return err
 	}
@@ -50,12 +50,12 @@ func (v *Vault) swapInto(tmp, p, want string, seen *os.File, leased bool) error 
 		}
 		return err
 	}
-	if info, err := v.root.Lstat(p); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+	if st, err := lstatAt(fd, pb); err == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
 		return v.root.Rename(tmp, p)
 	}
-	ours, err := v.root.Lstat(tmp)
+	ours, err := lstatAt(fd, tb)
 	if err != nil {
-		return err
+		return &fs.PathError{Op: "lstat", Path: tmp, Err: err}
 	}
 	err = unix.Renameat2(fd, tb, fd, pb, unix.RENAME_EXCHANGE)
 	switch {
@@ -67,18 +67,18 @@ func (v *Vault) swapInto(tmp, p, want string, seen *os.File, leased bool) error 
 		return err
 	}
 	step("swap %s: exchanged", p)
-	same, err := v.unchanged(tmp, seen, leased, want)
+	same, err := unchanged(fd, tmp, seen, leased, want)
 	if err != nil {
 		return err
 	}
 	if same {
-		if err := v.root.Remove(tmp); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
+		if err := unix.Unlinkat(fd, tb, 0); err != nil && err != unix.ENOENT {
+			return &fs.PathError{Op: "remove", Path: tmp, Err: err}
 		}
 		return nil
 	}
 	// Another program wrote p since the re-check: give its file back.
-	if now, err := v.root.Lstat(p); err == nil && os.SameFile(now, ours) {
+	if now, err := lstatAt(fd, pb); err == nil && now.Dev == ours.Dev && now.Ino == ours.Ino {
 		if err := unix.Renameat2(fd, tb, fd, pb, unix.RENAME_EXCHANGE); err != nil {
 			return err
 		}
@@ -90,19 +90,19 @@ func (v *Vault) swapInto(tmp, p, want string, seen *os.File, leased bool) error 
 	return &mismatch{hostlogic.Changed(p)}
 }
 
-// unchanged reports whether the file now at tmp (the one at p before the
-// exchange) is seen, the file the re-check read, its lease unbroken when
-// leased, and its bytes still hash to want.
-func (v *Vault) unchanged(tmp string, seen *os.File, leased bool, want string) (bool, error) {
-	was, err := v.root.Lstat(tmp)
+// unchanged reports whether the file now at tmp in the folder open as dir
+// (the one at p before the exchange) is seen, the file the re-check read,
+// its lease unbroken when leased, and its bytes still hash to want.
+func unchanged(dir int, tmp string, seen *os.File, leased bool, want string) (bool, error) {
+	was, err := lstatAt(dir, path.Base(tmp))
 	if err != nil {
-		return false, err
+		return false, &fs.PathError{Op: "lstat", Path: tmp, Err: err}
 	}
-	seenInfo, err := seen.Stat()
-	if err != nil {
-		return false, err
+	var st unix.Stat_t
+	if err := unix.Fstat(int(seen.Fd()), &st); err != nil {
+		return false, &fs.PathError{Op: "stat", Path: seen.Name(), Err: err}
 	}
-	if !os.SameFile(was, seenInfo) || leased && leaseBroken(seen) {
+	if was.Dev != st.Dev || was.Ino != st.Ino || leased && leaseBroken(seen) {
 		return false, nil
 	}
 	if _, err := seen.Seek(0, io.SeekStart); err != nil {
@@ -113,6 +113,18 @@ func (v *Vault) unchanged(tmp string, seen *os.File, leased bool, want string) (
 		return false, err
 	}
 	return plan.Hash(b) == want, nil
+}
+
+// lstatAt is the lstat of name in the folder open as dir (no link
+// followed), made again while a signal interrupts it.
+func lstatAt(dir int, name string) (unix.Stat_t, error) {
+	var st unix.Stat_t
+	for {
+		err := unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+		if err != unix.EINTR {
+			return st, err
+		}
+	}
 }
 
 // unsupported reports whether renameat2 or its flag is not available.

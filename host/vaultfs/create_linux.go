@@ -1,0 +1,87 @@
+//go:build linux
+
+package vaultfs
+
+import (
+	"io/fs"
+	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// createBeneath creates the file p of the vault (flags: os.O_WRONLY with
+// os.O_CREATE and os.O_EXCL or os.O_TRUNC) with one openat2 beneath the
+// vault's handle, refusing any symbolic link on the way and any way out
+// of the vault, where os.Root opens every folder on the path, then the
+// file, and registers it with the runtime's poller. ok is false where
+// os.Root must decide (a link on the path, a refusal, openat2 missing):
+// the caller then creates p through os.Root.
+func (v *Vault) createBeneath(p string, flags int, perm os.FileMode) (_ *os.File, ok bool, _ error) {
+	if v.handle == nil {
+		return nil, false, nil
+	}
+	how := &unix.OpenHow{
+		Flags:   uint64(flags | unix.O_CLOEXEC | unix.O_NOFOLLOW | unix.O_NOCTTY),
+		Mode:    uint64(perm.Perm()),
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	}
+	for {
+		fd, err := openat2(int(v.handle.Fd()), p, how)
+		switch err {
+		case syscall.EINTR, unix.EAGAIN:
+			continue
+		case nil:
+			return os.NewFile(uintptr(fd), p), true, nil
+		case unix.EEXIST, unix.ENOSPC, unix.EDQUOT:
+			// What os.Root would answer too: the caller's to handle.
+			return nil, true, &os.PathError{Op: "open", Path: p, Err: err}
+		}
+		return nil, false, nil
+	}
+}
+
+// lstatBeneath is the lstat of p with one openat2 (O_PATH) beneath the
+// vault's handle and one fstat, where os.Root opens every folder on the
+// path first. ok is false where os.Root must decide: a symbolic link on
+// the path or at p (os.Root follows those that stay in the vault), a
+// missing path, a refusal; the caller then asks os.Root.
+func (v *Vault) lstatBeneath(p string) (_ fs.FileMode, ok bool) {
+	if v.handle == nil {
+		return 0, false
+	}
+	how := &unix.OpenHow{
+		Flags:   unix.O_PATH | unix.O_CLOEXEC | unix.O_NOFOLLOW,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	}
+	fd, err := openat2(int(v.handle.Fd()), p, how)
+	if err != nil {
+		return 0, false
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := fstatRetry(fd, &st); err != nil {
+		return 0, false
+	}
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFREG:
+		return fs.FileMode(st.Mode & 0o777), true
+	case unix.S_IFDIR:
+		return fs.ModeDir | fs.FileMode(st.Mode&0o777), true
+	}
+	return 0, false // a link, or a special file: os.Root's to classify
+}
+
+// openBeneathRead opens the file p for reading with one openat2 beneath
+// the vault's handle (openBeneathFile); ok is false where os.Root must
+// decide (a link on the path, a missing path, a refusal).
+func (v *Vault) openBeneathRead(p string) (_ *os.File, ok bool) {
+	if v.handle == nil {
+		return nil, false
+	}
+	fd, err := openBeneathFile(int(v.handle.Fd()), p)
+	if err != nil {
+		return nil, false
+	}
+	return os.NewFile(uintptr(fd), p), true
+}
