@@ -15,6 +15,7 @@ import (
 	"github.com/kessho/kessho/core/plan"
 	"github.com/kessho/kessho/host/call"
 	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/internal/cputime"
 )
 
 // BenchmarkDurableWrite sets a warm native mem_update_phase beside its
@@ -54,16 +55,16 @@ func BenchmarkDurableWrite(b *testing.B) {
 	var bare, phased []time.Duration
 	var bareCPU, phaseCPU time.Duration
 	for n := 0; b.Loop(); n++ {
-		start, cpu := time.Now(), processCPU()
+		start, cpu := time.Now(), cputime.Process()
 		if err := durableWrite(file); err != nil {
 			b.Fatal(err)
 		}
 		bare = append(bare, time.Since(start))
-		bareCPU += processCPU() - cpu
-		start, cpu = time.Now(), processCPU()
+		bareCPU += cputime.Process() - cpu
+		start, cpu = time.Now(), cputime.Process()
 		out, err := call.Run(ctx, v, eng, "mem_update_phase", phase(n+1), opts)
 		phased = append(phased, time.Since(start))
-		phaseCPU += processCPU() - cpu
+		phaseCPU += cputime.Process() - cpu
 		if err != nil || !out.OK {
 			b.Fatalf("%s %v", out.Answer, err)
 		}
