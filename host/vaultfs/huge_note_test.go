@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/kessho/kessho/core/vault"
@@ -76,7 +77,7 @@ func TestHugeNoteSearched(t *testing.T) {
 				"10-episodes/projects/alpha/context.md": "---\nkind: project\nphase: build\n---\n# Alpha\n\nWe export [[log]].\n",
 			})
 			v := openVault(t, dir)
-			opts := raceOpts
+			opts := call.Options{Now: time.Date(2026, 11, 30, 9, 15, 0, 0, time.UTC), TZ: "Europe/Paris"}
 			opts.MaxBytes = vault.MaxHeadBytes + vault.MaxHeadBytes/8
 			run := func(tool, args string) map[string]any {
 				t.Helper()
