@@ -12,7 +12,6 @@ import (
 
 	"github.com/kessho/kessho/host/call"
 	"github.com/kessho/kessho/host/engine"
-	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // meddler is an engine that lets another writer (Obsidian, git) change a
@@ -49,11 +48,7 @@ func TestConflict(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(name+"/"+tt.tool, func(t *testing.T) {
 				dir := memoryKit(t)
-				v, err := vaultfs.Open(dir)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer v.Close()
+				v := openVault(t, dir)
 				m := &meddler{inner: eng, path: filepath.Join(dir, filepath.FromSlash(tt.changed)), data: []byte("changed by someone else\n")}
 				out, err := call.Run(context.Background(), v, m, tt.tool, json.RawMessage(tt.args),
 					call.Options{Now: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC), TZ: "Europe/Paris"})
@@ -92,11 +87,7 @@ func TestEngineLimit(t *testing.T) {
 	}
 	defer small.Close(ctx)
 	dir := memoryKit(t)
-	v, err := vaultfs.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
+	v := openVault(t, dir)
 	before, _ := ReadTree(dir)
 	out, err := call.Run(ctx, v, small, "mem_list", nil, call.Options{TZ: "Europe/Paris"})
 	if err != nil {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/kessho/kessho/host/call"
 	"github.com/kessho/kessho/host/engine"
-	"github.com/kessho/kessho/host/vaultfs"
 )
 
 var (
@@ -88,11 +87,7 @@ func run(t *testing.T, c *Case, eng call.Engine, setWant bool) call.Outcome {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := vaultfs.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
+	v := openVault(t, dir)
 	out, err := call.Run(context.Background(), v, eng, c.Call.Tool, c.Call.Args, opts)
 	if err != nil {
 		t.Fatal(err)

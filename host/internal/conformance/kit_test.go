@@ -11,7 +11,6 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/kessho/kessho/core/frontmatter"
-	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // TestKitCasesUseTheFixture holds every case named kit-*.txtar to the
@@ -67,11 +66,7 @@ func TestKitVaultSession(t *testing.T) {
 	for name, eng := range engines(t) {
 		t.Run(name, func(t *testing.T) {
 			dir := fixtureVault(t, "kit-conventions")
-			v, err := vaultfs.Open(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer v.Close()
+			v := openVault(t, dir)
 			before, err := ReadTree(dir)
 			if err != nil {
 				t.Fatal(err)

@@ -19,6 +19,17 @@ import (
 // memoryKit lays testdata/vaults/memory-kit.txtar out in a temp folder.
 func memoryKit(t *testing.T) string { return fixtureVault(t, "memory-kit") }
 
+// openVault opens the vault in dir, closed when the test ends.
+func openVault(t *testing.T, dir string) *vaultfs.Vault {
+	t.Helper()
+	v, err := vaultfs.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { v.Close() })
+	return v
+}
+
 // fixtureVault lays testdata/vaults/<name>.txtar out in a temp folder.
 func fixtureVault(t *testing.T, name string) string {
 	t.Helper()
@@ -81,11 +92,7 @@ func TestMemoryKitVault(t *testing.T) {
 	for name, eng := range engines(t) {
 		t.Run(name, func(t *testing.T) {
 			dir := memoryKit(t)
-			v, err := vaultfs.Open(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer v.Close()
+			v := openVault(t, dir)
 			before, err := ReadTree(dir)
 			if err != nil {
 				t.Fatal(err)

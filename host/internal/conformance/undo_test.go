@@ -11,7 +11,6 @@ import (
 
 	"github.com/kessho/kessho/core/plan"
 	"github.com/kessho/kessho/host/call"
-	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // kitSession opens a copy of the kit-conventions vault for a session of
@@ -19,11 +18,7 @@ import (
 func kitSession(t *testing.T, eng call.Engine) (string, *session) {
 	t.Helper()
 	dir := fixtureVault(t, "kit-conventions")
-	v, err := vaultfs.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { v.Close() })
+	v := openVault(t, dir)
 	return dir, &session{t: t, v: v, eng: eng, now: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)}
 }
 

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/kessho/kessho/host/call"
-	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // TestWorklogAndRewriteRoundTrip runs mem_worklog and
@@ -24,11 +23,7 @@ func TestWorklogAndRewriteRoundTrip(t *testing.T) {
 	for name, eng := range engines(t) {
 		t.Run(name, func(t *testing.T) {
 			dir := memoryKit(t)
-			v, err := vaultfs.Open(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer v.Close()
+			v := openVault(t, dir)
 			now := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC) // 10:00 in Paris, Monday of 2026-W49
 			callTool := func(tool, args string) (map[string]any, call.Outcome) {
 				t.Helper()
