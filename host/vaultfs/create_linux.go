@@ -5,7 +5,6 @@ package vaultfs
 import (
 	"io/fs"
 	"os"
-	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -21,24 +20,15 @@ func (v *Vault) createBeneath(p string, flags int, perm os.FileMode) (_ *os.File
 	if v.handle == nil {
 		return nil, false, nil
 	}
-	how := &unix.OpenHow{
-		Flags:   uint64(flags | unix.O_CLOEXEC | unix.O_NOFOLLOW | unix.O_NOCTTY),
-		Mode:    uint64(perm.Perm()),
-		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	fd, err := beneath(int(v.handle.Fd()), p, uint64(flags|unix.O_NOCTTY), uint64(perm.Perm()))
+	switch err {
+	case nil:
+		return os.NewFile(uintptr(fd), p), true, nil
+	case unix.EEXIST, unix.ENOSPC, unix.EDQUOT:
+		// What os.Root would answer too: the caller's to handle.
+		return nil, true, &os.PathError{Op: "open", Path: p, Err: err}
 	}
-	for {
-		fd, err := openat2(int(v.handle.Fd()), p, how)
-		switch err {
-		case syscall.EINTR, unix.EAGAIN:
-			continue
-		case nil:
-			return os.NewFile(uintptr(fd), p), true, nil
-		case unix.EEXIST, unix.ENOSPC, unix.EDQUOT:
-			// What os.Root would answer too: the caller's to handle.
-			return nil, true, &os.PathError{Op: "open", Path: p, Err: err}
-		}
-		return nil, false, nil
-	}
+	return nil, false, nil
 }
 
 // lstatBeneath is the lstat of p with one openat2 (O_PATH) beneath the
@@ -50,11 +40,7 @@ func (v *Vault) lstatBeneath(p string) (_ fs.FileMode, ok bool) {
 	if v.handle == nil {
 		return 0, false
 	}
-	how := &unix.OpenHow{
-		Flags:   unix.O_PATH | unix.O_CLOEXEC | unix.O_NOFOLLOW,
-		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
-	}
-	fd, err := openat2(int(v.handle.Fd()), p, how)
+	fd, err := beneath(int(v.handle.Fd()), p, unix.O_PATH, 0)
 	if err != nil {
 		return 0, false
 	}

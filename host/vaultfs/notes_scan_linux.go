@@ -168,19 +168,9 @@ func (s *scan) folder(p string, buf []byte) (f scanned, ok bool) {
 	return f, true
 }
 
-// openBeneath opens the folder p of the vault open as root, refusing any
-// symbolic link on the way and any way out of the vault.
+// openBeneath opens the folder p of the vault open as root (beneath).
 func openBeneath(root int, p string) (int, error) {
-	how := &unix.OpenHow{
-		Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC | unix.O_NOFOLLOW,
-		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
-	}
-	for {
-		fd, err := openat2(root, p, how)
-		if err != syscall.EINTR && err != unix.EAGAIN {
-			return fd, err
-		}
-	}
+	return beneath(root, p, unix.O_RDONLY|unix.O_DIRECTORY, 0)
 }
 
 // fstatRetry is fstat of fd, made again while a signal interrupts it.

@@ -91,12 +91,14 @@ func (a *answerer) readBeneath(p string, budget int64) (_ fileRead, ok bool) {
 // openat2 is unix.Openat2; tests interrupt it.
 var openat2 = unix.Openat2
 
-// openBeneathFile opens the file p of the vault open as root for reading,
-// refusing any symbolic link on the way and any way out of the vault,
-// and made again while a signal interrupts it or a rename races it.
-func openBeneathFile(root int, p string) (int, error) {
+// beneath opens p of the vault open as root with flags (and mode, for a
+// file it creates), refusing any symbolic link on the way and any way out
+// of the vault; made again while a signal interrupts it or a rename races
+// it. Every open beneath the vault's handle is one.
+func beneath(root int, p string, flags, mode uint64) (int, error) {
 	how := &unix.OpenHow{
-		Flags:   unix.O_RDONLY | unix.O_CLOEXEC | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_NOCTTY,
+		Flags:   flags | unix.O_CLOEXEC | unix.O_NOFOLLOW,
+		Mode:    mode,
 		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
 	}
 	for {
@@ -105,6 +107,12 @@ func openBeneathFile(root int, p string) (int, error) {
 			return fd, err
 		}
 	}
+}
+
+// openBeneathFile opens the file p of the vault open as root for reading
+// (beneath).
+func openBeneathFile(root int, p string) (int, error) {
+	return beneath(root, p, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY, 0)
 }
 
 // fdReader reads the open file fd, a read made again while a signal
