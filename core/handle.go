@@ -90,7 +90,7 @@ func (c *Core) Handle(request []byte) []byte {
 
 // HandleAnswer is Handle, with the answer also as the value its JSON
 // encodes, for a host in the same module that reads it at once
-// (hostlogic.Round): it need not decode what was just encoded. When the
+// (hostlogic.Step, a call's round): it need not decode what was just encoded. When the
 // answer carries a search index, its Search.Index is the index's bytes
 // in the JSON's buffer, after the NUL.
 func (c *Core) HandleAnswer(request []byte) (Answer, []byte) {

@@ -11,16 +11,13 @@
 // The input's first byte (a wire.Entry) names the handler of the bytes
 // after it:
 //
-//	'c'  Core.Handle: a request, its answer
-//	'h'  hostlogic.Handle: a host's decision (docs/HOSTS.md, section 5)
-//	'r'  hostlogic.Round: one round of a call in one call (the plugin)
-//	's'  hostlogic.Step: one step of the plugin's apply or recovery
+//	'c'  Core.Handle: a request, its answer (the Go host's wasm engine)
+//	's'  hostlogic.Step: one step of a call, run whole as steps (the plugin)
 //
 // The module frees what it hands out: call drops its input buffer, and the
 // next alloc or call drops the answer, so the host reads (or copies) an
 // answer before it calls again. A call answers 0 when the host broke the
-// protocol (not the last alloc's buffer, no tag, an unknown one, a round's
-// input it refused).
+// protocol (not the last alloc's buffer, no tag, an unknown one).
 //
 // Build it as a reactor (the host calls _initialize once; main never runs):
 //
@@ -107,16 +104,8 @@ func run(in []byte, ptr, n uint32) []byte {
 	switch wire.Entry(in[0]) {
 	case wire.EntryHandle:
 		return instance.Handle(body)
-	case wire.EntryHost:
-		return hostlogic.Handle(body)
 	case wire.EntryStep:
-		return hostlogic.Step(body)
-	case wire.EntryRound:
-		out, err := hostlogic.Round(body, instance.HandleAnswer)
-		if err != nil {
-			return nil
-		}
-		return out
+		return hostlogic.Step(body, instance.HandleAnswer)
 	}
 	return nil
 }

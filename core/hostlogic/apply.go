@@ -20,11 +20,11 @@ import (
 // by op and, when a target changed meanwhile, undone. Each I/O goes
 // through machine.do; an I/O error is an *ioFail.
 
-// run answers the start's need, or rolls forward its journals, then
+// run runs the start's call, or rolls forward its journals, then
 // applies its plan.
 func (m *machine) run() error {
-	if m.st.Start.Need != nil {
-		return m.answerNeed(*m.st.Start.Need)
+	if m.st.Start.Call != nil {
+		return m.runCall(*m.st.Start.Call)
 	}
 	if err := m.recoverJournals(); err != nil {
 		return err

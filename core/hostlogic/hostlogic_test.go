@@ -84,7 +84,7 @@ func TestCheckPlanLooksThenAnswers(t *testing.T) {
 		t.Errorf("Check = %v; want CONFLICT", e)
 	}
 	bad := []byte(`{"start":{"plan":[{"op":"mkdir","path":"m"}],"journals":[]},"now":"2026-11-30T10:15:00Z","wall":"2026-11-30T10:15:00Z","random":"00"}`)
-	if got := string(Step(bad)); !strings.Contains(got, `unknown op \"mkdir\"`) || !strings.Contains(got, `"end"`) {
+	if got := string(Step(bad, nil)); !strings.Contains(got, `unknown op \"mkdir\"`) || !strings.Contains(got, `"end"`) {
 		t.Errorf("a plan with mkdir: %s; want it refused as an unknown op", got)
 	}
 }
@@ -229,16 +229,7 @@ func TestFinalStates(t *testing.T) {
 	}
 }
 
-func TestRefusalsAndRender(t *testing.T) {
-	for _, why := range []string{"changed", "exists", "file_in_the_way", "folder_not_file", "file_not_folder", "too_much_text"} {
-		e := Refusal(why, "a<b>.md", 9, "", 0)
-		if e == nil || e.Details["path"] != "a<b>.md" || e.En == "" || e.Fr == "" {
-			t.Errorf("Refusal(%s) = %v", why, e)
-		}
-	}
-	if Refusal("nonsense", "a", 0, "", 0) != nil {
-		t.Error("an unknown refusal was made")
-	}
+func TestRender(t *testing.T) {
 	got := string(Render(Changed("a<b>.md"), "fr"))
 	want := `{"ok":false,"error":{"code":"CONFLICT","message":"a\u003cb\u003e.md a changé depuis que Kessho l'a lu (un autre programme ou une autre personne l'a écrit) ; rien n'a été écrit, relancez l'appel","details":{"path":"a\u003cb\u003e.md"}}}`
 	if got != want {
@@ -351,7 +342,7 @@ func TestUndoPlan(t *testing.T) {
 			a := struct {
 				Undos, Edited, Kept json.RawMessage
 				Stop                errorValue
-			}{undos, edited, kept, wireErr(u.Stop(Refusal(c.why, "ctx.md", 0, "", 0)))}
+			}{undos, edited, kept, wireErr(u.Stop(map[string]func(string) *fault.Error{"changed": Changed, "exists": Exists, "disk_full": DiskFull}[c.why]("ctx.md")))}
 			if string(a.Undos) != c.undos || string(a.Edited) != c.edited || string(a.Kept) != c.kept {
 				t.Errorf("undos %s edited %s kept %s\nwant  %s edited %s kept %s", a.Undos, a.Edited, a.Kept, c.undos, c.edited, c.kept)
 			}

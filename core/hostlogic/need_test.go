@@ -1,6 +1,7 @@
 package hostlogic
 
 import (
+	"encoding/json"
 	"reflect"
 	"slices"
 	"strings"
@@ -89,9 +90,10 @@ func TestStepsAnswerANeedOneCrossingADepth(t *testing.T) {
 		Trees:   []wire.Tree{{Root: "t", Content: true}},
 		Matches: []wire.Match{{Dir: ".", Patterns: []string{"*.md"}}},
 	}
-	end, n := d.steps(t, wire.StepStart{Need: &need}, t0)
-	if !end.OK || n != 4 {
-		t.Fatalf("end %+v after %d crossings; want success in 4 (the root's listings, then one a depth of t)", end, n)
+	d.answers = []string{needAnswer(t, need), `{"ok":true,"result":1}`}
+	end, n := d.steps(t, callStart(), t0)
+	if !end.OK || n != 5 || d.printed != `{"ok":true,"result":1}` {
+		t.Fatalf("end %+v after %d crossings, printed %s; want success in 5 (the round and the root's listings, then one a depth of t, the last with the next round)", end, n, d.printed)
 	}
 	want := snap{
 		files:   map[string]string{"a.md": "A", "t/x.md": "X", "t/s/y.md": "Y", "t/s/u/z.md": "Z"},
@@ -119,10 +121,40 @@ func TestStepsRefuseANeedAsTheHostDid(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			d := newMemPort(map[string]string{"a.md": "A", "t/x.md": "X"})
 			reader(d)
-			end, _ := d.steps(t, wire.StepStart{Need: &c.need}, t0)
-			if end.Error == nil || end.Error.Code != string(c.code) || end.Error.Details["path"] != c.path || len(d.ops) != c.ops {
+			d.answers = []string{needAnswer(t, c.need)}
+			end, _ := d.steps(t, callStart(), t0)
+			e := printedError(t, end.Answer)
+			if e.Code != string(c.code) || e.Details["path"] != c.path || len(d.ops) != c.ops {
 				t.Fatalf("end %+v after ops %v; want %s at %s after %d", end, d.ops, c.code, c.path, c.ops)
 			}
 		})
 	}
+}
+
+// callStart is the start of a call of tool t with no journal to roll forward.
+func callStart() wire.StepStart {
+	return wire.StepStart{Call: &wire.StepCall{Tool: "t", Lang: "en", MaxRounds: 8}, Journals: []string{}}
+}
+
+// needAnswer is the core's answer asking for need.
+func needAnswer(t *testing.T, need wire.Need) string {
+	t.Helper()
+	b, err := json.Marshal(wire.Answer{Need: &need})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// printedError is the error of a refusal as a host prints it.
+func printedError(t *testing.T, printed string) wire.ErrorBody {
+	t.Helper()
+	var a struct {
+		OK    *bool          `json:"ok"`
+		Error wire.ErrorBody `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(printed), &a); err != nil || a.OK == nil || *a.OK {
+		t.Fatalf("not a refusal as printed: %q (%v)", printed, err)
+	}
+	return a.Error
 }

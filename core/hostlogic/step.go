@@ -1,6 +1,7 @@
 package hostlogic
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -12,12 +13,18 @@ import (
 	"github.com/kessho/kessho/core/wire"
 )
 
-// Step runs one step of a host's apply or recovery (the wasm module's
-// wire.EntryStep): the journal's sweep, recovery, the plan's check, the
+// Step runs one step of a host's call, apply or recovery (the wasm
+// module's wire.EntryStep): the journal's sweep, recovery, a call's
+// rounds and the answering of their needs, the plan's check, the
 // journal, landing the ops and undoing them are decided here; the host
 // only does the I/O a step asks (wire.IO, one method of its port to the
-// vault each) and sends back what it gave. In: a wire.StepIn's JSON; out:
-// a wire.StepOut's.
+// vault each) and sends back what it gave. In: a wire.StepIn's JSON, and,
+// after a NUL, the round's input when the host sends a round's request
+// (roundRequest); out: a wire.StepOut's JSON, and, when the step ran a
+// round, a NUL, the call's answer as the host prints it when the call
+// ends OK ("" when it was no success), a NUL and the search index the
+// round handed back (none: nothing after the NUL). handle runs a round's
+// request.
 //
 // A step holds no state between crossings: the state it answers (opaque
 // to the host) is the start and every result so far, and each step runs
@@ -27,46 +34,65 @@ import (
 // plan expects) and asks for I/O until the first whose result it cannot
 // foresee: the host runs them in order and stops at the first whose result
 // differs. Plans are short and the replay does no I/O, so running it
-// again costs less than a crossing.
-func Step(input []byte) []byte {
+// again costs less than a crossing. A call's replay starts at its last
+// round (checkpoint): the rounds before it are done.
+func Step(input []byte, handle Handler) []byte {
+	j, round, hasRound := bytes.Cut(input, []byte{0})
 	var in wire.StepIn
-	if err := json.Unmarshal(input, &in); err != nil {
+	if err := json.Unmarshal(j, &in); err != nil {
 		return stepAnswer(wire.StepOut{End: endOf(fault.Internalf("a step is not valid JSON: %v", err))})
 	}
-	m := &machine{in: in}
+	m := &machine{in: in, handle: handle}
 	if in.Start != nil {
 		m.st.Start = *in.Start
 	} else if err := json.Unmarshal([]byte(in.State), &m.st); err != nil {
 		return stepAnswer(wire.StepOut{End: endOf(fault.Internalf("a step's state is not the core's: %v", err))})
+	}
+	if hasRound {
+		req, err := roundRequest(round)
+		if err != nil {
+			return stepAnswer(wire.StepOut{End: m.end(fault.Internalf("%v", err))})
+		}
+		m.request = req
 	}
 	m.st.Results = append(m.st.Results, in.Results...)
 	m.keepDrawn()
 	return m.answer()
 }
 
-// NeedStep is the first step of answering need (a wire.StepOut's JSON),
-// as a Step of a StepStart naming it would answer: the Round entry's,
-// so that a round's need costs no crossing of its own to start.
-func NeedStep(need wire.Need) []byte {
-	m := &machine{st: stepState{Start: wire.StepStart{Need: &need}}}
-	return m.answer()
-}
-
-// answer is the replay's answer: its end, or the I/O it asks next.
+// answer is the replay's answer: its end, or the I/O it asks next; then
+// what the round it ran handed back.
 func (m *machine) answer() []byte {
 	end, done := m.replay()
+	var out wire.StepOut
 	switch {
 	case done && len(m.out) == 0:
-		return stepAnswer(wire.StepOut{End: end})
+		out = wire.StepOut{End: end}
 	case done:
-		return stepAnswer(wire.StepOut{IO: m.out, State: m.state(), Then: end})
+		out = wire.StepOut{IO: m.out, State: m.state(), Then: end}
+	default:
+		out = wire.StepOut{IO: m.out, State: m.state()}
 	}
-	return stepAnswer(wire.StepOut{IO: m.out, State: m.state()})
+	b := stepAnswer(out)
+	if !m.ran {
+		return b
+	}
+	b = append(append(b, 0), m.printed...)
+	return append(append(b, 0), m.index...)
 }
 
 func stepAnswer(out wire.StepOut) []byte {
 	b, _ := json.Marshal(out)
 	return b
+}
+
+// end is how the steps ended, err their error: a call's end (callEnd), or
+// an apply's.
+func (m *machine) end(err error) *wire.StepEnd {
+	if c := m.st.Start.Call; c != nil {
+		return callEnd(err, c.Lang)
+	}
+	return endOf(err)
 }
 
 // stepState is what crosses as wire.StepOut.State.
@@ -76,6 +102,8 @@ type stepState struct {
 	// Drawn are the times and random values the apply drew, in order,
 	// each with how many results there were when it was drawn.
 	Drawn []drawn `json:"drawn,omitempty"`
+	// Mark, in a call past its recovery, is where its replay starts.
+	Mark *checkpoint `json:"mark,omitempty"`
 }
 
 type drawn struct {
@@ -91,7 +119,21 @@ type machine struct {
 	used  int // drawn values used
 	draws int // values drawn this step
 	out   []wire.IO
+
+	// A call's: its handler, the round's request the host sent with
+	// this step (nil once run), whether it ran (ran) and what it handed
+	// back, the rounds counted, and the last round's place (mark).
+	handle         Handler
+	request        []byte
+	ran            bool
+	printed, index []byte
+	counted        int
+	mark           *mark
 }
+
+// mark is the last round a replay read: its result's index and the
+// rounds counted before it.
+type mark struct{ pos, counted int }
 
 // pending stops the replay at I/O it cannot foresee.
 type pending struct{}
@@ -105,17 +147,32 @@ func (m *machine) replay() (end *wire.StepEnd, done bool) {
 			case pending:
 				end, done = nil, false
 			case badStep:
-				end, done = endOf(r.err), true
+				end, done = m.end(r.err), true
 			default:
 				panic(r)
 			}
 		}
 	}()
-	return endOf(m.run()), true
+	return m.end(m.run()), true
 }
 
+// state is what crosses to the next step; a call's from its last round
+// on (checkpoint), the results and values drawn before it dropped.
 func (m *machine) state() string {
-	b, _ := json.Marshal(m.st)
+	st := m.st
+	if k := m.mark; k != nil && k.pos > 0 {
+		st.Results = st.Results[k.pos:]
+		st.Drawn = nil
+		for _, d := range m.st.Drawn {
+			if d.At >= k.pos {
+				st.Drawn = append(st.Drawn, drawn{At: d.At - k.pos, V: d.V})
+			}
+		}
+	}
+	if m.mark != nil {
+		st.Mark = &checkpoint{Counted: m.mark.counted}
+	}
+	b, _ := json.Marshal(st)
 	return string(b)
 }
 

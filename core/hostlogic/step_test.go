@@ -1,6 +1,7 @@
 package hostlogic
 
 import (
+	"bytes"
 	"encoding/json"
 	"path"
 	"slices"
@@ -24,6 +25,11 @@ type memPort struct {
 	// need, when set, runs a need's ops (need_test.go's snapshot).
 	need func(op wire.IO) wire.IOResult
 	ops  []string
+	// A call's: the core's answers to its rounds, in order, the requests
+	// they got, what the last round handed back, each step's state.
+	answers, requests []string
+	printed, index    string
+	states            []string
 }
 
 func newMemPort(files map[string]string) *memPort {
@@ -145,25 +151,45 @@ func (d *memPort) exec(op wire.IO) wire.IOResult {
 }
 
 // steps runs start's steps over d as the plugin does, from now (each
-// crossing 100 ms later); it returns
-// how the apply ended and how many crossings it took.
+// crossing 100 ms later); it returns how the steps ended and how many
+// crossings they took. A call's rounds are d's answers, in order: the
+// first sent with the start when no journal is listed, as the plugin
+// does; what the step that ran the last one handed back is d.printed.
 func (d *memPort) steps(t *testing.T, start wire.StepStart, now time.Time) (wire.StepEnd, int) {
 	t.Helper()
 	in := wire.StepIn{Start: &start}
+	var round []byte
+	if start.Call != nil && len(start.Journals) == 0 {
+		round = []byte(roundInput)
+	}
 	for n := 1; ; n, now = n+1, now.Add(100*time.Millisecond) {
 		in.Now = now.Format(time.RFC3339Nano)
 		in.Wall, in.Random = in.Now, "00"
 		b, _ := json.Marshal(in)
+		if round != nil {
+			b, round = append(append(b, 0), round...), nil
+		}
+		j, tail, ran := bytes.Cut(Step(b, d.handle), []byte{0})
+		if ran {
+			printed, index, _ := bytes.Cut(tail, []byte{0})
+			d.printed, d.index = string(printed), string(index)
+		}
 		var out wire.StepOut
-		if err := json.Unmarshal(Step(b), &out); err != nil {
+		if err := json.Unmarshal(j, &out); err != nil {
 			t.Fatal(err)
 		}
 		if out.End != nil {
 			return *out.End, n
 		}
 		in = wire.StepIn{State: out.State}
+		d.states = append(d.states, out.State)
 		foreseen := true
 		for _, op := range out.IO {
+			if op.Op == wire.IORound {
+				d.ops = append(d.ops, op.Op)
+				round, foreseen = []byte(roundInput), false
+				break
+			}
 			r := d.exec(op)
 			in.Results = append(in.Results, r)
 			if op.Expect == nil {
@@ -184,6 +210,27 @@ func (d *memPort) steps(t *testing.T, start wire.StepStart, now time.Time) (wire
 			t.Fatal("the steps never end")
 		}
 	}
+}
+
+// roundInput is the round's input the test host sends: the time as the
+// plugin's clock gives it, the request's head and its rest.
+const roundInput = "2026-11-30T10:15:00.123+01:00\x00{\"tool\":\"t\",\"now\":\x00}"
+
+// handle answers a round's request with the next of d.answers, and
+// records the request.
+func (d *memPort) handle(req []byte) (wire.Answer, []byte) {
+	d.requests = append(d.requests, string(req))
+	raw := []byte(`{"ok":false}`)
+	if len(d.answers) > 0 {
+		raw, d.answers = []byte(d.answers[0]), d.answers[1:]
+	}
+	var ans wire.Answer
+	j, _, _ := bytes.Cut(raw, []byte{0})
+	if json.Unmarshal(j, &ans) != nil {
+		// As the core's answer would be to a host that could not read it.
+		ans = wire.Answer{}
+	}
+	return ans, raw
 }
 
 // journals is what the journal folder holds.

@@ -60,8 +60,13 @@ func (m *machine) undoPlan(ops plan.Plan, edited, kept []string, s *ioFail) (Und
 	if err != nil {
 		return Undoing{}, nil, err
 	}
-	failed := Refusal(s.Stale, s.Path, 0, "", 0)
-	if failed == nil {
+	var failed *fault.Error
+	switch s.Stale {
+	case "changed":
+		failed = Changed(s.Path)
+	case "exists":
+		failed = Exists(s.Path)
+	default:
 		return Undoing{}, nil, fault.Internalf("an undo without a refusal (why %q)", s.Stale)
 	}
 	u := UndoPlan(ops, func(x string) string { return seen[x] }, edited, kept)

@@ -1,37 +1,7 @@
 package wire
 
-// The kinds of HostRequest: the decisions a host that cannot call
-// core/hostlogic natively (the plugin) asks of the module's call export
-// (EntryHost) around a call's rounds, one a request (its apply, its
-// recovery and the answering of its needs are steps: StepIn). hostlogic.Handle documents each one's
-// fields and answer.
-const (
-	KindRefuse     = "refuse"
-	KindReadAnswer = "read_answer"
-	KindNow        = "now"
-	KindRender     = "render"
-)
-
-// HostRequest is one request of a host for a decision (hostlogic.Handle):
-// its Kind and the fields that kind reads, the others left zero.
-type HostRequest struct {
-	Kind     string    `json:"kind"`
-	Now      string    `json:"now"`
-	Path     string    `json:"path"`
-	Why      string    `json:"why"`
-	Max      int64     `json:"max"`
-	Tool     string    `json:"tool"`
-	Rounds   int       `json:"rounds"`
-	Error    HostError `json:"error"`
-	Lang     string    `json:"lang"`
-	Internal string    `json:"internal"`
-	Conflict string    `json:"conflict"`
-	Answer   string    `json:"answer"`
-}
-
-// HostError is a refusal as host decisions carry it, both languages kept
-// (a *fault.Error on the wire): the host throws it as it is and has it
-// rendered (KindRender) at the call's end.
+// HostError is a refusal as a step's end carries it (StepEnd.Error),
+// both languages kept (a *fault.Error on the wire).
 type HostError struct {
 	Code    string         `json:"code"`
 	En      string         `json:"en"`

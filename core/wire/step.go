@@ -7,7 +7,10 @@ import "github.com/kessho/kessho/core/plan"
 // (Start), each later one sends back the State the last answer gave and
 // the results of the I/O it asked, in order, as far as the host ran it.
 // Now, Wall and Random are what the core cannot make itself, given anew
-// each crossing.
+// each crossing. After its JSON, a step of a call may carry the round's
+// request (IORound): a NUL, then the round's input as hostlogic.Step
+// reads it; a host may send the first round with the start when it
+// listed no journal (there is nothing to roll forward before it).
 type StepIn struct {
 	Start   *StepStart `json:"start,omitempty"`
 	State   string     `json:"state,omitempty"`
@@ -22,20 +25,33 @@ type StepIn struct {
 	Random string `json:"random"`
 }
 
-// StepStart is what a host asks the steps to do: answer Need, when it
-// is not nil (a round's need, read into the host's snapshot: the Round
-// entry answers its first step); else roll forward the journals Journals
-// lists (the journal folder's names, as the host listed them before the
-// first step; none, and the host need not step at all), then apply Plan
-// when it is not nil.
+// StepStart is what a host asks the steps to do: roll forward the
+// journals Journals lists (the journal folder's names, as the host listed
+// them before the first step), then run Call when it is not nil (a whole
+// call: its rounds, their needs, its plan), or apply Plan when it is not
+// nil.
 type StepStart struct {
-	Need     *Need      `json:"need,omitempty"`
+	Call     *StepCall  `json:"call,omitempty"`
 	Plan     *plan.Plan `json:"plan,omitempty"`
 	Journals []string   `json:"journals"`
 	// WaitMS is how long a journal another host wrote is left to it.
 	WaitMS int64 `json:"wait_ms"`
 	// Own holds the journals this host wrote and has not removed.
 	Own []string `json:"own"`
+}
+
+// StepCall is a call run whole as steps (the plugin's one loop): the
+// rounds of the core (each an IORound, its request sent with the next
+// step), the needs of each answered into the host's snapshot, a search
+// index's batches stored, then the plan applied; the end says what to
+// print.
+type StepCall struct {
+	Tool string `json:"tool"`
+	// Lang is the language refusals are rendered in.
+	Lang string `json:"lang"`
+	// MaxRounds is how many rounds with a need the call may take before
+	// it is refused (a search index's batches do not count).
+	MaxRounds int `json:"max_rounds"`
 }
 
 // StepOut is a step's answer: the I/O to do next, in order (IO), and
@@ -52,11 +68,16 @@ type StepOut struct {
 
 // StepEnd is how an apply ended: OK, it succeeded; else Error is a
 // refusal the core worded, or Internal an error's text (INTERNAL once
-// rendered).
+// rendered). A call's end is OK (the host prints the answer the step
+// that ran its last round handed it), or Answer, its refusal as the host
+// prints it, or Invalid: the engine's answer was none, and the host fails
+// the call with that text (an error, not a refusal).
 type StepEnd struct {
 	OK       bool       `json:"ok,omitempty"`
 	Error    *HostError `json:"error,omitempty"`
 	Internal string     `json:"internal,omitempty"`
+	Answer   string     `json:"answer,omitempty"`
+	Invalid  string     `json:"invalid,omitempty"`
 }
 
 // The ops of IO, each one method of the host's port to the vault.
@@ -82,6 +103,15 @@ const (
 	IOOwn       = "own"          // the host wrote journal Path
 	IODisown    = "disown"       // the host removed journal Path
 
+	// A call's ops (StepCall). A round has no result: the host sends the
+	// results of the ops before it, and the round's request after the
+	// step's JSON (hostlogic.Step). The index ops are the host's search
+	// index (docs/HOSTS.md, section 6); they never fail a call.
+	IORound      = "round"          // the next request of the call, built from the host's snapshot
+	IOIndexStore = "index_store"    // keep the index that followed this step's answer under id To
+	IOIndexRead  = "index_read"     // a need's search (What: notes, index or stored) answered in the next request
+	IOResetSnap  = "snapshot_reset" // the host's snapshot emptied: the files sent are indexed
+
 	// A need's ops read into the host's snapshot (wire.Snapshot), which
 	// stays the host's: V "had" when the snapshot holds the path already
 	// (or has it missing), "absent" when nothing is there (the host puts
@@ -106,6 +136,7 @@ type IO struct {
 	Dir    bool     `json:"dir,omitempty"`
 	MS     int      `json:"ms,omitempty"`
 	List   []string `json:"list,omitempty"`
+	What   string   `json:"what,omitempty"`
 	Expect *string  `json:"expect,omitempty"`
 	Or     []string `json:"or,omitempty"`
 }

@@ -315,9 +315,8 @@ func TestModuleExports(t *testing.T) {
 }
 
 // TestCallEntries runs each entry of the module's call on one instance
-// (wasm/main.go): core.Core.Handle, hostlogic.Handle, hostlogic.Round and
-// hostlogic.Step answer
-// as they do natively, and an input the module did not hand out, or with
+// (wasm/main.go): core.Core.Handle and hostlogic.Step (a plan's apply,
+// and a call's step that runs its round) answer as they do natively, and an input the module did not hand out, or with
 // no handler's tag, gets no answer (0) and leaves the instance sound.
 func TestCallEntries(t *testing.T) {
 	ctx := context.Background()
@@ -328,21 +327,17 @@ func TestCallEntries(t *testing.T) {
 	}
 	defer in.close()
 	req := requests["unknown tool"]
-	host := []byte(`{"kind":"now","now":"2026-11-30T10:15:00.5+00:00"}`)
-	round := []byte("2026-11-30T10:15:00+01:00\x00{\"tool\":\"nope\",\"now\":\x00}")
-	step := []byte(`{"start":{"plan":[{"op":"write","path":"a.md","expect":"absent","text":"A"}],"journals":[]},"now":"2026-11-30T10:15:00Z","wall":"2026-11-30T10:15:00Z","random":"00"}`)
-	wantRound, err := hostlogic.Round(round, core.New().HandleAnswer)
-	if err != nil {
-		t.Fatal(err)
-	}
+	clock := `"now":"2026-11-30T10:15:00Z","wall":"2026-11-30T10:15:00Z","random":"00"}`
+	apply := []byte(`{"start":{"plan":[{"op":"write","path":"a.md","expect":"absent","text":"A"}],"journals":[]},` + clock)
+	round := []byte(`{"start":{"call":{"tool":"nope","lang":"fr","max_rounds":8},"journals":[]},` + clock +
+		"\x002026-11-30T10:15:00.5+01:00\x00{\"tool\":\"nope\",\"now\":\x00}")
 	for _, c := range []struct {
 		entry       wire.Entry
 		input, want []byte
 	}{
 		{wire.EntryHandle, req, core.New().Handle(req)},
-		{wire.EntryHost, host, hostlogic.Handle(host)},
-		{wire.EntryRound, round, wantRound},
-		{wire.EntryStep, step, hostlogic.Step(step)},
+		{wire.EntryStep, apply, hostlogic.Step(apply, nil)},
+		{wire.EntryStep, round, hostlogic.Step(round, core.New().HandleAnswer)},
 	} {
 		got, err := in.exchange(ctx, c.entry, c.input, DefaultMaxAnswer)
 		if err != nil {
@@ -357,7 +352,7 @@ func TestCallEntries(t *testing.T) {
 	}
 	// A valid input at an address inside the last alloc's buffer but not
 	// its start, then at its start once that refused call used it up.
-	valid := append([]byte{byte(wire.EntryHost), byte(wire.EntryHost)}, host...)
+	valid := append([]byte{byte(wire.EntryHandle), byte(wire.EntryHandle)}, req...)
 	s := in.stack[:]
 	s[0] = uint64(len(valid))
 	if err := in.alloc.CallWithStack(ctx, s[:1]); err != nil {

@@ -51,22 +51,6 @@ export interface HostError {
   details: Record<string, unknown> | null;
 }
 
-/** core/wire.HostRequest */
-export interface HostRequest {
-  kind: string;
-  now: string;
-  path: string;
-  why: string;
-  max: number;
-  tool: string;
-  rounds: number;
-  error: HostError;
-  lang: string;
-  internal: string;
-  conflict: string;
-  answer: string;
-}
-
 /** core/wire.IO */
 export interface IO {
   op: string;
@@ -78,6 +62,7 @@ export interface IO {
   dir?: boolean;
   ms?: number;
   list?: string[];
+  what?: string;
   expect?: string;
   or?: string[];
 }
@@ -154,11 +139,20 @@ export interface Snapshot {
   matches?: Record<string, string[]>;
 }
 
+/** core/wire.StepCall */
+export interface StepCall {
+  tool: string;
+  lang: string;
+  max_rounds: number;
+}
+
 /** core/wire.StepEnd */
 export interface StepEnd {
   ok?: boolean;
   error?: HostError;
   internal?: string;
+  answer?: string;
+  invalid?: string;
 }
 
 /** core/wire.StepIn */
@@ -181,7 +175,7 @@ export interface StepOut {
 
 /** core/wire.StepStart */
 export interface StepStart {
-  need?: Need;
+  call?: StepCall;
   plan?: Plan;
   journals: string[] | null;
   wait_ms: number;

@@ -74,8 +74,8 @@ func answers() map[string]wire.Answer {
 // encoded is every fixture's name and bytes: the requests by
 // wire.CompactArgs and wire.EncodeCompacted (their carry's notes as the
 // Go host passes them), the answers by wire.EncodeAnswer (a search
-// index's bytes, which follow the JSON, left out), and a host decision's
-// answer by hostlogic.Handle.
+// index's bytes, which follow the JSON, left out), and a step's end with
+// a refusal as encoding/json writes it (hostlogic.Step's answers).
 func encoded(t *testing.T) map[string][]byte {
 	out := map[string][]byte{}
 	for name, req := range requests() {
@@ -97,7 +97,12 @@ func encoded(t *testing.T) map[string][]byte {
 		}
 		out["answer-"+name+".json"] = b
 	}
-	out["host-refuse.json"] = hostlogic.Handle([]byte(`{"kind":"refuse","why":"too_much_text","path":"a/été.md","max":5}`))
+	f := hostlogic.TooMuchText("a/été.md", 5)
+	end, err := json.Marshal(wire.StepOut{End: &wire.StepEnd{Error: &wire.HostError{Code: string(f.Code), En: f.En, Fr: f.Fr, Details: f.Details}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out["step-refusal.json"] = end
 	return out
 }
 

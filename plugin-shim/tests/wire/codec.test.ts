@@ -9,10 +9,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { newSnapshot, putFile } from "../../src/host/answer";
-import type { WireError } from "../../src/host/core";
 import { sha256Hex } from "../../src/host/port";
 import { requestHead, requestTail } from "../../src/host/request";
-import type { Answer, File, Request } from "../../src/wire.gen";
+import type { Answer, File, Request, StepOut } from "../../src/wire.gen";
 import { repoDir } from "../node";
 
 const fixture = (name: string): string => readFileSync(join(repoDir, "testdata", "wire", name), "utf8");
@@ -117,8 +116,8 @@ describe("the Go codec's answers", () => {
       assert.deepEqual(JSON.parse(fixture(`answer-${name}.json`)) as Answer, want);
     });
   }
-  test("a host decision's refusal reads as a HostError", () => {
-    const { error } = JSON.parse(fixture("host-refuse.json")) as { error: WireError };
+  test("a step's refusal reads as a HostError", () => {
+    const error = (JSON.parse(fixture("step-refusal.json")) as StepOut).end!.error!;
     assert.equal(error.code, "LIMIT_EXCEEDED");
     assert.deepEqual(error.details, { max_bytes: 5, path: "a/été.md" });
     assert.match(error.en, /a\/été\.md/);
