@@ -72,7 +72,7 @@ func TestACallRendersItsRefusals(t *testing.T) {
 			d := newMemPort(map[string]string{"a.md": "A"})
 			d.answers = []string{changed + c.conflict + "}"}
 			start := callStart()
-			start.Call.Lang = c.lang
+			start.Lang = c.lang
 			end, _ := d.steps(t, start, t0)
 			if end.Answer != c.want || d.files["a.md"] == nil || string(d.files["a.md"]) != "A" {
 				t.Fatalf("end %+v, a.md %q\nwant %s", end, d.files["a.md"], c.want)

@@ -208,24 +208,3 @@ func (e *coreRefusal) Error() string { return e.printed }
 type invalidAnswer struct{ why string }
 
 func (e *invalidAnswer) Error() string { return e.why }
-
-// callEnd is how a call ended, err its error: what the host prints (the
-// core's refusal as it wrote it, or err rendered in the call's
-// language, a failed precondition under its code), or the failure.
-func callEnd(err error, lang string) *wire.StepEnd {
-	var refused *coreRefusal
-	var invalid *invalidAnswer
-	switch {
-	case err == nil:
-		return &wire.StepEnd{OK: true}
-	case errors.As(err, &refused):
-		return &wire.StepEnd{Answer: refused.printed}
-	case errors.As(err, &invalid):
-		return &wire.StepEnd{Invalid: invalid.why}
-	}
-	e, ok := fault.As(err)
-	if !ok {
-		e = fault.Internalf("%v", err)
-	}
-	return &wire.StepEnd{Answer: string(Render(e, lang))}
-}

@@ -7,22 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/kessho/kessho/core/fault"
 	"github.com/kessho/kessho/core/plan"
 	"github.com/kessho/kessho/core/vault"
-	"github.com/kessho/kessho/core/wire"
 )
-
-// errorValue is a *fault.Error on the wire, both languages kept.
-type errorValue = wire.HostError
-
-func wireErr(err error) errorValue {
-	e, ok := fault.As(err)
-	if !ok {
-		e = fault.Internalf("%v", err)
-	}
-	return errorValue{Code: string(e.Code), En: e.En, Fr: e.Fr, Details: e.Details}
-}
 
 func nonNil(s []string) []string {
 	if s == nil {

@@ -84,7 +84,7 @@ func TestCheckPlanLooksThenAnswers(t *testing.T) {
 		t.Errorf("Check = %v; want CONFLICT", e)
 	}
 	bad := []byte(`{"start":{"plan":[{"op":"mkdir","path":"m"}],"journals":[]},"now":"2026-11-30T10:15:00Z","wall":"2026-11-30T10:15:00Z","random":"00"}`)
-	if got := string(Step(bad, nil)); !strings.Contains(got, `unknown op \"mkdir\"`) || !strings.Contains(got, `"end"`) {
+	if got := string(Step(bad, nil)); !strings.Contains(got, `unknown op \\\"mkdir\\\"`) || !strings.Contains(got, `"end"`) {
 		t.Errorf("a plan with mkdir: %s; want it refused as an unknown op", got)
 	}
 }
@@ -339,18 +339,15 @@ func TestUndoPlan(t *testing.T) {
 			undos, _ := json.Marshal(u.Undos)
 			edited, _ := json.Marshal(nonNil(u.Edited))
 			kept, _ := json.Marshal(nonNil(u.Kept))
-			a := struct {
-				Undos, Edited, Kept json.RawMessage
-				Stop                errorValue
-			}{undos, edited, kept, wireErr(u.Stop(map[string]func(string) *fault.Error{"changed": Changed, "exists": Exists, "disk_full": DiskFull}[c.why]("ctx.md")))}
-			if string(a.Undos) != c.undos || string(a.Edited) != c.edited || string(a.Kept) != c.kept {
-				t.Errorf("undos %s edited %s kept %s\nwant  %s edited %s kept %s", a.Undos, a.Edited, a.Kept, c.undos, c.edited, c.kept)
+			stop := u.Stop(map[string]func(string) *fault.Error{"changed": Changed, "exists": Exists, "disk_full": DiskFull}[c.why]("ctx.md"))
+			if string(undos) != c.undos || string(edited) != c.edited || string(kept) != c.kept {
+				t.Errorf("undos %s edited %s kept %s\nwant  %s edited %s kept %s", undos, edited, kept, c.undos, c.edited, c.kept)
 			}
-			if fault.Code(a.Stop.Code) != c.code || a.Stop.Details["path"] != "ctx.md" || !strings.Contains(a.Stop.En, c.enHas) || !strings.Contains(a.Stop.Fr, c.frHas) {
-				t.Errorf("stop = %+v; want %s at ctx.md, saying %q / %q", a.Stop, c.code, c.enHas, c.frHas)
+			if stop.Code != c.code || stop.Details["path"] != "ctx.md" || !strings.Contains(stop.En, c.enHas) || !strings.Contains(stop.Fr, c.frHas) {
+				t.Errorf("stop = %+v; want %s at ctx.md, saying %q / %q", stop, c.code, c.enHas, c.frHas)
 			}
-			if said := strings.Contains(a.Stop.En, "nothing was written"); said == c.partway || (a.Stop.Details["edited"] != nil) != c.partway {
-				t.Errorf("stop says %q, details %v: something stays = %v", a.Stop.En, a.Stop.Details, c.partway)
+			if said := strings.Contains(stop.En, "nothing was written"); said == c.partway || (stop.Details["edited"] != nil) != c.partway {
+				t.Errorf("stop says %q, details %v: something stays = %v", stop.En, stop.Details, c.partway)
 			}
 		})
 	}

@@ -133,7 +133,7 @@ func TestStepsRefuseANeedAsTheHostDid(t *testing.T) {
 
 // callStart is the start of a call of tool t with no journal to roll forward.
 func callStart() wire.StepStart {
-	return wire.StepStart{Call: &wire.StepCall{Tool: "t", Lang: "en", MaxRounds: 8}, Journals: []string{}}
+	return wire.StepStart{Lang: "en", Call: &wire.StepCall{Tool: "t", MaxRounds: 8}, Journals: []string{}}
 }
 
 // needAnswer is the core's answer asking for need.

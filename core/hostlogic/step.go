@@ -40,13 +40,13 @@ func Step(input []byte, handle Handler) []byte {
 	j, round, hasRound := bytes.Cut(input, []byte{0})
 	var in wire.StepIn
 	if err := json.Unmarshal(j, &in); err != nil {
-		return stepAnswer(wire.StepOut{End: endOf(fault.Internalf("a step is not valid JSON: %v", err))})
+		return stepAnswer(wire.StepOut{End: endOf(fault.Internalf("a step is not valid JSON: %v", err), "")})
 	}
 	m := &machine{in: in, handle: handle}
 	if in.Start != nil {
 		m.st.Start = *in.Start
 	} else if err := json.Unmarshal([]byte(in.State), &m.st); err != nil {
-		return stepAnswer(wire.StepOut{End: endOf(fault.Internalf("a step's state is not the core's: %v", err))})
+		return stepAnswer(wire.StepOut{End: endOf(fault.Internalf("a step's state is not the core's: %v", err), "")})
 	}
 	if hasRound {
 		req, err := roundRequest(round)
@@ -86,14 +86,8 @@ func stepAnswer(out wire.StepOut) []byte {
 	return b
 }
 
-// end is how the steps ended, err their error: a call's end (callEnd), or
-// an apply's.
-func (m *machine) end(err error) *wire.StepEnd {
-	if c := m.st.Start.Call; c != nil {
-		return callEnd(err, c.Lang)
-	}
-	return endOf(err)
-}
+// end is how the steps ended, err their error.
+func (m *machine) end(err error) *wire.StepEnd { return endOf(err, m.st.Start.Lang) }
 
 // stepState is what crosses as wire.StepOut.State.
 type stepState struct {
@@ -298,16 +292,26 @@ func staleOf(err error) *ioFail {
 	return nil
 }
 
-func endOf(err error) *wire.StepEnd {
-	var e *fault.Error
+// endOf is how steps ended, err their error: OK, or what the host
+// prints (a call's refusal by the core as it wrote it; any other error
+// rendered in lang, an error not the core's as INTERNAL), or a call's
+// failure.
+func endOf(err error, lang string) *wire.StepEnd {
+	var refused *coreRefusal
+	var invalid *invalidAnswer
 	switch {
 	case err == nil:
 		return &wire.StepEnd{OK: true}
-	case errors.As(err, &e):
-		w := wireErr(e)
-		return &wire.StepEnd{Error: &w}
+	case errors.As(err, &refused):
+		return &wire.StepEnd{Answer: refused.printed}
+	case errors.As(err, &invalid):
+		return &wire.StepEnd{Invalid: invalid.why}
 	}
-	return &wire.StepEnd{Internal: err.Error()}
+	e, ok := fault.As(err)
+	if !ok {
+		e = fault.Internalf("%v", err)
+	}
+	return &wire.StepEnd{Answer: string(Render(e, lang))}
 }
 
 // foresee is an op's foreseen result.

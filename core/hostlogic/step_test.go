@@ -259,7 +259,7 @@ func TestStepRefusesAChangedFileWritingNothing(t *testing.T) {
 	d := newMemPort(map[string]string{"d/a.md": "theirs"})
 	p := plan.Plan{plan.WriteOp("d/a.md", h("A"), "B")}
 	end, _ := d.steps(t, wire.StepStart{Plan: &p, Journals: []string{}}, t0)
-	if end.Error == nil || end.Error.Code != string(fault.Conflict) || end.Error.Details["path"] != "d/a.md" {
+	if e := printedError(t, end.Answer); e.Code != string(fault.Conflict) || e.Details["path"] != "d/a.md" {
 		t.Fatalf("end %+v; want CONFLICT at d/a.md", end)
 	}
 	if string(d.files["d/a.md"]) != "theirs" || len(d.journals()) != 0 {
@@ -281,7 +281,7 @@ func TestStepUndoesWhenATargetChangesAsItLands(t *testing.T) {
 	}
 	p := plan.Plan{plan.WriteOp("a.md", h("A"), "A2"), plan.WriteOp("b.md", h("B"), "B2")}
 	end, n := d.steps(t, wire.StepStart{Plan: &p, Journals: []string{}}, t0)
-	if end.Error == nil || end.Error.Code != string(fault.Conflict) || end.Error.Details["path"] != "b.md" || n < 2 {
+	if e := printedError(t, end.Answer); e.Code != string(fault.Conflict) || e.Details["path"] != "b.md" || n < 2 {
 		t.Fatalf("end %+v after %d; want CONFLICT at b.md", end, n)
 	}
 	if string(d.files["a.md"]) != "A" || string(d.files["b.md"]) != "theirs" || len(d.journals()) != 0 {
@@ -310,7 +310,7 @@ func TestStepRecoveryWaitsOnItsPendingCopy(t *testing.T) {
 	d, id := recovering(map[string]string{"a.md": "theirs", rec.Copy: "B"}, p, "", &rec)
 	start := wire.StepStart{Journals: d.journals(), WaitMS: 10_000}
 	end, _ := d.steps(t, start, t0.Add(time.Hour))
-	if end.Error == nil || end.Error.Code != string(fault.RecoveryConflict) {
+	if e := printedError(t, end.Answer); e.Code != string(fault.RecoveryConflict) {
 		t.Fatalf("copy kept: %+v", end)
 	}
 	delete(d.files, rec.Copy)
@@ -329,7 +329,7 @@ func TestStepConflictCopyTakesTheFirstFreeName(t *testing.T) {
 	d, id := recovering(map[string]string{"n/a.md": "theirs", taken: "x"}, p, "", nil)
 	end, _ := d.steps(t, wire.StepStart{Journals: d.journals(), WaitMS: 10_000}, t0.Add(time.Hour))
 	copyName := "n/a.kessho-conflict-20261130T101507Z-2.md"
-	if end.Error == nil || end.Error.Code != string(fault.RecoveryConflict) || !strings.Contains(end.Error.En, copyName) {
+	if e := printedError(t, end.Answer); e.Code != string(fault.RecoveryConflict) || !strings.Contains(e.Message, copyName) {
 		t.Fatalf("end %+v; want RECOVERY_CONFLICT naming %s", end, copyName)
 	}
 	want := `{"op":0,"path":"n/a.md","copy":"` + copyName + `"}`
@@ -365,7 +365,7 @@ func TestStepForeseesAFolderAboveANewFileEitherWay(t *testing.T) {
 	}
 	d := newMemPort(map[string]string{"n": "a file in the way"})
 	p := plan.Plan{plan.WriteOp("n/new.md", plan.Absent, "N")}
-	if end, _ := d.steps(t, wire.StepStart{Plan: &p, Journals: []string{}}, t0); end.Error == nil || end.Error.Code != string(fault.Conflict) {
+	if end, _ := d.steps(t, wire.StepStart{Plan: &p, Journals: []string{}}, t0); printedError(t, end.Answer).Code != string(fault.Conflict) {
 		t.Fatalf("a file in the way: %+v", end)
 	}
 }

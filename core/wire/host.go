@@ -1,14 +1,5 @@
 package wire
 
-// HostError is a refusal as a step's end carries it (StepEnd.Error),
-// both languages kept (a *fault.Error on the wire).
-type HostError struct {
-	Code    string         `json:"code"`
-	En      string         `json:"en"`
-	Fr      string         `json:"fr"`
-	Details map[string]any `json:"details"`
-}
-
 // OpState is the state of an op's target before and after it lands:
 // "absent", "sha256:<hex>" or "present" (a move's target), as a journal
 // records it.

@@ -31,6 +31,8 @@ type StepIn struct {
 // call: its rounds, their needs, its plan), or apply Plan when it is not
 // nil.
 type StepStart struct {
+	// Lang is the language a refusal the steps end with is written in.
+	Lang     string     `json:"lang,omitempty"`
 	Call     *StepCall  `json:"call,omitempty"`
 	Plan     *plan.Plan `json:"plan,omitempty"`
 	Journals []string   `json:"journals"`
@@ -47,8 +49,6 @@ type StepStart struct {
 // print.
 type StepCall struct {
 	Tool string `json:"tool"`
-	// Lang is the language refusals are rendered in.
-	Lang string `json:"lang"`
 	// MaxRounds is how many rounds with a need the call may take before
 	// it is refused (a search index's batches do not count).
 	MaxRounds int `json:"max_rounds"`
@@ -66,18 +66,15 @@ type StepOut struct {
 	Then  *StepEnd `json:"then,omitempty"`
 }
 
-// StepEnd is how an apply ended: OK, it succeeded; else Error is a
-// refusal the core worded, or Internal an error's text (INTERNAL once
-// rendered). A call's end is OK (the host prints the answer the step
-// that ran its last round handed it), or Answer, its refusal as the host
-// prints it, or Invalid: the engine's answer was none, and the host fails
-// the call with that text (an error, not a refusal).
+// StepEnd is how the steps ended: OK (a call's answer is then the one
+// the step that ran its last round handed the host), or Answer, the
+// refusal as a host prints it ({"ok":false,"error":…}, in the start's
+// Lang), or, in a call, Invalid: the engine's answer was none, and the
+// host fails the call with that text (an error, not a refusal).
 type StepEnd struct {
-	OK       bool       `json:"ok,omitempty"`
-	Error    *HostError `json:"error,omitempty"`
-	Internal string     `json:"internal,omitempty"`
-	Answer   string     `json:"answer,omitempty"`
-	Invalid  string     `json:"invalid,omitempty"`
+	OK      bool   `json:"ok,omitempty"`
+	Answer  string `json:"answer,omitempty"`
+	Invalid string `json:"invalid,omitempty"`
 }
 
 // The ops of IO, each one method of the host's port to the vault.

@@ -43,14 +43,6 @@ export interface Head {
   size: number;
 }
 
-/** core/wire.HostError */
-export interface HostError {
-  code: string;
-  en: string;
-  fr: string;
-  details: Record<string, unknown> | null;
-}
-
 /** core/wire.IO */
 export interface IO {
   op: string;
@@ -142,15 +134,12 @@ export interface Snapshot {
 /** core/wire.StepCall */
 export interface StepCall {
   tool: string;
-  lang: string;
   max_rounds: number;
 }
 
 /** core/wire.StepEnd */
 export interface StepEnd {
   ok?: boolean;
-  error?: HostError;
-  internal?: string;
   answer?: string;
   invalid?: string;
 }
@@ -175,6 +164,7 @@ export interface StepOut {
 
 /** core/wire.StepStart */
 export interface StepStart {
+  lang?: string;
   call?: StepCall;
   plan?: Plan;
   journals: string[] | null;

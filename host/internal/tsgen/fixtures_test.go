@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/kessho/kessho/core"
 	"github.com/kessho/kessho/core/hostlogic"
 	"github.com/kessho/kessho/core/plan"
 	"github.com/kessho/kessho/core/wire"
@@ -74,8 +75,8 @@ func answers() map[string]wire.Answer {
 // encoded is every fixture's name and bytes: the requests by
 // wire.CompactArgs and wire.EncodeCompacted (their carry's notes as the
 // Go host passes them), the answers by wire.EncodeAnswer (a search
-// index's bytes, which follow the JSON, left out), and a step's end with
-// a refusal as encoding/json writes it (hostlogic.Step's answers).
+// index's bytes, which follow the JSON, left out), and a call's step by
+// hostlogic.Step.
 func encoded(t *testing.T) map[string][]byte {
 	out := map[string][]byte{}
 	for name, req := range requests() {
@@ -97,12 +98,10 @@ func encoded(t *testing.T) map[string][]byte {
 		}
 		out["answer-"+name+".json"] = b
 	}
-	f := hostlogic.TooMuchText("a/été.md", 5)
-	end, err := json.Marshal(wire.StepOut{End: &wire.StepEnd{Error: &wire.HostError{Code: string(f.Code), En: f.En, Fr: f.Fr, Details: f.Details}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out["step-refusal.json"] = end
+	// A call's first step, its round run at once: the core's refusal, and
+	// nothing handed back to print or keep.
+	step := `{"start":{"lang":"fr","call":{"tool":"mem_nope","max_rounds":8},"journals":[]},"now":"2026-11-30T10:15:00Z","wall":"2026-11-30T10:15:00Z","random":"00"}`
+	out["step-call.json"] = hostlogic.Step([]byte(step+"\x002026-11-30T10:15:00Z\x00{\"tool\":\"mem_nope\",\"now\":\x00}"), core.New().HandleAnswer)
 	return out
 }
 

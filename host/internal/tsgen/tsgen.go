@@ -28,7 +28,6 @@ const Command = "make wire-ts"
 var Roots = []reflect.Type{
 	reflect.TypeFor[wire.Request](),
 	reflect.TypeFor[wire.Answer](),
-	reflect.TypeFor[wire.HostError](),
 	reflect.TypeFor[wire.Look](),
 	reflect.TypeFor[wire.StepIn](),
 	reflect.TypeFor[wire.StepOut](),
