@@ -22,21 +22,15 @@ export interface LoadPartMessage {
   packed: string;
 }
 
-/** One request for the core's handle ("call"), handle_host ("host") or step ("step") entry. */
-export interface RequestMessage {
-  kind: "call" | "host" | "step";
+/** One step for the core's step entry (core/hostlogic.Step): its StepIn's JSON, and the round's request sent with it. */
+export interface StepMessage {
+  kind: "step";
   id: number;
   request: string;
+  round?: RoundRequest;
 }
 
-/** One round of a call, run whole in the worker (call.ts's runRound): its answer carries the round's read. */
-export interface RoundMessage {
-  kind: "round";
-  id: number;
-  round: RoundRequest;
-}
-
-export type ToWorker = LoadMessage | LoadPartMessage | RequestMessage | RoundMessage;
+export type ToWorker = LoadMessage | LoadPartMessage | StepMessage;
 
 /** What a worker says: ready (compiled, an instance started), failed to load, or answered one request. */
 export type FromWorker =
@@ -45,12 +39,11 @@ export type FromWorker =
   | {
       kind: "answer";
       id: number;
-      /** The core's answer, or the error that stopped it. */
+      /** The step's StepOut (JSON), or the error that stopped it. */
       answer?: string;
-      /** A round's read_answer of answer, the index after its NUL and its need's first step (RoundMessage, call.ts's Round). */
-      read?: string;
+      /** What a step that ran a round handed back (call.ts's Stepped): the answer to print, the search index (base64). */
+      printed?: string;
       index?: string;
-      step?: string;
       error?: string;
       /** Requests this worker answered so far (the Done-when test checks that calls run here). */
       calls: number;

@@ -1,10 +1,9 @@
-// The core, seen from the UI thread: every request (a round of a call, or
-// a host decision) is a message to a worker that runs the wasm module
+// The core, seen from the UI thread: every step of a call (with its
+// round's request, when it has one) is a message to a worker that runs the wasm module
 // (serve.ts) and back. The UI thread keeps the call loop and the vault's
 // I/O; the module is unpacked, decompressed, compiled and run in the worker.
 
-import type { Engine, Round, RoundRequest } from "../host/call";
-import type { HostCore } from "../host/core";
+import type { Engine, RoundRequest, Stepped } from "../host/call";
 import { nextTask } from "../host/port";
 import type { CoreWorker, FromWorker, LoadMessage, ToWorker } from "./protocol";
 
@@ -78,7 +77,7 @@ interface Live {
  *
  *	const eng = new RemoteEngine({ spawn, load, deadlineMs: () => 10_000, overdue });
  *	void eng.warm();                       // compile in the background
- *	const answer = await eng.call('{"tool":…}');
+ *	const { out } = await eng.step(input, round); // one step of a call
  *
  * A call (within) or a request outside one that outlives its deadline
  * stops its worker (terminate), and is refused with overdue's message. A
@@ -87,7 +86,7 @@ interface Live {
  * background, so that the next request finds it ready rather than paying
  * a cold start.
  */
-export class RemoteEngine implements Engine, HostCore {
+export class RemoteEngine implements Engine {
   /** Workers started. */
   started = 0;
   /** Requests the current worker answered (its own count). */
@@ -117,25 +116,10 @@ export class RemoteEngine implements Engine, HostCore {
     this.clock = opts.clock ?? windowClock;
   }
 
-  /** call runs one request through core.Core.Handle; requests are queued and run one at a time. */
-  async call(request: string): Promise<string> {
-    return answerOf(await this.enqueue(() => this.send((id) => ({ kind: "call", id, request }))));
-  }
-
-  /** host runs one request of the host's decisions (core/hostlogic.Handle), queued like call. */
-  async host(request: string): Promise<string> {
-    return answerOf(await this.enqueue(() => this.send((id) => ({ kind: "host", id, request }))));
-  }
-
-  /** step runs one step of an apply or a recovery (core/hostlogic.Step), queued like call. */
-  async step(input: string): Promise<string> {
-    return answerOf(await this.enqueue(() => this.send((id) => ({ kind: "step", id, request: input }))));
-  }
-
-  /** round runs a whole round of a call in the worker (runRound): one message there and back, queued like call. */
-  async round(round: RoundRequest): Promise<Round> {
-    const a = await this.enqueue(() => this.send((id) => ({ kind: "round", id, round })));
-    return { raw: answerOf(a), read: a.read ?? "", index: a.index, step: a.step };
+  /** step runs one step (core/hostlogic.Step), with its round's request when it has one: one message there and back; steps are queued and run one at a time. */
+  async step(input: string, round?: RoundRequest): Promise<Stepped> {
+    const a = await this.enqueue(() => this.send((id) => (round === undefined ? { kind: "step", id, request: input } : { kind: "step", id, request: input, round })));
+    return { out: answerOf(a), printed: a.printed, index: a.index };
   }
 
   /**

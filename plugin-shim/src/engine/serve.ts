@@ -39,12 +39,8 @@ export function serve(post: (msg: FromWorker) => void): (msg: ToWorker) => void 
       post({ kind: "answer", id, error: "kessho: the worker got a request before its module", calls, memory: 0 });
       return;
     }
-    const answered: Promise<{ answer: string; read?: string; index?: string; step?: string }> =
-      msg.kind === "round"
-        ? eng.round(msg.round).then(({ raw, read, index, step }) => ({ answer: raw, read, index, step }))
-        : (msg.kind === "call" ? eng.call(msg.request) : msg.kind === "step" ? eng.step(msg.request) : eng.host(msg.request)).then((answer) => ({ answer }));
-    answered.then(
-      (a) => post({ kind: "answer", id, ...a, calls: ++calls, memory: eng.memoryBytes() }),
+    eng.step(msg.request, msg.round).then(
+      ({ out, printed, index }) => post({ kind: "answer", id, answer: out, printed, index, calls: ++calls, memory: eng.memoryBytes() }),
       (err: unknown) => post({ kind: "answer", id, error: messageOf(err), calls: ++calls, memory: eng.memoryBytes() }),
     );
   };

@@ -8,8 +8,7 @@
 
 import { ConsoleStdout, File, OpenFile, WASI, WASIProcExit } from "@bjorn3/browser_wasi_shim";
 import { decompress as unzstd } from "fzstd";
-import { type Engine, type Round, type RoundRequest } from "../host/call";
-import type { HostCore } from "../host/core";
+import type { Engine, RoundRequest, Stepped } from "../host/call";
 import { fromBase64, toBase64 } from "../host/port";
 import type { Warmup } from "./warmup";
 
@@ -26,11 +25,8 @@ interface Exports {
   call: (ptr: number, n: number) => bigint;
 }
 
-/** An entry of the module's call, named by the input's first byte (core/wire's Entry): core.Core.Handle, hostlogic.Handle, hostlogic.Round. */
-type Entry = Warmup["entry"];
-
-/** Each entry's tag. */
-const tags: { [e in Entry]: number } = { handle: 0x63, handle_host: 0x68, round: 0x72, step: 0x73 }; // 'c', 'h', 'r', 's'
+/** The tag of the module's step entry (core/wire's EntryStep, 's'): the input's first byte. */
+const stepTag = 0x73;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -39,12 +35,12 @@ const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 const keepLines = 20;
 
 /**
- * WasmEngine runs core.Core.Handle in the wasm module.
+ * WasmEngine runs the core's steps (core/hostlogic.Step) in the wasm module.
  *
  *	const eng = new WasmEngine(() => WebAssembly.compile(bytes));
- *	const answer = await eng.call('{"tool":…}');
+ *	const { out, printed } = await eng.step(input, round);
  */
-export class WasmEngine implements Engine, HostCore {
+export class WasmEngine implements Engine {
   private module: Promise<WebAssembly.Module> | null = null;
   private instance: Exports | null = null;
   private queue: Promise<unknown> = Promise.resolve();
@@ -63,28 +59,9 @@ export class WasmEngine implements Engine, HostCore {
     private warmups: Warmup[] = [],
   ) {}
 
-  /** call runs one request; calls are queued and run one at a time. */
-  call(request: string): Promise<string> {
-    return this.enqueue(() => this.callNow(request, "handle"));
-  }
-
-  /** host runs one request of the host's decisions (core/hostlogic.Handle), queued like call. */
-  host(request: string): Promise<string> {
-    return this.enqueue(() => this.callNow(request, "handle_host"));
-  }
-
-  /** step runs one step of an apply or a recovery (core/hostlogic.Step), queued like call. */
-  step(input: string): Promise<string> {
-    return this.enqueue(() => this.callNow(input, "step"));
-  }
-
-  /**
-   * round runs one round of a call: what runRound asks in four requests
-   * (now, handle, read_answer, the need's first step), in one call into the module
-   * (its round entry, hostlogic.Round).
-   */
-  round(r: RoundRequest): Promise<Round> {
-    return this.enqueue(() => this.run((inst) => roundIn(inst, r)));
+  /** step runs one step of a call, an apply or a recovery, with its round's request when it has one; steps are queued and run one at a time. */
+  step(input: string, round?: RoundRequest): Promise<Stepped> {
+    return this.enqueue(() => this.run((inst) => stepIn(inst, input, round)));
   }
 
   /** memoryBytes is the running instance's linear memory, in bytes (0: none). */
@@ -103,10 +80,6 @@ export class WasmEngine implements Engine, HostCore {
     const next = this.queue.then(task);
     this.queue = next.catch(() => undefined);
     return next;
-  }
-
-  private callNow(request: string, entry: Exclude<Entry, "round">): Promise<string> {
-    return this.run((inst) => handle(inst, request, entry));
   }
 
   /** run runs f on the instance (started first when there is none); a failure discards the instance. */
@@ -141,10 +114,7 @@ export class WasmEngine implements Engine, HostCore {
       const instance = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi.wasiImport });
       const exports = instance.exports as unknown as Exports;
       wasi.initialize(instance as unknown as { exports: Exports });
-      for (const w of this.warmups) {
-        if (w.entry === "round") exchange(exports, w.request, null, "round");
-        else handle(exports, w.request, w.entry);
-      }
+      for (const w of this.warmups) stepIn(exports, w.request, w.round);
       this.started++;
       this.instance = exports;
       return exports;
@@ -161,49 +131,34 @@ export class WasmEngine implements Engine, HostCore {
 }
 
 /**
- * handle runs one request through the module's handle or handle_host
- * entry (wasm/main.go). A request or an answer may carry a search index
- * after its JSON, past a NUL (docs/HOSTS.md, section 6): raw bytes for the
- * module, base64 in the strings this engine takes and gives (NUL then
- * base64), since they go through a worker's messages as text.
+ * stepIn runs one step through the module's step entry (wasm/main.go): its
+ * input is the StepIn's JSON, and, with a round, a NUL, the time, NUL, the
+ * request's head, NUL, the rest, then the search index's bytes after a NUL
+ * (docs/HOSTS.md, section 6: raw bytes for the module, base64 in the
+ * strings this engine takes and gives, since they go through a worker's
+ * messages as text). Its output is the StepOut's JSON and, when the step
+ * ran a round, a NUL, the answer to print, a NUL and the index it handed
+ * back.
  */
-function handle(inst: Exports, request: string, entry: Exclude<Entry, "round">): string {
-  const nul = request.indexOf("\u0000");
-  const out = exchange(inst, nul < 0 ? request : request.slice(0, nul), nul < 0 ? null : request.slice(nul + 1), entry);
-  const end = out.indexOf(0);
-  return end < 0 ? decoder.decode(out) : decoder.decode(out.subarray(0, end)) + "\u0000" + toBase64(out.subarray(end + 1));
-}
-
-/**
- * roundIn runs r through the module's round entry (hostlogic.Round): its
- * input is the time, NUL, the request's head, NUL, the rest (and the
- * search index after a NUL); its output the read, NUL, the need's first step, NUL,
- * then core.Core.Handle's answer (and the index it hands back, after a NUL).
- */
-function roundIn(inst: Exports, r: RoundRequest): Round {
-  const after = r.after ?? "";
-  const out = exchange(inst, r.now + "\u0000" + r.head + "\u0000" + r.tail, after === "" ? null : after.slice(1), "round");
+function stepIn(inst: Exports, input: string, round?: RoundRequest): Stepped {
+  const text = round === undefined ? input : input + "\u0000" + round.now + "\u0000" + round.head + "\u0000" + round.tail;
+  const after = round?.after ?? "";
+  const out = exchange(inst, text, after === "" ? null : after.slice(1));
   const a = out.indexOf(0);
-  const b = a < 0 ? -1 : out.indexOf(0, a + 1);
-  if (b < 0) throw new Error("the module broke the call protocol (a round's answer has no read and step)");
-  const c = out.indexOf(0, b + 1);
-  const round: Round = {
-    read: decoder.decode(out.subarray(0, a)),
-    raw: decoder.decode(out.subarray(b + 1, c < 0 ? out.length : c)),
-    index: c < 0 ? "" : toBase64(out.subarray(c + 1)),
-  };
-  if (b > a + 1) round.step = decoder.decode(out.subarray(a + 1, b));
-  return round;
+  if (a < 0) return { out: decoder.decode(out) };
+  const b = out.indexOf(0, a + 1);
+  if (b < 0) throw new Error("the module broke the call protocol (a round's step hands back no index)");
+  return { out: decoder.decode(out.subarray(0, a)), printed: decoder.decode(out.subarray(a + 1, b)), index: toBase64(out.subarray(b + 1)) };
 }
 
 /**
- * exchange writes a request into the module's memory (entry's tag, the
+ * exchange writes a step into the module's memory (the step entry's tag, the
  * text as UTF-8, then, when there is an index, a NUL and the index's
  * bytes from its base64), calls the module on it and returns the answer's
  * bytes: a view of the module's memory, to read before the next call into
  * the module (which drops the answer).
  */
-function exchange(inst: Exports, text: string, index: string | null, entry: Entry): Uint8Array {
+function exchange(inst: Exports, text: string, index: string | null): Uint8Array {
   const tail = index === null ? null : storedIndex(index);
   const extra = tail === null ? 0 : 1 + tail.length;
   // Written straight into the module's memory (encodeInto: several times
@@ -219,7 +174,7 @@ function exchange(inst: Exports, text: string, index: string | null, entry: Entr
     w = encoder.encodeInto(text, new Uint8Array(inst.memory.buffer, ptr + 1, room));
   }
   const n = 1 + w.written + extra;
-  new Uint8Array(inst.memory.buffer, ptr, 1)[0] = tags[entry];
+  new Uint8Array(inst.memory.buffer, ptr, 1)[0] = stepTag;
   if (tail !== null) {
     const into = new Uint8Array(inst.memory.buffer, ptr + 1 + w.written, extra);
     into[0] = 0;

@@ -1,11 +1,10 @@
 // Answering the core's needs (docs/HOSTS.md, "Answering needs"): the core
 // decides which are allowed, what to read and what a listing shows, as
-// steps (core/hostlogic.Step); this file reads into the snapshot.
+// steps of the call (core/hostlogic.Step); this file reads into the
+// snapshot the next round's request carries.
 
-import { runSteps, sender } from "./apply";
-import type { HostCore } from "./core";
 import { decodeUTF8, sha256HexInTasks, type VaultPort } from "./port";
-import type { IO, IOResult, StepOut } from "./step";
+import type { IO, IOResult } from "./step";
 import type { File, Head, Need, Request } from "../wire.gen";
 
 export type { Need };
@@ -107,21 +106,13 @@ export function headOf(bytes: Uint8Array): Head {
 }
 
 /**
- * answerNeed reads what need asks for into snap, as the core's steps ask
- * it (core/hostlogic's answerNeed: the need's check, the undo records'
- * ways, which files and heads to read, the listings as the core shows
- * them, the tree walks); maxBytes bounds the text held in total
- * (LIMIT_EXCEEDED past it; <= 0: no bound). first, when given, is the
- * need's first step (Round.step), answered where the round ran.
+ * needOp runs one of a need's ops (core/wire's IONeed…) into snap, as the
+ * core's steps ask them (core/hostlogic's answerNeed: the need's check,
+ * the undo records' ways, which files and heads to read, the listings as
+ * the core shows them, the tree walks); maxBytes bounds the text held in
+ * total ("too_much" past it, which the core refuses; <= 0: no bound).
  */
-export async function answerNeed(core: HostCore, v: VaultPort, need: Need, snap: Snapshot, maxBytes: number, first?: string): Promise<void> {
-  const send = sender(core, {});
-  const out = first !== undefined ? (JSON.parse(first) as StepOut) : await send({ start: { need, journals: [], wait_ms: 0, own: [] } });
-  await runSteps(v, out, send, {}, (io) => needOp(v, snap, maxBytes, io));
-}
-
-/** needOp runs one of a need's ops (core/wire's IONeed…) into snap. */
-async function needOp(v: VaultPort, snap: Snapshot, maxBytes: number, io: IO): Promise<IOResult> {
+export async function needOp(v: VaultPort, snap: Snapshot, maxBytes: number, io: IO): Promise<IOResult> {
   const p = io.path!;
   switch (io.op) {
     case "need_file":

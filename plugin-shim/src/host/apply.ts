@@ -1,98 +1,22 @@
-// Applying plans by docs/HOSTS.md ("Applying a plan", "The journal and
-// recovery"): the core decides everything (core/hostlogic.Step: the
-// sweep, recovery, the plan's check, the journal, landing and undoing);
-// this file runs the one loop "send a step, do the I/O it asks, send the
-// results", each op through the VaultPort, whose vault.process keeps the
-// last-instant re-check of a write.
+// The ops of a step on the vault (docs/HOSTS.md, "Applying a plan", "The
+// journal and recovery"): each one method of the VaultPort, whose
+// vault.process keeps the last-instant re-check of a write. What to do
+// and when is the core's (core/hostlogic.Step); call.ts runs the loop.
 
-import { diskFull, HostError, messageOf, type HostCore } from "./core";
-import type { Plan } from "./plan";
-import { fromBase64, randomHex, sha256Hex, Stale, toBase64, type VaultPort } from "./port";
-import { journalDir, owned, ownJournals, type RecoverOptions } from "./journal";
-import type { IO, IOResult, StepEnd, StepIn, StepOut } from "./step";
+import { fromBase64, sha256Hex, Stale, toBase64, type VaultPort } from "./port";
+import { owned } from "./journal";
+import type { IO, IOResult } from "./step";
 
-/**
- * apply applies p to the vault, all of it or none of it: the plans a
- * crash left half-applied rolled forward first, then p checked,
- * journaled and landed.
- */
-export async function apply(core: HostCore, v: VaultPort, p: Plan, opts: RecoverOptions = {}): Promise<void> {
-  await steps(core, v, p, opts);
+/** The ops of a call's own (its snapshot and search index: call.ts's Rounds). */
+export interface OwnOps {
+  owns(io: IO): boolean;
+  run(io: IO): Promise<IOResult>;
 }
 
-/**
- * recoverJournals rolls forward every plan a crash left half-applied. A
- * journal another host wrote less than lockWaitMs ago is given that long
- * to go first (the core's sweep and its young test).
- */
-export async function recoverJournals(core: HostCore, v: VaultPort, opts: RecoverOptions = {}): Promise<void> {
-  await steps(core, v, undefined, opts);
-}
-
-/** steps runs the core's steps of an apply of p (undefined: a recovery alone) until it ends; a refusal is thrown. */
-async function steps(core: HostCore, v: VaultPort, p: Plan | undefined, opts: RecoverOptions): Promise<void> {
-  const journals = (await v.state.list(journalDir)) ?? [];
-  // No journal and nothing to apply: no question asked.
-  if (journals.length === 0 && (p === undefined || p.length === 0)) return;
-  const send = sender(core, opts);
-  await runSteps(v, await send({ start: { plan: p, journals, wait_ms: opts.lockWaitMs ?? 10_000, own: ownJournals() } }), send, opts);
-}
-
-/** A step sent to the core, the host's clock and randomness added. */
-export type Send = (s: Omit<StepIn, "now" | "wall" | "random">) => Promise<StepOut>;
-
-/** sender sends steps to core (its step entry), with the clock of opts. */
-export function sender(core: HostCore, opts: RecoverOptions): Send {
-  if (core.step === undefined) throw new Error("kessho: this core has no step entry");
-  const nowMs = opts.nowMs ?? Date.now;
-  return async (s) => {
-    const input: StepIn = { ...s, now: new Date(nowMs()).toISOString(), wall: new Date().toISOString(), random: randomHex(16) };
-    return JSON.parse(await core.step!(JSON.stringify(input))) as StepOut;
-  };
-}
-
-/** The ops of a need (answer.ts), run into the call's snapshot. */
-export type NeedOps = (io: IO) => Promise<IOResult>;
-
-/**
- * runSteps is the loop from the core's answer out: run its ops through the
- * port in order, stopping at the first whose result differs from the one
- * foreseen (or that failed), send the results, repeat until the end; a
- * refusal is thrown. need runs a need's ops ("need_…").
- */
-export async function runSteps(v: VaultPort, out: StepOut, send: Send, opts: RecoverOptions, need?: NeedOps): Promise<void> {
-  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => window.setTimeout(r, ms)));
-  for (;;) {
-    if (out.end !== undefined) return ended(out.end);
-    const results: IOResult[] = [];
-    let foreseen = true;
-    for (const io of out.io ?? []) {
-      const r = await execute(v, io, sleep, need);
-      results.push(r);
-      // An op the core did not foresee (the batch's last ones: looks, reads it asks together), or not as it came.
-      if (io.expect === undefined) foreseen = false;
-      else if (r.err !== undefined || ((r.v ?? "") !== io.expect && !(io.or ?? []).includes(r.v ?? ""))) {
-        foreseen = false;
-        break;
-      }
-      if (r.err !== undefined) break;
-    }
-    if (foreseen && out.then !== undefined) return ended(out.then);
-    out = await send({ state: out.state, results });
-  }
-}
-
-/** ended returns when the apply succeeded, and throws its refusal otherwise. */
-function ended(end: StepEnd): void {
-  if (end.ok === true) return;
-  if (end.error !== undefined) throw new HostError(end.error);
-  throw new Error(end.internal ?? "");
-}
-
-/** execute runs one op; what it throws is its result's err (Stale: the re-check that refused it). */
-async function execute(v: VaultPort, io: IO, sleep: (ms: number) => Promise<void>, need?: NeedOps): Promise<IOResult> {
+/** execute runs one op (own's when it owns it); what it throws is its result's err (Stale: the re-check that refused it). */
+export async function execute(v: VaultPort, io: IO, sleep: (ms: number) => Promise<void>, own?: OwnOps): Promise<IOResult> {
   try {
-    if (need !== undefined && io.op.startsWith("need_")) return await need(io);
+    if (own?.owns(io) === true) return await own.run(io);
     return await (io.op.startsWith("state_") || io.op === "wait" || io.op === "own" || io.op === "disown" ? runState(v, io, sleep) : runVault(v, io));
   } catch (err) {
     const e: IOResult["err"] = { message: messageOf(err) };
@@ -179,4 +103,15 @@ async function stateOf(v: VaultPort, p: string, hash: boolean): Promise<string> 
   if (kind === null) return "absent";
   if (kind === "folder") return "folder";
   return hash ? "sha256:" + sha256Hex(await v.readBytes(p)) : "file";
+}
+
+/** messageOf is the message of anything thrown. */
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** diskFull tells whether err is a full disk's (Node's ENOSPC, or EDQUOT: the quota used up), as Obsidian's desktop adapter throws it. */
+function diskFull(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === "ENOSPC" || code === "EDQUOT";
 }

@@ -1,37 +1,18 @@
-// The call loop (docs/HOSTS.md, "A call"), the twin of host/call: it asks
-// the core, answers its needs, applies its plan and prints what the core
-// says to print (hostlogic.ReadAnswer).
+// The call loop (docs/HOSTS.md, "A call"), the plugin's one loop: send a
+// step to the core, do the I/O it asks, send the results, until it ends.
+// The core decides everything (core/hostlogic.Step: the journals rolled
+// forward, each round and its need, a search index's batches, the plan's
+// check, journal, landing and undoing, the refusal's words); this host
+// keeps the vault's I/O, its snapshot (the bulk of each round's request)
+// and its search index.
 
-import { answerNeed, newSnapshot, type Need } from "./answer";
-import { apply, recoverJournals } from "./apply";
-import { ask, refusal, render, type HostCore } from "./core";
-import type { Plan } from "./plan";
-import { nextTask, type VaultPort } from "./port";
-import type { RecoverOptions } from "./journal";
+import { newSnapshot, needOp, type Snapshot } from "./answer";
+import { execute, type OwnOps } from "./apply";
+import { journalDir, ownJournals, type RecoverOptions } from "./journal";
+import { nextTask, randomHex, type VaultPort } from "./port";
 import { requestHead, requestTail, type RequestRest } from "./request";
-import { SearchCarry, splitTail } from "./search";
-import type { HostRequest } from "../wire.gen";
-
-/** An engine runs core.Core.Handle on a request and returns its answer, as JSON text. */
-export interface Engine {
-  call(request: string): Promise<string>;
-  /**
-   * round, when the engine has it, runs a whole round of a call (runRound)
-   * where the module runs: one crossing to a worker instead of three.
-   */
-  round?(r: RoundRequest): Promise<Round>;
-  /**
-   * within, when the engine has it, runs f under one deadline for every
-   * request f sends (RemoteEngine: the setting's time limit of a call).
-   */
-  within?<T>(f: () => Promise<T>): Promise<T>;
-  /**
-   * renew, when the engine has it, restarts the running call's time limit
-   * (RemoteEngine): a search index's build stores each batch it made, so
-   * the limit bounds a batch, not a first build of a whole vault.
-   */
-  renew?(): void;
-}
+import { SearchCarry } from "./search";
+import type { IO, IOResult, StepEnd, StepIn, StepOut, StepStart } from "./step";
 
 /** A round's request around the call's time: the request is head, the time as a JSON string, then tail. */
 export interface RoundRequest {
@@ -39,44 +20,39 @@ export interface RoundRequest {
   /** The time as given (RFC 3339); the core makes it canonical. */
   now: string;
   tail: string;
-  /** What follows the request's JSON, if anything: a NUL and the search index (SearchCarry). */
+  /** What follows the request's JSON, if anything: a NUL and the search index (base64, SearchCarry). */
   after?: string;
 }
 
-/** What a round gives: the core's answer (raw) and the host's reading of it (hostlogic's read_answer), both JSON text. */
-export interface Round {
-  raw: string;
-  read: string;
-  /** The search index after the answer's NUL (base64), or "" (splitTail). */
+/** What one step gives: the StepOut's JSON and, when the step ran a round, the answer to print if the call ends OK and the search index (base64) the round handed back ("" for none). */
+export interface Stepped {
+  out: string;
+  printed?: string;
   index?: string;
-  /**
-   * The first step of answering read's need (a StepOut: its check and the
-   * I/O it asks first, answerNeed), run where the round ran, so that it
-   * costs no crossing of its own.
-   */
-  step?: string;
 }
 
-/**
- * runRound runs one round of a call: the time made canonical (hostlogic's
- * "now": to the second, a zero offset as Z, as the Go host writes --now),
- * core.Core.Handle on the request, then read_answer on its answer. A
- * WasmEngine runs it in its worker (engine.round), where each step is a
- * call into the module, with the first step of its need; otherwise each
- * step is a request of its own, and answerNeed asks the need's first step.
- */
-export async function runRound(eng: Engine, core: HostCore, r: RoundRequest): Promise<Round> {
-  const { now } = await ask<{ now: string }>(core, "now", { now: r.now });
-  const [raw, index] = splitTail(await eng.call(r.head + JSON.stringify(now) + r.tail + (r.after ?? "")));
-  const read = await core.host(JSON.stringify({ kind: "read_answer", answer: raw } satisfies Partial<HostRequest>));
-  return { raw, index, read };
+/** An engine runs the core's steps (core/hostlogic.Step, the module's step entry). */
+export interface Engine {
+  /** step runs one step: input is a StepIn's JSON; round, the round's request sent with it (the last step asked for one). */
+  step(input: string, round?: RoundRequest): Promise<Stepped>;
+  /**
+   * within, when the engine has it, runs f under one deadline for every
+   * step f sends (RemoteEngine: the setting's time limit of a call).
+   */
+  within?<T>(f: () => Promise<T>): Promise<T>;
+  /**
+   * renew, when the engine has it, restarts the running call's time limit
+   * (RemoteEngine): a search index's build stores each batch it made, so
+   * the limit bounds a batch, not a first build of a whole vault; and the
+   * limit counts from the first round, not from a wait for another host's
+   * journal.
+   */
+  renew?(): void;
 }
 
 /** CallOptions are a call's inputs besides the tool and its arguments. */
 export interface CallOptions extends RecoverOptions {
-  /** The core that makes the host's decisions; default: eng, when it is one (WasmEngine). */
-  core?: HostCore;
-  /** RFC 3339 time of the call, as given: each round makes it canonical (runRound). */
+  /** RFC 3339 time of the call, as given: the core makes it canonical. */
   now: string;
   /** IANA zone of the vault; "" is UTC. */
   tz: string;
@@ -94,26 +70,7 @@ export interface CallOptions extends RecoverOptions {
 export interface Outcome {
   /** What hosts print: {"ok":true,"result":…} or {"ok":false,"error":…}. */
   answer: string;
-  /** The engine's last answer, plan included. */
-  raw: string;
-  /** The plan applied, when there was one. */
-  plan: Plan | null;
   ok: boolean;
-}
-
-/** An engine's answer as the core reads it for the host (hostlogic.ReadAnswer). */
-interface Read {
-  need?: Need;
-  ok: boolean;
-  /** what to print; left out (the module's round entry) when it is the answer itself, raw */
-  printed?: string;
-  plan?: Plan;
-  conflict?: string;
-  invalid?: string;
-  /** the search index that follows the answer (a batch need's, or a success's) */
-  search?: { id: string };
-  /** a success's answer without its search index */
-  raw?: string;
 }
 
 /**
@@ -122,19 +79,71 @@ interface Read {
  * false; it throws only when the engine itself fails.
  */
 export async function call(v: VaultPort, eng: Engine, tool: string, args: string | undefined, opts: CallOptions): Promise<Outcome> {
-  const core = opts.core ?? (eng as Engine & HostCore);
-  const refuse = async (err: unknown, raw?: string, conflict?: string): Promise<Outcome> => {
-    const answer = await render(core, err, opts.lang, conflict);
-    return { answer, raw: raw ?? answer, plan: null, ok: false };
+  const rounds = new Rounds(v, eng, tool, args, opts);
+  const run = async (): Promise<Outcome> => {
+    const journals = (await v.state.list(journalDir)) ?? [];
+    const start: StepStart = { lang: opts.lang, call: { tool, max_rounds: opts.maxRounds ?? 8 }, journals, wait_ms: opts.lockWaitMs ?? 10_000, own: ownJournals() };
+    // With no journal to roll forward, the first round goes with the start.
+    const first = journals.length === 0 ? await rounds.request() : undefined;
+    const end = await runSteps(v, eng, start, opts, rounds, first);
+    if (end.invalid !== undefined) throw new Error(end.invalid);
+    return end.ok === true ? { answer: rounds.printed, ok: true } : { answer: end.answer ?? "", ok: false };
   };
-  try {
-    await recoverJournals(core, v, opts);
-  } catch (err) {
-    return refuse(err);
+  return eng.within !== undefined ? eng.within(run) : run();
+}
+
+/**
+ * runSteps is the loop: send the step (round, the round's request with
+ * it), run the ops it asks through the port in order, stopping at the
+ * first whose result differs from the one foreseen (or that failed), or
+ * at a round, then send the results; until the end. A call's ops (its
+ * rounds, needs and index) are rounds'; without it (an apply or recovery
+ * alone) a step asks none.
+ */
+export async function runSteps(v: VaultPort, eng: Engine, start: StepStart, opts: RecoverOptions, rounds?: Rounds, round?: RoundRequest): Promise<StepEnd> {
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => window.setTimeout(r, ms)));
+  const send = sender(eng, opts);
+  let out = await send({ start }, round, rounds);
+  for (;;) {
+    if (out.end !== undefined) return out.end;
+    const results: IOResult[] = [];
+    let foreseen = true;
+    round = undefined;
+    for (const io of out.io ?? []) {
+      if (io.op === "round" && rounds !== undefined) {
+        round = await rounds.next();
+        foreseen = false;
+        break;
+      }
+      const r = await execute(v, io, sleep, rounds);
+      results.push(r);
+      // A wait for another host's journal is not this call's time.
+      if (io.op === "wait") eng.renew?.();
+      // An op the core did not foresee (the batch's last ones: looks, reads it asks together), or not as it came.
+      if (io.expect === undefined) foreseen = false;
+      else if (r.err !== undefined || ((r.v ?? "") !== io.expect && !(io.or ?? []).includes(r.v ?? ""))) {
+        foreseen = false;
+        break;
+      }
+      if (r.err !== undefined) break;
+    }
+    if (foreseen && out.then !== undefined) return out.then;
+    out = await send({ state: out.state, results }, round, rounds);
   }
-  // The call's deadline counts from here: waiting for another host's young journal is not the core's work.
-  const rounds = () => runRounds(v, eng, core, tool, args, opts, refuse);
-  return eng.within !== undefined ? eng.within(rounds) : rounds();
+}
+
+/** A step sent to the core, the host's clock and randomness added. */
+type Send = (s: Omit<StepIn, "now" | "wall" | "random">, round: RoundRequest | undefined, rounds: Rounds | undefined) => Promise<StepOut>;
+
+/** sender sends steps to eng with the clock of opts; what a round hands back goes to rounds. */
+function sender(eng: Engine, opts: RecoverOptions): Send {
+  const nowMs = opts.nowMs ?? Date.now;
+  return async (s, round, rounds) => {
+    const input: StepIn = { ...s, now: new Date(nowMs()).toISOString(), wall: new Date().toISOString(), random: randomHex(16) };
+    const got = await eng.step(JSON.stringify(input), round);
+    if (got.printed !== undefined) rounds?.handed(got.printed, got.index ?? "");
+    return JSON.parse(got.out) as StepOut;
+  };
 }
 
 /**
@@ -147,61 +156,73 @@ export async function call(v: VaultPort, eng: Engine, tool: string, args: string
  */
 const largeRequest = 256 * 1024;
 
-/** runRounds is call's loop once its journals are recovered: rounds until the core answers, then the plan applied. */
-async function runRounds(
-  v: VaultPort,
-  eng: Engine,
-  core: HostCore,
-  tool: string,
-  args: string | undefined,
-  opts: CallOptions,
-  refuse: (err: unknown, raw?: string, conflict?: string) => Promise<Outcome>,
-): Promise<Outcome> {
-  const maxRounds = opts.maxRounds ?? 8;
-  const maxBytes = opts.maxBytes ?? 256 * 1024 * 1024;
-  // The request: the arguments as written, the time, then the rest with Go's omitempty.
-  const head = requestHead(tool, args);
-  const rest: RequestRest = { tz: opts.tz || undefined, lang: opts.lang || undefined };
-  let snap = newSnapshot();
-  const sc = await SearchCarry.start(v, tool, opts.indexBatch ?? 0);
-  // Rounds that count against maxRounds: a search index's batches do not.
-  let counted = 0;
-  for (;;) {
-    const search = sc?.request();
-    const r = { head, now: opts.now, tail: requestTail(snap, { ...rest, search: search?.member }), after: search?.tail };
+/** Rounds is what a call keeps between its steps: the snapshot its needs read into, its search index, what the last round handed back. */
+export class Rounds implements OwnOps {
+  private snap: Snapshot = newSnapshot();
+  private head: string;
+  private rest: RequestRest;
+  /** The search index, once the first round is written (null: the tool carries none, or the vault lists no notes). */
+  private sc: SearchCarry | null | undefined = undefined;
+  private started = false;
+  /** The answer to print when the call ends OK, and the index to keep, as the step that ran the last round handed them. */
+  printed = "";
+  private index = "";
+
+  constructor(
+    private v: VaultPort,
+    private eng: Engine,
+    private tool: string,
+    args: string | undefined,
+    private opts: CallOptions,
+  ) {
+    // The request: the arguments as written, the time, then the rest with Go's omitempty.
+    this.head = requestHead(tool, args);
+    this.rest = { tz: opts.tz || undefined, lang: opts.lang || undefined };
+  }
+
+  /** request is the next round's request, the search index started with the first (after the journals' recovery: it lists the notes). */
+  async request(): Promise<RoundRequest> {
+    this.started = true;
+    this.sc ??= await SearchCarry.start(this.v, this.tool, this.opts.indexBatch ?? 0);
+    const search = this.sc?.request();
+    const r = { head: this.head, now: this.opts.now, tail: requestTail(this.snap, { ...this.rest, search: search?.member }), after: search?.tail };
     // Sending a large request (structured clone to the worker) is a task of its own.
     if (r.tail.length > largeRequest) await nextTask();
-    // Whole in the engine when it is also the core (the plugin's): one crossing, a search's index included.
-    const round = await (eng.round !== undefined && (core as unknown) === eng ? eng.round(r) : runRound(eng, core, r));
-    let raw = round.raw;
-    const index = round.index ?? "";
-    const a = JSON.parse(round.read) as Read;
-    if (a.invalid !== undefined) throw new Error(`call ${tool}: ${a.invalid}`);
-    if (a.need !== undefined) {
-      try {
-        if (sc !== null && a.need.search === "batch" && a.search !== undefined) {
-          // A batch of the index built: stored; the files sent are indexed, the next request holds the next batch.
-          await sc.store(index, a.search.id);
-          eng.renew?.();
-          snap = newSnapshot();
-        } else if (++counted >= maxRounds) throw await refusal(core, "too_many_rounds", "", { tool, rounds: maxRounds });
-        await sc?.answer(a.need.search);
-        await answerNeed(core, v, a.need, snap, maxBytes, round.step);
-      } catch (err) {
-        return refuse(err);
-      }
-      continue;
+    return r;
+  }
+
+  /** next is the request of a round the core asked (IORound); the call's time limit counts from the first. */
+  next(): Promise<RoundRequest> {
+    if (!this.started) this.eng.renew?.();
+    return this.request();
+  }
+
+  /** handed keeps what the step that ran a round handed back. */
+  handed(printed: string, index: string): void {
+    this.printed = printed;
+    this.index = index;
+  }
+
+  /** owns tells whether io is an op of the call's own (its snapshot, its index) rather than of the vault. */
+  owns(io: IO): boolean {
+    return io.op.startsWith("need_") || io.op === "index_store" || io.op === "index_read" || io.op === "snapshot_reset";
+  }
+
+  /** run runs one of the call's own ops. */
+  async run(io: IO): Promise<IOResult> {
+    switch (io.op) {
+      case "index_store":
+        // A batch of the index built, or a success's index: stored (a cache: never a failure).
+        await this.sc?.store(this.index, io.to ?? "");
+        this.eng.renew?.();
+        return {};
+      case "index_read":
+        await this.sc?.answer(io.what);
+        return {};
+      case "snapshot_reset":
+        this.snap = newSnapshot();
+        return {};
     }
-    if (a.search !== undefined && a.raw !== undefined) {
-      if (sc !== null && index !== "") await sc.store(index, a.search.id);
-      raw = a.raw;
-    }
-    try {
-      if (a.plan !== undefined) await apply(core, v, a.plan, opts);
-    } catch (err) {
-      // A failed precondition takes the tool's own code (the answer's "conflict", e.g. CONTEXT_HYGIENE_RACE).
-      return refuse(err, raw, a.conflict);
-    }
-    return { answer: a.printed ?? raw, raw, plan: a.plan ?? null, ok: a.ok };
+    return needOp(this.v, this.snap, this.opts.maxBytes ?? 256 * 1024 * 1024, io);
   }
 }

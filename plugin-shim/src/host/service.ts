@@ -2,7 +2,6 @@
 // host loop (call.ts), with the time, zone and language filled in.
 
 import { call, type Engine, type Outcome } from "./call";
-import type { HostCore } from "./core";
 import type { VaultPort } from "./port";
 
 /** Per-call overrides: tests pin time, zone and language this way. */
@@ -28,7 +27,7 @@ export class Host {
   private pending = 0;
 
   constructor(
-    readonly engine: Engine & HostCore,
+    readonly engine: Engine,
     readonly vault: VaultPort,
     private env: HostEnv,
     private lockWaitMs?: number,
@@ -58,7 +57,7 @@ export class Host {
       lang: o.lang ?? this.env.lang(),
       ...(this.lockWaitMs === undefined ? {} : { lockWaitMs: this.lockWaitMs }),
     };
-    // The time as given: the call's rounds write it as the Go host writes --now (runRound).
+    // The time as given: the core writes it as the Go host writes --now.
     const now = typeof at === "string" ? at : at.toISOString();
     this.pending++;
     const next = this.queue.then(() => call(v, this.engine, tool, argsText, { ...opts, now })).finally(() => this.pending--);

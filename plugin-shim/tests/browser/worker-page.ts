@@ -41,7 +41,7 @@ globalThis.Worker = class extends NativeWorker {
   }
   override postMessage(msg: unknown, transfer?: Transferable[] | StructuredSerializeOptions): void {
     const kind = (msg as { kind?: string }).kind;
-    if (kind === "call" || kind === "host" || kind === "step" || kind === "round") probe.requests++;
+    if (kind === "step") probe.requests++;
     super.postMessage(msg, transfer as StructuredSerializeOptions);
   }
   override terminate(): void {

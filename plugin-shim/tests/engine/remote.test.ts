@@ -23,6 +23,7 @@ import { App } from "../fake/obsidian";
 import { caseNamed, notes } from "../host/helpers";
 import { repoDir, until } from "../node";
 import type { StepIn } from "../../src/host/step";
+import { once } from "./once";
 
 // The engine's timers are the window's, as in Obsidian; under Node the global object stands for it.
 (globalThis as unknown as { window: typeof globalThis }).window ??= globalThis;
@@ -194,11 +195,10 @@ function engine(workers: CoreWorker[], more: Partial<RemoteOptions> = {}): { eng
 }
 
 describe("RemoteEngine", () => {
-  test("calls and host requests go to the worker, which counts them; one worker serves them all", async () => {
+  test("steps go to the worker, which counts them; one worker serves them all", async () => {
     const { eng } = engine([]);
-    const answers = await Promise.all(Array.from({ length: 6 }, () => eng.call(req)));
+    const answers = await Promise.all(Array.from({ length: 7 }, () => once(eng, req)));
     for (const a of answers) assert.match(a, /unknown tool \\"mem_nope\\"/);
-    assert.equal(await eng.host('{"kind":"now","now":"2026-11-30T10:15:00+01:00"}'), '{"now":"2026-11-30T10:15:00+01:00"}');
     assert.equal(eng.workerCalls, 7);
     assert.equal(eng.started, 1);
   });
@@ -208,20 +208,20 @@ describe("RemoteEngine", () => {
     await eng.warm();
     assert.equal(spawned.length, 1);
     assert.equal(eng.workerCalls, 0);
-    assert.match(await eng.call(req), /unknown tool/);
+    assert.match(await once(eng, req), /unknown tool/);
     assert.equal(eng.started, 1);
   });
 
   test("a step past its deadline stops its worker and says so; a new worker is started at once and answers the next call", async () => {
     const stuck = new Relay(() => true);
     const { eng, spawned } = engine([stuck], { deadlineMs: () => 50 });
-    await assert.rejects(eng.call(req), /^Error: over 50 ms$/);
+    await assert.rejects(once(eng, req), /^Error: over 50 ms$/);
     assert.equal(stuck.terminated, true);
     assert.equal(eng.overdue, 1);
     assert.equal(spawned.length, 2, "the replacement starts before the next call");
     await until(() => eng.warmed === 2, "the replacement compiled");
     const cold = eng.coldRequests;
-    assert.match(await eng.call(req), /unknown tool/);
+    assert.match(await once(eng, req), /unknown tool/);
     assert.equal(eng.coldRequests, cold, "the next call found the replacement ready");
     assert.equal(eng.started, 2);
     assert.equal((spawned[1] as Relay).terminated, false);
@@ -236,7 +236,7 @@ describe("RemoteEngine", () => {
     const rounds: string[] = [];
     const clock = new FakeClock();
     const slow = new Relay((msg) => {
-      if (msg.kind !== "round") return false;
+      if (msg.kind !== "step" || msg.round === undefined) return false;
       rounds.push(msg.round.tail);
       const last = msg.round.tail.includes('"files"');
       if (last) setTimeout(() => clock.advance(200), 0);
@@ -275,7 +275,7 @@ describe("RemoteEngine", () => {
     assert.equal(out.answer, c.answer);
     assert.equal(diffTrees(app.vault.snapshot(), c.want), "");
     // A request outside a call still has the whole time limit to itself.
-    assert.match(await eng.call(req), /unknown tool/);
+    assert.match(await once(eng, req), /unknown tool/);
   });
 
   test("a call whose time ran out on the UI thread is refused at its next request, and its worker replaced", async () => {
@@ -297,14 +297,14 @@ describe("RemoteEngine", () => {
 
   test("a worker whose memory grew past the bound is replaced after its answer, its replacement started and compiled before the next call", async () => {
     const { eng, spawned } = engine([new Relay(undefined, memoryBound + 1)]);
-    assert.match(await eng.call(req), /unknown tool/, "the answer is kept");
+    assert.match(await once(eng, req), /unknown tool/, "the answer is kept");
     assert.equal(eng.recycled, 1);
     assert.equal((spawned[0] as Relay).terminated, true);
     assert.equal(spawned.length, 2, "the replacement starts at once, before the next call");
     await until(() => eng.warmed === 2, "the replacement compiled");
     const cold = eng.coldRequests;
     assert.equal(cold, 1, "only the very first call waited for a compile");
-    assert.match(await eng.call(req), /unknown tool/);
+    assert.match(await once(eng, req), /unknown tool/);
     assert.equal(eng.coldRequests, cold, "the call right after the recycle found its worker ready: no compile");
     assert.equal(spawned.length, 2, "and no other worker started");
     assert.equal((spawned[1] as Relay).loads, 1);
@@ -314,22 +314,22 @@ describe("RemoteEngine", () => {
   test("a replacement waits for the UI thread to be idle; a call that comes first starts it itself, and the idle start then finds it", async () => {
     const idle: (() => void)[] = [];
     const { eng, spawned } = engine([new Relay(undefined, memoryBound + 1)], { idle: (f) => idle.push(f) });
-    await eng.call(req);
+    await once(eng, req);
     assert.equal(spawned.length, 1, "nothing started before the idle callback");
     assert.equal(idle.length, 1);
-    assert.match(await eng.call(req), /unknown tool/);
+    assert.match(await once(eng, req), /unknown tool/);
     assert.equal(spawned.length, 2);
     idle.shift()!();
     assert.equal(spawned.length, 2, "the idle start found the worker running");
     // After stop (the plugin's unload), a pending idle start starts nothing.
     const { eng: e2, spawned: s2 } = engine([new Relay(undefined, memoryBound + 1)], { idle: (f) => idle.push(f) });
-    await e2.call(req);
+    await once(e2, req);
     e2.stop();
     idle.shift()!();
     assert.equal(s2.length, 1);
   });
 
-  test("a call crosses to the worker once a round: its time and each answer's reading travel with the round; the answer and vault as before", async () => {
+  test("a call crosses to the worker once a step: each round travels with a step; the answer and vault as before", async () => {
     const c = caseNamed("phase-block-to-scalar");
     const app = new App();
     app.vault.reset(c.vault);
@@ -345,24 +345,21 @@ describe("RemoteEngine", () => {
     const out = await host.call(c.tool, c.args, { now: c.now, tz: c.tz, lang: c.lang });
     assert.equal(out.answer, c.answer);
     assert.equal(diffTrees(app.vault.snapshot(), c.want), "");
-    const asked = sent.map((m) => (m.kind === "host" ? (JSON.parse(m.request) as { kind: string }).kind : m.kind));
-    assert.ok(!asked.includes("now") && !asked.includes("read_answer"), `the requests: ${asked.join(", ")}`);
-    assert.equal(asked.filter((k) => k === "round").length, 2, `two rounds, one message each: ${asked.join(", ")}`);
-    assert.ok(!asked.includes("call"));
-    // Each message the call sent: the first round with its need's first step (the need
-    // checked, its files foreseen read, its listings asked), the need's second step (the
-    // listing shown, put, foreseen: no third), then the plan's apply in one step (its
+    const asked = sent.map((m) => (m.kind === "step" && m.round !== undefined ? "step+round" : m.kind));
+    // Each message the call sent: its start with the first round (the need checked, its
+    // files foreseen read, its listings asked), the need's second step (the listing shown,
+    // put, foreseen, then the next round asked), then that round with its step (the plan's
     // check, journal and ops foreseen, run without another).
-    assert.deepEqual(asked, ["round", "step", "round", "step"], `the requests: ${asked.join(", ")}`);
-    assert.ok(!sent.some((m) => m.kind === "host"), "no host decision asked alone");
+    assert.deepEqual(asked, ["step+round", "step", "step+round"], `the messages: ${asked.join(", ")}`);
     // Its journal's folder is left empty: the next call asks no sweep of it.
     assert.deepEqual(await app.vault.adapter.list(".kessho/journal"), { files: [], folders: [] });
     sent.length = 0;
     await host.call(c.tool, c.args, { now: c.now, tz: c.tz, lang: c.lang });
-    const again = sent.map((m) => m.kind);
     const starts = sent.flatMap((m) => (m.kind === "step" ? [(JSON.parse(m.request) as StepIn).start] : []));
-    // No recovery asked (no journal to sweep): a step that starts, if any, is a plan's, and names no journal (a need's next steps start in its round).
-    assert.ok(again.length > 0 && starts.every((s) => s === undefined || (s.plan !== undefined && (s.journals ?? []).length === 0)), `the requests: ${again.join(", ")}`);
+    // One start, a call's, with no journal to roll forward (and its first round with it).
+    const first = starts.filter((s) => s !== undefined);
+    assert.equal(first.length, 1);
+    assert.ok(first[0]!.call !== undefined && (first[0]!.journals ?? []).length === 0 && sent[0]!.kind === "step" && sent[0]!.round !== undefined);
   });
 
   test("a search index's first build in batches: each batch stored restarts the call's time limit, so a build longer than the limit completes", async () => {
@@ -392,12 +389,12 @@ describe("RemoteEngine", () => {
     const pieces = Math.ceil(load.packed.length / loadPiece);
     assert.ok(pieces >= 4, `the module is ${load.packed.length} units: several pieces`);
     assert.deepEqual(relay.kinds, [...Array<string>(pieces - 1).fill("load-part"), "load"]);
-    assert.match(await eng.call(req), /unknown tool/, "the joined module runs");
+    assert.match(await once(eng, req), /unknown tool/, "the joined module runs");
   });
 
   test("below the bound the worker is kept", async () => {
     const { eng } = engine([]);
-    for (let i = 0; i < 3; i++) await eng.call(req);
+    for (let i = 0; i < 3; i++) await once(eng, req);
     assert.equal(eng.recycled, 0);
     assert.equal(eng.started, 1);
   });
@@ -413,9 +410,9 @@ describe("RemoteEngine", () => {
         return l;
       },
     });
-    await assert.rejects(eng.call(req), /compiling the wasm core: unpack/);
+    await assert.rejects(once(eng, req), /compiling the wasm core: unpack/);
     assert.equal((spawned[0] as Relay).terminated, true);
-    assert.match(await eng.call(req), /unknown tool/);
+    assert.match(await once(eng, req), /unknown tool/);
     assert.equal(eng.started, 2);
   });
 
@@ -429,12 +426,12 @@ describe("RemoteEngine", () => {
         return w;
       },
     });
-    assert.match(await eng.call(req), /unknown tool/);
+    assert.match(await once(eng, req), /unknown tool/);
     assert.equal(refused.terminated, true);
     assert.equal(fell.length, 1);
     // Once stopped, the next one is a fallback again, not a worker that cannot start.
     eng.stop();
-    assert.match(await eng.call(req), /unknown tool/);
+    assert.match(await once(eng, req), /unknown tool/);
     assert.equal(spawned.length, 1);
     assert.equal(fell.length, 2);
   });
@@ -452,16 +449,16 @@ describe("RemoteEngine", () => {
         return w;
       },
     });
-    assert.match(await eng.call(req), /unknown tool/);
+    assert.match(await once(eng, req), /unknown tool/);
     assert.equal(fell.length, 1);
   });
 
   test("a worker that dies during a request: the call says why, and the next call gets a new worker", async () => {
     const dying = new Dying("request");
     const { eng, spawned } = engine([dying]);
-    await assert.rejects(eng.call(req), /the core's worker stopped: out of memory/);
+    await assert.rejects(once(eng, req), /the core's worker stopped: out of memory/);
     assert.equal(dying.terminated, true);
-    assert.match(await eng.call(req), /unknown tool/);
+    assert.match(await once(eng, req), /unknown tool/);
     assert.equal(spawned.length, 2);
   });
 
@@ -474,7 +471,7 @@ describe("RemoteEngine", () => {
       deadlineMs: () => 10_000,
       overdue,
     });
-    await assert.rejects(eng.call(req), /no WebAssembly here/);
-    await assert.rejects(eng.host("{}"), /no WebAssembly here/);
+    await assert.rejects(once(eng, req), /no WebAssembly here/);
+    await assert.rejects(once(eng, req), /no WebAssembly here/);
   });
 });

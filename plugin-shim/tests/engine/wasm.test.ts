@@ -11,6 +11,7 @@ import { pack } from "../../scripts/pack.mjs";
 import { packedIn, unpack } from "../../src/engine/unpack";
 import { decompress, WasmEngine } from "../../src/engine/wasm";
 import { mainJs, repoDir } from "../node";
+import { once } from "./once";
 
 const wasmPath = process.env["KESSHO_WASM"] ?? join(repoDir, "host", "engine", "module", "kessho.wasm");
 
@@ -73,7 +74,7 @@ describe("WasmEngine", () => {
 
   test("answers a request; concurrent calls are queued on one instance", async () => {
     const eng = new WasmEngine(compile);
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => eng.call(req(i % 2 ? "fr" : "en"))));
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => once(eng, req(i % 2 ? "fr" : "en"))));
     for (const [i, a] of answers.entries()) {
       assert.match(a, i % 2 ? /outil inconnu \\"mem_nope\\"/ : /unknown tool \\"mem_nope\\"/);
     }
@@ -82,13 +83,13 @@ describe("WasmEngine", () => {
 
   test("a request that is not JSON is the core's refusal, not a failure", async () => {
     const eng = new WasmEngine(compile);
-    assert.match(await eng.call("{nope"), /^\{"ok":false,"error":\{"code":"INVALID_ARGUMENT"/);
+    assert.match(await once(eng, "{nope"), /^\{"ok":false,"error":\{"code":"INVALID_ARGUMENT"/);
     assert.equal(eng.started, 1);
   });
 
   test("after a failure the instance is discarded and the next call gets a fresh one", async () => {
     const eng = new WasmEngine(compile);
-    await eng.call(req("en"));
+    await once(eng, req("en"));
     // Break the running instance, as a trap or an out-of-memory would.
     const inner = eng as unknown as { instance: { call: () => bigint } };
     inner.instance = {
@@ -97,8 +98,8 @@ describe("WasmEngine", () => {
         throw new WebAssembly.RuntimeError("unreachable");
       },
     };
-    await assert.rejects(eng.call(req("en")), /the wasm core failed: unreachable/);
-    assert.match(await eng.call(req("en")), /unknown tool/);
+    await assert.rejects(once(eng, req("en")), /the wasm core failed: unreachable/);
+    assert.match(await once(eng, req("en")), /unknown tool/);
     assert.equal(eng.started, 2);
   });
 
@@ -109,32 +110,22 @@ describe("WasmEngine", () => {
       if (tries === 1) throw new Error("bad bytes");
       return compile();
     });
-    await assert.rejects(eng.call(req("en")), /compiling the wasm core: bad bytes/);
-    assert.match(await eng.call(req("en")), /unknown tool/);
+    await assert.rejects(once(eng, req("en")), /compiling the wasm core: bad bytes/);
+    assert.match(await once(eng, req("en")), /unknown tool/);
   });
 });
 
 describe("warm-up", () => {
-  test("the warm-up request is a complete call: it compiles the path a real call takes", async () => {
-    const { warmupRequest } = await import("../../src/engine/warmup");
-    const eng = new WasmEngine(() => WebAssembly.compile(readFileSync(wasmPath)));
-    assert.match(await eng.call(warmupRequest), /^\{"ok":true,"result":\{/);
-  });
-
-  test("every warm-up is answered as a real call's request is, none refused: each runs the code a call takes", async () => {
+  test("every warm-up is a step of a real call, none refused: the first round asks for the vault, the last one's plan is applied", async () => {
     const { warmups } = await import("../../src/engine/warmup");
     const eng = new WasmEngine(() => WebAssembly.compile(readFileSync(wasmPath)));
-    const answers: string[] = [];
+    const outs: string[] = [];
     for (const w of warmups) {
-      if (w.entry === "round") {
-        const [now, head, tail] = w.request.split("\u0000") as [string, string, string];
-        const r = await eng.round({ now, head, tail });
-        answers.push(r.read + " | " + (r.step ?? ""));
-      } else answers.push(await (w.entry === "handle" ? eng.call(w.request) : w.entry === "step" ? eng.step(w.request) : eng.host(w.request)));
+      const got = await eng.step(w.request, w.round);
+      outs.push(got.out + " | " + (got.printed ?? ""));
     }
-    const kinds = warmups.map((w) => (w.entry === "handle_host" ? (JSON.parse(w.request) as { kind: string }).kind : w.entry));
-    assert.deepEqual(kinds, ["round", "step", "round", "step"]);
-    const want = [/^\{"need":\{.* \| \{"io":\[\{"op":"need_file".*\}$/, /^\{"io":\[\{"op":"need_put","path":"10-episodes\/projects",.*"list":\["warm-up\/"\].*"then":\{"ok":true\}\}$/, /^\{"conflict":"","ok":true,"plan":\[.* \| $/, /^\{"io":\[\{"op":"look".*"then":\{"ok":true\}\}$/];
-    for (const [i, a] of answers.entries()) assert.match(a, want[i]!, `warm-up ${i} (${kinds[i]})`);
+    const want = [/^\{"io":\[\{"op":"need_file".*\} \| $/, /^\{"io":\[\{"op":"look".*"then":\{"ok":true\}\} \| \{"ok":true,"result":\{/];
+    assert.equal(outs.length, want.length);
+    for (const [i, a] of outs.entries()) assert.match(a, want[i]!, `warm-up ${i}`);
   });
 });

@@ -1,7 +1,7 @@
 // Loads the real built main.js as Obsidian does, with the fake `obsidian`
 // module, and returns the plugin instance.
 
-import type { Round, RoundRequest } from "../../src/host/call";
+import type { RoundRequest, Stepped } from "../../src/host/call";
 import * as obsidian from "./obsidian";
 
 export const manifest = { id: "kessho", name: "Kessho", version: "0.1.0", minAppVersion: "1.4.0", isDesktopOnly: false };
@@ -25,9 +25,7 @@ export interface LoadedPlugin {
     recycled: number;
     warmed: number;
     coldRequests: number;
-    call(req: string): Promise<string>;
-    host(req: string): Promise<string>;
-    round(r: RoundRequest): Promise<Round>;
+    step(input: string, round?: RoundRequest): Promise<Stepped>;
     warm(): Promise<void>;
   };
   commands: obsidian.Command[];

@@ -113,11 +113,12 @@ describe("conflict table", () => {
       const before = tt.vault ? caseNamed(tt.vault).vault : kit;
       app.vault.reset(before);
       const theirs = enc.encode("changed by someone else\n");
-      const round = plugin.engine.round.bind(plugin.engine);
-      plugin.engine.round = async (r) => {
-        const ans = await round(r);
-        if (!ans.raw.startsWith('{"need"')) app.vault.put(tt.changed, theirs);
-        return ans;
+      // Once the core answered with its plan (a step that ran the last round hands back the answer to print), before the apply's check.
+      const step = plugin.engine.step.bind(plugin.engine);
+      plugin.engine.step = async (input, r) => {
+        const got = await step(input, r);
+        if ((got.printed ?? "") !== "") app.vault.put(tt.changed, theirs);
+        return got;
       };
       try {
         const out = JSON.parse(await plugin.api.callText(tt.tool, tt.args, { now: "2026-11-30T09:00:00Z", tz: "Europe/Paris", lang: "" })) as {
@@ -128,7 +129,7 @@ describe("conflict table", () => {
         assert.equal(out.error?.code, tt.code ?? "CONFLICT");
         assert.equal(out.error?.details.path, tt.changed);
       } finally {
-        plugin.engine.round = round;
+        plugin.engine.step = step;
       }
       const want = new FakeVault(Object.fromEntries(before));
       want.put(tt.changed, theirs);

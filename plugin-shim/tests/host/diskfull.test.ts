@@ -10,12 +10,10 @@ import { describe, test } from "node:test";
 import type { App as ObsidianApp } from "obsidian";
 import { diffTrees } from "../cases";
 import { App } from "../fake/obsidian";
-import { apply, recoverJournals } from "../../src/host/apply";
-import { render } from "../../src/host/core";
 import type { Plan } from "../../src/host/plan";
 import { sha256Hex } from "../../src/host/port";
 import { ObsidianVault } from "../../src/obsidian/vault-port";
-import { hostCore, journalFiles } from "./helpers";
+import { applyPlan, journalFiles, recoverJournals, Refused, type ErrorBody } from "./helpers";
 
 const enc = new TextEncoder();
 const h = (s: string) => "sha256:" + sha256Hex(enc.encode(s));
@@ -30,12 +28,13 @@ function enospc(code: string, p: string): Error {
   return Object.assign(new Error(`${code}: no space left on device, write '${p}'`), { code });
 }
 
-/** refusal returns what p threw as the host prints it, in lang. */
-async function refusal(p: Promise<void>, lang = "en"): Promise<{ code: string; message: string; details: { [key: string]: unknown } }> {
+/** refusal returns the refusal p ended with. */
+async function refusal(p: Promise<void>): Promise<ErrorBody> {
   try {
     await p;
   } catch (err) {
-    return (JSON.parse(await render(await hostCore(), err, lang)) as { error: { code: string; message: string; details: { [key: string]: unknown } } }).error;
+    if (err instanceof Refused) return err.error;
+    throw err;
   }
   assert.fail("apply succeeded");
 }
@@ -48,7 +47,7 @@ describe("a full disk", () => {
       a.vault.hooks.onCall = (entry) => {
         if (/^adapter\.write \.kessho\/journal\/\.kessho-tmp-/.test(entry)) throw enospc(code, entry);
       };
-      const err = await refusal(apply(await hostCore(), port, plan));
+      const err = await refusal(applyPlan(port, plan));
       assert.equal(err.code, "DISK_FULL");
       const p = String(err.details["path"]);
       assert.match(p, /^\.kessho\/journal\/\S+\.json$/);
@@ -59,7 +58,7 @@ describe("a full disk", () => {
       assert.equal(diffTrees(a.vault.snapshot(), new App(initial).vault.snapshot()), "");
       assert.deepEqual(journalFiles(a), []);
       a.vault.hooks = {};
-      await apply(await hostCore(), port, plan);
+      await applyPlan(port, plan);
       assert.equal(diffTrees(a.vault.snapshot(), new App({ "a.md": "a1\n", "b.md": "b1\n" }).vault.snapshot()), "");
     });
   }
@@ -70,13 +69,13 @@ describe("a full disk", () => {
     a.vault.hooks.beforeChange = (what, p) => {
       if (p === "b.md") throw enospc("ENOSPC", p);
     };
-    const fr = await refusal(apply(await hostCore(), port, plan), "fr");
+    const fr = await refusal(applyPlan(port, plan, { lang: "fr" }));
     assert.equal(fr.code, "DISK_FULL");
     assert.deepEqual(fr.details, { path: "b.md" });
     assert.match(fr.message, /^le disque est plein .* Kessho n'a pas pu écrire b\.md, et sa modification est à mi-chemin ; libérez de la place : le prochain appel termine la modification/);
     assert.equal(journalFiles(a).length, 2, "the journal and its progress stay");
     a.vault.hooks = {};
-    await recoverJournals(await hostCore(), port);
+    await recoverJournals(port);
     assert.equal(diffTrees(a.vault.snapshot(), new App({ "a.md": "a1\n", "b.md": "b1\n" }).vault.snapshot()), "");
     assert.deepEqual(journalFiles(a), []);
   });

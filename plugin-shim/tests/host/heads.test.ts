@@ -8,7 +8,6 @@ import { before, describe, test } from "node:test";
 import type { App as ObsidianApp } from "obsidian";
 import { headLen, headOf, maxHeadBytes } from "../../src/host/answer";
 import { call } from "../../src/host/call";
-import type { HostCore } from "../../src/host/core";
 import { ObsidianVault } from "../../src/obsidian/vault-port";
 import { App } from "../fake/obsidian";
 import { loadPlugin, type LoadedPlugin } from "../fake/plugin";
@@ -45,10 +44,8 @@ describe("heads", () => {
   const app = new App();
   const port = new ObsidianVault(app as unknown as ObsidianApp);
   let plugin: LoadedPlugin;
-  let core: HostCore;
   before(async () => {
     plugin = await loadPlugin(mainJs(), app);
-    core = plugin.engine as unknown as HostCore;
   });
 
   test("a huge note is searched and recalled by its head, and named in a warning", async () => {
@@ -58,7 +55,7 @@ describe("heads", () => {
       "40-principles/huge.md": "See [[alpha]].\n" + hugeLog(),
       "10-episodes/projects/alpha/context.md": "---\nkind: project\nphase: build\n---\n# Alpha\n\nWe export [[log]].\n",
     });
-    const bound = { ...opts, core, maxBytes: maxHeadBytes + maxHeadBytes / 8 };
+    const bound = { ...opts, maxBytes: maxHeadBytes + maxHeadBytes / 8 };
     for (const round of [1, 2]) {
       const out = await call(port, plugin.engine, "mem_search", '{"query":"headword"}', bound);
       const r = JSON.parse(out.answer) as { ok: boolean; result: { hits: { path: string; line: string }[]; warnings: string[] } };

@@ -8,8 +8,10 @@ import { dirname, join } from "node:path";
 import type { Case } from "../cases";
 import { App } from "../fake/obsidian";
 import { loadPlugin, type LoadedPlugin } from "../fake/plugin";
-import type { HostCore } from "../../src/host/core";
-import type { Op } from "../../src/host/plan";
+import { runSteps, type Engine } from "../../src/host/call";
+import { journalDir, ownJournals, type RecoverOptions } from "../../src/host/journal";
+import type { Op, Plan } from "../../src/host/plan";
+import type { VaultPort } from "../../src/host/port";
 import { loadCases, mainJs, repoDir } from "../node";
 
 let all: Case[] | null = null;
@@ -92,12 +94,46 @@ export function goCall(dir: string, tool: string, args: string, o: { now: string
   }
 }
 
-let core: Promise<HostCore> | null = null;
+let engine: Promise<Engine> | null = null;
 
-/** hostCore is a wasm core for the host's decisions (the plugin's engine), loaded once. */
-export function hostCore(): Promise<HostCore> {
-  core ??= loadPlugin(mainJs(), new App({})).then((p) => p.engine as unknown as HostCore);
-  return core;
+/** hostEngine is the plugin's engine (a wasm core in its worker), loaded once. */
+export function hostEngine(): Promise<Engine> {
+  engine ??= loadPlugin(mainJs(), new App({})).then((p) => p.engine as unknown as Engine);
+  return engine;
+}
+
+/** A refusal as the host prints it. */
+export interface ErrorBody {
+  code: string;
+  message: string;
+  details: { [key: string]: unknown };
+}
+
+/** Refused is the refusal an apply or a recovery ended with: printed, as a host prints it, and its error. */
+export class Refused extends Error {
+  readonly error: ErrorBody;
+  constructor(readonly printed: string) {
+    super(printed);
+    this.error = (JSON.parse(printed) as { error: ErrorBody }).error;
+  }
+}
+
+/**
+ * applyPlan applies plan (null: the journals alone rolled forward) through
+ * the core's steps, as a call's apply does, on the plugin's engine; a
+ * refusal is thrown as Refused, in opts' lang (default English).
+ */
+export async function applyPlan(v: VaultPort, plan: Plan | null, opts: RecoverOptions & { lang?: string } = {}): Promise<void> {
+  const journals = (await v.state.list(journalDir)) ?? [];
+  if (journals.length === 0 && (plan === null || plan.length === 0)) return;
+  const start = { lang: opts.lang ?? "en", plan: plan ?? undefined, journals, wait_ms: opts.lockWaitMs ?? 10_000, own: ownJournals() };
+  const end = await runSteps(v, await hostEngine(), start, opts);
+  if (end.ok !== true) throw new Refused(end.answer ?? "");
+}
+
+/** recoverJournals rolls forward the plans a crash left half-applied (applyPlan of none). */
+export function recoverJournals(v: VaultPort, opts: RecoverOptions & { lang?: string } = {}): Promise<void> {
+  return applyPlan(v, null, opts);
 }
 
 /** opJSON encodes an op as Go's encoding/json does (op, path, from, to, expect, text; empty fields left out). */

@@ -9,12 +9,11 @@ import { diffTrees } from "../cases";
 import { App } from "../fake/obsidian";
 import { loadPlugin, type LoadedPlugin } from "../fake/plugin";
 import { mainJs } from "../node";
-import { recoverJournals } from "../../src/host/apply";
 import { sha256Hex, textHash } from "../../src/host/port";
 import type { Plan } from "../../src/host/plan";
 import { ObsidianVault } from "../../src/obsidian/vault-port";
 import type { App as ObsidianApp } from "obsidian";
-import { callCase, caseNamed, cleanRun, goCall, journalFiles, kesshoBin, readTree, tempDir, writeTree, hostCore, opJSON } from "./helpers";
+import { callCase, caseNamed, cleanRun, goCall, journalFiles, kesshoBin, readTree, tempDir, writeTree, opJSON, recoverJournals } from "./helpers";
 
 const dec = new TextDecoder();
 
@@ -129,7 +128,7 @@ describe("journal", () => {
     const port = new ObsidianVault(a as unknown as ObsidianApp);
     let slept = 0;
     // The other host finishes while we wait.
-    await recoverJournals(await hostCore(), port, {
+    await recoverJournals(port, {
       nowMs: () => t + 500 + slept,
       sleep: async (ms) => {
         slept += ms;
@@ -141,14 +140,14 @@ describe("journal", () => {
     // A journal that stays past the wait is a crash's: rolled forward.
     a.vault.put(`.kessho/journal/${id}.json`, `{"version":1,"id":"${id}","created":"x","plan":[{"op":"write","path":"made","expect":"absent","text":"m"}]}`);
     slept = 0;
-    await recoverJournals(await hostCore(), port, { nowMs: () => t + 500 + slept, sleep: async (ms) => void (slept += ms) });
+    await recoverJournals(port, { nowMs: () => t + 500 + slept, sleep: async (ms) => void (slept += ms) });
     assert.equal(slept, 9_500);
     assert.equal(a.vault.kindOf("made"), "file");
     assert.deepEqual(journalFiles(a), []);
     // A journal from the future (a clock set wrong) is waited for no longer than the lock wait.
     a.vault.put(`.kessho/journal/${id}.json`, `{"version":1,"id":"${id}","created":"x","plan":[{"op":"write","path":"made2","expect":"absent","text":"m"}]}`);
     slept = 0;
-    await recoverJournals(await hostCore(), port, { nowMs: () => t - 3_600_000 + slept, sleep: async (ms) => void (slept += ms) });
+    await recoverJournals(port, { nowMs: () => t - 3_600_000 + slept, sleep: async (ms) => void (slept += ms) });
     assert.equal(slept, 10_000);
     assert.equal(a.vault.kindOf("made2"), "file");
   });

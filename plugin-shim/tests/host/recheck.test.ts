@@ -11,12 +11,10 @@ import { diffTrees } from "../cases";
 import { App } from "../fake/obsidian";
 import { loadPlugin, type LoadedPlugin } from "../fake/plugin";
 import { mainJs } from "../node";
-import { apply, recoverJournals } from "../../src/host/apply";
-import { render } from "../../src/host/core";
 import type { Plan } from "../../src/host/plan";
 import { sha256Hex } from "../../src/host/port";
 import { ObsidianVault } from "../../src/obsidian/vault-port";
-import { callCase, caseNamed, journalFiles, hostCore } from "./helpers";
+import { applyPlan, callCase, caseNamed, journalFiles, recoverJournals, Refused } from "./helpers";
 
 const enc = new TextEncoder();
 const h = (b: Uint8Array | string) => "sha256:" + sha256Hex(typeof b === "string" ? enc.encode(b) : b);
@@ -60,13 +58,13 @@ function changedMessage(p: string): string {
   return p + " changed since Kessho read it (another program or person wrote it); nothing was written, run the call again";
 }
 
-/** refusal returns what p threw as the host prints it (in English). */
+/** refusal returns the refusal p ended with, as the host prints it (in English). */
 async function refusal(p: Promise<void>): Promise<{ code: string; en: string; details: { [key: string]: unknown } }> {
   try {
     await p;
   } catch (err) {
-    const e = (JSON.parse(await render(await hostCore(), err, "en")) as { error: { code: string; message: string; details: { [key: string]: unknown } } }).error;
-    return { ...e, en: e.message };
+    if (!(err instanceof Refused)) throw err;
+    return { ...err.error, en: err.error.message };
   }
   assert.fail("apply succeeded");
 }
@@ -108,7 +106,7 @@ describe("re-check before each op", () => {
             e.edit(a);
           }
         };
-        const err = await refusal(apply(await hostCore(), port, plan));
+        const err = await refusal(applyPlan(port, plan));
         assert.ok(edited, "the edit was made");
         assert.equal(err.code, "CONFLICT");
         assert.equal(err.en, e.exists ? existsMessage(e.path) : changedMessage(e.path));
@@ -134,7 +132,7 @@ describe("re-check before each op", () => {
         a.vault.put("last.md", "theirs\n");
       }
     };
-    const err = await refusal(apply(await hostCore(), port, plan));
+    const err = await refusal(applyPlan(port, plan));
     assert.equal(err.code, "CONFLICT");
     assert.deepEqual(err.details, { path: "last.md", edited: ["f/new.md", "b.md"], kept: ["f/first.md"] });
     assert.equal(
@@ -154,7 +152,7 @@ describe("re-check before each op", () => {
     const a = new App(initial);
     const port = new ObsidianVault(a as unknown as ObsidianApp);
     atUndoOfB(a, () => a.vault.put("b.md", "their b\n")); // in the undo's own re-check
-    const err = await refusal(apply(await hostCore(), port, plan));
+    const err = await refusal(applyPlan(port, plan));
     assert.equal(err.code, "CONFLICT");
     assert.deepEqual(err.details, { path: "last.md", edited: ["b.md"], kept: ["f/first.md", "f/new.md"] });
     const want = new App(initial);
@@ -172,7 +170,7 @@ describe("re-check before each op", () => {
     atUndoOfB(a, () => {
       throw new Error("disk gone");
     });
-    const err = await refusal(apply(await hostCore(), port, plan));
+    const err = await refusal(applyPlan(port, plan));
     assert.equal(err.code, "INTERNAL");
     assert.match(err.en, /^internal error: undoing plan \S+ after last\.md changed: disk gone; the vault is half-way and the next call finishes the plan$/);
     const files = journalFiles(a);
@@ -181,11 +179,11 @@ describe("re-check before each op", () => {
     // ops 4 and 3 were undone, 2 was not: recovery lands 3 and 4 again, and
     // keeps the editor's last.md (a conflict copy beside it).
     a.vault.hooks = {};
-    const stop = await refusal(recoverJournals(await hostCore(), port));
+    const stop = await refusal(recoverJournals(port));
     assert.equal(stop.code, "RECOVERY_CONFLICT");
     assert.equal(stop.details["path"], "last.md");
     a.vault.files.delete(String(stop.details["copy"]));
-    await recoverJournals(await hostCore(), port);
+    await recoverJournals(port);
     const want = new App({ "b.md": "b1\n", "f/first.md": "first\n", "f/new.md": "new\n", "g/sub/d.md": "d0\n", "h.md": "h0\n", "last.md": "theirs\n" });
     assert.equal(diffTrees(a.vault.snapshot(), want.vault.snapshot()), "", "the whole plan but the editor's file");
     assert.deepEqual(journalFiles(a), []);
@@ -193,7 +191,7 @@ describe("re-check before each op", () => {
 
   test("with nobody meddling, the plan lands whole", async () => {
     const a = new App(initial);
-    await apply(await hostCore(), new ObsidianVault(a as unknown as ObsidianApp), plan);
+    await applyPlan(new ObsidianVault(a as unknown as ObsidianApp), plan);
     const want = new App({ "b.md": "b1\n", "f/first.md": "first\n", "f/new.md": "new\n", "g/sub/d.md": "d0\n", "h.md": "h0\n", "last.md": "l1\n" });
     assert.equal(diffTrees(a.vault.snapshot(), want.vault.snapshot()), "");
     assert.deepEqual(journalFiles(a), []);

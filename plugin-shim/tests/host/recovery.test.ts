@@ -12,12 +12,10 @@ import { diffTrees } from "../cases";
 import { App } from "../fake/obsidian";
 import { loadPlugin, type LoadedPlugin } from "../fake/plugin";
 import { mainJs } from "../node";
-import { HostError, type WireError } from "../../src/host/core";
-import { recoverJournals } from "../../src/host/apply";
 import type { Plan } from "../../src/host/plan";
 import { sha256Hex, textHash } from "../../src/host/port";
 import { ObsidianVault } from "../../src/obsidian/vault-port";
-import { journalFiles, hostCore, opJSON } from "./helpers";
+import { journalFiles, opJSON, recoverJournals, Refused, type ErrorBody } from "./helpers";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -68,12 +66,12 @@ function fr(p: string, copy: string): string {
   return `une modification interrompue n'a pas pu être terminée : ${p} a été modifié depuis son début ; votre version est gardée et celle de Kessho est dans ${copy} ; reportez dans ${p} chaque ligne de la version de Kessho qui manque à la vôtre (les autres fichiers de la modification peuvent en avoir besoin : une ligne d'historique nomme son archive, un index ses notes), puis supprimez ${copy} et relancez l'appel`;
 }
 
-/** recover runs recovery on a, at time t; it returns the refusal, or null. */
-async function recover(a: App): Promise<WireError | null> {
+/** recover runs recovery on a, at time t; it returns the refusal (in lang), or null. */
+async function recover(a: App, lang = "en"): Promise<ErrorBody | null> {
   try {
-    await recoverJournals(await hostCore(), new ObsidianVault(a as unknown as ObsidianApp), { nowMs: () => t });
+    await recoverJournals(new ObsidianVault(a as unknown as ObsidianApp), { nowMs: () => t, lang });
   } catch (err) {
-    if (err instanceof HostError) return err.wire;
+    if (err instanceof Refused) return err.error;
     throw err;
   }
   return null;
@@ -121,14 +119,14 @@ describe("recovery", () => {
     const err = await recover(a);
     assert.equal(err?.code, "INTERNAL");
     assert.equal(
-      err?.en,
+      err?.message,
       `internal error: the journal ${jpath} of an interrupted change holds states that do not match its plan; the vault may be half-way: look at the journal, finish or undo the change by hand, then delete the journal`,
     );
     assert.equal(text(a, "a.md"), "a0\n");
     const v1 = new App({ [jpath]: journal(plan).replace('"version":2', '"version":1'), "a.md": "a0\n" });
-    assert.match((await recover(v1))?.en ?? "", /of an interrupted change has version 1 and states;/);
+    assert.match((await recover(v1))?.message ?? "", /of an interrupted change has version 1 and states;/);
     const missing = new App({ [jpath]: journal(plan).replace(/,"states":.*\}$/, "}"), "a.md": "a0\n" });
-    assert.match((await recover(missing))?.en ?? "", /holds states that do not match its plan/);
+    assert.match((await recover(missing))?.message ?? "", /holds states that do not match its plan/);
   });
 
   test("a write over a file edited after the crash: kept; Kessho's text beside it; RECOVERY_CONFLICT until the copy is deleted", async () => {
@@ -139,10 +137,10 @@ describe("recovery", () => {
     const a = new App({ [jpath]: journal(plan), [`.kessho/journal/${id}.done`]: "", "notes/a.md": "theirs\n" });
     const copy = `notes/a.kessho-conflict-${stamp}.md`;
     for (let i = 0; i < 2; i++) {
-      const err = await recover(a);
+      // Each time, in English then in French.
+      const err = await recover(a, i === 0 ? "en" : "fr");
       assert.equal(err?.code, "RECOVERY_CONFLICT");
-      assert.equal(err?.en, en("notes/a.md", copy));
-      assert.equal(err?.fr, fr("notes/a.md", copy));
+      assert.equal(err?.message, (i === 0 ? en : fr)("notes/a.md", copy));
       assert.deepEqual(err?.details, { path: "notes/a.md", copy, journal: jpath });
       assert.equal(text(a, "notes/a.md"), "theirs\n", "the user's version is kept");
       assert.equal(text(a, copy), "kessho's a\n", "Kessho's version is beside it");
@@ -167,7 +165,7 @@ describe("recovery", () => {
     const rec = `.kessho/journal/${id}.conflict`;
     const a = new App({ [jpath]: journal(plan), [rec]: '{"op":0,"path":"b.md","copy":"b.kessho-conflict-x.md"}', "a.md": "a0\n", "b.md": "b0\n" });
     assert.equal(
-      (await recover(a))?.en,
+      (await recover(a))?.message,
       `internal error: the journal ${jpath} of an interrupted change has a conflict record that does not match its progress (op 0, path "b.md", copy "b.kessho-conflict-x.md"); the vault may be half-way: look at the journal, finish or undo the change by hand, then delete the journal`,
     );
     assert.equal(text(a, "a.md"), "a0\n");
@@ -217,7 +215,7 @@ describe("recovery", () => {
     const a = new App({ [jpath]: journal([{ op: "mkdir" as "write", path: "made" }]), made: "a file\n" });
     const err = await recover(a);
     assert.equal(err?.code, "INTERNAL");
-    assert.match(err?.en ?? "", /holds an invalid plan \(plan op 0 \(mkdir\): unknown op "mkdir"\)/);
+    assert.match(err?.message ?? "", /holds an invalid plan \(plan op 0 \(mkdir\): unknown op "mkdir"\)/);
     assert.equal(text(a, "made"), "a file\n");
     assert.deepEqual(journalFiles(a), [jpath]);
   });

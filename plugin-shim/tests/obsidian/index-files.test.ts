@@ -13,8 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { App as ObsidianApp } from "obsidian";
-import { call, type Engine, type Outcome } from "../../src/host/call";
-import type { HostCore } from "../../src/host/core";
+import { call, type Engine, type Outcome, type RoundRequest, type Stepped } from "../../src/host/call";
 import { indexBound, indexFile, indexIDFile, storedLength } from "../../src/host/search";
 import { ObsidianVault, type NodeFS } from "../../src/obsidian/vault-port";
 import { DiskVault } from "../fake/disk-vault";
@@ -26,14 +25,13 @@ import { notes } from "../host/helpers";
 const opts = { now: "2026-11-30T10:15:00+01:00", tz: "Europe/Paris", lang: "en" };
 const args = '{"query":"webhook retries","limit":5}';
 
-/** Tails is an engine that records the length of what follows each request's NUL: the stored index sent to the core. */
+/** Tails is an engine that records the length of what follows each round's request: the stored index sent to the core (a NUL, then its base64). */
 class Tails implements Engine {
   sent: number[] = [];
   constructor(private eng: Engine) {}
-  call(request: string): Promise<string> {
-    const i = request.indexOf("\u0000");
-    this.sent.push(i < 0 ? 0 : request.length - i - 1);
-    return this.eng.call(request);
+  step(input: string, round?: RoundRequest): Promise<Stepped> {
+    if (round !== undefined) this.sent.push(Math.max(0, (round.after ?? "").length - 1));
+    return this.eng.step(input, round);
   }
 }
 
@@ -60,12 +58,10 @@ function parsed(o: Outcome): Hits {
 describe("the plugin's search index files", () => {
   const app = new App();
   let plugin: LoadedPlugin;
-  let core: HostCore;
   const disks: DiskVault[] = [];
   const outside = mkdtempSync(join(tmpdir(), "kessho-outside-"));
   before(async () => {
     plugin = await loadPlugin(mainJs(), app);
-    core = plugin.engine as unknown as HostCore;
   });
   after(() => {
     for (const d of disks) d.remove();
@@ -79,7 +75,7 @@ describe("the plugin's search index files", () => {
   };
   /** desktop is the port of a DiskVault with Node's fs, fsys when given (a spy). */
   const desktop = (d: DiskVault, fsys: NodeFS = fs as unknown as NodeFS) => new ObsidianVault(d.app as unknown as ObsidianApp, fsys);
-  const search = (port: ObsidianVault, eng: Engine = plugin.engine, tool = "mem_search", a = args) => call(port, eng, tool, a, { ...opts, core });
+  const search = (port: ObsidianVault, eng: Engine = plugin.engine, tool = "mem_search", a = args) => call(port, eng, tool, a, opts);
   const files = () => ({ ...notes(20), ...contexts() });
   let clean: Outcome;
   before(async () => {
@@ -138,7 +134,7 @@ describe("the plugin's search index files", () => {
       w.plant(d, target);
       const kept = fs.lstatSync(d.full(w.folder)).isFile() ? d.read(w.folder) : null;
       for (const lang of ["en", "fr"] as const) {
-        const out = await call(desktop(d), plugin.engine, "mem_search", args, { ...opts, core, lang });
+        const out = await call(desktop(d), plugin.engine, "mem_search", args, { ...opts, lang });
         const a = parsed(out);
         assert.ok(a.ok, out.answer);
         assert.deepEqual(a.result.hits, parsed(clean).result.hits);

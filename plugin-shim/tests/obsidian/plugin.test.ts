@@ -139,10 +139,10 @@ describe("plugin", () => {
   test("settings: language and time zone are saved and used by calls", async () => {
     const { app, plugin } = await freshPlugin({ [context]: "---\nphase: draft\n---\n" });
     const seen: string[] = [];
-    const round = plugin.engine.round.bind(plugin.engine);
-    plugin.engine.round = (r) => {
-      seen.push(r.head + JSON.stringify(r.now) + r.tail);
-      return round(r);
+    const step = plugin.engine.step.bind(plugin.engine);
+    plugin.engine.step = (input, r) => {
+      if (r !== undefined) seen.push(r.head + JSON.stringify(r.now) + r.tail);
+      return step(input, r);
     };
     const tab = plugin.settingTabs[0]!;
     tab.display();
@@ -179,7 +179,7 @@ describe("plugin", () => {
 
     const a = (await plugin.api.call("mem_update_phase", { slug: "alpha", phase: "x" })) as { ok: boolean };
     assert.equal(a.ok, true);
-    // The time as the clock gives it; the worker makes it canonical (runRound).
+    // The time as the clock gives it; the core makes it canonical.
     assert.match(seen[0]!, /"now":"2026-11-30T09:15:00.000Z","tz":"Asia\/Tokyo","lang":"fr"/);
 
     // Saved settings come back at the next load.

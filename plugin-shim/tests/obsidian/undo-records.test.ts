@@ -13,7 +13,6 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { App as ObsidianApp } from "obsidian";
 import { call } from "../../src/host/call";
-import type { HostCore } from "../../src/host/core";
 import { ObsidianVault, type NodeFS } from "../../src/obsidian/vault-port";
 import { DiskVault } from "../fake/disk-vault";
 import { App } from "../fake/obsidian";
@@ -25,12 +24,10 @@ const dec = new TextDecoder();
 
 describe("the plugin's undo records", () => {
   let plugin: LoadedPlugin;
-  let core: HostCore;
   const disks: DiskVault[] = [];
   const outside = mkdtempSync(join(tmpdir(), "kessho-outside-"));
   before(async () => {
     plugin = await loadPlugin(mainJs(), new App());
-    core = plugin.engine as unknown as HostCore;
   });
   after(() => {
     for (const d of disks) d.remove();
@@ -53,7 +50,7 @@ describe("the plugin's undo records", () => {
       const out = mkdtempSync(join(outside, "t-"));
       d.link(p.link, p.target(out));
       const port = new ObsidianVault(d.app as unknown as ObsidianApp, fs as unknown as NodeFS);
-      const o = await call(port, plugin.engine, p.tool, p.args, { now: c.now, tz: c.tz, lang: "en", core });
+      const o = await call(port, plugin.engine, p.tool, p.args, { now: c.now, tz: c.tz, lang: "en" });
       const a = JSON.parse(o.answer) as { ok: boolean; error?: { code: string; message: string; details: { path: string } } };
       assert.equal(a.ok, false, o.answer);
       assert.equal(a.error?.code, "CONFLICT", o.answer);

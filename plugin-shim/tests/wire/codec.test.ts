@@ -116,11 +116,12 @@ describe("the Go codec's answers", () => {
       assert.deepEqual(JSON.parse(fixture(`answer-${name}.json`)) as Answer, want);
     });
   }
-  test("a step's refusal reads as a HostError", () => {
-    const error = (JSON.parse(fixture("step-refusal.json")) as StepOut).end!.error!;
-    assert.equal(error.code, "LIMIT_EXCEEDED");
-    assert.deepEqual(error.details, { max_bytes: 5, path: "a/été.md" });
-    assert.match(error.en, /a\/été\.md/);
-    assert.match(error.fr, /a\/été\.md/);
+  test("a call's step that ran its round reads as a StepOut, then the answer to print and the index", () => {
+    const [json, printed, index] = fixture("step-call.json").split("\u0000");
+    const out = JSON.parse(json!) as StepOut;
+    assert.deepEqual([printed, index], ["", ""], "a refusal: nothing to print on success, no index");
+    const { error } = JSON.parse(out.end!.answer!) as { error: { code: string; details: unknown } };
+    assert.equal(error.code, "INVALID_ARGUMENT");
+    assert.deepEqual(error.details, { tool: "mem_nope" });
   });
 });

@@ -32,6 +32,8 @@ func TestACallReadsEachAnswerOnce(t *testing.T) {
 			answer: `{"ok":false,"error":{"code":"X","message":"m","details":{}}}`},
 		{name: "a search index beside a result: kept, and left out of what is printed", raw: "{\"ok\":true,\"result\":{\"a\":1.50},\"search\":{\"id\":\"i-1\"}}\x00IDX",
 			ok: true, printed: `{"ok":true,"result":{"a":1.50}}`, ops: "index_store ", idx: "IDX"},
+		{name: "an invalid plan: INTERNAL, nothing written", raw: `{"ok":true,"result":{"x":1},"plan":[{"op":"write","path":"../evil.md","expect":"absent","text":"x"}]}`,
+			answer: `{"ok":false,"error":{"code":"INTERNAL","message":"internal error: the module returned an invalid plan: plan op 0 (write): path \"../evil.md\" is not clean","details":{}}}`},
 		{name: "not JSON", raw: `{"ok":`, invalid: "call t: the engine answered invalid JSON: unexpected end of JSON input"},
 		{name: "neither need nor ok", raw: `{"result":1}`, invalid: "call t: the engine's answer has neither need nor ok"},
 		{name: "a refusal without a body", raw: `{"ok":false,"error":"x"}`,
