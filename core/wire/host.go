@@ -8,8 +8,8 @@ type OpState struct {
 	After  string `json:"after"`
 }
 
-// Look is a path a host decision needs the state of (its "need"), hashed
-// when Hash is set.
+// Look is a path a decision of the core needs the state of (a plan's
+// check, an undo's), hashed when Hash is set.
 type Look struct {
 	Path string `json:"path"`
 	Hash bool   `json:"hash,omitempty"`
