@@ -48,8 +48,8 @@ func roundRequest(input []byte) ([]byte, error) {
 	return append(append(append(req, head...), quoted...), rest...), nil
 }
 
-// roundRead is what a call keeps of a round's answer, the result of its
-// IORound in the state: a need (Batch, the id of the index batch that
+// roundRead is what a call keeps of a round's answer, in the state from
+// its checkpoint on: a need (Batch, the id of the index batch that
 // came with it), or the end (OK, with its plan; a refusal as printed;
 // Invalid: no answer). A success's printed answer is not kept: the step
 // that ran the round handed it to the host.
@@ -64,12 +64,14 @@ type roundRead struct {
 	Invalid  string     `json:"invalid,omitempty"`
 }
 
-// checkpoint is where a call's replay starts: at the round whose read is
-// the first result kept, with Counted rounds counted before it. What came
-// before (the recovery, the earlier rounds and their needs) is done, and
-// dropped from the state, which stays as small as one round's.
+// checkpoint is where a call's replay starts: at its last round, whose
+// reading is Read, with Counted rounds counted before it; the results
+// that follow are the I/O after it. What came before (the recovery, the
+// earlier rounds and their needs) is done, and dropped from the state,
+// which stays as small as one round's.
 type checkpoint struct {
-	Counted int `json:"counted"`
+	Read    roundRead `json:"read"`
+	Counted int       `json:"counted"`
 }
 
 // runCall is a whole call.
@@ -128,30 +130,29 @@ func (m *machine) finish(read roundRead) error {
 	return ConflictAs(read.Conflict, m.apply(read.Plan))
 }
 
-// round is the read of the call's next round: from the results, or from
-// the request the host sent with this step (Handler runs it), or asked.
+// round is the read of the call's next round: the checkpoint's, or the
+// request the host sent with this step (Handler runs it), or asked.
 func (m *machine) round() (roundRead, error) {
-	if m.pos >= len(m.st.Results) {
-		if m.request == nil || m.pos > len(m.st.Results) {
-			m.out = append(m.out, wire.IO{Op: wire.IORound})
-			panic(pending{})
-		}
-		m.st.Results = append(m.st.Results, m.handleRound())
+	var read roundRead
+	switch {
+	case m.st.Mark != nil && m.mark == nil:
+		read = m.st.Mark.Read
+	case m.pos < len(m.st.Results):
+		return read, fault.Internalf("a step's state has results where its round is")
+	case m.request == nil || m.pos > len(m.st.Results):
+		m.out = append(m.out, wire.IO{Op: wire.IORound})
+		panic(pending{})
+	default:
+		read = m.handleRound()
 		m.request = nil
 	}
-	m.mark = &mark{pos: m.pos, counted: m.counted}
-	r := m.st.Results[m.pos]
-	m.pos++
-	var read roundRead
-	if r.Text == nil || json.Unmarshal([]byte(*r.Text), &read) != nil {
-		return read, fault.Internalf("a step's state holds no round's answer")
-	}
+	m.mark = &mark{pos: m.pos, counted: m.counted, read: read}
 	return read, nil
 }
 
 // handleRound runs the round's request: what the call keeps of it, the
 // printed answer and the index it hands back to send with this step.
-func (m *machine) handleRound() wire.IOResult {
+func (m *machine) handleRound() roundRead {
 	ans, raw := m.handle(m.request)
 	m.ran = true
 	_, m.index, _ = bytes.Cut(raw, []byte{0})
@@ -174,9 +175,7 @@ func (m *machine) handleRound() wire.IOResult {
 		}
 		m.printed = read.Printed()
 	}
-	b, _ := json.Marshal(rr)
-	s := string(b)
-	return wire.IOResult{Text: &s}
+	return rr
 }
 
 // readOf is ReadAnswer of raw, the answer ans encoded, read from ans

@@ -125,9 +125,12 @@ type machine struct {
 	mark           *mark
 }
 
-// mark is the last round a replay read: its result's index and the
-// rounds counted before it.
-type mark struct{ pos, counted int }
+// mark is the last round a replay read: the results before it, the
+// rounds counted before it, and its reading.
+type mark struct {
+	pos, counted int
+	read         roundRead
+}
 
 // pending stops the replay at I/O it cannot foresee.
 type pending struct{}
@@ -164,7 +167,7 @@ func (m *machine) state() string {
 		}
 	}
 	if m.mark != nil {
-		st.Mark = &checkpoint{Counted: m.mark.counted}
+		st.Mark = &checkpoint{Read: m.mark.read, Counted: m.mark.counted}
 	}
 	b, _ := json.Marshal(st)
 	return string(b)
