@@ -76,12 +76,13 @@ type checkpoint struct {
 
 // runCall is a whole call.
 func (m *machine) runCall(c wire.StepCall) error {
+	m.rounds = Rounds{Tool: c.Tool, Max: c.MaxRounds}
 	if m.st.Mark == nil {
 		if err := m.recoverJournals(); err != nil {
 			return err
 		}
 	} else {
-		m.counted = m.st.Mark.Counted
+		m.rounds.Counted = m.st.Mark.Counted
 	}
 	for {
 		read, err := m.round()
@@ -91,13 +92,17 @@ func (m *machine) runCall(c wire.StepCall) error {
 		if read.Need == nil {
 			return m.finish(read)
 		}
-		if read.Batch != "" && read.Need.Search == "batch" {
-			// A batch of the index built: stored; the files sent are
-			// indexed, the next request holds the next batch.
+		var carry *wire.Carry
+		if read.Batch != "" {
+			carry = &wire.Carry{ID: read.Batch}
+		}
+		batch, err := m.rounds.Need(*read.Need, carry)
+		if err != nil {
+			return err
+		}
+		if batch {
 			m.do(wire.IO{Op: wire.IOIndexStore, To: read.Batch}, succeeds())
 			m.do(wire.IO{Op: wire.IOResetSnap}, succeeds())
-		} else if m.counted++; m.counted >= c.MaxRounds {
-			return TooManyRounds(c.Tool, c.MaxRounds)
 		}
 		switch s := read.Need.Search; s {
 		case "notes", "index", "stored":
@@ -146,7 +151,7 @@ func (m *machine) round() (roundRead, error) {
 		read = m.handleRound()
 		m.request = nil
 	}
-	m.mark = &mark{pos: m.pos, counted: m.counted, read: read}
+	m.mark = &mark{pos: m.pos, counted: m.rounds.Counted, read: read}
 	return read, nil
 }
 

@@ -116,12 +116,12 @@ type machine struct {
 
 	// A call's: its handler, the round's request the host sent with
 	// this step (nil once run), whether it ran (ran) and what it handed
-	// back, the rounds counted, and the last round's place (mark).
+	// back, its rounds' policy, and the last round's place (mark).
 	handle         Handler
 	request        []byte
 	ran            bool
 	printed, index []byte
-	counted        int
+	rounds         Rounds
 	mark           *mark
 }
 

@@ -185,7 +185,7 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 	defer cancel()
 	engCall, release := Pin(eng)
 	defer release()
-	r := &rounds[L]{v: v, lock: lock, call: engCall, tool: tool, opts: opts, d: d, sc: newCarry(ctx, v, tool, opts.IndexBatch)}
+	r := &rounds[L]{v: v, lock: lock, call: engCall, tool: tool, opts: opts, d: d, policy: hostlogic.Rounds{Tool: tool, Max: opts.MaxRounds}, sc: newCarry(ctx, v, tool, opts.IndexBatch)}
 	r.req = wire.Request{Tool: tool, Args: args, Now: opts.Now.Format(time.RFC3339), TZ: opts.TZ, Lang: opts.Lang, Search: r.sc.carry}
 	return r.run(ctx)
 }
@@ -218,8 +218,8 @@ type rounds[L Lock] struct {
 	d    deadline
 	sc   *searchCarry
 	req  wire.Request
-	// counted is the rounds that count against MaxRounds: a batch's do not.
-	counted int
+	// policy is the round loop's (hostlogic.Rounds): which rounds count.
+	policy hostlogic.Rounds
 	// compacted is whether req.Args are compacted (request).
 	compacted bool
 }
@@ -302,13 +302,15 @@ func (r *rounds[L]) request() ([]byte, error) {
 // answer answers the engine's need from the vault into the next request;
 // done, with the refusal to return, when the call cannot go on.
 func (r *rounds[L]) answer(ctx context.Context, ans hostlogic.Read, index []byte) (_ Outcome, done bool) {
-	if r.sc.batch(ans.Answer, index) {
+	batch, err := r.policy.Need(*ans.Need, ans.Search)
+	if err != nil {
+		out, _ := r.refuse(err)
+		return out, true
+	}
+	if batch && r.sc.batch(ans.Answer, index) {
 		// A batch of the search index built and stored: the files
 		// sent are indexed, the next request holds the next batch.
 		r.req.Snapshot = vault.Snapshot{}
-	} else if r.counted++; r.counted >= r.opts.MaxRounds {
-		out, _ := r.refuse(hostlogic.TooManyRounds(r.tool, r.opts.MaxRounds))
-		return out, true
 	}
 	r.sc.answer(*ans.Need)
 	if err := r.v.AnswerContext(ctx, *ans.Need, &r.req.Snapshot, r.opts.MaxBytes); err != nil {

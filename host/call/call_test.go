@@ -87,3 +87,24 @@ func TestOutcomeDecoded(t *testing.T) {
 		t.Errorf("the host's refusal: ok %v, error %+v, result %s, plan %d ops; answer %s", out.OK, out.Error, out.Result, len(out.Plan), out.Answer)
 	}
 }
+
+// TestRoundsBounded: a core that keeps asking is refused after the
+// policy's rounds (hostlogic.Rounds, the plugin's too), in the call's
+// language; a search index's batches would not count (batch_test.go).
+func TestRoundsBounded(t *testing.T) {
+	_, v := newVault(t, map[string]string{"a.md": "A"})
+	for lang, want := range map[string]string{
+		"en": `{"ok":false,"error":{"code":"LIMIT_EXCEEDED","message":"mem_x still needed more of the vault after 3 rounds","details":{"rounds":3}}}`,
+		"fr": `{"ok":false,"error":{"code":"LIMIT_EXCEEDED","message":"mem_x demandait encore des fichiers après 3 tours","details":{"rounds":3}}}`,
+	} {
+		need := `{"need":{"files":["a.md"]}}`
+		eng := &scripted{answers: []string{need, need, need, need}}
+		out, err := call.Run(context.Background(), v, eng, "mem_x", json.RawMessage(`{}`), call.Options{MaxRounds: 3, Lang: lang})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(out.Answer) != want || len(eng.answers) != 1 {
+			t.Errorf("%s: %s after %d rounds\nwant %s after 3", lang, out.Answer, 4-len(eng.answers), want)
+		}
+	}
+}
