@@ -147,7 +147,7 @@ export interface StepEnd {
 /** core/wire.StepIn */
 export interface StepIn {
   start?: StepStart;
-  state?: string;
+  state?: unknown;
   results?: IOResult[];
   now: string;
   wall: string;
@@ -157,7 +157,7 @@ export interface StepIn {
 /** core/wire.StepOut */
 export interface StepOut {
   io?: IO[];
-  state?: string;
+  state?: unknown;
   end?: StepEnd;
   then?: StepEnd;
 }
