@@ -45,7 +45,7 @@ func Step(input []byte, handle Handler) []byte {
 	m := &machine{in: in, handle: handle}
 	if in.Start != nil {
 		m.st.Start = *in.Start
-	} else if err := json.Unmarshal(in.State, &m.st); err != nil {
+	} else if err := json.Unmarshal([]byte(in.State), &m.st); err != nil {
 		return stepAnswer(wire.StepOut{End: endOf(fault.Internalf("a step's state is not the core's: %v", err), "")})
 	}
 	if hasRound {
@@ -155,7 +155,7 @@ func (m *machine) replay() (end *wire.StepEnd, done bool) {
 
 // state is what crosses to the next step; a call's from its last round
 // on (checkpoint), the results and values drawn before it dropped.
-func (m *machine) state() json.RawMessage {
+func (m *machine) state() string {
 	st := m.st
 	if k := m.mark; k != nil && k.pos > 0 {
 		st.Results = st.Results[k.pos:]
@@ -170,7 +170,7 @@ func (m *machine) state() json.RawMessage {
 		st.Mark = &checkpoint{Read: m.mark.read, Counted: m.mark.counted}
 	}
 	b, _ := json.Marshal(st)
-	return b
+	return string(b)
 }
 
 // keepDrawn keeps the values drawn before an op the host ran: the ones

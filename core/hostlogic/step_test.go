@@ -182,7 +182,7 @@ func (d *memPort) steps(t *testing.T, start wire.StepStart, now time.Time) (wire
 			return *out.End, n
 		}
 		in = wire.StepIn{State: out.State}
-		d.states = append(d.states, string(out.State))
+		d.states = append(d.states, out.State)
 		foreseen := true
 		for _, op := range out.IO {
 			if op.Op == wire.IORound {

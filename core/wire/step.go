@@ -1,10 +1,6 @@
 package wire
 
-import (
-	"encoding/json"
-
-	"github.com/kessho/kessho/core/plan"
-)
+import "github.com/kessho/kessho/core/plan"
 
 // StepIn is one crossing of a host's apply or recovery (the module's
 // call export, EntryStep; hostlogic.Step): the first names what to do
@@ -16,10 +12,9 @@ import (
 // reads it; a host may send the first round with the start when it
 // listed no journal (there is nothing to roll forward before it).
 type StepIn struct {
-	Start *StepStart `json:"start,omitempty"`
-	// State is the last answer's State, sent back as it came.
-	State   json.RawMessage `json:"state,omitempty"`
-	Results []IOResult      `json:"results,omitempty"`
+	Start   *StepStart `json:"start,omitempty"`
+	State   string     `json:"state,omitempty"`
+	Results []IOResult `json:"results,omitempty"`
 	// Now is the host's clock (RFC 3339, to the millisecond): a sweep's
 	// young test and wait, a conflict copy's name.
 	Now string `json:"now"`
@@ -65,12 +60,10 @@ type StepCall struct {
 // gives the result it names in Expect: the host then stops there,
 // without another crossing.
 type StepOut struct {
-	IO []IO `json:"io,omitempty"`
-	// State is a JSON value opaque to the host (a value, not a string:
-	// it is never escaped into the answer and unescaped back).
-	State json.RawMessage `json:"state,omitempty"`
-	End   *StepEnd        `json:"end,omitempty"`
-	Then  *StepEnd        `json:"then,omitempty"`
+	IO    []IO     `json:"io,omitempty"`
+	State string   `json:"state,omitempty"`
+	End   *StepEnd `json:"end,omitempty"`
+	Then  *StepEnd `json:"then,omitempty"`
 }
 
 // StepEnd is how the steps ended: OK (a call's answer is then the one

@@ -147,7 +147,7 @@ export interface StepEnd {
 /** core/wire.StepIn */
 export interface StepIn {
   start?: StepStart;
-  state?: unknown;
+  state?: string;
   results?: IOResult[];
   now: string;
   wall: string;
@@ -157,7 +157,7 @@ export interface StepIn {
 /** core/wire.StepOut */
 export interface StepOut {
   io?: IO[];
-  state?: unknown;
+  state?: string;
   end?: StepEnd;
   then?: StepEnd;
 }
