@@ -31,7 +31,12 @@ type Index struct {
 	live   int
 	sumLen [NumFields]uint64
 	terms  []string
-	dict   map[string]uint32 // nil until a Put or a lookup needs it
+	// sorted is how many of the first terms are sorted (a decoded
+	// index's): they are looked up by a binary search, the others in
+	// dict, so that a decoded index that is given a few notes builds no
+	// map of every term.
+	sorted int
+	dict   map[string]uint32 // the terms after the sorted ones; nil until one is made
 	post   [][]byte
 	last   []uint32 // per term: the last document id in post, plus one
 	byPath map[string]uint32
@@ -59,6 +64,9 @@ type Index struct {
 	// Changed reports whether the index changed since it was made or
 	// decoded: the host should store it again.
 	Changed bool
+	// seg is what the host stores of the index: the base it was decoded
+	// from or last handed back whole, and what changed since (segment.go).
+	seg segments
 }
 
 type doc struct {
@@ -111,6 +119,7 @@ func (x *Index) Remove(p string) {
 	d := &x.docs[id]
 	d.dead = true
 	d.phrases, d.links = nil, nil
+	x.seg.removed(id)
 	x.live--
 	for f := range NumFields {
 		x.sumLen[f] -= uint64(d.lens[f])
@@ -221,6 +230,7 @@ func (x *Index) Put(n Note) {
 	}
 	for i := range x.cur {
 		tid := x.cur[i].tid
+		x.seg.touch(tid, len(x.post[tid]), x.last[tid])
 		x.post[tid] = appendPosting(x.post[tid], id+1-x.last[tid], &x.cur[i].c)
 		x.last[tid] = id + 1
 		x.mark[tid] = 0
@@ -307,7 +317,7 @@ func (x *Index) word(b []byte) (uint32, bool) {
 }
 
 func (x *Index) intern(t string) uint32 {
-	if id, ok := x.dict[t]; ok {
+	if id, ok := x.lookup(t); ok {
 		return id
 	}
 	id := uint32(len(x.terms))
@@ -319,26 +329,28 @@ func (x *Index) intern(t string) uint32 {
 	return id
 }
 
+// ensureDict makes the map of the terms after the sorted ones, and the
+// marks of every term, before a Put.
 func (x *Index) ensureDict() {
-	if x.dict != nil {
-		return
+	if x.dict == nil {
+		x.dict = make(map[string]uint32, len(x.terms)-x.sorted)
+		for i, t := range x.terms[x.sorted:] {
+			x.dict[t] = uint32(x.sorted + i)
+		}
 	}
-	x.dict = make(map[string]uint32, len(x.terms))
-	x.mark = make([]int32, len(x.terms))
-	for i, t := range x.terms {
-		x.dict[t] = uint32(i)
+	if len(x.mark) != len(x.terms) {
+		x.mark = make([]int32, len(x.terms))
 	}
 }
 
-// lookup returns a term's id: by the map when there is one, else by a
-// binary search of the terms, which a decoded index keeps sorted.
+// lookup returns a term's id: by a binary search of the sorted terms
+// (a decoded index's), else by the map of the others.
 func (x *Index) lookup(t string) (uint32, bool) {
-	if x.dict != nil {
-		id, ok := x.dict[t]
-		return id, ok
+	if i, ok := slices.BinarySearch(x.terms[:x.sorted], t); ok {
+		return uint32(i), true
 	}
-	i, ok := slices.BinarySearch(x.terms, t)
-	return uint32(i), ok
+	id, ok := x.dict[t]
+	return id, ok
 }
 
 // Hit is one note found: its Meta, its score (a tier of designation match
@@ -548,6 +560,7 @@ func (x *Index) Compact() {
 		}
 	}
 	x.docs, x.terms, x.post, x.last, x.dict, x.words, x.df, x.memo = docs, terms, post, last, nil, nil, nil, nil
+	x.sorted, x.seg = 0, segments{} // renumbered: the base stored no longer names these documents
 	x.ensureDict()
 	x.byPath = make(map[string]uint32, len(docs))
 	for i, d := range docs {
