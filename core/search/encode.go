@@ -214,7 +214,7 @@ func Decode(data []byte) (*Index, error) {
 		return nil, errCorrupt
 	}
 	base, rest := data[:n], data[n:]
-	if len(rest) > 0 && !isDelta(rest) {
+	if len(rest) > 0 && !IsDelta(rest) {
 		return nil, errCorrupt // bytes after the base that are no delta: not what a host stores
 	}
 	x, err := decodeBase(base)

@@ -181,6 +181,14 @@ func (x *Index) IsCut(p string) bool {
 	return ok && x.docs[id].Cut
 }
 
+// Key returns the Key of the note indexed at p, if any.
+func (x *Index) Key(p string) (string, bool) {
+	if id, ok := x.byPath[p]; ok {
+		return x.docs[id].Key, true
+	}
+	return "", false
+}
+
 // Paths returns the paths of the live notes, sorted.
 func (x *Index) Paths() []string {
 	out := make([]string, 0, x.live)

@@ -151,7 +151,7 @@ type delta struct {
 // decodeDelta reads a delta of the base whose id is base; false for
 // bytes that are not one (another base's, damaged, foreign).
 func decodeDelta(data []byte, base string) (*delta, bool) {
-	if !isDelta(data) || deltaSize(data) != int64(len(data)) {
+	if !IsDelta(data) || DeltaSize(data) != int64(len(data)) {
 		return nil, false
 	}
 	body, sum := data[:len(data)-sumLen], binary.LittleEndian.Uint64(data[len(data)-sumLen:])
@@ -187,15 +187,17 @@ func decodeDelta(data []byte, base string) (*delta, bool) {
 	return d, !dc.bad && len(dc.b) == 0 && dc.terms <= uint64(len(d.terms))
 }
 
-// isDelta reports whether data starts as a delta of this format and
-// analyzer.
-func isDelta(data []byte) bool {
+// IsDelta reports whether data starts as a delta (Hand) of this format
+// and analyzer: a host stores it beside the base, not over it.
+func IsDelta(data []byte) bool {
 	return len(data) >= headerLen && string(data[:len(deltaMagic)]) == deltaMagic && data[4] == format && data[5] == analyzer
 }
 
-// deltaSize is the length a delta's header says it has (0: none).
-func deltaSize(data []byte) int64 {
-	if !isDelta(data) {
+// DeltaSize is the length a delta's header (its first bytes, as Size's)
+// says the whole delta has; 0 for bytes that are no delta's header. A
+// host reads the stored delta only when its file is that long.
+func DeltaSize(data []byte) int64 {
+	if !IsDelta(data) {
 		return 0
 	}
 	v := binary.LittleEndian.Uint64(data[6:headerLen])
@@ -292,7 +294,7 @@ func postingsFrom(b []byte, last uint32, fn func(id uint32, mask byte, tf *[NumF
 // deltaID is the id of the delta data (ID), when it is one whose
 // checksum holds and, unless base is "", one of that base.
 func deltaID(data []byte, base string) (string, bool) {
-	if deltaSize(data) != int64(len(data)) || checksum(data[:len(data)-sumLen]) != binary.LittleEndian.Uint64(data[len(data)-sumLen:]) {
+	if DeltaSize(data) != int64(len(data)) || checksum(data[:len(data)-sumLen]) != binary.LittleEndian.Uint64(data[len(data)-sumLen:]) {
 		return "", false
 	}
 	r := &reader{b: data[headerLen : len(data)-sumLen]}

@@ -62,7 +62,7 @@ func TestDeltaHandedBack(t *testing.T) {
 	baseCopy := append([]byte{}, base...)
 	change(x, notes, 1)
 	delta, whole := x.Hand(0, true)
-	if !isDelta(delta) || whole != int64(len(base)+len(delta)) || len(delta)*10 > len(base) {
+	if !IsDelta(delta) || whole != int64(len(base)+len(delta)) || len(delta)*10 > len(base) {
 		t.Fatalf("after a change: %.4q, %d bytes (base %d), whole %d", delta, len(delta), len(base), whole)
 	}
 	if !bytes.Equal(base, baseCopy) {
@@ -82,7 +82,7 @@ func TestDeltaHandedBack(t *testing.T) {
 	change(y, notes, 2)
 	y.Listing = "L2"
 	delta2, _ := y.Hand(0, true)
-	if !isDelta(delta2) {
+	if !IsDelta(delta2) {
 		t.Fatal("a second change on the decoded index: not a delta")
 	}
 	z, err := Decode(append(append([]byte{}, base...), delta2...))
@@ -127,7 +127,7 @@ func TestDamagedDeltaRefused(t *testing.T) {
 			t.Errorf("%s: the id names the refused delta", name)
 		}
 		y.Put(ParseNote("20-knowledge/late.md", "k", strp("late text")))
-		if again, _ := y.Hand(0, true); !isDelta(again) {
+		if again, _ := y.Hand(0, true); !IsDelta(again) {
 			t.Errorf("%s: the next hand-back is not a delta", name)
 		}
 	}
@@ -148,14 +148,14 @@ func TestDeltaBound(t *testing.T) {
 		x.Put(ParseNote(fmt.Sprintf("20-knowledge/many %d.md", i), key(text), &text))
 	}
 	b, whole := x.Hand(0, true)
-	if isDelta(b) || whole != int64(len(b)) {
+	if IsDelta(b) || whole != int64(len(b)) {
 		t.Fatalf("past the bound: %.4q", b)
 	}
 	x.Remove("20-knowledge/many 0.md")
-	if d, _ := x.Hand(0, true); !isDelta(d) || !strings.HasPrefix(ID(d), idOf(b)+"+") {
+	if d, _ := x.Hand(0, true); !IsDelta(d) || !strings.HasPrefix(ID(d), idOf(b)+"+") {
 		t.Fatalf("after the new base: %.4q %s", d, ID(d))
 	}
-	if b, _ := x.Hand(0, false); isDelta(b) {
+	if b, _ := x.Hand(0, false); IsDelta(b) {
 		t.Fatal("a host that keeps no segments was handed a delta")
 	}
 }
