@@ -254,6 +254,7 @@ func decodeBase(data []byte) (*Index, error) {
 				return nil, errCorrupt
 			}
 			x.byPath[d.Path] = uint32(i)
+			x.added(d)
 			x.live++
 			for f := range NumFields {
 				x.sumLen[f] += uint64(d.lens[f])

@@ -2,6 +2,7 @@ package search
 
 import (
 	"encoding/binary"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -52,9 +53,10 @@ type Index struct {
 	// df caches each term's document frequency plus one (0: not counted
 	// yet) for a warm index's next queries; any change drops it.
 	df []uint32
-	// memo holds what Memo made for the index's current state; any change
-	// drops it.
-	memo map[string]any
+	// follow holds what Follow made, kept up to date note by note.
+	follow map[string]Follower
+	// cut is the live notes indexed by their head (Meta.Cut).
+	cut map[string]bool
 	// Listing is the digest of the notes' listing (search.Carry.Listing)
 	// the index is up to date with, "" when unknown: any change to the
 	// index clears it, and the caller sets it once the index is up to
@@ -117,6 +119,10 @@ func (x *Index) Remove(p string) {
 		return
 	}
 	d := &x.docs[id]
+	for _, f := range x.follow {
+		f.Remove(&d.Meta, d.links)
+	}
+	delete(x.cut, p)
 	d.dead = true
 	d.phrases, d.links = nil, nil
 	x.seg.removed(id)
@@ -131,22 +137,31 @@ func (x *Index) Remove(p string) {
 // changed records a change of the notes indexed: what was counted or
 // made for the former state is dropped, and the listing is unknown.
 func (x *Index) changed() {
-	x.Changed, x.df, x.memo, x.Listing = true, nil, nil, ""
+	x.Changed, x.df, x.Listing = true, nil, ""
 }
 
-// Memo returns what make returns for the index's current state, made
-// once per state under key: a warm index answers the next calls without
-// walking its documents again.
-func (x *Index) Memo(key string, make func() any) any {
-	if v, ok := x.memo[key]; ok {
-		return v
+// A Follower is something made of the index's notes that a change of
+// one note changes by that note alone (Follow): Put is told of each note
+// put, Remove of each note removed, before it goes.
+type Follower interface {
+	Put(m *Meta, links []string)
+	Remove(m *Meta, links []string)
+}
+
+// Follow returns what make returns, made once (make walks the notes)
+// under key, then kept up to date with every change of the index: a
+// warm index answers the next calls without walking its documents again,
+// whatever changed.
+func (x *Index) Follow(key string, make func() Follower) Follower {
+	if f, ok := x.follow[key]; ok {
+		return f
 	}
-	if x.memo == nil {
-		x.memo = map[string]any{}
+	if x.follow == nil {
+		x.follow = map[string]Follower{}
 	}
-	v := make()
-	x.memo[key] = v
-	return v
+	f := make()
+	x.follow[key] = f
+	return f
 }
 
 // Links calls fn with the path and Note.Links of every live note that
@@ -160,18 +175,9 @@ func (x *Index) Links(fn func(path string, links []string)) {
 }
 
 // Cut returns the paths of the live notes only the head of which is
-// indexed (Meta.Cut), sorted; made once per state of the index.
+// indexed (Meta.Cut), sorted.
 func (x *Index) Cut() []string {
-	return x.Memo("search.cut", func() any {
-		var out []string
-		for i := range x.docs {
-			if d := &x.docs[i]; !d.dead && d.Cut {
-				out = append(out, d.Path)
-			}
-		}
-		slices.Sort(out)
-		return out
-	}).([]string)
+	return slices.Sorted(maps.Keys(x.cut))
 }
 
 // IsCut reports whether the note at p is indexed by its head alone
@@ -249,7 +255,22 @@ func (x *Index) Put(n Note) {
 	for f := range NumFields {
 		x.sumLen[f] += uint64(d.lens[f])
 	}
+	x.added(&x.docs[id])
 	x.changed()
+}
+
+// added records the live document d, just appended: the notes cut, and
+// what follows the notes.
+func (x *Index) added(d *doc) {
+	if d.Cut {
+		if x.cut == nil {
+			x.cut = map[string]bool{}
+		}
+		x.cut[d.Path] = true
+	}
+	for _, f := range x.follow {
+		f.Put(&d.Meta, d.links)
+	}
 }
 
 // appendPosting appends one document's entry: its delta, the mask of its
@@ -567,7 +588,7 @@ func (x *Index) Compact() {
 			}
 		}
 	}
-	x.docs, x.terms, x.post, x.last, x.dict, x.words, x.df, x.memo = docs, terms, post, last, nil, nil, nil, nil
+	x.docs, x.terms, x.post, x.last, x.dict, x.words, x.df = docs, terms, post, last, nil, nil, nil
 	x.sorted, x.seg = 0, segments{} // renumbered: the base stored no longer names these documents
 	x.ensureDict()
 	x.byPath = make(map[string]uint32, len(docs))

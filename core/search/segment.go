@@ -267,6 +267,7 @@ func (d *delta) apply(x *Index, base []byte) {
 		x.docs = append(x.docs, dd)
 		if !dd.dead {
 			x.byPath[dd.Path] = id
+			x.added(&x.docs[id])
 			x.live++
 			for f := range NumFields {
 				x.sumLen[f] += uint64(dd.lens[f])
@@ -282,7 +283,7 @@ func (d *delta) apply(x *Index, base []byte) {
 			x.last[tid] = gid + 1
 		})
 	}
-	x.Listing, x.Changed, x.df, x.memo = d.listing, false, nil, nil
+	x.Listing, x.Changed, x.df = d.listing, false, nil
 }
 
 // postingsFrom is postings over entries that follow a document last

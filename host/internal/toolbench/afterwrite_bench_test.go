@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"testing"
 	"time"
 
@@ -94,7 +95,7 @@ func afterWrite(b *testing.B, dir string, eng call.Engine, tool string, args, ar
 		written = write
 		b.StartTimer()
 		start := cputime.Process()
-		run(tool, args)
+		pprof.Do(ctx, pprof.Labels("part", "timed"), func(context.Context) { run(tool, args) })
 		spent += cputime.Process() - start
 		n++
 	}
