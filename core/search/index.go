@@ -50,9 +50,6 @@ type Index struct {
 	// stems stems the words of the notes put (UseStems); nil: the index's
 	// words alone keep them.
 	stems *Stems
-	// df caches each term's document frequency plus one (0: not counted
-	// yet) for a warm index's next queries; any change drops it.
-	df []uint32
 	// follow holds what Follow made, kept up to date note by note.
 	follow map[string]Follower
 	// cut is the live notes indexed by their head (Meta.Cut).
@@ -71,12 +68,14 @@ type Index struct {
 	seg segments
 }
 
+// A query reads a found document's lens and dead, which come first: one
+// cache line of each, of the thousands a common word finds.
 type doc struct {
-	Meta
 	lens    [NumFields]uint32
+	dead    bool
+	Meta
 	phrases [][]uint32 // designations' phrases, as term ids
 	links   []string   // Note.Links
-	dead    bool
 }
 
 // UseStems makes the index stem the words of the notes it is given
@@ -134,10 +133,10 @@ func (x *Index) Remove(p string) {
 	x.changed()
 }
 
-// changed records a change of the notes indexed: what was counted or
-// made for the former state is dropped, and the listing is unknown.
+// changed records a change of the notes indexed: the index is to be
+// stored again, and the listing it is up to date with is unknown.
 func (x *Index) changed() {
-	x.Changed, x.df, x.Listing = true, nil, ""
+	x.Changed, x.Listing = true, ""
 }
 
 // A Follower is something made of the index's notes that a change of
@@ -414,6 +413,7 @@ func (x *Index) Top(query []string, keep func(*Meta) bool, limit int) ([]Hit, in
 	bound := 0.0
 	seen := map[uint32]bool{}
 	known := true
+	var scratch []weighed
 	for _, t := range query {
 		tid, ok := x.lookup(t)
 		if !ok {
@@ -425,26 +425,17 @@ func (x *Index) Top(query []string, keep func(*Meta) bool, limit int) ([]Hit, in
 			continue
 		}
 		seen[tid] = true
-		df := x.docFreq(tid)
+		var df int
+		scratch, df = x.weighed(scratch[:0], tid, keep, &avg)
 		idf := math.Log(1 + (float64(x.live)-float64(df)+0.5)/(float64(df)+0.5))
 		bound += idf
-		postings(x.post[tid], func(id uint32, mask byte, tf *[NumFields]uint32) {
-			if int(id) >= len(x.docs) || x.docs[id].dead || !keep(&x.docs[id].Meta) {
-				return
+		for _, e := range scratch {
+			if masks[e.id] == 0 {
+				found = append(found, e.id)
 			}
-			d := &x.docs[id]
-			w := 0.0
-			for f := range NumFields {
-				if tf[f] > 0 {
-					w += weights[f] * float64(tf[f]) / (1 - norms[f] + norms[f]*float64(d.lens[f])/avg[f])
-				}
-			}
-			if masks[id] == 0 {
-				found = append(found, id)
-			}
-			score[id] += idf * w / (k1 + w)
-			masks[id] |= mask
-		})
+			score[e.id] += idf * e.w / (k1 + e.w)
+			masks[e.id] |= e.mask
+		}
 	}
 	for _, id := range found {
 		s := score[id]
@@ -501,22 +492,39 @@ func first(found []uint32, limit int, order func(i, j uint32) int) []uint32 {
 	return top
 }
 
-// docFreq returns the number of live documents holding term tid, counted
-// once per state of the index.
-func (x *Index) docFreq(tid uint32) int {
-	if len(x.df) != len(x.terms) {
-		x.df = make([]uint32, len(x.terms))
-	}
-	if x.df[tid] == 0 {
-		df := uint32(0)
-		postings(x.post[tid], func(id uint32, _ byte, _ *[NumFields]uint32) {
-			if int(id) < len(x.docs) && !x.docs[id].dead {
-				df++
+// weighed is one live document a term finds, that keep accepts: its
+// field mask and the term's BM25F weight in it, before saturation.
+type weighed struct {
+	id   uint32
+	mask byte
+	w    float64
+}
+
+// weighed appends to into every live document term tid finds that keep
+// accepts, weighed, and returns the number of live documents it finds
+// (its document frequency): one pass over its postings for both, the
+// frequency counted anew for each query (any change of the index changes
+// it).
+func (x *Index) weighed(into []weighed, tid uint32, keep func(*Meta) bool, avg *[NumFields]float64) ([]weighed, int) {
+	df := 0
+	postings(x.post[tid], func(id uint32, mask byte, tf *[NumFields]uint32) {
+		if int(id) >= len(x.docs) || x.docs[id].dead {
+			return
+		}
+		df++
+		d := &x.docs[id]
+		if !keep(&d.Meta) {
+			return
+		}
+		w := 0.0
+		for f := range NumFields {
+			if tf[f] > 0 {
+				w += weights[f] * float64(tf[f]) / (1 - norms[f] + norms[f]*float64(d.lens[f])/avg[f])
 			}
-		})
-		x.df[tid] = df + 1
-	}
-	return int(x.df[tid] - 1)
+		}
+		into = append(into, weighed{id, mask, w})
+	})
+	return into, df
 }
 
 // tier is 2 when a phrase equals q, 1 when one holds q in a row, else 0.
@@ -588,7 +596,7 @@ func (x *Index) Compact() {
 			}
 		}
 	}
-	x.docs, x.terms, x.post, x.last, x.dict, x.words, x.df = docs, terms, post, last, nil, nil, nil
+	x.docs, x.terms, x.post, x.last, x.dict, x.words = docs, terms, post, last, nil, nil
 	x.sorted, x.seg = 0, segments{} // renumbered: the base stored no longer names these documents
 	x.ensureDict()
 	x.byPath = make(map[string]uint32, len(docs))

@@ -283,7 +283,7 @@ func (d *delta) apply(x *Index, base []byte) {
 			x.last[tid] = gid + 1
 		})
 	}
-	x.Listing, x.Changed, x.df = d.listing, false, nil
+	x.Listing, x.Changed = d.listing, false
 }
 
 // postingsFrom is postings over entries that follow a document last
