@@ -3,7 +3,6 @@ package search
 import (
 	"encoding/binary"
 	"maps"
-	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -54,6 +53,11 @@ type Index struct {
 	follow map[string]Follower
 	// cut is the live notes indexed by their head (Meta.Cut).
 	cut map[string]bool
+	// epoch counts the compactions, which renumber the documents: a
+	// Ranking of another epoch is made again. removals are the documents
+	// removed since the last one, in order: a Ranking drops them.
+	epoch    int
+	removals []uint32
 	// Listing is the digest of the notes' listing (search.Carry.Listing)
 	// the index is up to date with, "" when unknown: any change to the
 	// index clears it, and the caller sets it once the index is up to
@@ -71,8 +75,8 @@ type Index struct {
 // A query reads a found document's lens and dead, which come first: one
 // cache line of each, of the thousands a common word finds.
 type doc struct {
-	lens    [NumFields]uint32
-	dead    bool
+	lens [NumFields]uint32
+	dead bool
 	Meta
 	phrases [][]uint32 // designations' phrases, as term ids
 	links   []string   // Note.Links
@@ -125,6 +129,7 @@ func (x *Index) Remove(p string) {
 	d.dead = true
 	d.phrases, d.links = nil, nil
 	x.seg.removed(id)
+	x.removals = append(x.removals, id)
 	x.live--
 	for f := range NumFields {
 		x.sumLen[f] -= uint64(d.lens[f])
@@ -400,74 +405,28 @@ type Hit struct {
 // notes match a common word, and in the wasm engine map updates cost most
 // of a warm query.
 func (x *Index) Top(query []string, keep func(*Meta) bool, limit int) ([]Hit, int) {
-	if x.live == 0 || len(query) == 0 {
-		return nil, 0
-	}
-	var avg [NumFields]float64
-	for f := range NumFields {
-		avg[f] = max(float64(x.sumLen[f])/float64(x.live), 1)
-	}
-	score := make([]float64, len(x.docs))
-	masks := make([]byte, len(x.docs)) // 0: not found (a posting has a field)
-	var found, seq []uint32            // the documents found; the query's known terms, in order
-	bound := 0.0
-	seen := map[uint32]bool{}
-	known := true
-	var scratch []weighed
-	for _, t := range query {
-		tid, ok := x.lookup(t)
-		if !ok {
-			known = false
-			continue
-		}
-		seq = append(seq, tid)
-		if seen[tid] {
-			continue
-		}
-		seen[tid] = true
-		var df int
-		scratch, df = x.weighed(scratch[:0], tid, keep, &avg)
-		idf := math.Log(1 + (float64(x.live)-float64(df)+0.5)/(float64(df)+0.5))
-		bound += idf
-		for _, e := range scratch {
-			if masks[e.id] == 0 {
-				found = append(found, e.id)
-			}
-			score[e.id] += idf * e.w / (k1 + e.w)
-			masks[e.id] |= e.mask
-		}
-	}
-	for _, id := range found {
-		s := score[id]
-		if known && masks[id]&designations != 0 {
-			s += float64(tier(x.docs[id].phrases, seq)) * bound
-		}
-		score[id] = math.Round(s*1e4) / 1e4
-	}
-	top := first(found, limit, x.byScore(score))
-	hits := make([]Hit, len(top))
-	for k, id := range top {
-		hits[k] = Hit{Meta: &x.docs[id].Meta, Score: score[id], Matched: fieldNames(masks[id])}
-	}
-	return hits, len(found)
+	return x.Rank(query, keep).Top(x, limit)
 }
 
 // byScore orders documents as Top's hits: by score (highest first), then
 // newest date first (no date last), then path.
 func (x *Index) byScore(score []float64) func(i, j uint32) int {
-	return func(i, j uint32) int {
-		if score[i] != score[j] {
-			if score[i] > score[j] {
-				return -1
-			}
-			return 1
+	return func(i, j uint32) int { return compareHits(score[i], score[j], &x.docs[i], &x.docs[j]) }
+}
+
+// compareHits orders two documents of scores sa and sb as hits: by score
+// (highest first), then newest date first (no date last), then path.
+func compareHits(sa, sb float64, a, b *doc) int {
+	if sa != sb {
+		if sa > sb {
+			return -1
 		}
-		a, b := &x.docs[i], &x.docs[j]
-		if a.Date != b.Date {
-			return -strings.Compare(a.Date, b.Date)
-		}
-		return strings.Compare(a.Path, b.Path)
+		return 1
 	}
+	if a.Date != b.Date {
+		return -strings.Compare(a.Date, b.Date)
+	}
+	return strings.Compare(a.Path, b.Path)
 }
 
 // first returns the first limit of found in order (found itself, sorted,
@@ -490,41 +449,6 @@ func first(found []uint32, limit int, order func(i, j uint32) int) []uint32 {
 		}
 	}
 	return top
-}
-
-// weighed is one live document a term finds, that keep accepts: its
-// field mask and the term's BM25F weight in it, before saturation.
-type weighed struct {
-	id   uint32
-	mask byte
-	w    float64
-}
-
-// weighed appends to into every live document term tid finds that keep
-// accepts, weighed, and returns the number of live documents it finds
-// (its document frequency): one pass over its postings for both, the
-// frequency counted anew for each query (any change of the index changes
-// it).
-func (x *Index) weighed(into []weighed, tid uint32, keep func(*Meta) bool, avg *[NumFields]float64) ([]weighed, int) {
-	df := 0
-	postings(x.post[tid], func(id uint32, mask byte, tf *[NumFields]uint32) {
-		if int(id) >= len(x.docs) || x.docs[id].dead {
-			return
-		}
-		df++
-		d := &x.docs[id]
-		if !keep(&d.Meta) {
-			return
-		}
-		w := 0.0
-		for f := range NumFields {
-			if tf[f] > 0 {
-				w += weights[f] * float64(tf[f]) / (1 - norms[f] + norms[f]*float64(d.lens[f])/avg[f])
-			}
-		}
-		into = append(into, weighed{id, mask, w})
-	})
-	return into, df
 }
 
 // tier is 2 when a phrase equals q, 1 when one holds q in a row, else 0.
@@ -597,7 +521,8 @@ func (x *Index) Compact() {
 		}
 	}
 	x.docs, x.terms, x.post, x.last, x.dict, x.words = docs, terms, post, last, nil, nil
-	x.sorted, x.seg = 0, segments{} // renumbered: the base stored no longer names these documents
+	x.sorted, x.seg = 0, segments{}      // renumbered: the base stored no longer names these documents
+	x.epoch, x.removals = x.epoch+1, nil // nor do the rankings made before
 	x.ensureDict()
 	x.byPath = make(map[string]uint32, len(docs))
 	for i, d := range docs {

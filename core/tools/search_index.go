@@ -122,6 +122,7 @@ type lastQuery struct {
 	args    any // the tool's arguments (comparable)
 	top     []search.Hit
 	total   int
+	rank    *search.Ranking
 }
 
 // upToDate returns the index brought up to date with the vault: the warm
