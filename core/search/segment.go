@@ -65,11 +65,12 @@ func (s *segments) touch(tid uint32, off int, last uint32) {
 }
 
 // deltaBound is the most documents (put and removed since the base) a
-// delta holds before the index is handed back whole: 256, or a
-// thirty-second of the base's documents. Each hand-back encodes the
-// whole delta, so a change costs at most that much; a whole hand-back
-// every so many changes costs the vault once.
-func (s *segments) deltaBound() int { return max(256, s.docs/32) }
+// delta holds before the index is handed back whole: 128, or a 128th of
+// the base's documents (390 at 50,000 notes). Each hand-back encodes the
+// whole delta, so a change costs at most that much (about a millisecond
+// at 50,000 notes, natively); a whole hand-back every so many changes
+// costs the vault once (about 150 ms there), a millisecond a change.
+func (s *segments) deltaBound() int { return max(128, s.docs/128) }
 
 // Hand returns the bytes a host stores of the index, with room bytes of
 // capacity after them (EncodeRoom): when inSegments is set, the index has
