@@ -234,8 +234,11 @@ func (x *Index) hits(top []uint32, score []float64, masks []byte) []Hit {
 }
 
 // candidates is how many of the best documents a ranking keeps to rank
-// again: a few times the hits, so that a few changes leave enough.
-func candidates(limit int) int { return 4*min(limit, 1<<24) + 32 }
+// again: many times the hits, so that a few changes leave enough, and the
+// best of the others (the floor) falls short of the last hit by more than
+// the bound's growth even where thousands of notes score alike. Each
+// costs a binary search per term when ranked again.
+func candidates(limit int) int { return 16*min(limit, 1<<24) + 256 }
 
 // keepBest records the best candidates(limit) of found by their
 // unrounded scores, the best score of the others (floor), and s.

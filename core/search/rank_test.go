@@ -26,18 +26,18 @@ func TestRankingUpdatedAsRankedAnew(t *testing.T) {
 		return b.String()
 	}
 	x := New()
-	for i := range 300 {
+	for i := range 1500 { // more than candidates keeps: the bound decides
 		tx := text()
 		x.Put(ParseNote(fmt.Sprintf("20-knowledge/n%03d.md", i), key(tx)+fmt.Sprint(i), &tx))
 	}
 	keep := func(m *Meta) bool { return !strings.HasSuffix(m.Path, "7.md") }
 	query := Terms("webhook retry zygomorph deploy")
 	rk := x.Rank(query, keep)
-	updated, again := 0, 0
+	updated, again, floors := 0, 0, 0.0
 	for round := range 240 {
 		limit := 1 + round%12
 		for range 1 + r.IntN(6) {
-			p := fmt.Sprintf("20-knowledge/n%03d.md", r.IntN(400))
+			p := fmt.Sprintf("20-knowledge/n%03d.md", r.IntN(1600))
 			switch tx := text(); {
 			case r.IntN(4) == 0:
 				x.Remove(p)
@@ -51,6 +51,7 @@ func TestRankingUpdatedAsRankedAnew(t *testing.T) {
 		if round%80 == 79 {
 			x.Compact()
 		}
+		floors += rk.floor
 		if rk.Update(x, keep) {
 			updated++
 		} else {
@@ -73,6 +74,9 @@ func TestRankingUpdatedAsRankedAnew(t *testing.T) {
 		if gotN != wantN || !reflect.DeepEqual(hitsOf(got), hitsOf(want)) {
 			t.Fatalf("round %d: %d %v\nwant %d %v", round, gotN, hitsOf(got), wantN, hitsOf(want))
 		}
+	}
+	if floors == 0 {
+		t.Error("every document was a candidate: the bound was never needed")
 	}
 	if updated < 160 || again < 80 {
 		t.Errorf("of 240 rounds, %d updated the ranking and %d scored its candidates alone: the test ranks anew", updated, again)
