@@ -2,6 +2,7 @@ package call
 
 import (
 	"context"
+	"slices"
 
 	"github.com/kessho/kessho/core/search"
 	"github.com/kessho/kessho/core/vault"
@@ -70,6 +71,26 @@ func newCarry(ctx context.Context, v any, tool string, batch int64) *searchCarry
 		}
 	}
 	return &searchCarry{ix: ix, notes: notes, carry: c}
+}
+
+// changed is the need for the notes the host's own writes changed since
+// the listing it sent last (search.Carry.Changes), read with the first
+// request: a core up to date with that listing reads them to bring its
+// index up to date, and would otherwise ask for them in a round of its
+// own. A note larger than search.MaxNoteBytes is left for the core to
+// ask for by its head.
+func (s *searchCarry) changed() vault.Need {
+	var need vault.Need
+	if s.carry == nil {
+		return need
+	}
+	for p, v := range s.carry.Changes {
+		if v != "" && search.IsNote(p) && search.VersionSize(v) <= search.MaxNoteBytes {
+			need.Files = append(need.Files, p)
+		}
+	}
+	slices.Sort(need.Files)
+	return need
 }
 
 // batch reports whether a need is one for the next batch of the index

@@ -320,11 +320,12 @@ func readCache(r *os.Root, name string, max int64, into []byte) []byte {
 // (search.IsDelta) replaces search.delta alone, the base's bytes left as
 // they are; a whole index replaces search.idx, and search.delta is
 // removed. Each file is written under a random name of its own (O_EXCL:
-// never a file that is there, never through a link), fsynced, then
-// renamed over its place, and the folder fsynced once all is in place,
-// as a plan's files are: a reader sees a whole file, a link planted at
-// any name is replaced, its target untouched, and after a crash the
-// stored state is one that was written whole. A torn or foreign one
+// never a file that is there, never through a link), fsynced (the id
+// aside: it only names what to ask for, and the core checks what it is
+// sent), then renamed over its place, and the folder fsynced once all is
+// in place, as a plan's files are: a reader sees a whole file, a link
+// planted at any name is replaced, its target untouched, and after a
+// crash the stored segments are ones that were written whole. A torn or foreign one
 // fails its checksum, an id that names no index makes the core ask for
 // the index, and the core rebuilds what it must; Recover removes the
 // temporary files a crash left (sweepIndex).
@@ -343,18 +344,18 @@ func (v *Vault) StoreIndex(data []byte, id string) error {
 	}
 	step("index: id removed")
 	if search.IsDelta(data) {
-		if err := writeCache(r, deltaName, data); err != nil {
+		if err := writeCache(r, deltaName, data, true); err != nil {
 			return err
 		}
 	} else {
-		if err := writeCache(r, indexName, data); err != nil {
+		if err := writeCache(r, indexName, data, true); err != nil {
 			return err
 		}
 		if err := r.Remove(deltaName); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	}
-	if err := writeCache(r, indexIDName, []byte(id+"\n")); err != nil {
+	if err := writeCache(r, indexIDName, []byte(id+"\n"), false); err != nil {
 		return err
 	}
 	return syncRoot(r)
@@ -372,8 +373,8 @@ func syncRoot(r *os.Root) error {
 
 // writeCache writes the cache file name of the index folder r: a
 // temporary of a random name (created, never opened if it exists, so
-// never a link's target), renamed over it.
-func writeCache(r *os.Root, name string, data []byte) error {
+// never a link's target), fsynced when sync is set, renamed over it.
+func writeCache(r *os.Root, name string, data []byte, sync bool) error {
 	tmp := randomName()
 	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
@@ -381,7 +382,7 @@ func writeCache(r *os.Root, name string, data []byte) error {
 	}
 	step("index: %s temporary created", name)
 	_, err = f.Write(data)
-	if err == nil {
+	if err == nil && sync {
 		err = f.Sync()
 	}
 	step("index: %s temporary written", name)
