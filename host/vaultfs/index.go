@@ -351,7 +351,10 @@ func (v *Vault) StoreIndex(data []byte, id string) error {
 		if err := writeCache(r, indexName, data, true); err != nil {
 			return err
 		}
-		if err := r.Remove(deltaName); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		switch err := r.Remove(deltaName); {
+		case err == nil:
+			step("index: the base's delta removed")
+		case !errors.Is(err, fs.ErrNotExist):
 			return err
 		}
 	}
