@@ -3,7 +3,6 @@ package search
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"math/bits"
 	"slices"
 	"strings"
@@ -80,7 +79,7 @@ func (x *Index) EncodeRoom(room int) []byte {
 	b = appendString(b, x.Listing)
 	b = binary.AppendUvarint(b, uint64(len(x.docs)))
 	for i := range x.docs {
-		b = appendDoc(b, &x.docs[i], rank)
+		b = appendDoc(b, &x.docs[i], func(t uint32) uint32 { return rank[t] })
 	}
 	b = binary.AppendUvarint(b, uint64(len(order)))
 	for _, tid := range order {
@@ -114,7 +113,7 @@ func docLen(d *doc, rank []uint32) int {
 }
 
 // appendDoc appends d's encoding to b, its terms given by their rank.
-func appendDoc(b []byte, d *doc, rank []uint32) []byte {
+func appendDoc(b []byte, d *doc, rank func(tid uint32) uint32) []byte {
 	for _, s := range []string{d.Path, d.Key, d.Title, d.Kind, d.Zone, d.Slug, d.Date} {
 		b = appendString(b, s)
 	}
@@ -137,7 +136,7 @@ func appendDoc(b []byte, d *doc, rank []uint32) []byte {
 	for _, ph := range d.phrases {
 		b = binary.AppendUvarint(b, uint64(len(ph)))
 		for _, t := range ph {
-			b = binary.AppendUvarint(b, uint64(rank[t]))
+			b = binary.AppendUvarint(b, uint64(rank(t)))
 		}
 	}
 	b = binary.AppendUvarint(b, uint64(len(d.links)))
@@ -200,10 +199,38 @@ func (r *reader) byte() byte {
 	return c
 }
 
-// Decode reads an index EncodeRoom made. Anything else — another version or
-// analyzer, a foreign file, truncated or altered bytes — is an error: the
-// caller rebuilds.
+// Decode reads an index as a host stores it: a base EncodeRoom made, then
+// (segment.go) the delta Hand made of it, if any. A base that is anything
+// else — another version or analyzer, a foreign file, truncated or altered
+// bytes, bytes after it that do not start as a delta — is an error: the
+// caller rebuilds. A delta that is not one of
+// that base (another base's, damaged, foreign) is left out: the base
+// alone is a valid index of an earlier state of the vault, which the
+// caller brings up to date (the notes' versions show what changed since),
+// and the next hand-back replaces that delta.
 func Decode(data []byte) (*Index, error) {
+	n, ok := Size(data)
+	if !ok || n > int64(len(data)) {
+		return nil, errCorrupt
+	}
+	base, rest := data[:n], data[n:]
+	if len(rest) > 0 && !IsDelta(rest) {
+		return nil, errCorrupt // bytes after the base that are no delta: not what a host stores
+	}
+	x, err := decodeBase(base)
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := decodeDelta(rest, idOf(base)); ok && d.fits(x) {
+		d.apply(x, base)
+	} else {
+		x.seg = segments{id: idOf(base), docs: len(x.docs), size: n}
+	}
+	return x, nil
+}
+
+// decodeBase reads an index EncodeRoom made.
+func decodeBase(data []byte) (*Index, error) {
 	if n, ok := Size(data); !ok || n != int64(len(data)) {
 		return nil, errCorrupt
 	}
@@ -227,6 +254,7 @@ func Decode(data []byte) (*Index, error) {
 				return nil, errCorrupt
 			}
 			x.byPath[d.Path] = uint32(i)
+			x.added(d)
 			x.live++
 			for f := range NumFields {
 				x.sumLen[f] += uint64(d.lens[f])
@@ -252,6 +280,7 @@ func Decode(data []byte) (*Index, error) {
 	if dc.terms > uint64(nterms) {
 		return nil, errCorrupt
 	}
+	x.sorted = len(x.terms)
 	return x, nil
 }
 
@@ -318,11 +347,24 @@ func (dc *decoder) doc(d *doc) bool {
 // ID names an encoding: its checksum and length ("" for bytes too short
 // to be one), then, when the index records the listing it is up to date
 // with, "@" and that listing (IDListing).
+//
+// A delta (segment.go), alone or after its base, is named by its base's
+// checksum and length, "+", its own, then "@" and the listing it records:
+// the id of what Decode reads of the base and that delta joined.
 func ID(data []byte) string {
 	if len(data) < sumLen {
 		return ""
 	}
-	id := fmt.Sprintf("%016x-%d", binary.LittleEndian.Uint64(data[len(data)-sumLen:]), len(data))
+	if n, ok := Size(data); ok && n < int64(len(data)) {
+		base := data[:n]
+		if id, ok := deltaID(data[n:], idOf(base)); ok {
+			return id
+		}
+		data = base
+	} else if id, ok := deltaID(data, ""); ok {
+		return id
+	}
+	id := idOf(data)
 	if _, ok := Size(data); ok && len(data) >= headerLen+sumLen {
 		r := &reader{b: data[headerLen : len(data)-sumLen]}
 		if l := r.bytes(); !r.bad && len(l) > 0 {

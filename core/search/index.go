@@ -2,7 +2,7 @@ package search
 
 import (
 	"encoding/binary"
-	"math"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -31,7 +31,12 @@ type Index struct {
 	live   int
 	sumLen [NumFields]uint64
 	terms  []string
-	dict   map[string]uint32 // nil until a Put or a lookup needs it
+	// sorted is how many of the first terms are sorted (a decoded
+	// index's): they are looked up by a binary search, the others in
+	// dict, so that a decoded index that is given a few notes builds no
+	// map of every term.
+	sorted int
+	dict   map[string]uint32 // the terms after the sorted ones; nil until one is made
 	post   [][]byte
 	last   []uint32 // per term: the last document id in post, plus one
 	byPath map[string]uint32
@@ -44,12 +49,15 @@ type Index struct {
 	// stems stems the words of the notes put (UseStems); nil: the index's
 	// words alone keep them.
 	stems *Stems
-	// df caches each term's document frequency plus one (0: not counted
-	// yet) for a warm index's next queries; any change drops it.
-	df []uint32
-	// memo holds what Memo made for the index's current state; any change
-	// drops it.
-	memo map[string]any
+	// follow holds what Follow made, kept up to date note by note.
+	follow map[string]Follower
+	// cut is the live notes indexed by their head (Meta.Cut).
+	cut map[string]bool
+	// epoch counts the compactions, which renumber the documents: a
+	// Ranking of another epoch is made again. removals are the documents
+	// removed since the last one, in order: a Ranking drops them.
+	epoch    int
+	removals []uint32
 	// Listing is the digest of the notes' listing (search.Carry.Listing)
 	// the index is up to date with, "" when unknown: any change to the
 	// index clears it, and the caller sets it once the index is up to
@@ -59,14 +67,19 @@ type Index struct {
 	// Changed reports whether the index changed since it was made or
 	// decoded: the host should store it again.
 	Changed bool
+	// seg is what the host stores of the index: the base it was decoded
+	// from or last handed back whole, and what changed since (segment.go).
+	seg segments
 }
 
+// A query reads a found document's lens and dead, which come first: one
+// cache line of each, of the thousands a common word finds.
 type doc struct {
+	lens [NumFields]uint32
+	dead bool
 	Meta
-	lens    [NumFields]uint32
 	phrases [][]uint32 // designations' phrases, as term ids
 	links   []string   // Note.Links
-	dead    bool
 }
 
 // UseStems makes the index stem the words of the notes it is given
@@ -109,8 +122,14 @@ func (x *Index) Remove(p string) {
 		return
 	}
 	d := &x.docs[id]
+	for _, f := range x.follow {
+		f.Remove(&d.Meta, d.links)
+	}
+	delete(x.cut, p)
 	d.dead = true
 	d.phrases, d.links = nil, nil
+	x.seg.removed(id)
+	x.removals = append(x.removals, id)
 	x.live--
 	for f := range NumFields {
 		x.sumLen[f] -= uint64(d.lens[f])
@@ -119,25 +138,34 @@ func (x *Index) Remove(p string) {
 	x.changed()
 }
 
-// changed records a change of the notes indexed: what was counted or
-// made for the former state is dropped, and the listing is unknown.
+// changed records a change of the notes indexed: the index is to be
+// stored again, and the listing it is up to date with is unknown.
 func (x *Index) changed() {
-	x.Changed, x.df, x.memo, x.Listing = true, nil, nil, ""
+	x.Changed, x.Listing = true, ""
 }
 
-// Memo returns what make returns for the index's current state, made
-// once per state under key: a warm index answers the next calls without
-// walking its documents again.
-func (x *Index) Memo(key string, make func() any) any {
-	if v, ok := x.memo[key]; ok {
-		return v
+// A Follower is something made of the index's notes that a change of
+// one note changes by that note alone (Follow): Put is told of each note
+// put, Remove of each note removed, before it goes.
+type Follower interface {
+	Put(m *Meta, links []string)
+	Remove(m *Meta, links []string)
+}
+
+// Follow returns what make returns, made once (make walks the notes)
+// under key, then kept up to date with every change of the index: a
+// warm index answers the next calls without walking its documents again,
+// whatever changed.
+func (x *Index) Follow(key string, make func() Follower) Follower {
+	if f, ok := x.follow[key]; ok {
+		return f
 	}
-	if x.memo == nil {
-		x.memo = map[string]any{}
+	if x.follow == nil {
+		x.follow = map[string]Follower{}
 	}
-	v := make()
-	x.memo[key] = v
-	return v
+	f := make()
+	x.follow[key] = f
+	return f
 }
 
 // Links calls fn with the path and Note.Links of every live note that
@@ -151,18 +179,9 @@ func (x *Index) Links(fn func(path string, links []string)) {
 }
 
 // Cut returns the paths of the live notes only the head of which is
-// indexed (Meta.Cut), sorted; made once per state of the index.
+// indexed (Meta.Cut), sorted.
 func (x *Index) Cut() []string {
-	return x.Memo("search.cut", func() any {
-		var out []string
-		for i := range x.docs {
-			if d := &x.docs[i]; !d.dead && d.Cut {
-				out = append(out, d.Path)
-			}
-		}
-		slices.Sort(out)
-		return out
-	}).([]string)
+	return slices.Sorted(maps.Keys(x.cut))
 }
 
 // IsCut reports whether the note at p is indexed by its head alone
@@ -170,6 +189,14 @@ func (x *Index) Cut() []string {
 func (x *Index) IsCut(p string) bool {
 	id, ok := x.byPath[p]
 	return ok && x.docs[id].Cut
+}
+
+// Key returns the Key of the note indexed at p, if any.
+func (x *Index) Key(p string) (string, bool) {
+	if id, ok := x.byPath[p]; ok {
+		return x.docs[id].Key, true
+	}
+	return "", false
 }
 
 // Paths returns the paths of the live notes, sorted.
@@ -221,6 +248,7 @@ func (x *Index) Put(n Note) {
 	}
 	for i := range x.cur {
 		tid := x.cur[i].tid
+		x.seg.touch(tid, len(x.post[tid]), x.last[tid])
 		x.post[tid] = appendPosting(x.post[tid], id+1-x.last[tid], &x.cur[i].c)
 		x.last[tid] = id + 1
 		x.mark[tid] = 0
@@ -231,7 +259,22 @@ func (x *Index) Put(n Note) {
 	for f := range NumFields {
 		x.sumLen[f] += uint64(d.lens[f])
 	}
+	x.added(&x.docs[id])
 	x.changed()
+}
+
+// added records the live document d, just appended: the notes cut, and
+// what follows the notes.
+func (x *Index) added(d *doc) {
+	if d.Cut {
+		if x.cut == nil {
+			x.cut = map[string]bool{}
+		}
+		x.cut[d.Path] = true
+	}
+	for _, f := range x.follow {
+		f.Put(&d.Meta, d.links)
+	}
 }
 
 // appendPosting appends one document's entry: its delta, the mask of its
@@ -307,7 +350,7 @@ func (x *Index) word(b []byte) (uint32, bool) {
 }
 
 func (x *Index) intern(t string) uint32 {
-	if id, ok := x.dict[t]; ok {
+	if id, ok := x.lookup(t); ok {
 		return id
 	}
 	id := uint32(len(x.terms))
@@ -319,26 +362,28 @@ func (x *Index) intern(t string) uint32 {
 	return id
 }
 
+// ensureDict makes the map of the terms after the sorted ones, and the
+// marks of every term, before a Put.
 func (x *Index) ensureDict() {
-	if x.dict != nil {
-		return
+	if x.dict == nil {
+		x.dict = make(map[string]uint32, len(x.terms)-x.sorted)
+		for i, t := range x.terms[x.sorted:] {
+			x.dict[t] = uint32(x.sorted + i)
+		}
 	}
-	x.dict = make(map[string]uint32, len(x.terms))
-	x.mark = make([]int32, len(x.terms))
-	for i, t := range x.terms {
-		x.dict[t] = uint32(i)
+	if len(x.mark) != len(x.terms) {
+		x.mark = make([]int32, len(x.terms))
 	}
 }
 
-// lookup returns a term's id: by the map when there is one, else by a
-// binary search of the terms, which a decoded index keeps sorted.
+// lookup returns a term's id: by a binary search of the sorted terms
+// (a decoded index's), else by the map of the others.
 func (x *Index) lookup(t string) (uint32, bool) {
-	if x.dict != nil {
-		id, ok := x.dict[t]
-		return id, ok
+	if i, ok := slices.BinarySearch(x.terms[:x.sorted], t); ok {
+		return uint32(i), true
 	}
-	i, ok := slices.BinarySearch(x.terms, t)
-	return uint32(i), ok
+	id, ok := x.dict[t]
+	return id, ok
 }
 
 // Hit is one note found: its Meta, its score (a tier of designation match
@@ -360,82 +405,28 @@ type Hit struct {
 // notes match a common word, and in the wasm engine map updates cost most
 // of a warm query.
 func (x *Index) Top(query []string, keep func(*Meta) bool, limit int) ([]Hit, int) {
-	if x.live == 0 || len(query) == 0 {
-		return nil, 0
-	}
-	var avg [NumFields]float64
-	for f := range NumFields {
-		avg[f] = max(float64(x.sumLen[f])/float64(x.live), 1)
-	}
-	score := make([]float64, len(x.docs))
-	masks := make([]byte, len(x.docs)) // 0: not found (a posting has a field)
-	var found, seq []uint32            // the documents found; the query's known terms, in order
-	bound := 0.0
-	seen := map[uint32]bool{}
-	known := true
-	for _, t := range query {
-		tid, ok := x.lookup(t)
-		if !ok {
-			known = false
-			continue
-		}
-		seq = append(seq, tid)
-		if seen[tid] {
-			continue
-		}
-		seen[tid] = true
-		df := x.docFreq(tid)
-		idf := math.Log(1 + (float64(x.live)-float64(df)+0.5)/(float64(df)+0.5))
-		bound += idf
-		postings(x.post[tid], func(id uint32, mask byte, tf *[NumFields]uint32) {
-			if int(id) >= len(x.docs) || x.docs[id].dead || !keep(&x.docs[id].Meta) {
-				return
-			}
-			d := &x.docs[id]
-			w := 0.0
-			for f := range NumFields {
-				if tf[f] > 0 {
-					w += weights[f] * float64(tf[f]) / (1 - norms[f] + norms[f]*float64(d.lens[f])/avg[f])
-				}
-			}
-			if masks[id] == 0 {
-				found = append(found, id)
-			}
-			score[id] += idf * w / (k1 + w)
-			masks[id] |= mask
-		})
-	}
-	for _, id := range found {
-		s := score[id]
-		if known && masks[id]&designations != 0 {
-			s += float64(tier(x.docs[id].phrases, seq)) * bound
-		}
-		score[id] = math.Round(s*1e4) / 1e4
-	}
-	top := first(found, limit, x.byScore(score))
-	hits := make([]Hit, len(top))
-	for k, id := range top {
-		hits[k] = Hit{Meta: &x.docs[id].Meta, Score: score[id], Matched: fieldNames(masks[id])}
-	}
-	return hits, len(found)
+	return x.Rank(query, keep).Top(x, limit)
 }
 
 // byScore orders documents as Top's hits: by score (highest first), then
 // newest date first (no date last), then path.
 func (x *Index) byScore(score []float64) func(i, j uint32) int {
-	return func(i, j uint32) int {
-		if score[i] != score[j] {
-			if score[i] > score[j] {
-				return -1
-			}
-			return 1
+	return func(i, j uint32) int { return compareHits(score[i], score[j], &x.docs[i], &x.docs[j]) }
+}
+
+// compareHits orders two documents of scores sa and sb as hits: by score
+// (highest first), then newest date first (no date last), then path.
+func compareHits(sa, sb float64, a, b *doc) int {
+	if sa != sb {
+		if sa > sb {
+			return -1
 		}
-		a, b := &x.docs[i], &x.docs[j]
-		if a.Date != b.Date {
-			return -strings.Compare(a.Date, b.Date)
-		}
-		return strings.Compare(a.Path, b.Path)
+		return 1
 	}
+	if a.Date != b.Date {
+		return -strings.Compare(a.Date, b.Date)
+	}
+	return strings.Compare(a.Path, b.Path)
 }
 
 // first returns the first limit of found in order (found itself, sorted,
@@ -458,24 +449,6 @@ func first(found []uint32, limit int, order func(i, j uint32) int) []uint32 {
 		}
 	}
 	return top
-}
-
-// docFreq returns the number of live documents holding term tid, counted
-// once per state of the index.
-func (x *Index) docFreq(tid uint32) int {
-	if len(x.df) != len(x.terms) {
-		x.df = make([]uint32, len(x.terms))
-	}
-	if x.df[tid] == 0 {
-		df := uint32(0)
-		postings(x.post[tid], func(id uint32, _ byte, _ *[NumFields]uint32) {
-			if int(id) < len(x.docs) && !x.docs[id].dead {
-				df++
-			}
-		})
-		x.df[tid] = df + 1
-	}
-	return int(x.df[tid] - 1)
 }
 
 // tier is 2 when a phrase equals q, 1 when one holds q in a row, else 0.
@@ -547,7 +520,9 @@ func (x *Index) Compact() {
 			}
 		}
 	}
-	x.docs, x.terms, x.post, x.last, x.dict, x.words, x.df, x.memo = docs, terms, post, last, nil, nil, nil, nil
+	x.docs, x.terms, x.post, x.last, x.dict, x.words = docs, terms, post, last, nil, nil
+	x.sorted, x.seg = 0, segments{}      // renumbered: the base stored no longer names these documents
+	x.epoch, x.removals = x.epoch+1, nil // nor do the rankings made before
 	x.ensureDict()
 	x.byPath = make(map[string]uint32, len(docs))
 	for i, d := range docs {

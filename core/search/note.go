@@ -32,6 +32,9 @@ var fieldName = [NumFields]string{"title", "display", "subject", "aliases", "sum
 // what it is, its display name and date, and Key, the version of the
 // note it was made from (the host's "size:mtime", or "sha256:<hex>").
 type Meta struct {
+	// Archived comes first: a query's default filter reads it of every
+	// document found, in the cache line of its lens (doc).
+	Archived bool // under 10-episodes/archived
 	Path     string
 	Key      string
 	Title    string
@@ -39,7 +42,6 @@ type Meta struct {
 	Zone     string // episodes, knowledge, principles, goals, or another top folder's name without its number
 	Slug     string // the project or domain, for a file under 10-episodes
 	Date     string // YYYY-MM-DD, or ""
-	Archived bool   // under 10-episodes/archived
 	// BodyLine is the number of lines before the body (those of a valid
 	// frontmatter; 0 when it has none), so that mem_search picks a hit's
 	// best line without parsing its YAML again.

@@ -198,9 +198,9 @@ type gathered struct {
 	idx    *search.Index // nil: the host keeps no index
 	p      vault.Project
 	res    recallResult
-	texts  []string       // context.md and the recalled archives, for the links they make
-	derive []derivedAtom  // atoms the archives derived, in order
-	notes  wikilink.Names // the notes of atomDirs
+	texts  []string          // context.md and the recalled archives, for the links they make
+	derive []derivedAtom     // atoms the archives derived, in order
+	notes  wikilink.Resolver // the notes of atomDirs
 	seen   map[string]bool
 }
 
@@ -369,13 +369,13 @@ func (g *gathered) atoms(derived []derivedAtom) error {
 }
 
 // atomNames is every note of atomDirs as a wikilink names it: from the
-// index's paths (its notes, made once per state of a warm index), else
-// from the zones' listings.
-func (g *gathered) atomNames() (wikilink.Names, error) {
+// index's paths (made once for a warm index, then kept up to date note by
+// note: atomNamesOf), else from the zones' listings.
+func (g *gathered) atomNames() (wikilink.Resolver, error) {
 	if g.idx != nil {
-		return g.idx.Memo("recall.names", func() any {
-			return wikilink.NamesOf(slices.DeleteFunc(g.idx.Paths(), func(p string) bool { return !under(p, atomDirs) }))
-		}).(wikilink.Names), nil
+		return g.idx.Follow("recall.names", func() search.Follower {
+			return atomNamesOf(g.idx)
+		}).(*liveAtoms), nil
 	}
 	var files []string
 	for _, d := range atomDirs {
@@ -386,6 +386,26 @@ func (g *gathered) atomNames() (wikilink.Names, error) {
 		files = append(files, f...)
 	}
 	return wikilink.NamesOf(files), nil
+}
+
+// liveAtoms is the names of the index's notes of atomDirs, followed
+// through its changes (search.Index.Follow).
+type liveAtoms struct{ *wikilink.LiveNames }
+
+func atomNamesOf(idx *search.Index) *liveAtoms {
+	return &liveAtoms{wikilink.NewLiveNames(slices.DeleteFunc(idx.Paths(), func(p string) bool { return !under(p, atomDirs) }))}
+}
+
+func (a *liveAtoms) Put(m *search.Meta, _ []string) {
+	if under(m.Path, atomDirs) {
+		a.Add(m.Path)
+	}
+}
+
+func (a *liveAtoms) Remove(m *search.Meta, _ []string) {
+	if under(m.Path, atomDirs) {
+		a.LiveNames.Remove(m.Path)
+	}
 }
 
 // under reports whether p is in one of dirs.
@@ -472,18 +492,7 @@ func (g *gathered) linkDirNotes(here func(string) bool, probes []string, linkedT
 			return !c.NotUTF8 && wikilink.Any(c.Text, func(t string) bool { return here(wikilink.Key(t)) })
 		}, nil
 	}
-	table := g.idx.Memo("recall.links", func() any {
-		var t []linkKey
-		g.idx.Links(func(p string, keys []string) {
-			if under(p, linkDirs) {
-				for _, k := range keys {
-					t = append(t, linkKey{k, p})
-				}
-			}
-		})
-		slices.SortFunc(t, func(a, b linkKey) int { return strings.Compare(a.key, b.key) })
-		return t
-	}).([]linkKey)
+	table := g.idx.Follow("recall.links", func() search.Follower { return linkTableOf(g.idx) }).(*linkTable).keys
 	in := map[string]bool{}
 	for _, pr := range probes {
 		i, _ := slices.BinarySearchFunc(table, pr, func(l linkKey, k string) int { return strings.Compare(l.key, k) })
@@ -509,6 +518,51 @@ func (g *gathered) linkDirNotes(here func(string) bool, probes []string, linkedT
 // linkKey is one link of a note of linkDirs: its wikilink.Key and the
 // note's path.
 type linkKey struct{ key, path string }
+
+// linkTable is the links of the index's notes of linkDirs, sorted by key
+// then path, made once for a warm index and followed through its changes
+// (search.Index.Follow): a change costs the links of the notes changed.
+type linkTable struct{ keys []linkKey }
+
+func linkTableOf(idx *search.Index) *linkTable {
+	t := &linkTable{}
+	idx.Links(func(p string, keys []string) {
+		if under(p, linkDirs) {
+			for _, k := range keys {
+				t.keys = append(t.keys, linkKey{k, p})
+			}
+		}
+	})
+	slices.SortFunc(t.keys, compareLinks)
+	t.keys = slices.Compact(t.keys)
+	return t
+}
+
+func compareLinks(a, b linkKey) int {
+	if c := strings.Compare(a.key, b.key); c != 0 {
+		return c
+	}
+	return strings.Compare(a.path, b.path)
+}
+
+func (t *linkTable) Put(m *search.Meta, links []string) {
+	if !under(m.Path, linkDirs) {
+		return
+	}
+	for _, k := range links {
+		if i, found := slices.BinarySearchFunc(t.keys, linkKey{k, m.Path}, compareLinks); !found {
+			t.keys = slices.Insert(t.keys, i, linkKey{k, m.Path})
+		}
+	}
+}
+
+func (t *linkTable) Remove(m *search.Meta, links []string) {
+	for _, k := range links {
+		if i, found := slices.BinarySearchFunc(t.keys, linkKey{k, m.Path}, compareLinks); found {
+			t.keys = slices.Delete(t.keys, i, i+1)
+		}
+	}
+}
 
 // pointsHere returns a test of whether a wikilink target, as its
 // wikilink.Key, names the project: its slug, a path in its folder

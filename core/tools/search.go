@@ -185,16 +185,24 @@ func unique(terms []string) []string {
 
 // ranked returns the first hits and their number for a, reusing the last
 // ranking when the index, brought up to date with the same listing, and
-// the arguments are the same.
+// the arguments are the same, and the last query's postings
+// (search.Ranking) when only the listing changed: a search after a write
+// reads the postings of the notes written, not again those of every note
+// its words find.
 func (warm *warmIndex) ranked(idx *search.Index, a searchArgs, terms []string) ([]search.Hit, int) {
 	l := &warm.last
 	if warm.listing != "" && l.idx == idx && l.listing == warm.listing && l.args == a {
 		return l.top, l.total
 	}
-	top, total := idx.Top(terms, keeper(a), a.Limit)
+	keep := keeper(a)
+	r := l.rank
+	if l.idx != idx || l.args != a || r == nil || !r.Update(idx, keep) {
+		r = idx.Rank(terms, keep)
+	}
+	top, total := r.Top(idx, a.Limit)
 	warm.last = lastQuery{}
 	if warm.listing != "" {
-		warm.last = lastQuery{idx, warm.listing, a, top, total}
+		warm.last = lastQuery{idx, warm.listing, a, top, total, r}
 	}
 	return top, total
 }

@@ -122,6 +122,7 @@ type lastQuery struct {
 	args    any // the tool's arguments (comparable)
 	top     []search.Hit
 	total   int
+	rank    *search.Ranking
 }
 
 // upToDate returns the index brought up to date with the vault: the warm
@@ -143,6 +144,8 @@ func (warm *warmIndex) upToDate(env *Env) (*search.Index, error) {
 			return warm.idx, nil
 		case sameID && warm.notesListing == c.Listing:
 			sent = warm.notes // sent with an earlier round of this call
+		case sameID && c.Since != "" && warm.listing == c.Since && changesFit(c):
+			return warm.applyChanges(env)
 		case sameID:
 			return nil, env.View.AskSearch("notes")
 		case c.Listing != "" && search.IDListing(c.ID) == c.Listing:
@@ -379,16 +382,63 @@ func noteVersions(env *Env, sent map[string]string) (map[string]string, error) {
 	return out, nil
 }
 
-// keepWarm hands a host that carries the index its new encoding and id
-// when the index changed.
+// changesFit reports whether the host's changes since its last listing
+// (search.Carry.Changes) fit one batch of text: they are read in one
+// round; more are asked for as a build's batches are.
+func changesFit(c *search.Carry) bool {
+	bound := c.Batch
+	if bound <= 0 {
+		bound = search.DefaultBatch
+	}
+	size := int64(0)
+	for _, v := range c.Changes {
+		size += indexedSize(v)
+	}
+	return size <= bound
+}
+
+// applyChanges brings the warm index, up to date with the host's
+// listing Since, up to date with its listing from the changes the host
+// made since (search.Carry.Changes): the notes gone are removed, those
+// whose version the index lacks are read. It reads what changed and
+// nothing else, and every round of the call may run it again (a note
+// removed or put twice is one change), until the index is up to date.
+func (warm *warmIndex) applyChanges(env *Env) (*search.Index, error) {
+	c, idx := env.Search, warm.idx
+	var stale []string
+	for p, v := range c.Changes {
+		switch key, ok := idx.Key(p); {
+		case !search.IsNote(p):
+		case v == "":
+			idx.Remove(p)
+		case !ok || key != v:
+			stale = append(stale, p)
+		}
+	}
+	slices.Sort(stale)
+	if err := index(env, idx, c.Changes, stale, nil); err != nil {
+		return nil, err
+	}
+	idx.Compact()
+	warm.listing = c.Listing
+	if idx.Listing != c.Listing {
+		idx.Listing, idx.Changed = c.Listing, true
+	}
+	return idx, nil
+}
+
+// keepWarm hands a host that carries the index, when the index changed,
+// what it stores of it (search.Index.Hand: the delta alone, for a host
+// that keeps segments, when little changed) and its id.
 func (warm *warmIndex) keepWarm(env *Env, idx *search.Index) {
 	if !warm.carried || !idx.Changed {
 		return
 	}
-	env.IndexOut = idx.EncodeRoom(answerRoom(env.View.Need()))
+	var whole int64
+	env.IndexOut, whole = idx.Hand(answerRoom(env.View.Need()), env.Search != nil && env.Search.Segments)
 	env.IndexID = search.ID(env.IndexOut)
 	warm.id = env.IndexID
-	warm.back.size, warm.back.text = int64(len(env.IndexOut)), 0
+	warm.back.size, warm.back.text = whole, 0
 	idx.Changed = false
 }
 

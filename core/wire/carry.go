@@ -46,6 +46,21 @@ type Carry struct {
 	// (a .kessho/index that is a symbolic link or not a folder): the
 	// search still answers, its index rebuilt each time, and says so.
 	Unkept string `json:"unkept,omitempty"`
+	// Segments says that the host stores the index as a base and a delta
+	// (search.Index.Hand): a success or a batch need whose index changed
+	// little then hands back the delta alone (it starts "KSHD"), which the
+	// host stores beside the base it keeps, and the host sends them
+	// joined, the base first. A host that does not set it is handed the
+	// whole index every time.
+	Segments bool `json:"segments,omitempty"`
+	// Since and Changes are what the host knows changed since it sent
+	// listing Since (its own writes: their plans): each note's new
+	// version, or "" for a note gone. A core whose index is up to date
+	// with Since brings it up to date with Listing from them alone,
+	// without every note's version; any other asks for them (a need
+	// "notes" or "index") as before.
+	Since   string            `json:"since,omitempty"`
+	Changes map[string]string `json:"changes,omitempty"`
 	// Index travels after the JSON, not in it (Join, Split): 5 MB of
 	// base64 at 10,000 notes cost more than the whole search.
 	Index []byte `json:"-"`

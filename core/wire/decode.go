@@ -211,20 +211,33 @@ func (s *scanner) carry() (*Carry, bool) {
 			c.Batch, ok = s.count()
 		case "unkept":
 			c.Unkept, ok = s.str()
+		case "segments":
+			c.Segments, ok = s.boolean()
+		case "since":
+			c.Since, ok = s.str()
 		case "notes":
-			c.Notes = map[string]string{}
-			ok = s.object(func(p string) bool {
-				if _, dup := c.Notes[p]; dup {
-					return false
-				}
-				v, ok := s.str()
-				c.Notes[p] = v
-				return ok
-			})
+			c.Notes, ok = s.versions()
+		case "changes":
+			c.Changes, ok = s.versions()
 		}
 		return ok
 	})
 	return c, ok
+}
+
+// versions reads an object of notes' versions (Carry.Notes,
+// Carry.Changes).
+func (s *scanner) versions() (map[string]string, bool) {
+	m := map[string]string{}
+	ok := s.object(func(p string) bool {
+		if _, dup := m[p]; dup {
+			return false
+		}
+		v, ok := s.str()
+		m[p] = v
+		return ok
+	})
+	return m, ok
 }
 
 func (s *scanner) lists() (m map[string][]string, ok bool) {

@@ -115,6 +115,15 @@ func appendCarry(b []byte, c *Carry, notes map[string]string) []byte {
 	if c.Unkept != "" {
 		b = appendString(append(comma(b, n), `"unkept":`...), c.Unkept)
 	}
+	if c.Segments {
+		b = append(comma(b, n), `"segments":true`...)
+	}
+	if c.Since != "" {
+		b = appendString(append(comma(b, n), `"since":`...), c.Since)
+	}
+	if len(c.Changes) > 0 {
+		b = appendVersions(append(comma(b, n), `"changes":`...), c.Changes)
+	}
 	return append(b, '}')
 }
 

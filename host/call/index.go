@@ -2,6 +2,7 @@ package call
 
 import (
 	"context"
+	"slices"
 
 	"github.com/kessho/kessho/core/search"
 	"github.com/kessho/kessho/core/vault"
@@ -27,6 +28,20 @@ type Indexer interface {
 	IndexUnkept() string
 }
 
+// Segmenter is an Indexer that stores the index as a base and a delta
+// (search.Index.Hand) and knows what its own writes changed since the
+// listing it gave last (*vaultfs.Vault is one): Run says so to the core
+// (search.Carry.Segments), and sends those changes (Since, Changes), with
+// which a core up to date with that listing needs no note's version.
+type Segmenter interface {
+	Indexer
+	// NoteChanges returns the listing SearchNotes gave before the one it
+	// gave last, and every note's version that changed between them
+	// ("" for a note gone); ok is false when it does not know them all
+	// (a walk came between).
+	NoteChanges() (since string, changes map[string]string, ok bool)
+}
+
 // searchCarry is what a call keeps of the index for the core.
 type searchCarry struct {
 	ix    Indexer
@@ -48,7 +63,34 @@ func newCarry(ctx context.Context, v any, tool string, batch int64) *searchCarry
 	if !ok {
 		return &searchCarry{}
 	}
-	return &searchCarry{ix: ix, notes: notes, carry: &search.Carry{Listing: listing, ID: ix.IndexID(), Batch: batch, Unkept: ix.IndexUnkept()}}
+	c := &search.Carry{Listing: listing, ID: ix.IndexID(), Batch: batch, Unkept: ix.IndexUnkept()}
+	if sg, ok := ix.(Segmenter); ok {
+		c.Segments = true
+		if since, changes, ok := sg.NoteChanges(); ok && since != listing {
+			c.Since, c.Changes = since, changes
+		}
+	}
+	return &searchCarry{ix: ix, notes: notes, carry: c}
+}
+
+// changed is the need for the notes the host's own writes changed since
+// the listing it sent last (search.Carry.Changes), read with the first
+// request: a core up to date with that listing reads them to bring its
+// index up to date, and would otherwise ask for them in a round of its
+// own. A note larger than search.MaxNoteBytes is left for the core to
+// ask for by its head.
+func (s *searchCarry) changed() vault.Need {
+	var need vault.Need
+	if s.carry == nil {
+		return need
+	}
+	for p, v := range s.carry.Changes {
+		if v != "" && search.IsNote(p) && search.VersionSize(v) <= search.MaxNoteBytes {
+			need.Files = append(need.Files, p)
+		}
+	}
+	slices.Sort(need.Files)
+	return need
 }
 
 // batch reports whether a need is one for the next batch of the index

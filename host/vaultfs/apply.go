@@ -60,7 +60,19 @@ import (
 // applying (a permission, a full disk elsewhere) leaves the journal in
 // place: the vault is then half-way, and the next Recover (the next call)
 // finishes the plan.
+//
+// The listing a running Vault keeps for its searches follows what the
+// plan changed (listingCache.applied), with no walk.
 func (v *Vault) Apply(l *Lock, p plan.Plan) error {
+	err := v.apply(l, p)
+	if len(p) > 0 {
+		v.notes.applied(v, p, err == nil)
+	}
+	return err
+}
+
+// apply is Apply, the listing left aside.
+func (v *Vault) apply(l *Lock, p plan.Plan) error {
 	if err := v.holds(l); err != nil {
 		return err
 	}

@@ -28,7 +28,7 @@ const (
 	countEnv   = "KESSHO_VAULTFS_COUNT"    // increments to make
 	caseEnv    = "KESSHO_VAULTFS_CASE"     // apply: run this conformance case's call instead of killPlan
 	planEnv    = "KESSHO_VAULTFS_PLAN"     // apply: apply this plan of killOneFile instead of killPlan
-	indexEnv   = "KESSHO_VAULTFS_INDEX"    // apply: store an index (StoreIndex) instead of applying a plan
+	indexEnv   = "KESSHO_VAULTFS_INDEX"    // apply: store an index (StoreIndex; "delta": a delta of testSegments' base) instead of applying a plan
 )
 
 // helper returns a command running the helper in mode on vault dir.
@@ -90,6 +90,9 @@ func helperMain(mode string) int {
 			l.Unlock() // the call takes the lock itself
 			err = callCase(v, os.Getenv(caseEnv))
 			l, _ = v.Lock(context.Background())
+		case mode == "apply" && os.Getenv(indexEnv) == "delta":
+			_, delta := testSegments(200)
+			err = v.StoreIndex(delta, search.ID(delta))
 		case mode == "apply" && os.Getenv(indexEnv) != "":
 			data := testIndex(200)
 			err = v.StoreIndex(data, search.ID(data))

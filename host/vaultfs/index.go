@@ -3,6 +3,7 @@ package vaultfs
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -25,9 +26,14 @@ import (
 // is missing, stale, foreign or damaged (its encoding is versioned and
 // checksummed), never a note, never journalled. search.id holds the id
 // the core gave the stored index.
+//
+// The index is kept as two segments (search.Index.Hand): search.idx, the
+// base, whose bytes stay as they are while little changes, and
+// search.delta, what changed since.
 const (
 	indexDir    = ".kessho/index"
 	indexName   = "search.idx"
+	deltaName   = "search.delta"
 	indexIDName = "search.id"
 )
 
@@ -44,9 +50,10 @@ func (v *Vault) SearchNotes(ctx context.Context) (notes map[string]string, listi
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.valid && !c.w.changed() {
+		c.handOut()
 		return c.notes, c.listing, true
 	}
-	c.valid = false
+	c.valid, c.known, c.given, c.pending = false, false, "", nil
 	if c.walks > 0 {
 		// From the second search on, every folder is watched before the
 		// walk that lists it, and whatever changes after shows as an event.
@@ -61,7 +68,7 @@ func (v *Vault) SearchNotes(ctx context.Context) (notes map[string]string, listi
 	c.walks++
 	c.dirs = dirs
 	if c.w.covers(dirs) && !links {
-		c.valid, c.notes, c.listing = true, notes, listing
+		c.valid, c.notes, c.listing, c.given = true, notes, listing, listing
 	}
 	return notes, listing, true
 }
@@ -77,6 +84,11 @@ func (v *Vault) SearchNotes(ctx context.Context) (notes map[string]string, listi
 // none), and a note that is a symbolic link (its file may change where no
 // watch sees it) keeps nothing. Elsewhere than on Linux, and when a folder
 // cannot be watched, every search walks.
+//
+// The Vault's own writes keep it (applied): the events they made are
+// read, the notes they wrote stat'ed, and the listing changed by those
+// alone; what changed since the listing a search was given last is
+// handed to the next one (NoteChanges).
 type listingCache struct {
 	mu      sync.Mutex
 	w       watcher
@@ -85,6 +97,15 @@ type listingCache struct {
 	valid   bool
 	notes   map[string]string
 	listing string
+	// given is the listing the last search was given from the kept
+	// listing ("" after a walk), pending the notes' versions that
+	// changed since ("" for a note gone); since, changes and known are
+	// what NoteChanges answers, set as a search is given the listing.
+	given   string
+	pending map[string]string
+	since   string
+	changes map[string]string
+	known   bool
 }
 
 func (c *listingCache) close() {
@@ -161,20 +182,42 @@ func (v *Vault) walkTree(ctx context.Context) (notes map[string]string, listing 
 	return notes, listing, dirs, links, true
 }
 
-// digest returns the notes' versions by path and the listing's digest:
-// the SHA-256 of "path NUL version LF" lines sorted by path (all is
-// sorted in place).
+// digest returns the notes' versions by path and the listing's digest
+// (listingSum).
 func digest(all []noteVersion) (map[string]string, string) {
-	slices.SortFunc(all, func(a, b noteVersion) int { return strings.Compare(a.path, b.path) })
 	notes := make(map[string]string, len(all))
-	h := sha256.New()
+	var sum listingSum
 	var line []byte
 	for _, nv := range all {
 		notes[nv.path] = nv.version
-		line = append(append(append(append(line[:0], nv.path...), 0), nv.version...), '\n')
-		h.Write(line)
+		line = sum.add(line, nv.path, nv.version, 1)
 	}
-	return notes, hex.EncodeToString(h.Sum(nil))
+	return notes, sum.String()
+}
+
+// listingSum is a listing's digest: the sum, in four 64-bit lanes, of
+// the SHA-256 of each note's "path NUL version LF" line. A sum needs no
+// order, and a Vault's own writes change it by their notes alone
+// (listingCache.applied): the old line taken out, the new one added.
+type listingSum [4]uint64
+
+// add adds (sign 1) or takes out (sign -1) the line of the note at p of
+// version v, line being room for it; it returns that room.
+func (s *listingSum) add(line []byte, p, v string, sign uint64) []byte {
+	line = append(append(append(append(line[:0], p...), 0), v...), '\n')
+	h := sha256.Sum256(line)
+	for i := range s {
+		s[i] += sign * binary.LittleEndian.Uint64(h[8*i:])
+	}
+	return line
+}
+
+func (s *listingSum) String() string {
+	var b [32]byte
+	for i, v := range s {
+		binary.LittleEndian.PutUint64(b[8*i:], v)
+	}
+	return hex.EncodeToString(b[:])
 }
 
 // noteVersion is one note's path and version.
@@ -239,6 +282,10 @@ func (v *Vault) LoadIndex(into []byte, bound int64) []byte {
 	if n, ok := search.Size(out[len(into):]); !ok || n != int64(len(out)-len(into)) {
 		return into
 	}
+	base := len(out)
+	if out = readCache(r, deltaName, bound, out); search.DeltaSize(out[base:]) != int64(len(out)-base) {
+		out = out[:base] // no delta, or not a whole one: the base alone
+	}
 	return out
 }
 
@@ -269,11 +316,16 @@ func readCache(r *os.Root, name string, max int64, into []byte) []byte {
 	return out
 }
 
-// StoreIndex replaces the stored index with data and its id: each file
-// written under a random name of its own (O_EXCL: never a file that is
-// there, never through a link), then renamed over its place, so a reader
-// sees a whole file and a link planted at either name is replaced, its
-// target untouched. They are not fsynced: after a crash a torn index
+// StoreIndex replaces the stored index with data and its id: a delta
+// (search.IsDelta) replaces search.delta alone, the base's bytes left as
+// they are; a whole index replaces search.idx, and search.delta is
+// removed. Each file is written under a random name of its own (O_EXCL:
+// never a file that is there, never through a link), fsynced (the id
+// aside: it only names what to ask for, and the core checks what it is
+// sent), then renamed over its place, and the folder fsynced once all is
+// in place, as a plan's files are: a reader sees a whole file, a link
+// planted at any name is replaced, its target untouched, and after a
+// crash the stored segments are ones that were written whole. A torn or foreign one
 // fails its checksum, an id that names no index makes the core ask for
 // the index, and the core rebuilds what it must; Recover removes the
 // temporary files a crash left (sweepIndex).
@@ -291,16 +343,41 @@ func (v *Vault) StoreIndex(data []byte, id string) error {
 		return err // an id never names an index it did not come with
 	}
 	step("index: id removed")
-	if err := writeCache(r, indexName, data); err != nil {
+	if search.IsDelta(data) {
+		if err := writeCache(r, deltaName, data, true); err != nil {
+			return err
+		}
+	} else {
+		if err := writeCache(r, indexName, data, true); err != nil {
+			return err
+		}
+		switch err := r.Remove(deltaName); {
+		case err == nil:
+			step("index: the base's delta removed")
+		case !errors.Is(err, fs.ErrNotExist):
+			return err
+		}
+	}
+	if err := writeCache(r, indexIDName, []byte(id+"\n"), false); err != nil {
 		return err
 	}
-	return writeCache(r, indexIDName, []byte(id+"\n"))
+	return syncRoot(r)
+}
+
+// syncRoot fsyncs the folder r is.
+func syncRoot(r *os.Root) error {
+	f, err := r.Open(".")
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
 }
 
 // writeCache writes the cache file name of the index folder r: a
 // temporary of a random name (created, never opened if it exists, so
-// never a link's target), renamed over it.
-func writeCache(r *os.Root, name string, data []byte) error {
+// never a link's target), fsynced when sync is set, renamed over it.
+func writeCache(r *os.Root, name string, data []byte, sync bool) error {
 	tmp := randomName()
 	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
@@ -308,6 +385,9 @@ func writeCache(r *os.Root, name string, data []byte) error {
 	}
 	step("index: %s temporary created", name)
 	_, err = f.Write(data)
+	if err == nil && sync {
+		err = f.Sync()
+	}
 	step("index: %s temporary written", name)
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -333,7 +413,7 @@ func (v *Vault) IndexUnkept() string {
 	r, unkept := v.indexPlace(false)
 	if r != nil {
 		defer r.Close()
-		for _, name := range []string{indexName, indexIDName} {
+		for _, name := range []string{indexName, deltaName, indexIDName} {
 			if info, err := r.Lstat(name); err == nil && info.IsDir() {
 				return indexDir + "/" + name
 			}

@@ -112,10 +112,27 @@ func TestLoadIndexAppends(t *testing.T) {
 
 // testIndex is the encoding of an index of n small notes.
 func testIndex(n int) []byte {
+	return testNotes(n).EncodeRoom(0)
+}
+
+func testNotes(n int) *search.Index {
 	x := search.New()
 	for i := range n {
 		text := fmt.Sprintf("note %d about topic%d and word%d", i, i%7, i)
 		x.Put(search.ParseNote(fmt.Sprintf("20-knowledge/n%05d.md", i), fmt.Sprintf("%d:1", len(text)), &text))
 	}
-	return x.EncodeRoom(0)
+	return x
+}
+
+// testSegments is the base of the index of n small notes (as
+// search.Index.Hand hands it back whole) and a delta of it: one note
+// changed, one removed.
+func testSegments(n int) (base, delta []byte) {
+	x := testNotes(n)
+	base, _ = x.Hand(0, true)
+	text := "note 3 rewritten"
+	x.Put(search.ParseNote("20-knowledge/n00003.md", "16:2", &text))
+	x.Remove("20-knowledge/n00004.md")
+	delta, _ = x.Hand(0, true)
+	return base, delta
 }

@@ -4,6 +4,8 @@ package vaultfs
 
 import (
 	"path/filepath"
+	"strings"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -20,6 +22,7 @@ type watcher struct {
 	on      bool
 	fd      int
 	watched map[string]bool
+	dirOf   map[int32]string // each watch's folder
 }
 
 // watch adds a watch on each folder (vault-relative) not watched yet,
@@ -32,14 +35,49 @@ func (w *watcher) watch(root string, dirs []string) {
 		if err != nil {
 			return
 		}
-		w.on, w.fd, w.watched = true, fd, map[string]bool{}
+		w.on, w.fd, w.watched, w.dirOf = true, fd, map[string]bool{}, map[int32]string{}
 	}
 	for _, d := range dirs {
 		if w.watched[d] {
 			continue
 		}
-		if _, err := unix.InotifyAddWatch(w.fd, filepath.Join(root, filepath.FromSlash(d)), watchMask); err == nil {
+		if wd, err := unix.InotifyAddWatch(w.fd, filepath.Join(root, filepath.FromSlash(d)), watchMask); err == nil {
 			w.watched[d] = true
+			w.dirOf[int32(wd)] = d
+		}
+	}
+}
+
+// only reads every event that came since the last read, and reports
+// whether each one is of an entry, not a folder, that mine accepts by
+// its folder (vault-relative) and name: the events a Vault's own write
+// made. An overflow of the queue, a folder made, removed or moved, a
+// watch gone, or a read that fails are no one's.
+func (w *watcher) only(mine func(dir, name string) bool) bool {
+	if !w.on {
+		return false
+	}
+	const other = unix.IN_Q_OVERFLOW | unix.IN_ISDIR | unix.IN_DELETE_SELF | unix.IN_MOVE_SELF | unix.IN_IGNORED | unix.IN_UNMOUNT
+	var buf [4096]byte
+	all := true
+	for {
+		n, err := unix.Read(w.fd, buf[:])
+		switch {
+		case err == unix.EAGAIN:
+			return all
+		case err != nil || n <= 0:
+			return false
+		}
+		for b := buf[:n]; len(b) >= unix.SizeofInotifyEvent; {
+			ev := (*unix.InotifyEvent)(unsafe.Pointer(&b[0]))
+			end := unix.SizeofInotifyEvent + int(ev.Len)
+			if end > len(b) {
+				return false
+			}
+			name, _, _ := strings.Cut(string(b[unix.SizeofInotifyEvent:end]), "\x00")
+			dir, ok := w.dirOf[ev.Wd]
+			all = all && ok && ev.Mask&other == 0 && mine(dir, name)
+			b = b[end:]
 		}
 	}
 }

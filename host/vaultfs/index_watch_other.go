@@ -10,3 +10,5 @@ func (w *watcher) watch(string, []string) {}
 func (w *watcher) covers([]string) bool   { return false }
 func (w *watcher) changed() bool          { return true }
 func (w *watcher) reset()                 {}
+
+func (w *watcher) only(func(dir, name string) bool) bool { return false }

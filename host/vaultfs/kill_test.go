@@ -348,34 +348,41 @@ func killTest(t *testing.T, kc killCase) {
 // TestKillIndexStore kills a process storing the search index at every
 // step of StoreIndex — each of its writes to the disk: the index folder
 // made, the stored id removed, each file's temporary created, written
-// and renamed into place — over a vault with no index yet and over one
-// holding an older index. After the next call's recovery (Open, Lock,
-// Recover): no note changed, nothing left in the index folder but the
-// index and its id, the index whole (it decodes) and an id, when there
-// is one, naming the index beside it.
+// and renamed into place — over a vault with no index yet, over one
+// holding an older index, and storing a delta over the base it was made
+// of, and a whole index over a base and its delta. After the next
+// call's recovery (Open, Lock, Recover): no note
+// changed, nothing left in the index folder but the base, the delta and
+// the id, the base and the delta whole (they decode) and an id, when
+// there is one, naming what is stored beside it.
 func TestKillIndexStore(t *testing.T) {
-	for _, setup := range []string{"no index yet", "an older index"} {
+	for _, setup := range []string{"no index yet", "an older index", "a delta over its base", "a whole index over a delta"} {
 		t.Run(setup, func(t *testing.T) {
+			segBase, segDelta := testSegments(200)
 			base := t.TempDir()
 			run := 0
 			fresh := func() string {
 				run++
 				dir := filepath.Join(base, strconv.Itoa(run))
 				makeTree(t, dir, killBefore)
-				if setup == "an older index" {
-					old := testIndex(20)
-					if err := openVault(t, dir).StoreIndex(old, search.ID(old)); err != nil {
+				old := map[string][][]byte{"an older index": {testIndex(20)}, "a delta over its base": {segBase},
+					"a whole index over a delta": {segBase, segDelta}}[setup]
+				for _, o := range old {
+					if err := openVault(t, dir).StoreIndex(o, search.ID(o)); err != nil {
 						t.Fatal(err)
 					}
 				}
 				return dir
+			}
+			data, env := testIndex(200), indexEnv+"=1"
+			if setup == "a delta over its base" {
+				data, env = segDelta, indexEnv+"=delta"
 			}
 			var steps []string
 			dir := fresh()
 			v := openVault(t, dir)
 			l := lock(t, v)
 			crashHook = func(s string) { steps = append(steps, s) }
-			data := testIndex(200)
 			err := v.StoreIndex(data, search.ID(data))
 			crashHook = nil
 			l.Unlock()
@@ -384,7 +391,7 @@ func TestKillIndexStore(t *testing.T) {
 			}
 			for n := 1; n <= len(steps); n++ {
 				dir := fresh()
-				cmd := helper("apply", dir, crashAtEnv+"="+strconv.Itoa(n), indexEnv+"=1")
+				cmd := helper("apply", dir, crashAtEnv+"="+strconv.Itoa(n), env)
 				if out, err := cmd.Output(); !killed(cmd) {
 					t.Fatalf("the helper did not reach step %d (%s): %v, said %q", n, steps[n-1], err, out)
 				}
@@ -414,11 +421,17 @@ func checkIndexStore(t *testing.T, dir, what string) {
 	idxDir := filepath.Join(dir, ".kessho", "index")
 	entries, _ := os.ReadDir(idxDir)
 	for _, e := range entries {
-		if e.Name() != indexName && e.Name() != indexIDName {
+		if e.Name() != indexName && e.Name() != deltaName && e.Name() != indexIDName {
 			t.Fatalf("%s: %s left in the index folder", what, e.Name())
 		}
 	}
 	idx, idxErr := os.ReadFile(filepath.Join(idxDir, indexName))
+	if delta, err := os.ReadFile(filepath.Join(idxDir, deltaName)); err == nil {
+		if search.DeltaSize(delta) != int64(len(delta)) {
+			t.Fatalf("%s: a torn delta", what)
+		}
+		idx = append(idx, delta...)
+	}
 	if idxErr == nil {
 		if _, err := search.Decode(idx); err != nil {
 			t.Fatalf("%s: a torn index: %v", what, err)

@@ -20,6 +20,9 @@ export interface Carry {
   notes?: Record<string, string>;
   batch?: number;
   unkept?: string;
+  segments?: boolean;
+  since?: string;
+  changes?: Record<string, string>;
 }
 
 /** core/wire.ErrorBody */
