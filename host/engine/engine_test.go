@@ -861,3 +861,42 @@ func mustCall(t *testing.T, e Engine, req []byte) []byte {
 	}
 	return b
 }
+
+// TestRecycleAfterALargeCall: an instance whose memory grew past
+// RecyclePages is dropped after its call, not kept (its Go heap never
+// gives its pages back); the next call starts a fresh one and answers,
+// and an instance that stayed under the bound is reused.
+func TestRecycleAfterALargeCall(t *testing.T) {
+	ctx := context.Background()
+	small := request("nope", "en", nil, note)
+	probe := testWasm(t, WasmOptions{PoolSize: 1})
+	if _, err := probe.Call(ctx, small); err != nil {
+		t.Fatal(err)
+	}
+	base, err := probe.MemoryPages(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := testWasm(t, WasmOptions{PoolSize: 1, RecyclePages: base + 128}) // 8 MiB of room
+	for range 3 {
+		if _, err := w.Call(ctx, small); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s, r := w.started.Load(), w.recycled.Load(); s != 1 || r != 0 {
+		t.Fatalf("small calls: %d instances started, %d recycled; want 1 reused", s, r)
+	}
+	large := request("mem_update_phase", "en", map[string]string{"slug": "kessho-docs", "phase": "x"}, strings.Repeat(note, 8000)) // 35 MB of text
+	if _, err := w.Call(ctx, large); err != nil {
+		t.Fatal(err)
+	}
+	if r := w.recycled.Load(); r != 1 {
+		t.Fatalf("after a call of 35 MB: %d instances recycled; want 1", r)
+	}
+	if a, err := w.Call(ctx, small); err != nil || !bytes.Contains(a, []byte("unknown tool")) {
+		t.Fatalf("the call after: %s, %v", a, err)
+	}
+	if s := w.started.Load(); s != 2 {
+		t.Fatalf("%d instances started; want a fresh one after the large call", s)
+	}
+}

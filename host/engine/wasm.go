@@ -52,6 +52,15 @@ type WasmOptions struct {
 	// runtime.NumCPU(). More calls than that at once still run, each on an
 	// instance of its own; the extra instances are dropped afterwards.
 	PoolSize int
+	// RecyclePages is the memory, in 64 KiB pages, past which an instance
+	// is dropped after its call rather than kept for the next: a Go heap
+	// in wasm never gives its pages back, so an instance that once held a
+	// large call's garbage would meet the next large call near its limit
+	// (MemoryLimitPages) and run out. The next call starts a fresh
+	// instance (a few milliseconds, and its search index decoded again
+	// from the host's copy). 0 means three quarters of MemoryLimitPages,
+	// the heap the module's collector works to stay under (wasm/memory.go).
+	RecyclePages uint32
 	// Interrupt compiles the module with wazero's termination checks
 	// (WithCloseOnContextDone), so that the deadline stops any call at its
 	// next loop iteration. With wazero v1.12 they make every call 5 to 10
@@ -67,6 +76,9 @@ func (w *Wasm) CallTimeout() time.Duration { return w.opts.CallTimeout }
 func (o WasmOptions) withDefaults() WasmOptions {
 	if o.MemoryLimitPages == 0 {
 		o.MemoryLimitPages = DefaultMemoryLimitPages
+	}
+	if o.RecyclePages == 0 {
+		o.RecyclePages = o.MemoryLimitPages / 4 * 3
 	}
 	if o.CallTimeout <= 0 {
 		o.CallTimeout = DefaultCallTimeout
@@ -140,7 +152,8 @@ type Wasm struct {
 	calls      sync.WaitGroup // Calls that have not returned
 	background int            // calls still running after their Call returned
 
-	started atomic.Int64 // instances started, for tests
+	started  atomic.Int64 // instances started, for tests
+	recycled atomic.Int64 // instances dropped for their memory (RecyclePages)
 }
 
 // NewWasm compiles the core module (embedded, or built on demand: see
@@ -401,11 +414,17 @@ func (w *Wasm) get(ctx context.Context) (*instance, error) {
 }
 
 // put returns a healthy instance to the pool, or drops it when the pool is
-// full (the coldest goes) or the engine closed.
+// full (the coldest goes), the engine closed, or its memory grew past
+// RecyclePages (counted in recycled).
 func (w *Wasm) put(in *instance) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
+		in.close()
+		return
+	}
+	if in.mem.Size()/65536 > w.opts.RecyclePages {
+		w.recycled.Add(1)
 		in.close()
 		return
 	}
