@@ -227,27 +227,20 @@ func (s *scanner) carry() (*Carry, bool) {
 
 // versions reads an object of notes' versions (Carry.Notes,
 // Carry.Changes).
-func (s *scanner) versions() (map[string]string, bool) {
-	m := map[string]string{}
-	ok := s.object(func(p string) bool {
-		if _, dup := m[p]; dup {
-			return false
-		}
-		v, ok := s.str()
-		m[p] = v
-		return ok
-	})
-	return m, ok
-}
+func (s *scanner) versions() (map[string]string, bool) { return objectOf(s, s.str) }
 
-func (s *scanner) lists() (m map[string][]string, ok bool) {
-	m = map[string][]string{}
-	ok = s.object(func(key string) bool {
+func (s *scanner) lists() (map[string][]string, bool) { return objectOf(s, s.strs) }
+
+// objectOf reads an object whose members' values value reads; a key
+// twice is refused.
+func objectOf[T any](s *scanner, value func() (T, bool)) (map[string]T, bool) {
+	m := map[string]T{}
+	ok := s.object(func(key string) bool {
 		if _, dup := m[key]; dup {
 			return false
 		}
-		l, ok := s.strs()
-		m[key] = l
+		v, ok := value()
+		m[key] = v
 		return ok
 	})
 	return m, ok
