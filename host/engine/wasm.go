@@ -474,6 +474,10 @@ func (w *Wasm) release(ctx context.Context) error {
 	return nil
 }
 
+// Recycled is how many instances were dropped for their memory
+// (WasmOptions.RecyclePages). For tests and benchmarks.
+func (w *Wasm) Recycled() int64 { return w.recycled.Load() }
+
 // MemoryPages reports the memory, in 64 KiB pages, of an idle instance
 // (started if none is idle). For tests and benchmarks.
 func (w *Wasm) MemoryPages(ctx context.Context) (uint32, error) {
