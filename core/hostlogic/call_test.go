@@ -97,7 +97,7 @@ func TestACallRefusesPastItsRounds(t *testing.T) {
 	}
 }
 
-func TestACallsStateStaysOneRounds(t *testing.T) {
+func TestACallsStateHoldsOneRound(t *testing.T) {
 	// A first build in batches: each batch stored, the snapshot emptied,
 	// and the state that crosses never holds the batches before.
 	d := newMemPort(map[string]string{"a.md": "A", "b.md": "B", "c.md": "C"})

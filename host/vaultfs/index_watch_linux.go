@@ -96,26 +96,10 @@ func (w *watcher) covers(dirs []string) bool {
 }
 
 // changed reports whether any event (or an overflow of the queue) came
-// since the last call, reading them all. A read that fails otherwise than
-// "nothing yet" counts as a change.
+// since the last call, reading them all: only, of events no one made. A
+// read that fails otherwise than "nothing yet" counts as a change.
 func (w *watcher) changed() bool {
-	if !w.on {
-		return true
-	}
-	var buf [4096]byte
-	any := false
-	for {
-		n, err := unix.Read(w.fd, buf[:])
-		switch {
-		case err == unix.EAGAIN:
-			return any
-		case err != nil:
-			return true
-		case n <= 0:
-			return any
-		}
-		any = true
-	}
+	return !w.only(func(string, string) bool { return false })
 }
 
 // reset drops every watch: after a change, folders may have been removed

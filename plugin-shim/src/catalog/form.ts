@@ -4,6 +4,7 @@
 // Setting components.
 
 import { textIn, type Lang, type Param, type Tool } from "./catalog";
+import { messageOf } from "../host/port";
 
 export type FieldKind = "text" | "textarea" | "dropdown" | "toggle" | "number" | "lines" | "json";
 
@@ -152,7 +153,7 @@ export function argsFrom(tool: Tool, values: Values): { args: Record<string, unk
         try {
           args[f.name] = JSON.parse(s);
         } catch (err) {
-          const why = err instanceof Error ? err.message : String(err);
+          const why = messageOf(err);
           return { error: { param: f.name, en: `${f.label}: not valid JSON (${why})`, fr: `${f.label} : JSON invalide (${why})` } };
         }
         break;

@@ -4,7 +4,7 @@
 // I/O; the module is unpacked, decompressed, compiled and run in the worker.
 
 import type { Engine, RoundRequest, Stepped } from "../host/call";
-import { nextTask } from "../host/port";
+import { messageOf, nextTask } from "../host/port";
 import type { CoreWorker, FromWorker, LoadMessage, ToWorker } from "./protocol";
 
 /**
@@ -220,7 +220,7 @@ export class RemoteEngine implements Engine {
     // A worker that failed to load is dropped; the next request starts another.
     live.ready.catch(() => this.end(live));
     // A module that cannot be posted is a worker that cannot start (its error handler: the fallback).
-    postLoad(worker, this.opts.load()).catch((err: unknown) => worker.onerror?.({ message: err instanceof Error ? err.message : String(err) }));
+    postLoad(worker, this.opts.load()).catch((err: unknown) => worker.onerror?.({ message: messageOf(err) }));
     this.started++;
     this.workerCalls = 0;
     this.live = live;

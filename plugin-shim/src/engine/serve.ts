@@ -7,6 +7,7 @@ import type { FromWorker, ToWorker } from "./protocol";
 import { unpack } from "./unpack";
 import { warmups } from "./warmup";
 import { decompress, WasmEngine } from "./wasm";
+import { messageOf } from "../host/port";
 
 /** serve returns the handler of the messages a worker gets; post sends its replies. */
 export function serve(post: (msg: FromWorker) => void): (msg: ToWorker) => void {
@@ -14,7 +15,6 @@ export function serve(post: (msg: FromWorker) => void): (msg: ToWorker) => void 
   let calls = 0;
   /** The module's pieces sent ahead of its load message. */
   let parts: string[] = [];
-  const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
   return (msg) => {
     if (msg.kind === "load-part") {
       parts.push(msg.packed);

@@ -9,7 +9,7 @@
 import { ConsoleStdout, File, OpenFile, WASI, WASIProcExit } from "@bjorn3/browser_wasi_shim";
 import { decompress as unzstd } from "fzstd";
 import type { Engine, RoundRequest, Stepped } from "../host/call";
-import { fromBase64, toBase64 } from "../host/port";
+import { fromBase64, messageOf, toBase64 } from "../host/port";
 import type { Warmup } from "./warmup";
 
 /**
@@ -100,7 +100,7 @@ export class WasmEngine implements Engine {
       module = await this.module;
     } catch (err) {
       this.module = null;
-      throw new Error(`kessho: compiling the wasm core: ${err instanceof Error ? err.message : String(err)}`);
+      throw new Error(`kessho: compiling the wasm core: ${messageOf(err)}`);
     }
     this.stderr = [];
     const line = (l: string) => {
@@ -124,7 +124,7 @@ export class WasmEngine implements Engine {
   }
 
   private failure(err: unknown): Error {
-    let msg = err instanceof WASIProcExit ? `the module exited with code ${err.code}` : err instanceof Error ? err.message : String(err);
+    let msg = err instanceof WASIProcExit ? `the module exited with code ${err.code}` : messageOf(err);
     if (this.stderr.length > 0) msg += "\n" + this.stderr.join("\n");
     return new Error(`kessho: the wasm core failed: ${msg}`);
   }

@@ -3,11 +3,11 @@
 // vault.process keeps the last-instant re-check of a write. What to do
 // and when is the core's (core/hostlogic.Step); call.ts runs the loop.
 
-import { fromBase64, sha256Hex, Stale, toBase64, type VaultPort } from "./port";
+import { fromBase64, messageOf, sha256Hex, Stale, toBase64, type VaultPort } from "./port";
 import { owned } from "./journal";
 import type { IO, IOResult } from "./step";
 
-/** The ops of a call's own (its snapshot and search index: call.ts's Rounds). */
+/** The ops of a call's own (its snapshot and search index: call.ts's CallState). */
 export interface OwnOps {
   owns(io: IO): boolean;
   run(io: IO): Promise<IOResult>;
@@ -103,11 +103,6 @@ async function stateOf(v: VaultPort, p: string, hash: boolean): Promise<string> 
   if (kind === null) return "absent";
   if (kind === "folder") return "folder";
   return hash ? "sha256:" + sha256Hex(await v.readBytes(p)) : "file";
-}
-
-/** messageOf is the message of anything thrown. */
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /** diskFull tells whether err is a full disk's (Node's ENOSPC, or EDQUOT: the quota used up), as Obsidian's desktop adapter throws it. */

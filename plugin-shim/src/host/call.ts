@@ -79,15 +79,15 @@ export interface Outcome {
  * false; it throws only when the engine itself fails.
  */
 export async function call(v: VaultPort, eng: Engine, tool: string, args: string | undefined, opts: CallOptions): Promise<Outcome> {
-  const rounds = new Rounds(v, eng, tool, args, opts);
+  const state = new CallState(v, eng, tool, args, opts);
   const run = async (): Promise<Outcome> => {
     const journals = (await v.state.list(journalDir)) ?? [];
     const start: StepStart = { lang: opts.lang, call: { tool, max_rounds: opts.maxRounds ?? 8 }, journals, wait_ms: opts.lockWaitMs ?? 10_000, own: ownJournals() };
     // With no journal to roll forward, the first round goes with the start.
-    const first = journals.length === 0 ? await rounds.request() : undefined;
-    const end = await runSteps(v, eng, start, opts, rounds, first);
+    const first = journals.length === 0 ? await state.request() : undefined;
+    const end = await runSteps(v, eng, start, opts, state, first);
     if (end.invalid !== undefined) throw new Error(end.invalid);
-    return end.ok === true ? { answer: rounds.printed, ok: true } : { answer: end.answer ?? "", ok: false };
+    return end.ok === true ? { answer: state.printed, ok: true } : { answer: end.answer ?? "", ok: false };
   };
   return eng.within !== undefined ? eng.within(run) : run();
 }
@@ -97,25 +97,25 @@ export async function call(v: VaultPort, eng: Engine, tool: string, args: string
  * it), run the ops it asks through the port in order, stopping at the
  * first whose result differs from the one foreseen (or that failed), or
  * at a round, then send the results; until the end. A call's ops (its
- * rounds, needs and index) are rounds'; without it (an apply or recovery
+ * rounds, needs and index) are kept's (what the call keeps); without it (an apply or recovery
  * alone) a step asks none.
  */
-export async function runSteps(v: VaultPort, eng: Engine, start: StepStart, opts: RecoverOptions, rounds?: Rounds, round?: RoundRequest): Promise<StepEnd> {
+export async function runSteps(v: VaultPort, eng: Engine, start: StepStart, opts: RecoverOptions, kept?: CallState, round?: RoundRequest): Promise<StepEnd> {
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => window.setTimeout(r, ms)));
   const send = sender(eng, opts);
-  let out = await send({ start }, round, rounds);
+  let out = await send({ start }, round, kept);
   for (;;) {
     if (out.end !== undefined) return out.end;
     const results: IOResult[] = [];
     let foreseen = true;
     round = undefined;
     for (const io of out.io ?? []) {
-      if (io.op === "round" && rounds !== undefined) {
-        round = await rounds.next();
+      if (io.op === "round" && kept !== undefined) {
+        round = await kept.next();
         foreseen = false;
         break;
       }
-      const r = await execute(v, io, sleep, rounds);
+      const r = await execute(v, io, sleep, kept);
       results.push(r);
       // A wait for another host's journal is not this call's time.
       if (io.op === "wait") eng.renew?.();
@@ -128,20 +128,20 @@ export async function runSteps(v: VaultPort, eng: Engine, start: StepStart, opts
       if (r.err !== undefined) break;
     }
     if (foreseen && out.then !== undefined) return out.then;
-    out = await send({ state: out.state, results }, round, rounds);
+    out = await send({ state: out.state, results }, round, kept);
   }
 }
 
 /** A step sent to the core, the host's clock and randomness added. */
-type Send = (s: Omit<StepIn, "now" | "wall" | "random">, round: RoundRequest | undefined, rounds: Rounds | undefined) => Promise<StepOut>;
+type Send = (s: Omit<StepIn, "now" | "wall" | "random">, round: RoundRequest | undefined, kept: CallState | undefined) => Promise<StepOut>;
 
-/** sender sends steps to eng with the clock of opts; what a round hands back goes to rounds. */
+/** sender sends steps to eng with the clock of opts; what a round hands back goes to kept. */
 function sender(eng: Engine, opts: RecoverOptions): Send {
   const nowMs = opts.nowMs ?? Date.now;
-  return async (s, round, rounds) => {
+  return async (s, round, kept) => {
     const input: StepIn = { ...s, now: new Date(nowMs()).toISOString(), wall: new Date().toISOString(), random: randomHex(16) };
     const got = await eng.step(JSON.stringify(input), round);
-    if (got.printed !== undefined) rounds?.handed(got.printed, got.index ?? "");
+    if (got.printed !== undefined) kept?.handed(got.printed, got.index ?? "");
     return JSON.parse(got.out) as StepOut;
   };
 }
@@ -156,8 +156,8 @@ function sender(eng: Engine, opts: RecoverOptions): Send {
  */
 const largeRequest = 256 * 1024;
 
-/** Rounds is what a call keeps between its steps: the snapshot its needs read into, its search index, what the last round handed back. */
-export class Rounds implements OwnOps {
+/** CallState is what a call keeps between its steps: the snapshot its needs read into, its search index, what the last round handed back. */
+export class CallState implements OwnOps {
   private snap: Snapshot = newSnapshot();
   private head: string;
   private rest: RequestRest;
@@ -183,7 +183,7 @@ export class Rounds implements OwnOps {
   /** request is the next round's request, the search index started with the first (after the journals' recovery: it lists the notes). */
   async request(): Promise<RoundRequest> {
     this.started = true;
-    this.sc ??= await SearchCarry.start(this.v, this.tool, this.opts.indexBatch ?? 0);
+    if (this.sc === undefined) this.sc = await SearchCarry.start(this.v, this.tool, this.opts.indexBatch ?? 0);
     const search = this.sc?.request();
     const r = { head: this.head, now: this.opts.now, tail: requestTail(this.snap, { ...this.rest, search: search?.member }), after: search?.tail };
     // Sending a large request (structured clone to the worker) is a task of its own.

@@ -167,6 +167,11 @@ export function nextTask(): Promise<void> {
   });
 }
 
+/** messageOf is the message of anything thrown. */
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
 /**
  * The random bytes randomHex hands out, drawn 4 KiB at a time: one
  * crypto.getRandomValues cost about 30 µs in Chromium, and every step of

@@ -5,6 +5,7 @@
 import { ItemView, MarkdownRenderer, Notice, requireApiVersion, SuggestModal, type ViewStateResult, type WorkspaceLeaf } from "obsidian";
 import { slugFromPath } from "../catalog/form";
 import { openNote, type SearchHost } from "./search-modal";
+import { messageOf } from "../host/port";
 
 /** The view type the briefing is shown in. */
 export const recallViewType = "kessho-recall";
@@ -29,7 +30,7 @@ export async function recallProject(h: SearchHost): Promise<void> {
   try {
     answer = await h.run("mem_list", {});
   } catch (err) {
-    new Notice(h.words().engineFailed + (err instanceof Error ? err.message : String(err)));
+    new Notice(h.words().engineFailed + messageOf(err));
     return;
   }
   if (!answer.ok) {
@@ -140,7 +141,7 @@ export class RecallView extends ItemView {
     try {
       answer = await this.h.run("mem_recall", { slug: this.slug });
     } catch (err) {
-      answer = { ok: false as const, error: { code: "", message: w.engineFailed + (err instanceof Error ? err.message : String(err)) } };
+      answer = { ok: false as const, error: { code: "", message: w.engineFailed + messageOf(err) } };
     }
     if (seq !== this.seq) return;
     el.empty();

@@ -4,6 +4,7 @@
 import { Notice, SuggestModal, type App } from "obsidian";
 import type { Words } from "../i18n";
 import type { Answer } from "./tool-modal";
+import { messageOf } from "../host/port";
 
 /** A hit of mem_search's answer (core/tools/search.go, SearchHit). */
 export interface SearchHit {
@@ -126,7 +127,7 @@ export class SearchModal extends SuggestModal<SearchHit> {
       if (answer.ok) hits = (answer.result["hits"] as SearchHit[] | undefined) ?? [];
       else empty = answer.error.message;
     } catch (err) {
-      empty = w.engineFailed + (err instanceof Error ? err.message : String(err));
+      empty = w.engineFailed + messageOf(err);
     }
     if (seq !== this.seq) return; // a newer keystroke's search settles the waiting promises
     this.emptyStateText = empty;

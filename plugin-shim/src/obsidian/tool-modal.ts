@@ -5,6 +5,7 @@ import { MarkdownRenderer, Modal, Notice, Setting, type App, type ButtonComponen
 import { textIn, type Lang, type Tool } from "../catalog/catalog";
 import { argsFrom, fields, type Values } from "../catalog/form";
 import type { Words } from "../i18n";
+import { messageOf } from "../host/port";
 
 /** What a run gives the modal back: the answer the host printed, parsed. */
 export type Answer =
@@ -149,7 +150,7 @@ export class ToolModal extends Modal {
       else this.showError(answer.error.message);
       return answer;
     } catch (err) {
-      const msg = words.engineFailed + (err instanceof Error ? err.message : String(err));
+      const msg = words.engineFailed + messageOf(err);
       this.o.remember?.(true);
       this.showError(msg);
       new Notice(msg);

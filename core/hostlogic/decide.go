@@ -1,5 +1,9 @@
 package hostlogic
 
+// The decisions both hosts make alike outside a step: the looks a plan's
+// check needs first, the needs a host may answer (CheckNeed), how a
+// listing is shown (List).
+
 import (
 	"errors"
 	"path"
