@@ -128,21 +128,3 @@ func CheckNeed(need vault.Need) error {
 	}
 	return nil
 }
-
-// List is a folder's listing as a host sends it to the core: of names
-// (a "/" after a folder's), those shown (not a dot-name, and a name
-// plan.CheckPath accepts), selected by patterns when they are not nil
-// (vault.Match.Selects, on the name without its "/"), in byte order.
-func List(names, patterns []string) []string {
-	m := vault.Match{Patterns: patterns}
-	out := []string{}
-	for _, n := range names {
-		bare := strings.TrimSuffix(n, "/")
-		if strings.HasPrefix(bare, ".") || plan.CheckPath(bare) != nil || (patterns != nil && !m.Selects(bare)) {
-			continue
-		}
-		out = append(out, n)
-	}
-	slices.Sort(out)
-	return out
-}

@@ -200,22 +200,6 @@ func TestSweep(t *testing.T) {
 	}
 }
 
-func TestList(t *testing.T) {
-	names := []string{"b.md", "a.md", ".obsidian/", "sub/", "c:d.md", "é.md", "😀.md", "\uffff.md", "x.txt"}
-	if got := List(names, nil); !slices.Equal(got, []string{"a.md", "b.md", "sub/", "x.txt", "é.md", "\uffff.md", "😀.md"}) {
-		t.Errorf("List = %q", got)
-	}
-	if got := List(names, []string{"*.md"}); !slices.Equal(got, []string{"a.md", "b.md", "é.md", "\uffff.md", "😀.md"}) {
-		t.Errorf("List with patterns = %q", got)
-	}
-	if got := List(names, []string{"[a-b].md", "su?", "!*.*"}); !slices.Equal(got, []string{"a.md", "b.md", "sub/"}) {
-		t.Errorf("List with a class = %q", got)
-	}
-	if got := List(names, []string{"[", "x.*"}); !slices.Equal(got, []string{"x.txt"}) {
-		t.Errorf("List with a malformed pattern = %q (it selects nothing)", got)
-	}
-}
-
 func TestFinalStates(t *testing.T) {
 	p := plan.Plan{
 		plan.WriteOp("p/x/a.md", h("A"), "A2"),

@@ -114,8 +114,10 @@ func join(dir, name string) string {
 
 // needAll asks ops together, then reads their results in order: the
 // first refusal or failure ends the need (needBatch); a listing the host
-// read is shown as List shows it and put into the snapshot (a put
-// foreseen to succeed, asked with the next ops). It returns the tree
+// read and sent back is shown as wire.Shown shows it and put into the
+// snapshot (a put foreseen to succeed, asked with the next ops); one the
+// host holds raw (V "raw", foreseen for a folder or a match) the core
+// shows when it reads the request. It returns the tree
 // walk's listings, by needOp.tree.
 func (m *machine) needAll(ops []needOp) (map[int][]string, error) {
 	rs, err := m.needBatch(ops)
@@ -127,12 +129,13 @@ func (m *machine) needAll(ops []needOp) (map[int][]string, error) {
 		r := rs[i]
 		var shown []string
 		switch {
-		case o.io.Op != wire.IONeedList || r.V == "absent":
+		case o.io.Op != wire.IONeedList || r.V == "absent" || r.V == "raw":
 			continue
 		case r.V == "had":
-			shown = r.List
+			// Held by the snapshot, perhaps raw: shown again (the same).
+			shown = wire.Shown(r.List, o.patterns)
 		default:
-			shown = List(r.List, o.patterns)
+			shown = wire.Shown(r.List, o.patterns)
 			if _, err := m.try(wire.IO{Op: wire.IONeedPut, Path: o.io.Path, To: o.io.To, List: shown}, succeeds()); err != nil {
 				return nil, err
 			}
@@ -170,6 +173,12 @@ func (m *machine) needBatch(ops []needOp) ([]wire.IOResult, error) {
 			io.Expect, io.Or = foresee("text"), []string{"not_utf8", "absent", "had"}
 		case wire.IONeedHead:
 			io.Expect, io.Or = foresee("head"), []string{"absent", "had"}
+		case wire.IONeedList:
+			// A folder's or a match's listing (not a tree walk's, whose
+			// names the walk reads): a host may hold a small one raw.
+			if o.tree == 0 {
+				io.Expect, io.Or = foresee("raw"), []string{"absent", "had"}
+			}
 		}
 		m.out = append(m.out, io)
 		m.pos++

@@ -19,6 +19,10 @@ type snap struct {
 	missing []string
 	dirs    map[string][]string
 	matches map[string][]string
+	// raw: the listings held as the host read them (wire.Snapshot.RawDirs
+	// and RawMatches, by the same keys), when the host holds them so.
+	raw  map[string][]string
+	keep bool
 }
 
 // reader runs d's need ops into a new snap.
@@ -30,6 +34,10 @@ func reader(d *memPort) *snap {
 			into, key = s.matches, op.To
 		}
 		kind := d.kind(op.Path)
+		if op.Op == wire.IONeedList && kind == StateFolder && s.keep && op.Expect != nil && *op.Expect == "raw" {
+			s.raw[key] = append(d.names(op.Path), ".hidden/")
+			return wire.IOResult{V: "raw"}
+		}
 		switch op.Op {
 		case wire.IONeedPut:
 			into[key] = op.List
@@ -103,6 +111,28 @@ func TestStepsAnswerANeedOneCrossingADepth(t *testing.T) {
 	}
 	if !reflect.DeepEqual(*s, want) {
 		t.Fatalf("snapshot %+v; want %+v", *s, want)
+	}
+}
+
+func TestStepsLeaveARawListingToTheRequest(t *testing.T) {
+	d := newMemPort(map[string]string{"a.md": "A", "t/x.md": "X", "t/y.txt": "Y"})
+	s := reader(d)
+	s.keep, s.raw = true, map[string][]string{}
+	need := wire.Need{
+		Files:   []string{"a.md"},
+		Dirs:    []string{"t"},
+		Matches: []wire.Match{{Dir: "t", Patterns: []string{"*.md"}}},
+	}
+	d.answers = []string{needAnswer(t, need), `{"ok":true,"result":1}`}
+	end, n := d.steps(t, callStart(), t0)
+	if !end.OK || n != 2 {
+		t.Fatalf("end %+v after %d crossings; want success in 2 (the round and its need's ops, then the next round)", end, n)
+	}
+	if slices.ContainsFunc(d.ops, func(op string) bool { return strings.HasPrefix(op, wire.IONeedPut) }) {
+		t.Errorf("ops %q: a listing held raw is put again", d.ops)
+	}
+	if len(s.dirs)+len(s.matches) != 0 || !reflect.DeepEqual(s.raw, map[string][]string{"t": {"x.md", "y.txt", ".hidden/"}, "t\n*.md": {"x.md", "y.txt", ".hidden/"}}) {
+		t.Fatalf("snapshot %+v; want the two listings raw, nothing shown", *s)
 	}
 }
 

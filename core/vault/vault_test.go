@@ -178,3 +178,27 @@ func TestResolveProbes(t *testing.T) {
 		t.Errorf("Locate(notes) = %v, %v; want nothing, with no listing", found, err)
 	}
 }
+
+func TestViewShowsRawListings(t *testing.T) {
+	m := Match{Dir: "p", Patterns: []string{"a*"}}
+	v := NewView(Snapshot{
+		RawDirs:    map[string][]string{"p": {"b.md", ".obsidian/", "a/", "c:d.md"}, "p/a": {"x.md"}, "q": {"raw.md"}},
+		RawMatches: map[string][]string{m.Key(): {"b.md", "ab.md", ".a.md"}},
+		Dirs:       map[string][]string{"q": {"shown.md"}},
+	})
+	if got, err := v.List("p"); err != nil || !reflect.DeepEqual(got, []string{"a/", "b.md"}) {
+		t.Errorf("List(p) = %q, %v; want the raw listing shown: sorted, no dot-name, no name a plan refuses", got, err)
+	}
+	if got, err := v.List("q"); err != nil || !reflect.DeepEqual(got, []string{"shown.md"}) {
+		t.Errorf("List(q) = %q, %v; want Dirs' listing, which wins", got, err)
+	}
+	if got, err := v.Match(m); err != nil || !reflect.DeepEqual(got, []string{"ab.md"}) {
+		t.Errorf("Match = %q, %v; want the raw match's listing selected by its patterns", got, err)
+	}
+	if got, err := v.Walk("p"); err != nil || !reflect.DeepEqual(got, []string{"p/a/x.md", "p/b.md"}) {
+		t.Errorf("Walk(p) = %q, %v", got, err)
+	}
+	if err := v.Ask(Need{Dirs: []string{"p", "p/a"}, Matches: []Match{m}}); err != nil {
+		t.Errorf("Ask of what the raw listings answer: %v", err)
+	}
+}

@@ -61,6 +61,7 @@ type View struct {
 	missing map[string]bool
 	need    Need
 	seen    map[string]bool // needs already recorded, by kind+path
+	shown   map[string][]string
 }
 
 // NewView returns a View over snap.
@@ -171,7 +172,7 @@ func (v *View) Ask(n Need) error {
 		}
 	}
 	for _, d := range n.Dirs {
-		if _, ok := v.snap.Dirs[d]; !ok && !v.missingAt(d) {
+		if _, ok := v.dir(d); !ok && !v.missingAt(d) {
 			v.wantDir(d)
 			lacking = true
 		}
@@ -253,7 +254,7 @@ func (v *View) Read(p string) (Content, error) {
 // List returns the sorted entries of folder p ("." is the vault's root),
 // sub-folders with a trailing "/".
 func (v *View) List(p string) ([]string, error) {
-	if e, ok := v.snap.Dirs[p]; ok {
+	if e, ok := v.dir(p); ok {
 		return e, nil
 	}
 	if v.missingAt(p) {
@@ -261,6 +262,33 @@ func (v *View) List(p string) ([]string, error) {
 	}
 	v.wantDir(p)
 	return nil, ErrNeed
+}
+
+// dir is folder p's entries as the request gives them: its listing in
+// Dirs, or its raw one in RawDirs as Shown shows it.
+func (v *View) dir(p string) ([]string, bool) {
+	if e, ok := v.snap.Dirs[p]; ok {
+		return e, true
+	}
+	raw, ok := v.snap.RawDirs[p]
+	if !ok {
+		return nil, false
+	}
+	return v.show("d"+p, raw, nil), true
+}
+
+// show is a raw listing as wire.Shown shows it with patterns, made once a
+// view (by key: "d" and a folder, or "m" and a match's key).
+func (v *View) show(key string, raw, patterns []string) []string {
+	if e, ok := v.shown[key]; ok {
+		return e
+	}
+	if v.shown == nil {
+		v.shown = map[string][]string{}
+	}
+	e := wire.Shown(raw, patterns)
+	v.shown[key] = e
+	return e
 }
 
 // Join joins a folder ("." for the vault's root) and a name.
@@ -278,7 +306,10 @@ func (v *View) Match(m Match) ([]string, error) {
 	if e, ok := v.snap.Matches[m.Key()]; ok {
 		return e, nil
 	}
-	if e, ok := v.snap.Dirs[m.Dir]; ok {
+	if raw, ok := v.snap.RawMatches[m.Key()]; ok {
+		return v.show("m"+m.Key(), raw, m.Patterns), nil
+	}
+	if e, ok := v.dir(m.Dir); ok {
 		var out []string
 		for _, name := range e {
 			if m.Selects(strings.TrimSuffix(name, "/")) {
@@ -312,7 +343,7 @@ func (v *View) tree(t Tree) ([]string, error) {
 	complete := true
 	var walk func(dir string)
 	walk = func(dir string) {
-		entries, ok := v.snap.Dirs[dir]
+		entries, ok := v.dir(dir)
 		if !ok {
 			complete = false
 			return

@@ -113,11 +113,13 @@ func (s *scanner) request() (req Request, ok bool) {
 	}
 	read := map[string]func() bool{
 		"tool": str(&req.Tool), "now": str(&req.Now), "tz": str(&req.TZ), "lang": str(&req.Lang),
-		"args":    func() (ok bool) { req.Args, ok = s.raw(); return ok },
-		"missing": func() (ok bool) { req.Missing, ok = s.strs(); return ok },
-		"dirs":    lists(&req.Dirs),
-		"matches": lists(&req.Matches),
-		"search":  func() (ok bool) { req.Search, ok = s.carry(); return ok },
+		"args":        func() (ok bool) { req.Args, ok = s.raw(); return ok },
+		"missing":     func() (ok bool) { req.Missing, ok = s.strs(); return ok },
+		"dirs":        lists(&req.Dirs),
+		"matches":     lists(&req.Matches),
+		"raw_dirs":    lists(&req.RawDirs),
+		"raw_matches": lists(&req.RawMatches),
+		"search":      func() (ok bool) { req.Search, ok = s.carry(); return ok },
 		"files": func() bool {
 			req.Files = map[string]File{}
 			return s.object(func(path string) bool {

@@ -62,6 +62,12 @@ func EncodeCompacted(req *Request, notes map[string]string) []byte {
 	if len(req.Matches) > 0 {
 		b = appendLists(append(b, `,"matches":`...), req.Matches)
 	}
+	if len(req.RawDirs) > 0 {
+		b = appendLists(append(b, `,"raw_dirs":`...), req.RawDirs)
+	}
+	if len(req.RawMatches) > 0 {
+		b = appendLists(append(b, `,"raw_matches":`...), req.RawMatches)
+	}
 	if req.Search != nil {
 		b = appendCarry(append(b, `,"search":`...), req.Search, notes)
 	}

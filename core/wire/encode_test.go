@@ -105,6 +105,10 @@ func TestEncodeRequestIsJSONs(t *testing.T) {
 			req.Dirs = map[string][]string{pick(): {pick(), pick()}, pick(): {}, pick(): nil}
 			req.Matches = map[string][]string{pick(): {pick()}}
 		}
+		if i%5 == 1 {
+			req.RawDirs = map[string][]string{pick(): {pick(), pick()}}
+			req.RawMatches = map[string][]string{pick(): {pick()}, pick(): {}}
+		}
 		if i%7 < 3 {
 			req.Search = &Carry{Listing: pick(), ID: pick(), Full: i%2 == 0, Batch: int64(i % 3 * 1000), Segments: i%3 == 1, Since: pick()}
 			if i%3 == 0 {
@@ -170,7 +174,7 @@ func TestRequestFields(t *testing.T) {
 		want []string
 	}{
 		{Request{}, []string{"Tool tool", "Args args,omitempty", "Now now", "TZ tz,omitempty", "Lang lang,omitempty", "Snapshot ", "Search search,omitempty"}},
-		{Snapshot{}, []string{"Files files,omitempty", "Heads heads,omitempty", "Missing missing,omitempty", "Dirs dirs,omitempty", "Matches matches,omitempty"}},
+		{Snapshot{}, []string{"Files files,omitempty", "Heads heads,omitempty", "Missing missing,omitempty", "Dirs dirs,omitempty", "Matches matches,omitempty", "RawDirs raw_dirs,omitempty", "RawMatches raw_matches,omitempty"}},
 		{File{}, []string{"SHA256 sha256", "Text text,omitempty", "NotUTF8 not_utf8,omitempty"}},
 		{Head{}, []string{"Text text,omitempty", "NotUTF8 not_utf8,omitempty", "Size size"}},
 		{Carry{}, []string{"Listing listing,omitempty", "ID id,omitempty", "Full full,omitempty", "Notes notes,omitempty", "Batch batch,omitempty", "Unkept unkept,omitempty", "Segments segments,omitempty", "Since since,omitempty", "Changes changes,omitempty", "Index -"}},

@@ -115,7 +115,7 @@ const (
 	// it in missing), "folder" or "file" when it is the other kind.
 	IONeedFile = "need_file" // the file into Files: V "text", "not_utf8", or "too_much" past the host's bound on text (Max)
 	IONeedHead = "need_head" // the file's head into Heads: V "head"
-	IONeedList = "need_list" // folder Path's entries (List, "/" after a folder's): V "folder"; To, a match's key
+	IONeedList = "need_list" // folder Path's entries (List, "/" after a folder's): V "folder"; To, a match's key; V "raw" (foreseen for a folder's or a match's, not a tree walk's): held in Snapshot.RawDirs or RawMatches, no List
 	IONeedPut  = "need_put"  // List as the entries of Dirs[Path], or of Matches[To]
 )
 

@@ -20,6 +20,7 @@ package wire
 import (
 	"encoding/json"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/kessho/kessho/core/plan"
@@ -100,12 +101,39 @@ const MaxHeadBytes = 4 << 20
 //
 // Heads maps a path a heads need named to its head (Head); a missing file
 // goes into Missing.
+//
+// RawDirs and RawMatches are listings as the host read them, of the keys
+// of Dirs and Matches, in any order, dot-entries included: the core shows
+// them as Shown does (a match's by its patterns) when a tool reads them.
+// A host that answers its needs as steps (the plugin) sends a small
+// folder's listing so, and the call then needs no crossing for the core to
+// show it (wire.IONeedList's V "raw"); a key in Dirs or Matches wins.
 type Snapshot struct {
-	Files   map[string]File     `json:"files,omitempty"`
-	Heads   map[string]Head     `json:"heads,omitempty"`
-	Missing []string            `json:"missing,omitempty"`
-	Dirs    map[string][]string `json:"dirs,omitempty"`
-	Matches map[string][]string `json:"matches,omitempty"`
+	Files      map[string]File     `json:"files,omitempty"`
+	Heads      map[string]Head     `json:"heads,omitempty"`
+	Missing    []string            `json:"missing,omitempty"`
+	Dirs       map[string][]string `json:"dirs,omitempty"`
+	Matches    map[string][]string `json:"matches,omitempty"`
+	RawDirs    map[string][]string `json:"raw_dirs,omitempty"`
+	RawMatches map[string][]string `json:"raw_matches,omitempty"`
+}
+
+// Shown is a folder's listing as the core sees it: of names (a "/" after
+// a folder's), those shown (not a dot-name, and a name plan.CheckPath
+// accepts), selected by patterns when they are not nil (Match.Selects,
+// on the name without its "/"), in byte order.
+func Shown(names, patterns []string) []string {
+	m := Match{Patterns: patterns}
+	out := []string{}
+	for _, n := range names {
+		bare := strings.TrimSuffix(n, "/")
+		if strings.HasPrefix(bare, ".") || plan.CheckPath(bare) != nil || (patterns != nil && !m.Selects(bare)) {
+			continue
+		}
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Tree asks for a whole folder: every folder under Root (Root included)

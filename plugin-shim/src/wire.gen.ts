@@ -132,6 +132,8 @@ export interface Snapshot {
   missing?: string[];
   dirs?: Record<string, string[]>;
   matches?: Record<string, string[]>;
+  raw_dirs?: Record<string, string[]>;
+  raw_matches?: Record<string, string[]>;
 }
 
 /** core/wire.StepCall */

@@ -19,6 +19,9 @@ export interface Snapshot {
   missing: Set<string>;
   dirs: { [path: string]: string[] };
   matches: { [key: string]: string[] };
+  /** listings held as the folder gave them (core/wire.Snapshot's RawDirs, RawMatches): the core shows them when it reads the request */
+  rawDirs: { [path: string]: string[] };
+  rawMatches: { [key: string]: string[] };
   /** bytes of text held in files */
   used: number;
   /** files' members as JSON (`"path":{…}`, comma-separated), written when each file was read, in pieces of about 64 KB: see snapshotJSON */
@@ -31,7 +34,7 @@ export interface Snapshot {
 /** newSnapshot is an empty snapshot; its maps have no prototype, so that any path is a key. */
 export function newSnapshot(): Snapshot {
   const map = <T>(): { [key: string]: T } => Object.create(null) as { [key: string]: T };
-  return { files: map(), heads: map(), missing: new Set(), dirs: map(), matches: map(), used: 0, filesJSON: [], pending: [], pendingLength: 0 };
+  return { files: map(), heads: map(), missing: new Set(), dirs: map(), matches: map(), rawDirs: map(), rawMatches: map(), used: 0, filesJSON: [], pending: [], pendingLength: 0 };
 }
 
 /**
@@ -46,7 +49,7 @@ export function newSnapshot(): Snapshot {
  */
 export function snapshotJSON(snap: Snapshot, rest: Omit<Request, "tool" | "now" | "files">): string {
   const some = <T extends object>(x: T): T | undefined => (Object.keys(x).length > 0 ? x : undefined);
-  const others = JSON.stringify({ ...rest, heads: some(snap.heads), missing: some([...snap.missing]), dirs: some(snap.dirs), matches: some(snap.matches) } satisfies Omit<Request, "tool" | "now" | "files">);
+  const others = JSON.stringify({ ...rest, heads: some(snap.heads), missing: some([...snap.missing]), dirs: some(snap.dirs), matches: some(snap.matches), raw_dirs: some(snap.rawDirs), raw_matches: some(snap.rawMatches) } satisfies Omit<Request, "tool" | "now" | "files">);
   const pieces = snap.pending.length > 0 ? [...snap.filesJSON, snap.pending.join(",")] : snap.filesJSON;
   if (pieces.length === 0) return others;
   return "{" + JSON.stringify("files" satisfies keyof Request) + ":{" + pieces.join(",") + "}" + (others === "{}" ? "}" : "," + others.slice(1));
@@ -126,13 +129,19 @@ export async function needOp(v: VaultPort, snap: Snapshot, maxBytes: number, io:
     }
     case "need_list": {
       // A folder's entries, or those of a match (its key in to).
-      const into = io.to !== undefined ? snap.matches : snap.dirs;
+      const [into, raw] = io.to !== undefined ? [snap.matches, snap.rawMatches] : [snap.dirs, snap.rawDirs];
       const key = io.to ?? p;
-      if (key in into || snap.missing.has(p)) return { v: "had", list: into[key] ?? [] };
+      if (key in into || key in raw || snap.missing.has(p)) return { v: "had", list: into[key] ?? raw[key] ?? [] };
       const kind = p === "." ? "folder" : await v.kind(p);
       if (kind !== "folder") return absentOr(snap, p, kind);
       const { files, folders } = await v.list(p);
-      return { v: "folder", list: [...files, ...folders.map((n) => n + "/")] };
+      const list = [...files, ...folders.map((n) => n + "/")];
+      // Held raw where the core foresaw it and the listing is small: the core shows it as it reads the request, with no crossing to show it first.
+      if (io.expect === "raw" && list.length <= maxRawListing) {
+        raw[key] = list;
+        return { v: "raw" };
+      }
+      return { v: "folder", list };
     }
     case "need_put":
       (io.to !== undefined ? snap.matches : snap.dirs)[io.to ?? p] = io.list ?? [];
@@ -140,6 +149,15 @@ export async function needOp(v: VaultPort, snap: Snapshot, maxBytes: number, io:
   }
   throw new Error(`kessho: the core asked for an op this host does not know (${io.op})`);
 }
+
+/**
+ * maxRawListing is the most entries a listing held raw has: every later
+ * round of the call carries it whole, where the core's shown listing of a
+ * match (one project among a folder of them, a week's archives among
+ * years') is a few names. A larger one goes back to the core, which shows
+ * it once and has it put (need_put), at the cost of a crossing.
+ */
+const maxRawListing = 256;
 
 /** absentOr is the result of finding kind at p, not the kind asked: nothing there (p then missing), or the other kind. */
 function absentOr(snap: Snapshot, p: string, kind: "file" | "folder" | null): IOResult {

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 import type { App as ObsidianApp } from "obsidian";
 import { call, type Engine } from "../../src/host/call";
-import type { StepIn } from "../../src/host/step";
+import type { StepIn, StepOut } from "../../src/host/step";
 import { ObsidianVault } from "../../src/obsidian/vault-port";
 import { App } from "../fake/obsidian";
 import { loadPlugin, type LoadedPlugin } from "../fake/plugin";
@@ -52,6 +52,26 @@ describe("call", () => {
     assert.deepEqual(starts, [true, true], "one step a call: its start, with its round");
   });
 
+  test("a call whose need lists small folders crosses twice: its round with the start, then the next round with the need's results, the listings held raw", async () => {
+    const eng = counted(plugin.engine);
+    const read = await call(port, eng, "mem_read_context", '{"slug":"alpha"}', opts);
+    assert.match(read.answer, /^\{"ok":true/);
+    assert.deepEqual(eng.steps, ["round", "round"]);
+    const write = await call(port, eng, "mem_update_phase", '{"slug":"alpha","phase":"draft"}', opts);
+    assert.match(write.answer, /^\{"ok":true/);
+    assert.deepEqual(eng.steps, ["round", "round", "round", "round"], "a write too: the plan's ops go with the second's answer");
+  });
+
+  test("a listing past the bound on raw listings goes back to the core, which has it put: one crossing more", async () => {
+    const files: Record<string, string> = { "10-episodes/projects/alpha/context.md": "---\nphase: draft\n---\nBody\n" };
+    for (let i = 0; i < 300; i++) files[`10-episodes/projects/p${i}/context.md`] = "x\n";
+    const big = new App(files);
+    const eng = counted(plugin.engine);
+    const read = await call(new ObsidianVault(big as unknown as ObsidianApp), eng, "mem_read_context", '{"slug":"alpha"}', opts);
+    assert.match(read.answer, /^\{"ok":true/);
+    assert.deepEqual(eng.steps, ["round", "put", "round"]);
+  });
+
   test("api.call returns the parsed answer; a Date now is sent in RFC 3339", async () => {
     const a = (await plugin.api.call("mem_update_phase", { slug: "alpha", phase: "review" }, { now: new Date(Date.UTC(2026, 10, 30, 9, 15, 0, 456)), tz: "Europe/Paris", lang: "en" })) as {
       ok: boolean;
@@ -62,3 +82,17 @@ describe("call", () => {
     assert.equal(new TextDecoder().decode(app.vault.files.get("10-episodes/projects/alpha/context.md")), "---\nphase: review\n---\nBody\n");
   });
 });
+
+/** counted relays steps to eng and records each: "round" when a round's request goes with it, "put" when the core had a listing put; else "step". */
+function counted(eng: Engine): Engine & { steps: string[] } {
+  const steps: string[] = [];
+  return {
+    steps,
+    async step(input, round) {
+      const got = await eng.step(input, round);
+      const io = (JSON.parse(got.out) as StepOut).io ?? [];
+      steps.push(round !== undefined ? "round" : io.some((x) => x.op === "need_put") ? "put" : "step");
+      return got;
+    },
+  };
+}

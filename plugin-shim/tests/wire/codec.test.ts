@@ -44,6 +44,8 @@ const requests: { [name: string]: Request } = {
     missing: ["10-episodes/archived/été/context.md", "a/b.md"],
     dirs: { ".": ["10-episodes/", "x.md"], "10-episodes": [] },
     matches: { "logs\n2026-*\n!*.tmp": ["2026-12-01.md"] },
+    raw_dirs: { "10-episodes/projects": ["été/", ".obsidian/", "a.md"] },
+    raw_matches: { "10-episodes/domains\nété": ["b/", "été/"] },
   },
   search: {
     tool: "mem_search",
@@ -65,6 +67,8 @@ function write(req: Request): string {
   for (const p of req.missing ?? []) snap.missing.add(p);
   Object.assign(snap.dirs, req.dirs);
   Object.assign(snap.matches, req.matches);
+  Object.assign(snap.rawDirs, req.raw_dirs);
+  Object.assign(snap.rawMatches, req.raw_matches);
   const head = requestHead(req.tool, req.args === undefined ? undefined : JSON.stringify(req.args));
   return head + JSON.stringify(req.now) + requestTail(snap, { tz: req.tz, lang: req.lang, search: req.search });
 }
