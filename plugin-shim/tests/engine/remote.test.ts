@@ -258,14 +258,14 @@ describe("RemoteEngine", () => {
     const app = new App();
     app.vault.reset(c.vault);
     const clock = new FakeClock();
-    const slow = new Slow(90, clock);
+    const slow = new Slow(150, clock);
     const { eng, spawned } = engine([slow], { deadlineMs: () => 250, clock });
     await eng.warm();
     const port = new ObsidianVault(app as unknown as ObsidianApp);
     const opts = { now: c.now, tz: c.tz, lang: c.lang };
     await assert.rejects(call(port, eng, c.tool, c.args, opts), /^Error: over 250 ms$/);
-    // The call's four steps each take 90 ms: two answered (at 90 and 180 ms), the third stopped at 250.
-    assert.equal(slow.answered, 2, `${slow.answered} steps answered, each in 90 ms, before the deadline`);
+    // The call's two steps each take 150 ms: the first answered (at 150 ms), the second stopped at 250.
+    assert.equal(slow.answered, 1, `${slow.answered} steps answered, each in 150 ms, before the deadline`);
     assert.equal(slow.terminated, true, "the worker running at the deadline is stopped");
     assert.equal(eng.overdue, 1);
     assert.equal(spawned.length, 2, "and replaced at once");
@@ -347,10 +347,10 @@ describe("RemoteEngine", () => {
     assert.equal(diffTrees(app.vault.snapshot(), c.want), "");
     const asked = sent.map((m) => (m.kind === "step" && m.round !== undefined ? "step+round" : m.kind));
     // Each message the call sent: its start with the first round (the need checked, its
-    // files foreseen read, its listings asked), the need's second step (the listing shown,
-    // put, foreseen, then the next round asked), then that round with its step (the plan's
-    // check, journal and ops foreseen, run without another).
-    assert.deepEqual(asked, ["step+round", "step", "step+round"], `the messages: ${asked.join(", ")}`);
+    // files foreseen read, its small listings foreseen held raw, then the next round asked),
+    // then that round with its step (the plan's check, journal and ops foreseen, run
+    // without another).
+    assert.deepEqual(asked, ["step+round", "step+round"], `the messages: ${asked.join(", ")}`);
     // Its journal's folder is left empty: the next call asks no sweep of it.
     assert.deepEqual(await app.vault.adapter.list(".kessho/journal"), { files: [], folders: [] });
     sent.length = 0;
