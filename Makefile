@@ -152,13 +152,15 @@ bench-plugin: $(BIN) $(PLUGIN)/node_modules/.package-lock.json
 demo: build
 	@bash testdata/demo/run.sh $(BIN)
 
-# Every tool on both engines on generated vaults of 1k, 10k and 50k
+# Every tool on both engines on generated vaults of 1k, 10k, 50k and 100k
 # notes (kept in .work/bench-vaults, made again only when the generator
-# or its seed changes), the whole-process CLI, then the packages' own
-# benchmarks; the output goes to $(BENCH_OUT) and its tables are printed
-# (a benchmark that fails is listed, the others still run).
-# `make bench-doc` puts them in docs/PERFORMANCE.md. The 50k vault and
-# the CLI run fewer times (BENCH_COUNT_SLOW).
+# or its seed changes), the whole-process CLI, search and recall right
+# after a write, 20 calls in one process, the bare durable write beside
+# update_phase, then the packages' own benchmarks; the output goes to
+# $(BENCH_OUT) and its tables are printed (a benchmark that fails is
+# listed, the others still run). `make bench-doc` puts them in
+# docs/PERFORMANCE.md. The 50k vault and the CLI run fewer times
+# (BENCH_COUNT_SLOW), the 100k once.
 BENCH_OUT        := .work/bench.out
 BENCH_COUNT      ?= 5
 BENCH_COUNT_SLOW ?= 3
@@ -172,7 +174,11 @@ bench: $(BIN)
 	-bash -o pipefail -c '$(BENCH_GO) -bench "Tools/(1k|10k)/" -count $(BENCH_COUNT) ./host/internal/toolbench | tee -a $(BENCH_OUT)'
 	-bash -o pipefail -c '$(BENCH_GO) -bench "Tools/50k/" -count $(BENCH_COUNT_SLOW) ./host/internal/toolbench | tee -a $(BENCH_OUT)'
 	-bash -o pipefail -c '$(BENCH_GO) -bench "CLI/" -count $(BENCH_COUNT_SLOW) ./host/internal/toolbench | tee -a $(BENCH_OUT)'
+	-bash -o pipefail -c '$(BENCH_GO) -bench "Tools/100k/" -count 1 ./host/internal/toolbench | tee -a $(BENCH_OUT)'
 	-bash -o pipefail -c '$(BENCH_GO) -bench "Search/" -count $(BENCH_COUNT_SLOW) ./host/internal/toolbench | tee -a $(BENCH_OUT)'
+	-bash -o pipefail -c '$(BENCH_GO) -bench "AfterWrite/" -benchtime 20x -count 1 ./host/internal/toolbench | tee -a $(BENCH_OUT)'
+	-bash -o pipefail -c '$(BENCH_GO) -bench "Repeated/" -benchtime 1x -count 1 ./host/internal/toolbench | tee -a $(BENCH_OUT)'
+	-bash -o pipefail -c '$(BENCH_GO) -bench "DurableWrite" -benchtime 1000x -count 1 ./host/internal/toolbench | tee -a $(BENCH_OUT)'
 	-bash -o pipefail -c '$(GO) test -run "^$$" -bench . -benchmem -count $(BENCH_COUNT) ./core/... ./host/engine ./host/mcp ./host/internal/conformance | tee -a $(BENCH_OUT)'
 	@echo "loadavg: $$(cat /proc/loadavg 2>/dev/null)" >> $(BENCH_OUT)
 	$(GO) run ./host/cmd/benchreport < $(BENCH_OUT)

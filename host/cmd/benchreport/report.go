@@ -244,10 +244,17 @@ func or(s, def string) string {
 	return s
 }
 
-func sizes() []string {
-	var s []string
-	for _, z := range toolbench.Sizes {
-		s = append(s, z.Name)
+// sizes is the vault sizes of the tables: the smallest (their first
+// column), then the larger ones r measured, so that a run that left out
+// the largest (filtered by hand) compares the largest it has.
+func sizes(r *Results) []string {
+	s := []string{toolbench.Sizes[0].Name}
+	for _, z := range toolbench.Sizes[1:] {
+		if slices.ContainsFunc(r.order, func(n string) bool {
+			return strings.HasPrefix(n, "BenchmarkTools/"+z.Name+"/") || strings.HasPrefix(n, "BenchmarkCLI/"+z.Name+"/")
+		}) {
+			s = append(s, z.Name)
+		}
 	}
 	return s
 }
@@ -256,7 +263,7 @@ func sizes() []string {
 // size, the ratio of the largest size to the smallest.
 func writeTools(w io.Writer, r *Results) {
 	t := newTab(r)
-	z := sizes()
+	z := sizes(r)
 	small, large := z[0], z[len(z)-1]
 	for _, sc := range toolbench.Scenarios {
 		scope := "vault"
@@ -312,7 +319,7 @@ func cond[T any](c bool, a, b T) T {
 // writeEngineShare is the time spent inside the engine.
 func writeEngineShare(w io.Writer, r *Results) {
 	t := newTab(r)
-	z := sizes()
+	z := sizes(r)
 	ends := []string{z[0], z[len(z)-1]}
 	head := []string{"call"}
 	for _, eng := range engines {
@@ -335,7 +342,7 @@ func writeEngineShare(w io.Writer, r *Results) {
 // writeCLI is the whole-process table.
 func writeCLI(w io.Writer, r *Results) {
 	t := newTab(r)
-	z := sizes()
+	z := sizes(r)
 	head := []string{"call", "engine"}
 	for _, what := range []string{"wall", "CPU", "peak MB"} {
 		for _, s := range z {
@@ -419,7 +426,7 @@ func toolMS(r *Results, size, name, eng string) (float64, bool) {
 // worstRatio is the largest 50k ÷ 1k of the one-project scenarios on eng.
 func worstRatio(eng string) func(r *Results) (float64, string, bool) {
 	return func(r *Results) (float64, string, bool) {
-		z := sizes()
+		z := sizes(r)
 		worst, name := 0.0, ""
 		for _, sc := range toolbench.Scenarios {
 			a, okA := toolMS(r, z[0], sc.Name, eng)
@@ -444,7 +451,7 @@ func oneFigure(bench, size, name, eng, unit string) func(r *Results) (float64, s
 func wasmOverNative(name string) func(r *Results) (float64, string, bool) {
 	return func(r *Results) (float64, string, bool) {
 		worst, at := 0.0, ""
-		for _, s := range sizes() {
+		for _, s := range sizes(r) {
 			n, okN := toolMS(r, s, name, "native")
 			w, okW := toolMS(r, s, name, "wasm")
 			if okN && okW && n > 0 && w/n > worst {

@@ -143,7 +143,7 @@ type Size struct {
 }
 
 // Sizes are the vault sizes measured.
-var Sizes = []Size{{"1k", 1000}, {"10k", 10000}, {"50k", 50000}}
+var Sizes = []Size{{"1k", 1000}, {"10k", 10000}, {"50k", 50000}, {"100k", 100000}}
 
 // Seed is the generator's seed for every benchmark vault.
 const Seed = 20261130
