@@ -186,6 +186,19 @@ func (c *caller) readResource(ctx context.Context, req *sdk.ReadResourceRequest)
 	return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: markdown, Text: *f.Text}}}, nil
 }
 
+// vaultPrivate says that the results of the resource methods, which
+// carry a vault's notes or their names, may be cached by this user's
+// client alone (cacheScope "private"; absent, the protocol's default is
+// "public": any intermediary may serve them to anyone). The catalogue,
+// the prompts and the discovery answer hold nothing of a vault and stay
+// public.
+func vaultPrivate(_ context.Context, req sdk.Request, c *sdk.Cacheable) {
+	switch req.(type) {
+	case *sdk.ReadResourceRequest, *sdk.ListResourcesRequest, *sdk.ListResourceTemplatesRequest:
+		c.CacheScope = "private"
+	}
+}
+
 // kindName is kind ("project" or "domain") in the server's language.
 func (c *caller) kindName(kind string) string {
 	return serverText().Kinds[kind].In(c.opts.Lang)
@@ -220,7 +233,7 @@ func (c *caller) listResources(ctx context.Context, cursor string) (*sdk.ListRes
 	if err != nil {
 		return nil, err
 	}
-	res := &sdk.ListResourcesResult{Resources: []*sdk.Resource{}, Cacheable: sdk.Cacheable{CacheScope: "private"}}
+	res := &sdk.ListResourcesResult{Resources: []*sdk.Resource{}, Cacheable: sdk.Cacheable{CacheScope: "private"}} // answered by a method handler of its own, which vaultPrivate does not see
 	i, _ := slices.BinarySearchFunc(slugs, from.folder, compareFolders)
 	for ; i < len(slugs); i++ {
 		f := slugs[i]

@@ -278,3 +278,46 @@ func TestResourceNotifications(t *testing.T) {
 	case <-time.After(200 * time.Millisecond):
 	}
 }
+
+// TestCacheScope: every cacheable result that carries the vault's notes
+// or their names (a resource read, the resources' and their templates'
+// lists) says cacheScope private; the catalogue and the prompts, the same
+// for everyone, stay public.
+func TestCacheScope(t *testing.T) {
+	dir := resourceVault(t)
+	cs := nativeSession(t, dir, "en")
+	ctx := context.Background()
+	read, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "kessho://project/alpha/context"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := cs.ListResources(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	templates, err := cs.ListResourceTemplates(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prompts, err := cs.ListPrompts(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, got, want string
+	}{
+		{"resources/read", read.CacheScope, "private"},
+		{"resources/list", list.CacheScope, "private"},
+		{"resources/templates/list", templates.CacheScope, "private"},
+		{"tools/list", tools.CacheScope, "public"},
+		{"prompts/list", prompts.CacheScope, "public"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: cacheScope %q, want %q", c.name, c.got, c.want)
+		}
+	}
+}

@@ -105,7 +105,8 @@ func NewServer(v *vaultfs.Vault, eng call.Engine, opts Options) *sdk.Server {
 			Instructions:       serverText().Instructions.In(opts.Lang),
 			CompletionHandler:  c.complete,
 			SubscribeHandler:   n.subscribe,
-			UnsubscribeHandler: n.unsubscribe})
+			UnsubscribeHandler: n.unsubscribe,
+			SetCacheable:       vaultPrivate})
 	n.srv, c.notify = srv, n
 	for _, t := range tools.Specs() {
 		srv.AddTool(Tool(t, opts.Lang), c.handler(t.Name))
