@@ -162,6 +162,7 @@ func serveHTTP(ctx context.Context, srv *sdk.Server, f mcpArgs, env Env) error {
 		config, err := os.UserConfigDir()
 		if err == nil {
 			f.http.Token, config, err = mcp.TokenFile(config)
+			f.http.TokenPath = config
 		}
 		if err != nil {
 			ln.Close()

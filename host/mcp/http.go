@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -55,6 +56,9 @@ type HTTPOptions struct {
 	// Token, when not empty, must come with every request as
 	// "Authorization: Bearer <token>".
 	Token string
+	// TokenPath is the file the token is kept in, which the answers to
+	// OAuth's probes name ("" when the token was given another way).
+	TokenPath string
 	// SessionIdle closes a session that has had no request for this long
 	// (DefaultSessionIdle when zero).
 	SessionIdle time.Duration
@@ -116,7 +120,46 @@ func Handler(srv *sdk.Server, o HTTPOptions) http.Handler {
 	h = sameOrigin(h)
 	mux := http.NewServeMux()
 	mux.Handle(Path, h)
+	if o.Token != "" {
+		probe := noOAuth(o.TokenPath)
+		for _, p := range []string{"/.well-known/", "/register", "/token", "/authorize"} {
+			mux.Handle(p, probe)
+		}
+	}
 	return mux
+}
+
+// noOAuth answers the requests of a client that met the 401 and looks
+// for an OAuth server (RFC 9728's and RFC 8414's documents, then the
+// default endpoints: registration, token, authorization), in the shape
+// of OAuth's error responses (RFC 6749 section 5.2, RFC 7591 section
+// 3.2.2), so that the client shows Kessho's words, not a bare 404: there
+// is no OAuth here, send the token (kept in tokenPath). The documents
+// are absent (404), so that discovery ends at once; registration is
+// refused as invalid client metadata (400), which clients report with
+// its description.
+func noOAuth(tokenPath string) http.Handler {
+	where := "the token given to kessho mcp --token"
+	if tokenPath != "" {
+		where = "the token kept in " + tokenPath
+	}
+	why := "Kessho serves no OAuth: send the header Authorization: Bearer <token>, with " + where
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		status, code := http.StatusNotFound, "invalid_request"
+		switch r.URL.Path {
+		case "/register":
+			status, code = http.StatusBadRequest, "invalid_client_metadata"
+		case "/token":
+			status, code = http.StatusBadRequest, "unsupported_grant_type"
+		case "/authorize":
+			status = http.StatusBadRequest
+		}
+		body, _ := json.Marshal(map[string]string{"error": code, "error_description": why})
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(status)
+		w.Write(append(body, '\n'))
+	})
 }
 
 // statelessRevision is the first protocol revision without sessions

@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -488,7 +489,7 @@ func TestHTTPBearerScheme(t *testing.T) {
 // a token instead of starting an authorization flow it cannot finish.
 func TestHTTPUnauthorized(t *testing.T) {
 	srv := mcp.NewServer(openVault(t, newVault(t, "alpha")), engine.Native(), mcp.Options{})
-	hs := httptest.NewServer(mcp.Handler(srv, mcp.HTTPOptions{Token: "s3cret"}))
+	hs := httptest.NewServer(mcp.Handler(srv, mcp.HTTPOptions{Token: "s3cret", TokenPath: "CONFIG/kessho/mcp-token"}))
 	t.Cleanup(hs.Close)
 	for _, auth := range []string{"", "Bearer wrong"} {
 		req, _ := http.NewRequest("POST", hs.URL+mcp.Path, strings.NewReader(initialize))
@@ -509,15 +510,35 @@ func TestHTTPUnauthorized(t *testing.T) {
 			t.Errorf("Authorization %q: body %q; want it to say which header to send", auth, msg)
 		}
 	}
-	for _, path := range []string{"/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server", "/.well-known/openid-configuration", "/register"} {
-		resp, err := http.Get(hs.URL + path)
+	for _, c := range []struct {
+		method, path string
+		status       int
+		code         string
+	}{
+		{"GET", "/.well-known/oauth-protected-resource", 404, "invalid_request"},
+		{"GET", "/.well-known/oauth-protected-resource/mcp", 404, "invalid_request"},
+		{"GET", "/.well-known/oauth-authorization-server", 404, "invalid_request"},
+		{"GET", "/.well-known/oauth-authorization-server/mcp", 404, "invalid_request"},
+		{"GET", "/.well-known/openid-configuration", 404, "invalid_request"},
+		{"POST", "/register", 400, "invalid_client_metadata"},
+		{"POST", "/token", 400, "unsupported_grant_type"},
+	} {
+		req, _ := http.NewRequest(c.method, hs.URL+c.path, strings.NewReader(`{"redirect_uris":["http://localhost:1/cb"]}`))
+		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
+		var body map[string]string
+		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != http.StatusNotFound {
-			t.Errorf("GET %s: status %d; want 404", path, resp.StatusCode)
+		json.Unmarshal(b, &body)
+		if why := body["error_description"]; resp.StatusCode != c.status || body["error"] != c.code || !strings.Contains(why, "Authorization: Bearer <token>") || !strings.Contains(why, "CONFIG/kessho/mcp-token") {
+			t.Errorf("%s %s: %d %s; want %d, an OAuth error %q whose description names the header and the token's file", c.method, c.path, resp.StatusCode, b, c.status, c.code)
 		}
+	}
+	// Any other path stays a plain 404.
+	if resp, err := http.Get(hs.URL + "/elsewhere"); err != nil || resp.StatusCode != http.StatusNotFound || resp.Header.Get("Content-Type") == "application/json" {
+		t.Errorf("GET /elsewhere: %v %v; want a plain 404", resp, err)
 	}
 }
 
