@@ -437,8 +437,10 @@ func TestDeadlineDiscardsInstance(t *testing.T) {
 			if !errors.Is(err, context.DeadlineExceeded) {
 				t.Fatalf("Call(slow request) error = %v; want context.DeadlineExceeded", err)
 			}
-			if n := running(w); !interrupt && n != 1 {
-				t.Errorf("%d calls running aside when Call returned at its deadline; want the slow one", n)
+			// Counted when Call returned: the guard may end the call the
+			// moment after, so whether it still runs is a race.
+			if n := w.abandoned.Load(); !interrupt && n != 1 {
+				t.Errorf("%d calls left to run aside when Call returned at its deadline; want the slow one", n)
 			}
 			if n := len(w.idle); n != 0 {
 				t.Fatalf("%d idle instances after a timeout; want the failed one discarded", n)

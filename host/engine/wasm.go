@@ -154,6 +154,9 @@ type Wasm struct {
 
 	started  atomic.Int64 // instances started, for tests
 	recycled atomic.Int64 // instances dropped for their memory (RecyclePages)
+	// abandoned counts the calls Call returned without at their deadline,
+	// left to end on their own (background counts those still running).
+	abandoned atomic.Int64
 }
 
 // NewWasm compiles the core module (embedded, or built on demand: see
@@ -330,6 +333,7 @@ func (w *Wasm) aside(ctx context.Context, in *instance, held **instance, request
 		w.background++
 		w.mu.Unlock()
 		if state.CompareAndSwap(running, abandoned) {
+			w.abandoned.Add(1)
 			// Returning cancels ctx, which arms the guard: the call stops at
 			// its next clock or scheduler call, if it ever makes one.
 			return nil, w.callError(ctx, ctx.Err(), nil)
