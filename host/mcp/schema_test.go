@@ -3,8 +3,10 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"iter"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -166,3 +168,38 @@ type schemaError string
 func (e schemaError) Error() string { return string(e) }
 
 const errNoSchema = schemaError("no output schema")
+
+// TestOutputSchemasOneType checks that no output schema gives a list of
+// types ({"type": ["null", "string"]}), a form one host's schema dialect
+// rejects: a value that may be null is an anyOf of null and its type.
+func TestOutputSchemasOneType(t *testing.T) {
+	var walk func(name, path string, v any)
+	walk = func(name, path string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if _, list := v["type"].([]any); list {
+				t.Errorf("%s: %s gives a list of types: %v", name, path, v["type"])
+			}
+			for k, sub := range v {
+				walk(name, path+"/"+k, sub)
+			}
+		case []any:
+			for i, sub := range v {
+				walk(name, fmt.Sprintf("%s/%d", path, i), sub)
+			}
+		}
+	}
+	nulls := 0
+	for _, spec := range tools.Specs() {
+		s, err := mcp.OutputSchema(spec.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := mustJSON(t, s)
+		nulls += strings.Count(string(b), `{"type":"null"}`)
+		walk(spec.Name, "", roundTrip(t, s))
+	}
+	if nulls == 0 {
+		t.Error(`no output schema lets a value be null ({"type":"null"} in an anyOf): nullAnyOf is not applied`)
+	}
+}
