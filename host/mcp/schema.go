@@ -1,10 +1,12 @@
 package mcp
 
 import (
+	"context"
 	"fmt"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/kessho/kessho/core/catalog"
 	"github.com/kessho/kessho/core/tools"
@@ -114,4 +116,34 @@ func outputSchema(t *catalog.Tool) (*jsonschema.Schema, error) {
 		return shapes[0], nil
 	}
 	return &jsonschema.Schema{Type: "object", AnyOf: shapes}, nil
+}
+
+// outputSchemaSince is the first protocol revision that defines a tool's
+// outputSchema (2025-06-18, with a result's structuredContent).
+const outputSchemaSince = "2025-06-18"
+
+// olderClients is the server's middleware that lists the tools without
+// their output schemas to a session whose protocol revision predates
+// outputSchemaSince: such a client knows no outputSchema, and may hand
+// the model every field of a tool it does not know for the client's own.
+// Nothing is lost to it: a call's answer is its text content, the same
+// JSON as structuredContent (see result). A session without initialize
+// parameters speaks a revision after 2025-11-25, and gets them.
+func olderClients(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		res, err := next(ctx, method, req)
+		list, isList := res.(*sdk.ListToolsResult)
+		ss, isServer := req.GetSession().(*sdk.ServerSession)
+		if err != nil || !isList || !isServer || ss.InitializeParams() == nil || ss.InitializeParams().ProtocolVersion >= outputSchemaSince {
+			return res, err
+		}
+		bare := *list
+		bare.Tools = make([]*sdk.Tool, len(list.Tools))
+		for i, tool := range list.Tools {
+			t := *tool
+			t.OutputSchema = nil
+			bare.Tools[i] = &t
+		}
+		return &bare, nil
+	}
 }

@@ -1,6 +1,7 @@
 package mcp_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -201,5 +202,51 @@ func TestOutputSchemasOneType(t *testing.T) {
 	}
 	if nulls == 0 {
 		t.Error(`no output schema lets a value be null ({"type":"null"} in an anyOf): nullAnyOf is not applied`)
+	}
+}
+
+// TestOutputSchemasByRevision lists the tools to a client of each protocol
+// revision the SDK speaks: from 2025-06-18, the revision that defines
+// outputSchema, every tool has its output schema; before it, none has
+// one, and the rest of each tool (what the model reads) is the same.
+func TestOutputSchemasByRevision(t *testing.T) {
+	srv := mcp.NewServer(openVault(t, newVault(t)), engine.Native(), mcp.Options{})
+	listed := map[string][]*sdk.Tool{}
+	for _, version := range []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"} {
+		ctx := context.Background()
+		st, ct := sdk.NewInMemoryTransports()
+		ss, err := srv.Connect(ctx, st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, &sdk.ClientSessionOptions{ProtocolVersion: version})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cs.InitializeResult().ProtocolVersion; got != version {
+			t.Fatalf("asked for protocol %s, the session speaks %s", version, got)
+		}
+		list, err := cs.ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs.Close()
+		ss.Wait()
+		if len(list.Tools) != len(tools.Specs()) {
+			t.Fatalf("%s: %d tools listed, want %d", version, len(list.Tools), len(tools.Specs()))
+		}
+		for _, tool := range list.Tools {
+			if has, want := tool.OutputSchema != nil, version >= "2025-06-18"; has != want {
+				t.Errorf("%s: %s has an output schema: %v, want %v", version, tool.Name, has, want)
+			}
+		}
+		listed[version] = list.Tools
+	}
+	for i, tool := range listed["2025-03-26"] {
+		bare := *listed["2025-06-18"][i]
+		bare.OutputSchema = nil
+		if got, want := mustJSON(t, tool), mustJSON(t, &bare); !bytes.Equal(got, want) {
+			t.Errorf("%s: listed to 2025-03-26 as %s, want %s", tool.Name, got, want)
+		}
 	}
 }
