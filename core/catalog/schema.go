@@ -6,8 +6,7 @@ package catalog
 // call in and nothing more. An object lists its properties and the
 // required ones (no "required" when none is), but not
 // additionalProperties: the core refuses an unknown parameter by its name
-// (INVALID_ARGUMENT) whatever the client checks, and some function-calling
-// dialects take no additionalProperties.
+// (INVALID_ARGUMENT) whatever the client checks.
 func (t *Tool) Schema(lang string) map[string]any {
 	return objectSchema(t.Params, lang)
 }
