@@ -170,10 +170,13 @@ func CodeNames(codes []fault.Code) []string {
 // the field fact of derive's items); and an example call's arguments,
 // which are no text: each tool's is a call that succeeds on the MCP
 // clients' vault (core/tools says which), from which the fixtures that
-// call every tool derive their calls.
+// call every tool derive their calls. Moment is when an agent calls the
+// tool, the words its description's first sentence says it with (and no
+// other tool's first sentence says): core/tools' TestMoments.
 type ToolText struct {
 	Title       Text
 	Description Text
+	Moment      Text
 	Params      map[string]Text
 	Example     map[string]any
 }

@@ -106,9 +106,19 @@ func TestValidate(t *testing.T) {
 func TestSchema(t *testing.T) {
 	s := testTool().Schema("fr")
 	b, _ := json.Marshal(s)
-	for _, want := range []string{`"additionalProperties":false`, `"required":["s"]`, `"enum":["a","b"]`, `"maximum":24`, `"maxLength":5`, `"required":["fact"]`} {
+	for _, want := range []string{`"required":["s"]`, `"enum":["a","b"]`, `"maximum":24`, `"maxLength":5`, `"required":["fact"]`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("schema lacks %s: %s", want, b)
 		}
+	}
+	// What the model reads, and nothing it need not: the core refuses
+	// unknown parameters itself, and an empty required list says nothing.
+	for _, unwanted := range []string{`additionalProperties`, `"required":[]`} {
+		if strings.Contains(string(b), unwanted) {
+			t.Errorf("schema holds %s: %s", unwanted, b)
+		}
+	}
+	if b, _ := json.Marshal((&Tool{}).Schema("en")); string(b) != `{"properties":{},"type":"object"}` {
+		t.Errorf("a tool without parameters: schema %s", b)
 	}
 }

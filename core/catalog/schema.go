@@ -1,14 +1,19 @@
 package catalog
 
 // Schema returns the tool's input as a JSON Schema object (draft 2020-12
-// subset), with descriptions in lang. MCP hosts serve it as inputSchema.
+// subset), with descriptions in lang. MCP hosts serve it as inputSchema,
+// which a client shows the model: it says what the model needs to fill a
+// call in and nothing more. An object lists its properties and the
+// required ones (no "required" when none is), but not
+// additionalProperties: the core refuses an unknown parameter by its name
+// (INVALID_ARGUMENT) whatever the client checks.
 func (t *Tool) Schema(lang string) map[string]any {
 	return objectSchema(t.Params, lang)
 }
 
 func objectSchema(params []Param, lang string) map[string]any {
 	props := map[string]any{}
-	required := []string{}
+	var required []string
 	for i := range params {
 		p := &params[i]
 		props[p.Name] = p.schema(lang)
@@ -16,12 +21,11 @@ func objectSchema(params []Param, lang string) map[string]any {
 			required = append(required, p.Name)
 		}
 	}
-	return map[string]any{
-		"type":                 "object",
-		"properties":           props,
-		"required":             required,
-		"additionalProperties": false,
+	s := map[string]any{"type": "object", "properties": props}
+	if len(required) > 0 {
+		s["required"] = required
 	}
+	return s
 }
 
 func (p *Param) schema(lang string) map[string]any {

@@ -13,9 +13,9 @@
 // Every sentence a tool says lives in its text file, not in Go, so that a
 // translator edits it without touching code. The file holds two YAML
 // documents: first its messages (refusals, warnings, summary_md) under
-// msg, then, after "---", its catalogue texts (title, description, and
-// each parameter's description under params, keyed by the parameter's
-// path: "phase", "derive.fact"). A call parses the first only; the second
+// msg, then, after "---", its catalogue texts (title, description, its
+// moment, and each parameter's description under params, keyed by the
+// parameter's path: "phase", "derive.fact"). A call parses the first only; the second
 // is read when a person is shown the tool (Specs, the MCP list, help,
 // docs). The Go file declares the messages as a struct of fault.Msg
 // fields, so every message the code uses is checked by the compiler:
@@ -80,8 +80,14 @@
 // without descriptions), its Args type (what its parameters decode into), its
 // result type (embedding Common), its texts (loadText) and its run
 // function, func(env *Env, args <its Args>) (any, plan.Plan, error). The
-// text file: msg, then after "---" title, description, params and
-// example, each text in en and fr.
+// text file: msg, then after "---" title, description, moment, params
+// and example, each text in en and fr. The description is what a model
+// reads to choose the tool, so it is short: it begins with the moment
+// (when an agent calls the tool, a moment no other tool claims:
+// TestMoments), then says what the call writes and what it refuses; a
+// parameter's description adds only what its name, type, enum, default
+// and bounds do not say, or is left out (host/mcp's TestCatalogueBudget
+// holds what every tool's texts weigh together).
 // Put any domain logic that is new in the noun package it belongs to (or a
 // new one), and what it shares with other tools in a file that is no
 // tool's (args.go, context.go, project_archives.go, search_index.go,

@@ -109,7 +109,10 @@ func printToolHelp(w io.Writer, t *catalog.Tool, lang string) {
 		if len(p.Enum) > 0 {
 			req += ", one of " + strings.Join(p.Enum, "|")
 		}
-		fmt.Fprintf(w, "  --%s (%s%s)\n      %s\n", strings.ReplaceAll(p.Name, "_", "-"), p.Type, req, p.Description.In(lang))
+		fmt.Fprintf(w, "  --%s (%s%s)\n", strings.ReplaceAll(p.Name, "_", "-"), p.Type, req)
+		if d := p.Description.In(lang); d != "" {
+			fmt.Fprintf(w, "      %s\n", d)
+		}
 	}
 	fmt.Fprintf(w, "\nErrors: %s\n\n%s\n\n%s", strings.Join(catalog.CodeNames(t.Errors), ", "), engineNote(oneShotEngine), globalFlags())
 }

@@ -1,10 +1,13 @@
 package mcp_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"iter"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -166,3 +169,84 @@ type schemaError string
 func (e schemaError) Error() string { return string(e) }
 
 const errNoSchema = schemaError("no output schema")
+
+// TestOutputSchemasOneType checks that no output schema gives a list of
+// types ({"type": ["null", "string"]}), a form one host's schema dialect
+// rejects: a value that may be null is an anyOf of null and its type.
+func TestOutputSchemasOneType(t *testing.T) {
+	var walk func(name, path string, v any)
+	walk = func(name, path string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if _, list := v["type"].([]any); list {
+				t.Errorf("%s: %s gives a list of types: %v", name, path, v["type"])
+			}
+			for k, sub := range v {
+				walk(name, path+"/"+k, sub)
+			}
+		case []any:
+			for i, sub := range v {
+				walk(name, fmt.Sprintf("%s/%d", path, i), sub)
+			}
+		}
+	}
+	nulls := 0
+	for _, spec := range tools.Specs() {
+		s, err := mcp.OutputSchema(spec.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := mustJSON(t, s)
+		nulls += strings.Count(string(b), `{"type":"null"}`)
+		walk(spec.Name, "", roundTrip(t, s))
+	}
+	if nulls == 0 {
+		t.Error(`no output schema lets a value be null ({"type":"null"} in an anyOf): nullAnyOf is not applied`)
+	}
+}
+
+// TestOutputSchemasByRevision lists the tools to a client of each protocol
+// revision the SDK speaks: from 2025-06-18, the revision that defines
+// outputSchema, every tool has its output schema; before it, none has
+// one, and the rest of each tool (what the model reads) is the same.
+func TestOutputSchemasByRevision(t *testing.T) {
+	srv := mcp.NewServer(openVault(t, newVault(t)), engine.Native(), mcp.Options{})
+	listed := map[string][]*sdk.Tool{}
+	for _, version := range []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"} {
+		ctx := context.Background()
+		st, ct := sdk.NewInMemoryTransports()
+		ss, err := srv.Connect(ctx, st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, &sdk.ClientSessionOptions{ProtocolVersion: version})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cs.InitializeResult().ProtocolVersion; got != version {
+			t.Fatalf("asked for protocol %s, the session speaks %s", version, got)
+		}
+		list, err := cs.ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs.Close()
+		ss.Wait()
+		if len(list.Tools) != len(tools.Specs()) {
+			t.Fatalf("%s: %d tools listed, want %d", version, len(list.Tools), len(tools.Specs()))
+		}
+		for _, tool := range list.Tools {
+			if has, want := tool.OutputSchema != nil, version >= "2025-06-18"; has != want {
+				t.Errorf("%s: %s has an output schema: %v, want %v", version, tool.Name, has, want)
+			}
+		}
+		listed[version] = list.Tools
+	}
+	for i, tool := range listed["2025-03-26"] {
+		bare := *listed["2025-06-18"][i]
+		bare.OutputSchema = nil
+		if got, want := mustJSON(t, tool), mustJSON(t, &bare); !bytes.Equal(got, want) {
+			t.Errorf("%s: listed to 2025-03-26 as %s, want %s", tool.Name, got, want)
+		}
+	}
+}

@@ -108,6 +108,7 @@ func NewServer(v *vaultfs.Vault, eng call.Engine, opts Options) *sdk.Server {
 			UnsubscribeHandler: n.unsubscribe,
 			SetCacheable:       vaultPrivate})
 	n.srv, c.notify = srv, n
+	srv.AddReceivingMiddleware(olderClients)
 	for _, t := range tools.Specs() {
 		srv.AddTool(Tool(t, opts.Lang), c.handler(t.Name))
 	}
@@ -118,7 +119,9 @@ func NewServer(v *vaultfs.Vault, eng call.Engine, opts Options) *sdk.Server {
 }
 
 // Tool returns the MCP description of t in lang: the catalogue's title,
-// description, input schema and output schema (see [OutputSchema]), and
+// description, input schema and output schema (see [OutputSchema]; a
+// client of a revision before outputSchema is listed the tools without
+// it, see olderClients), and
 // its annotations, as the catalogue gives them: readOnlyHint for a tool
 // that never writes, destructiveHint for a writer that may remove or
 // overwrite what it did not write, idempotentHint for a tool a second
