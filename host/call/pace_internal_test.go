@@ -1,0 +1,47 @@
+package call
+
+import (
+	"testing"
+	"time"
+)
+
+// TestPaceSizesBatchesByTime: the first batch of a call is small
+// (firstBatch); each next one is sized to take an eighth of the deadline
+// by the text the last one read and the time it took, between minBatch
+// and the largest; Hand is asked once a quarter of the deadline passed
+// since the index was last stored, and not again until the next quarter
+// after a store. No deadline: the largest batch, never Hand.
+func TestPaceSizesBatchesByTime(t *testing.T) {
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	p := newPace(clock, 10*time.Second, 4<<20)
+	if got := p.first(); got != firstBatch {
+		t.Fatalf("first batch %d; want %d", got, firstBatch)
+	}
+	steps := []struct {
+		took   time.Duration
+		asked  int64 // the need's text
+		stored bool
+		batch  int64
+		hand   bool
+	}{
+		{500 * time.Millisecond, firstBatch, true, 4 << 20, false},  // none measured yet: the largest; stored
+		{250 * time.Millisecond, 1 << 20, false, 2560 << 10, false}, // 512 KiB in 0.25 s: 2.5 MiB in 1.25 s
+		{2 * time.Second, 256 << 10, false, 640 << 10, false},       // 1 MiB in 2 s; 2.25 s since the store
+		{5 * time.Second, 1 << 10, true, minBatch, false},           // 256 KiB in 5 s: 64 KiB; stored
+		{time.Millisecond, 1 << 20, false, 1250 << 10, false},       // 1 KiB in 1 ms
+		{2500 * time.Millisecond, 1 << 10, false, 512 << 10, true},  // 1 MiB in 2.5 s; a quarter since the store
+	}
+	for i, s := range steps {
+		now = now.Add(s.took)
+		batch, hand := p.next(s.asked, s.stored)
+		if batch != s.batch || hand != s.hand {
+			t.Errorf("step %d: batch %d, hand %v; want %d, %v", i, batch, hand, s.batch, s.hand)
+		}
+	}
+	none := newPace(clock, 0, 0)
+	now = now.Add(time.Hour)
+	if b, hand := none.next(1, false); b != 4<<20 || hand || none.first() != firstBatch {
+		t.Errorf("no deadline: batch %d, hand %v, first %d", b, hand, none.first())
+	}
+}
