@@ -271,6 +271,11 @@ func (r *rounds[L]) exchange(ctx context.Context) (ans *hostlogic.Read, raw, ind
 	raw, err = r.call(ctx, reqJSON)
 	if r.d.late(err) {
 		// Whatever the engine answered or died of: the deadline passed.
+		// A batch's index that came with a late answer is stored still:
+		// the next call goes on from it.
+		if err == nil {
+			r.keepLate(raw)
+		}
 		return refused(r.d.overrun(r.tool, r.sc.kept))
 	}
 	if e, ok := fault.As(err); ok && e.Code == fault.LimitExceeded {
@@ -288,6 +293,18 @@ func (r *rounds[L]) exchange(ctx context.Context) (ans *hostlogic.Read, raw, ind
 		return fail(err)
 	}
 	return &read, raw, index, Outcome{}, nil
+}
+
+// keepLate stores the index a batch need that came after the deadline
+// hands back (searchCarry.batch): the call is refused all the same.
+func (r *rounds[L]) keepLate(raw []byte) {
+	text, index := wire.Split(raw)
+	if len(index) == 0 {
+		return
+	}
+	if read, err := hostlogic.ReadAnswer(text); err == nil && read.Need != nil {
+		r.sc.batch(read.Answer, index)
+	}
 }
 
 // request is the round's request: the call's arguments compacted on the

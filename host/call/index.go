@@ -136,7 +136,8 @@ func (s *searchCarry) batch(ans wire.Answer, index []byte) bool {
 // next (the host's reads, the core's indexing, a hand-back stored), the
 // first of a call to firstBatch; the index is handed back once a quarter
 // of the deadline passed since it was last stored (or since the call
-// started), besides the core's own cadence by size.
+// started), besides the core's own cadence by size. Until a batch was
+// timed, batches are firstBatch; with no deadline, the largest.
 type pace struct {
 	now  func() time.Time
 	span time.Duration // the call's deadline from its start; 0: none
@@ -181,8 +182,15 @@ func (p *pace) next(bytes int64, stored bool) (batch int64, hand bool) {
 	if stored {
 		p.stored = t
 	}
-	batch = p.max
-	if took := t.Sub(p.asked); !p.asked.IsZero() && p.span > 0 && took > 0 {
+	took := t.Sub(p.asked)
+	switch {
+	case p.span <= 0:
+		batch = p.max
+	case p.asked.IsZero():
+		batch = p.first() // none measured yet
+	case took <= 0:
+		batch = p.max // no time passed (a clock that moves when told)
+	default:
 		aim := float64(p.bytes) * float64(p.span/batchShare) / float64(took)
 		batch = int64(max(min(aim, float64(p.max)), float64(min(minBatch, p.max))))
 	}

@@ -63,6 +63,8 @@ export interface IO {
   what?: string;
   expect?: string;
   or?: string[];
+  indexed?: number;
+  left?: number;
 }
 
 /** core/wire.IOError */
