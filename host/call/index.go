@@ -133,10 +133,10 @@ func (s *searchCarry) batch(ans wire.Answer, index []byte) bool {
 // call cut at its deadline loses little: the core has no clock, the host
 // has. Each batch is sized to take an eighth of the call's deadline, by
 // the note text the last one read and the time from its need to the
-// next (the host's reads, the core's indexing, a hand-back stored), the
-// first of a call to firstBatch; the index is handed back once a quarter
-// of the deadline passed since it was last stored (or since the call
-// started), besides the core's own cadence by size. Until a batch was
+// next (the host's reads, the core's indexing, a hand-back stored); the
+// index is handed back once half the deadline passed since it was last
+// stored (or since the call started), besides the core's own cadence by
+// size, and after the first batch of every call. Until a batch was
 // timed, batches are firstBatch; with no deadline, the largest.
 type pace struct {
 	now  func() time.Time
@@ -150,15 +150,18 @@ type pace struct {
 }
 
 const (
-	// firstBatch is the first batch of a call, when the largest is
-	// larger: 512 KiB, about a tenth of a second natively, half a second
-	// in wasm on an idle machine.
-	firstBatch = 512 << 10
+	// firstBatch is the batch of a call until one was timed, when the
+	// largest is larger: 256 KiB, a few hundredths of a second natively,
+	// a few tenths in wasm on an idle machine, and about 180 notes of a
+	// benchmark vault, so that the index handed back after it is a delta
+	// (search.Index.Hand) once the vault has some 25,000 notes.
+	firstBatch = 256 << 10
 	// minBatch is the smallest batch sized by time.
 	minBatch = 64 << 10
 	// batchShare and handShare are the shares of the deadline a batch
-	// aims at and the most time between two hand-backs.
-	batchShare, handShare = 8, 4
+	// aims at and the most time between two hand-backs (each of which may
+	// encode and store the whole index: 45 MB at 100,000 notes).
+	batchShare, handShare = 8, 2
 )
 
 // newPace is the pace of a call whose deadline is span from now (0:

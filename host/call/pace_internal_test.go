@@ -8,9 +8,8 @@ import (
 // TestPaceSizesBatchesByTime: the batches of a call are small
 // (firstBatch) until one was timed; each next one is sized to take an eighth of the deadline
 // by the text the last one read and the time it took, between minBatch
-// and the largest; Hand is asked once a quarter of the deadline passed
-// since the index was last stored, and not again until the next quarter
-// after a store. No deadline: the largest batch, never Hand.
+// and the largest; Hand is asked once half the deadline passed since the
+// index was last stored. No deadline: the largest batch, never Hand.
 func TestPaceSizesBatchesByTime(t *testing.T) {
 	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
@@ -26,11 +25,12 @@ func TestPaceSizesBatchesByTime(t *testing.T) {
 		hand   bool
 	}{
 		{500 * time.Millisecond, firstBatch, true, firstBatch, false}, // none timed yet; stored
-		{250 * time.Millisecond, 1 << 20, false, 2560 << 10, false},   // 512 KiB in 0.25 s: 2.5 MiB in 1.25 s
-		{2 * time.Second, 256 << 10, false, 640 << 10, false},         // 1 MiB in 2 s; 2.25 s since the store
+		{250 * time.Millisecond, 1 << 20, false, 1280 << 10, false},   // 256 KiB in 0.25 s: 1.25 MiB in 1.25 s
+		{2 * time.Second, 256 << 10, false, 640 << 10, false},         // 1 MiB in 2 s
 		{5 * time.Second, 1 << 10, true, minBatch, false},             // 256 KiB in 5 s: 64 KiB; stored
 		{time.Millisecond, 1 << 20, false, 1250 << 10, false},         // 1 KiB in 1 ms
-		{2500 * time.Millisecond, 1 << 10, false, 512 << 10, true},    // 1 MiB in 2.5 s; a quarter since the store
+		{2500 * time.Millisecond, 1 << 10, false, 512 << 10, false},   // 1 MiB in 2.5 s
+		{2500 * time.Millisecond, 1 << 10, false, minBatch, true},     // 1 KiB in 2.5 s; half the deadline since the store
 	}
 	for i, s := range steps {
 		now = now.Add(s.took)
