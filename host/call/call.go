@@ -186,7 +186,7 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 	engCall, release := Pin(eng)
 	defer release()
 	p := newPace(d.now, d.span(), opts.IndexBatch)
-	r := &rounds[L]{v: v, lock: lock, call: engCall, tool: tool, opts: opts, d: d, policy: hostlogic.Rounds{Tool: tool, Max: opts.MaxRounds}, sc: newCarry(ctx, v, tool, p)}
+	r := &rounds[L]{v: v, lock: lock, call: engCall, tool: tool, opts: opts, d: d, policy: hostlogic.Rounds{Tool: tool, Max: opts.MaxRounds}, sc: newCarry(ctx, v, tool, opts.IndexBatch, p)}
 	r.req = wire.Request{Tool: tool, Args: args, Now: opts.Now.Format(time.RFC3339), TZ: opts.TZ, Lang: opts.Lang, Search: r.sc.carry}
 	if need := r.sc.changed(); len(need.Files) > 0 && v.AnswerContext(ctx, need, &r.req.Snapshot, opts.MaxBytes) != nil {
 		r.req.Snapshot = vault.Snapshot{} // the core asks for what it lacks

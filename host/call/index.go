@@ -66,7 +66,7 @@ type Progress struct{ Indexed, Left int }
 // newCarry starts the Carry of a mem_search or mem_recall call
 // (search.Carries) on a vault that keeps an index; for any other call (or
 // vault) it carries nothing.
-func newCarry(ctx context.Context, v any, tool string, p *pace) *searchCarry {
+func newCarry(ctx context.Context, v any, tool string, batch int64, p *pace) *searchCarry {
 	ix, ok := v.(Indexer)
 	if !ok || !search.Carries(tool) {
 		return &searchCarry{}
@@ -75,7 +75,7 @@ func newCarry(ctx context.Context, v any, tool string, p *pace) *searchCarry {
 	if !ok {
 		return &searchCarry{}
 	}
-	c := &search.Carry{Listing: listing, ID: ix.IndexID(), Batch: p.first(), Unkept: ix.IndexUnkept()}
+	c := &search.Carry{Listing: listing, ID: ix.IndexID(), Batch: batch, Unkept: ix.IndexUnkept()}
 	if sg, ok := ix.(Segmenter); ok {
 		c.Segments = true
 		if since, changes, ok := sg.NoteChanges(); ok && since != listing {
@@ -210,7 +210,10 @@ func (s *searchCarry) answer(need vault.Need) {
 	}
 	switch need.Search {
 	case "notes", "index":
-		s.carry.Full, s.carry.Notes = true, s.notes
+		// A build may follow: its batches small until one is timed (the
+		// first request's Batch, the largest, also bounds the host's own
+		// changes read in one round: search.Carry.Changes).
+		s.carry.Full, s.carry.Notes, s.carry.Batch = true, s.notes, s.pace.first()
 	case "stored":
 	default:
 		return
