@@ -176,7 +176,7 @@ func outcome(tool tools.Tool, env *tools.Env, result any, p plan.Plan, err error
 		if env.IndexID != "" {
 			// A batch of mem_search's index built: the host stores it, if
 			// handed back, before the next batch (search.Carry).
-			ans.Search = &search.Carry{Index: env.IndexOut, ID: env.IndexID}
+			ans.Search = &search.Carry{Index: env.IndexOut, ID: env.IndexID, Indexed: env.IndexIndexed, Left: env.IndexLeft}
 		}
 		return ans
 	}

@@ -71,6 +71,14 @@ type indexHost struct {
 	// index alone; versions tells whether it sent the notes' versions.
 	stored   int
 	versions bool
+	// vary, when set, changes Batch at every round (a host sizing
+	// batches by time); hand sets Hand in every request; once sends the
+	// versions with the round that answers the need alone, as hosts do.
+	// progress is each batch need's Indexed and Left, and searches the
+	// rounds that asked for the versions.
+	vary, hand, once bool
+	progress         [][2]int
+	searches         int
 }
 
 func listingOf(notes map[string]string) string {
@@ -101,12 +109,22 @@ func (m memVault) toolRun(t *testing.T, h *indexHost, tool, args string, trees *
 		}
 		h.sent, h.batches, h.maxText, h.stored, h.versions = false, 0, 0, 0, false
 		h.backs, h.backBytes, h.storedRead, h.maxSince, h.sinceBack = 0, 0, nil, 0, 0
+		h.progress, h.searches = nil, 0
 		req.Search = &search.Carry{Listing: listingOf(versions()), ID: h.id, Batch: h.batch}
 	}
 	// A round that answers a batch need is not counted (docs/HOSTS.md,
 	// section 6); the others are, up to 8.
-	for rounds := 0; rounds < 8; {
+	carried := false // the last request carried the versions
+	for rounds, sent := 0, 0; rounds < 8; sent++ {
 		if h != nil {
+			if h.vary {
+				req.Search.Batch = 300 + int64(sent%4)*500
+			}
+			req.Search.Hand = h.hand
+			if h.once && carried {
+				req.Search.Full, req.Search.Notes = false, nil
+			}
+			carried = req.Search.Full
 			text := 0
 			for _, f := range req.Files {
 				if f.Text != nil {
@@ -160,6 +178,7 @@ func (m memVault) toolRun(t *testing.T, h *indexHost, tool, args string, trees *
 			}
 			req.Search.ID = ans.Search.ID
 			h.batches++
+			h.progress = append(h.progress, [2]int{ans.Search.Indexed, ans.Search.Left})
 			if h.batches == h.cut {
 				h.cutStored = h.storedRead
 				slices.Sort(read)
@@ -187,6 +206,7 @@ func (m memVault) toolRun(t *testing.T, h *indexHost, tool, args string, trees *
 			if h == nil || req.Search.Full {
 				t.Fatalf("search index needed again, or from a host that sent no Carry")
 			}
+			h.searches++
 			req.Search.Full, req.Search.Notes, h.versions = true, versions(), true
 			if ans.Need.Search == "index" {
 				req.Search.Index, h.sent = h.index, len(h.index) > 0
@@ -343,6 +363,46 @@ func TestSearchBuildsInBatches(t *testing.T) {
 	read, again := m.searchRun(t, h, args)
 	if again != want || h.batches != 0 || len(notHits(t, read, again)) != 0 || !h.sent {
 		t.Fatalf("after the build: same answer %v, %d batches, read %v besides the hits", again == want, h.batches, notHits(t, read, again))
+	}
+}
+
+// TestSearchBatchesAsTheHostSizesThem checks that a build indexes the
+// batch the host read whatever bound it read it by, the host changing
+// Batch at every round (as the Go host sizes batches by their time): the
+// same answer, no note read twice; that Hand hands the index back with
+// every batch need; that each batch need says how far the build got
+// (Indexed and Left, of the 60 notes, Left falling); and that a host
+// that sends the versions once is asked for them once.
+func TestSearchBatchesAsTheHostSizesThem(t *testing.T) {
+	m := bigVault(60)
+	args := `{"query":"webhook retries","limit":5}`
+	_, want := m.searchRun(t, &indexHost{}, args)
+	m.searchRun(t, nil, args) // no warm index of this mode
+	h := &indexHost{batch: 1000, vary: true, hand: true, once: true}
+	read, got := m.searchRun(t, h, args)
+	if got != want {
+		t.Fatalf("build answered\n%s\nnot\n%s", got, want)
+	}
+	seen := map[string]int{}
+	for _, p := range notHits(t, read, got) {
+		if seen[p]++; seen[p] > 1 {
+			t.Errorf("%s read twice", p)
+		}
+	}
+	if h.batches < 10 || h.backs != h.batches || h.searches != 1 {
+		t.Fatalf("%d batches, %d handed back (want all), versions asked %d times (want 1)", h.batches, h.backs, h.searches)
+	}
+	for i, p := range h.progress {
+		if p[0]+p[1] != 60 || p[1] <= 0 || i > 0 && p[1] >= h.progress[i-1][1] {
+			t.Fatalf("batch need %d said indexed %d, left %d (after %v)", i, p[0], p[1], h.progress[:i])
+		}
+	}
+	h.hand = false
+	m.searchRun(t, nil, args)
+	h.index, h.id = nil, ""
+	m.searchRun(t, h, args)
+	if h.backs >= h.batches {
+		t.Fatalf("without Hand, %d of %d batch needs handed back", h.backs, h.batches)
 	}
 }
 

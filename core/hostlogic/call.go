@@ -62,6 +62,9 @@ type roundRead struct {
 	Stored   string     `json:"stored,omitempty"`
 	Refusal  string     `json:"refusal,omitempty"`
 	Invalid  string     `json:"invalid,omitempty"`
+	// Indexed and Left are how far a build got at a batch need (Carry's).
+	Indexed int `json:"indexed,omitempty"`
+	Left    int `json:"left,omitempty"`
 }
 
 // checkpoint is where a call's replay starts: at its last round, whose
@@ -101,7 +104,7 @@ func (m *machine) runCall(c wire.StepCall) error {
 			return err
 		}
 		if batch {
-			m.do(wire.IO{Op: wire.IOIndexStore, To: read.Batch}, succeeds())
+			m.do(wire.IO{Op: wire.IOIndexStore, To: read.Batch, Indexed: read.Indexed, Left: read.Left}, succeeds())
 			m.do(wire.IO{Op: wire.IOResetSnap}, succeeds())
 		}
 		switch s := read.Need.Search; s {
@@ -169,7 +172,7 @@ func (m *machine) handleRound() roundRead {
 	case read.Need != nil:
 		rr.Need = read.Need
 		if read.Search != nil {
-			rr.Batch = read.Search.ID
+			rr.Batch, rr.Indexed, rr.Left = read.Search.ID, read.Search.Indexed, read.Search.Left
 		}
 	case !*read.OK:
 		rr.Refusal = string(read.Printed())

@@ -148,6 +148,8 @@ func (warm *warmIndex) upToDate(env *Env) (*search.Index, error) {
 			return warm.applyChanges(env)
 		case sameID:
 			return nil, env.View.AskSearch("notes")
+		case c.ID == "" && warm.carried && warm.idx != nil && warm.id == "" && warm.notesListing == c.Listing:
+			sent = warm.notes // a first build's rounds before its first hand-back
 		case c.Listing != "" && search.IDListing(c.ID) == c.Listing:
 			return warm.storedIndex(env)
 		default:
@@ -190,7 +192,7 @@ func (warm *warmIndex) upToDate(env *Env) (*search.Index, error) {
 func (warm *warmIndex) base(c *search.Carry, carried bool) *search.Index {
 	var idx *search.Index
 	switch {
-	case carried && warm.carried && warm.idx != nil && c.ID != "" && warm.id == c.ID:
+	case carried && warm.carried && warm.idx != nil && warm.id == c.ID && (c.ID != "" || !c.Full):
 		idx = warm.idx
 	case carried:
 		var err error
@@ -287,43 +289,74 @@ func indexedText(env *Env, p string, head bool) (vault.Content, bool) {
 	return c, false
 }
 
-// indexBatches indexes the stale notes (sorted) in batches of at most the
-// host's Batch bytes of text, their sizes read from their versions
-// ("size:mtime"): the notes of the first batch the request does not hold
-// are asked for. Once a batch was indexed in this run, that need is a
-// "batch" one and hands the index built so far back to the host, which
-// stores it and sends the next batch alone (search.Carry): the request,
-// and the instance's memory, hold one batch of text, and a call cut short
-// loses one batch at most.
+// indexBatches indexes the stale notes (sorted) in batches: first those
+// the request holds (the batch the host read, whatever bound it read it
+// by), then the next ones, up to the host's Batch bytes of text, their
+// sizes read from their versions ("size:mtime"), which are asked for.
+// Once a batch was indexed in this run, that need is a "batch" one and
+// may hand the index built so far back to the host (handBack, or the
+// host's Hand), which stores it and sends the next batch alone
+// (search.Carry): the request, and the instance's memory, hold one batch
+// of text, and a call cut short loses what was indexed since the last
+// hand-back. The host may change Batch from one round to the next (the
+// Go host sizes batches by the time they take).
 func (warm *warmIndex) indexBatches(env *Env, idx *search.Index, listing map[string]string, stale []string) error {
 	bound := env.Search.Batch
 	if bound <= 0 {
 		bound = search.DefaultBatch
 	}
-	built := int64(-1) // the text of the batch indexed in this run
+	built := int64(-1) // the text indexed in this run
 	for len(stale) > 0 {
-		n, size := 0, int64(0)
-		for n < len(stale) && (n == 0 || size+indexedSize(listing[stale[n]]) <= bound) {
-			size += indexedSize(listing[stale[n]])
-			n++
+		n, size := heldBatch(env.View, listing, stale)
+		if n == 0 {
+			n, size = nextBatch(listing, stale, bound)
 		}
 		if err := index(env, idx, listing, stale[:n], warm.gone); err != nil {
 			if built < 0 {
 				return err
 			}
-			warm.back.text += built
-			collect() // the batch's garbage, before the index is encoded
-			if handBack(warm.back.size, warm.back.text, bound) {
-				warm.keepWarm(env, idx)
-			}
-			if env.IndexID == "" {
-				env.IndexID = warm.id // nothing handed back: the host keeps what it stored
-			}
-			return env.View.AskSearch("batch")
+			return warm.askBatch(env, idx, listing, built, bound, len(stale))
 		}
-		built, stale = size, stale[n:]
+		built, stale = max(built, 0)+size, stale[n:]
 	}
 	return nil
+}
+
+// heldBatch is how many of the stale notes, from the first, the request
+// holds (their text, or that they are gone), and their text's size.
+func heldBatch(v *vault.View, listing map[string]string, stale []string) (n int, size int64) {
+	for n < len(stale) && v.Holds(stale[n], search.VersionSize(listing[stale[n]]) > search.MaxNoteBytes) {
+		size += indexedSize(listing[stale[n]])
+		n++
+	}
+	return n, size
+}
+
+// nextBatch is how many of the stale notes, from the first, the next
+// batch reads: as many as bound bytes of text hold, one at least.
+func nextBatch(listing map[string]string, stale []string, bound int64) (n int, size int64) {
+	for n < len(stale) && (n == 0 || size+indexedSize(listing[stale[n]]) <= bound) {
+		size += indexedSize(listing[stale[n]])
+		n++
+	}
+	return n, size
+}
+
+// askBatch is the need for the next batch once built bytes of text were
+// indexed in this run and left notes are still to read: the index built
+// so far handed back when handBack says so or the host asks (Hand), and
+// how far the build got (Env.IndexIndexed, Env.IndexLeft).
+func (warm *warmIndex) askBatch(env *Env, idx *search.Index, listing map[string]string, built, bound int64, left int) error {
+	warm.back.text += built
+	collect() // the batch's garbage, before the index is encoded
+	if env.Search.Hand || handBack(warm.back.size, warm.back.text, bound) {
+		warm.keepWarm(env, idx)
+	}
+	if env.IndexID == "" {
+		env.IndexID = warm.id // nothing handed back: the host keeps what it stored
+	}
+	env.IndexIndexed, env.IndexLeft = max(len(listing)-left, 0), left
+	return env.View.AskSearch("batch")
 }
 
 // handBack reports whether a need for the next batch hands back the index

@@ -315,6 +315,10 @@ type Env struct {
 	Search   *search.Carry
 	IndexOut []byte
 	IndexID  string
+	// IndexIndexed and IndexLeft are how far a build got when it asks
+	// for its next batch: the notes its index holds up to date, and
+	// those still to read (search.Carry's Indexed and Left).
+	IndexIndexed, IndexLeft int
 	// State is what the tools keep between calls in the caller's engine
 	// instance (the warm search index); nil keeps nothing past the call.
 	State *State

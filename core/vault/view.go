@@ -137,6 +137,17 @@ func (v *View) wantTree(t Tree) {
 	}
 }
 
+// Holds reports whether the request answers the file at p (its text, or
+// that it is missing), or its head when head is set, without asking for
+// it: a search index's build indexes the batch the host sent, whatever
+// bound the host set for it.
+func (v *View) Holds(p string, head bool) bool {
+	if head {
+		return v.knownHead(p)
+	}
+	return v.knownFile(p)
+}
+
 // known reports whether the path is answered (present or missing) as a file.
 func (v *View) knownFile(p string) bool {
 	_, ok := v.snap.Files[p]

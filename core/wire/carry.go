@@ -61,6 +61,18 @@ type Carry struct {
 	// "notes" or "index") as before.
 	Since   string            `json:"since,omitempty"`
 	Changes map[string]string `json:"changes,omitempty"`
+	// Hand asks the core to hand back the index built so far with this
+	// round's need for the next batch, however little it indexed since it
+	// last did: the host's clock says that its deadline draws near, and a
+	// call cut short then loses nothing it indexed before this round. The
+	// core, which has no clock, hands back by size alone otherwise.
+	Hand bool `json:"hand,omitempty"`
+	// Indexed and Left come with a need for the next batch: the notes the
+	// index built so far holds up to date, and those still to read. A
+	// host that stores the index the need hands back keeps them, and a
+	// call stopped at its deadline says how far the stored index got.
+	Indexed int `json:"indexed,omitempty"`
+	Left    int `json:"left,omitempty"`
 	// Index travels after the JSON, not in it (Join, Split): 5 MB of
 	// base64 at 10,000 notes cost more than the whole search.
 	Index []byte `json:"-"`

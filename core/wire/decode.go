@@ -217,6 +217,16 @@ func (s *scanner) carry() (*Carry, bool) {
 			c.Segments, ok = s.boolean()
 		case "since":
 			c.Since, ok = s.str()
+		case "hand":
+			c.Hand, ok = s.boolean()
+		case "indexed", "left":
+			var n int64
+			n, ok = s.count()
+			if key == "indexed" {
+				c.Indexed = int(n)
+			} else {
+				c.Left = int(n)
+			}
 		case "notes":
 			c.Notes, ok = s.versions()
 		case "changes":

@@ -127,8 +127,18 @@ func appendCarry(b []byte, c *Carry, notes map[string]string) []byte {
 	if c.Since != "" {
 		b = appendString(append(comma(b, n), `"since":`...), c.Since)
 	}
+
 	if len(c.Changes) > 0 {
 		b = appendVersions(append(comma(b, n), `"changes":`...), c.Changes)
+	}
+	if c.Hand {
+		b = append(comma(b, n), `"hand":true`...)
+	}
+	if c.Indexed != 0 {
+		b = strconv.AppendInt(append(comma(b, n), `"indexed":`...), int64(c.Indexed), 10)
+	}
+	if c.Left != 0 {
+		b = strconv.AppendInt(append(comma(b, n), `"left":`...), int64(c.Left), 10)
 	}
 	return append(b, '}')
 }

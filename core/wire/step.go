@@ -136,6 +136,11 @@ type IO struct {
 	What   string   `json:"what,omitempty"`
 	Expect *string  `json:"expect,omitempty"`
 	Or     []string `json:"or,omitempty"`
+	// Indexed and Left, with an index_store of a build's batch, are how
+	// far the index stored got (Carry's Indexed and Left): a call the
+	// host stops at its deadline says it.
+	Indexed int `json:"indexed,omitempty"`
+	Left    int `json:"left,omitempty"`
 }
 
 // IOResult is what one op gave: V (the value compared with Expect),

@@ -185,7 +185,8 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 	defer cancel()
 	engCall, release := Pin(eng)
 	defer release()
-	r := &rounds[L]{v: v, lock: lock, call: engCall, tool: tool, opts: opts, d: d, policy: hostlogic.Rounds{Tool: tool, Max: opts.MaxRounds}, sc: newCarry(ctx, v, tool, opts.IndexBatch)}
+	p := newPace(d.now, d.span(), opts.IndexBatch)
+	r := &rounds[L]{v: v, lock: lock, call: engCall, tool: tool, opts: opts, d: d, policy: hostlogic.Rounds{Tool: tool, Max: opts.MaxRounds}, sc: newCarry(ctx, v, tool, opts.IndexBatch, p)}
 	r.req = wire.Request{Tool: tool, Args: args, Now: opts.Now.Format(time.RFC3339), TZ: opts.TZ, Lang: opts.Lang, Search: r.sc.carry}
 	if need := r.sc.changed(); len(need.Files) > 0 && v.AnswerContext(ctx, need, &r.req.Snapshot, opts.MaxBytes) != nil {
 		r.req.Snapshot = vault.Snapshot{} // the core asks for what it lacks
@@ -232,7 +233,7 @@ type rounds[L Lock] struct {
 func (r *rounds[L]) run(ctx context.Context) (Outcome, error) {
 	for round := 1; ; round++ {
 		if r.d.late(nil) {
-			return r.refuse(r.d.overrun(r.tool))
+			return r.refuse(r.d.overrun(r.tool, r.sc.kept))
 		}
 		if r.opts.Round != nil {
 			r.opts.Round(round)
@@ -270,7 +271,12 @@ func (r *rounds[L]) exchange(ctx context.Context) (ans *hostlogic.Read, raw, ind
 	raw, err = r.call(ctx, reqJSON)
 	if r.d.late(err) {
 		// Whatever the engine answered or died of: the deadline passed.
-		return refused(r.d.overrun(r.tool))
+		// A batch's index that came with a late answer is stored still:
+		// the next call goes on from it.
+		if err == nil {
+			r.keepLate(raw)
+		}
+		return refused(r.d.overrun(r.tool, r.sc.kept))
 	}
 	if e, ok := fault.As(err); ok && e.Code == fault.LimitExceeded {
 		// A bound of the engine: a refusal like the host's own bounds.
@@ -287,6 +293,18 @@ func (r *rounds[L]) exchange(ctx context.Context) (ans *hostlogic.Read, raw, ind
 		return fail(err)
 	}
 	return &read, raw, index, Outcome{}, nil
+}
+
+// keepLate stores the index a batch need that came after the deadline
+// hands back (searchCarry.batch): the call is refused all the same.
+func (r *rounds[L]) keepLate(raw []byte) {
+	text, index := wire.Split(raw)
+	if len(index) == 0 {
+		return
+	}
+	if read, err := hostlogic.ReadAnswer(text); err == nil && read.Need != nil {
+		r.sc.batch(read.Answer, index)
+	}
 }
 
 // request is the round's request: the call's arguments compacted on the
@@ -318,7 +336,7 @@ func (r *rounds[L]) answer(ctx context.Context, ans hostlogic.Read, index []byte
 	r.sc.answer(*ans.Need)
 	if err := r.v.AnswerContext(ctx, *ans.Need, &r.req.Snapshot, r.opts.MaxBytes); err != nil {
 		if r.d.late(err) {
-			err = r.d.overrun(r.tool)
+			err = r.d.overrun(r.tool, r.sc.kept)
 		}
 		out, _ := r.refuse(err)
 		return out, true

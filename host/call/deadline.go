@@ -22,9 +22,9 @@ type Clock interface {
 
 // deadline is a call's one deadline (see Run).
 type deadline struct {
-	at      time.Time
-	bounded bool
-	now     func() time.Time
+	at, start time.Time
+	bounded   bool
+	now       func() time.Time
 	// limit is the call's own timeout, which the overrun message names;
 	// 0 when ctx's own deadline, earlier, is the one that counts: its
 	// length is the caller's.
@@ -37,7 +37,7 @@ type deadline struct {
 // engine compares a context's deadline with the real clock.
 func newDeadline(ctx context.Context, timeout time.Duration, clock Clock) (context.Context, deadline, context.CancelFunc) {
 	if clock != nil {
-		d := deadline{limit: timeout, now: clock.Now}
+		d := deadline{limit: timeout, now: clock.Now, start: clock.Now()}
 		if timeout <= 0 {
 			return ctx, d, func() {}
 		}
@@ -51,7 +51,7 @@ func newDeadline(ctx context.Context, timeout time.Duration, clock Clock) (conte
 	if timeout > 0 {
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 	}
-	d := deadline{limit: timeout, now: time.Now}
+	d := deadline{limit: timeout, now: time.Now, start: start}
 	d.at, d.bounded = ctx.Deadline()
 	if d.bounded && (timeout <= 0 || d.at.Before(start.Add(timeout))) {
 		d.limit = 0
@@ -65,14 +65,34 @@ func (d deadline) late(err error) bool {
 	return d.bounded && !d.now().Before(d.at) || errors.Is(err, context.DeadlineExceeded)
 }
 
-// overrun is the LIMIT_EXCEEDED of a call of tool past its deadline.
-func (d deadline) overrun(tool string) error {
-	if d.limit <= 0 {
-		return fault.New(fault.LimitExceeded, map[string]any{"tool": tool},
-			fmt.Sprintf("%s did not finish before the call's deadline; ask for less of the vault, or give the call more time", tool),
-			fmt.Sprintf("%s n'a pas fini avant l'échéance de l'appel ; demandez moins du coffre, ou donnez plus de temps à l'appel", tool))
+// span is the time the call has from its start to its deadline (0: no
+// deadline).
+func (d deadline) span() time.Duration {
+	if !d.bounded {
+		return 0
 	}
-	return fault.New(fault.LimitExceeded, map[string]any{"tool": tool, "timeout_ms": d.limit.Milliseconds()},
-		fmt.Sprintf("%s did not finish within the call's deadline of %s; ask for less of the vault, or give the call more time (kessho --timeout)", tool, d.limit),
-		fmt.Sprintf("%s n'a pas fini dans le délai de l'appel (%s) ; demandez moins du coffre, ou donnez plus de temps à l'appel (kessho --timeout)", tool, d.limit))
+	return max(d.at.Sub(d.start), 0)
+}
+
+// overrun is the LIMIT_EXCEEDED of a call of tool past its deadline;
+// kept, when the call stored a search index's build, says how far it got
+// (details "indexed" and "left"), and that the next call goes on from
+// there.
+func (d deadline) overrun(tool string, kept *Progress) error {
+	details := map[string]any{"tool": tool}
+	en, fr := "", ""
+	if kept != nil {
+		details["indexed"], details["left"] = kept.Indexed, kept.Left
+		en = fmt.Sprintf("; its search index is stored with %d of %d notes, and the next call goes on from there", kept.Indexed, kept.Indexed+kept.Left)
+		fr = fmt.Sprintf(" ; son index de recherche est enregistré avec %d notes sur %d, et le prochain appel reprend de là", kept.Indexed, kept.Indexed+kept.Left)
+	}
+	if d.limit <= 0 {
+		return fault.New(fault.LimitExceeded, details,
+			fmt.Sprintf("%s did not finish before the call's deadline%s; ask for less of the vault, or give the call more time", tool, en),
+			fmt.Sprintf("%s n'a pas fini avant l'échéance de l'appel%s ; demandez moins du coffre, ou donnez plus de temps à l'appel", tool, fr))
+	}
+	details["timeout_ms"] = d.limit.Milliseconds()
+	return fault.New(fault.LimitExceeded, details,
+		fmt.Sprintf("%s did not finish within the call's deadline of %s%s; ask for less of the vault, or give the call more time (kessho --timeout)", tool, d.limit, en),
+		fmt.Sprintf("%s n'a pas fini dans le délai de l'appel (%s)%s ; demandez moins du coffre, ou donnez plus de temps à l'appel (kessho --timeout)", tool, d.limit, fr))
 }

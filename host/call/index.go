@@ -3,6 +3,7 @@ package call
 import (
 	"context"
 	"slices"
+	"time"
 
 	"github.com/kessho/kessho/core/search"
 	"github.com/kessho/kessho/core/vault"
@@ -49,12 +50,23 @@ type searchCarry struct {
 	carry *search.Carry
 	// withIndex: the next request carries the stored index.
 	withIndex bool
+	// pace sizes a build's batches and its hand-backs by the call's
+	// clock; kept is how far the index this call stored got (nil: it
+	// stored none).
+	pace *pace
+	kept *Progress
 }
+
+// Progress is how far a search index's build got: the notes the stored
+// index holds up to date, and those still to read (search.Carry's
+// Indexed and Left). A call stopped at its deadline says it
+// (Outcome.Error's details "indexed" and "left").
+type Progress struct{ Indexed, Left int }
 
 // newCarry starts the Carry of a mem_search or mem_recall call
 // (search.Carries) on a vault that keeps an index; for any other call (or
 // vault) it carries nothing.
-func newCarry(ctx context.Context, v any, tool string, batch int64) *searchCarry {
+func newCarry(ctx context.Context, v any, tool string, batch int64, p *pace) *searchCarry {
 	ix, ok := v.(Indexer)
 	if !ok || !search.Carries(tool) {
 		return &searchCarry{}
@@ -70,7 +82,7 @@ func newCarry(ctx context.Context, v any, tool string, batch int64) *searchCarry
 			c.Since, c.Changes = since, changes
 		}
 	}
-	return &searchCarry{ix: ix, notes: notes, carry: c}
+	return &searchCarry{ix: ix, notes: notes, carry: c, pace: p}
 }
 
 // changed is the need for the notes the host's own writes changed since
@@ -103,11 +115,90 @@ func (s *searchCarry) batch(ans wire.Answer, index []byte) bool {
 	if s.carry == nil || ans.Need.Search != "batch" || ans.Search == nil {
 		return false
 	}
-	if len(index) > 0 {
-		_ = s.ix.StoreIndex(index, ans.Search.ID) // a cache: see store
+	stored := len(index) > 0 && s.ix.StoreIndex(index, ans.Search.ID) == nil // a cache: see store
+	if stored {
+		s.kept = &Progress{Indexed: ans.Search.Indexed, Left: ans.Search.Left}
 	}
 	s.carry.ID = ans.Search.ID
+	asked := int64(0)
+	for _, p := range ans.Need.Files {
+		asked += min(search.VersionSize(s.notes[p]), search.MaxNoteBytes)
+	}
+	s.carry.Batch, s.carry.Hand = s.pace.next(asked, stored)
 	return true
+}
+
+// pace sizes a first build's batches by the time they take, and asks the
+// core to hand its index back (search.Carry.Hand) often enough that a
+// call cut at its deadline loses little: the core has no clock, the host
+// has. Each batch is sized to take an eighth of the call's deadline, by
+// the note text the last one read and the time from its need to the
+// next (the host's reads, the core's indexing, a hand-back stored); the
+// index is handed back once half the deadline passed since it was last
+// stored (or since the call started), besides the core's own cadence by
+// size, and after the first batch of every call. Until a batch was
+// timed, batches are firstBatch; with no deadline, the largest.
+type pace struct {
+	now  func() time.Time
+	span time.Duration // the call's deadline from its start; 0: none
+	max  int64         // the largest batch
+	// stored is when the index was last stored (or the call started);
+	// asked when the last batch need came (zero before the first), and
+	// bytes the note text it asked for.
+	stored, asked time.Time
+	bytes         int64
+}
+
+const (
+	// firstBatch is the batch of a call until one was timed, when the
+	// largest is larger: 256 KiB, a few hundredths of a second natively,
+	// a few tenths in wasm on an idle machine, and about 180 notes of a
+	// benchmark vault, so that the index handed back after it is a delta
+	// (search.Index.Hand) once the vault has some 25,000 notes.
+	firstBatch = 256 << 10
+	// minBatch is the smallest batch sized by time.
+	minBatch = 64 << 10
+	// batchShare and handShare are the shares of the deadline a batch
+	// aims at and the most time between two hand-backs (each of which may
+	// encode and store the whole index: 45 MB at 100,000 notes).
+	batchShare, handShare = 8, 2
+)
+
+// newPace is the pace of a call whose deadline is span from now (0:
+// none), its largest batch max (0: search.DefaultBatch).
+func newPace(now func() time.Time, span time.Duration, max int64) *pace {
+	if max <= 0 {
+		max = search.DefaultBatch
+	}
+	t := now()
+	return &pace{now: now, span: span, max: max, stored: t}
+}
+
+// first is the first request's Batch.
+func (p *pace) first() int64 { return min(p.max, firstBatch) }
+
+// next records a batch need asking for bytes of note text (stored: the
+// index it handed back is stored), and returns the next request's Batch
+// and Hand.
+func (p *pace) next(bytes int64, stored bool) (batch int64, hand bool) {
+	t := p.now()
+	if stored {
+		p.stored = t
+	}
+	took := t.Sub(p.asked)
+	switch {
+	case p.span <= 0:
+		batch = p.max
+	case p.asked.IsZero():
+		batch = p.first() // none measured yet
+	case took <= 0:
+		batch = p.max // no time passed (a clock that moves when told)
+	default:
+		aim := float64(p.bytes) * float64(p.span/batchShare) / float64(took)
+		batch = int64(max(min(aim, float64(p.max)), float64(min(minBatch, p.max))))
+	}
+	p.asked, p.bytes = t, bytes
+	return batch, p.span > 0 && t.Sub(p.stored) >= p.span/handShare
 }
 
 // answer answers a need's "search": the notes' versions ("notes"), them
@@ -119,7 +210,10 @@ func (s *searchCarry) answer(need vault.Need) {
 	}
 	switch need.Search {
 	case "notes", "index":
-		s.carry.Full, s.carry.Notes = true, s.notes
+		// A build may follow: its batches small until one is timed (the
+		// first request's Batch, the largest, also bounds the host's own
+		// changes read in one round: search.Carry.Changes).
+		s.carry.Full, s.carry.Notes, s.carry.Batch = true, s.notes, s.pace.first()
 	case "stored":
 	default:
 		return

@@ -22,6 +22,7 @@ const en = {
   settingsRehearseDesc:
     "When Obsidian is idle after start, make a few hundred calls on a project held in memory (never in your vault), two or three seconds of work, so that your first calls are as quick as later ones. Off by default on phones and tablets.",
   overdue: "Kessho stopped its core: this call took longer than {s} s, the time limit in Kessho's settings. Nothing was written. Try again, or raise the limit.",
+  overdueStored: "Its search index is stored with {n} of {m} notes: the next call goes on from there.",
   engineFailed: "Kessho failed: ",
   noTools: "Kessho: no action available in this version of the core.",
   searchCommand: "Search memory",
@@ -62,6 +63,7 @@ const fr: typeof en = {
   settingsRehearseDesc:
     "Quand Obsidian est inactif après le démarrage, faire quelques centaines d'appels sur un projet gardé en mémoire (jamais dans votre coffre), deux ou trois secondes de travail, pour que vos premiers appels soient aussi rapides que les suivants. Désactivé par défaut sur téléphone et tablette.",
   overdue: "Kessho a arrêté son cœur : cet appel a duré plus de {s} s, la limite fixée dans les réglages de Kessho. Rien n'a été écrit. Réessayez, ou relevez la limite.",
+  overdueStored: "Son index de recherche est enregistré avec {n} notes sur {m} : le prochain appel reprend de là.",
   engineFailed: "Échec de Kessho : ",
   noTools: "Kessho : aucune action disponible dans cette version du cœur.",
   searchCommand: "Chercher dans la mémoire",

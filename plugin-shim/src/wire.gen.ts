@@ -23,6 +23,9 @@ export interface Carry {
   segments?: boolean;
   since?: string;
   changes?: Record<string, string>;
+  hand?: boolean;
+  indexed?: number;
+  left?: number;
 }
 
 /** core/wire.ErrorBody */
@@ -60,6 +63,8 @@ export interface IO {
   what?: string;
   expect?: string;
   or?: string[];
+  indexed?: number;
+  left?: number;
 }
 
 /** core/wire.IOError */

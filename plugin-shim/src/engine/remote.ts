@@ -3,7 +3,7 @@
 // (serve.ts) and back. The UI thread keeps the call loop and the vault's
 // I/O; the module is unpacked, decompressed, compiled and run in the worker.
 
-import type { Engine, RoundRequest, Stepped } from "../host/call";
+import { Overdue, type Engine, type RoundRequest, type Stepped } from "../host/call";
 import { messageOf, nextTask } from "../host/port";
 import type { CoreWorker, FromWorker, LoadMessage, ToWorker } from "./protocol";
 
@@ -80,7 +80,8 @@ interface Live {
  *	const { out } = await eng.step(input, round); // one step of a call
  *
  * A call (within) or a request outside one that outlives its deadline
- * stops its worker (terminate), and is refused with overdue's message. A
+ * stops its worker (terminate), and is refused with overdue's message (an
+ * Overdue, which call answers LIMIT_EXCEEDED). A
  * worker whose memory grew past the bound is stopped after its answer. Either way its replacement starts as
  * soon as the UI thread is idle and compiles its module in the
  * background, so that the next request finds it ready rather than paying
@@ -255,7 +256,7 @@ export class RemoteEngine implements Engine {
         this.respawn();
       }
     }
-    return new Error(this.opts.overdue(this.callMs));
+    return new Overdue(this.opts.overdue(this.callMs), this.callMs);
   }
 
   private end(live: Live): void {
@@ -284,7 +285,7 @@ export class RemoteEngine implements Engine {
         this.overdue++;
         if (this.callEnds !== null) this.callStopped = true;
         this.end(live);
-        reject(new Error(this.opts.overdue(full)));
+        reject(new Overdue(this.opts.overdue(full), full));
         this.respawn();
       }, ms);
       live.reply = (m) => {

@@ -6,6 +6,7 @@
 // keeps the vault's I/O, its snapshot (the bulk of each round's request)
 // and its search index.
 
+import { words } from "../i18n";
 import { newSnapshot, needOp, type Snapshot } from "./answer";
 import { execute, type OwnOps } from "./apply";
 import { journalDir, ownJournals, type RecoverOptions } from "./journal";
@@ -29,6 +30,48 @@ export interface Stepped {
   out: string;
   printed?: string;
   index?: string;
+}
+
+/**
+ * Overdue is what an engine's step throws when the call passed its time
+ * limit and the engine stopped the core (RemoteEngine): ms is the limit.
+ * call answers it LIMIT_EXCEEDED, as the Go host answers a call past its
+ * deadline (host/call, deadline.go).
+ */
+export class Overdue extends Error {
+  constructor(
+    message: string,
+    readonly ms: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Progress is how far a search index's build stored got: the notes the stored index holds up to date, and those still to read. */
+export interface Progress {
+  indexed: number;
+  left: number;
+}
+
+/**
+ * overdueAnswer is the refusal of a call of tool stopped at its time
+ * limit, in the shape the Go host prints ({"ok":false,"error":{"code":
+ * "LIMIT_EXCEEDED","message","details":{"tool","timeout_ms"}}}, the
+ * details' keys in Go's order), with how far its stored index got when
+ * it stored one ("indexed", "left", and a sentence more).
+ */
+export function overdueAnswer(tool: string, err: Overdue, lang: string, kept: Progress | null): string {
+  let message = err.message;
+  const details: { [k: string]: number | string } = {};
+  if (kept !== null) {
+    details.indexed = kept.indexed;
+    details.left = kept.left;
+    const w = words(lang === "fr" ? "fr" : "en");
+    message += " " + w.overdueStored.replace("{n}", String(kept.indexed)).replace("{m}", String(kept.indexed + kept.left));
+  }
+  details.timeout_ms = err.ms;
+  details.tool = tool;
+  return JSON.stringify({ ok: false, error: { code: "LIMIT_EXCEEDED", message, details } });
 }
 
 /** An engine runs the core's steps (core/hostlogic.Step, the module's step entry). */
@@ -76,7 +119,8 @@ export interface Outcome {
 /**
  * call runs tool with args (JSON text, sent as written; undefined: none).
  * Refusals, the core's or the host's, come back as an Outcome with ok
- * false; it throws only when the engine itself fails.
+ * false (a call stopped at its time limit too: LIMIT_EXCEEDED,
+ * overdueAnswer); it throws only when the engine itself fails.
  */
 export async function call(v: VaultPort, eng: Engine, tool: string, args: string | undefined, opts: CallOptions): Promise<Outcome> {
   const state = new CallState(v, eng, tool, args, opts);
@@ -89,7 +133,12 @@ export async function call(v: VaultPort, eng: Engine, tool: string, args: string
     if (end.invalid !== undefined) throw new Error(end.invalid);
     return end.ok === true ? { answer: state.printed, ok: true } : { answer: end.answer ?? "", ok: false };
   };
-  return eng.within !== undefined ? eng.within(run) : run();
+  try {
+    return await (eng.within !== undefined ? eng.within(run) : run());
+  } catch (err) {
+    if (!(err instanceof Overdue)) throw err;
+    return { answer: overdueAnswer(tool, err, opts.lang, state.kept), ok: false };
+  }
 }
 
 /**
@@ -167,6 +216,8 @@ export class CallState implements OwnOps {
   /** The answer to print when the call ends OK, and the index to keep, as the step that ran the last round handed them. */
   printed = "";
   private index = "";
+  /** How far the index this call stored got (null: it stored none of a build's batches). */
+  kept: Progress | null = null;
 
   constructor(
     private v: VaultPort,
@@ -213,7 +264,7 @@ export class CallState implements OwnOps {
     switch (io.op) {
       case "index_store":
         // A batch of the index built, or a success's index: stored (a cache: never a failure).
-        await this.sc?.store(this.index, io.to ?? "");
+        if ((await this.sc?.store(this.index, io.to ?? "")) === true && io.left !== undefined) this.kept = { indexed: io.indexed ?? 0, left: io.left };
         this.eng.renew?.();
         return {};
       case "index_read":

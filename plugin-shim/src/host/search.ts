@@ -219,18 +219,20 @@ export class SearchCarry {
    * writes leaves the new id beside the old index, which is still read
    * when it is no longer than the new one (a vault that grew) and brought
    * up to date, where the old id beside a new, longer index would leave
-   * that index unread.
+   * that index unread. It returns whether index was stored.
    */
-  async store(index: string, id: string): Promise<void> {
+  async store(index: string, id: string): Promise<boolean> {
     this.wire.id = id;
-    if (index === "" || this.unsafe !== null) return;
+    if (index === "" || this.unsafe !== null) return false;
     try {
       await this.v.state.keepCache(indexIDFile, id);
       await this.v.state.keepCache(indexFile, index);
       this.maxFile = index.length; // what a later round of this call may read back
+      return true;
     } catch (err) {
       // the next search rebuilds what it lacks
       if (err instanceof Unsafe) this.unsafe = err.path;
+      return false;
     }
   }
 }

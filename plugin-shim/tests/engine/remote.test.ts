@@ -15,7 +15,7 @@ import { pack } from "../../scripts/pack.mjs";
 import type { CoreWorker, FromWorker, LoadMessage, ToWorker } from "../../src/engine/protocol";
 import { type Clock, loadPiece, memoryBound, RemoteEngine, type RemoteOptions } from "../../src/engine/remote";
 import { InThread } from "../../src/engine/serve";
-import { call } from "../../src/host/call";
+import { call, type Outcome } from "../../src/host/call";
 import { Host } from "../../src/host/service";
 import { ObsidianVault } from "../../src/obsidian/vault-port";
 import { diffTrees } from "../cases";
@@ -116,7 +116,7 @@ class FakeClock implements Clock {
   }
 }
 
-/** Slow is the in-thread worker, each of whose answers comes ms after its request on clock: a core whose every step is slow, none past a deadline alone. */
+/** Slow is the in-thread worker, each of whose answers comes ms after its request on clock (ms of the answer's number, from 0, when a function): a core whose every step is slow, none past a deadline alone. */
 class Slow implements CoreWorker {
   onmessage: ((ev: { data: FromWorker }) => void) | null = null;
   terminated = false;
@@ -125,7 +125,7 @@ class Slow implements CoreWorker {
   private inner = new InThread();
 
   constructor(
-    private ms: number,
+    private ms: number | ((n: number) => number),
     clock: FakeClock,
   ) {
     this.inner.onmessage = (ev) => {
@@ -134,7 +134,7 @@ class Slow implements CoreWorker {
         return;
       }
       setTimeout(() => {
-        clock.advance(this.ms);
+        clock.advance(typeof this.ms === "number" ? this.ms : this.ms(this.answered));
         if (this.terminated) return;
         this.answered++;
         this.onmessage?.(ev);
@@ -175,6 +175,12 @@ class Dying implements CoreWorker {
     this.terminated = true;
     this.inner.terminate();
   }
+}
+
+/** assertOverdue checks that out is the LIMIT_EXCEEDED of a call of tool stopped at its limit of ms, as the Go host answers one past its deadline. */
+function assertOverdue(out: Outcome, tool: string, ms: number): void {
+  assert.equal(out.ok, false);
+  assert.equal(out.answer, JSON.stringify({ ok: false, error: { code: "LIMIT_EXCEEDED", message: overdue(ms), details: { timeout_ms: ms, tool } } }));
 }
 
 /** engine returns a RemoteEngine whose workers are the ones given, in order, then Relays. */
@@ -244,7 +250,7 @@ describe("RemoteEngine", () => {
     });
     const { eng } = engine([slow], { deadlineMs: () => 200, clock });
     const port = new ObsidianVault(app as unknown as ObsidianApp);
-    await assert.rejects(call(port, eng, c.tool, c.args, { now: c.now, tz: c.tz, lang: c.lang }), /over 200 ms/);
+    assertOverdue(await call(port, eng, c.tool, c.args, { now: c.now, tz: c.tz, lang: c.lang }), c.tool, 200);
     assert.ok(rounds.length >= 2, "the call got as far as its last round");
     assert.equal(diffTrees(app.vault.snapshot(), c.vault), "", "the vault is as it was");
     // The same call, on the new worker, applies its plan.
@@ -263,8 +269,8 @@ describe("RemoteEngine", () => {
     await eng.warm();
     const port = new ObsidianVault(app as unknown as ObsidianApp);
     const opts = { now: c.now, tz: c.tz, lang: c.lang };
-    await assert.rejects(call(port, eng, c.tool, c.args, opts), /^Error: over 250 ms$/);
-    // The call's two steps each take 150 ms: the first answered (at 150 ms), the second stopped at 250.
+    assertOverdue(await call(port, eng, c.tool, c.args, opts), c.tool, 250);
+    // The call's two steps each take 150 ms: the first answered at 150 ms, the second stopped at 250.
     assert.equal(slow.answered, 1, `${slow.answered} steps answered, each in 150 ms, before the deadline`);
     assert.equal(slow.terminated, true, "the worker running at the deadline is stopped");
     assert.equal(eng.overdue, 1);
@@ -288,7 +294,7 @@ describe("RemoteEngine", () => {
     // The vault answers each read 60 ms later (a slow disk): the rounds take no time, the reads between them do.
     app.vault.io = async () => clock.advance(60);
     const port = new ObsidianVault(app as unknown as ObsidianApp);
-    await assert.rejects(call(port, eng, c.tool, c.args, { now: c.now, tz: c.tz, lang: c.lang }), /^Error: over 100 ms$/);
+    assertOverdue(await call(port, eng, c.tool, c.args, { now: c.now, tz: c.tz, lang: c.lang }), c.tool, 100);
     assert.equal(eng.overdue, 1);
     assert.equal((spawned[0] as Relay).terminated, true, "the worker is stopped");
     assert.equal(spawned.length, 2, "and replaced, once");
@@ -380,6 +386,31 @@ describe("RemoteEngine", () => {
     assert.ok(clock.now() > 1000, `the build took longer than the limit (${clock.now()} ms, ${slow.answered} requests)`);
     assert.equal(eng.overdue, 0, "and was not stopped");
     assert.equal(slow.terminated, false);
+  });
+
+  test("a search build stopped at its limit answers LIMIT_EXCEEDED with how far its stored index got, and the next call goes on from there", async () => {
+    const app = new App();
+    const port = new ObsidianVault(app as unknown as ObsidianApp);
+    const args = '{"query":"webhook retries","limit":5}';
+    const opts = { now: "2026-11-30T10:15:00+01:00", tz: "Europe/Paris", lang: "en", indexBatch: 3000 };
+    app.vault.reset(notes(60));
+    const whole = await call(port, engine([]).eng, "mem_search", args, opts);
+    app.vault.reset(notes(60));
+    const clock = new FakeClock();
+    // Five steps of 100 ms (a batch or two stored), then one past the limit.
+    const slow = new Slow((n) => (n < 5 ? 100 : 1000), clock);
+    const { eng } = engine([slow], { deadlineMs: () => 400, clock });
+    await eng.warm();
+    const out = await call(port, eng, "mem_search", args, opts);
+    const got = JSON.parse(out.answer) as { ok: boolean; error: { code: string; message: string; details: { indexed: number; left: number; timeout_ms: number; tool: string } } };
+    assert.equal(got.error.code, "LIMIT_EXCEEDED", out.answer);
+    const { indexed, left } = got.error.details;
+    assert.ok(indexed > 0 && indexed + left === 60, `indexed ${indexed}, left ${left}`);
+    assert.deepEqual(Object.keys(got.error.details), ["indexed", "left", "timeout_ms", "tool"], "the Go host's order");
+    assert.equal(got.error.message, `${overdue(400)} Its search index is stored with ${indexed} of 60 notes: the next call goes on from there.`);
+    assert.equal(eng.overdue, 1);
+    const next = await call(port, engine([]).eng, "mem_search", args, opts);
+    assert.equal(next.answer, whole.answer);
   });
 
   test("a new worker gets the module a piece a task, the last piece in its load message, and compiles it", async () => {
