@@ -199,13 +199,13 @@ func opError(p plan.Plan, i int, err error) error {
 // the target's re-check.
 func (v *Vault) writeOne(op plan.Op, before func() error) error {
 	tmp := join(path.Dir(op.Path), randomName())
-	mark, err := v.markTemp(tmp)
+	done, err := v.markTemp(tmp)
 	if err != nil {
 		return full(op.Path, err)
 	}
 	step("write %s: temp marked", op.Path)
 	_, _, err = v.replaceAs(tmp, op.Path, []byte(*op.Text), "write "+op.Path, 0, op.Expect, before)
-	if rerr := v.root.Remove(mark); err == nil && rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+	if rerr := done(); err == nil && rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
 		err = rerr
 	}
 	step("write %s: mark removed", op.Path)
@@ -213,28 +213,35 @@ func (v *Vault) writeOne(op plan.Op, before func() error) error {
 }
 
 // markTemp records, before the temporary file tmp is made, that it may
-// exist: a file in the journal folder named as tmp (a temporary name,
-// which hostlogic.Sweep removes) that holds tmp's path. Recover removes
-// the file it names (dropMarked). The mark is not synced: a process that
-// dies leaves it in the page cache; a machine that loses power may lose
-// it, and at worst leaves a hidden temporary file beside the target (a
-// dot-name, which neither Kessho's listings nor Obsidian show).
-func (v *Vault) markTemp(tmp string) (string, error) {
+// exist, and returns what forgets it once tmp is gone. On Linux the mark
+// is the vault's kept mark file (keepMark), which the next recovery reads
+// (dropMark); elsewhere, or where that file cannot be kept, a file in
+// the journal folder named as tmp (a temporary name, which
+// hostlogic.Sweep removes) that holds tmp's path, whose file Recover
+// removes (dropMarked). No mark is synced: a process that dies leaves it
+// in the page cache; a machine that loses power may lose it, and at worst
+// leaves a hidden temporary file beside the target (a dot-name, which
+// neither Kessho's listings nor Obsidian show).
+func (v *Vault) markTemp(tmp string) (done func() error, err error) {
+	if fd, ok := v.keepMark(tmp); ok {
+		return func() error { return unmark(fd) }, nil
+	}
 	mark := path.Join(journalDir, path.Base(tmp))
+	done = func() error { return v.root.Remove(mark) }
 	if f, ok, err := v.createBeneath(mark, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644); ok {
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		_, err = f.Write([]byte(tmp))
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
-		return mark, err
+		return done, err
 	}
 	if err := v.root.Mkdir(journalDir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-		return "", err
+		return nil, err
 	}
-	return mark, v.root.WriteFile(mark, []byte(tmp), 0o644)
+	return done, v.root.WriteFile(mark, []byte(tmp), 0o644)
 }
 
 // dropMarked removes the temporary file that the mark of that name in
@@ -247,11 +254,16 @@ func (v *Vault) dropMarked(name string) {
 	if err != nil {
 		return
 	}
-	tmp := string(b)
-	if dir := path.Dir(tmp); path.Base(tmp) != name || (dir != "." && plan.CheckPath(dir) != nil) {
-		return
+	if tmp := string(b); path.Base(tmp) == name && markable(tmp) {
+		v.root.Remove(tmp)
 	}
-	v.root.Remove(tmp)
+}
+
+// markable reports whether a mark may name tmp: a temporary name, in a
+// folder plans may write.
+func markable(tmp string) bool {
+	dir, base := path.Dir(tmp), path.Base(tmp)
+	return strings.HasPrefix(base, tempPrefix) && path.Join(dir, base) == tmp && (dir == "." || plan.CheckPath(dir) == nil)
 }
 
 // holds refuses a lock that is not v's or not held.

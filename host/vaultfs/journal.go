@@ -126,7 +126,7 @@ func (v *Vault) removeJournal(id string) error {
 // documentation). A check op, which writes nothing, is recorded done.
 // Leftovers that carry no plan (temporary files in the journal folder, a
 // progress file or conflict record without its journal) are removed; so
-// is the temporary file a one-file plan's mark names (see applyOne).
+// is the temporary file a one-file plan's mark names (see markTemp).
 //
 // A journal that cannot be read or is not a valid plan is an error: the
 // vault may be half-way, and only a person can tell how to finish it.
@@ -139,6 +139,7 @@ func (v *Vault) RecoverFunc(l *Lock, done func(j *hostlogic.Journal)) error {
 		return err
 	}
 	v.sweepIndex()
+	v.dropMark()
 	info, err := v.root.Lstat(journalDir)
 	if absentErr(err) {
 		l.recovered = true
