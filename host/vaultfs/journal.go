@@ -140,22 +140,13 @@ func (v *Vault) RecoverFunc(l *Lock, done func(j *hostlogic.Journal)) error {
 	}
 	v.sweepIndex()
 	v.dropMark()
-	info, err := v.root.Lstat(journalDir)
-	if absentErr(err) {
+	names, err := v.journalNames()
+	if err != nil {
+		return err
+	}
+	if names == nil {
 		l.recovered = true
 		return nil
-	}
-	if err == nil && !info.IsDir() {
-		return hostlogic.NotOurs(journalDir, true) // a link is never listed, its files never removed
-	}
-	f, err := v.root.Open(journalDir)
-	if err != nil {
-		return fault.Internalf("opening %s: %v", journalDir, err)
-	}
-	names, err := f.Readdirnames(-1)
-	f.Close()
-	if err != nil {
-		return fault.Internalf("listing %s: %v", journalDir, err)
 	}
 	ids, remove := hostlogic.Sweep(names)
 	for _, n := range remove {
@@ -177,6 +168,37 @@ func (v *Vault) RecoverFunc(l *Lock, done func(j *hostlogic.Journal)) error {
 	}
 	l.recovered = true
 	return nil
+}
+
+// journalNames lists the journal folder: nil when there is none. The
+// folder is opened with one openat2 where it can (openDirBeneath), else
+// through os.Root; a link there is never listed, its files never removed.
+func (v *Vault) journalNames() ([]string, error) {
+	f, ok := v.openDirBeneath(journalDir)
+	if ok && f == nil {
+		return nil, nil
+	}
+	if !ok {
+		info, err := v.root.Lstat(journalDir)
+		if absentErr(err) {
+			return nil, nil
+		}
+		if err == nil && !info.IsDir() {
+			return nil, hostlogic.NotOurs(journalDir, true)
+		}
+		if f, err = v.root.Open(journalDir); err != nil {
+			return nil, fault.Internalf("opening %s: %v", journalDir, err)
+		}
+	}
+	names, err := f.Readdirnames(-1)
+	f.Close()
+	if err != nil {
+		return nil, fault.Internalf("listing %s: %v", journalDir, err)
+	}
+	if names == nil {
+		names = []string{}
+	}
+	return names, nil
 }
 
 // recoverOne finishes the plan of journal id and returns it: hostlogic decodes it,
