@@ -94,3 +94,17 @@ func (v *Vault) openLockBeneath() (_ *os.File, ok bool) {
 	}
 	return os.NewFile(uintptr(fd), lockFile), true
 }
+
+// absentBeneath reports whether one openat2 beneath the vault's handle
+// finds nothing at p (ENOENT, with no link on the way): false whenever
+// anything is there, or os.Root must decide.
+func (v *Vault) absentBeneath(p string) bool {
+	if v.handle == nil {
+		return false
+	}
+	fd, err := beneath(int(v.handle.Fd()), p, unix.O_PATH, 0)
+	if err == nil {
+		unix.Close(fd)
+	}
+	return err == unix.ENOENT
+}

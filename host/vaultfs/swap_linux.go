@@ -108,7 +108,7 @@ func unchanged(dir int, tmp string, seen *os.File, leased bool, want string) (bo
 	if _, err := seen.Seek(0, io.SeekStart); err != nil {
 		return false, err
 	}
-	b, err := io.ReadAll(seen)
+	b, err := readSized(seen, st.Size)
 	if err != nil {
 		return false, err
 	}
