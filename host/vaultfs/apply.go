@@ -851,6 +851,7 @@ func (v *Vault) replaceAs(tmp, p string, data []byte, what string, perm fs.FileM
 	}
 	var prior []byte
 	var priorPerm fs.FileMode
+	var d *os.File // dir, open, when swapInto returns it
 	if want == "" {
 		err = v.root.Rename(tmp, p)
 	} else {
@@ -862,7 +863,7 @@ func (v *Vault) replaceAs(tmp, p string, data []byte, what string, perm fs.FileM
 			return nil, 0, err
 		}
 		step("%s: re-checked", what)
-		err = v.swapInto(tmp, p, want, seen, leased)
+		d, err = v.swapInto(tmp, p, want, seen, leased)
 		if seen != nil {
 			seen.Close()
 		}
@@ -872,11 +873,24 @@ func (v *Vault) replaceAs(tmp, p string, data []byte, what string, perm fs.FileM
 	}
 	ok = true
 	step("%s: renamed", what)
-	if err := v.syncDir(dir); err != nil {
+	if err := v.syncFolder(d, dir); err != nil {
 		return nil, 0, err
 	}
 	step("%s: folder synced", what)
 	return prior, priorPerm, nil
+}
+
+// syncFolder fsyncs the folder dir, open as d (closed after), or when d
+// is nil opened again by syncDir.
+func (v *Vault) syncFolder(d *os.File, dir string) error {
+	if d == nil {
+		return v.syncDir(dir)
+	}
+	err := fsync(d)
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // createTemp writes data to the new temporary file tmp (in p's folder),
