@@ -11,7 +11,9 @@ import (
 
 // markFile is the mark a one-file write keeps on Linux: one regular file,
 // made once and kept, that names the write's temporary file while it may
-// exist ("<path>\n" at its start) and is empty otherwise. Writing into it
+// exist ("<path>\n" at its start) and starts with a newline (or is empty)
+// otherwise; what follows the first newline is left from longer paths and
+// means nothing. Writing into it
 // allocates no inode, where a mark of its own (a new file, then its
 // removal) costs two of the filesystem's slowest operations on every
 // write; hostlogic.Sweep leaves it alone (it is outside the journal
@@ -45,13 +47,12 @@ func (v *Vault) keepMark(tmp string) (fd int, ok bool) {
 	return fd, true
 }
 
-// unmark empties the mark file open at fd (keepMark) and closes it: the
-// temporary file it named is gone.
+// unmark clears the mark file open at fd (keepMark) and closes it: the
+// temporary file it named is gone. A newline over its first byte makes
+// its first line empty; truncating it would free its page, which the
+// next write makes again, several times the cost.
 func unmark(fd int) error {
-	err := unix.Ftruncate(fd, 0)
-	for err == syscall.EINTR {
-		err = unix.Ftruncate(fd, 0)
-	}
+	_, err := pwriteRetry(fd, []byte{'\n'})
 	if cerr := unix.Close(fd); err == nil {
 		err = cerr
 	}
@@ -69,7 +70,7 @@ func pwriteRetry(fd int, b []byte) (int, error) {
 }
 
 // dropMark removes the temporary file the mark file names, if it names
-// one (a process that died between keepMark and unmark), and empties it.
+// one (a process that died between keepMark and unmark), and clears it.
 // A link, or anything but a regular file, at its name is never opened.
 func (v *Vault) dropMark() {
 	if v.handle == nil {
@@ -84,14 +85,14 @@ func (v *Vault) dropMark() {
 	if fstatRetry(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || st.Size == 0 {
 		return
 	}
-	b := make([]byte, min(st.Size, 4096))
+	b := make([]byte, min(st.Size, 1<<16))
 	n, err := unix.Pread(fd, b, 0)
-	if err != nil || n < 0 {
+	if err != nil || n <= 0 || b[0] == '\n' {
 		return
 	}
 	tmp, _, _ := strings.Cut(string(b[:n]), "\n")
 	if markable(tmp) {
 		v.root.Remove(tmp)
 	}
-	unix.Ftruncate(fd, 0)
+	pwriteRetry(fd, []byte{'\n'})
 }

@@ -22,9 +22,16 @@ func markText(t *testing.T, dir string) string {
 	return string(b)
 }
 
+// markLine is the first line of the kept mark file: what it names.
+func markLine(t *testing.T, dir string) string {
+	t.Helper()
+	line, _, _ := strings.Cut(markText(t, dir), "\n")
+	return line
+}
+
 // TestKeptMarkAfterWrite: a one-file write marks its temporary file in
 // the kept mark file, not in the journal folder, and leaves the mark
-// empty and no temporary file once done, a refused write too.
+// naming nothing and no temporary file once done, a refused write too.
 func TestKeptMarkAfterWrite(t *testing.T) {
 	dir := t.TempDir()
 	makeTree(t, dir, map[string]string{"notes/a.md": "A"})
@@ -42,11 +49,11 @@ func TestKeptMarkAfterWrite(t *testing.T) {
 	if err := applyLocked(v, plan.Plan{write("notes/a.md", h("A"), "A3")}); err == nil {
 		t.Fatal("a write over a changed file was not refused")
 	}
-	if line, ok := strings.CutSuffix(marked, "\n"); !ok || path.Dir(line) != "notes" || !strings.HasPrefix(path.Base(line), tempPrefix) {
+	if line, _, ok := strings.Cut(marked, "\n"); !ok || path.Dir(line) != "notes" || !strings.HasPrefix(path.Base(line), tempPrefix) {
 		t.Errorf("while the temporary file existed the mark held %q", marked)
 	}
-	if m := markText(t, dir); m != "" {
-		t.Errorf("the mark holds %q after the writes", m)
+	if m := markLine(t, dir); m != "" {
+		t.Errorf("the mark names %q after the writes", m)
 	}
 	if j := journalFiles(t, dir); len(j) != 0 {
 		t.Errorf("journal folder holds %q", j)
@@ -58,9 +65,9 @@ func TestKeptMarkAfterWrite(t *testing.T) {
 }
 
 // TestKeptMarkRecovered: the temporary file a kept mark names (a process
-// killed mid-write) is removed by the next recovery, which empties the
-// mark; a mark naming anything but a temporary name in a folder plans
-// may write removes nothing.
+// killed mid-write) is removed by the next recovery, which clears the
+// mark's first line; a mark naming anything but a temporary name in a
+// folder plans may write removes nothing; only the first line counts.
 func TestKeptMarkRecovered(t *testing.T) {
 	tmp := "notes/.kessho-tmp-0123456789abcdef"
 	for name, c := range map[string]struct{ mark, removes string }{
@@ -71,6 +78,8 @@ func TestKeptMarkRecovered(t *testing.T) {
 		"a dot-folder":                  {".obsidian/.kessho-tmp-0123456789abcdef\n", ""},
 		"out of the vault":              {"../.kessho-tmp-0123456789abcdef\n", ""},
 		"a folder path, trailing slash": {tmp + "/\n", ""},
+		"cleared, a longer path after":  {"\n" + tmp + "\n", ""},
+		"a shorter path over a longer":  {".kessho-tmp-0123456789abcdef\n" + "456789abcdef\n", ".kessho-tmp-0123456789abcdef"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -87,8 +96,8 @@ func TestKeptMarkRecovered(t *testing.T) {
 			if d := diffTree(readTree(t, dir), want); d != "" {
 				t.Errorf("after recovery:\n%s", d)
 			}
-			if m := markText(t, dir); m != "" {
-				t.Errorf("the mark holds %q after recovery", m)
+			if m := markLine(t, dir); m != "" {
+				t.Errorf("the mark names %q after recovery", m)
 			}
 		})
 	}
