@@ -67,6 +67,9 @@ func singleOK(s string) bool { return oneLine(s) }
 // string s: it asks yaml.v3 (the round trip), and refuses besides what
 // YAML 1.1 readers would take for something else (yes, no, on, off, 10:15).
 func plainOK(s string, at place) bool {
+	if plainWordFn(s) || plainDateFn(s) {
+		return true
+	}
 	if s == "" || !oneLine(s) || yaml11(s) {
 		return false
 	}
@@ -110,6 +113,49 @@ func plainOK(s string, at place) bool {
 	return got != nil && got.Kind == yaml.ScalarNode && got.Style == 0 && got.Value == s &&
 		(got.Tag == "!!str" || got.Tag == "!!timestamp")
 }
+
+// plainWord reports whether s is a word that reads back plain as the
+// string s at every place, as plainOK's round trip would find, without
+// it: an ASCII letter, then ASCII letters, digits, '-' and '_', and none
+// of the words YAML 1.2 (true, false, null) or 1.1 (yes, no, on, off)
+// reads as something else. No such word is a number, a date, an
+// indicator or a comment, and none holds ": " (TestPlainWord).
+func plainWord(s string) bool {
+	if s == "" || !asciiLetter(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; !asciiLetter(c) && (c < '0' || c > '9') && c != '-' && c != '_' {
+			return false
+		}
+	}
+	switch s {
+	case "true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL":
+		return false
+	}
+	return !yaml11(s)
+}
+
+// plainDate reports whether s is a date as YYYY-MM-DD (ASCII digits):
+// read back plain as a !!timestamp, or a string when it is no real
+// date, and Value s either way, which plainOK accepts (TestPlainWord).
+func plainDate(s string) bool {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if i != 4 && i != 7 && (s[i] < '0' || s[i] > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// plainWordFn and plainDateFn are plainOK's shortcuts (a test takes them
+// away to compare with the round trip).
+var plainWordFn, plainDateFn = plainWord, plainDate
+
+func asciiLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // yaml11 reports whether a YAML 1.1 reader would not read s as a string:
 // its booleans, and sexagesimal numbers such as 10:15.

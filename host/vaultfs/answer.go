@@ -483,10 +483,12 @@ func readCapped(r io.Reader, budget int64) (text []byte, sum string, isText bool
 }
 
 // dirent is a folder entry as listed: its name and type (^fs.FileMode(0)
-// when the file system did not report it).
+// when the file system did not report it), and when a probe looked it up
+// by name (probeDirents) what that lstat found.
 type dirent struct {
 	name string
 	typ  fs.FileMode
+	info fs.FileInfo
 }
 
 // entry is one listed name of a folder.
@@ -569,8 +571,10 @@ func (v *Vault) list(p string, only []string) ([]entry, error) {
 				continue // broken, or leads outside the vault
 			}
 		} else if typ.IsDir() {
-			if info, err = stat(f, p, name); err != nil {
-				continue // gone since the listing
+			if info = de.info; info == nil {
+				if info, err = stat(f, p, name); err != nil {
+					continue // gone since the listing
+				}
 			}
 		}
 		switch {

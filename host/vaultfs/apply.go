@@ -95,11 +95,12 @@ func (v *Vault) apply(l *Lock, p plan.Plan) error {
 			return err
 		}
 	}
-	if err := hostlogic.Check(p, checkDisk{v}); err != nil {
+	disk := checkDisk{v, map[string]fs.FileMode{}}
+	if err := hostlogic.Check(p, disk); err != nil {
 		return err
 	}
-	if k, ok := v.oneFile(p); ok {
-		return v.applyOne(p, k)
+	if k, ok := v.oneFile(p, disk); ok {
+		return v.applyOne(p, k, disk)
 	}
 	j, err := v.writeJournal(p)
 	if err != nil {
@@ -112,8 +113,9 @@ func (v *Vault) apply(l *Lock, p plan.Plan) error {
 // exists: one write or one delete, and checks of other files. k is the
 // index of that op (-1 for a plan of checks alone). A write that must make
 // its folder is journalled: a crash between the folder and the file
-// would leave the folder, neither before nor after.
-func (v *Vault) oneFile(p plan.Plan) (k int, ok bool) {
+// would leave the folder, neither before nor after. disk is the check's
+// (which has seen that folder, usually).
+func (v *Vault) oneFile(p plan.Plan, disk checkDisk) (k int, ok bool) {
 	k = -1
 	for i, op := range p {
 		switch op.Op {
@@ -133,8 +135,8 @@ func (v *Vault) oneFile(p plan.Plan) (k int, ok bool) {
 		}
 	}
 	if k >= 0 && p[k].Op == plan.Write {
-		n, err := v.stat(path.Dir(p[k].Path))
-		return k, err == nil && n.kind == folder
+		n, err := disk.Stat(path.Dir(p[k].Path))
+		return k, err == nil && n.Kind == folder && !n.Link
 	}
 	return k, true
 }
@@ -149,9 +151,10 @@ func (v *Vault) oneFile(p plan.Plan) (k int, ok bool) {
 // temporary file is named in a mark in the journal folder while it exists
 // (markTemp), so that the next call removes it if a crash leaves it.
 //
-// A re-check that fails changes nothing and answers CONFLICT as Apply
-// does.
-func (v *Vault) applyOne(p plan.Plan, k int) error {
+// A write's temporary file gets the permission bits of the file it
+// replaces as the check saw them (disk), where it saw them. A re-check
+// that fails changes nothing and answers CONFLICT as Apply does.
+func (v *Vault) applyOne(p plan.Plan, k int, disk checkDisk) error {
 	// An error names the op it came from: a check's, or the target's below.
 	checks := func() error {
 		for i, op := range p {
@@ -172,7 +175,7 @@ func (v *Vault) applyOne(p plan.Plan, k int) error {
 			_, err = v.land(p[k])
 		}
 	default:
-		err = v.writeOne(p[k], checks)
+		err = v.writeOne(p[k], disk.seen[p[k].Path].Perm(), checks)
 	}
 	return opError(p, k, err)
 }
@@ -196,16 +199,17 @@ func opError(p plan.Plan, i int, err error) error {
 
 // writeOne lands the write op of a one-file plan, into a folder that
 // exists, running before once its temporary file is synced, right before
-// the target's re-check.
-func (v *Vault) writeOne(op plan.Op, before func() error) error {
+// the target's re-check. Its temporary file gets perm (0: the bits of
+// the file it replaces, 0644 for a new one).
+func (v *Vault) writeOne(op plan.Op, perm fs.FileMode, before func() error) error {
 	tmp := join(path.Dir(op.Path), randomName())
-	mark, err := v.markTemp(tmp)
+	done, err := v.markTemp(tmp)
 	if err != nil {
 		return full(op.Path, err)
 	}
 	step("write %s: temp marked", op.Path)
-	_, _, err = v.replaceAs(tmp, op.Path, []byte(*op.Text), "write "+op.Path, 0, op.Expect, before)
-	if rerr := v.root.Remove(mark); err == nil && rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+	_, _, err = v.replaceAs(tmp, op.Path, []byte(*op.Text), "write "+op.Path, perm, op.Expect, before)
+	if rerr := done(); err == nil && rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
 		err = rerr
 	}
 	step("write %s: mark removed", op.Path)
@@ -213,28 +217,35 @@ func (v *Vault) writeOne(op plan.Op, before func() error) error {
 }
 
 // markTemp records, before the temporary file tmp is made, that it may
-// exist: a file in the journal folder named as tmp (a temporary name,
-// which hostlogic.Sweep removes) that holds tmp's path. Recover removes
-// the file it names (dropMarked). The mark is not synced: a process that
-// dies leaves it in the page cache; a machine that loses power may lose
-// it, and at worst leaves a hidden temporary file beside the target (a
-// dot-name, which neither Kessho's listings nor Obsidian show).
-func (v *Vault) markTemp(tmp string) (string, error) {
+// exist, and returns what forgets it once tmp is gone. On Linux the mark
+// is the vault's kept mark file (keepMark), which the next recovery reads
+// (dropMark); elsewhere, or where that file cannot be kept, a file in
+// the journal folder named as tmp (a temporary name, which
+// hostlogic.Sweep removes) that holds tmp's path, whose file Recover
+// removes (dropMarked). No mark is synced: a process that dies leaves it
+// in the page cache; a machine that loses power may lose it, and at worst
+// leaves a hidden temporary file beside the target (a dot-name, which
+// neither Kessho's listings nor Obsidian show).
+func (v *Vault) markTemp(tmp string) (done func() error, err error) {
+	if fd, ok := v.keepMark(tmp); ok {
+		return func() error { return unmark(fd) }, nil
+	}
 	mark := path.Join(journalDir, path.Base(tmp))
+	done = func() error { return v.root.Remove(mark) }
 	if f, ok, err := v.createBeneath(mark, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644); ok {
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		_, err = f.Write([]byte(tmp))
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
-		return mark, err
+		return done, err
 	}
 	if err := v.root.Mkdir(journalDir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-		return "", err
+		return nil, err
 	}
-	return mark, v.root.WriteFile(mark, []byte(tmp), 0o644)
+	return done, v.root.WriteFile(mark, []byte(tmp), 0o644)
 }
 
 // dropMarked removes the temporary file that the mark of that name in
@@ -247,11 +258,16 @@ func (v *Vault) dropMarked(name string) {
 	if err != nil {
 		return
 	}
-	tmp := string(b)
-	if dir := path.Dir(tmp); path.Base(tmp) != name || (dir != "." && plan.CheckPath(dir) != nil) {
-		return
+	if tmp := string(b); path.Base(tmp) == name && markable(tmp) {
+		v.root.Remove(tmp)
 	}
-	v.root.Remove(tmp)
+}
+
+// markable reports whether a mark may name tmp: a temporary name, in a
+// folder plans may write.
+func markable(tmp string) bool {
+	dir, base := path.Dir(tmp), path.Base(tmp)
+	return strings.HasPrefix(base, tempPrefix) && path.Join(dir, base) == tmp && (dir == "." || plan.CheckPath(dir) == nil)
 }
 
 // holds refuses a lock that is not v's or not held.
@@ -278,11 +294,34 @@ type node struct {
 // checkDisk is the vault as hostlogic.Check asks about it: what is at a
 // path (links followed inside the vault, as AnswerContext does), and a file's
 // hash.
-type checkDisk struct{ v *Vault }
+//
+// seen keeps what one openat2 with no link on the way found (lstatBeneath)
+// during one apply: a file with its permission bits, a folder, and so
+// every folder above either, which that openat2 went through as real
+// folders. Check asks about each folder above a write's target, the
+// deepest first: one look answers them all.
+type checkDisk struct {
+	v    *Vault
+	seen map[string]fs.FileMode
+}
 
 func (d checkDisk) Stat(x string) (hostlogic.Node, error) {
-	n, err := d.v.stat(x)
-	return hostlogic.Node{Kind: n.kind, Link: n.link}, err
+	mode, ok := d.seen[x]
+	if !ok {
+		mode, ok = d.v.lstatBeneath(x)
+	}
+	if !ok {
+		n, err := d.v.statRoot(x)
+		return hostlogic.Node{Kind: n.kind, Link: n.link}, err
+	}
+	d.seen[x] = mode
+	for up := path.Dir(x); up != "."; up = path.Dir(up) {
+		d.seen[up] = fs.ModeDir
+	}
+	if mode.IsDir() {
+		return hostlogic.Node{Kind: folder}, nil
+	}
+	return hostlogic.Node{Kind: file}, nil
 }
 
 // Hash reads x with one openat2 where it can (readBeneath), else, and
@@ -306,6 +345,11 @@ func (v *Vault) stat(x string) (node, error) {
 		}
 		return node{kind: file}, nil
 	}
+	return v.statRoot(x)
+}
+
+// statRoot is stat through os.Root alone.
+func (v *Vault) statRoot(x string) (node, error) {
 	info, err := v.root.Lstat(x)
 	if absentErr(err) {
 		return node{kind: absent}, nil
@@ -479,11 +523,36 @@ func (v *Vault) readAt(x string) ([]byte, fs.FileMode, node, error) {
 	if !info.Mode().IsRegular() {
 		return nil, 0, node{kind: other}, nil
 	}
-	b, err := io.ReadAll(f)
+	b, err := readSized(f, info.Size())
 	if err != nil {
 		return nil, 0, n, readErr(x, err)
 	}
 	return b, info.Mode().Perm(), n, nil
+}
+
+// readSized reads r to its end, as io.ReadAll does, into a buffer made
+// for size bytes (a file's size as fstat gave it): one read for the
+// bytes and one for the end, where io.ReadAll grows its buffer from 512
+// bytes a read at a time. A file that grew since is read to its end
+// all the same.
+func readSized(r io.Reader, size int64) ([]byte, error) {
+	if size < 0 || size > 1<<30 {
+		size = 0
+	}
+	b := make([]byte, 0, size+1)
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
 }
 
 // landed is what undoing an op that landed needs.
@@ -782,6 +851,7 @@ func (v *Vault) replaceAs(tmp, p string, data []byte, what string, perm fs.FileM
 	}
 	var prior []byte
 	var priorPerm fs.FileMode
+	var d *os.File // dir, open, when swapInto returns it
 	if want == "" {
 		err = v.root.Rename(tmp, p)
 	} else {
@@ -793,7 +863,7 @@ func (v *Vault) replaceAs(tmp, p string, data []byte, what string, perm fs.FileM
 			return nil, 0, err
 		}
 		step("%s: re-checked", what)
-		err = v.swapInto(tmp, p, want, seen, leased)
+		d, err = v.swapInto(tmp, p, want, seen, leased)
 		if seen != nil {
 			seen.Close()
 		}
@@ -803,11 +873,24 @@ func (v *Vault) replaceAs(tmp, p string, data []byte, what string, perm fs.FileM
 	}
 	ok = true
 	step("%s: renamed", what)
-	if err := v.syncDir(dir); err != nil {
+	if err := v.syncFolder(d, dir); err != nil {
 		return nil, 0, err
 	}
 	step("%s: folder synced", what)
 	return prior, priorPerm, nil
+}
+
+// syncFolder fsyncs the folder dir, open as d (closed after), or when d
+// is nil opened again by syncDir.
+func (v *Vault) syncFolder(d *os.File, dir string) error {
+	if d == nil {
+		return v.syncDir(dir)
+	}
+	err := fsync(d)
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // createTemp writes data to the new temporary file tmp (in p's folder),
@@ -937,7 +1020,7 @@ func (v *Vault) recheck(p, want string) ([]byte, fs.FileMode, *os.File, bool, er
 	}
 	var b []byte
 	if err == nil {
-		b, err = io.ReadAll(f)
+		b, err = readSized(f, info.Size())
 	}
 	if err != nil {
 		f.Close()

@@ -71,3 +71,40 @@ func (v *Vault) openBeneathRead(p string) (_ *os.File, ok bool) {
 	}
 	return os.NewFile(uintptr(fd), p), true
 }
+
+// openLockBeneath opens the vault's existing lock file for its flock with
+// one openat2 beneath the vault's handle, where Lock otherwise looks at
+// .kessho, tries to make the file, looks at it and opens it (openLock):
+// no link anywhere on the path, and only a regular file (opened without
+// blocking, so a pipe there never hangs). ok is false where openLock must
+// decide (a missing lock or folder, a link, anything but a regular file,
+// openat2 missing).
+func (v *Vault) openLockBeneath() (_ *os.File, ok bool) {
+	if v.handle == nil {
+		return nil, false
+	}
+	fd, err := beneath(int(v.handle.Fd()), lockFile, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY, 0)
+	if err != nil {
+		return nil, false
+	}
+	var st unix.Stat_t
+	if fstatRetry(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		unix.Close(fd)
+		return nil, false
+	}
+	return os.NewFile(uintptr(fd), lockFile), true
+}
+
+// absentBeneath reports whether one openat2 beneath the vault's handle
+// finds nothing at p (ENOENT, with no link on the way): false whenever
+// anything is there, or os.Root must decide.
+func (v *Vault) absentBeneath(p string) bool {
+	if v.handle == nil {
+		return false
+	}
+	fd, err := beneath(int(v.handle.Fd()), p, unix.O_PATH, 0)
+	if err == nil {
+		unix.Close(fd)
+	}
+	return err == unix.ENOENT
+}

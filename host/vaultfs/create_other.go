@@ -18,3 +18,10 @@ func (v *Vault) lstatBeneath(string) (fs.FileMode, bool) { return 0, false }
 
 // openBeneathRead is Linux's one-openat2 open; elsewhere os.Root's.
 func (v *Vault) openBeneathRead(string) (*os.File, bool) { return nil, false }
+
+// openLockBeneath is Linux's one-openat2 open of the lock; elsewhere
+// openLock's.
+func (v *Vault) openLockBeneath() (*os.File, bool) { return nil, false }
+
+// absentBeneath is Linux's one-openat2 look; elsewhere os.Root's.
+func (v *Vault) absentBeneath(string) bool { return false }

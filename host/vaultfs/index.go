@@ -462,6 +462,9 @@ func (v *Vault) indexPlace(create bool) (*os.Root, string) {
 // folder: its temporary files, and those of the fixed names earlier
 // versions wrote (links among them are removed, never followed).
 func (v *Vault) sweepIndex() {
+	if v.absentBeneath(indexDir) {
+		return // no index folder: nothing to sweep, in one openat2
+	}
 	r, _ := v.indexPlace(false)
 	if r == nil {
 		return

@@ -126,7 +126,7 @@ func (v *Vault) removeJournal(id string) error {
 // documentation). A check op, which writes nothing, is recorded done.
 // Leftovers that carry no plan (temporary files in the journal folder, a
 // progress file or conflict record without its journal) are removed; so
-// is the temporary file a one-file plan's mark names (see applyOne).
+// is the temporary file a one-file plan's mark names (see markTemp).
 //
 // A journal that cannot be read or is not a valid plan is an error: the
 // vault may be half-way, and only a person can tell how to finish it.
@@ -139,22 +139,14 @@ func (v *Vault) RecoverFunc(l *Lock, done func(j *hostlogic.Journal)) error {
 		return err
 	}
 	v.sweepIndex()
-	info, err := v.root.Lstat(journalDir)
-	if absentErr(err) {
+	v.dropMark()
+	names, err := v.journalNames()
+	if err != nil {
+		return err
+	}
+	if names == nil {
 		l.recovered = true
 		return nil
-	}
-	if err == nil && !info.IsDir() {
-		return hostlogic.NotOurs(journalDir, true) // a link is never listed, its files never removed
-	}
-	f, err := v.root.Open(journalDir)
-	if err != nil {
-		return fault.Internalf("opening %s: %v", journalDir, err)
-	}
-	names, err := f.Readdirnames(-1)
-	f.Close()
-	if err != nil {
-		return fault.Internalf("listing %s: %v", journalDir, err)
 	}
 	ids, remove := hostlogic.Sweep(names)
 	for _, n := range remove {
@@ -176,6 +168,37 @@ func (v *Vault) RecoverFunc(l *Lock, done func(j *hostlogic.Journal)) error {
 	}
 	l.recovered = true
 	return nil
+}
+
+// journalNames lists the journal folder: nil when there is none. The
+// folder is opened with one openat2 where it can (openDirBeneath), else
+// through os.Root; a link there is never listed, its files never removed.
+func (v *Vault) journalNames() ([]string, error) {
+	f, ok := v.openDirBeneath(journalDir)
+	if ok && f == nil {
+		return nil, nil
+	}
+	if !ok {
+		info, err := v.root.Lstat(journalDir)
+		if absentErr(err) {
+			return nil, nil
+		}
+		if err == nil && !info.IsDir() {
+			return nil, hostlogic.NotOurs(journalDir, true)
+		}
+		if f, err = v.root.Open(journalDir); err != nil {
+			return nil, fault.Internalf("opening %s: %v", journalDir, err)
+		}
+	}
+	names, err := f.Readdirnames(-1)
+	f.Close()
+	if err != nil {
+		return nil, fault.Internalf("listing %s: %v", journalDir, err)
+	}
+	if names == nil {
+		names = []string{}
+	}
+	return names, nil
 }
 
 // recoverOne finishes the plan of journal id and returns it: hostlogic decodes it,

@@ -73,11 +73,7 @@ func (v *Vault) Lock(ctx context.Context) (*Lock, error) {
 	}
 	release := func() { <-sem }
 
-	if err := v.stateFolder(); err != nil {
-		release()
-		return nil, err
-	}
-	f, err := v.openLock()
+	f, err := v.openLockFile()
 	if err != nil {
 		release()
 		return nil, err
@@ -164,6 +160,19 @@ func waitFlock(ctx context.Context, f *os.File, expired <-chan time.Time) (got b
 		f.Close()
 	}()
 	return false, nil
+}
+
+// openLockFile opens .kessho/lock for its flock: the existing file with
+// one openat2 where it can (openLockBeneath), else after stateFolder and
+// openLock have made and classified what is there.
+func (v *Vault) openLockFile() (*os.File, error) {
+	if f, ok := v.openLockBeneath(); ok {
+		return f, nil
+	}
+	if err := v.stateFolder(); err != nil {
+		return nil, err
+	}
+	return v.openLock()
 }
 
 // stateFolder makes sure .kessho is a real folder of the vault, made

@@ -55,7 +55,7 @@ func (v *Vault) probeDirents(d *os.File, dir string, names []string) (out []dire
 				continue
 			}
 		}
-		out = append(out, dirent{name: name, typ: info.Mode().Type()})
+		out = append(out, dirent{name: name, typ: info.Mode().Type(), info: info})
 	}
 	return out, true, nil
 }

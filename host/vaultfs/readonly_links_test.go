@@ -35,10 +35,10 @@ var readOnlyVault = map[string]string{
 // TestReadOnlyToolsNeverWriteThroughLinks: every tool of the catalogue
 // that never writes, on both engines, with symbolic links to notes (and
 // to a folder of notes) planted at every name under .kessho — the
-// folder itself, the lock, the journal folder, a journal's files and a
-// mark, the index folder, its files and every temporary name, the undo
-// records' folders and files — leaves
-// every note's bytes as they were and makes no note. The calls may be
+// folder itself, the lock, the kept mark, the journal folder, a
+// journal's files and a mark, the index folder, its files and every
+// temporary name, the undo records' folders and files — leaves every
+// note's bytes as they were and makes no note. The calls may be
 // refused (a link at the lock, say, names what to remove); searches
 // through a linked index folder answer, and say the index is not kept.
 func TestReadOnlyToolsNeverWriteThroughLinks(t *testing.T) {
@@ -53,6 +53,7 @@ func TestReadOnlyToolsNeverWriteThroughLinks(t *testing.T) {
 		".kessho/journal": func(t *testing.T, dir string) { plant(t, dir, ".kessho/journal", "10-episodes/projects/a") },
 		".kessho/index":   func(t *testing.T, dir string) { plant(t, dir, ".kessho/index", "10-episodes/projects/b") },
 		"the lock":        func(t *testing.T, dir string) { plant(t, dir, ".kessho/lock", a) },
+		"the kept mark":   func(t *testing.T, dir string) { plant(t, dir, ".kessho/mark", a) },
 		"the journal's files": func(t *testing.T, dir string) {
 			for i, name := range []string{"x.json", "x.done", "x.conflict", "orphan.done", ".kessho-tmp-0011223344556677"} {
 				plant(t, dir, ".kessho/journal/"+name, []string{a, b, fact}[i%3])

@@ -31,14 +31,24 @@ import (
 // remove. A file system without renameat2 gets a plain rename (the
 // window is then the re-check's: see RATIONALE.md); a symbolic link at p
 // too (the rename replaces the link, as it always has).
-func (v *Vault) swapInto(tmp, p, want string, seen *os.File, leased bool) error {
-	dir := path.Dir(p)
-	d, err := v.openFolder(dir)
+//
+// Once tmp is in place, swapInto returns p's folder, open, for the caller
+// to fsync and close (syncFolder): the same folder syncDir opens.
+func (v *Vault) swapInto(tmp, p, want string, seen *os.File, leased bool) (*os.File, error) {
+	d, err := v.openFolder(path.Dir(p))
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer d.Close()
-	fd := int(d.Fd())
+	if err := v.swapIn(int(d.Fd()), tmp, p, want, seen, leased); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// swapIn is swapInto's work, in p's folder open as fd.
+func (v *Vault) swapIn(fd int, tmp, p, want string, seen *os.File, leased bool) error {
+	dir := path.Dir(p)
 	tb, pb := path.Base(tmp), path.Base(p)
 	if want == plan.Absent {
 		err := unix.Renameat2(fd, tb, fd, pb, unix.RENAME_NOREPLACE)
@@ -108,7 +118,7 @@ func unchanged(dir int, tmp string, seen *os.File, leased bool, want string) (bo
 	if _, err := seen.Seek(0, io.SeekStart); err != nil {
 		return false, err
 	}
-	b, err := io.ReadAll(seen)
+	b, err := readSized(seen, st.Size)
 	if err != nil {
 		return false, err
 	}

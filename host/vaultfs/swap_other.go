@@ -6,8 +6,9 @@ import "os"
 
 // swapInto renames tmp over p: without renameat2, the window between the
 // re-check and the rename remains (see RATIONALE.md).
-func (v *Vault) swapInto(tmp, p, want string, seen *os.File, leased bool) error {
-	return v.root.Rename(tmp, p)
+// No folder is returned: syncFolder syncs it by name.
+func (v *Vault) swapInto(tmp, p, want string, seen *os.File, leased bool) (*os.File, error) {
+	return nil, v.root.Rename(tmp, p)
 }
 
 // lease: no leases here; the re-check alone is the guard.
