@@ -202,7 +202,7 @@ test("stdio, the default engine: a first call on a cold cache answers", { timeou
   );
   assert.equal(res.isError ?? false, false, `refused: ${res.content[0].text}`);
   assert.equal(res.structuredContent.previous_phase, "start");
-  assert.match(notes[0]?.message ?? "", /native engine/, "the first call's progress says it runs on the native engine");
+  assert.match(notes[0]?.message ?? "", /native engine/, `the first call's progress says it runs on the native engine (progress: ${JSON.stringify(notes)}; standard error so far: ${stderr})`);
   await client.close(); // the server ends: all its standard error is read
   await stderrEnded;
   assert.equal(stderr.match(/native engine/g)?.length, 1, `standard error says once that calls run on the native engine: ${stderr}`);

@@ -164,7 +164,9 @@ class Dying implements CoreWorker {
   }
 
   postMessage(msg: ToWorker): void {
-    if ((msg.kind === "load") === (this.when === "start")) {
+    // The module comes in pieces (load, then load-part): it dies at the first, or at the first request, never at a piece.
+    const dies = this.when === "start" ? msg.kind === "load" : msg.kind !== "load" && msg.kind !== "load-part";
+    if (dies) {
       setTimeout(() => this.onerror?.({ message: this.when === "start" ? "script refused" : "out of memory" }), 1);
       return;
     }
