@@ -127,15 +127,13 @@ func (m *machine) needAll(ops []needOp) (map[int][]string, error) {
 	names := map[int][]string{}
 	for i, o := range ops {
 		r := rs[i]
-		var shown []string
-		switch {
-		case o.io.Op != wire.IONeedList || r.V == "absent" || r.V == "raw":
+		if o.io.Op != wire.IONeedList || r.V == "absent" || r.V == "raw" {
 			continue
-		case r.V == "had":
-			// Held by the snapshot, perhaps raw: shown again (the same).
-			shown = wire.Shown(r.List, o.patterns)
-		default:
-			shown = wire.Shown(r.List, o.patterns)
+		}
+		// A listing the snapshot held already ("had") may be raw: shown
+		// again, the same; a new one is put as shown.
+		shown := wire.Shown(r.List, o.patterns)
+		if r.V != "had" {
 			if _, err := m.try(wire.IO{Op: wire.IONeedPut, Path: o.io.Path, To: o.io.To, List: shown}, succeeds()); err != nil {
 				return nil, err
 			}

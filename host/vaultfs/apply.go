@@ -318,10 +318,7 @@ func (d checkDisk) Stat(x string) (hostlogic.Node, error) {
 	for up := path.Dir(x); up != "."; up = path.Dir(up) {
 		d.seen[up] = fs.ModeDir
 	}
-	if mode.IsDir() {
-		return hostlogic.Node{Kind: folder}, nil
-	}
-	return hostlogic.Node{Kind: file}, nil
+	return hostlogic.Node{Kind: nodeOf(mode).kind}, nil
 }
 
 // Hash reads x with one openat2 where it can (readBeneath), else, and
@@ -340,12 +337,18 @@ func (d checkDisk) Hash(x string) (string, error) {
 // stat classifies what is at x now.
 func (v *Vault) stat(x string) (node, error) {
 	if mode, ok := v.lstatBeneath(x); ok {
-		if mode.IsDir() {
-			return node{kind: folder}, nil
-		}
-		return node{kind: file}, nil
+		return nodeOf(mode), nil
 	}
 	return v.statRoot(x)
+}
+
+// nodeOf is what lstatBeneath's mode, a folder's or a regular file's,
+// says is there.
+func nodeOf(mode fs.FileMode) node {
+	if mode.IsDir() {
+		return node{kind: folder}
+	}
+	return node{kind: file}
 }
 
 // statRoot is stat through os.Root alone.

@@ -80,19 +80,33 @@ func (v *Vault) openBeneathRead(p string) (_ *os.File, ok bool) {
 // decide (a missing lock or folder, a link, anything but a regular file,
 // openat2 missing).
 func (v *Vault) openLockBeneath() (_ *os.File, ok bool) {
-	if v.handle == nil {
+	fd, _, ok := v.regularBeneath(lockFile, unix.O_RDONLY, 0)
+	if !ok {
 		return nil, false
 	}
-	fd, err := beneath(int(v.handle.Fd()), lockFile, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY, 0)
+	return os.NewFile(uintptr(fd), lockFile), true
+}
+
+// regularBeneath opens p with flags (O_NONBLOCK and O_NOCTTY added, so a
+// pipe there never hangs) with one openat2 beneath the vault's handle,
+// no link anywhere on the way, and keeps it only when it is a regular
+// file: its descriptor and size. ok is false otherwise (nothing there, a
+// link, anything but a regular file, openat2 missing), the descriptor
+// closed.
+func (v *Vault) regularBeneath(p string, flags, perm uint64) (fd int, size int64, ok bool) {
+	if v.handle == nil {
+		return -1, 0, false
+	}
+	fd, err := beneath(int(v.handle.Fd()), p, flags|unix.O_NONBLOCK|unix.O_NOCTTY, perm)
 	if err != nil {
-		return nil, false
+		return -1, 0, false
 	}
 	var st unix.Stat_t
 	if fstatRetry(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
 		unix.Close(fd)
-		return nil, false
+		return -1, 0, false
 	}
-	return os.NewFile(uintptr(fd), lockFile), true
+	return fd, st.Size, true
 }
 
 // absentBeneath reports whether one openat2 beneath the vault's handle

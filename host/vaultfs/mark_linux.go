@@ -27,19 +27,11 @@ const markFile = stateDir + "/mark"
 // the caller then marks tmp with a file of its own. The file is not
 // synced, as no mark is (markTemp).
 func (v *Vault) keepMark(tmp string) (fd int, ok bool) {
-	if v.handle == nil {
+	fd, _, ok = v.regularBeneath(markFile, unix.O_WRONLY|unix.O_CREAT, 0o644)
+	if !ok {
 		return -1, false
 	}
-	fd, err := beneath(int(v.handle.Fd()), markFile, unix.O_WRONLY|unix.O_CREAT|unix.O_NONBLOCK|unix.O_NOCTTY, 0o644)
-	if err != nil {
-		return -1, false
-	}
-	var st unix.Stat_t
 	line := []byte(tmp + "\n")
-	if fstatRetry(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
-		unix.Close(fd)
-		return -1, false
-	}
 	if n, err := pwriteRetry(fd, line); err != nil || n != len(line) {
 		unix.Close(fd)
 		return -1, false
@@ -73,19 +65,15 @@ func pwriteRetry(fd int, b []byte) (int, error) {
 // one (a process that died between keepMark and unmark), and clears it.
 // A link, or anything but a regular file, at its name is never opened.
 func (v *Vault) dropMark() {
-	if v.handle == nil {
-		return
-	}
-	fd, err := beneath(int(v.handle.Fd()), markFile, unix.O_RDWR|unix.O_NONBLOCK|unix.O_NOCTTY, 0)
-	if err != nil {
+	fd, size, ok := v.regularBeneath(markFile, unix.O_RDWR, 0)
+	if !ok {
 		return // none yet, or not Kessho's
 	}
 	defer unix.Close(fd)
-	var st unix.Stat_t
-	if fstatRetry(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || st.Size == 0 {
+	if size == 0 {
 		return
 	}
-	b := make([]byte, min(st.Size, 1<<16))
+	b := make([]byte, min(size, 1<<16))
 	n, err := unix.Pread(fd, b, 0)
 	if err != nil || n <= 0 || b[0] == '\n' {
 		return
