@@ -159,7 +159,7 @@ func decodeDelta(data []byte, base string) (*delta, bool) {
 	if checksum(body) != sum {
 		return nil, false
 	}
-	dc := &decoder{reader: reader{b: body[headerLen:]}, body: body, all: string(body)}
+	dc := newDecoder(body)
 	d := &delta{base: dc.str(), listing: dc.str()}
 	if d.base != base {
 		return nil, false

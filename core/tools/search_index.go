@@ -201,6 +201,7 @@ func (warm *warmIndex) base(c *search.Carry, carried bool) *search.Index {
 			idx.Changed = true
 		}
 		warm.id = search.ID(c.Index)
+		c.Index = nil // decoded (a copy): the request's bytes can be collected
 		// The first batch hands back (handBack): from then on the host's id
 		// is the core's, whatever the host sent.
 		warm.back.size, warm.back.text = 0, 0
@@ -231,6 +232,7 @@ func (warm *warmIndex) storedIndex(env *Env) (*search.Index, error) {
 		return nil, env.View.AskSearch("index")
 	}
 	warm.idx, warm.carried, warm.id, warm.listing = idx, true, search.ID(c.Index), c.Listing
+	c.Index = nil // decoded (a copy): the request's bytes can be collected
 	warm.back.size, warm.back.text = 0, 0
 	return idx, nil
 }
