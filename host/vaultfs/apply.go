@@ -100,7 +100,7 @@ func (v *Vault) apply(l *Lock, p plan.Plan) error {
 		return err
 	}
 	if k, ok := v.oneFile(p, disk); ok {
-		return v.applyOne(p, k, disk)
+		return v.applyOne(l, p, k, disk)
 	}
 	j, err := v.writeJournal(p)
 	if err != nil {
@@ -154,7 +154,7 @@ func (v *Vault) oneFile(p plan.Plan, disk checkDisk) (k int, ok bool) {
 // A write's temporary file gets the permission bits of the file it
 // replaces as the check saw them (disk), where it saw them. A re-check
 // that fails changes nothing and answers CONFLICT as Apply does.
-func (v *Vault) applyOne(p plan.Plan, k int, disk checkDisk) error {
+func (v *Vault) applyOne(l *Lock, p plan.Plan, k int, disk checkDisk) error {
 	// An error names the op it came from: a check's, or the target's below.
 	checks := func() error {
 		for i, op := range p {
@@ -175,7 +175,7 @@ func (v *Vault) applyOne(p plan.Plan, k int, disk checkDisk) error {
 			_, err = v.land(p[k])
 		}
 	default:
-		err = v.writeOne(p[k], disk.seen[p[k].Path].Perm(), checks)
+		err = v.writeOne(l, p[k], disk.seen[p[k].Path].Perm(), checks)
 	}
 	return opError(p, k, err)
 }
@@ -201,9 +201,9 @@ func opError(p plan.Plan, i int, err error) error {
 // exists, running before once its temporary file is synced, right before
 // the target's re-check. Its temporary file gets perm (0: the bits of
 // the file it replaces, 0644 for a new one).
-func (v *Vault) writeOne(op plan.Op, perm fs.FileMode, before func() error) error {
+func (v *Vault) writeOne(l *Lock, op plan.Op, perm fs.FileMode, before func() error) error {
 	tmp := join(path.Dir(op.Path), randomName())
-	done, err := v.markTemp(tmp)
+	done, err := v.markTemp(l, tmp)
 	if err != nil {
 		return full(op.Path, err)
 	}
@@ -222,12 +222,13 @@ func (v *Vault) writeOne(op plan.Op, perm fs.FileMode, before func() error) erro
 // (dropMark); elsewhere, or where that file cannot be kept, a file in
 // the journal folder named as tmp (a temporary name, which
 // hostlogic.Sweep removes) that holds tmp's path, whose file Recover
-// removes (dropMarked). No mark is synced: a process that dies leaves it
+// removes (dropMarked); the kept mark stays open for the rest of the
+// hold l (Lock.mark). No mark is synced: a process that dies leaves it
 // in the page cache; a machine that loses power may lose it, and at worst
 // leaves a hidden temporary file beside the target (a dot-name, which
 // neither Kessho's listings nor Obsidian show).
-func (v *Vault) markTemp(tmp string) (done func() error, err error) {
-	if fd, ok := v.keepMark(tmp); ok {
+func (v *Vault) markTemp(l *Lock, tmp string) (done func() error, err error) {
+	if fd, ok := v.keepMark(l, tmp); ok {
 		return func() error { return unmark(fd) }, nil
 	}
 	mark := path.Join(journalDir, path.Base(tmp))

@@ -139,7 +139,7 @@ func (v *Vault) RecoverFunc(l *Lock, done func(j *hostlogic.Journal)) error {
 		return err
 	}
 	v.sweepIndex()
-	v.dropMark()
+	v.dropMark(l)
 	names, err := v.journalNames()
 	if err != nil {
 		return err

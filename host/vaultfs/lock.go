@@ -24,6 +24,13 @@ type Lock struct {
 	// forward (the lock keeps every other Kessho writer out) and skips
 	// the journal folder's listing.
 	recovered bool
+	// mark is the kept mark file's descriptor plus one (0: none), open
+	// from the recovery that read it (dropMark) or the first write that
+	// made it (keepMark) until Unlock: the writes of one hold mark their
+	// temporary files without opening it again (an openat2, an fstat and
+	// a close a write). The lock keeps every other Kessho writer, and so
+	// every other use of the mark, out meanwhile.
+	mark int
 }
 
 // sems holds one semaphore (a channel of capacity 1) per vault folder, so
@@ -229,6 +236,7 @@ func (l *Lock) Unlock() error {
 	if l == nil || l.f == nil {
 		return nil
 	}
+	closeMark(l)
 	err := unlock(l.f)
 	if cerr := l.f.Close(); err == nil {
 		err = cerr

@@ -22,33 +22,42 @@ const markFile = stateDir + "/mark"
 
 // keepMark writes tmp's path, and a newline, at the start of the vault's
 // mark file (markFile), making it if need be, and returns its descriptor,
-// open, for unmark. ok is false where the mark cannot be kept so (no
-// openat2, a link or anything but a regular file at its name, an error):
-// the caller then marks tmp with a file of its own. The file is not
-// synced, as no mark is (markTemp).
-func (v *Vault) keepMark(tmp string) (fd int, ok bool) {
-	fd, _, ok = v.regularBeneath(markFile, unix.O_WRONLY|unix.O_CREAT, 0o644)
-	if !ok {
+// which l holds open until Unlock (Lock.mark), for unmark. ok is false
+// where the mark cannot be kept so (no openat2, a link or anything but a
+// regular file at its name, an error): the caller then marks tmp with a
+// file of its own. The file is not synced, as no mark is (markTemp).
+func (v *Vault) keepMark(l *Lock, tmp string) (fd int, ok bool) {
+	if l.mark > 0 {
+		fd = l.mark - 1
+	} else if fd, _, ok = v.regularBeneath(markFile, unix.O_WRONLY|unix.O_CREAT, 0o644); !ok {
 		return -1, false
 	}
 	line := []byte(tmp + "\n")
 	if n, err := pwriteRetry(fd, line); err != nil || n != len(line) {
-		unix.Close(fd)
+		if l.mark == 0 {
+			unix.Close(fd)
+		}
 		return -1, false
 	}
+	l.mark = fd + 1
 	return fd, true
 }
 
-// unmark clears the mark file open at fd (keepMark) and closes it: the
-// temporary file it named is gone. A newline over its first byte makes
-// its first line empty; truncating it would free its page, which the
-// next write makes again, several times the cost.
+// unmark clears the mark file open at fd (keepMark): the temporary file
+// it named is gone. A newline over its first byte makes its first line
+// empty; truncating it would free its page, which the next write makes
+// again, several times the cost.
 func unmark(fd int) error {
 	_, err := pwriteRetry(fd, []byte{'\n'})
-	if cerr := unix.Close(fd); err == nil {
-		err = cerr
-	}
 	return err
+}
+
+// closeMark closes the mark file l holds open, if it holds it.
+func closeMark(l *Lock) {
+	if l.mark > 0 {
+		unix.Close(l.mark - 1)
+		l.mark = 0
+	}
 }
 
 // pwriteRetry writes b at the start of fd.
@@ -62,14 +71,16 @@ func pwriteRetry(fd int, b []byte) (int, error) {
 }
 
 // dropMark removes the temporary file the mark file names, if it names
-// one (a process that died between keepMark and unmark), and clears it.
+// one (a process that died between keepMark and unmark), and clears it;
+// l, the hold it recovers under, keeps it open for its writes (keepMark).
 // A link, or anything but a regular file, at its name is never opened.
-func (v *Vault) dropMark() {
+func (v *Vault) dropMark(l *Lock) {
 	fd, size, ok := v.regularBeneath(markFile, unix.O_RDWR, 0)
 	if !ok {
 		return // none yet, or not Kessho's
 	}
-	defer unix.Close(fd)
+	closeMark(l) // a second recovery under the hold
+	l.mark = fd + 1
 	if size == 0 {
 		return
 	}

@@ -133,3 +133,53 @@ func TestKeptMarkNotFollowed(t *testing.T) {
 		t.Errorf("journal folder holds %q", j)
 	}
 }
+
+// TestKeptMarkHeldOpen: under one hold of the lock, the recovery that read
+// the kept mark and every write after it use one descriptor of it (no
+// open a write), each write leaving the mark naming nothing; Unlock
+// closes it, and the next hold's write opens it again.
+func TestKeptMarkHeldOpen(t *testing.T) {
+	dir := t.TempDir()
+	makeTree(t, dir, map[string]string{"notes/a.md": "A"})
+	v := openVault(t, dir)
+	if err := applyLocked(v, plan.Plan{write("notes/a.md", h("A"), "A1")}); err != nil {
+		t.Fatal(err) // makes the mark file
+	}
+	l, err := v.Lock(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.Recover(l); err != nil {
+		t.Fatal(err)
+	}
+	fd := l.mark
+	if fd == 0 {
+		t.Fatal("the recovery did not keep the mark open")
+	}
+	for i, text := range []string{"A1", "A2", "A3"} {
+		if err := v.Apply(l, plan.Plan{write("notes/a.md", h(text), text+"+")}); err != nil {
+			t.Fatal(err)
+		}
+		if l.mark != fd {
+			t.Errorf("write %d used the mark's descriptor %d, not the recovery's %d", i+1, l.mark-1, fd-1)
+		}
+		if m := markLine(t, dir); m != "" {
+			t.Errorf("after write %d the mark names %q", i+1, m)
+		}
+		if err := v.Apply(l, plan.Plan{write("notes/a.md", h(text+"+"), "A"+string(rune('2'+i)))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if l.mark != 0 {
+		t.Error("Unlock left the mark open")
+	}
+	if err := applyLocked(v, plan.Plan{write("notes/a.md", h("A4"), "A5")}); err != nil {
+		t.Fatal(err)
+	}
+	if d := diffTree(readTree(t, dir), treeOf(map[string]string{"notes/a.md": "A5"})); d != "" {
+		t.Errorf("after the writes:\n%s", d)
+	}
+}
