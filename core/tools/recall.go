@@ -690,7 +690,7 @@ func (g *gathered) pieces() []piece {
 const footRoom = 100
 
 // briefRounds bounds the rounds of brief.
-const briefRounds = 8
+const briefRounds = 10
 
 // brief fits the parts into max characters of the answer (see recall):
 // the briefing (summary_md) is fitted to a budget, then the result
@@ -725,14 +725,25 @@ func (g *gathered) brief(max int) {
 				run(lo)
 			}
 			return
-		case lo < 0:
-			budget -= g.res.Chars - max + 10
+		case lo < 0 && budget == 0: // nothing less to try
+			return
+		case lo < 0: // by what it overran, or in proportion if that is more,
+			// from what the briefing used of its budget
+			used := min(budget, runes(g.res.SummaryMD)+footRoom)
+			hi = used
+			budget = min(used-(g.res.Chars-max)-10, used*max/g.res.Chars)
+			if budget < 0 {
+				budget = 0
+			}
 		default:
 			budget = (lo + hi) / 2
 		}
 	}
-	if lo >= 0 && last != lo {
+	switch {
+	case lo >= 0 && last != lo:
 		run(lo)
+	case lo < 0: // the least the briefing can be: the context's heading
+		run(0)
 	}
 }
 
