@@ -141,8 +141,8 @@ func viewSchema(tool string, s *jsonschema.Schema) {
 			return
 		}
 		dropProperty(it, "path")
-		it.Properties["path"] = &jsonschema.Schema{Type: "string", Description: "a vault path: a note that is no resource"}
-		it.Properties["uri"] = &jsonschema.Schema{Type: "string", Description: "the note's kessho:// resource"}
+		it.Properties["path"] = &jsonschema.Schema{Type: "string"} // a note that is no resource
+		it.Properties["uri"] = &jsonschema.Schema{Type: "string"}  // a resource's kessho:// URI
 		it.OneOf = []*jsonschema.Schema{{Required: []string{"path"}}, {Required: []string{"uri"}}}
 	}
 	switch tool {

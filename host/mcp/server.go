@@ -398,9 +398,11 @@ func arguments(raw json.RawMessage) json.RawMessage {
 // text.
 func result(tool string, out call.Outcome) *sdk.CallToolResult {
 	if out.OK && len(out.Result) > 0 && out.Result[0] == '{' {
-		if view, err := modelView(tool, out.Result); err == nil {
-			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(view)}}, StructuredContent: view}
+		view, err := modelView(tool, out.Result)
+		if err != nil { // not an object the core writes: sent as it came
+			view = out.Result
 		}
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(view)}}, StructuredContent: view}
 	}
 	return &sdk.CallToolResult{
 		Content: []sdk.Content{&sdk.TextContent{Text: string(out.Answer)}},
