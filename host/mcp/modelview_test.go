@@ -191,16 +191,16 @@ func TestModelViewLinksRead(t *testing.T) {
 // archived project is a project, a domain a domain, anything else none.
 func TestResourceOf(t *testing.T) {
 	for p, want := range map[string]string{
-		"10-episodes/projects/alpha/context.md":                    "kessho://project/alpha/context",
-		"10-episodes/projects/alpha/history.md":                    "kessho://project/alpha/history",
+		"10-episodes/projects/alpha/context.md":                     "kessho://project/alpha/context",
+		"10-episodes/projects/alpha/history.md":                     "kessho://project/alpha/history",
 		"10-episodes/projects/alpha/archives/2026-11-30-10h15-a.md": "kessho://project/alpha/archive/2026-11-30-10h15-a.md",
-		"10-episodes/archived/old/archives/x y.md":                 "kessho://project/old/archive/x%20y.md",
-		"10-episodes/domains/worklogs/context.md":                  "kessho://domain/worklogs/context",
-		"10-episodes/domains/worklogs/2026-W49.md":                 "",
-		"10-episodes/projects/alpha/archives/sub/x.md":             "",
-		"10-episodes/projects/alpha/notes.md":                      "",
-		"20-knowledge/Fact.md":                                     "",
-		"40-principles/Rule.md":                                    "",
+		"10-episodes/archived/old/archives/x y.md":                  "kessho://project/old/archive/x%20y.md",
+		"10-episodes/domains/worklogs/context.md":                   "kessho://domain/worklogs/context",
+		"10-episodes/domains/worklogs/2026-W49.md":                  "",
+		"10-episodes/projects/alpha/archives/sub/x.md":              "",
+		"10-episodes/projects/alpha/notes.md":                       "",
+		"20-knowledge/Fact.md":                                      "",
+		"40-principles/Rule.md":                                     "",
 	} {
 		got, ok := mcp.ResourceOf(p)
 		if !ok {
