@@ -1,7 +1,9 @@
 package core
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -27,8 +29,9 @@ func recallVault() memVault {
 	return m
 }
 
-// TestRecallBudget proves max_chars is a bound on summary_md, chars counts
-// it, every text the result holds is in it, and every cut is listed.
+// TestRecallBudget proves max_chars is a bound on the answer a model reads
+// (the result's JSON without summary_md), chars counts it, summary_md fits
+// too, every text the result holds is in it, and every cut is listed.
 func TestRecallBudget(t *testing.T) {
 	m := recallVault()
 	for _, max := range []int{1000, 1001, 1500, 2345, 4000, 7777, 12000, 30000, 200000} {
@@ -38,9 +41,14 @@ func TestRecallBudget(t *testing.T) {
 			t.Fatalf("max %d: %v", max, ans)
 		}
 		sum := res["summary_md"].(string)
-		n := utf8.RuneCountInString(sum)
-		if n > max || int(res["chars"].(float64)) != n {
-			t.Errorf("max %d: summary_md has %d characters, chars says %v", max, n, res["chars"])
+		if n := utf8.RuneCountInString(sum); n > max {
+			t.Errorf("max %d: summary_md has %d characters", max, n)
+		}
+		view := maps.Clone(res)
+		delete(view, "summary_md")
+		b, _ := json.Marshal(view)
+		if n := utf8.RuneCount(b); n > max || int(res["chars"].(float64)) != n {
+			t.Errorf("max %d: the result without summary_md has %d characters, chars says %v", max, n, res["chars"])
 		}
 		var texts []string
 		texts = append(texts, res["context"].(map[string]any)["body"].(string))
@@ -59,7 +67,8 @@ func TestRecallBudget(t *testing.T) {
 				t.Errorf("max %d: a result text is not in summary_md: %.60q", max, tx)
 			}
 		}
-		cut := len(res["truncated"].([]any))
+		lo := res["left_out"].(map[string]any)
+		cut := len(res["truncated"].([]any)) + int(lo["archives"].(float64)+lo["atoms"].(float64)+lo["linked"].(float64))
 		if max == 200000 { // only the atoms' texts, cut at 800 characters each
 			for _, c := range res["truncated"].([]any) {
 				if c := c.(map[string]any); c["part"] != "text" || c["kept"].(float64) > 800 || c["kept"].(float64) < 600 || !strings.HasPrefix(c["path"].(string), "20-knowledge/") {
@@ -69,10 +78,10 @@ func TestRecallBudget(t *testing.T) {
 		} else if cut == 0 {
 			t.Errorf("max %d: nothing listed as cut", max)
 		}
-		if cut > 0 && !strings.Contains(sum, "listed in `truncated`") {
+		if cut > 0 && !strings.Contains(sum, "counted in `left_out`") {
 			t.Errorf("max %d: summary_md does not say it was cut", max)
 		}
-		if max == 12000 && (len(res["atoms"].([]any)) != 10 || len(res["linked"].([]any)) != 10) {
+		if max == 30000 && (len(res["atoms"].([]any)) != 10 || len(res["linked"].([]any)) != 10) {
 			t.Errorf("atoms %d, linked %d: want 10 each", len(res["atoms"].([]any)), len(res["linked"].([]any)))
 		}
 	}

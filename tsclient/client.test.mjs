@@ -102,7 +102,7 @@ async function exercise(client, dir) {
     assert.equal(res.isError ?? false, false, `call ${i}, ${c.tool}: refused: ${text}`);
     const validate = validators[c.tool];
     assert.ok(validate(res.structuredContent), `call ${i}, ${c.tool}: ${ajv.errorsText(validate.errors)}`);
-    assert.deepEqual(JSON.parse(text), { ok: true, result: res.structuredContent });
+    assert.deepEqual(JSON.parse(text), res.structuredContent, "the text content is the structuredContent's JSON");
     if (c.tool === "mem_update_phase") {
       assert.equal(res.structuredContent.previous_phase, "start", "the cancelled call did not land");
     }

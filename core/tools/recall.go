@@ -79,6 +79,15 @@ type recallCut struct {
 	Of   int    `json:"of"`
 }
 
+// recallLeftOut counts the parts mem_recall left out to fit max_chars,
+// by the list they would be in: what to read otherwise (mem_read_history,
+// mem_search) when they matter.
+type recallLeftOut struct {
+	Archives int `json:"archives"`
+	Atoms    int `json:"atoms"`
+	Linked   int `json:"linked"`
+}
+
 // recallResult is mem_recall's result.
 type recallResult struct {
 	Slug      string          `json:"slug"`
@@ -89,6 +98,7 @@ type recallResult struct {
 	Atoms     []recallNote    `json:"atoms"`
 	Linked    []recallNote    `json:"linked"`
 	Truncated []recallCut     `json:"truncated"`
+	LeftOut   recallLeftOut   `json:"left_out"`
 	Chars     int             `json:"chars"`
 	Common
 }
@@ -119,7 +129,9 @@ var (
 //     context.md or the recalled archives link to; principles first, by
 //     path.
 //
-// The budget, max_chars, bounds summary_md in characters (runes): first
+// The budget, max_chars, bounds in characters (runes) the answer a model
+// reads — the result's JSON without summary_md, `chars` — and with it
+// summary_md. The briefing is fitted to a budget (max_chars at first):
 // every part's heading line (its path; context.md's fields), then each
 // part's text in the order above, a text that does not fit cut on a line
 // or word boundary ("…"), left out when under 40 characters would remain.
@@ -127,9 +139,12 @@ var (
 // parts after it, up to a quarter of the budget: past that quarter the
 // context's body outranks the headings of the least important parts.
 // Atoms' and linked notes' texts are cut at 800 characters first. A part
-// whose very heading does not fit is left out, from the least important.
-// Every cut is listed in `truncated`; the result's texts are the ones the
-// briefing holds.
+// whose very heading does not fit is left out, from the least important:
+// it leaves the result too (counted in `left_out`), and so does an
+// archive's section cut to nothing (listed in `truncated`). Then the result is measured:
+// when it overruns max_chars, the briefing's budget is lowered by as much
+// and the parts fitted again (brief). Every cut is listed in `truncated`;
+// the result's texts are the ones the briefing holds.
 func recall(env *Env, idx *search.Index, ar *archives, a *recallArgs) (any, error) {
 	p, listing := ar.p, ar.listing
 	refs := ar.refs[:min(a.Archives, len(ar.refs))]
@@ -202,6 +217,7 @@ type gathered struct {
 	derive []derivedAtom     // atoms the archives derived, in order
 	notes  wikilink.Resolver // the notes of atomDirs
 	seen   map[string]bool
+	gone   map[string]bool // the archives and notes the briefing leaves out
 }
 
 // derivedAtom is an atom name an archive derived.
@@ -621,7 +637,8 @@ type piece struct {
 	head       string
 	text       *string
 	path, part string
-	cap        int // the most characters the text may keep before the budget; 0: no cap
+	cap        int    // the most characters the text may keep before the budget; 0: no cap
+	list       string // the note's list: "atoms" or "linked"
 }
 
 // noteCap is the most characters an atom's or linked note's text keeps.
@@ -656,13 +673,14 @@ func (g *gathered) pieces() []piece {
 	for _, group := range []struct {
 		title fault.Msg
 		notes []recallNote
-	}{{recallText().Msg.AtomsTitle, g.res.Atoms}, {recallText().Msg.LinkedTitle, g.res.Linked}} {
+		list  string
+	}{{recallText().Msg.AtomsTitle, g.res.Atoms, "atoms"}, {recallText().Msg.LinkedTitle, g.res.Linked, "linked"}} {
 		if len(group.notes) > 0 {
 			ps = append(ps, piece{head: g.env.say(group.title), part: "title"})
 		}
 		for i := range group.notes {
 			n := &group.notes[i]
-			ps = append(ps, piece{head: g.noteHead(*n), text: &n.Text, path: n.Path, part: "text", cap: noteCap})
+			ps = append(ps, piece{head: g.noteHead(*n), text: &n.Text, path: n.Path, part: "text", cap: noteCap, list: group.list})
 		}
 	}
 	return ps
@@ -671,11 +689,118 @@ func (g *gathered) pieces() []piece {
 // footRoom is kept free in the budget for the line saying what was cut.
 const footRoom = 100
 
-// brief fits the pieces into max characters (see recall) and writes
-// summary_md.
+// briefRounds bounds the rounds of brief.
+const briefRounds = 10
+
+// brief fits the parts into max characters of the answer (see recall):
+// the briefing (summary_md) is fitted to a budget, then the result
+// without summary_md — what a model reads of the answer — is measured,
+// and the budget lowered by what it overran, from the gathered parts
+// again, until the result fits.
 func (g *gathered) brief(max int) {
+	orig := g.res
+	orig.Context, orig.Archives, orig.Atoms, orig.Linked = g.copyParts()
+	run := func(budget int) {
+		g.res = orig
+		g.res.Context, g.res.Archives, g.res.Atoms, g.res.Linked = g.copyParts()
+		g.res.Truncated, g.gone = []recallCut{}, map[string]bool{}
+		g.briefWithin(max, budget)
+		g.prune()
+		g.res.Chars = viewChars(&g.res)
+	}
+	// lo: the largest budget seen to fit, hi: the smallest seen to overrun.
+	lo, hi, budget := -1, -1, max
+	last := budget
+	for round := 1; round <= briefRounds; round++ {
+		run(budget)
+		last = budget
+		if g.res.Chars <= max {
+			lo = budget
+		} else {
+			hi = budget
+		}
+		switch {
+		case hi < 0 || lo >= 0 && hi-lo <= 20:
+			if budget != lo {
+				run(lo)
+			}
+			return
+		case lo < 0 && budget == 0: // nothing less to try
+			return
+		case lo < 0: // by what it overran, or in proportion if that is more,
+			// from what the briefing used of its budget
+			used := min(budget, runes(g.res.SummaryMD)+footRoom)
+			hi = used
+			budget = min(used-(g.res.Chars-max)-10, used*max/g.res.Chars)
+			if budget < 0 {
+				budget = 0
+			}
+		default:
+			budget = (lo + hi) / 2
+		}
+	}
+	switch {
+	case lo >= 0 && last != lo:
+		run(lo)
+	case lo < 0: // the least the briefing can be: the context's heading
+		run(0)
+	}
+}
+
+// copyParts is a deep copy of the result's parts whose texts brief cuts.
+func (g *gathered) copyParts() (*recallContext, []recallArchive, []recallNote, []recallNote) {
+	var c *recallContext
+	if g.res.Context != nil {
+		cc := *g.res.Context
+		c = &cc
+	}
+	as := slices.Clone(g.res.Archives)
+	for i := range as {
+		as[i].Sections = slices.Clone(as[i].Sections)
+	}
+	return c, as, slices.Clone(g.res.Atoms), slices.Clone(g.res.Linked)
+}
+
+// prune takes out of the result the parts the briefing leaves out (an
+// archive or note counted in left_out) and an archive's sections cut to
+// nothing (listed in truncated).
+func (g *gathered) prune() {
+	gone, emptied := g.gone, map[[2]string]bool{}
+	for _, c := range g.res.Truncated {
+		if c.Kept == 0 {
+			emptied[[2]string{c.Path, c.Part}] = true
+		}
+	}
+	g.res.Archives = slices.DeleteFunc(g.res.Archives, func(a recallArchive) bool { return gone[a.Path] })
+	for i := range g.res.Archives {
+		a := &g.res.Archives[i]
+		a.Sections = slices.DeleteFunc(a.Sections, func(s history.Section) bool { return s.Text == "" && emptied[[2]string{a.Path, s.Kind}] })
+	}
+	left := func(n recallNote) bool { return gone[n.Path] }
+	g.res.Atoms = slices.DeleteFunc(g.res.Atoms, left)
+	g.res.Linked = slices.DeleteFunc(g.res.Linked, left)
+}
+
+// viewChars is the characters of r's JSON without summary_md: what a
+// model reads of the answer (host/mcp's model view writes no more).
+func viewChars(r *recallResult) int {
+	v := *r
+	v.SummaryMD, v.Chars = "", 0
+	for {
+		b, _ := json.Marshal(v) // a result of strings, numbers and maps of them
+		n := utf8.RuneCount(b) - len(`,"summary_md":""`)
+		if n == v.Chars { // chars counts its own digits
+			return n
+		}
+		v.Chars = n
+	}
+}
+
+// briefWithin fits the pieces into budget characters of the briefing
+// (see recall) and writes summary_md; max is the budget it reports.
+func (g *gathered) briefWithin(max, budget int) {
 	title := g.env.say(recallText().Msg.Title, g.p.Slug, g.p.Type()) + "\n\n"
-	budget := max - runes(title) - footRoom
+	budget -= runes(title) + footRoom
 	ps := g.pieces()
 	heads := make([]int, len(ps)+1) // heads[i]: the heading lines of ps[i:]
 	for i := len(ps) - 1; i >= 0; i-- {
@@ -692,13 +817,27 @@ func (g *gathered) brief(max int) {
 		} else if fits == len(ps) {
 			fits = i
 		}
-		if pc.text == nil {
-			if i >= fits && pc.part == "whole" {
-				g.cut(pc.path, pc.part, 0, 0)
+		switch {
+		case i >= fits && pc.part == "whole":
+			g.gone[pc.path] = true
+			g.res.LeftOut.Archives++
+			continue
+		case i >= fits && pc.part == "text": // a note left out
+			g.gone[pc.path] = true
+			if pc.list == "atoms" {
+				g.res.LeftOut.Atoms++
+			} else {
+				g.res.LeftOut.Linked++
 			}
+			*pc.text = ""
+			continue
+		case i >= fits && pc.text != nil: // a section of an archive left out
+			*pc.text = ""
+			continue
+		case pc.text == nil:
 			continue
 		}
-		used += g.fit(pc, i < fits, budget-used-min(heads[i+1], budget/4)-2)
+		used += g.fit(pc, true, budget-used-min(heads[i+1], budget/4)-2)
 	}
 	var b strings.Builder
 	b.WriteString(title)
@@ -710,11 +849,11 @@ func (g *gathered) brief(max int) {
 			b.WriteString(strings.TrimRightFunc(*pc.text, unicode.IsSpace) + "\n\n")
 		}
 	}
-	if n := len(g.res.Truncated); n > 0 {
-		b.WriteString(g.env.say(recallText().Msg.Cut, max, n) + "\n")
+	left := g.res.LeftOut.Archives + g.res.LeftOut.Atoms + g.res.LeftOut.Linked
+	if n := len(g.res.Truncated); n+left > 0 {
+		b.WriteString(g.env.say(recallText().Msg.Cut, max, n, left) + "\n")
 	}
 	g.res.SummaryMD = strings.TrimRightFunc(b.String(), unicode.IsSpace) + "\n"
-	g.res.Chars = runes(g.res.SummaryMD)
 }
 
 // fit cuts pc's text to room characters (after its cap), or to nothing

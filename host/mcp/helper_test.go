@@ -102,7 +102,9 @@ func call(t testing.TB, cs *sdk.ClientSession, tool string, args any) (*sdk.Call
 	return res, decode(t, res)
 }
 
-// decode reads the answer in the result's one text content.
+// decode reads the answer in the result's one text content: a refusal's
+// answer, or a success's result (the model's view, the same JSON as its
+// structuredContent).
 func decode(t testing.TB, res *sdk.CallToolResult) answer {
 	t.Helper()
 	if len(res.Content) != 1 {
@@ -111,6 +113,12 @@ func decode(t testing.TB, res *sdk.CallToolResult) answer {
 	text, ok := res.Content[0].(*sdk.TextContent)
 	if !ok {
 		t.Fatalf("result content is %T, want *TextContent", res.Content[0])
+	}
+	if !res.IsError {
+		if sc, err := json.Marshal(res.StructuredContent); err != nil || !jsonEqual(sc, []byte(text.Text)) {
+			t.Errorf("text content %s; want the structuredContent's JSON %s", text.Text, sc)
+		}
+		return answer{OK: true, Result: json.RawMessage(text.Text)}
 	}
 	var a answer
 	if err := json.Unmarshal([]byte(text.Text), &a); err != nil {

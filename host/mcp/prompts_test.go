@@ -37,14 +37,17 @@ func TestPrompts(t *testing.T) {
 			t.Fatalf("%s: prompts %v", lang, names)
 		}
 		_, recalled := call(t, cs, "mem_recall", map[string]any{"slug": "alpha"})
-		var brief struct {
-			SummaryMD string `json:"summary_md"`
+		var brief struct { // the tool answers the data; the prompt, its briefing
+			Context struct {
+				Body string `json:"body"`
+			} `json:"context"`
 		}
-		if err := json.Unmarshal(recalled.Result, &brief); err != nil || brief.SummaryMD == "" {
+		if err := json.Unmarshal(recalled.Result, &brief); err != nil || brief.Context.Body == "" {
 			t.Fatalf("mem_recall: %v %s", err, recalled.Result)
 		}
+		body := strings.TrimSpace(brief.Context.Body)
 		start := promptText(t, cs, "start-session", "alpha")
-		if !strings.Contains(start, brief.SummaryMD) || !strings.Contains(start, "mem_search") || strings.Index(start, "alpha") > strings.Index(start, brief.SummaryMD) {
+		if !strings.Contains(start, body) || !strings.Contains(start, "mem_search") || strings.Index(start, "alpha") > strings.Index(start, body) {
 			t.Errorf("%s: start-session does not frame alpha's recall:\n%s", lang, start)
 		}
 		archive := promptText(t, cs, "archive-session", "alpha")

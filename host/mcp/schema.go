@@ -26,13 +26,14 @@ var outputSchemas = sync.OnceValues(func() (map[string]*jsonschema.Schema, error
 })
 
 // OutputSchema returns the JSON Schema of the result of the tool named
-// name, what a successful call answers as structuredContent (the "result"
-// of `kessho call`'s answer). It is derived from the result's Go types
+// name, what a successful call answers as structuredContent: the model's
+// view (modelView) of the "result" of `kessho call`'s answer. It is derived from the result's Go types
 // that the catalogue records (catalog.Tool.Results): an object whose
 // fields are the struct's JSON fields, every field without omitempty
 // required and no other field allowed, a field that may be null an anyOf
 // of null and its type (see nullAnyOf); a tool with two result shapes
-// (mem_worklog) has an object schema that is any of them.
+// (mem_worklog) has an object schema that is any of them; then the view's
+// changes (viewSchema).
 func OutputSchema(name string) (*jsonschema.Schema, error) {
 	all, err := outputSchemas()
 	if err != nil {
@@ -109,13 +110,17 @@ func outputSchema(t *catalog.Tool) (*jsonschema.Schema, error) {
 		nullAnyOf(s)
 		shapes = append(shapes, s)
 	}
+	var s *jsonschema.Schema
 	switch len(shapes) {
 	case 0:
 		return nil, fmt.Errorf("%s: the catalogue gives no result type", t.Name)
 	case 1:
-		return shapes[0], nil
+		s = shapes[0]
+	default:
+		s = &jsonschema.Schema{Type: "object", AnyOf: shapes}
 	}
-	return &jsonschema.Schema{Type: "object", AnyOf: shapes}, nil
+	viewSchema(t.Name, s)
+	return s, nil
 }
 
 // outputSchemaSince is the first protocol revision that defines a tool's

@@ -186,7 +186,7 @@ func (c *caller) handler(name string) sdk.ToolHandler {
 		if out.OK && len(out.Plan) > 0 {
 			c.notify.applied(ctx, out.Plan)
 		}
-		return result(out), nil
+		return result(name, out), nil
 	}
 }
 
@@ -392,15 +392,20 @@ func arguments(raw json.RawMessage) json.RawMessage {
 	return raw
 }
 
-// result turns an answer into the MCP result: the answer's JSON as text,
-// isError for a refusal, and the result object as structured content.
-func result(out call.Outcome) *sdk.CallToolResult {
-	res := &sdk.CallToolResult{
+// result turns an answer into the MCP result: for a success, the model's
+// view of the result object (modelView) as structured content and, the
+// same JSON, as text; for a refusal, isError and the answer's JSON as
+// text.
+func result(tool string, out call.Outcome) *sdk.CallToolResult {
+	if out.OK && len(out.Result) > 0 && out.Result[0] == '{' {
+		view, err := modelView(tool, out.Result)
+		if err != nil { // not an object the core writes: sent as it came
+			view = out.Result
+		}
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(view)}}, StructuredContent: view}
+	}
+	return &sdk.CallToolResult{
 		Content: []sdk.Content{&sdk.TextContent{Text: string(out.Answer)}},
 		IsError: !out.OK,
 	}
-	if out.OK && len(out.Result) > 0 && out.Result[0] == '{' {
-		res.StructuredContent = out.Result
-	}
-	return res
 }
