@@ -35,10 +35,13 @@ export function vaultCopy(t) {
 // given flags (["--token", T] or ["--no-auth"]) and returns the URL it
 // says it serves; the server is stopped when the test ends. Its config
 // folder is a new one (XDG_CONFIG_HOME), so a token it keeps is the
-// test's own.
+// test's own; env adds to the environment (a key set to undefined is
+// removed from it).
 export async function serveHTTP(t, dir, auth, env = {}) {
+  const all = { ...process.env, XDG_CONFIG_HOME: temp(t, "kessho-ts-config-"), XDG_CACHE_HOME: temp(t, "kessho-ts-cache-"), ...env };
+  for (const [k, v] of Object.entries(all)) if (v === undefined) delete all[k];
   const server = spawn(bin, ["mcp", "--vault", dir, "--http", "127.0.0.1:0", ...auth, ...serveArgs], {
-    env: { ...process.env, XDG_CONFIG_HOME: temp(t, "kessho-ts-config-"), XDG_CACHE_HOME: temp(t, "kessho-ts-cache-"), ...env },
+    env: all,
     stdio: ["ignore", "ignore", "pipe"],
   });
   t.after(() => server.kill("SIGINT"));
