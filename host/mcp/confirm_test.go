@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"maps"
 	"os"
@@ -57,7 +58,7 @@ func TestConfirmElicitation(t *testing.T) {
 				{"cancel", "fr", "cancel", false},
 				{"no elicitation", "en", "", true},
 			} {
-				t.Run(tc.tool+"/"+c.name+"/"+revision, func(t *testing.T) {
+				t.Run(tc.tool+"/"+c.name+"/"+cmp.Or(revision, "newest"), func(t *testing.T) {
 					dir := clientVault(t)
 					before := tree(t, dir)
 					var asked []*sdk.ElicitParams
@@ -70,7 +71,10 @@ func TestConfirmElicitation(t *testing.T) {
 					}
 					srv := mcp.NewServer(openVault(t, dir), engine.Native(),
 						mcp.Options{Lang: c.lang, TZ: "Europe/Paris", Now: func() time.Time { return fixedNow }})
-					cs := connectWith(t, srv, opts)
+					cs := connectAt(t, srv, opts, revision)
+					if revision != "" && cs.InitializeResult().ProtocolVersion != revision {
+						t.Fatalf("the session's revision is %s; want %s", cs.InitializeResult().ProtocolVersion, revision)
+					}
 					_, a := call(t, cs, tc.tool, tc.args)
 					after := tree(t, dir)
 
