@@ -1,6 +1,7 @@
 // MCP Inspector's CLI (@modelcontextprotocol/inspector, pinned in
 // package.json) in strict mode on `kessho mcp`'s tools/list, over stdio
-// and over streamable HTTP with the Bearer token: its tool-schema
+// (in the Inspector's default era and in the newest) and over streamable
+// HTTP with the Bearer token: its tool-schema
 // portability check finds nothing (0 errors, 0 warnings), and the
 // command exits 0.
 
@@ -38,6 +39,11 @@ async function strict(t, target) {
 test("Inspector --strict over stdio: 0 errors, 0 warnings", { timeout: 5 * 60_000 }, async (t) => {
   assert.ok(bin, "KESSHO_BIN names the kessho binary (make test-mcp-clients sets it)");
   await strict(t, ["--", bin, "mcp", "--vault", vaultCopy(t), ...serveArgs]);
+});
+
+test("Inspector --strict over stdio, the newest protocol era (2026-07-28): 0 errors, 0 warnings", { timeout: 5 * 60_000 }, async (t) => {
+  assert.ok(bin, "KESSHO_BIN names the kessho binary (make test-mcp-clients sets it)");
+  await strict(t, ["--protocol-era", "modern", "--", bin, "mcp", "--vault", vaultCopy(t), ...serveArgs]);
 });
 
 test("Inspector --strict over streamable HTTP with the token: 0 errors, 0 warnings", { timeout: 5 * 60_000 }, async (t) => {
