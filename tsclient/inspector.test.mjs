@@ -51,3 +51,17 @@ test("Inspector --strict over streamable HTTP with the token: 0 errors, 0 warnin
   const url = await serveHTTP(t, vaultCopy(t), ["--token", "s3cret"]);
   await strict(t, ["--server-url", url, "--transport", "http", "--header", "Authorization: Bearer s3cret"]);
 });
+
+// The negative control: a server whose tool schema holds an error and a
+// warning of the check's (testdata/unportable-server.mjs) fails it: exit
+// 6, both findings reported. The check above is not one that passes
+// everything.
+test("Inspector --strict fails a server with an unportable tool schema", { timeout: 5 * 60_000 }, async (t) => {
+  const env = { ...process.env, MCP_CATALOG_PATH: join(temp(t, "kessho-inspector-"), "mcp.json") };
+  const err = await run(process.execPath, [inspector, "--cli", "--method", "tools/list", "--strict", "--format", "json",
+    "--", process.execPath, join(here, "testdata", "unportable-server.mjs")], { env, maxBuffer: 64 << 20 }).then(() => null, (e) => e);
+  assert.ok(err, "the check fails");
+  assert.equal(err.code, 6, `exit 6 (an error-severity finding): ${err.stderr}`);
+  const findings = JSON.parse(err.stdout).schemaFindings.flatMap((r) => r.findings);
+  assert.deepEqual(findings.map((f) => `${f.rule ?? f.code}:${f.severity}`).sort(), ["boolean-schema:error", "type-union:warning"]);
+});
