@@ -26,7 +26,7 @@ var confirmTexts embed.FS
 
 // confirmText is confirm.yaml, parsed on first use.
 var confirmText = i18n.Load[struct {
-	Declined catalog.Text
+	Declined, Changed catalog.Text
 }](confirmTexts, "confirm.yaml", 0)
 
 // confirmID is the id of the confirmation among a call's input requests.
@@ -44,7 +44,8 @@ const confirmID = "confirm"
 // handler again with it. The first run writes nothing (its Confirm
 // keeps the question and refuses). Given the answer, accept runs the
 // call again and applies its plan if the core asks the same question
-// (else it asks the new one); decline or cancel runs nothing and refuses
+// (else it asks the new one, or, to a client the SDK asked itself,
+// refuses CONFLICT: the vault changed while the user was asked); decline or cancel runs nothing and refuses
 // DECLINED, details.action the answer. A client without elicitation is
 // never asked: its call writes as it would without the question.
 func (c *caller) runConfirmed(ctx context.Context, req *sdk.CallToolRequest, name string, report func(string)) (call.Outcome, *sdk.CallToolResult) {
@@ -68,7 +69,14 @@ func (c *caller) runConfirmed(ctx context.Context, req *sdk.CallToolRequest, nam
 				if q == question {
 					return nil
 				}
-				asked = q // the plan changed since the user said yes: ask again
+				// The plan changed since the user said yes: ask again,
+				// or, for a client the SDK asked itself (it asks once),
+				// refuse: nothing written, the agent calls again.
+				if !roundTrips(req.Session) {
+					return fault.New(fault.Conflict, map[string]any{"question": question, "now": q},
+						fmt.Sprintf(confirmText().Changed.In("en"), question, q), fmt.Sprintf(confirmText().Changed.In("fr"), question, q))
+				}
+				asked = q
 				return errAsk
 			}
 		}
@@ -90,6 +98,14 @@ func (c *caller) runConfirmed(ctx context.Context, req *sdk.CallToolRequest, nam
 // errAsk is the refusal of a first run's Confirm: nothing is written, the
 // question goes to the user (runConfirmed).
 var errAsk = errors.New("the user's confirmation comes first")
+
+// roundTrips reports whether the client of ss answers input-required
+// results itself (2026-07-28 and later); for an older one the SDK sends
+// the elicitation and calls the handler again once.
+func roundTrips(ss *sdk.ServerSession) bool {
+	p := ss.InitializeParams()
+	return p != nil && p.ProtocolVersion >= statelessRevision
+}
 
 // canElicit reports whether the client of ss declared form elicitation
 // (an elicitation capability naming neither form nor url counts as form),

@@ -237,3 +237,34 @@ func connectAt(t *testing.T, srv *sdk.Server, opts *sdk.ClientOptions, revision 
 	})
 	return cs
 }
+
+// TestConfirmChangedWhileAsked: on 2025-11-25 (the SDK sends the
+// elicitation and calls the handler again once), a vault that changes
+// while the user is asked (here, a second path to rewrite) makes the
+// call after the yes a CONFLICT that writes nothing, not a rewrite of
+// what the user did not see.
+func TestConfirmChangedWhileAsked(t *testing.T) {
+	dir := clientVault(t)
+	ctxPath := filepath.Join(dir, "10-episodes", "projects", "alpha", "context.md")
+	srv := mcp.NewServer(openVault(t, dir), engine.Native(), mcp.Options{TZ: "Europe/Paris", Now: func() time.Time { return fixedNow }})
+	cs := connectAt(t, srv, &sdk.ClientOptions{ElicitationHandler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+		text, err := os.ReadFile(ctxPath)
+		if err == nil {
+			err = os.WriteFile(ctxPath, append(text, "\nSee /home/ada/src/alpha/notes.\n"...), 0o644)
+		}
+		if err != nil {
+			t.Error(err)
+		}
+		return &sdk.ElicitResult{Action: "accept"}, nil
+	}}, "2025-11-25")
+	_, a := call(t, cs, "mem_archive_rewrite_paths", map[string]any{"slug": "alpha", "confirm": true})
+	if a.OK || a.Error == nil || a.Error.Code != "CONFLICT" || !strings.Contains(a.Error.Message, "2 path(s)") {
+		t.Fatalf("answer %+v; want CONFLICT naming the new question", a)
+	}
+	after := tree(t, dir)
+	for p, b := range after {
+		if bytes.Contains(b, []byte("<repo>/")) {
+			t.Errorf("%s was rewritten", p)
+		}
+	}
+}
