@@ -136,7 +136,10 @@ test-plugin: $(BIN) $(PLUGIN)/node_modules/.package-lock.json
 
 # The official TypeScript SDK's MCP client (pinned in tsclient/'s
 # package-lock.json) against `kessho mcp`, over stdio and HTTP: the
-# clients' test the Go SDK's client passes in host/mcp (clients_test.go).
+# clients' test the Go SDK's client passes in host/mcp (clients_test.go);
+# then the official MCP conformance suite's server scenarios, with its
+# baseline of expected failures (tsclient/conformance/), and MCP
+# Inspector's --strict schema check, both pinned there too.
 TSCLIENT := tsclient
 $(TSCLIENT)/node_modules/.package-lock.json: $(TSCLIENT)/package-lock.json $(TSCLIENT)/package.json
 	cd $(TSCLIENT) && $(NPM) ci --no-audit --no-fund

@@ -24,7 +24,9 @@
 // beside a plan, and only for a tool whose catalogue entry names a
 // conflict code (catalog.Tool.ConflictCode): it is the code the host
 // gives the call when one of the plan's preconditions no longer holds,
-// instead of CONFLICT, message and details unchanged. What a host shows
+// instead of CONFLICT, message and details unchanged. "confirm", also
+// only beside a plan, is the question a host may put to the user before
+// applying a plan that cannot be undone (wire.Answer.Confirm). What a host shows
 // is {"ok":true,"result":…} or the refusal as it came, without plan or
 // conflict (github.com/kessho/kessho/host/call renders it).
 package core
@@ -240,6 +242,9 @@ func okAnswer(tool tools.Tool, result any, p plan.Plan, lang string) Answer {
 	}
 	if len(p) > 0 {
 		ans.Conflict = string(tool.Spec.ConflictCode)
+		if q, ok := result.(tools.Confirmer); ok {
+			ans.Confirm = q.Confirmation()
+		}
 	}
 	return ans
 }

@@ -57,6 +57,10 @@ const (
 	SlugExists         Code = "SLUG_EXISTS"          // mem_init_project
 	NoRepoRoot         Code = "NO_REPO_ROOT"         // mem_archive_rewrite_paths
 	ContextHygieneRace Code = "CONTEXT_HYGIENE_RACE" // mem_context_hygiene (its conflict code)
+	// Declined is a host's: the user, asked to confirm a plan that cannot
+	// be undone (wire.Answer.Confirm), declined or cancelled; nothing was
+	// written (mem_rollback_archive, mem_archive_rewrite_paths).
+	Declined Code = "DECLINED"
 )
 
 // Error is a refusal: Code is stable, messages exist in English and French.

@@ -20,7 +20,7 @@ import (
 // bug. Host tests prove them (host/vaultfs, host/internal/conformance's conflict
 // tests).
 var hostCodes = []fault.Code{fault.Conflict, fault.RecoveryConflict, fault.VaultLocked, fault.DiskFull,
-	fault.LimitExceeded, fault.Internal, fault.ContextHygieneRace}
+	fault.LimitExceeded, fault.Internal, fault.ContextHygieneRace, fault.Declined}
 
 // codesIn returns the fault.<Code> constants that file names, by a static
 // scan of its syntax tree: what the tool coded there can raise itself.

@@ -12,7 +12,7 @@ import (
 )
 
 // rewritePathsSpec is mem_archive_rewrite_paths in the catalogue.
-var rewritePathsSpec = tool[rewriteResult](catalogText("rewrite_paths.yaml"), "mem_archive_rewrite_paths", "rewrite-paths slug", writes|destroys|idempotent, []fault.Code{fault.NoRepoRoot, fault.SlugConflict}, []catalog.Param{
+var rewritePathsSpec = tool[rewriteResult](catalogText("rewrite_paths.yaml"), "mem_archive_rewrite_paths", "rewrite-paths slug", writes|destroys|idempotent, []fault.Code{fault.NoRepoRoot, fault.SlugConflict, fault.Declined}, []catalog.Param{
 	slugParam,
 	{Name: "old_root", Type: catalog.String, MaxLength: intp(1000), OneLine: true},
 	{Name: "include_context_history", Type: catalog.Boolean, Default: true},
@@ -46,7 +46,13 @@ type rewriteResult struct {
 	Log            *string       `json:"log"`
 	LogLine        *string       `json:"log_line"`
 	Common
+	// ask is the question beside the plan (Confirmation).
+	ask string
 }
+
+// Confirmation is what a host asks the user before the rewrite writes
+// (tools.Confirmer): how many paths, under which root, in how many files.
+func (r *rewriteResult) Confirmation() string { return r.ask }
 
 // rewritePaths is mem_archive_rewrite_paths: every absolute path under
 // the root in the bodies of a folder's archives (and of context.md and
@@ -118,6 +124,7 @@ func rewritePaths(env *Env, a rewriteArgs) (any, plan.Plan, error) {
 		return nil, nil, err
 	}
 	res.SummaryMD = env.say(rewriteText().Msg.Done, res.PathsRewritten, rootMD, res.FilesChanged, p.Slug, RelocationsLog)
+	res.ask = env.say(rewriteText().Msg.Ask, res.PathsRewritten, res.OldRoot, res.FilesChanged, p.Slug)
 	return res, append(ops, logOp), nil
 }
 
@@ -133,6 +140,7 @@ var rewriteText = loadText[struct {
 	BadRoot, NoRoot, BadRepoPath            fault.Msg
 	NotUTF8, BadFrontmatter                 fault.Msg
 	Nothing, DryRun, Done, LogLine, LogHead fault.Msg
+	Ask                                     fault.Msg
 }]("rewrite_paths.yaml")
 
 // checkRewriteArgs refuses a bad slug or old_root, and returns old_root

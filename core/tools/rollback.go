@@ -19,7 +19,7 @@ import (
 )
 
 // rollbackSpec is mem_rollback_archive in the catalogue.
-var rollbackSpec = tool[rollbackResult](catalogText("rollback.yaml"), "mem_rollback_archive", "rollback slug", writes|destroys|idempotent, readsContext(fault.NothingToRollBack, fault.HistoryMismatch, fault.ArchiveMismatch, fault.RollbackRepeated), []catalog.Param{
+var rollbackSpec = tool[rollbackResult](catalogText("rollback.yaml"), "mem_rollback_archive", "rollback slug", writes|destroys|idempotent, readsContext(fault.NothingToRollBack, fault.HistoryMismatch, fault.ArchiveMismatch, fault.RollbackRepeated, fault.Declined), []catalog.Param{
 	slugParam,
 	{Name: "archive", Type: catalog.String, MinLength: intp(1), MaxLength: intp(1000)},
 	{Name: "restore_context", Type: catalog.Boolean, Default: false},
@@ -47,7 +47,13 @@ type rollbackResult struct {
 	Removed  []string `json:"removed"`
 	Restored []string `json:"restored"`
 	Common
+	// ask is the question beside the plan (Confirmation).
+	ask string
 }
+
+// Confirmation is what a host asks the user before the rollback writes
+// (tools.Confirmer): what it deletes and puts back, in one sentence.
+func (r rollbackResult) Confirmation() string { return r.ask }
 
 // rollback is mem_rollback_archive: it deletes the archive of the newest
 // history entry and removes exactly that line. Works on every kind.
@@ -191,6 +197,7 @@ func rollbackWarnings(env *Env, res *rollbackResult, record string) {
 	switch {
 	case !res.ContextKept: // restored: restoreOps warned of what it kept
 		res.SummaryMD = env.say(m.Whole, res.Slug, res.Archive, strings.Join(res.Restored, ", "), len(res.Removed)-1)
+		res.ask = env.say(m.AskWhole, res.Archive, res.Slug, strings.Join(res.Restored, ", "), len(res.Removed)-1)
 		return
 	case record != "":
 		res.Warnings = append(res.Warnings, env.say(m.ContextKeptUndo, record))
@@ -198,6 +205,7 @@ func rollbackWarnings(env *Env, res *rollbackResult, record string) {
 		res.Warnings = append(res.Warnings, env.say(m.ContextKept))
 	}
 	res.SummaryMD = env.say(m.Done, res.Slug, res.Archive)
+	res.ask = env.say(m.Ask, res.Archive, res.Slug)
 }
 
 // checkRepeated reads p's rollback record and refuses, ROLLBACK_REPEATED,
@@ -297,6 +305,7 @@ var rollbackText = loadText[struct {
 	NoNamed, Disagree, SameMinute, NotNewest, NoneNewest, Or     fault.Msg
 	AtomsKept, ContextKept, ContextKeptUndo, Done, Whole         fault.Msg
 	Repeated, NoUndo, ContextChanged, Changed                    fault.Msg
+	Ask, AskWhole                                                fault.Msg
 }]("rollback.yaml")
 
 // nothingToRollBack is NOTHING_TO_ROLL_BACK for p, saying why (reason

@@ -327,6 +327,13 @@ type Env struct {
 // say returns m in the caller's language, formatted with args.
 func (e *Env) say(m fault.Msg, args ...any) string { return m.In(e.Lang, args...) }
 
+// Confirmer is a result whose plan cannot be undone: Confirmation is the
+// question, in the call's language, that the core puts beside the plan
+// (wire.Answer.Confirm) for a host to ask the user before writing.
+type Confirmer interface {
+	Confirmation() string
+}
+
 // Common is embedded in every result: a short Markdown summary for people
 // and the warnings (never nil, so it encodes as []).
 type Common struct {

@@ -29,6 +29,10 @@ func EncodeAnswer(ans Answer) ([]byte, error) {
 		c, _ := json.Marshal(ans.Conflict)
 		out = append(append(out, `,"conflict":`...), c...)
 	}
+	if ans.Confirm != "" {
+		c, _ := json.Marshal(ans.Confirm)
+		out = append(append(out, `,"confirm":`...), c...)
+	}
 	return append(out, '}'), nil
 }
 
@@ -45,7 +49,7 @@ type Success struct {
 }
 
 // DecodeSuccess reads a success as EncodeAnswer writes one,
-// {"ok":true,"result":…,"plan":[…],"conflict":"…","search":{…}} (all but
+// {"ok":true,"result":…,"plan":[…],"conflict":"…","confirm":"…","search":{…}} (all but
 // ok optional), in one walk: the result checked as json.Valid checks it
 // (json.RawMessage keeps it as written) and its warnings read on the way.
 // ok false for any other answer (a need, a refusal, a key in another
@@ -78,6 +82,9 @@ func DecodeSuccess(b []byte) (out Success, ok bool) {
 		case "search":
 			bit = 16
 			out.Search, ok = s.carry()
+		case "confirm":
+			bit = 32
+			out.Confirm, ok = s.str()
 		}
 		ok = ok && seen&bit == 0
 		seen |= bit

@@ -23,6 +23,8 @@ func TestEncodeAnswerIsJSONs(t *testing.T) {
 		{OK: &yes, Result: result, Plan: p},
 		{OK: &yes, Result: result, Plan: p, Conflict: "CONTEXT_HYGIENE_RACE"},
 		{OK: &yes, Plan: p, Conflict: "<&>"},
+		{OK: &yes, Result: result, Plan: p, Confirm: "Delete " + text + "?"},
+		{OK: &yes, Result: result, Plan: p, Conflict: "X", Confirm: "Q?"},
 		{OK: &no, Error: &ErrorBody{Code: "X", Message: text, Details: map[string]any{"a": text}}},
 		{Need: &Need{Files: []string{text}}},
 		{OK: &yes, Result: result, Search: &Carry{Index: []byte{0, 1, 255}, ID: "i"}},
@@ -127,6 +129,7 @@ func TestDecodeSuccessIsJSONs(t *testing.T) {
 		`{"ok":true,"result":{"a":1} }`, `{"ok":true,"result":{"a": 1}}`, `{"ok":false,"error":{}}`, `{"OK":true}`, `{"ok":true,"ok":true}`,
 		`{"ok":true,"plan":null}`, `{"ok":true,"plan":[{"op":1}]}`, `{"ok":true,"need":{}}`, `{"result":{}}`, `{"ok":true,"conflict":null}`,
 		`{"ok":true,"search":{"id":"x","index":"AA"}}`, `{"ok":true,"search":null}`, `{"ok":true}x`,
+		`{"ok":true,"confirm":"Q?"}`, `{"ok":true,"confirm":null}`, `{"ok":true,"confirm":"a","confirm":"b"}`, `{"ok":true,"confirm":1}`,
 	} {
 		sameSuccess(t, []byte(s))
 	}
@@ -135,7 +138,8 @@ func TestDecodeSuccessIsJSONs(t *testing.T) {
 // FuzzDecodeSuccess: any bytes DecodeSuccess reads, it reads as
 // encoding/json does.
 func FuzzDecodeSuccess(f *testing.F) {
-	for _, s := range []string{`{"ok":true,"result":{"warnings":["a"],"b":[1,{"c":null}]},"plan":[],"conflict":"X"}`, `{"ok":true}`} {
+	for _, s := range []string{`{"ok":true,"result":{"warnings":["a"],"b":[1,{"c":null}]},"plan":[],"conflict":"X"}`, `{"ok":true}`,
+		`{"ok":true,"result":{},"plan":[],"confirm":"Q?"}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) { sameSuccess(t, b) })

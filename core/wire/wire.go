@@ -54,6 +54,14 @@ type Answer struct {
 	// host applies it (the tool's catalog.Tool.ConflictCode); "" means
 	// CONFLICT. Set only beside a plan.
 	Conflict string `json:"conflict,omitempty"`
+	// Confirm is the question a host may put to the user before it
+	// applies the plan, in the call's language: one sentence saying what
+	// will be deleted or rewritten, beside the plan of a tool whose
+	// writes cannot be undone (mem_rollback_archive,
+	// mem_archive_rewrite_paths with confirm). A host that asks and is
+	// not told yes writes nothing (DECLINED); one that cannot ask
+	// applies the plan as it would without it. Set only beside a plan.
+	Confirm string `json:"confirm,omitempty"`
 	// Search is the updated search index for the host to store (beside a
 	// mem_search success whose index changed, or a need for the next batch
 	// of notes to index; see Carry).

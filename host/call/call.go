@@ -113,6 +113,17 @@ type Options struct {
 	// round's number, from 1: hosts report progress with it (MCP's
 	// progress notifications). It changes nothing in the call.
 	Round func(round int)
+	// Confirm, when set, is called before a plan the core asks to confirm
+	// is applied (wire.Answer.Confirm: mem_rollback_archive,
+	// mem_archive_rewrite_paths with confirm), with the core's question
+	// in the call's language: a host asks the user (MCP's elicitation).
+	// A nil error applies the plan; an error refuses the call, nothing
+	// written, with that error (fault.Declined when the user said no).
+	// The vault's lock is released while it runs, and taken again after
+	// it: the plan's preconditions then refuse (CONFLICT) a plan whose
+	// files changed meanwhile. ctx is the call's, without its deadline:
+	// a person answers in their own time. Nil applies every plan.
+	Confirm func(ctx context.Context, question string) error
 }
 
 // DefaultTimeout is a call's deadline when Options.Timeout is zero: the
@@ -177,16 +188,18 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 	if err != nil {
 		return Refusal(err, opts.Lang), nil
 	}
-	defer lock.Unlock()
+	held := &held[L]{lock: lock}
+	defer held.unlock()
 	if err := v.Recover(lock); err != nil {
 		return Refusal(err, opts.Lang), nil
 	}
+	outer := ctx
 	ctx, d, cancel := newDeadline(ctx, opts.Timeout, opts.Clock)
 	defer cancel()
 	engCall, release := Pin(eng)
 	defer release()
 	p := newPace(d.now, d.span(), opts.IndexBatch)
-	r := &rounds[L]{v: v, lock: lock, call: engCall, tool: tool, opts: opts, d: d, policy: hostlogic.Rounds{Tool: tool, Max: opts.MaxRounds}, sc: newCarry(ctx, v, tool, opts.IndexBatch, p)}
+	r := &rounds[L]{v: v, held: held, outer: outer, call: engCall, tool: tool, opts: opts, d: d, policy: hostlogic.Rounds{Tool: tool, Max: opts.MaxRounds}, sc: newCarry(ctx, v, tool, opts.IndexBatch, p)}
 	r.req = wire.Request{Tool: tool, Args: args, Now: opts.Now.Format(time.RFC3339), TZ: opts.TZ, Lang: opts.Lang, Search: r.sc.carry}
 	if need := r.sc.changed(); len(need.Files) > 0 && v.AnswerContext(ctx, need, &r.req.Snapshot, opts.MaxBytes) != nil {
 		r.req.Snapshot = vault.Snapshot{} // the core asks for what it lacks
@@ -215,13 +228,15 @@ func (o Options) withDefaults() Options {
 // round, and what the rounds share.
 type rounds[L Lock] struct {
 	v    Vault[L]
-	lock L
-	call func(ctx context.Context, request []byte) ([]byte, error) // the pinned engine
-	tool string
-	opts Options
-	d    deadline
-	sc   *searchCarry
-	req  wire.Request
+	held *held[L]
+	// outer is Run's ctx, without the call's deadline (Options.Confirm).
+	outer context.Context
+	call  func(ctx context.Context, request []byte) ([]byte, error) // the pinned engine
+	tool  string
+	opts  Options
+	d     deadline
+	sc    *searchCarry
+	req   wire.Request
 	// policy is the round loop's (hostlogic.Rounds): which rounds count.
 	policy hostlogic.Rounds
 	// compacted is whether req.Args are compacted (request).
@@ -351,7 +366,14 @@ func (r *rounds[L]) end(ans hostlogic.Read, raw, index []byte) (Outcome, error) 
 		return Outcome{Answer: ans.Printed(), Raw: raw, Error: ans.Error}, nil
 	}
 	if len(ans.Plan) > 0 {
-		if err := r.v.Apply(r.lock, ans.Plan); err != nil {
+		if ans.Confirm != "" && r.opts.Confirm != nil {
+			if err := r.confirm(ans.Confirm); err != nil {
+				o := Refusal(err, r.opts.Lang)
+				o.Raw = raw
+				return o, nil
+			}
+		}
+		if err := r.v.Apply(r.held.lock, ans.Plan); err != nil {
 			o := Refusal(hostlogic.ConflictAs(ans.Conflict, err), r.opts.Lang)
 			o.Raw = raw
 			return o, nil
@@ -359,6 +381,36 @@ func (r *rounds[L]) end(ans hostlogic.Read, raw, index []byte) (Outcome, error) 
 	}
 	raw = r.sc.store(ans.Answer, index, raw)
 	return Outcome{Answer: ans.Printed(), Raw: raw, OK: true, Result: ans.Result, Warnings: ans.Warnings, Plan: ans.Plan}, nil
+}
+
+// confirm asks Options.Confirm the question, the vault's lock released
+// meanwhile, and takes the lock again (and rolls forward a plan a crash
+// left since) before the plan is applied.
+func (r *rounds[L]) confirm(question string) error {
+	r.held.unlock()
+	if err := r.opts.Confirm(r.outer, question); err != nil {
+		return err
+	}
+	lock, err := r.v.Lock(r.outer)
+	if err != nil {
+		return err
+	}
+	r.held.lock, r.held.released = lock, false
+	return r.v.Recover(lock)
+}
+
+// held is the call's writer lock, released once (Run's defer, or
+// confirm before it asks).
+type held[L Lock] struct {
+	lock     L
+	released bool
+}
+
+func (h *held[L]) unlock() {
+	if !h.released {
+		h.released = true
+		h.lock.Unlock()
+	}
 }
 
 // Refusal renders a host-side error as the core renders its own refusals

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -154,11 +155,17 @@ func noOAuth(tokenPath string) http.Handler {
 		case "/authorize":
 			status = http.StatusBadRequest
 		}
-		body, _ := json.Marshal(map[string]string{"error": code, "error_description": why})
+		// Without HTML escaping: a client that shows the body as it came
+		// (the TypeScript SDK 2's registration error does) shows
+		// "<token>", not "\u003ctoken\u003e".
+		var body bytes.Buffer
+		enc := json.NewEncoder(&body)
+		enc.SetEscapeHTML(false)
+		enc.Encode(map[string]string{"error": code, "error_description": why})
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Cache-Control", "no-store")
 		w.WriteHeader(status)
-		w.Write(append(body, '\n'))
+		w.Write(body.Bytes())
 	})
 }
 

@@ -535,6 +535,9 @@ func TestHTTPUnauthorized(t *testing.T) {
 		if why := body["error_description"]; resp.StatusCode != c.status || body["error"] != c.code || !strings.Contains(why, "Authorization: Bearer <token>") || !strings.Contains(why, "CONFIG/kessho/mcp-token") {
 			t.Errorf("%s %s: %d %s; want %d, an OAuth error %q whose description names the header and the token's file", c.method, c.path, resp.StatusCode, b, c.status, c.code)
 		}
+		if !strings.Contains(string(b), "Bearer <token>") {
+			t.Errorf("%s %s: body %s; want \"<token>\" as it reads, not escaped (a client may show the body as it came)", c.method, c.path, b)
+		}
 	}
 	// Any other path stays a plain 404.
 	if resp, err := http.Get(hs.URL + "/elsewhere"); err != nil || resp.StatusCode != http.StatusNotFound || resp.Header.Get("Content-Type") == "application/json" {

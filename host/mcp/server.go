@@ -173,7 +173,7 @@ type waiter interface {
 func (c *caller) handler(name string) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		report, stop := c.progress(ctx, req, name)
-		out := c.run(ctx, req.Session, name, arguments(req.Params.Arguments), report)
+		out, ask := c.runConfirmed(ctx, req, name, report)
 		stop() // no notification after the result
 		if err := context.Cause(ctx); err != nil {
 			// Cancelled (notifications/cancelled, or the session ended):
@@ -181,6 +181,9 @@ func (c *caller) handler(name string) sdk.ToolHandler {
 			// error response to the request, which the client, having
 			// cancelled it, has forgotten.
 			return nil, fmt.Errorf("%s: request cancelled: %w", name, err)
+		}
+		if ask != nil {
+			return ask, nil // the user's confirmation first (confirm.go)
 		}
 		logWarnings(ctx, req.Session, name, out)
 		if out.OK && len(out.Plan) > 0 {
@@ -289,6 +292,11 @@ func (c *caller) progress(ctx context.Context, req *sdk.CallToolRequest, tool st
 // A call that first finishes plans a crash left (see recording) says so
 // to ss, the session it runs for, as a log message.
 func (c *caller) run(ctx context.Context, ss *sdk.ServerSession, name string, args json.RawMessage, report func(msg string)) call.Outcome {
+	return c.runWith(ctx, ss, name, args, report, nil)
+}
+
+// runWith is run with the call's Options.Confirm (confirm.go).
+func (c *caller) runWith(ctx context.Context, ss *sdk.ServerSession, name string, args json.RawMessage, report func(msg string), confirm func(context.Context, string) error) call.Outcome {
 	eng := c.engine
 	if p, ok := c.engine.(*Pending); ok {
 		var interim bool
@@ -315,6 +323,7 @@ func (c *caller) run(ctx context.Context, ss *sdk.ServerSession, name string, ar
 	}
 	opts := c.options()
 	opts.Round = func(round int) { report(fmt.Sprintf(serverText().Round.In(c.opts.Lang), name, round)) }
+	opts.Confirm = confirm
 	v := recording{Vault: c.vault, recovered: c.logRecovered(ctx, ss, name)}
 	out, err := call.Run(ctx, v, eng, name, args, opts)
 	if err != nil {

@@ -9,6 +9,7 @@ export interface Answer {
   error?: ErrorBody;
   plan?: Plan;
   conflict?: string;
+  confirm?: string;
   search?: Carry;
 }
 
