@@ -58,15 +58,15 @@ func writeUnlisted(b *strings.Builder, t *Tool) {
 			var names []string
 			for syn, to := range p.Synonyms {
 				if to == v {
-					names = append(names, "`"+syn+"`")
+					names = append(names, syn)
 				}
 			}
 			if len(names) > 0 {
 				slices.Sort(names)
-				pairs = append(pairs, strings.Join(names, " or ")+" for `"+v+"`")
+				pairs = append(pairs, codeList(names)+" for `"+v+"`")
 			}
 		}
-		fmt.Fprintf(b, "\n`%s` also takes, not advertised: %s.\n", p.Name, strings.Join(pairs, ", "))
+		fmt.Fprintf(b, "\n`%s` also takes, not advertised: %s.\n", p.Name, strings.Join(pairs, "; "))
 	}
 }
 
