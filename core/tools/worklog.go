@@ -112,8 +112,9 @@ var worklogText = loadText[struct {
 //   - Only `.md` files directly in a folder's archives/ are archives.
 //   - The excerpt is the body with headings removed and white space joined,
 //     cut at about 200 characters on a word boundary ("…" when cut).
-//   - persist recomputes the week itself (the hours in the note never come
-//     from the caller), and writes the note's sections in English
+//   - persist recomputes the week itself (the hours in the note come
+//     from the caller only as the memory-kit's hours_by_project, see
+//     givenHours), and writes the note's sections in English
 //     (Brief, Digest, Detailed) whatever the language, so tools can find
 //     them; the title and the chart's heading follow the caller's language.
 //     The history line is `- [<week> — Worklog](archives/<file>)`, added
