@@ -4,6 +4,7 @@ import (
 	"encoding"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,6 +21,11 @@ type Args struct {
 	// in it (not a default), in the catalogue's order.
 	raw   json.RawMessage
 	given []string
+	// changed are the given parameters whose value is not the JSON sent
+	// under their name: sent under a synonym (Param.SynonymOf), or a
+	// value synonym read as its enum value (Param.Synonyms). Raw encodes
+	// their value.
+	changed []string
 	// lazy is each given value's JSON, decoded from raw when first asked
 	// (Raw): only a parameter read as json.RawMessage needs it.
 	lazy *rawValues
@@ -41,6 +47,10 @@ type rawValues struct {
 func (a Args) Raw(name string) (_ json.RawMessage, ok bool, _ error) {
 	if !a.isGiven(name) {
 		return nil, false, nil
+	}
+	if slices.Contains(a.changed, name) {
+		b, err := json.Marshal(a.Values[name])
+		return b, true, err
 	}
 	l := a.lazy
 	l.mu.Lock()

@@ -73,6 +73,18 @@ type Param struct {
 	Props       []Param  `json:"props,omitempty"`
 	OneLine     bool     `json:"one_line,omitempty"`
 	Description Text     `json:"description"`
+	// Synonyms are the values a string parameter with an Enum accepts
+	// besides it, each read as the enum value it maps to before any
+	// check: the memory-kit's folder names of zones ("10-episodes" for
+	// episodes). They are never advertised (no schema, form, help or
+	// reference row shows them) and a tool sees only the enum value.
+	Synonyms map[string]string `json:"-"`
+	// SynonymOf, on an unlisted parameter (Tool.Unlisted), names the
+	// parameter it is another name for: its value is checked by that
+	// parameter's rules (messages name the one sent) and handed to the
+	// tool as that parameter's; both given with different values is
+	// INVALID_ARGUMENT naming both.
+	SynonymOf string `json:"-"`
 }
 
 // CLI says how the command line offers a tool besides `kessho call`:
@@ -84,11 +96,22 @@ type CLI struct {
 
 // Tool is one tool of the catalogue.
 type Tool struct {
-	Name        string       `json:"name"`
-	Title       Text         `json:"title"`
-	Description Text         `json:"description"`
-	Params      []Param      `json:"params"`
-	Errors      []fault.Code `json:"errors"`
+	Name        string  `json:"name"`
+	Title       Text    `json:"title"`
+	Description Text    `json:"description"`
+	Params      []Param `json:"params"`
+	// Unlisted are parameters the core accepts but no host advertises:
+	// the shapes the memory-kit's own procedures send (docs/CONVENTIONS.md,
+	// "Parameters the memory-kit's agents send"), which Kessho's model is
+	// not taught. Validate takes them as it takes Params (an Args holds
+	// their values); the MCP input schema, the CLI's flags and help, the
+	// plugin's forms (`kessho catalog` leaves them out) and the parameter
+	// tables of docs/reference.md list only Params, so they cost the
+	// model's view of the catalogue nothing. They have no description: the
+	// reference lists their names under the tool, and CONVENTIONS says what
+	// each means.
+	Unlisted []Param      `json:"-"`
+	Errors   []fault.Code `json:"errors"`
 	// Writes is false for tools that never return a plan: MCP's
 	// readOnlyHint is its negation. A tool whose default mode writes
 	// nothing but another mode writes is a writer, and its description
@@ -146,6 +169,19 @@ func (t *Tool) Param(name string) (*Param, bool) {
 	for i := range t.Params {
 		if t.Params[i].Name == name {
 			return &t.Params[i], true
+		}
+	}
+	return nil, false
+}
+
+// accepted returns the parameter named name among Params, then Unlisted.
+func (t *Tool) accepted(name string) (*Param, bool) {
+	if p, ok := t.Param(name); ok {
+		return p, true
+	}
+	for i := range t.Unlisted {
+		if t.Unlisted[i].Name == name {
+			return &t.Unlisted[i], true
 		}
 	}
 	return nil, false

@@ -122,3 +122,93 @@ func TestSchema(t *testing.T) {
 		t.Errorf("a tool without parameters: schema %s", b)
 	}
 }
+
+// unlistedTool has a parameter with value synonyms and two unlisted
+// parameters: a synonym of s and a flag.
+func unlistedTool() *Tool {
+	return &Tool{Name: "u", Params: []Param{
+		{Name: "s", Type: String, Required: true, MaxLength: intp(5)},
+		{Name: "zone", Type: String, Enum: []string{"ep", "kn"}, Synonyms: map[string]string{"10-ep": "ep", "10-ep/": "ep"}},
+	}, Unlisted: []Param{
+		{Name: "alias", Type: String, SynonymOf: "s"},
+		{Name: "flag", Type: Boolean},
+	}}
+}
+
+// TestValidateUnlisted checks the parameters and values a tool accepts
+// without advertising them: a synonym's value is its parameter's, checked
+// by its rules under the name sent; two different values under the two
+// names are refused; a value synonym reads as its enum value, for the
+// tool (Decode) as in the arguments' JSON; an unlisted parameter is taken
+// like a listed one; neither the schema nor an unknown parameter's
+// message names them.
+func TestValidateUnlisted(t *testing.T) {
+	tool := unlistedTool()
+	tests := []struct{ args, param, want string }{
+		{`{"alias":"abc"}`, "", `{"s":"abc"}`},
+		{`{"alias":"abc","s":"abc"}`, "", `{"s":"abc"}`},
+		{`{"alias":null,"s":"abc"}`, "", `{"s":"abc"}`},
+		{`{"alias":"abc","s":null}`, "", `{"s":"abc"}`},
+		{`{"alias":"abc","s":"abd"}`, "alias", ""},
+		{`{"alias":"abcdef"}`, "alias", ""},
+		{`{"alias":3}`, "alias", ""},
+		{`{"alias":null}`, "s", ""},
+		{`{"s":"a","zone":"10-ep"}`, "", `{"s":"a","zone":"ep"}`},
+		{`{"s":"a","zone":"10-ep/"}`, "", `{"s":"a","zone":"ep"}`},
+		{`{"s":"a","zone":"kn"}`, "", `{"s":"a","zone":"kn"}`},
+		{`{"s":"a","zone":"20-kn"}`, "zone", ""},
+		{`{"s":"a","flag":false}`, "", `{"flag":false,"s":"a"}`},
+		{`{"s":"a","flag":"no"}`, "flag", ""},
+		{`{"s":"a","other":1}`, "other", ""},
+	}
+	for _, tt := range tests {
+		args, err := tool.Validate(json.RawMessage(tt.args))
+		if tt.param == "" {
+			var got json.RawMessage
+			if err == nil {
+				got, err = args.JSON()
+			}
+			if err != nil || string(got) != tt.want {
+				t.Errorf("Validate(%s) = %s, %v; want %s", tt.args, got, err, tt.want)
+			}
+			var dst struct {
+				S    string `json:"s"`
+				Zone string `json:"zone"`
+				Flag bool   `json:"flag"`
+			}
+			var want map[string]any
+			if err := json.Unmarshal([]byte(tt.want), &want); err != nil {
+				t.Fatal(err)
+			}
+			if err := args.Decode(&dst); err != nil || dst.S != want["s"] || want["zone"] != nil && dst.Zone != want["zone"] {
+				t.Errorf("Validate(%s).Decode = %+v, %v; want %s", tt.args, dst, err, tt.want)
+			}
+			continue
+		}
+		e, ok := fault.As(err)
+		if !ok || e.Code != fault.InvalidArgument || e.Details["parameter"] != tt.param || !strings.Contains(e.En, tt.param) || e.Fr == "" {
+			t.Errorf("Validate(%s) = %v; want INVALID_ARGUMENT naming %q, in both languages", tt.args, err, tt.param)
+		}
+		if tt.param == "other" && (strings.Contains(e.En, "alias") || strings.Contains(e.En, "flag")) {
+			t.Errorf("Validate(%s): %q names an unlisted parameter", tt.args, e.En)
+		}
+	}
+	b, err := json.Marshal(tool.Schema("en"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, hidden := range []string{"alias", "flag", "10-ep"} {
+		if strings.Contains(string(b), hidden) {
+			t.Errorf("the schema %s shows %q", b, hidden)
+		}
+	}
+	b, err = json.Marshal(tool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, hidden := range []string{"alias", "flag", "10-ep"} {
+		if strings.Contains(string(b), hidden) {
+			t.Errorf("the catalogue's JSON %s shows %q", b, hidden)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -27,10 +28,46 @@ func Reference(tools []*Tool) string {
 		for _, p := range t.Params {
 			writeParam(&b, p, "")
 		}
+		writeUnlisted(&b, t)
 		b.WriteString("\nErrors: " + codeList(t.Errors) + ".\n\n")
 	}
 	b.WriteString(textRules)
 	return b.String()
+}
+
+// writeUnlisted says what t accepts and never advertises (Tool.Unlisted,
+// Param.Synonyms): one line each, after the table.
+func writeUnlisted(b *strings.Builder, t *Tool) {
+	var also []string
+	for _, u := range t.Unlisted {
+		if u.SynonymOf != "" {
+			also = append(also, fmt.Sprintf("`%s` (another name of `%s`)", u.Name, u.SynonymOf))
+		} else {
+			also = append(also, fmt.Sprintf("`%s` (%s)", u.Name, u.Type))
+		}
+	}
+	if len(also) > 0 {
+		fmt.Fprintf(b, "\nAlso accepted, not advertised (the memory-kit's procedures send it; see docs/CONVENTIONS.md): %s.\n", strings.Join(also, ", "))
+	}
+	for _, p := range t.Params {
+		if len(p.Synonyms) == 0 {
+			continue
+		}
+		var pairs []string
+		for _, v := range p.Enum {
+			var names []string
+			for syn, to := range p.Synonyms {
+				if to == v {
+					names = append(names, syn)
+				}
+			}
+			if len(names) > 0 {
+				slices.Sort(names)
+				pairs = append(pairs, codeList(names)+" for `"+v+"`")
+			}
+		}
+		fmt.Fprintf(b, "\n`%s` also takes, not advertised: %s.\n", p.Name, strings.Join(pairs, "; "))
+	}
 }
 
 func writeParam(b *strings.Builder, p Param, prefix string) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"unicode/utf8"
 
@@ -26,7 +27,7 @@ func (t *Tool) Validate(raw json.RawMessage) (Args, error) {
 		return Args{}, err
 	}
 	for name := range args {
-		if _, ok := t.Param(name); !ok {
+		if _, ok := t.accepted(name); !ok {
 			var names []string
 			for _, p := range t.Params {
 				names = append(names, p.Name)
@@ -42,25 +43,76 @@ func (t *Tool) Validate(raw json.RawMessage) (Args, error) {
 		err := json.Unmarshal(raw, &m)
 		return Args{}, fault.Argument("args", "is not valid JSON: "+err.Error(), "n'est pas du JSON valide : "+err.Error())
 	}
+	sentAs, err := t.synonyms(args)
+	if err != nil {
+		return Args{}, err
+	}
 	out := Args{Values: map[string]any{}, raw: raw, lazy: &rawValues{}}
-	for _, p := range t.Params {
-		v, ok := args[p.Name]
-		if !ok || v == nil {
-			if p.Required {
-				return Args{}, fault.Argument(p.Name, "is required", "est obligatoire")
+	for _, ps := range [][]Param{t.Params, t.Unlisted} {
+		for _, p := range ps {
+			if p.SynonymOf != "" {
+				continue // its value is its parameter's (synonyms)
 			}
-			if p.Default != nil {
-				out.Values[p.Name] = p.Default
+			v, ok := args[p.Name]
+			if !ok || v == nil {
+				if p.Required {
+					return Args{}, fault.Argument(p.Name, "is required", "est obligatoire")
+				}
+				if p.Default != nil {
+					out.Values[p.Name] = p.Default
+				}
+				continue
+			}
+			sent := p.Name
+			if s, ok := sentAs[p.Name]; ok {
+				sent = s
+				out.changed = append(out.changed, p.Name)
+			}
+			if s, isString := v.(string); isString && p.Synonyms[s] != "" {
+				v = p.Synonyms[s]
+				out.changed = append(out.changed, p.Name)
+			}
+			if err := p.check(sent, v); err != nil {
+				return Args{}, err
+			}
+			out.Values[p.Name] = v
+			out.given = append(out.given, p.Name)
+		}
+	}
+	return out, nil
+}
+
+// synonyms moves the value of each unlisted synonym given in args
+// (Param.SynonymOf) to the parameter it stands for, and returns, for each
+// parameter whose value came so, the name it was sent under. Both names
+// given (not null) with different values is INVALID_ARGUMENT naming the
+// two; the same value twice is that value.
+func (t *Tool) synonyms(args map[string]any) (map[string]string, error) {
+	var sentAs map[string]string
+	for _, u := range t.Unlisted {
+		v, ok := args[u.Name]
+		if u.SynonymOf == "" || !ok {
+			continue
+		}
+		delete(args, u.Name)
+		if v == nil {
+			continue
+		}
+		if w, both := args[u.SynonymOf]; both && w != nil {
+			if !reflect.DeepEqual(v, w) {
+				return nil, fault.New(fault.InvalidArgument, map[string]any{"parameter": u.Name, "synonym_of": u.SynonymOf},
+					fmt.Sprintf("%s and %s are one parameter under two names, given two different values: send only %s", u.Name, u.SynonymOf, u.SynonymOf),
+					fmt.Sprintf("%s et %s sont un même paramètre sous deux noms, donné avec deux valeurs différentes : n'envoyez que %s", u.Name, u.SynonymOf, u.SynonymOf))
 			}
 			continue
 		}
-		if err := p.check(p.Name, v); err != nil {
-			return Args{}, err
+		args[u.SynonymOf] = v
+		if sentAs == nil {
+			sentAs = map[string]string{}
 		}
-		out.Values[p.Name] = v
-		out.given = append(out.given, p.Name)
+		sentAs[u.SynonymOf] = u.Name
 	}
-	return out, nil
+	return sentAs, nil
 }
 
 // decodeArgs decodes raw arguments once (numbers as json.Number): an

@@ -14,10 +14,11 @@ import (
 )
 
 // readArchiveSpec is mem_read_archive in the catalogue.
-var readArchiveSpec = tool[readArchiveResult](catalogText("read_archive.yaml"), "mem_read_archive", "read-archive slug archive", reads, readsArchives(fault.UnknownArchive), []catalog.Param{
+// The memory-kit's procedures name the archive `filename` (kitAccepts).
+var readArchiveSpec = kitAccepts(tool[readArchiveResult](catalogText("read_archive.yaml"), "mem_read_archive", "read-archive slug archive", reads, readsArchives(fault.UnknownArchive), []catalog.Param{
 	slugParam,
 	{Name: "archive", Type: catalog.String, Default: "latest", MinLength: intp(1), MaxLength: intp(1000), OneLine: true},
-})
+}), catalog.Param{Name: "filename", Type: catalog.String, SynonymOf: "archive"})
 
 // readArchiveResult is mem_read_archive's result.
 type readArchiveResult struct {

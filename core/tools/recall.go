@@ -22,9 +22,10 @@ import (
 	"github.com/kessho/kessho/core/worklog"
 )
 
-// recallSpec is mem_recall in the catalogue.
-var recallSpec = tool[recallResult](catalogText("recall.yaml"), "mem_recall", "recall slug", reads, readsArchives(), []catalog.Param{
-	slugParam,
+// recallSpec is mem_recall in the catalogue. Without a slug it answers
+// the vault-wide briefing (recall_vault.go).
+var recallSpec = tool[either[recallResult, recallVaultResult]](catalogText("recall.yaml"), "mem_recall", "recall slug", reads, readsArchives(), []catalog.Param{
+	recallSlug,
 	{Name: "archives", Type: catalog.Integer, Default: 3, Minimum: floatp(0), Maximum: floatp(20)},
 	{Name: "max_chars", Type: catalog.Integer, Default: 12000, Minimum: floatp(1000), Maximum: floatp(200000)},
 })

@@ -17,16 +17,20 @@ import (
 
 // searchSpec is mem_search in the catalogue. Its slug is a filter, not
 // the shared slugParam: optional, described in search.yaml.
-var searchSpec = tool[searchResult](catalogText("search.yaml"), search.Tool, "search query", reads, nil, []catalog.Param{
+//
+// The memory-kit's procedures send case_insensitive, and name a zone by
+// its folder (kitAccepts, zoneFolders): the search always folds case, so
+// true changes nothing and false is answered with a warning that says so.
+var searchSpec = kitAccepts(tool[searchResult](catalogText("search.yaml"), search.Tool, "search query", reads, nil, []catalog.Param{
 	{Name: "query", Type: catalog.String, Required: true, MinLength: intp(1), MaxLength: intp(1000)},
-	{Name: "zone", Type: catalog.String, Enum: []string{"episodes", "knowledge", "principles", "goals"}},
+	{Name: "zone", Type: catalog.String, Enum: []string{"episodes", "knowledge", "principles", "goals"}, Synonyms: zoneFolders},
 	{Name: "slug", Type: catalog.String},
 	{Name: "kind", Type: catalog.String, Enum: []string{"archive", "atom", "context", "history"}},
 	{Name: "include_archived", Type: catalog.Boolean, Default: false},
 	{Name: "since", Type: catalog.String},
 	{Name: "until", Type: catalog.String},
 	{Name: "limit", Type: catalog.Integer, Default: 10, Minimum: floatp(1), Maximum: floatp(100)},
-})
+}), catalog.Param{Name: "case_insensitive", Type: catalog.Boolean})
 
 // searchHit is one note mem_search found.
 type searchHit struct {
@@ -53,7 +57,7 @@ type searchResult struct {
 
 // searchText is search.yaml: mem_search's messages, parsed on first use.
 var searchText = loadText[struct {
-	NoWord, BadDate, Order, UnknownSlug, Near, None, Common, Hit fault.Msg
+	NoWord, BadDate, Order, UnknownSlug, Near, None, Common, Hit, Folded fault.Msg
 }]("search.yaml")
 
 // searchArgs is searchTool's arguments.
@@ -66,6 +70,8 @@ type searchArgs struct {
 	Since           string `json:"since"`
 	Until           string `json:"until"`
 	Limit           int    `json:"limit"`
+	// CaseInsensitive is the memory-kit's: nil when not sent.
+	CaseInsensitive *bool `json:"case_insensitive"`
 }
 
 // searchTool is mem_search: check the arguments, bring the index up to
@@ -105,6 +111,9 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 	}
 	if len(terms) == 0 {
 		res.Warnings = append(res.Warnings, env.say(searchText().Msg.Common))
+	}
+	if a.CaseInsensitive != nil && !*a.CaseInsensitive {
+		res.Warnings = append(res.Warnings, env.say(searchText().Msg.Folded))
 	}
 	res.Warnings = append(res.Warnings, indexWarnings(env, idx)...)
 	res.SummaryMD = searchSummary(env, a.Query, res.Hits)

@@ -231,7 +231,7 @@ var All = []Tool{
 	{readArchiveSpec, withArchives(readArchiveTool)},
 	{readContextSpec, typed(readContextTool)},
 	{readHistorySpec, withArchives(readHistoryTool)},
-	{recallSpec, recallTool},
+	{recallSpec, recallOrVault},
 	{rollbackSpec, typed(rollback)},
 	{searchSpec, typed(searchTool)},
 	{setSummarySpec, typed(setSummary)},

@@ -3,6 +3,9 @@ package tools
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"math"
+	"slices"
 	"strings"
 
 	"github.com/kessho/kessho/core/catalog"
@@ -14,8 +17,10 @@ import (
 	"github.com/kessho/kessho/core/worklog"
 )
 
-// worklogSpec is mem_worklog in the catalogue.
-var worklogSpec = tool[either[worklogCollect, worklogPersist]](catalogText("worklog.yaml"), "mem_worklog", "worklog", writes|destroys|idempotent, []fault.Code{fault.SlugConflict, fault.FileNotUTF8}, []catalog.Param{
+// worklogSpec is mem_worklog in the catalogue. The memory-kit's agents
+// pass the week's hours by project themselves (hours_by_project, unlisted:
+// kitAccepts): see givenHours.
+var worklogSpec = kitAccepts(tool[either[worklogCollect, worklogPersist]](catalogText("worklog.yaml"), "mem_worklog", "worklog", writes|destroys|idempotent, []fault.Code{fault.SlugConflict, fault.FileNotUTF8}, []catalog.Param{
 	{Name: "phase", Type: catalog.String, Enum: []string{"collect", "persist"}, Default: "collect"},
 	{Name: "week_of", Type: catalog.String},
 	{Name: "amplitude_hours", Type: catalog.Number, Default: 7, Minimum: floatp(0.25), Maximum: floatp(24)},
@@ -23,7 +28,7 @@ var worklogSpec = tool[either[worklogCollect, worklogPersist]](catalogText("work
 	{Name: "brief_md", Type: catalog.String},
 	{Name: "detailed_md", Type: catalog.String},
 	{Name: "digest_md", Type: catalog.String},
-})
+}), catalog.Param{Name: "hours_by_project", Type: catalog.Object})
 
 type worklogArgs struct {
 	Phase          string  `json:"phase"`
@@ -33,6 +38,9 @@ type worklogArgs struct {
 	BriefMD        *string `json:"brief_md"`
 	DetailedMD     *string `json:"detailed_md"`
 	DigestMD       *string `json:"digest_md"`
+	// HoursByProject is the memory-kit's split of the week's hours, nil
+	// when not sent (givenHours).
+	HoursByProject map[string]any `json:"hours_by_project"`
 }
 
 // worklogWeek is what both phases say about the week.
@@ -72,6 +80,8 @@ type worklogPersist struct {
 var worklogText = loadText[struct {
 	NotQuarters, NotDate, PersistOnly, PersistNeeds                fault.Msg
 	NotUTF8, BadFrontmatter, Unreadable, Undated, NameOnly, OffDay fault.Msg
+	HoursPersistOnly, HoursNone, HoursNotNumber, HoursNegative     fault.Msg
+	HoursOverWeek, HoursUnknown, HoursNear, HoursLeftOut           fault.Msg
 	Days                                                           [7]fault.Msg
 	NoSession, Head, DayHours, DayOff, Week, Next                  fault.Msg
 	IsProject, NoHours, Created, Replaced, Unchanged, DomainMade   fault.Msg
@@ -102,8 +112,9 @@ var worklogText = loadText[struct {
 //   - Only `.md` files directly in a folder's archives/ are archives.
 //   - The excerpt is the body with headings removed and white space joined,
 //     cut at about 200 characters on a word boundary ("…" when cut).
-//   - persist recomputes the week itself (the hours in the note never come
-//     from the caller), and writes the note's sections in English
+//   - persist recomputes the week itself (the hours in the note come
+//     from the caller only as the memory-kit's hours_by_project, see
+//     givenHours), and writes the note's sections in English
 //     (Brief, Digest, Detailed) whatever the language, so tools can find
 //     them; the title and the chart's heading follow the caller's language.
 //     The history line is `- [<week> — Worklog](archives/<file>)`, added
@@ -114,6 +125,9 @@ var worklogText = loadText[struct {
 //     (`<monday>-worklog-S<WW>.md`), the note takes that name, the kit's
 //     keys besides Kessho's, and the kit's history line, so that the week
 //     has one note whichever tool wrote it first (kitWorklogs).
+//   - persist with hours_by_project (the memory-kit's agents count the
+//     hours themselves) writes those hours instead of the prorated ones:
+//     see givenHours.
 func worklogTool(env *Env, a worklogArgs) (any, plan.Plan, error) {
 	quarters, week, err := checkWorklogArgs(env, &a)
 	if err != nil {
@@ -139,6 +153,15 @@ func worklogTool(env *Env, a worklogArgs) (any, plan.Plan, error) {
 	}
 	totals, days := worklog.Prorate(week, found, quarters, a.IncludeWeekend)
 	warnings = append(warnings, offDayWarnings(env, days)...)
+	if a.HoursByProject != nil {
+		left, err := givenHours(a.HoursByProject, folders, &totals)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, slug := range left {
+			warnings = append(warnings, env.say(worklogText().Msg.HoursLeftOut, slug, totals.SessionsByProject[slug]))
+		}
+	}
 	w := worklogWeek{Phase: a.Phase, Week: week.String(), Start: week.Start().String(), End: week.End().String(),
 		AmplitudeHours: a.AmplitudeHours, IncludeWeekend: a.IncludeWeekend, Sessions: totals.Sessions,
 		TotalHours: totals.TotalHours, HoursByProject: totals.HoursByProject, SessionsByProject: totals.SessionsByProject}
@@ -189,6 +212,9 @@ func checkWorklogArgs(env *Env, a *worklogArgs) (int, worklog.Week, error) {
 		}
 		day = d
 	}
+	if err := checkHours(a); err != nil {
+		return 0, worklog.Week{}, err
+	}
 	texts := []struct {
 		name string
 		v    *string
@@ -202,6 +228,103 @@ func checkWorklogArgs(env *Env, a *worklogArgs) (int, worklog.Week, error) {
 		}
 	}
 	return quarters, worklog.WeekOf(day), nil
+}
+
+// hoursWeek is the most hours a week holds: 7 days of 24 hours.
+const hoursWeek = 7 * 24
+
+// checkHours refuses an hours_by_project (the memory-kit's, persist only)
+// that is empty or holds anything but hours: each value a number of hours,
+// not negative, the week's sum at most hoursWeek. Its projects are checked
+// once the vault's folders are known (givenHours).
+func checkHours(a *worklogArgs) error {
+	if a.HoursByProject == nil {
+		return nil
+	}
+	m := worklogText().Msg
+	if a.Phase != "persist" {
+		return argument("hours_by_project", m.HoursPersistOnly)
+	}
+	if len(a.HoursByProject) == 0 {
+		return argument("hours_by_project", m.HoursNone)
+	}
+	sum := 0.0
+	for _, slug := range slices.Sorted(maps.Keys(a.HoursByProject)) {
+		h, ok := a.HoursByProject[slug].(float64)
+		switch {
+		case !ok:
+			return argument("hours_by_project."+slug, m.HoursNotNumber, typeOf(a.HoursByProject[slug]))
+		case h < 0:
+			return argument("hours_by_project."+slug, m.HoursNegative, worklog.FormatHours(h))
+		}
+		sum += h
+	}
+	if sum > hoursWeek {
+		return argument("hours_by_project", m.HoursOverWeek, worklog.FormatHours(sum), hoursWeek)
+	}
+	return nil
+}
+
+// typeOf names the JSON type of v, a value encoding/json decoded.
+func typeOf(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "string"
+	case bool:
+		return "boolean"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return "number"
+}
+
+// givenHours puts the hours the memory-kit's agent gave (hours_by_project,
+// checked by checkHours) in place of the prorated ones in totals: the
+// note's frontmatter, totals line and pie chart, and the result, hold them
+// as given, any number of hours (not only quarters: they are the kit's
+// count, with no day to sum to), a project given 0 h kept at 0. The
+// sessions stay counted from the archives. Each key must be the slug of a
+// project, archived project or domain of the vault whose sessions a
+// worklog counts (not worklogs itself): another is INVALID_ARGUMENT naming
+// hours_by_project.<key> with the closest slugs, so that a typo never
+// makes a project of its own in the week's hours. It returns the projects
+// with sessions this week that the given hours leave out, for a warning.
+func givenHours(given map[string]any, folders []vault.Project, totals *worklog.Totals) ([]string, error) {
+	var slugs []string
+	for _, f := range folders {
+		if !(f.Kind == vault.KindDomain && f.Slug == worklog.Domain) && !slices.Contains(slugs, f.Slug) {
+			slugs = append(slugs, f.Slug)
+		}
+	}
+	slices.Sort(slugs)
+	hours := map[string]float64{}
+	sum := 0.0
+	m := worklogText().Msg
+	for _, slug := range slices.Sorted(maps.Keys(given)) {
+		if !slices.Contains(slugs, slug) {
+			en, fr := "", ""
+			if close := vault.Closest(slug, slugs, 5); len(close) > 0 {
+				en, fr = m.HoursNear.In("en", strings.Join(close, ", ")), m.HoursNear.In("fr", strings.Join(close, ", "))
+			}
+			return nil, fault.Argument("hours_by_project."+slug, m.HoursUnknown.In("en", slug, en), m.HoursUnknown.In("fr", slug, fr))
+		}
+		hours[slug] = given[slug].(float64)
+		sum += hours[slug]
+	}
+	var left []string
+	for _, slug := range slices.Sorted(maps.Keys(totals.SessionsByProject)) {
+		if _, ok := hours[slug]; !ok {
+			left = append(left, slug)
+		}
+	}
+	// The sum of decimal hours, to a thousandth of an hour (no float
+	// noise such as 20.799999999999997 in the note).
+	totals.HoursByProject, totals.TotalHours = hours, math.Round(sum*1000)/1000
+	return left, nil
 }
 
 // weekSessions finds the sessions of week, sorted. It reads, in as few
@@ -354,7 +477,7 @@ func persistWorklog(env *Env, a *worklogArgs, res *worklogPersist, dom vault.Pro
 			return nil, nil, worklogText().Msg.IsProject.Err(fault.SlugConflict, map[string]any{"slug": worklog.Domain, "places": []string{f.Dir, dom.Dir}}, f.Dir, dom.Dir)
 		}
 	}
-	if res.Sessions == 0 {
+	if res.Sessions == 0 && a.HoursByProject == nil {
 		res.Warnings = append(res.Warnings, env.say(worklogText().Msg.NoHours))
 	}
 	text, err := worklog.Note(week, a.AmplitudeHours, totals, worklog.Texts{Brief: *a.BriefMD, Digest: *a.DigestMD, Detailed: *a.DetailedMD},
