@@ -50,9 +50,16 @@ type recallVaultResult struct {
 	Scope    string             `json:"scope"`
 	Projects []recallVaultEntry `json:"projects"`
 	// LeftOut counts the active projects and domains left out to fit
-	// max_chars (the least recent ones).
-	LeftOut int `json:"left_out"`
+	// max_chars (the least recent ones): an object, as a project's
+	// recall counts what it leaves out (recallLeftOut), so that left_out
+	// is one type in every mem_recall answer.
+	LeftOut recallVaultLeftOut `json:"left_out"`
 	Common
+}
+
+// recallVaultLeftOut is what the vault-wide briefing left out.
+type recallVaultLeftOut struct {
+	Projects int `json:"projects"`
 }
 
 // briefSummaryMax is the most characters of a summary the vault-wide
@@ -178,8 +185,8 @@ var briefCaps = []int{briefSummaryMax, 200, 120, 60}
 // entries as fit, in order.
 func fitBriefing(env *Env, res recallVaultResult, entries []recallVaultEntry, maxChars int) recallVaultResult {
 	fits := func(n int) bool {
-		res.Projects, res.LeftOut = entries[:n], len(entries)-n
-		res.SummaryMD = briefingMD(env, res.Projects, res.LeftOut)
+		res.Projects, res.LeftOut.Projects = entries[:n], len(entries)-n
+		res.SummaryMD = briefingMD(env, res.Projects, res.LeftOut.Projects)
 		b, err := json.Marshal(res)
 		return err == nil && utf8.RuneCount(b) <= maxChars
 	}

@@ -38,8 +38,8 @@ func TestVaultBriefingFits(t *testing.T) {
 			t.Fatalf("budget %d: the answer is %d characters", budget, n)
 		}
 		n := len(res.Projects)
-		if n+res.LeftOut != len(entries) || n < kept {
-			t.Fatalf("budget %d: %d kept, %d left out (a smaller budget kept %d)", budget, n, res.LeftOut, kept)
+		if n+res.LeftOut.Projects != len(entries) || n < kept {
+			t.Fatalf("budget %d: %d kept, %d left out (a smaller budget kept %d)", budget, n, res.LeftOut.Projects, kept)
 		}
 		kept = n
 		cut := false
@@ -56,11 +56,11 @@ func TestVaultBriefingFits(t *testing.T) {
 			}
 		}
 		lastCut = cut
-		if res.LeftOut > 0 && !cut && n > 0 {
+		if res.LeftOut.Projects > 0 && !cut && n > 0 {
 			t.Fatalf("budget %d: entries left out with every summary whole", budget)
 		}
-		if res.LeftOut > 0 && !strings.Contains(res.SummaryMD, fmt.Sprint(res.LeftOut)+" more left out") {
-			t.Fatalf("budget %d: the briefing does not say %d were left out: %s", budget, res.LeftOut, res.SummaryMD)
+		if res.LeftOut.Projects > 0 && !strings.Contains(res.SummaryMD, fmt.Sprint(res.LeftOut.Projects)+" more left out") {
+			t.Fatalf("budget %d: the briefing does not say %d were left out: %s", budget, res.LeftOut.Projects, res.SummaryMD)
 		}
 	}
 	if kept != len(entries) || lastCut {

@@ -126,11 +126,16 @@ func viewSchema(tool string, s *jsonschema.Schema) {
 	for _, shape := range append([]*jsonschema.Schema{s}, s.AnyOf...) {
 		dropProperty(shape, "summary_md")
 	}
+	// items is the schema of field's items, in whichever of the result's
+	// shapes has the field (mem_recall's are a project's recall and the
+	// vault-wide briefing, as anyOf).
 	items := func(field string) *jsonschema.Schema {
-		if p := s.Properties[field]; p != nil {
-			for _, a := range append([]*jsonschema.Schema{p}, p.AnyOf...) {
-				if a.Items != nil {
-					return a.Items
+		for _, shape := range append([]*jsonschema.Schema{s}, s.AnyOf...) {
+			if p := shape.Properties[field]; p != nil {
+				for _, a := range append([]*jsonschema.Schema{p}, p.AnyOf...) {
+					if a.Items != nil {
+						return a.Items
+					}
 				}
 			}
 		}

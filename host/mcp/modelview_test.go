@@ -48,6 +48,9 @@ func TestModelViewSaysEachFactOnce(t *testing.T) {
 			if !(list == "hits" && c.Call.Tool == "mem_search" || list == "archives" && c.Call.Tool == "mem_recall") {
 				continue
 			}
+			if _, ok := core[list]; !ok {
+				continue // mem_recall without a slug: the vault's briefing, no archives
+			}
 			got, want := v[list].([]any), core[list].([]any)
 			if len(got) != len(want) {
 				t.Fatalf("%s: %d %s; the core gave %d", c.Name, len(got), list, len(want))

@@ -120,7 +120,7 @@ func TestGoInstall(t *testing.T) {
 			t.Errorf("kessho --engine wasm mcp: exit %d, printed\n%s%s\nwant exit 2 and why there is no sandbox, and how to get one", code, out, errs)
 		}
 		answer, log := firstCall(t, kessho, userEnv(env, tmp, false), vault)
-		if !strings.Contains(answer, `\"ok\":true`) || !strings.Contains(answer, "alpha") {
+		if !strings.Contains(answer, `"structuredContent"`) || strings.Contains(answer, `"isError":true`) || !strings.Contains(answer, "alpha") {
 			t.Errorf("kessho mcp: mem_list answered %s\nwant alpha, served natively", answer)
 		}
 		if !strings.Contains(log, "holds no sandbox") || !strings.Contains(log, "make install") {
