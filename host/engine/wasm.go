@@ -21,7 +21,12 @@ import (
 
 // Defaults for WasmOptions' zero fields.
 const (
-	DefaultMemoryLimitPages = 4096 // 256 MiB
+	// DefaultMemoryLimitPages is 384 MiB: the last call of a first
+	// index build at 100,000 notes peaks at 281 MiB (a decoded 45 MB
+	// index, a batch, the index handed back whole), so 256 MiB ran it out
+	// of memory on every retry past some 76,000 notes
+	// (BenchmarkFirstBuildCalls). The limit is a cap, not a reservation.
+	DefaultMemoryLimitPages = 6144
 	DefaultCallTimeout      = 10 * time.Second
 	DefaultMaxRequest       = 64 << 20
 	DefaultMaxAnswer        = 64 << 20
@@ -152,8 +157,9 @@ type Wasm struct {
 	calls      sync.WaitGroup // Calls that have not returned
 	background int            // calls still running after their Call returned
 
-	started  atomic.Int64 // instances started, for tests
-	recycled atomic.Int64 // instances dropped for their memory (RecyclePages)
+	started   atomic.Int64  // instances started, for tests
+	recycled  atomic.Int64  // instances dropped for their memory (RecyclePages)
+	peakPages atomic.Uint32 // the largest memory after a round (PeakPages)
 	// abandoned counts the calls Call returned without at their deadline,
 	// left to end on their own (background counts those still running).
 	abandoned atomic.Int64
@@ -364,8 +370,24 @@ func (w *Wasm) finish(ctx context.Context, in *instance, held **instance, answer
 		return nil, err
 	}
 	*held = in
+	w.peak(in.mem.Size() / 65536)
 	return answer, nil
 }
+
+// peak records pages, an instance's memory after a round, in peakPages.
+func (w *Wasm) peak(pages uint32) {
+	for {
+		old := w.peakPages.Load()
+		if pages <= old || w.peakPages.CompareAndSwap(old, pages) {
+			return
+		}
+	}
+}
+
+// PeakPages is the largest memory, in 64 KiB pages, an instance held
+// after any round that answered (a round cut at its deadline, or that
+// ran out, is not counted). For tests and benchmarks.
+func (w *Wasm) PeakPages() uint32 { return w.peakPages.Load() }
 
 // callError explains why a call failed: the context ended, the engine was
 // closed, a limit was hit, or the module died (with what its Go runtime

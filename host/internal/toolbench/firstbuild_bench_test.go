@@ -44,7 +44,8 @@ func BenchmarkFirstBuildCalls(b *testing.B) {
 	}
 	for _, name := range []string{"native", "wasm"} {
 		b.Run(name, func(b *testing.B) {
-			calls := 0
+			calls, recycled := 0, int64(0)
+			var maxPages uint32
 			var wall, cpu time.Duration
 			for b.Loop() {
 				b.StopTimer()
@@ -53,8 +54,9 @@ func BenchmarkFirstBuildCalls(b *testing.B) {
 				}
 				b.StartTimer()
 				for n := 1; ; n++ {
-					w, c, ok := firstBuildCall(b, gv.Dir, name, tool, args)
+					w, c, ok, m := firstBuildCall(b, gv.Dir, name, tool, args)
 					wall, cpu, calls = wall+w, cpu+c, calls+1
+					maxPages, recycled = max(maxPages, m.pages), recycled+m.recycled
 					if ok {
 						break
 					}
@@ -66,18 +68,33 @@ func BenchmarkFirstBuildCalls(b *testing.B) {
 			b.ReportMetric(float64(calls)/float64(b.N), "calls/op")
 			b.ReportMetric(float64(wall.Milliseconds())/float64(b.N), "wall-ms")
 			b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms")
+			if name == "wasm" {
+				b.ReportMetric(float64(maxPages)/16, "max-MiB")
+				b.ReportMetric(float64(recycled)/float64(b.N), "recycles/op")
+			}
 		})
 	}
 }
 
+// buildMemory is what a wasm call of BenchmarkFirstBuildCalls measured
+// of its instance: its largest memory after a round, in pages
+// (engine.Wasm.PeakPages), and whether it was dropped for it after the
+// call (engine.WasmOptions.RecyclePages).
+type buildMemory struct {
+	pages    uint32
+	recycled int64
+}
+
 // firstBuildCall is one call of BenchmarkFirstBuildCalls: its wall and
-// CPU time, and whether it answered (else it answered LIMIT_EXCEEDED).
-func firstBuildCall(b *testing.B, dir, name, tool string, args json.RawMessage) (wall, cpu time.Duration, ok bool) {
+// CPU time, whether it answered (else it answered LIMIT_EXCEEDED), and on
+// wasm its instance's memory.
+func firstBuildCall(b *testing.B, dir, name, tool string, args json.RawMessage) (wall, cpu time.Duration, ok bool, mem buildMemory) {
 	ctx := context.Background()
 	var eng call.Engine = engine.Native()
+	var w *engine.Wasm
 	if name == "wasm" {
-		w, err := engine.NewWasm(ctx, engine.WasmOptions{PoolSize: 1})
-		if err != nil {
+		var err error
+		if w, err = engine.NewWasm(ctx, engine.WasmOptions{PoolSize: 1}); err != nil {
 			b.Fatal(err)
 		}
 		defer w.Close(ctx)
@@ -97,6 +114,9 @@ func firstBuildCall(b *testing.B, dir, name, tool string, args json.RawMessage) 
 	if !out.OK && (out.Error == nil || out.Error.Code != "LIMIT_EXCEEDED") {
 		b.Fatalf("%.300s", out.Answer)
 	}
-	b.Logf("%s: %v wall, %v cpu: %.200s", name, wall.Round(time.Millisecond), cpu.Round(time.Millisecond), out.Answer)
-	return wall, cpu, out.OK
+	if w != nil {
+		mem.pages, mem.recycled = w.PeakPages(), w.Recycled()
+	}
+	b.Logf("%s: %v wall, %v cpu, %d MiB: %.200s", name, wall.Round(time.Millisecond), cpu.Round(time.Millisecond), mem.pages/16, out.Answer)
+	return wall, cpu, out.OK, mem
 }
