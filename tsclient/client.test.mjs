@@ -18,13 +18,13 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createInterface } from "node:readline";
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import Ajv from "ajv";
+import { servingURL } from "./kessho.mjs";
 
 const bin = process.env.KESSHO_BIN;
 const data = join(dirname(fileURLToPath(import.meta.url)), "..", "host", "mcp", "testdata", "clients");
@@ -151,14 +151,7 @@ async function serve(t, dir, token) {
     stdio: ["ignore", "ignore", "pipe"],
   });
   t.after(() => server.kill("SIGINT"));
-  for await (const line of createInterface({ input: server.stderr })) {
-    const at = line.indexOf("serving ");
-    if (at >= 0) {
-      server.stderr.resume();
-      return line.slice(at + "serving ".length);
-    }
-  }
-  throw new Error("kessho mcp --http never said where it serves");
+  return servingURL(server);
 }
 
 test("streamable HTTP, the client's newest protocol", hang, async (t) => {

@@ -45,6 +45,12 @@ export async function serveHTTP(t, dir, auth, env = {}) {
     stdio: ["ignore", "ignore", "pipe"],
   });
   t.after(() => server.kill("SIGINT"));
+  return servingURL(server);
+}
+
+// servingURL is the URL a started `kessho mcp --http` says it serves, on
+// its standard error (read on, unread, after that line).
+export async function servingURL(server) {
   for await (const line of createInterface({ input: server.stderr })) {
     const at = line.indexOf("serving ");
     if (at >= 0) {

@@ -145,3 +145,25 @@ func newContextNote(env *Env, a contextNote) (string, error) {
 	}
 	return ctx, nil
 }
+
+// contextFields reads the frontmatter of p's context.md for a listing of
+// folders (mem_list, the vault-wide briefing): doc, or the problem to
+// show in its entry instead (noContext when the file is absent, the
+// parse error when it is not a frontmatter); err only for a need.
+func contextFields(env *Env, p vault.Project, noContext fault.Msg) (doc *frontmatter.Doc, problem *string, err error) {
+	c, err := env.View.ReadText(p.Context())
+	switch {
+	case errors.Is(err, vault.ErrNeed):
+		return nil, nil, err
+	case err == nil && !c.Exists:
+		msg := env.say(noContext)
+		return nil, &msg, nil
+	case err == nil:
+		doc, err = env.docs().Parse(c.Text)
+	}
+	if err != nil {
+		msg := err.Error()
+		return nil, &msg, nil
+	}
+	return doc, nil, nil
+}

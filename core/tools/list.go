@@ -1,14 +1,12 @@
 package tools
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/kessho/kessho/core/catalog"
 	"github.com/kessho/kessho/core/fault"
-	"github.com/kessho/kessho/core/frontmatter"
 	"github.com/kessho/kessho/core/plan"
 	"github.com/kessho/kessho/core/vault"
 )
@@ -127,22 +125,10 @@ func emptyList(env *Env, a listArgs, all bool, res *ListResult) error {
 // readListEntry reads one folder's context.md for the list.
 func readListEntry(env *Env, p vault.Project) (listEntry, error) {
 	e := listEntry{Slug: p.Slug, Kind: p.Type(), Path: p.Context(), Archived: p.Archived()}
-	c, err := env.View.ReadText(p.Context())
-	var doc *frontmatter.Doc
-	switch {
-	case errors.Is(err, vault.ErrNeed):
+	doc, problem, err := contextFields(env, p, listText().Msg.NoContext)
+	if doc == nil {
+		e.Problem = problem
 		return e, err
-	case err == nil && !c.Exists:
-		msg := env.say(listText().Msg.NoContext)
-		e.Problem = &msg
-		return e, nil
-	case err == nil:
-		doc, err = env.docs().Parse(c.Text)
-	}
-	if err != nil {
-		msg := err.Error()
-		e.Problem = &msg
-		return e, nil
 	}
 	get := func(k string) *string {
 		if s, ok := doc.String(k); ok {

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/kessho/kessho/core/catalog"
 	"github.com/kessho/kessho/core/fault"
-	"github.com/kessho/kessho/core/frontmatter"
 	"github.com/kessho/kessho/core/plan"
 	"github.com/kessho/kessho/core/vault"
 )
@@ -122,22 +120,10 @@ func recallVault(env *Env, a recallArgs) (any, plan.Plan, error) {
 // briefEntry reads one folder's context.md for the briefing.
 func briefEntry(env *Env, p vault.Project) (recallVaultEntry, error) {
 	e := recallVaultEntry{Slug: p.Slug, Kind: p.Type()}
-	c, err := env.View.ReadText(p.Context())
-	var doc *frontmatter.Doc
-	switch {
-	case errors.Is(err, vault.ErrNeed):
+	doc, problem, err := contextFields(env, p, vaultBriefingText().Msg.NoContext)
+	if doc == nil {
+		e.Problem = problem
 		return e, err
-	case err == nil && !c.Exists:
-		msg := env.say(vaultBriefingText().Msg.NoContext)
-		e.Problem = &msg
-		return e, nil
-	case err == nil:
-		doc, err = env.docs().Parse(c.Text)
-	}
-	if err != nil {
-		msg := err.Error()
-		e.Problem = &msg
-		return e, nil
 	}
 	get := func(k string) *string {
 		if s, ok := doc.String(k); ok && strings.TrimSpace(s) != "" {
