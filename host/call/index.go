@@ -136,8 +136,12 @@ func (s *searchCarry) batch(ans wire.Answer, index []byte) bool {
 // next (the host's reads, the core's indexing, a hand-back stored); the
 // index is handed back once half the deadline passed since it was last
 // stored (or since the call started), besides the core's own cadence by
-// size, and after the first batch of every call. Until a batch was
-// timed, batches are firstBatch; with no deadline, the largest.
+// size, and after the first batch of every call; and once more at the
+// last batch need from which a hand-back can still land before the
+// deadline (lastChance): a call whose first round took most of its time
+// (a large stored index decoded in wasm) otherwise lost everything it
+// indexed after its first hand-back. Until a batch was timed, batches are
+// firstBatch; with no deadline, the largest.
 type pace struct {
 	now  func() time.Time
 	span time.Duration // the call's deadline from its start; 0: none
@@ -147,6 +151,13 @@ type pace struct {
 	// bytes the note text it asked for.
 	stored, asked time.Time
 	bytes         int64
+	// start is when the call started; firstTook how long its first
+	// round took (up to the first batch need: the stored index decoded,
+	// a batch indexed), handTook how long the last round that stored an
+	// index took; last is whether the last chance was taken.
+	start               time.Time
+	firstTook, handTook time.Duration
+	last                bool
 }
 
 const (
@@ -171,7 +182,7 @@ func newPace(now func() time.Time, span time.Duration, max int64) *pace {
 		max = search.DefaultBatch
 	}
 	t := now()
-	return &pace{now: now, span: span, max: max, stored: t}
+	return &pace{now: now, span: span, max: max, stored: t, start: t}
 }
 
 // first is the first request's Batch.
@@ -182,10 +193,16 @@ func (p *pace) first() int64 { return min(p.max, firstBatch) }
 // and Hand.
 func (p *pace) next(bytes int64, stored bool) (batch int64, hand bool) {
 	t := p.now()
+	took := t.Sub(p.asked)
+	switch {
+	case p.asked.IsZero():
+		p.firstTook = t.Sub(p.start)
+	case stored:
+		p.handTook = took
+	}
 	if stored {
 		p.stored = t
 	}
-	took := t.Sub(p.asked)
 	switch {
 	case p.span <= 0:
 		batch = p.max
@@ -198,7 +215,30 @@ func (p *pace) next(bytes int64, stored bool) (batch int64, hand bool) {
 		batch = int64(max(min(aim, float64(p.max)), float64(min(minBatch, p.max))))
 	}
 	p.asked, p.bytes = t, bytes
-	return batch, p.span > 0 && t.Sub(p.stored) >= p.span/handShare
+	if p.span <= 0 {
+		return batch, false
+	}
+	return batch, t.Sub(p.stored) >= p.span/handShare || p.lastChance(t)
+}
+
+// lastChance reports whether a hand-back asked at t is the last that can
+// land before the deadline: the next round (a batch, aimed at a
+// batchShare of the deadline) and a hand-back end before it, and would
+// not after one more batch. A hand-back is taken to last as long as the
+// call's last one, or half its first round if that is longer: the first
+// round decodes the stored index and the notes' versions, a hand-back
+// encodes the index alone, and both grow with it. Asked once a call: at
+// worst it hands back work the deadline would have lost anyway.
+func (p *pace) lastChance(t time.Time) bool {
+	if p.last {
+		return false
+	}
+	end, round, hand := p.start.Add(p.span), p.span/batchShare, max(p.firstTook/2, p.handTook)
+	if t.Add(round+hand).After(end) || !t.Add(2*round+hand).After(end) {
+		return false
+	}
+	p.last = true
+	return true
 }
 
 // answer answers a need's "search": the notes' versions ("notes"), them

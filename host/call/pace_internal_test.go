@@ -45,3 +45,31 @@ func TestPaceSizesBatchesByTime(t *testing.T) {
 		t.Errorf("no deadline: batch %d, hand %v, first %d", b, hand, none.first())
 	}
 }
+
+// TestPaceLastChance: a call whose first round took half its deadline (a
+// large stored index decoded) asks for the index once more at the last
+// batch need from which a hand-back still lands before the deadline, and
+// only once; a call with time to spare is not asked early.
+func TestPaceLastChance(t *testing.T) {
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	p := newPace(clock, 10*time.Second, 4<<20)
+	// Each step: the time since the last need, and whether Hand is asked.
+	steps := []struct {
+		took   time.Duration
+		stored bool
+		hand   bool
+	}{
+		{4 * time.Second, true, false},         // the first need at 4 s: a hand-back taken as 2 s
+		{800 * time.Millisecond, false, false}, // 4.8 s: another batch (1.25 s) still leaves room after it
+		{800 * time.Millisecond, false, true},  // 5.6 s: 5.6 + 1.25 + 2 lands, one batch later would not
+		{800 * time.Millisecond, false, false}, // 6.4 s: asked once
+		{3 * time.Second, false, true},         // 9.4 s: the half-deadline rule's (5.4 s since the store), not a last chance
+	}
+	for i, s := range steps {
+		now = now.Add(s.took)
+		if _, hand := p.next(1<<20, s.stored); hand != s.hand {
+			t.Errorf("step %d (%v since the start): hand %v; want %v", i, now.Sub(p.start), hand, s.hand)
+		}
+	}
+}
