@@ -14,7 +14,7 @@ import "runtime/debug"
 // "Why is a large index handed back every few batches?"). A 128 MiB
 // limit, tried before those collections, peaked at 182 MiB against 205:
 // the collector's cycles lagged, not its target. At 100,000 notes the
-// last call of a first build peaks at 281 MiB (the decoded index, the
+// last call of a first build peaks at 281–291 MiB (the decoded index, the
 // batch, the index handed back: BenchmarkFirstBuildCalls), over the
 // soft limit, which then makes the collector work harder without failing.
 const softLimit = 192 << 20

@@ -22,7 +22,7 @@ import (
 // Defaults for WasmOptions' zero fields.
 const (
 	// DefaultMemoryLimitPages is 384 MiB: the last call of a first
-	// index build at 100,000 notes peaks at 281 MiB (a decoded 45 MB
+	// index build at 100,000 notes peaks at 281–291 MiB (a decoded 45 MB
 	// index, a batch, the index handed back whole), so 256 MiB ran it out
 	// of memory on every retry past some 76,000 notes
 	// (BenchmarkFirstBuildCalls). The limit is a cap, not a reservation.
