@@ -173,15 +173,8 @@ func (warm *warmIndex) upToDate(env *Env) (*search.Index, error) {
 	}
 	idx := warm.base(c, carried)
 	idx.UseStems(env.stems())
-	reuse := sent != nil && warm.pendingIdx == idx
+	stale := warm.stale(idx, listing, sent != nil)
 	warm.idx, warm.carried, warm.listing = idx, carried, ""
-	var stale []string
-	if reuse {
-		stale = warm.pending // the same index and listing as the round that left them
-	} else {
-		stale = idx.Stale(listing)
-	}
-	warm.pending, warm.pendingIdx = nil, nil
 	if !carried {
 		// Versions are hashes: every note was read to make them.
 		if err := index(env, idx, listing, stale, nil); err != nil {
@@ -198,6 +191,18 @@ func (warm *warmIndex) upToDate(env *Env) (*search.Index, error) {
 		}
 	}
 	return idx, nil
+}
+
+// stale is the notes of listing idx must read (search.Index.Stale): the
+// ones the last batch need left (pending), when that need was of idx and,
+// sameListing, of this listing, else every listed note compared again.
+func (warm *warmIndex) stale(idx *search.Index, listing map[string]string, sameListing bool) []string {
+	stale := warm.pending // the same index and listing as the round that left them
+	if !sameListing || warm.pendingIdx != idx {
+		stale = idx.Stale(listing)
+	}
+	warm.pending, warm.pendingIdx = nil, nil
+	return stale
 }
 
 // base is the index upToDate brings up to date: the warm one when it is
