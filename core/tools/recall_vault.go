@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -188,12 +189,11 @@ func fitBriefing(env *Env, res recallVaultResult, entries []recallVaultEntry, ma
 			return res
 		}
 	}
-	for n := len(entries) - 1; n > 0; n-- {
-		if fits(n) {
-			return res
-		}
-	}
-	fits(0) // the title and the last line: max_chars is at least 1000
+	// The most entries that fit, found by bisection (each try encodes the
+	// whole result; fewer entries never make it longer): at least none,
+	// the title and the last line, which max_chars (at least 1000) holds.
+	n := sort.Search(len(entries), func(n int) bool { return !fits(n) })
+	fits(max(n-1, 0))
 	return res
 }
 

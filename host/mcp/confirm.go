@@ -51,7 +51,7 @@ const confirmID = "confirm"
 func (c *caller) runConfirmed(ctx context.Context, req *sdk.CallToolRequest, name string, report func(string)) (call.Outcome, *sdk.CallToolResult) {
 	args := arguments(req.Params.Arguments)
 	if !canElicit(req.Session) {
-		return c.runWith(ctx, req.Session, name, args, report, nil), nil
+		return c.run(ctx, req.Session, name, args, report, nil), nil
 	}
 	var asked string
 	confirm := func(_ context.Context, question string) error {
@@ -81,7 +81,7 @@ func (c *caller) runConfirmed(ctx context.Context, req *sdk.CallToolRequest, nam
 			}
 		}
 	}
-	out := c.runWith(ctx, req.Session, name, args, report, confirm)
+	out := c.run(ctx, req.Session, name, args, report, confirm)
 	if asked == "" {
 		return out, nil
 	}

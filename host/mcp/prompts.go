@@ -78,7 +78,7 @@ func (c *caller) result(ctx context.Context, name string, args map[string]any, o
 	if err != nil {
 		return err
 	}
-	o := c.run(ctx, nil, name, raw, func(string) {})
+	o := c.run(ctx, nil, name, raw, func(string) {}, nil)
 	if !o.OK {
 		if o.Error != nil {
 			return fmt.Errorf("%s: %s", o.Error.Code, o.Error.Message)

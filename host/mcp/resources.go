@@ -156,7 +156,7 @@ func (c *caller) readResource(ctx context.Context, req *sdk.ReadResourceRequest)
 	if err != nil {
 		return nil, err
 	}
-	o := c.run(ctx, req.Session, tool, raw, func(string) {})
+	o := c.run(ctx, req.Session, tool, raw, func(string) {}, nil)
 	if !o.OK {
 		if o.Error == nil {
 			return nil, fmt.Errorf("%s: %s", uri, o.Answer)

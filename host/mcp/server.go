@@ -290,13 +290,9 @@ func (c *caller) progress(ctx context.Context, req *sdk.CallToolRequest, tool st
 // server's log too (see logInterim).
 //
 // A call that first finishes plans a crash left (see recording) says so
-// to ss, the session it runs for, as a log message.
-func (c *caller) run(ctx context.Context, ss *sdk.ServerSession, name string, args json.RawMessage, report func(msg string)) call.Outcome {
-	return c.runWith(ctx, ss, name, args, report, nil)
-}
-
-// runWith is run with the call's Options.Confirm (confirm.go).
-func (c *caller) runWith(ctx context.Context, ss *sdk.ServerSession, name string, args json.RawMessage, report func(msg string), confirm func(context.Context, string) error) call.Outcome {
+// to ss, the session it runs for, as a log message. confirm is the
+// call's Options.Confirm (confirm.go; nil: none).
+func (c *caller) run(ctx context.Context, ss *sdk.ServerSession, name string, args json.RawMessage, report func(msg string), confirm func(context.Context, string) error) call.Outcome {
 	eng := c.engine
 	if p, ok := c.engine.(*Pending); ok {
 		var interim bool
