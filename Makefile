@@ -22,7 +22,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 DEADCODE    := golang.org/x/tools/cmd/deadcode@v0.52.0
 
 .PHONY: all build cli install wasm test vet check demo bench bench-doc docs clean fuzz plugin test-plugin bench-plugin
-.PHONY: bench-recall recall-vault release test-mcp-clients dist npm wire-ts
+.PHONY: bench-recall recall-vault release reproduce test-mcp-clients dist npm wire-ts
 
 all: build
 
@@ -48,8 +48,10 @@ wasm: $(WASM)
 # The core compiled once to a WASI reactor; the host embeds it. Without
 # it (a fresh clone, no make) the engine builds the same module on demand
 # with the same arguments (host/engine/module.go, buildArgs).
+# -buildvcs=false: the module is the same bytes in a git work tree or
+# not, clean or not (REVIEW.md: main.js rebuilt byte for byte).
 $(WASM): $(GOFILES) go.mod go.sum
-	GOOS=wasip1 GOARCH=wasm $(GO) build -buildmode=c-shared -trimpath -ldflags="-s -w" -o $@ ./wasm
+	GOOS=wasip1 GOARCH=wasm $(GO) build -buildmode=c-shared -trimpath -buildvcs=false -ldflags="-s -w" -o $@ ./wasm
 
 # -buildvcs=auto: the version names the git revision when built in a
 # work tree (a GOFLAGS=-buildvcs=false in the environment would drop it),
@@ -88,9 +90,10 @@ test: build vet
 	@failed=""; \
 	$(GO) test -count=1 -timeout 40m $(GOPKGS) || failed="$$failed go"; \
 	$(MAKE) test-plugin || failed="$$failed plugin"; \
+	$(MAKE) reproduce || failed="$$failed reproduce"; \
 	$(MAKE) test-mcp-clients || failed="$$failed mcp-clients"; \
 	if [ -n "$$failed" ]; then echo "make test: FAILED:$$failed"; exit 1; fi; \
-	echo "make test: all suites passed (go plugin mcp-clients)"
+	echo "make test: all suites passed (go plugin reproduce mcp-clients)"
 
 $(PLUGIN)/node_modules/.package-lock.json: $(PLUGIN)/package-lock.json $(PLUGIN)/package.json
 	cd $(PLUGIN) && $(NPM) ci --no-audit --no-fund
@@ -101,8 +104,8 @@ plugin: $(BIN) $(PLUGIN)/node_modules/.package-lock.json
 	@cmp -s $(PLUGIN)/manifest.json manifest.json || cp $(PLUGIN)/manifest.json manifest.json
 	@cmp -s $(PLUGIN)/versions.json versions.json || cp $(PLUGIN)/versions.json versions.json
 
-# The plugin's release: dist/kessho-<version>/{main.js,manifest.json,styles.css}
-# and dist/kessho-<version>.zip (what a GitHub release attaches; see
+# The plugin's release: dist/kessho-<version>/kessho/{main.js,manifest.json,styles.css}
+# and dist/kessho-<version>.zip holding the folder kessho/ (the plugin's id) (what a GitHub release attaches; see
 # .github/workflows/release.yml).
 release: plugin
 	$(GO) run ./host/cmd/pluginrelease -plugin $(PLUGIN) -out dist
@@ -129,6 +132,11 @@ npm: dist
 
 # Every conformance case through the TypeScript host (Node and headless
 # Chromium, Debian's, installed when missing), conflicts, journal interop, forms.
+# main.js built a second time from the tracked files alone (another
+# folder, an empty Go build cache) must be the same bytes (REVIEW.md).
+reproduce: plugin
+	GO=$(GO) bash scripts/reproduce.sh
+
 test-plugin: $(BIN) $(PLUGIN)/node_modules/.package-lock.json
 	bash $(PLUGIN)/scripts/ensure-chromium.sh
 	cd $(PLUGIN) && $(NPM) test

@@ -2,6 +2,8 @@ module github.com/kessho/kessho
 
 go 1.26.0
 
+toolchain go1.26.8
+
 require (
 	github.com/blevesearch/snowballstem v0.9.0
 	github.com/google/jsonschema-go v0.4.3

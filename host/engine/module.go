@@ -28,7 +28,7 @@ const moduleFile = "module/kessho.wasm"
 // module, run with GOOS=wasip1 GOARCH=wasm from the repository's root. The
 // Makefile's kessho.wasm rule uses the same (TestBuildModule checks that
 // both give the same bytes).
-var buildArgs = []string{"build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w"}
+var buildArgs = []string{"build", "-buildmode=c-shared", "-trimpath", "-buildvcs=false", "-ldflags=-s -w"}
 
 // module returns the core module: the embedded one, or, in a binary built
 // without it (`go build` or `go test` on a fresh clone), the one

@@ -19,7 +19,9 @@ import { pack } from "./pack.mjs";
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const repo = dirname(root);
 // KESSHO_WASM and KESSHO_BIN point elsewhere (a development build);
-// KESSHO_NO_MINIFY=1 keeps the functions' names (for a CPU profile).
+// KESSHO_NO_MINIFY=1 keeps the functions' names (for a CPU profile);
+// KESSHO_MAIN_OUT writes main.js there instead (scripts/reproduce.sh: a
+// second build beside the first, to compare them).
 const wasmPath = process.env.KESSHO_WASM || join(repo, "host", "engine", "module", "kessho.wasm");
 const kessho = process.env.KESSHO_BIN || join(repo, "bin", "kessho");
 const maxBytes = 3_000_000;
@@ -106,7 +108,7 @@ if (js.split(quoted).length !== 2) fail("the wasm placeholder is not in main.js 
 const packed = pack(zst);
 if (packed.includes("*/")) fail("the packed module would end its comment early");
 js = js.replace(quoted, () => "/*" + packed + '*/""');
-const out = join(root, "main.js");
+const out = process.env.KESSHO_MAIN_OUT || join(root, "main.js");
 writeFileSync(out, js);
 
 const size = statSync(out).size;

@@ -5,7 +5,8 @@
 // zstd compiled to wasm (@bokuweb/zstd-wasm, build time only); the plugin
 // decompresses with fzstd (src/engine/wasm.ts). Level 22 takes about 12 s,
 // so the result is cached by the module's SHA-256 in .cache/ (which npm
-// ci leaves alone).
+// ci leaves alone), or in KESSHO_ZSTD_CACHE (scripts/reproduce.sh gives
+// an empty folder, so that its second build compresses again).
 
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -14,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { compress as zstd, init } from "@bokuweb/zstd-wasm";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const cacheDir = join(root, ".cache");
+const cacheDir = process.env.KESSHO_ZSTD_CACHE || join(root, ".cache");
 
 /** The zstd level main.js is built with. */
 const level = 22;

@@ -1,6 +1,7 @@
 // Command pluginrelease packs the built Obsidian plugin for a release:
-// dist/kessho-<version>/{main.js,manifest.json,styles.css} and
-// dist/kessho-<version>.zip holding that folder, the version read from
+// dist/kessho-<version>/kessho/{main.js,manifest.json,styles.css} and
+// dist/kessho-<version>.zip holding the folder kessho/ (the plugin's id,
+// the folder Obsidian installs it in), the id and version read from
 // the plugin's manifest.json. `make release` runs it after `make plugin`.
 //
 //	go run ./host/cmd/pluginrelease [-plugin plugin-shim] [-out dist]

@@ -14,7 +14,7 @@ import (
 // manifest.json and versions.json (what Obsidian's community list and
 // BRAT read) are the plugin's, and that the manifest's version is packable.
 func TestRootManifestsArePlugins(t *testing.T) {
-	if _, err := checkManifests("../../../plugin-shim", "../../.."); err != nil {
+	if _, _, err := checkManifests("../../../plugin-shim", "../../.."); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -51,9 +51,9 @@ func TestPack(t *testing.T) {
 	}
 	for _, f := range files {
 		want, _ := os.ReadFile(filepath.Join(dir, f))
-		got, err := os.ReadFile(filepath.Join(out, "kessho-1.2.3", f))
+		got, err := os.ReadFile(filepath.Join(out, "kessho-1.2.3", "kessho", f))
 		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("dist/kessho-1.2.3/%s = %q, %v; want %q", f, got, err, want)
+			t.Errorf("dist/kessho-1.2.3/kessho/%s = %q, %v; want %q", f, got, err, want)
 		}
 	}
 	zr, err := zip.OpenReader(zipPath)
@@ -72,7 +72,7 @@ func TestPack(t *testing.T) {
 			t.Errorf("zip's %s = %q, want %q", f.Name, got, want)
 		}
 	}
-	if strings.Join(names, " ") != "kessho-1.2.3/main.js kessho-1.2.3/manifest.json kessho-1.2.3/styles.css" {
+	if strings.Join(names, " ") != "kessho/main.js kessho/manifest.json kessho/styles.css" {
 		t.Errorf("zip holds %q", names)
 	}
 }
@@ -85,7 +85,9 @@ func TestPackRefuses(t *testing.T) {
 		{"drift", manifest, `{"1.2.3":"1.6.6"}`, "differs from", true},
 		{"no versions entry", manifest, `{"1.2.2":"1.6.6"}`, `"1.2.3" maps to ""`, false},
 		{"other minAppVersion", manifest, `{"1.2.3":"1.5.0"}`, `want the manifest's minAppVersion "1.6.6"`, false},
-		{"bad version", `{"version":"v1.2","minAppVersion":"1.6.6"}`, `{}`, `version "v1.2" is not x.y.z`, false},
+		{"bad version", `{"id":"kessho","version":"v1.2","minAppVersion":"1.6.6"}`, `{}`, `version "v1.2" is not x.y.z`, false},
+		{"no id", `{"version":"1.2.3","minAppVersion":"1.6.6"}`, `{"1.2.3":"1.6.6"}`, `id "" is not a plugin folder's name`, false},
+		{"id with a slash", `{"id":"../kessho","version":"1.2.3","minAppVersion":"1.6.6"}`, `{"1.2.3":"1.6.6"}`, `id "../kessho" is not`, false},
 	} {
 		dir, root := plugin(t, c.manifest, c.versions)
 		if c.drift {
