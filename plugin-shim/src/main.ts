@@ -14,6 +14,7 @@ import type { CoreWorker } from "./engine/protocol";
 import { RemoteEngine } from "./engine/remote";
 import { InThread } from "./engine/serve";
 import { packedIn } from "./engine/unpack";
+import { keepOwn, type OwnStore } from "./host/journal";
 import { rehearse } from "./host/rehearsal";
 import { Host } from "./host/service";
 import { words, type Words } from "./i18n";
@@ -54,6 +55,8 @@ export default class KesshoPlugin extends Plugin {
 
   override async onload(): Promise<void> {
     this.settings = mergeSettings(await this.loadData(), Platform.isMobile);
+    const own = this.ownStore();
+    if (own !== null) keepOwn(own);
     let packed: string | undefined;
     this.engine = new RemoteEngine({
       spawn: () => this.spawn(false),
@@ -140,6 +143,24 @@ export default class KesshoPlugin extends Plugin {
     } catch {
       return new InThread();
     }
+  }
+
+  /**
+   * ownStore is where the ids of the journals this plugin wrote outlive
+   * a restart (src/host/journal.ts, OwnStore): Obsidian's localStorage for
+   * this vault, on this device; null where it has none (then they live as
+   * long as the process).
+   */
+  private ownStore(): OwnStore | null {
+    const key = "kessho-own-journals";
+    const app = this.app as unknown as { loadLocalStorage?: (k: string) => unknown; saveLocalStorage?: (k: string, v: unknown) => void };
+    if (typeof app.loadLocalStorage !== "function" || typeof app.saveLocalStorage !== "function") return null;
+    const load = app.loadLocalStorage.bind(app);
+    const save = app.saveLocalStorage.bind(app);
+    return {
+      load: () => (load(key) as string[] | null) ?? [],
+      save: (ids) => save(key, ids.length === 0 ? null : ids),
+    };
   }
 
   /** lang is the language of calls and forms: the setting, or Obsidian's. */

@@ -230,6 +230,15 @@ export class App {
   plugins: { plugins: Record<string, unknown> } = { plugins: {} };
   /** Saved plugin data, by plugin id. */
   data: Record<string, unknown> = {};
+  /** This vault's localStorage on this device (App.saveLocalStorage, Obsidian 1.8.7), as JSON by key. */
+  local: Record<string, string> = {};
+  loadLocalStorage(key: string): unknown {
+    return key in this.local ? JSON.parse(this.local[key]!) : null;
+  }
+  saveLocalStorage(key: string, data: unknown): void {
+    if (data === null) delete this.local[key];
+    else this.local[key] = JSON.stringify(data);
+  }
   constructor(files: Record<string, Uint8Array | string> = {}) {
     this.vault = new FakeVault(files);
     this.fileManager = new FileManager(this.vault);

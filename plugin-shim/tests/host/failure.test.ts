@@ -86,6 +86,42 @@ describe("the plugin after a failure", () => {
     assert.equal(diffTrees(app.vault.snapshot(), clean.vault), "");
   });
 
+  // Issue 31 item 6: Obsidian closed (or crashed) after a half-way
+  // failure. The next start's first call finishes the plan at once: the
+  // journal's id was kept in the vault's localStorage on this device, so
+  // the new process knows the journal is its own and does not leave it,
+  // as another host's, to its writer for the lock's wait.
+  test("after a restart, the first call finishes the plugin's half-way plan at once", async () => {
+    const c = caseNamed("archive-full");
+    const clean = await cleanRun(plugin, c);
+    app.vault.reset(c.vault);
+    failAt(app, 2);
+    assert.match(await callCase(plugin, c), /"code":"INTERNAL"/);
+    app.vault.hooks = {};
+    const ids = journalFiles(app).filter((p) => p.endsWith(".json")).map((p) => p.slice(".kessho/journal/".length, -".json".length));
+    assert.equal(ids.length, 1);
+    assert.deepEqual(app.loadLocalStorage("kessho-own-journals"), ids, "the journal's id is kept for the next start");
+    plugin.unload();
+    plugin = await loadPlugin(mainJs(), app); // a new process: main.js evaluated again, nothing in memory
+    const waits: unknown[] = [];
+    const real = globalThis.setTimeout;
+    globalThis.setTimeout = ((fn: () => void, ms?: number) => {
+      if (ms === 100) waits.push(ms); // the journal's poll
+      return real(fn, 0);
+    }) as typeof setTimeout;
+    let list: string;
+    try {
+      list = await plugin.api.callText("mem_list", {}, { now: c.now, tz: c.tz, lang: c.lang });
+    } finally {
+      globalThis.setTimeout = real;
+    }
+    assert.match(list, /^\{"ok":true/);
+    assert.deepEqual(waits, [], "the journal the plugin wrote before its restart is not waited on");
+    assert.equal(diffTrees(app.vault.snapshot(), clean.vault), "", "the plan is finished");
+    assert.deepEqual(journalFiles(app), []);
+    assert.equal(app.loadLocalStorage("kessho-own-journals"), null, "nothing kept once the journal is gone");
+  });
+
   // Another host (the Go host rolls forward any journal it finds) finishes
   // the plan while the plugin is applying it: the journal is gone and every
   // target holds the plan's after-state. The change is made: ok.
