@@ -3,6 +3,7 @@
 //
 //	benchrecall               ranks testdata/recall/needs.json with mem_search and three baselines, prints the figures
 //	benchrecall -dev-detail   the same, and the dev half need by need
+//	benchrecall -json         only the issue 29 splits (language, typos, kind, no answer), as JSON
 //	benchrecall -make-vault   rebuilds testdata/recall/vault from script.txt
 //
 // It runs from the repository's root (make bench-recall, make
@@ -22,13 +23,14 @@ import (
 func main() {
 	dir := flag.String("dir", "testdata/recall", "the benchmark's folder: script.txt, vault/, needs.json")
 	devDetail := flag.Bool("dev-detail", false, "also list the dev half need by need (to tune on; the test half is never listed)")
+	asJSON := flag.Bool("json", false, "print only the issue 29 split figures, as JSON")
 	makeVault := flag.Bool("make-vault", false, "rebuild <dir>/vault from <dir>/script.txt by calling Kessho's tools")
 	flag.Parse()
 	var err error
 	if *makeVault {
 		err = rebuildVault(*dir)
 	} else {
-		err = bench(*dir, *devDetail)
+		err = bench(*dir, *devDetail, *asJSON)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchrecall:", err)
@@ -36,13 +38,14 @@ func main() {
 	}
 }
 
-func bench(dir string, devDetail bool) error {
+func bench(dir string, devDetail, asJSON bool) error {
 	b, err := recallbench.Load(dir)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
 	b.DevDetail = devDetail
+	b.JSON = asJSON
 	return b.Run(context.Background(), os.Stdout)
 }
 

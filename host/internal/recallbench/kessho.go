@@ -45,35 +45,43 @@ func (r *Refused) Error() string { return "mem_search refused: " + r.Answer }
 
 // Rank asks mem_search for the query's 10 best notes.
 func (k *Kessho) Rank(ctx context.Context, q string, includeArchived bool) ([]Hit, error) {
+	a, err := k.Ask(ctx, q, includeArchived)
+	return a.Hits, err
+}
+
+// Ask is Rank with the answer's top-level confident field, when the
+// answer has one (nil otherwise: no signal).
+func (k *Kessho) Ask(ctx context.Context, q string, includeArchived bool) (Answer, error) {
 	args := map[string]any{"query": q, "limit": Limit}
 	if includeArchived {
 		args["include_archived"] = true
 	}
 	raw, err := json.Marshal(args)
 	if err != nil {
-		return nil, err
+		return Answer{}, err
 	}
 	out, err := call.Run(ctx, k.v, k.eng, "mem_search", raw, call.Options{Now: k.now, TZ: Zone, Lang: "en"})
 	if err != nil {
-		return nil, err
+		return Answer{}, err
 	}
 	if !out.OK {
-		return nil, &Refused{Answer: string(out.Answer)}
+		return Answer{}, &Refused{Answer: string(out.Answer)}
 	}
 	var res struct {
 		Hits []struct {
 			Path  string  `json:"path"`
 			Score float64 `json:"score"`
 		} `json:"hits"`
+		Confident *bool `json:"confident"`
 	}
 	if err := json.Unmarshal(out.Result, &res); err != nil {
-		return nil, fmt.Errorf("mem_search answered no hits list: %w", err)
+		return Answer{}, fmt.Errorf("mem_search answered no hits list: %w", err)
 	}
 	hits := make([]Hit, len(res.Hits))
 	for i, h := range res.Hits {
 		hits[i] = Hit{h.Path, h.Score}
 	}
-	return hits, nil
+	return Answer{hits, res.Confident}, nil
 }
 
 // Build runs the steps, in order, on the vault folder dir (which must

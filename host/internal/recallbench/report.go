@@ -63,7 +63,12 @@ type Bench struct {
 	// on): each ranker's rank of the gold on the first phrasing and its
 	// attempts. The test half is never listed need by need.
 	DevDetail bool
-	cleanup   func()
+	// Langs labels the languages of notes and phrasings (needs-lang.json).
+	Langs map[string]Label
+	// Askers rank the split probes (issue 29); JSON prints them as JSON.
+	Askers  []Asker
+	JSON    bool
+	cleanup func()
 }
 
 // Close removes the copy of the vault.
@@ -72,14 +77,11 @@ func (b *Bench) Close() { b.cleanup() }
 // Load reads dir (testdata/recall): its needs, checked against its
 // vault, and the rankers: Kessho's mem_search and the three baselines.
 func Load(dir string) (*Bench, error) {
-	f, err := LoadNeeds(filepath.Join(dir, "needs.json"))
+	f, langs, err := loadNeedsFiles(dir)
 	if err != nil {
 		return nil, err
 	}
 	vault := filepath.Join(dir, f.Vault)
-	if err := f.Validate(vault); err != nil {
-		return nil, err
-	}
 	docs, err := ReadVault(vault)
 	if err != nil {
 		return nil, err
@@ -89,7 +91,7 @@ func Load(dir string) (*Bench, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Bench{Needs: f.Needs, Unavailable: map[string]string{}, cleanup: func() { os.RemoveAll(tmp) }}
+	b := &Bench{Needs: f.Needs, Langs: langs, Unavailable: map[string]string{}, cleanup: func() { os.RemoveAll(tmp) }}
 	copyDir := filepath.Join(tmp, "vault")
 	if err := CopyNotes(vault, copyDir); err != nil {
 		b.Close()
@@ -110,7 +112,43 @@ func Load(dir string) (*Bench, error) {
 		{"bm25-file", plain(BM25{c}.Rank)},
 		{"bm25f-noalias", plain(BM25F{c}.Rank)},
 	}
+	b.Askers = []Asker{{"kessho", func(ctx context.Context, n Need, q string) (Answer, error) { return k.Ask(ctx, q, n.IncludeArchived) }}}
+	for _, r := range b.Rankers[1:] {
+		b.Askers = append(b.Askers, Asker{r.Name, func(ctx context.Context, n Need, q string) (Answer, error) {
+			h, err := r.Rank(ctx, n, q)
+			return Answer{Hits: h}, err
+		}})
+	}
 	return b, nil
+}
+
+// NeedsFiles are the needs files Load reads, in order: the frozen first
+// set and the second (no-answer needs, issue 29).
+var NeedsFiles = []string{"needs.json", "needs-2.json"}
+
+// loadNeedsFiles reads and checks every needs file of dir against its
+// vault, ids unique across files, and the language labels.
+func loadNeedsFiles(dir string) (*NeedsFile, map[string]Label, error) {
+	var all *NeedsFile
+	for _, name := range NeedsFiles {
+		f, err := LoadNeeds(filepath.Join(dir, name))
+		if err != nil {
+			return nil, nil, err
+		}
+		if all == nil {
+			all = f
+		} else {
+			all.Needs = append(all.Needs, f.Needs...)
+		}
+	}
+	if err := all.Validate(filepath.Join(dir, all.Vault)); err != nil {
+		return nil, nil, err
+	}
+	l, err := LoadLangs(filepath.Join(dir, "needs-lang.json"))
+	if err != nil {
+		return nil, nil, err
+	}
+	return all, l.Labels, nil
 }
 
 // Run evaluates every ranker and writes the report to w. A ranker that
@@ -132,11 +170,34 @@ func (b *Bench) Run(ctx context.Context, w io.Writer) error {
 		results[r.Name] = res
 		names = append(names, r.Name)
 	}
-	WriteReport(w, b.Needs, names, results, b.Unavailable)
-	if b.DevDetail {
-		writeDevDetail(w, names, results)
+	if !b.JSON {
+		WriteReport(w, b.Needs, names, results, b.Unavailable)
+		if b.DevDetail {
+			writeDevDetail(w, names, results)
+		}
 	}
-	return nil
+	return b.runSplits(ctx, w, names)
+}
+
+// runSplits evaluates the issue 29 splits with the rankers that ran
+// (names) and writes them.
+func (b *Bench) runSplits(ctx context.Context, w io.Writer, names []string) error {
+	probes := Splits(b.Needs, b.Langs)
+	var cells []Cell
+	for _, a := range b.Askers {
+		if !slices.Contains(names, a.Name) {
+			continue
+		}
+		scores, err := EvaluateProbes(ctx, probes, a)
+		if err != nil {
+			return err
+		}
+		cells = append(cells, Cells(a.Name, scores)...)
+	}
+	slices.SortStableFunc(cells, func(x, y Cell) int {
+		return strings.Compare(x.Half, y.Half)*100 + (slices.Index(splitOrder, x.Split) - slices.Index(splitOrder, y.Split))
+	})
+	return WriteSplits(w, SplitReport{cells, Ratios(cells, names)}, b.JSON)
 }
 
 // writeDevDetail lists the dev half need by need: per ranker, the rank
