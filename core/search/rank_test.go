@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -89,4 +90,21 @@ func hitsOf(hits []Hit) []string {
 		out = append(out, fmt.Sprintf("%s %v %v", h.Path, h.Score, h.Matched))
 	}
 	return out
+}
+
+// TestFindEntry checks findEntry against slices.BinarySearchFunc on
+// sorted entries with gaps, for ids present, absent, below and above.
+func TestFindEntry(t *testing.T) {
+	for n := range 40 {
+		entries := make([]rankEntry, n)
+		for i := range entries {
+			entries[i].id = uint32(3*i + 1)
+		}
+		for id := uint32(0); id < uint32(3*n+3); id++ {
+			wk, wok := slices.BinarySearchFunc(entries, id, func(e rankEntry, id uint32) int { return int(e.id) - int(id) })
+			if k, ok := findEntry(entries, id); k != wk || ok != wok {
+				t.Fatalf("%d entries, id %d: findEntry = %d, %v; want %d, %v", n, id, k, ok, wk, wok)
+			}
+		}
+	}
 }
