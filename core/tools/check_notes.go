@@ -1,0 +1,87 @@
+package tools
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/kessho/kessho/core/frontmatter"
+	"github.com/kessho/kessho/core/markdown"
+	"github.com/kessho/kessho/core/vault"
+	"github.com/kessho/kessho/core/wikilink"
+)
+
+// conflictMark is in the name of the copy a host leaves when it could not
+// finish an interrupted change (core/hostlogic CopyName:
+// `<stem>.kessho-conflict-<UTC stamp>[-n].md`).
+const conflictMark = ".kessho-conflict-"
+
+// note checks one note: its encoding, whether it is a conflict copy, its
+// frontmatter and its wikilinks.
+func (c *checker) note(p string) error {
+	t := checkText().Msg
+	say := c.env.say
+	content, err := c.env.View.Read(p)
+	if err != nil {
+		return err
+	}
+	if content.NotUTF8 {
+		c.add(FindNotUTF8, p, 0, say(t.NotUTF8), say(t.NotUTF8Fix), false)
+		return nil
+	}
+	if stem, _, ok := strings.Cut(p, conflictMark); ok {
+		orig := stem + ".md"
+		c.add(FindConflictCopy, p, 0, say(t.ConflictCopy, orig), say(t.ConflictCopyFix, orig), false)
+		return nil
+	}
+	text := content.Text
+	if _, err := c.env.docs().Parse(text); err != nil {
+		var fe *frontmatter.Error
+		if !errors.As(err, &fe) {
+			return err
+		}
+		code, fix := FindFrontmatter, say(t.FrontmatterFix)
+		if strings.Contains(fe.Reason, "already defined") {
+			code, fix = FindDuplicateKey, say(t.DuplicateFix)
+		}
+		c.add(code, p, fe.Line, say(t.Frontmatter, fe.Reason), fix, false)
+	}
+	if !wikilink.Has(text) {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, l := range markdown.WikiLinks([]byte(text)) {
+		k := wikilink.Key(l.Target)
+		if l.Target == "" || seen[k] || len(wikilink.Unresolved([]string{l.Target}, c.names, nil)) == 0 {
+			continue
+		}
+		seen[k] = true
+		fix := say(t.BrokenLinkNone)
+		if near := vault.Closest(wikilink.Stem(l.Target), c.noteStems(), 1); len(near) > 0 {
+			fix = say(t.BrokenLinkFix, near[0])
+		}
+		c.add(FindBrokenLink, p, lineOf(text, strings.Index(text, l.Raw)), say(t.BrokenLink, l.Target), fix, false)
+	}
+	return nil
+}
+
+// noteStems is the stems of the vault's notes, the names a broken link's
+// fix may suggest, made on the first broken link.
+func (c *checker) noteStems() []string {
+	if c.stems == nil {
+		c.stems = []string{}
+		for _, f := range c.files {
+			if strings.HasSuffix(f, ".md") && !strings.Contains(f, conflictMark) {
+				c.stems = append(c.stems, wikilink.Stem(f))
+			}
+		}
+	}
+	return c.stems
+}
+
+// lineOf is the 1-based line of byte offset at in text (0 when at < 0).
+func lineOf(text string, at int) int {
+	if at < 0 {
+		return 0
+	}
+	return strings.Count(text[:at], "\n") + 1
+}
