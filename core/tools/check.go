@@ -66,11 +66,11 @@ type CheckResult struct {
 
 // checkText is check.yaml: mem_check's catalogue texts and messages, parsed on first use.
 var checkText = loadText[struct {
-	BrokenLink, BrokenLinkFix, BrokenLinkNone         fault.Msg
-	HistoryDangling, HistoryDanglingFix               fault.Msg
-	NotInHistory, NotInHistoryFix, NoHistory          fault.Msg
-	NoHistoryFix, Frontmatter, FrontmatterFix         fault.Msg
-	DuplicateFix, SlugTwice, SlugTwiceFix             fault.Msg
+	BrokenLink, BrokenLinkFix, BrokenLinkNone          fault.Msg
+	HistoryDangling, HistoryDanglingFix                fault.Msg
+	NotInHistory, NotInHistoryFix, NoHistory           fault.Msg
+	NoHistoryFix, Frontmatter, FrontmatterFix          fault.Msg
+	DuplicateFix, SlugTwice, SlugTwiceFix              fault.Msg
 	NotUTF8, NotUTF8Fix, ConflictCopy, ConflictCopyFix fault.Msg
 	Hygiene, HygieneFix, Sound, Found, Repaired, Gates fault.Msg
 }]("check.yaml")
