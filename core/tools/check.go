@@ -14,10 +14,10 @@ import (
 
 // checkSpec is mem_check in the catalogue. It reads the whole vault and
 // writes only with repair, and then only history.md lines (a line added
-// for an archive, a line of an archive gone removed, a history.md
-// created): nothing a person wrote is overwritten or removed, so it is
-// not destructive; a second repair finds nothing left to do.
-var checkSpec = tool[CheckResult](catalogText("check.yaml"), "mem_check", "check", writes|idempotent, nil, []catalog.Param{
+// for an archive, a history.md created, and the line of an archive gone
+// removed: that removal drops a line someone may have written, so it is
+// destructive); a second repair finds nothing left to do.
+var checkSpec = tool[CheckResult](catalogText("check.yaml"), "mem_check", "check", writes|destroys|idempotent, nil, []catalog.Param{
 	{Name: "repair", Type: catalog.Boolean, Default: false},
 })
 
