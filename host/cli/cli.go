@@ -157,6 +157,12 @@ func Run(args []string, env Env) int {
 		return runScript(g, rest, env)
 	case "mcp":
 		return runMCP(g, rest, env)
+	case "check":
+		if g.help {
+			fmt.Fprint(env.Stdout, checkUsage)
+			return ExitOK
+		}
+		return runCheck(g, rest, env)
 	case "hygiene":
 		return runHygiene(g, rest, env)
 	}
