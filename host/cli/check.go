@@ -30,6 +30,10 @@ left to a person once the repair is applied); 1 on findings or a refusal;
 
 // runCheck is `kessho check [--repair] [--format text|json|github]`.
 func runCheck(g globals, rest []string, env Env) int {
+	if g.help {
+		fmt.Fprint(env.Stdout, checkUsage)
+		return ExitOK
+	}
 	format, repair, err := checkFlags(rest)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "kessho check: %v\n\n%s", err, checkUsage)
