@@ -80,6 +80,7 @@ type checker struct {
 	env      *Env
 	files    []string
 	names    wikilink.Names
+	paths    map[string]bool // lowercased paths without ".md", made on the first path link
 	stems    []string
 	found    []Finding
 	repairs  plan.Plan

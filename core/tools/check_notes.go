@@ -51,17 +51,71 @@ func (c *checker) note(p string) error {
 	seen := map[string]bool{}
 	for _, l := range markdown.WikiLinks([]byte(text)) {
 		k := wikilink.Key(l.Target)
-		if l.Target == "" || seen[k] || len(wikilink.Unresolved([]string{l.Target}, c.names, nil)) == 0 {
+		if l.Target == "" || seen[k] || c.resolves(l.Target) {
 			continue
 		}
 		seen[k] = true
 		fix := say(t.BrokenLinkNone)
-		if near := vault.Closest(wikilink.Stem(l.Target), c.noteStems(), 1); len(near) > 0 {
-			fix = say(t.BrokenLinkFix, near[0])
+		if near := c.closest(l.Target); near != "" {
+			fix = say(t.BrokenLinkFix, near)
 		}
 		c.add(FindBrokenLink, p, lineOf(text, strings.Index(text, l.Raw)), say(t.BrokenLink, l.Target), fix, false)
 	}
 	return nil
+}
+
+// resolves reports whether a link target names a file: by its stem, or,
+// for a target with a folder, by its vault path (any case, ".md"
+// optional). wikilink.Names keeps one path a stem, the one its stem
+// resolves to: a path link to another context.md needs the whole set.
+func (c *checker) resolves(target string) bool {
+	if _, ok := c.names.Note(target); ok {
+		return true
+	}
+	if !strings.Contains(target, "/") {
+		return false
+	}
+	if c.paths == nil {
+		c.paths = make(map[string]bool, len(c.files))
+		for _, f := range c.files {
+			c.paths[wikilink.Key(f)] = true
+		}
+	}
+	return c.paths[wikilink.Key(target)]
+}
+
+// closest is the note a broken link most likely meant, "" for none: by
+// stem, or by path for a target with a folder.
+func (c *checker) closest(target string) string {
+	if !strings.Contains(target, "/") {
+		near := vault.Closest(wikilink.Stem(target), c.noteStems(), 1)
+		if len(near) == 0 {
+			return ""
+		}
+		return near[0]
+	}
+	// Each note's path cut to as many folders as the target has, so that
+	// "kessho-docs/contxt" meets ".../kessho-docs/context"; the fix names
+	// the whole path.
+	segs := strings.Count(target, "/") + 1
+	full := map[string]string{}
+	var tails []string
+	for _, f := range c.files {
+		p, ok := strings.CutSuffix(f, ".md")
+		if !ok || strings.Contains(f, conflictMark) {
+			continue
+		}
+		parts := strings.Split(p, "/")
+		tail := strings.Join(parts[max(0, len(parts)-segs):], "/")
+		if _, taken := full[tail]; !taken {
+			full[tail] = p
+			tails = append(tails, tail)
+		}
+	}
+	if near := vault.Closest(strings.TrimSuffix(target, ".md"), tails, 1); len(near) > 0 {
+		return full[near[0]]
+	}
+	return ""
 }
 
 // noteStems is the stems of the vault's notes, the names a broken link's

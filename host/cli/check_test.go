@@ -45,8 +45,17 @@ func TestCheckDemoVaultIsSound(t *testing.T) {
 	}
 }
 
-func TestCheckKitFixtureIsSound(t *testing.T) {
-	ar, err := txtar.ParseFile("../../testdata/vaults/memory-kit.txtar")
+// TestCheckKitFixturesAreSound checks the memory-kit fixtures: the
+// project's hand-made one and the one the kit's conventions describe
+// (its index.md notes link each context.md by its whole path).
+func TestCheckKitFixturesAreSound(t *testing.T) {
+	for _, name := range []string{"memory-kit", "kit-conventions"} {
+		checkFixture(t, name)
+	}
+}
+
+func checkFixture(t *testing.T, name string) {
+	ar, err := txtar.ParseFile("../../testdata/vaults/" + name + ".txtar")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +71,7 @@ func TestCheckKitFixtureIsSound(t *testing.T) {
 	}
 	out, code := runCheck(t, dir)
 	if code != cli.ExitOK || !strings.HasPrefix(out, "The vault is sound: ") {
-		t.Errorf("check on the kit fixture: exit %d, printed %q; want 0 and sound", code, out)
+		t.Errorf("check on %s: exit %d, printed %q; want 0 and sound", name, code, out)
 	}
 }
 
@@ -88,7 +97,7 @@ func TestCheckPlantedGitHub(t *testing.T) {
 	got := strings.Split(strings.TrimSpace(out), "\n")
 	want := []string{
 		"::error file=vault/10-episodes/projects/kessho-docs/archives/2026-11-30-08h00-kessho-docs-unlisted.md,title=ARCHIVE_NOT_IN_HISTORY::the archive is in no line of history.md — add its history line (mem_check repair does it)",
-		"::error file=vault/20-knowledge/broken.md,line=3,title=BROKEN_LINK::the wikilink [[kessho-docs/contxt]] names no note — link [[context]] instead, or create the note",
+		"::error file=vault/20-knowledge/broken.md,line=3,title=BROKEN_LINK::the wikilink [[kessho-docs/contxt]] names no note — link [[10-episodes/projects/kessho-docs/context]] instead, or create the note",
 		"::error file=vault/20-knowledge/broken.md,line=3,title=BROKEN_LINK::the wikilink [[no, such: note]] names no note — create the note, or remove the link",
 		"::error file=vault/20-knowledge/dup.md,line=3,title=FRONTMATTER_DUPLICATE_KEY::frontmatter: mapping key \"title\" already defined at line 2 — keep one of the keys",
 	}
