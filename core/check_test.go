@@ -38,6 +38,9 @@ func plantedVault(n int, plant bool) (memVault, []string) {
 	m["10-episodes/domains/ops/archives/2026-11-01-09h00-ops-setup.md"] = "setup\n"
 	m["memory/SESSION_LOG.md"] = "# Session log\n"
 	m["memory/ACTIVE_PRIORITIES.md"] = "# Active priorities\n"
+	m["40-principles/index.md"] = "# Principles\n\n- [[rule-a]]\n"
+	m["40-principles/work/rule-a.md"] = "Listed.\n"
+	m["40-principles/work/rule-b.md"] = "Not listed.\n"
 	return m, []string{
 		"ARCHIVE_NOT_IN_HISTORY " + p + "archives/2026-11-22-10h00-alpha-third.md",
 		"BROKEN_LINK 20-knowledge/tech/atom-0.md",
@@ -47,6 +50,7 @@ func plantedVault(n int, plant bool) (memVault, []string) {
 		"HISTORY_DANGLING " + p + "history.md",
 		"HISTORY_MISSING 10-episodes/domains/ops/history.md",
 		"HYGIENE_FAIL memory/SESSION_LOG.md",
+		"INDEX_MISSING 40-principles/work/rule-b.md",
 		"NOT_UTF8 20-knowledge/tech/latin1.md",
 		"SLUG_TWICE 10-episodes/archived/alpha",
 		"SLUG_TWICE 10-episodes/projects/alpha",

@@ -181,6 +181,7 @@ when there is none, 1 otherwise.
 | ` + "`NOT_UTF8`" + ` | a note is not UTF-8 | no |
 | ` + "`CONFLICT_COPY`" + ` | a ` + "`<name>.kessho-conflict-<stamp>.md`" + ` copy a host left after an interrupted change | no |
 | ` + "`HYGIENE_FAIL`" + ` | memory/SESSION_LOG.md and ACTIVE_PRIORITIES.md fail mem_context_hygiene's check | no |
+| ` + "`INDEX_MISSING`" + ` | in a zone with an index.md (a memory-kit vault), an atom the index does not link: what the kit's own health scan reports | no |
 
 A repair is one plan: every file it writes carries the hash it was read with, so a
 change made meanwhile refuses the whole plan (CONFLICT) and nothing is written.

@@ -38,6 +38,7 @@ const (
 	FindNotUTF8         = "NOT_UTF8"
 	FindConflictCopy    = "CONFLICT_COPY"
 	FindHygiene         = "HYGIENE_FAIL"
+	FindIndexMissing    = "INDEX_MISSING"
 )
 
 // Finding is one thing mem_check found wrong: its code, the file and the
@@ -73,6 +74,7 @@ var checkText = loadText[struct {
 	DuplicateFix, SlugTwice, SlugTwiceFix              fault.Msg
 	NotUTF8, NotUTF8Fix, ConflictCopy, ConflictCopyFix fault.Msg
 	Hygiene, HygieneFix, Sound, Found, Repaired, Gates fault.Msg
+	IndexMissing, IndexMissingFix                      fault.Msg
 }]("check.yaml")
 
 // checker is one mem_check call: the vault's files and what it found.
@@ -113,6 +115,9 @@ func checkTool(env *Env, a checkArgs) (any, plan.Plan, error) {
 		return nil, nil, err
 	}
 	if err := c.hygiene(); err != nil {
+		return nil, nil, err
+	}
+	if err := c.kitIndexes(); err != nil {
 		return nil, nil, err
 	}
 	sort.SliceStable(c.found, func(i, j int) bool {

@@ -2,8 +2,10 @@ package tools
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
+	"github.com/kessho/kessho/core/atom"
 	"github.com/kessho/kessho/core/frontmatter"
 	"github.com/kessho/kessho/core/markdown"
 	"github.com/kessho/kessho/core/vault"
@@ -138,4 +140,41 @@ func lineOf(text string, at int) int {
 		return 0
 	}
 	return strings.Count(text[:at], "\n") + 1
+}
+
+// kitIndexes reports, in each atom zone that has an index.md (a vault the
+// memory-kit made: it keeps one in every zone and its health scan reports
+// the atoms missing from it), every atom of the zone its index.md does not
+// link.
+func (c *checker) kitIndexes() error {
+	t := checkText().Msg
+	var zones []string
+	for _, z := range atom.Zones {
+		zones = append(zones, z.Dir)
+	}
+	slices.Sort(zones)
+	for _, dir := range zones {
+		index := dir + "/index.md"
+		if _, ok := slices.BinarySearch(c.files, index); !ok {
+			continue
+		}
+		f, err := c.env.View.Read(index)
+		if err != nil || f.NotUTF8 {
+			return err
+		}
+		listed := map[string]bool{}
+		for _, l := range markdown.WikiLinks([]byte(f.Text)) {
+			listed[strings.ToLower(wikilink.Stem(l.Target))] = true
+		}
+		i, _ := slices.BinarySearch(c.files, dir+"/")
+		for ; i < len(c.files) && strings.HasPrefix(c.files[i], dir+"/"); i++ {
+			p := c.files[i]
+			stem := wikilink.Stem(p)
+			if p == index || !strings.HasSuffix(p, ".md") || strings.Contains(p, conflictMark) || listed[strings.ToLower(stem)] {
+				continue
+			}
+			c.add(FindIndexMissing, p, 0, c.env.say(t.IndexMissing, index), c.env.say(t.IndexMissingFix, stem, index), false)
+		}
+	}
+	return nil
 }

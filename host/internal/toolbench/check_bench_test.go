@@ -22,11 +22,12 @@ import (
 // its session log holds 60 blocks (for the trim's benchmarks), so its
 // hygiene check fails (generatedFindings).
 var checkPlants = []struct{ path, text, code string }{
-	{"20-knowledge/planted-broken.md", "See [[no-such-note-anywhere]].\n", "BROKEN_LINK"},
-	{"20-knowledge/planted-dup.md", "---\nslug: a\nslug: b\n---\n", "FRONTMATTER_DUPLICATE_KEY"},
-	{"20-knowledge/planted-bad.md", "---\nslug: [a\n---\n", "FRONTMATTER_INVALID"},
-	{"20-knowledge/planted-latin1.md", "caf\xe9\n", "NOT_UTF8"},
-	{"20-knowledge/planted.kessho-conflict-20261130T101507Z.md", "other\n", "CONFLICT_COPY"},
+	{"00-inbox/planted-broken.md", "See [[no-such-note-anywhere]].\n", "BROKEN_LINK"},
+	{"00-inbox/planted-dup.md", "---\nslug: a\nslug: b\n---\n", "FRONTMATTER_DUPLICATE_KEY"},
+	{"00-inbox/planted-bad.md", "---\nslug: [a\n---\n", "FRONTMATTER_INVALID"},
+	{"00-inbox/planted-latin1.md", "caf\xe9\n", "NOT_UTF8"},
+	{"00-inbox/planted.kessho-conflict-20261130T101507Z.md", "other\n", "CONFLICT_COPY"},
+	{"40-principles/planted-unlisted.md", "---\nslug: planted-unlisted\n---\nUnlisted.\n", "INDEX_MISSING"},
 }
 
 // generatedFindings is what mem_check reports on a vault the generator
