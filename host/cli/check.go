@@ -45,6 +45,12 @@ func runCheck(g globals, rest []string, env Env) int {
 		return code
 	}
 	if out.Error != nil {
+		// An unfinished journal is rolled forward by the call itself; one
+		// that cannot be (RECOVERY_CONFLICT) refuses every call, this one
+		// too: the job fails, and says why where GitHub shows it.
+		if format == "github" {
+			fmt.Fprintf(env.Stdout, "::error title=%s::%s\n", escapeProperty(string(out.Error.Code)), escapeData(out.Error.Message))
+		}
 		fmt.Fprintf(env.Stderr, "kessho: %s: %s\n", out.Error.Code, out.Error.Message)
 		return code
 	}
