@@ -155,12 +155,8 @@ func (c *checker) result(repair bool, notes int) CheckResult {
 		res.SummaryMD = c.env.say(t.Sound, notes)
 		return res
 	}
-	paths := map[string]bool{}
-	for _, f := range c.found {
-		paths[f.Path] = true
-	}
 	var b strings.Builder
-	b.WriteString(c.env.say(t.Found, len(c.found), len(paths)))
+	b.WriteString(c.env.say(t.Found, len(c.found)))
 	if repair {
 		list(&b, c.env.say(t.Repaired, len(res.Repaired)), res.Repaired)
 		list(&b, c.env.say(t.Gates, len(res.Gates)), res.Gates)

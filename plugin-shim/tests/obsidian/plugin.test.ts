@@ -144,7 +144,7 @@ describe("plugin", () => {
     assert.equal(modal.titleEl.text, "Check the vault");
     button("Run").click();
     await until(() => Notice.messages.length === 1, "the report");
-    assert.match(Notice.messages[0]!, /1 findings in 1 files/);
+    assert.match(Notice.messages[0]!, /Findings \(1\)/);
     assert.match(Notice.messages[0]!, /BROKEN_LINK 10-episodes\/projects\/alpha\/context\.md:4/);
   });
 
