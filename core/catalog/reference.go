@@ -32,6 +32,7 @@ func Reference(tools []*Tool) string {
 		b.WriteString("\nErrors: " + codeList(t.Errors) + ".\n\n")
 	}
 	b.WriteString(textRules)
+	b.WriteString(checkFindings)
 	return b.String()
 }
 
@@ -158,3 +159,30 @@ func bound[T int | float64](bounds []string, v *T, format string) []string {
 	}
 	return append(bounds, fmt.Sprintf(format, *v))
 }
+
+// checkFindings closes the reference: the codes of mem_check's findings
+// (core/tools check.go), which are results, not errors.
+const checkFindings = `
+## mem_check's findings
+
+Each finding has a ` + "`code`, `path`, `line`" + ` (1-based; 0 for the whole file), a
+` + "`message` and a `fix`" + `, and ` + "`mechanical`" + ` when ` + "`repair: true`" + ` fixes it. ` + "`kessho check`" + ` exits 0
+when there is none, 1 otherwise.
+
+| code | what | repair |
+|---|---|---|
+| ` + "`BROKEN_LINK`" + ` | a wikilink (outside code) names no note; the fix names the closest note | no |
+| ` + "`HISTORY_DANGLING`" + ` | a history.md line names an archive that is gone | removes the line |
+| ` + "`ARCHIVE_NOT_IN_HISTORY`" + ` | an archive of archives/ that no history.md line names | adds its line (date, time and subject from its name) |
+| ` + "`HISTORY_MISSING`" + ` | archives/ holds archives, history.md is missing | creates it, one line per archive |
+| ` + "`FRONTMATTER_INVALID`" + ` | the frontmatter is no YAML mapping, or is never closed | no |
+| ` + "`FRONTMATTER_DUPLICATE_KEY`" + ` | a frontmatter key is defined twice | no |
+| ` + "`SLUG_TWICE`" + ` | one slug (any case) names folders in two places (projects, domains, archived) | no |
+| ` + "`NOT_UTF8`" + ` | a note is not UTF-8 | no |
+| ` + "`CONFLICT_COPY`" + ` | a ` + "`<name>.kessho-conflict-<stamp>.md`" + ` copy a host left after an interrupted change | no |
+| ` + "`HYGIENE_FAIL`" + ` | memory/SESSION_LOG.md and ACTIVE_PRIORITIES.md fail mem_context_hygiene's check | no |
+| ` + "`INDEX_MISSING`" + ` | in a zone with an index.md (a memory-kit vault), an atom the index does not link: what the kit's own health scan reports | no |
+
+A repair is one plan: every file it writes carries the hash it was read with, so a
+change made meanwhile refuses the whole plan (CONFLICT) and nothing is written.
+`

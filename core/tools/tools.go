@@ -224,6 +224,7 @@ type runFunc func(env *Env, args catalog.Args) (result any, p plan.Plan, err err
 var All = []Tool{
 	{archiveSpec, typed(archive)},
 	{rewritePathsSpec, typed(rewritePaths)},
+	{checkSpec, typed(checkTool)},
 	{contextHygieneSpec, typed(contextHygiene)},
 	{historizeSpec, typed(historize)},
 	{initProjectSpec, typed(initProject)},

@@ -151,14 +151,9 @@ func Run(args []string, env Env) int {
 		if len(rest) == 0 {
 			return runInit(g, env)
 		}
-	case "call":
-		return runCall(g, rest, env)
-	case "script":
-		return runScript(g, rest, env)
-	case "mcp":
-		return runMCP(g, rest, env)
-	case "hygiene":
-		return runHygiene(g, rest, env)
+	}
+	if run, ok := ownRunners[cmd]; ok {
+		return run(g, rest, env)
 	}
 	if t, ok := tools.SpecByCommand(cmd); ok {
 		if g.help {
@@ -168,6 +163,11 @@ func Run(args []string, env Env) int {
 		return runFriendly(g, t, rest, env)
 	}
 	return usage(env, usagef("unknown command %q; `kessho help` lists the commands", cmd))
+}
+
+// ownRunners are the commands that read their own arguments.
+var ownRunners = map[string]func(globals, []string, Env) int{
+	"call": runCall, "script": runScript, "mcp": runMCP, "check": runCheck, "hygiene": runHygiene,
 }
 
 func usage(env Env, err error) int {

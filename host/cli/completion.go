@@ -65,6 +65,7 @@ func completionWords() compWords {
 		flags: map[string][]string{
 			"call":       {"--json"},
 			"hygiene":    {"init", "check", "trim", "--root", "--json"},
+			"check":      {"--repair", "--format"},
 			"mcp":        {"--http", "--token", "--no-auth", "--session-idle"},
 			"completion": {"bash", "zsh", "fish"},
 		}}

@@ -24,6 +24,7 @@ export const actions: readonly Action[] = [
   { id: "roll-back-archive", tool: "mem_rollback_archive", icon: "undo-2" },
   { id: "context-hygiene", tool: "mem_context_hygiene", icon: "brush" },
   { id: "worklog", tool: "mem_worklog", icon: "calendar-range" },
+  { id: "check-vault", tool: "mem_check", icon: "stethoscope" },
 ];
 
 /** available returns the actions whose tool the catalogue has, with the tool. */

@@ -49,6 +49,7 @@ describe("plugin", () => {
       ["kessho:roll-back-archive", "mem_rollback_archive", "Roll back last archive"],
       ["kessho:context-hygiene", "mem_context_hygiene", null],
       ["kessho:worklog", "mem_worklog", null],
+      ["kessho:check-vault", "mem_check", "Check the vault"],
       ["kessho:search", "mem_search", "Search memory"],
       ["kessho:recall-project", "mem_recall", "Recall this project"],
     ].filter(([, tool]) => tools.has(tool!));
@@ -134,6 +135,17 @@ describe("plugin", () => {
     );
     assert.equal(new TextDecoder().decode(app.vault.files.get(context)), "---\nphase: review # keep me\n---\nBody\n");
     assert.equal(plugin.drafts.size, 0);
+  });
+
+  test("the check command runs mem_check and shows its report", async () => {
+    const { plugin } = await freshPlugin({ [context]: "---\nphase: draft\n---\nSee [[nowhere]].\n" });
+    plugin.commands.find((c) => c.id === "kessho:check-vault")!.callback!();
+    const modal = Modal.opened[0]!;
+    assert.equal(modal.titleEl.text, "Check the vault");
+    button("Run").click();
+    await until(() => Notice.messages.length === 1, "the report");
+    assert.match(Notice.messages[0]!, /Findings \(1\)/);
+    assert.match(Notice.messages[0]!, /BROKEN_LINK 10-episodes\/projects\/alpha\/context\.md:4/);
   });
 
   test("settings: language and time zone are saved and used by calls", async () => {
