@@ -92,8 +92,8 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 			return nil, nil, err
 		}
 	}
-	terms := env.stems().Terms(a.Query)
-	top, total := warm.ranked(idx, a, terms)
+	terms, alts := env.stems().Terms(a.Query), env.stems().Alternatives(a.Query)
+	top, total := warm.ranked(idx, a, terms, alts)
 	res := searchResult{Hits: []searchHit{}, Total: total, QueryTerms: unique(terms), Common: common()}
 	var need vault.Need
 	for _, h := range top {
@@ -107,7 +107,7 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 		return nil, nil, err
 	}
 	for _, h := range top {
-		res.Hits = append(res.Hits, answerHit(env, h, res.QueryTerms))
+		res.Hits = append(res.Hits, answerHit(env, h, lineTerms(res.QueryTerms, alts)))
 	}
 	if len(terms) == 0 {
 		res.Warnings = append(res.Warnings, env.say(searchText().Msg.Common))
@@ -198,7 +198,7 @@ func unique(terms []string) []string {
 // (search.Ranking) when only the listing changed: a search after a write
 // reads the postings of the notes written, not again those of every note
 // its words find.
-func (warm *warmIndex) ranked(idx *search.Index, a searchArgs, terms []string) ([]search.Hit, int) {
+func (warm *warmIndex) ranked(idx *search.Index, a searchArgs, terms []string, alts []search.Alt) ([]search.Hit, int) {
 	l := &warm.last
 	if warm.listing != "" && l.idx == idx && l.listing == warm.listing && l.args == a {
 		return l.top, l.total
@@ -206,7 +206,7 @@ func (warm *warmIndex) ranked(idx *search.Index, a searchArgs, terms []string) (
 	keep := keeper(a)
 	r := l.rank
 	if l.idx != idx || l.args != a || r == nil || !r.Update(idx, keep) {
-		r = idx.Rank(terms, keep)
+		r = idx.RankAlts(terms, alts, keep)
 	}
 	top, total := r.Top(idx, a.Limit)
 	warm.last = lastQuery{}
