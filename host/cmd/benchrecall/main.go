@@ -23,11 +23,15 @@ func main() {
 	dir := flag.String("dir", "testdata/recall", "the benchmark's folder: script.txt, vault/, needs.json")
 	devDetail := flag.Bool("dev-detail", false, "also list the dev half need by need (to tune on; the test half is never listed)")
 	makeVault := flag.Bool("make-vault", false, "rebuild <dir>/vault from <dir>/script.txt by calling Kessho's tools")
+	phrasing := flag.Int("dev-phrasing", 0, "only the dev half's aggregate figures on this phrasing (1-based; 3: the other language)")
 	flag.Parse()
 	var err error
-	if *makeVault {
+	switch {
+	case *makeVault:
 		err = rebuildVault(*dir)
-	} else {
+	case *phrasing > 0:
+		err = benchPhrasing(*dir, *phrasing)
+	default:
 		err = bench(*dir, *devDetail)
 	}
 	if err != nil {
@@ -71,4 +75,14 @@ func rebuildVault(dir string) error {
 		return err
 	}
 	return recallbench.CopyNotes(tmp, out)
+}
+
+// benchPhrasing writes the dev half's aggregates on one phrasing.
+func benchPhrasing(dir string, i int) error {
+	b, err := recallbench.Load(dir)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	return b.RunPhrasing(context.Background(), os.Stdout, "dev", i)
 }
