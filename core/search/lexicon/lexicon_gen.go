@@ -2,7 +2,9 @@
 
 package lexicon
 
-const data = `abandon	drop|giv
+const data = `2fa	authentif deux facteur|doubl authentif
+3d print	impress 3d|imprim 3d
+abandon	drop|giv
 abon	subscrib|subscript
 abon mensuel	monthli subscript
 absent	miss
@@ -10,7 +12,10 @@ acc	access
 acc refus	access deni|deni
 access	acc|accessibil
 access deni	acc refus|refus
+access point	point acc
+access right	droit acc
 accessibil	access
+accolad	brac
 accord	agre
 account	compt|comptabl
 accueil	onboard
@@ -18,20 +23,29 @@ accur	exact|just
 accuraci	precis
 achat	bui|purchas
 achet	bui|purchas
+acompt	depos|payment
 actif	activ
+actionneur	actuat
 activ	actif|enabl|turn
+actuat	actionneur
 ad	publiqu
+adc	convertisseur analog numer
+adc resolu	resolu convertisseur
 add	ajout|greffon|plugin
 addit	ajout
 address	adress
 address book	carnet adress
+admin	administr
+administr	admin
 adress	address
+adress electron	email address
 adress ip	ip address
 adress postal	mail address|postal address
 advertis	publiqu
 advic	conseil
 affich	displai|show
 affichag	displai|show
+afficheur	displai
 agend	calendar|ordr jour
 aggreg	agreg
 agre	accord
@@ -43,11 +57,13 @@ aliment	pow|pow suppli
 aliv	viv
 allerg	allergi
 allergi	allerg
-allow	autoris|permettr
+allow	autoris|indemn|permettr
 allum	switch|turn
+alphabet order	ordr alphabet
 alwai	toujour
 amelior	improv
 amount	mont|quantit
+analog digit convert	convertisseur analog numer
 analys	analyz|pars
 analyseur	analyz|pars
 analyz	analys|analyseur
@@ -59,19 +75,24 @@ anniversari	anniversair
 annonc	announc
 announc	annonc
 annual	annuel
+annual review	entretien annuel
 annuel	annual|yearli
 annul	cancel|undo
 answer	repondr|repons
+antislash	backslash
 aout	august
 apart	appart
 api	interfac programm
 api call	appel api
+api kei	cle api
 app	appli|applic
 appareil	applianc|devic
+appareil connect	connect devic|iot devic
 appareil photo	cam
 appart	apart|flat
 appel	call
 appel api	api call
+appel offr	call tender|tend
 appel quelqu	call someon
 appendix	annex
 appli	app|applic
@@ -83,20 +104,25 @@ apprendr	learn
 approuv	approv
 approv	approuv|valid
 april	avril
+arboresc	directori tre|tre
+archiv compress	compress archiv|zip fil
 argil	clai
 argument	parametr
 arrai	tableau
 arret	shut|stop
 arret malad	sick leav
+arrier plan	background
 arrond	round
 articl	pap
+ascend	croiss
 ask	demand|pos
 ask help	demand aid
 assess	bilan
 assist	help desk|support
 associ	nonprof
 assumpt	hypothes
-assur	ensur|mak sur
+assur	ensur|insur|mak sur
+astreint	call|call duti
 astuc	tip|trick
 async	asynchron
 asynchron	async
@@ -105,6 +131,7 @@ attach	joindr|piec joint
 attack	attaqu
 attaqu	attack
 attempt	essai|tent
+attende	particip
 attendr	wait
 attendr repons	wait answer
 attent	wait
@@ -113,8 +140,11 @@ august	aout
 aujourd hui	todai
 authent	authentif
 authentif	authent
+authentif deux facteur	2fa|two factor authent
 author	autoris|droit
+auto repli	repons automat
 automn	autumn|fall
+autor certif	certif author
 autoris	allow|author|permiss|right
 autumn	automn
 avail	dispon|disponibil|libr
@@ -129,7 +159,10 @@ avoir	cred not
 avril	april
 ba	bottom|low
 back	sauvegard
+background	arrier plan
+background job	tach fond
 background task	tach fond
+backslash	antislash|barr obliqu invers
 backup	sauvegard
 backward compat	retrocompat
 bai	rack
@@ -137,6 +170,7 @@ baiss	decreas|drop
 bak	cuir|cuisson
 balanc	sold
 balanc sheet	bilan
+balis	tag
 band pass	bandwidth
 bandwidth	band pass|deb
 bank	banqu
@@ -144,6 +178,9 @@ bank account	compt bancair
 bank card	cart bancair|cart cred
 bank holidai	jour feri
 banqu	bank
+barr obliqu	slash
+barr obliqu invers	backslash
+bas connaiss	knowledg bas
 bas don	databas
 bascul	failov|switch
 basket	pani
@@ -163,15 +200,23 @@ big	grand
 bilan	assess|balanc sheet|review
 bill	factur
 billet	ticket
+binair	binari
+binari	binair
 birthdai	anniversair
+bitrat	deb binair
 blank	vid
 block	bloqu
 bloqu	block|stuck
 blurri	flou
 board	cart
+bodi	corp
 bogu	bug
+boit envoi	outbox
+boit recept	inbox
 boiti	cas|enclosur
+boiti etanch	waterproof cas
 bon command	purchas order
+bon livraison	deliveri not
 bon march	cheap
 bon pratiqu	best practic|good practic
 book	reserv
@@ -187,16 +232,21 @@ boucl infin	infinit loop
 boutiqu	shop|stor
 boutiqu lign	onlin shop|onlin stor
 bouton	button
+box internet	internet rout|modem
+brac	accolad
+bracket	crochet
 branch	connect|plug
 brand	marqu
 break	cass
 breakdown	pann
 breakpoint	point arret
+breakup	ruptur
 brevet	patent
 bright	luminos
 broch	pin
 brok	courti
 broken	cass|march
+broken link	lien cass|lien mort
 brouillon	draft
 brows	navig
 brows extens	extens navig
@@ -210,23 +260,29 @@ bureau	desk|offic
 busi	entrepris|meti|occup|societ
 busi domain	domain activ
 button	bouton
+byt	octet
 ca	cas
 ca limit	edg cas
 cach	hid|hidden|invis|mettr cach
+cahi charg	requir docu|specif
 caiss	checkout|till
 calcul	comput
 calendar	agend|calendri|echeanci
 calendri	calendar|schedul|timelin
+calendri partag	share calendar
 calibr	etalon|etalonnag
-call	appel
+call	appel|astreint|gard
+call duti	astreint
+call schedul	plan astreint
 call someon	appel quelqu
 call stack	pil appel
+call tender	appel offr
 callback	fonction rappel|rappel
 cam	appareil photo|camer
 camer	cam
 campagn	campaign
 campaign	campagn
-cancel	annul|resili
+cancel	annul|desabon|resili|resili abon
 candid	candidat
 candidat	applic|candid
 capacitor	condens
@@ -236,6 +292,7 @@ caption	legend
 captur dat	dat pris vu
 captur ecran	screenshot
 caracter	charact
+caracter special	special charact
 card	cart
 carnet adress	address book
 cart	board|card|map|pani
@@ -247,19 +304,24 @@ cart thermiqu	heatmap
 cas	boiti|ca
 cas coch	checkbox
 cass	break|broken
+cast	convers typ
 catalog	catalogu
 catalogu	catalog
 caus racin	root caus
 cel	cellul
 cellul	cel
 certif	certificat
+certif author	autor certif
+certif chain	chain certificat
 certificat	certif
 chain	string
 chain caracter	string
+chain certificat	certif chain
 chain trait	pipelin
 champ	field
 champ sais	input field
 chang	modif|modifi
+chang heur	clock chang|daylight save
 chapitr	chapt
 chapt	chapitr
 charact	caracter
@@ -269,19 +331,23 @@ charg batter	charg batteri
 charg batteri	charg batter
 charg don	dat load
 charg travail	workload
+chargeback	retrofactur
 chart	graphiqu
 chaud	hot|warm
 cheap	bon march|moin cher
 check	control|verif|verifi
 checkbox	cas coch
 checkout	caiss
+checksum	somm control
 chef projet	project manag
 chemin	path
 cher	expens
 cherch	find|look|search
 cherch caus	investig
+chien gard	watchdog
 chiffr	dig|digit|encrypt|figur|number
 chiffr affair	revenu|turnov
+child process	processu enfant
 choic	chois|choix
 chois	choic|choos
 choix	choic|choos
@@ -289,51 +355,65 @@ choos	chois|choix
 chos	thing
 chronometr	tim
 chunk	morceau
+churn	desabon|resili abon
 circuit board	circuit imprim
 circuit imprim	circuit board|pcb
 citat	quot
 clai	argil|terr
+claim	reclam
 clair	clear
 class	classifi|cour|rank|sort
 classifi	class
 clavi	keyboard
 cle	kei
+cle api	api kei
 cle etranger	foreign kei
 cle priv	privat kei
 cle publiqu	public kei
 cle usb	usb driv|usb stick
+cle valeur	kei valu
 clean	nettoy|nettoyag|propr
 cleanup	nettoy|nettoyag
 clear	clair|effac|vid
 clear cach	nettoy cach|vid cach
+cli	lign command
 clic	click
 click	clic|cliqu
 client	custom
 client final	end custom|end user
 client mecont	unhappi custom
 cliqu	click
+clock	horlog
+clock chang	chang heur
 clos	ferm
-close	ferm
+close	clotur|ferm
+clotur	close
 cloud	nuag
 clust	grapp
 cod promo	coupon|promo cod
 cod review	relectur|revu cod
 cod sourc	sourc cod
+cod verif	verif cod
+coffr	saf|vault
+coffr fort	saf|vault
 coin cel	pil bouton
 cold	froid
 coli	packag|parcel
 coll	past
 colleagu	collegu
 collegu	colleagu|cowork
-colon	column
+colon	column|deux point
 color	couleur
 colour	couleur
 column	colon
-comm	valid
+comm	valid|virgul
 command	order
+command lin	lign command
+command prompt	invit command
 commenc	begin|start
 comment	commentair|remarqu
 commentair	comment
+commiss	mis servic
 commut	switch|trajet
 compani	entrepris|societ
 compar	comparaison|comparison
@@ -341,17 +421,22 @@ comparaison	compar|comparison
 comparison	compar|comparaison
 compat	compatibil
 compatibil	compat
+compens	indemn
 compet	skill
 competit	concurr
 compil	build
+complaint	plaint|reclam
 complet	fin|termin
 complex	compliqu
 complianc	conform
 complic	compliqu
 compliqu	complex|complic
 comprendr	understand
+compress archiv	archiv compress
 compt	account|count
 compt bancair	bank account
+compt bloqu	lock account
+compt rebour	countdown
 compt rendu	minut|report|summari
 comptabl	account|bookkeep
 comptag	count
@@ -364,13 +449,18 @@ condit cours	rac condit
 condit general	term condit|term servic
 confidenti	confidential
 confidential	confidenti|privaci
+config fil	fichi configur
 configur	parametrag|set
+configur fil	fichi configur
 confirm order	valid command
 conform	complianc
 cong	holidai|leav|tim|vacat
 connaiss	knowledg
 connaitr	know
 connect	branch|connexion|log|reli
+connect devic	appareil connect
+connecteur	connector
+connector	connecteur
 connexion	connect|login
 conseil	advic|tip
 conserv	keep|retain
@@ -383,30 +473,43 @@ continu	keep go
 continu integr	integr continu
 contourn	workaround
 contract	contrat
+contract sign	signatur contrat
 contractor	prestatair
 contrat	contract
 contrat travail	employ contract
+contribu	cotis
 control	check
 convers	convert
 convers rat	taux convers
-convert	convers
+convers typ	cast|typ convers
+convert	convers|convertisseur
+convertisseur	convert
+convertisseur analog numer	adc|analog digit convert
 cook	cuir|cuisin|cuisson|temoin
 cop	copi
 copi	cop
 copyright	droit auteur
+corp	bodi
 correct	corrig|fix|patch|right
 correct orthograph	spel check
 correct secur	secur patch
 corrig	correct|fix
-cost	cout
+corrompu	corrupt
+corrupt	corrompu
+cost	cout|frai
 cot	sid
+cotis	contribu
 couleur	color|colour
 count	compt|comptag
+countdown	compt rebour
 coupon	cod promo
+coupur cour	pow cut|pow outag
 cour	class|cours|current|lesson|ongo|progress
+courri indesir	junk mail|spam
 courriel	email
 cours	cour|grocer|shop
 court	short
+court circuit	short circuit
 courti	brok
 cout	cost
 couvertur test	test coverag
@@ -419,6 +522,8 @@ creation	cre|creat
 cred card	cart bancair|cart cred
 cred not	avoir
 credenti	identifi
+crochet	bracket
+croiss	ascend|increas
 cron job	tach planifi
 crop	recadr
 cuiller	spoon
@@ -427,52 +532,69 @@ cuisin	cook|kitchen
 cuisson	bak|cook|fire
 currenc	devis|monnai
 current	cour
+custodi	gard
 custom	client
+custom servic	servic apr vent
 cut	decoup|divis
 dai	jour
 daili	quotidien
 damp	humid|mouill
 dark mod	mod sombr
+dash	tiret
 dashboard	tableau bord
 dat	don
 dat clean	nettoyag don
+dat debut	start dat
 dat echeanc	deadlin|du dat
+dat fin	end dat
 dat lak	lac don
+dat limit	deadlin|du dat
 dat load	charg don
 dat loss	pert don
 dat model	model don
 dat pris vu	captur dat|dat taken
 dat taken	dat pris vu
+dat typ	typ don
 dat warehous	entrepot don
 databas	bas don
 dataset	jeu don
+daylight save	chang heur
 daylight save tim	heur et
 deactiv	desactiv
 dead	mort
-deadlin	dat echeanc|del|echeanc
+dead link	lien cass|lien mort
+deadlin	dat echeanc|dat limit|del|echeanc
 deadlock	interblocag
 deb	bandwidth|rat|throughput
+deb binair	bitrat
 debloqu	unblock|unlock
 debogag	debug
 debogu	debug
+debord	overflow
 debranch	unplug
 debug	debogag|debogu
 debut	begin|start
 decalag	lag|offset|shift
+decalag horair	tim differ|tim zon offset
 decemb	decembr
 decembr	decemb
 dechiffr	decrypt
 decid	decis
 decis	decid
+declar	file|return
+declar tva	vat return
 declench	trigg
 declencheur	trigg
 declin	refus|rejet
+declin payment	pai refus
+decompress	unzip
 deconnect	disconnect|log|logout
 deconnexion	disconnect|log|logout
 decoup	cut|divid|split
 decouvert	discov|discoveri|find
 decouvr	discov|discoveri|find
-decreas	baiss|diminu
+decreas	baiss|decroiss|diminu
+decroiss	decreas|descend
 decrypt	dechiffr
 dedoublon	dedupl
 dedoublonnag	dedupl
@@ -490,9 +612,13 @@ del attent	timeout
 del depass	timeout
 delai	del|retard
 delet	effac|suppress|supprim
+delimit	delimiteur|separ
+delimiteur	delimit
 deliv	livr|livraison
 deliv tim	livr temp
+deliver	livrabl
 deliveri	livr|livraison
+deliveri not	bon livraison
 demain	tomorrow
 demand	ask|request
 demand aid	ask help
@@ -508,11 +634,13 @@ deni	acc refus|refus
 depart	departur|leav
 departur	depart
 depass	exce|overflow
+depass capac	overflow
 depend extern	extern depend
 depens	expens|spend
 deplac	mov
 deploi	deploy|rollout
 deploy	deploi
+depos	acompt
 depot	repo|repositori
 deprec	depreci|obsolet
 depreci	deprec|obsolet
@@ -520,14 +648,21 @@ depth	profondeur
 depui	sinc
 deriv	drift
 derni	last|latest
-desabon	unsubscrib
+desabon	cancel|churn|unsubscrib
 desactiv	deactiv|disabl|turn
+descend	decroiss
+deseri	deserialis
+deserialis	deseri
 design	concept|concevoir
+desinscript	unsubscrib
 desinstal	uninstal
 desk	bureau
 destinatair	recipi
 det techniqu	technic debt
+deux point	colon
 dev	estim|quot
+develop environ	environ developp
+deverrouil	unlock
 deviat	ecart
 devic	appareil|peripher
 devis	currenc
@@ -538,12 +673,14 @@ dig	chiffr
 digit	chiffr
 dimanch	sundai
 diminu	decreas|drop
+diod electroluminescent	led
 dir	sai|tel
 direct deb	prelev
 directeur	director
 directeur thes	supervisor|thes advisor
 director	directeur
 directori	dossi|repertoir
+directori tre	arboresc
 dirti	sal
 disabl	desactiv
 discard	jet
@@ -556,9 +693,10 @@ discut	discuss
 disk	disqu
 disk full	disqu plein
 disk spac	espac disqu
-displai	affich|affichag
+displai	affich|affichag|afficheur
 dispon	avail|uptim
 disponibil	avail|uptim
+disput	litig
 disqu	disk|driv
 disqu dur	hard disk|hard driv
 disqu plein	disk full
@@ -566,11 +704,14 @@ dissert	thes
 dist	remot
 divid	decoup|divis
 divis	cut|divid|split
+dn record	enregistr dn
 doc	document
 dock imag	imag dock
 doctor	doctorat|medecin
 doctorat	doctor|phd
+docu templat	model docu
 document	doc
+document intern	intern document|wik
 domain	subdomain
 domain activ	busi domain
 domain nam	nom domain
@@ -578,6 +719,7 @@ domot	hom autom
 don	dat|fin|giv|termin
 don personnel	person dat
 dossi	directori|fold
+doubl authentif	2fa|two factor authent
 doublon	duplic
 download	telecharg
 downtim	temp arret
@@ -586,31 +728,44 @@ drag drop	gliss depos
 drift	deriv
 driv	disqu|pilot
 droit	author|permiss|right
+droit acc	access right|fil perm
 droit auteur	copyright
 drop	abandon|baiss|diminu
 dropdown	list deroul
 dry	sec
-du dat	dat echeanc|echeanc
+du dat	dat echeanc|dat limit|echeanc
 dun	relanc pai
 duplic	doublon
+dur	durat
+durat	dur
+duti	perman
 e mail	email
+e signatur	signatur electron
 easi	facil
 ecart	deviat|differ|gap
 echantillon	sampl
+echantillonnag	sampl
+echapp	escap
 echeanc	deadlin|du dat
+echeanc pai	payment du dat
 echeanci	calendar|schedul|timelin
 echec	fail|failur
 echou	fail|failur
 econom energ	pow save
 ecouteur	listen
 ecran	screen
+ecran lcd	lcd screen
 ecran tactil	touchscreen
 ecrir	writ|write
 ecritur	writ|write
+ecritur comptabl	journal entri
 edg cas	ca limit
 edit	modif|modifi
+editeur text	text editor
 effac	clear|delet|eras
+electron signatur	signatur electron
 email	courriel|e mail|enamel|glaz|mail
+email address	adress electron
 embauch	hir|hire|recruit
 emerg	urgenc|urgent
 empech	prevent
@@ -621,7 +776,9 @@ employ	emploi|employe|us
 employ contract	contrat travail
 employe	employ|salari
 empreint	fingerprint|hash
+empreint numer	fingerprint
 empti	vid
+empti respons	repons vid
 enabl	activ|permettr
 enamel	email
 enclosur	boiti
@@ -631,13 +788,17 @@ encodag caracter	charact encod
 encrypt	chiffr
 end	fin|termin
 end custom	client final
+end dat	dat fin
 end user	client final|utilis final
 endpoint	point terminaison
 endroit	locat|plac
 energ	energi|pow
 energi	energ
+engin	moteur
 enquet	investig|survei
+enquet satisfact	satisfact survei
 enregistr	record|regist|sav
+enregistr dn	dn record
 enregistr video	screen record
 enrol	inscript|inscrir
 enseign	professor|teach
@@ -649,7 +810,9 @@ entrepot	warehous
 entrepot don	dat warehous
 entrepris	busi|compani
 entretien	interview|mainten
+entretien annuel	annual review|perform review
 entri	sais
+environ developp	develop environ|id
 environ variabl	variabl environ
 envoi	send|shipment
 envoy	send|upload
@@ -660,7 +823,10 @@ equip	materiel|team
 eras	effac
 erreur	error|mistak
 erreur refair	mistak avoid
+erreur reseau	network error
+erreur serveur	serv error
 error	erreur
+escap	echapp
 espac	spac
 espac disqu	disk spac
 espac nom	namespac
@@ -673,9 +839,11 @@ estim temp	estim
 et	summ
 etalon	calibr
 etalonnag	calibr
+etanch	waterproof
 etap	stag|step
 etat	stat|statu
 eteindr	switch|turn
+etiquet	label|tag
 etudi	student
 even	event|soir
 event	even
@@ -697,22 +865,29 @@ exig	need|requir
 expedi	ship|shipment
 expedit	ship|shipment
 expediteur	send
-expens	cher|depens
+expens	cher|depens|frai
+expens report	not frai
 exper	experi
 experi	exper
 expir	expiri
+expir domain	nom domain expir
+expir token	jeton expir
 expiri	expir
 explain	explic|expliqu
 explan	explic|expliqu
 explic	explain|explan
 expliqu	explain|explan
 express reguli	regex|regular express
+extend	repeteur
+extens fichi	fil extens
 extens navig	brows extens
 extern depend	depend extern
 extract	extrair
 extrair	extract
 facil	easi
 factur	bill|invoic
+factur recurrent	recur invoic
+factur retard	overdu invoic
 facult	option
 fail	echec|echou
 faill	flaw|vulner
@@ -729,6 +904,7 @@ fast	rapid
 faut	mistak|typo
 faut frapp	mistak|typo
 faux	fals|wrong
+fe	frai
 featur	fonctionnal
 featur request	demand fonctionnal
 februari	fevri
@@ -740,26 +916,37 @@ feuill calcul	spreadsheet
 feuill rout	roadmap
 fevri	februari
 fiabl	reliabl
+fib	fibr optiqu
+fibr optiqu	fib|optic fib
+fich pai	pai slip|payslip
+fich post	job descript
 fichi	fil
+fichi configur	config fil|configur fil
 fidel	loyalti
 field	champ
 fig	frozen|hung
 figur	chiffr
-fil	fichi|wif|wireless
+fil	fichi|wif|wir|wireless
 fil attent	queu
 fil execu	thread
+fil extens	extens fichi
 fil messag	messag queu
+fil nam	nom fichi
+fil perm	droit acc
 fil siz	taill fichi
 filair	wire
+file	declar
+filenam	nom fichi
 filt	filtr
 filtr	filt
+filtr anti spam	spam filt
 fin	complet|don|end|finish
 fin lign	lin end
 final grad	not final
 final version	version final
 find	cherch|decouvert|decouvr|recherch|resultat|trouv
 find caus	trouv caus
-fingerprint	empreint|hachag
+fingerprint	empreint|empreint numer|hachag
 finish	fin|termin
 fire	cuir|cuisson
 firewal	par feu
@@ -785,11 +972,15 @@ fonction	function|work
 fonction rappel	callback
 fonctionnal	featur
 font	polic
+foot	pi pag
 footnot	not ba pag
 forbidden	interd
 forecast	previs|prevoir
+foreground	premi plan
 foreign kei	cle etranger
 forget	oubl|oubli
+forgot password	mot pass oubli
+forgotten password	mot pass oubli
 form	ancien|formulair|train
 format	train
 formulair	form
@@ -797,6 +988,9 @@ found item	objet trouv
 four	kiln|oven
 fourn	provid|suppli
 fournisseur	provid|suppli|vendor
+frai	cost|expens|fe
+frai port	ship cost|ship fe
+fram	tram
 fre	gratuit|libr
 fre ship	livraison gratuit
 fre trial	essai gratuit
@@ -806,7 +1000,7 @@ froid	cold
 frozen	fig|gel
 fuit	leak
 fuit memoir	memori leak
-full	plein
+full	plein|satur
 function	fonction|march
 fuseau horair	tim zon|timezon
 fusion	merg
@@ -816,42 +1010,56 @@ gabar	model|templat
 galer	galleri
 galleri	galer
 gap	ecart
-garant	ensur|guarante
-gard	keep|retain
+garant	ensur|guarante|warranti
+gard	call|custodi|keep|retain
 gatewai	passerel
 gdpr	rgpd
 gel	frozen|hung
 genr	kind|typ
+gestionnair mot pass	password manag
+gestionnair paquet	packag manag
 get	obten
+gigabyt	gigaoctet
+gigaoctet	gigabyt
 giv	abandon|don
 glaz	email
 gliss depos	drag drop
 go back	reven
-go liv	mis product
+go liv	mis product|mis servic
 goal	object
 good practic	bon pratiqu
 goulot etrangl	bottleneck
 gram	gramm
 gramm	gram
 grand	big|larg
+grand livr	ledg
+grant	subvent
 graph	graphiqu
 graphiqu	chart|graph
 grapp	clust
 gratuit	fre
 greffon	add|plugin
 grocer	cours
+ground	mass
 group	bundl|regroup
+group utilis	user group
 guarante	garant
+guillemet	quot
 hachag	fingerprint|hash
 hand	main
+handov	passat
 hard	difficil
 hard disk	disqu dur
 hard driv	disqu dur
 hardwar	materiel
+hardwar reset	reinitialis materiel
+hardwar tim	minuter materiel
 hash	empreint|hachag
 haut	high|top
 hauteur	height
+head	tet|titr
 health	sant
+health insur	mutuel
 heap	ta
 heatmap	cart thermiqu
 heavi	lourd
@@ -860,9 +1068,11 @@ heberg	host
 hebergeur	host|host provid
 height	hauteur
 help	aid
-help desk	assist|support
+help desk	assist|perman|support
 heur	hour|tim
 heur et	daylight save tim
+heur local	local tim
+heur supplementair	overtim
 hi	yesterdai
 hid	cach|masqu
 hidden	cach|invis
@@ -878,10 +1088,14 @@ hom	maison
 hom autom	domot
 hom pag	pag accueil
 hom serv	serveur domest
+hor del	time
 hor lign	offlin
 hor servic	servic
 hor tax	exclud tax|tax
 horair	hour|schedul|timet
+horair travail	work hour
+horlog	clock
+horlog temp reel	real tim clock|rtc
 horodatag	timestamp
 host	heberg|hebergeur
 host provid	hebergeur
@@ -891,7 +1105,11 @@ hour	heur|horair
 hous	maison
 humid	damp|wet
 hung	fig|gel
+hygromet	hygrometr
+hygrometr	hygromet
+hyphen	tiret
 hypothes	assumpt
+id	environ developp
 identifi	credenti|login|usernam
 idl	inact
 illis	unread
@@ -899,14 +1117,22 @@ imag	pictur
 imag dock	dock imag
 impay	unpaid
 impot	tax
+impot revenu	incom tax
 impress	print
+impress 3d	3d print
 imprim	print
+imprim 3d	3d print
 improv	amelior
 inact	idl
+inbox	boit recept
 incid	outag
 includ tax	tout tax compris
 incom	recet
-increas	augment
+incom tax	impot revenu
+increas	augment|croiss
+indemn	allow|compens
+indic	indiqu
+indiqu	indic|kpi|metric
 indispon	unavail
 infinit loop	boucl infin
 inform	notifi
@@ -918,6 +1144,7 @@ inser	insert
 insert	inser
 instabl	flaki|unstabl
 instruct	mod emploi
+insur	assur
 integ	enti
 integr continu	continu integr
 integr nouvel arriv	onboard
@@ -927,14 +1154,23 @@ interfac programm	api
 interfac utilis	user interfac
 intermitt	flaki
 intern	stagiair
+intern document	document intern
+internet rout	box internet
+interpret	interpreteur
+interpreteur	interpret
 interrupteur	switch
+interv	interval
+interval	interv
 interview	entretien
 inventair	inventori|stock
 inventori	inventair|stock
 invert	onduleur
 investig	cherch caus|enquet
 invis	cach|hidden
+invit command	command prompt|shel
 invoic	factur
+invoic numb	numero factur
+iot devic	appareil connect|objet connect
 ip address	adress ip
 issu	problem|souc|ticket
 jalon	mileston
@@ -943,33 +1179,47 @@ januari	janvi
 janvi	januari
 jet	discard|throw awai
 jeton	token
+jeton expir	expir token
 jeu don	dataset
 jeud	thursdai
 job	meti|tach|travail
+job descript	fich post
+job offer	offr emploi
+job post	offr emploi
 join	joindr|jointur
 joindr	attach|join
 jointur	join
 jour	dai
 jour feri	bank holidai|public holidai
 journal	log|revu
+journal entri	ecritur comptabl
 journalis	log
 journei	voyag
 juillet	juli
 juin	jun
 juli	juillet
 jun	juin
+junk mail	courri indesir|pourriel
 jurid	legal
 just	accur|right
+justif	proof|receipt|support docu
 keep	conserv|gard|reten
 keep ey	surveil pre
 keep go	continu
 kei	cle
+kei valu	cle valeur
 keyboard	clavi
+keyboard shortcut	raccourc clavi
+keyword	mot cle
+kill signal	signal arret
 kiln	four
 kind	genr|sort|typ
 kitchen	cuisin
 know	connaitr|savoir|savoir fair
 knowledg	connaiss
+knowledg bas	bas connaiss
+kpi	indiqu
+label	etiquet
 lac don	dat lak
 lag	decalag
 lanc	execut|launch|run
@@ -986,6 +1236,7 @@ latest	derni
 launch	execut|lanc
 law	loi
 lawi	avocat
+lcd screen	ecran lcd
 lead	prospect|respons
 leak	fuit
 learn	apprendr
@@ -993,6 +1244,8 @@ leav	cong|depart
 lecon	lesson
 lectur	read
 lectur capteur	sensor read
+led	diod electroluminescent
+ledg	grand livr|registr
 leg	light|lightweight
 legaci	ancien
 legal	jurid
@@ -1007,19 +1260,25 @@ let	lettr
 lettr	let
 lettr inform	newslet
 level	niveau
+liaison ser	serial link
 libr	avail|fre
 librari	bibliothequ
 licenc	licens
 licens	licenc
 lien	link
+lien cass	broken link|dead link
+lien mort	broken link|dead link
+lien reinitialis	reset link
 lien symbol	symlink
 lieu	locat|plac
 light	leg|lumi
 lightweight	leg
 lign	lin|onlin|row
+lign command	cli|command lin
 lim	limit
 limit	lim
 limit deb	rat lim
+limit taill	siz lim
 lin	lign
 lin break	saut lign
 lin end	fin lign
@@ -1029,20 +1288,25 @@ lisibl	readabl
 list attent	wait list
 list cours	shop list
 list deroul	dropdown
+list diffus	mail list
 list tach	task list|todo list
 listen	ecouteur
 lit	litr
+litig	disput
 litr	lit
 liv	viv
 livr	deliv|deliveri
 livr temp	deliv tim
+livrabl	deliver
 livraison	deliv|deliveri
 livraison gratuit	fre ship
 load	charg
 load balanc	equilibreur charg
 load increas	mont charg
+local tim	heur local
 locat	emplac|endroit|lieu
 lock	verrou|verrouil
+lock account	compt bloqu
 log	connect|deconnect|deconnexion|journal|journalis
 logiciel	softwar
 login	connexion|identifi
@@ -1065,6 +1329,7 @@ lund	mondai
 machin virtuel	virtual machin
 mail	email
 mail address	adress postal
+mail list	list diffus
 main	hand|manual|princip
 main issu	princip problem
 main topic	them princip
@@ -1090,19 +1355,25 @@ marg	margin
 margin	marg
 marqu	brand|trademark
 masqu	hid
+mass	ground
 mast thes	memoir fin etud
 materiel	equip|hardwar
 matin	morn
+maximum siz	taill maximal
 meal	rep
 meal plan	menu semain
 mean	moyen
 measur	mesur
 medecin	doctor
 meet	point|point equip|reunion
+megabyt	megaoctet
+megaoctet	megabyt
 melang	mix
 memoir	memori
 memoir fin etud	mast thes
-memori	memoir
+memoir insuffis	memori
+memoir viv	memori|ram
+memori	memoir|memoir insuffis|memoir viv
 memori leak	fuit memoir
 mensuel	monthli
 mention legal	legal notic
@@ -1110,6 +1381,7 @@ menu semain	meal plan|weekli menu
 mercred	wednesdai
 merg	fusion
 merg duplic	fusion doublon
+mesh network	reseau maill
 messag queu	fil messag
 messag templat	model messag
 mesur	measur|metric
@@ -1119,7 +1391,7 @@ metadat	metadon
 metadon	metadat
 method travail	workflow
 meti	busi|job|trad
-metric	mesur|metriqu
+metric	indiqu|mesur|metriqu
 metriqu	metric
 mettr	put|set
 mettr cach	cach
@@ -1134,11 +1406,16 @@ mileston	jalon
 miniatur	thumbnail
 minuscul	lowercas
 minut	compt rendu
+minuter	tim
+minuter materiel	hardwar tim
+minuteur	tim
 mis echel	scale
 mis jour	updat|upgrad
 mis jour micrologiciel	firmwar updat
 mis niveau	upgrad
 mis product	go liv|releas
+mis servic	commiss|go liv
+mis tension	pow
 mis veil	sleep|standbi
 miss	absent|manqu
 miss valu	valeur manqu
@@ -1150,8 +1427,10 @@ mockup	maquet
 mod emploi	instruct|user guid
 mod sombr	dark mod
 model	gabar|templat
+model docu	docu templat
 model don	dat model
 model messag	messag templat
+modem	box internet
 modif	chang|edit|modifi
 modifi	chang|edit|modif
 moi	month
@@ -1170,18 +1449,26 @@ morceau	chunk|piec
 morn	matin
 mort	dead
 mot	word
+mot cle	keyword
 mot pass	password
+mot pass oubli	forgot password|forgotten password
+moteur	engin|motor
 motherboard	cart mer
 motif	pattern
+motor	moteur
 mouill	damp|wet
 mous	sour
 mov	demenag|deplac|pass
 mov serv	demenag serveur
 move	demenag
 moyen	averag|mean
+moyen pai	payment method
 music	musiqu
 musiqu	music
+mutuel	health insur
 nam resolu	resolu nom
+nam serv	serveur nom
+nameserv	serveur nom
 namespac	espac nom
 navig	brows
 need	besoin|exig
@@ -1191,6 +1478,7 @@ nettoy cach	clear cach
 nettoyag	clean|cleanup
 nettoyag don	dat clean
 network	reseau
+network error	erreur reseau
 nev	jam
 new	nouveau|nouvel
 newlin	saut lign
@@ -1202,16 +1490,21 @@ nod	noeud
 noeud	nod
 nois	bruit
 nom domain	domain nam
+nom domain expir	expir domain
+nom fichi	fil nam|filenam
 nom hot	hostnam
 nom utilis	usernam
 nombr	numb
+non defin	undefin
 nonprof	associ
 norm	standard
 not	writ
 not ba pag	footnot
 not final	final grad
+not frai	expens report
 not version	releas not
-notic	avi
+notic	avi|preav
+notic period	preav
 notifi	inform
 notifi team	preven equip
 nouveau	new
@@ -1221,26 +1514,34 @@ novemb	novembr
 novembr	novemb
 nuag	cloud
 nuit	night
+null point	pointeur nul
+null valu	valeur null
 numb	nombr
 number	chiffr
 numeris	scan
+numero factur	invoic numb
 numero telephon	phon numb
 object	goal|objet
+object trimestriel	quarterli goal
 objet	object
+objet connect	iot devic|smart devic
 objet trouv	found item
 obligatoir	mandatori|requir
 obsolet	deprec|depreci
 obtain	obten
 obten	get|obtain
 occup	busi
+octet	byt
 octob	octobr
 octobr	octob
 offic	bureau
 offlin	hor lign
+offr emploi	job offer|job post
 offset	decalag
 often	souvent
 old	ancien
 onboard	accueil|integr nouvel arriv
+ond	wav
 onduleur	invert|up
 ongo	cour
 onlin	lign
@@ -1248,20 +1549,24 @@ onlin shop	boutiqu lign
 onlin stor	boutiqu lign
 open	ouvert|ouvr
 opinion	avi
+optic fib	fibr optiqu
 optim	optimis
 optimis	optim
 option	facult|optionnel
 optionnel	option
-order	command
+order	command|ordr
 ordin	comput
 ordin portabl	laptop
 ordonnanceur	schedul
+ordr	order
+ordr alphabet	alphabet order
 ordr jour	agend
 organ	organis
 organis	organ
 oubl	forget|oversight
 oubli	forget|oversight
 outag	incid|pann
+outbox	boit envoi
 outil	tool
 outillag	tool
 outlet	pris
@@ -1271,17 +1576,25 @@ ouvert	open
 ouvr	open
 oven	four
 overdu	retard
-overflow	depass
+overdu invoic	factur retard
+overflow	debord|depass|depass capac
 oversight	oubl|oubli
-owner	respons
+overtim	heur supplementair
+overvoltag	surtens
+owner	proprietair|respons
 packag	coli|paquet
+packag manag	gestionnair paquet
 packet loss	paquet perdu|pert paquet
 pag accueil	hom pag|land pag
+pag found	pag introuv
+pag introuv	pag found
 page	pagin
 pagin	page
 pai	paid|payment|salair
 pai factur	pai invoic
 pai invoic	pai factur
+pai refus	declin payment|payment declin
+pai slip	fich pai
 paid	pai
 pani	basket|cart
 pann	breakdown|failur|outag
@@ -1299,12 +1612,15 @@ parl	speak|talk
 pars	analys|analyseur
 partag	shar|share
 partenair	partn
+particip	attende
 partit	partition
 partition	partit
 partn	partenair
 pass	mov|past|switch
+passat	handov
 passerel	gatewai
 password	mot pass
+password manag	gestionnair mot pass
 past	coll|pass
 patch	correct
 patent	brevet
@@ -1312,13 +1628,21 @@ path	chemin
 patron	boss
 pattern	motif
 paus	mettr paus
-payment	pai
+payment	acompt|pai
+payment declin	pai refus
+payment du dat	echeanc pai
+payment method	moyen pai
 payment remind	relanc pai
+payslip	fich pai
 pcb	circuit imprim
+pension	retrait
 percentag	pourcentag
 perdr	los|lost
 perdu	los|lost
+perform review	entretien annuel
+period essai	probat period|trial period
 peripher	devic
+perman	duti|help desk
 permettr	allow|enabl
 permiss	autoris|droit
 person dat	don personnel
@@ -1333,6 +1657,7 @@ photo	pictur
 photograph	photographi
 photographi	photograph
 phras	sentenc
+pi pag	foot
 pictur	imag|photo
 piec	morceau
 piec joint	attach
@@ -1343,7 +1668,9 @@ pilot	driv
 pin	broch
 pipelin	chain trait
 plac	endroit|lieu|put|seat|spot
+plaint	complaint
 plan	outlin|planif|planifi|schedul
+plan astreint	call schedul
 planif	plan|schedul
 planifi	plan|schedul
 plant	crash
@@ -1353,12 +1680,17 @@ plug	branch|pris
 plugin	add|greffon
 poid	weight
 point	meet|standup|sync
+point acc	access point
 point arret	breakpoint
 point equip	meet|standup|sync
 point terminaison	endpoint
+point virgul	semicolon
+pointeur nul	null point
 polic	font
 polit confidential	privaci polici
 port	rang
+port radio	radio rang
+port ser	serial port
 pos	ask|put
 postal address	adress postal
 poter	potteri
@@ -1366,14 +1698,19 @@ potteri	poter
 potteri class	stag poter
 potteri wheel	tour poti
 pourcentag	percentag
-pow	aliment|energ
+pourriel	junk mail|spam
+pow	aliment|energ|mis tension
+pow cut	coupur cour
 pow draw	consomm
+pow outag	coupur cour
 pow save	econom energ
 pow suppli	aliment
+preav	notic|notic period
 precis	accuraci
 predict	previs|prevoir
 prelev	direct deb|withdraw
 premi	first
+premi plan	foreground
 prendr	tak
 pression	pressur
 pressur	pression
@@ -1403,11 +1740,14 @@ privat	priv
 privat kei	cle priv
 privat network	reseau priv|vpn
 prix	pric
+prob	sond
+probat period	period essai
 problem	issu|souc
 process	processu
 processeur	cpu|processor
 processor	processeur
 processu	process
+processu enfant	child process
 prochain	next
 product	produit
 produit	product
@@ -1425,10 +1765,12 @@ project manag	chef projet
 projet	project|project goal
 promo cod	cod promo
 promot	sal
+proof	justif
 proofread	relecteur|relir
 propos	proposit|suggest
 proposit	propos|suggest
 propr	clean
+proprietair	owner
 prospect	lead
 provid	fourn|fournisseur|prestatair
 proxi	mandatair
@@ -1445,16 +1787,23 @@ put back	remettr
 quantit	amount|quantiti
 quantiti	quantit
 quart	trimestr
+quarterli goal	object trimestriel
+quarterli review	revu trimestriel
 queri	requet
 question frequent	faq|frequent ask question
 queu	fil attent
 quick	rapid
-quot	citat|dev
+quot	citat|dev|guillemet
 quotidien	daili
 rac condit	condit cours
+raccourc	shortcut
+raccourc clavi	keyboard shortcut
+racin	root
 rack	bai
+radio rang	port radio
 rais	augment
 raison	reason
+ram	memoir viv
 random	aleatoir
 rang	port|put awai|stor|tidi
 rank	class
@@ -1466,18 +1815,22 @@ rat lim	limit deb
 read	lectur|lir|relev
 readabl	lisibl
 readi	pret
+real tim clock	horlog temp reel
 reason	raison
 reboot	redemarr|redemarrag
 recadr	crop
+receipt	justif|recu
 receiv	recept|recevoir
 recept	receiv|recevoir
 recet	incom|recip|revenu
 recet cuisin	recip
+recet utilis	user accept test
 recevoir	receiv|recept
 recharg	charg
 recherch	find|look|research|search
 recip	recet|recet cuisin
 recipi	destinatair
+reclam	claim|complaint
 recommand	recommend
 recommenc	redo|start
 recommend	recommand
@@ -1486,7 +1839,9 @@ recov	recuper
 recoveri	recuper
 recruit	embauch|recrut
 recrut	hir|hire|recruit
+recu	receipt
 recuper	recov|recoveri|retriev
+recur invoic	factur recurrent
 redact	draft|writ|write
 redemarr	reboot|restart
 redemarrag	reboot|restart
@@ -1511,16 +1866,21 @@ refund	rembours
 refus	access deni|declin|deni|reject|rejet
 regard	look|watch
 regex	express reguli
-regist	enregistr|inscript|inscrir
-registr	inscript|inscrir
+regist	enregistr|inscript|inscrir|registr
+registr	inscript|inscrir|ledg|regist|registri
+registri	registr
 regl	regul|rul|settl
 reglag	set
 regroup	bundl|group
 regul	regl
 regular express	express reguli
 reimburs	rembours
+reinitialis	reset
+reinitialis materiel	hardwar reset
 reject	refus|rejet
 rejet	declin|refus|reject
+rel	relai
+relai	rel
 relanc	follow|remind|restart|retri
 relanc pai	dun|payment remind
 releas	mis product|publi|version
@@ -1553,8 +1913,12 @@ renouvel contrat	renew contract
 renvoy	return
 rep	meal
 repair	repar
+repair databas	repar bas
 repar	fix|repair
+repar bas	repair databas
+repeat	repeteur
 repertoir	directori|fold
+repeteur	extend|repeat
 replac	remplac
 repli	repondr
 replic	repliqu
@@ -1562,6 +1926,8 @@ repliqu	replic
 repo	depot
 repondr	answer|repli
 repons	answer|respons
+repons automat	auto repli
+repons vid	empti respons
 report	compt rendu|rapport|signal
 repositori	depot
 reprendr	resum|tak
@@ -1572,15 +1938,21 @@ requet	queri|request
 requet lent	slow queri
 requet sql	sql queri
 requir	besoin|exig|obligatoir
+requir docu	cahi charg
 research	recherch
 reseau	network|subnet
+reseau maill	mesh network
 reseau priv	privat network|vpn
 reseau social	social medi
 reserv	book
+reset	reinitialis
+reset link	lien reinitialis
 resign	demiss
 resili	cancel|termin
+resili abon	cancel|churn
 resist	resistor
 resistor	resist
+resolu convertisseur	adc resolu
 resolu nom	nam resolu
 resourc	ressourc
 respons	charg|lead|manag|owner|repons
@@ -1597,16 +1969,19 @@ retain	conserv|gard
 retard	delai|lat|overdu
 retard pai	lat payment
 reten	keep|rememb
-retir	remov|withdraw
+retent rat	taux retent
+retir	remov|retrait|withdraw
 retour	return
 retour arrier	revert|rollback
 retour experi	feedback|lesson learn|retrospect
 retourn	return
+retrait	pension|retir
 retri	nouvel tent|reessay|relanc
 retriev	recuper
 retrocompat	backward compat
+retrofactur	chargeback
 retrospect	retour experi
-return	renvoy|retour|retourn
+return	declar|renvoy|retour|retourn
 reunion	meet
 reunion hebdomadair	weekli meet
 reuss	manag|succe|success
@@ -1622,6 +1997,7 @@ revok	revoqu
 revoqu	revok
 revu	journal|review
 revu cod	cod review|review
+revu trimestriel	quarterli review
 rewrit	reecrir|reecritur|refactoris|refont
 rgpd	gdpr
 right	autoris|correct|droit|just
@@ -1631,23 +2007,29 @@ roadmap	feuill rout
 rollback	retour arrier|reven arrier
 rollout	deploi
 room	sall
+root	racin|superutilis
 root caus	caus racin
 round	arrond
 rout	routeur|trajet
 routeur	rout
 row	lign
+rtc	horlog temp reel
 rul	regl
 run	execu|execut|lanc
-saf	sur
+ruptur	breakup|termin
+saf	coffr|coffr fort|sur
 sai	dir
 sais	enter|entri|input
 sal	dirti|promot|vent
+sal servic	servic apr vent
 salair	pai|salari
 salari	employe|salair
 sall	room
 samed	saturdai
-sampl	echantillon
+sampl	echantillon|echantillonnag
 sant	health
+satisfact survei	enquet satisfact
+satur	full
 saturdai	samed
 saut lign	lin break|newlin
 sauvegard	back|backup|sav
@@ -1674,31 +2056,47 @@ secondari	secondair
 secur patch	correct secur
 sel	vendr
 semain	week
+semicolon	point virgul
 send	envoi|envoy|expediteur|televers
 send invoic	envoy factur
 send messag	envoy messag
-sensor	capteur
+sensor	capteur|sond
 sensor read	lectur capteur
 sentenc	phras
 seo	referenc
-separ	split
+separ	delimit|split
 septemb	septembr
 septembr	septemb
+serial	serialis
+serial link	liaison ser
+serial port	port ser
+serialis	serial
 serv	serveur
+serv error	erreur serveur
 serveur	serv
 serveur domest	hom serv
+serveur nom	nam serv|nameserv
 servic	hor servic
+servic apr vent	custom servic|sal servic
+servo	servomoteur
+servomoteur	servo
 set	configur|ensembl|mettr|parametrag|reglag
 settl	regl
 shar	partag
 share	partag
+share calendar	calendri partag
 sharp	net
+shel	invit command
 shift	decalag
 ship	expedi|expedit
+ship cost	frai port
+ship fe	frai port
 shipment	envoi|expedi|expedit
 shop	boutiqu|cours
 shop list	list cours
 short	court
+short circuit	court circuit
+shortcut	raccourc
 show	affich|affichag|montr
 shut	arret
 sick leav	arret malad
@@ -1707,17 +2105,23 @@ sign	inscript|inscrir
 sign contract	sign contrat
 sign contrat	sign contract
 signal	flag|report
+signal arret	kill signal
+signatur contrat	contract sign
+signatur electron	e signatur|electron signatur
 sinc	depui
 sit	sit web|websit
 sit web	sit|websit
 siz	taill
+siz lim	limit taill
 skill	compet
 sku	refer
+slash	barr obliqu
 sleep	mis veil|veil
 slot	emplac
 slow	lent|lenteur
 slow queri	requet lent
 small	pet
+smart devic	objet connect
 social medi	reseau social
 societ	busi|compani
 socket	pris
@@ -1729,7 +2133,9 @@ solder	soud|soudur
 solut	fix
 sometim	parfoi
 somm	sum|total
+somm control	checksum
 sommeil profond	deep sleep
+sond	prob|sensor
 soon	bientot
 sort	class|kind|tri
 souc	issu|problem
@@ -1741,9 +2147,12 @@ souten	defenc|defens
 souven	rememb|remind
 souvent	often
 spac	espac
+spam	courri indesir|pourriel
+spam filt	filtr anti spam
 speak	parl
 spec	specif
-specif	spec
+special charact	caracter special
+specif	cahi charg|spec
 speed	vitess
 spel check	correct orthograph
 spend	depens
@@ -1762,8 +2171,10 @@ standard	norm
 standbi	mis veil|veil
 standup	point|point equip
 start	commenc|debut|demarr|demarrag|recommenc
+start dat	dat debut
 startup	demarr|demarrag
 stat	etat|statist
+station meteo	weath station
 statist	stat
 statu	etat|statut
 statut	statu
@@ -1786,6 +2197,9 @@ subject	sujet
 subnet	reseau
 subscrib	abon
 subscript	abon
+subsidi	subvent
+subtitl	titr
+subvent	grant|subsidi
 succ	success
 succe	reuss|reussit
 success	reuss|reussit|succ
@@ -1797,12 +2211,17 @@ sum	somm
 summ	et
 summari	compt rendu|resum
 sundai	dimanch
+superus	superutilis
+superutilis	root|superus
 supervisor	directeur thes
 suppli	fourn|fournisseur
 support	assist|help desk
+support docu	justif
 suppress	delet|remov
 supprim	delet|remov
 sur	saf
+surg	surtens
+surtens	overvoltag|surg
 survei	enquet
 surveil	monitor
 surveil pre	keep ey
@@ -1818,12 +2237,15 @@ tabl	tableau
 tableau	arrai|tabl
 tableau bord	dashboard
 tableau resultat	result tabl
+tableau suiv	track|track sheet
 tableur	spreadsheet
 tach	job|task
-tach fond	background task
+tach fond	background job|background task
 tach planifi	cron job|schedul job
+tag	balis|etiquet
 taill	siz
 taill fichi	fil siz
+taill maximal	maximum siz
 tak	prendr|reprendr
 talk	parl
 tampon	buff
@@ -1833,6 +2255,7 @@ task list	list tach
 taux	rat
 taux chang	exchang rat
 taux convers	convers rat
+taux retent	retent rat
 tax	hor tax|impot
 tax valeur ajout	valu ad tax|vat
 teach	enseign|professeur
@@ -1845,19 +2268,25 @@ teletravail	remot work|work hom
 televers	send|upload
 temoin	cook
 temp arret	downtim
+temp universel	univers tim|utc
 temperatur read	mesur temperatur
 templat	gabar|model
+tend	appel offr
 tendanc	trend
 tension	voltag
 tent	attempt|try
 term condit	condit general
 term servic	condit general
-termin	complet|don|end|finish|resili
+termin	complet|don|end|finish|resili|ruptur
 terr	clai
 test coverag	couvertur test
 test unitair	unit test
+tet	head
+text editor	editeur text
 theft	vol
 them princip	main topic
+thermomet	thermometr
+thermometr	thermomet
 thes	dissert
 thes advisor	directeur thes
 thing	chos
@@ -1869,14 +2298,20 @@ thursdai	jeud
 ticket	billet|issu
 tidi	rang
 till	caiss
-tim	chronometr|cong|heur|mesur temp
+tim	chronometr|cong|heur|mesur temp|minuter|minuteur
+tim differ	decalag horair
 tim zon	fuseau horair
+tim zon offset	decalag horair
+time	hor del
 timelin	calendri|echeanci
 timeout	del|del attent|del depass
 timestamp	horodatag
 timet	emploi temp|horair
 timezon	fuseau horair
 tip	astuc|conseil
+tiret	dash|hyphen
+titl	titr
+titr	head|subtitl|titl
 todai	aujourd hui
 todo	fair
 todo list	list tach
@@ -1890,7 +2325,8 @@ touchscreen	ecran tactil
 toujour	alwai
 tour poti	potteri wheel
 tout tax compris	includ tax
-track	suiv|suivr
+track	suiv|suivr|tableau suiv
+track sheet	tableau suiv
 trad	meti
 trademark	marqu
 traduct	translat
@@ -1901,13 +2337,16 @@ train	form|format
 trait	subcontractor
 trait lot	batch
 trajet	commut|rout|trip
+tram	fram
 transf	vir
 translat	traduct|traduir
 travail	job|work
 travel	voyag
+tre	arboresc
 trend	tendanc
 tri	sort
 trial	essai
+trial period	period essai
 trick	astuc
 trigg	declench|declencheur
 trimestr	quart
@@ -1925,21 +2364,29 @@ turnov	chiffr affair
 tutori	tutoriel
 tutoriel	tutori
 tva	valu ad tax|vat
+two factor authent	authentif deux facteur|doubl authentif
 typ	genr|kind
+typ convers	convers typ
+typ don	dat typ
+typag	type
+type	typag
 typo	faut|faut frapp
 unavail	indispon
 unblock	debloqu
+undefin	non defin
 understand	comprendr
 undo	annul|defair
 unhappi custom	client mecont
 uninstal	desinstal
 unit test	test unitair
-unlock	debloqu
+univers tim	temp universel
+unlock	debloqu|deverrouil
 unpaid	impay
 unplug	debranch
 unread	illis
 unstabl	instabl
-unsubscrib	desabon
+unsubscrib	desabon|desinscript
+unzip	decompress
 up	onduleur
 updat	mettr jour|mis jour
 upgrad	mettr jour|mis jour|mis niveau|mont version
@@ -1953,23 +2400,31 @@ usag	utilis
 usb driv	cle usb
 usb stick	cle usb
 user	utilis
+user accept test	recet utilis
+user group	group utilis
 user guid	mod emploi
 user interfac	interfac utilis
 user manual	manuel utilis
 usernam	identifi|nom utilis
+utc	temp universel
 utilis	us|usag|user
 utilis final	end user
 vacanc	holidai|vacat
 vacat	cong|vacanc
 vagu	flou
+valeur	valu
 valeur aberr	outli
 valeur defaut	default valu
 valeur manqu	miss valu
+valeur null	null valu
 valid	approv|comm
 valid command	confirm order
+valu	valeur
 valu ad tax	tax valeur ajout|tva
 variabl environ	environ variabl
 vat	tax valeur ajout|tva
+vat return	declar tva
+vault	coffr|coffr fort
 vegetarian	vegetarien
 vegetarien	vegetarian
 veil	sleep|standbi
@@ -1979,6 +2434,7 @@ vendred	fridai
 vent	sal
 ventil	fan
 verif	check|verifi
+verif cod	cod verif
 verifi	check|verif
 verrou	lock
 verrouil	lock
@@ -1988,6 +2444,7 @@ vi priv	privaci
 vid	blank|clear|empti|flush
 vid cach	clear cach
 vir	transf|wir transf
+virgul	comm
 virtual machin	machin virtuel
 visiteur	visitor
 visitor	visiteur
@@ -2012,7 +2469,13 @@ wak	reveil
 warehous	entrepot
 warm	chaud
 warn	avert|preven
+warranti	garant
 watch	regard
+watchdog	chien gard
+waterproof	etanch
+waterproof cas	boiti etanch
+wav	ond
+weath station	station meteo
 websit	sit|sit web
 wednesdai	mercred
 week	semain
@@ -2026,8 +2489,10 @@ wet	humid|mouill
 whol	ensembl
 width	largeur
 wif	fil|wireless
+wik	document intern
 window	fenetr
 wint	hiv
+wir	fil
 wir transf	vir
 wire	filair
 wirefram	maquet
@@ -2036,6 +2501,7 @@ withdraw	prelev|retir
 word	mot
 work	fonction|march|travail
 work hom	teletravail
+work hour	horair travail
 workaround	contourn
 workflow	flux travail|method travail
 workload	charg travail
@@ -2046,4 +2512,5 @@ wrong	faux
 year	anne
 yearli	annuel
 yesterdai	hi
+zip fil	archiv compress
 `
