@@ -24,13 +24,14 @@ func main() {
 	devDetail := flag.Bool("dev-detail", false, "also list the dev half need by need (to tune on; the test half is never listed)")
 	makeVault := flag.Bool("make-vault", false, "rebuild <dir>/vault from <dir>/script.txt by calling Kessho's tools")
 	phrasing := flag.Int("dev-phrasing", 0, "only the dev half's aggregate figures on this phrasing (1-based; 3: the other language)")
+	half := flag.String("phrasing-half", "dev", "the half -dev-phrasing reads: dev to tune on; test once, to report")
 	flag.Parse()
 	var err error
 	switch {
 	case *makeVault:
 		err = rebuildVault(*dir)
 	case *phrasing > 0:
-		err = benchPhrasing(*dir, *phrasing)
+		err = benchPhrasing(*dir, *half, *phrasing)
 	default:
 		err = bench(*dir, *devDetail)
 	}
@@ -77,12 +78,12 @@ func rebuildVault(dir string) error {
 	return recallbench.CopyNotes(tmp, out)
 }
 
-// benchPhrasing writes the dev half's aggregates on one phrasing.
-func benchPhrasing(dir string, i int) error {
+// benchPhrasing writes one half's aggregates on one phrasing.
+func benchPhrasing(dir, half string, i int) error {
 	b, err := recallbench.Load(dir)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
-	return b.RunPhrasing(context.Background(), os.Stdout, "dev", i)
+	return b.RunPhrasing(context.Background(), os.Stdout, half, i)
 }
