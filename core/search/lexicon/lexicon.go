@@ -7,43 +7,38 @@
 // language's terms to the query, at a lower weight (search.Alternatives).
 package lexicon
 
-import (
-	"strings"
-	"sync"
-)
+import "strings"
 
 //go:generate go run ./gen
 
-var (
-	once     sync.Once
+// table is data parsed once, when the package is loaded, and never
+// changed after.
+var table = load()
+
+type lexiconTable struct {
 	entries  map[string][]string
 	maxWords int
-)
+}
 
 // load parses data: one entry a line, "key\talt|alt…", each a phrase of
 // terms separated by single spaces.
-func load() {
-	entries = map[string][]string{}
+func load() lexiconTable {
+	t := lexiconTable{entries: map[string][]string{}}
 	for line := range strings.SplitSeq(data, "\n") {
 		key, alts, ok := strings.Cut(line, "\t")
 		if !ok {
 			continue
 		}
-		entries[key] = strings.Split(alts, "|")
-		maxWords = max(maxWords, strings.Count(key, " ")+1)
+		t.entries[key] = strings.Split(alts, "|")
+		t.maxWords = max(t.maxWords, strings.Count(key, " ")+1)
 	}
+	return t
 }
 
 // Lookup returns the other language's phrases (terms separated by spaces)
 // for key, a phrase of terms separated by single spaces; nil when the
 // lexicon has none. The slice is shared: do not change it.
-func Lookup(key string) []string {
-	once.Do(load)
-	return entries[key]
-}
+func Lookup(key string) []string { return table.entries[key] }
 
 // MaxWords is the number of terms of the longest key.
-func MaxWords() int {
-	once.Do(load)
-	return maxWords
-}
+func MaxWords() int { return table.maxWords }
