@@ -107,7 +107,7 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 		return nil, nil, err
 	}
 	for _, h := range top {
-		res.Hits = append(res.Hits, answerHit(env, h, lineTerms(res.QueryTerms, alts)))
+		res.Hits = append(res.Hits, answerHit(env, h, res.QueryTerms, altTerms(alts)))
 	}
 	if len(terms) == 0 {
 		res.Warnings = append(res.Warnings, env.say(searchText().Msg.Common))
@@ -220,10 +220,11 @@ func (warm *warmIndex) ranked(idx *search.Index, a searchArgs, terms []string, a
 // line holding the most query terms, a body line before a frontmatter
 // one, then the first (trimmed, at most 240 characters); none (line "",
 // line_number 0) when no line holds one (a match on the file's name
-// alone, a file that is not UTF-8). terms are the query's, each once. A
+// alone, a file that is not UTF-8). terms are the query's, each once;
+// alts its other-language alternatives, which count half a term. A
 // note the index holds cut (Meta.Cut) is read by its head: its line is
 // one of what the index searched.
-func answerHit(env *Env, h search.Hit, terms []string) searchHit {
+func answerHit(env *Env, h search.Hit, terms, alts []string) searchHit {
 	hit := searchHit{Path: h.Path, Title: h.Title, Kind: h.Kind, Zone: optional(h.Zone), Slug: optional(h.Slug), Date: optional(h.Date),
 		Score: h.Score, Matched: h.Matched}
 	c, size := hitText(env, h)
@@ -244,6 +245,7 @@ func answerHit(env *Env, h search.Hit, terms []string) searchHit {
 				n += 2
 			}
 		}
+		n += lineAlts(lt, alts)
 		if n > 0 && i >= bodyLine {
 			n++
 		}
