@@ -42,6 +42,7 @@ type rankTerm struct {
 	entries []rankEntry
 	df      int
 	end     baseEnd
+	w       float64 // 1 for a typed term, an Alt's weight below
 }
 
 // rankEntry is one document a term found.
@@ -63,6 +64,12 @@ type rankStats struct {
 // Rank reads the postings of query's terms (Terms of the query) for the
 // documents keep accepts.
 func (x *Index) Rank(query []string, keep func(*Meta) bool) *Ranking {
+	return x.RankAlts(query, nil, keep)
+}
+
+// RankAlts is Rank with alts added to the query's terms (Alternatives),
+// each scored at its weight; they take no part in the tiers.
+func (x *Index) RankAlts(query []string, alts []Alt, keep func(*Meta) bool) *Ranking {
 	r := &Ranking{known: true, epoch: x.epoch, ndocs: len(x.docs), logPos: len(x.removals)}
 	seen := map[uint32]bool{}
 	for _, t := range query {
@@ -76,12 +83,18 @@ func (x *Index) Rank(query []string, keep func(*Meta) bool) *Ranking {
 			continue
 		}
 		seen[tid] = true
-		rt := rankTerm{tid: tid, end: baseEnd{uint32(len(x.post[tid])), x.last[tid]}}
-		rt.entries = x.entries(nil, x.post[tid], 0, keep)
-		rt.df = len(rt.entries)
-		r.terms = append(r.terms, rt)
+		r.terms = append(r.terms, x.rankTerm(tid, 1, keep))
 	}
+	r.addAlts(x, alts, seen, keep)
 	return r
+}
+
+// rankTerm reads the postings of term tid, weighted w.
+func (x *Index) rankTerm(tid uint32, w float64, keep func(*Meta) bool) rankTerm {
+	rt := rankTerm{tid: tid, w: w, end: baseEnd{uint32(len(x.post[tid])), x.last[tid]}}
+	rt.entries = x.entries(nil, x.post[tid], 0, keep)
+	rt.df = len(rt.entries)
+	return rt
 }
 
 // entries appends to into the live documents of the postings b (which
@@ -158,7 +171,7 @@ func (r *Ranking) statsOf(x *Index) rankStats {
 		s.avg[f] = max(float64(x.sumLen[f])/float64(x.live), 1)
 	}
 	for _, rt := range r.terms {
-		idf := math.Log(1 + (float64(x.live)-float64(rt.df)+0.5)/(float64(rt.df)+0.5))
+		idf := rt.w * math.Log(1+(float64(x.live)-float64(rt.df)+0.5)/(float64(rt.df)+0.5))
 		s.idf = append(s.idf, idf)
 		s.bound += idf
 	}

@@ -92,8 +92,8 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 			return nil, nil, err
 		}
 	}
-	terms := env.stems().Terms(a.Query)
-	top, total := warm.ranked(idx, a, terms)
+	terms, alts := env.stems().Terms(a.Query), env.stems().Alternatives(a.Query)
+	top, total := warm.ranked(idx, a, terms, alts)
 	res := searchResult{Hits: []searchHit{}, Total: total, QueryTerms: unique(terms), Common: common()}
 	var need vault.Need
 	for _, h := range top {
@@ -107,7 +107,7 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 		return nil, nil, err
 	}
 	for _, h := range top {
-		res.Hits = append(res.Hits, answerHit(env, h, res.QueryTerms))
+		res.Hits = append(res.Hits, answerHit(env, h, res.QueryTerms, altTerms(alts)))
 	}
 	if len(terms) == 0 {
 		res.Warnings = append(res.Warnings, env.say(searchText().Msg.Common))
@@ -198,7 +198,7 @@ func unique(terms []string) []string {
 // (search.Ranking) when only the listing changed: a search after a write
 // reads the postings of the notes written, not again those of every note
 // its words find.
-func (warm *warmIndex) ranked(idx *search.Index, a searchArgs, terms []string) ([]search.Hit, int) {
+func (warm *warmIndex) ranked(idx *search.Index, a searchArgs, terms []string, alts []search.Alt) ([]search.Hit, int) {
 	l := &warm.last
 	if warm.listing != "" && l.idx == idx && l.listing == warm.listing && l.args == a {
 		return l.top, l.total
@@ -206,7 +206,7 @@ func (warm *warmIndex) ranked(idx *search.Index, a searchArgs, terms []string) (
 	keep := keeper(a)
 	r := l.rank
 	if l.idx != idx || l.args != a || r == nil || !r.Update(idx, keep) {
-		r = idx.Rank(terms, keep)
+		r = idx.RankAlts(terms, alts, keep)
 	}
 	top, total := r.Top(idx, a.Limit)
 	warm.last = lastQuery{}
@@ -220,10 +220,11 @@ func (warm *warmIndex) ranked(idx *search.Index, a searchArgs, terms []string) (
 // line holding the most query terms, a body line before a frontmatter
 // one, then the first (trimmed, at most 240 characters); none (line "",
 // line_number 0) when no line holds one (a match on the file's name
-// alone, a file that is not UTF-8). terms are the query's, each once. A
+// alone, a file that is not UTF-8). terms are the query's, each once;
+// alts its other-language alternatives, which count half a term. A
 // note the index holds cut (Meta.Cut) is read by its head: its line is
 // one of what the index searched.
-func answerHit(env *Env, h search.Hit, terms []string) searchHit {
+func answerHit(env *Env, h search.Hit, terms, alts []string) searchHit {
 	hit := searchHit{Path: h.Path, Title: h.Title, Kind: h.Kind, Zone: optional(h.Zone), Slug: optional(h.Slug), Date: optional(h.Date),
 		Score: h.Score, Matched: h.Matched}
 	c, size := hitText(env, h)
@@ -244,6 +245,7 @@ func answerHit(env *Env, h search.Hit, terms []string) searchHit {
 				n += 2
 			}
 		}
+		n += lineAlts(lt, alts)
 		if n > 0 && i >= bodyLine {
 			n++
 		}

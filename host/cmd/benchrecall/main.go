@@ -25,11 +25,16 @@ func main() {
 	devDetail := flag.Bool("dev-detail", false, "also list the dev half need by need (to tune on; the test half is never listed)")
 	asJSON := flag.Bool("json", false, "print only the issue 29 split figures, as JSON")
 	makeVault := flag.Bool("make-vault", false, "rebuild <dir>/vault from <dir>/script.txt by calling Kessho's tools")
+	phrasing := flag.Int("dev-phrasing", 0, "only the dev half's aggregate figures on this phrasing (1-based; 3: the other language)")
+	half := flag.String("phrasing-half", "dev", "the half -dev-phrasing reads: dev to tune on; test once, to report")
 	flag.Parse()
 	var err error
-	if *makeVault {
+	switch {
+	case *makeVault:
 		err = rebuildVault(*dir)
-	} else {
+	case *phrasing > 0:
+		err = benchPhrasing(*dir, *half, *phrasing)
+	default:
 		err = bench(*dir, *devDetail, *asJSON)
 	}
 	if err != nil {
@@ -74,4 +79,14 @@ func rebuildVault(dir string) error {
 		return err
 	}
 	return recallbench.CopyNotes(tmp, out)
+}
+
+// benchPhrasing writes one half's aggregates on one phrasing.
+func benchPhrasing(dir, half string, i int) error {
+	b, err := recallbench.Load(dir)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	return b.RunPhrasing(context.Background(), os.Stdout, half, i)
 }
