@@ -204,6 +204,10 @@ func newContext(env *Env, a *archiveArgs, c *contextFile, res *archiveResult, re
 		if dateOnly(prev) {
 			now = env.Now.Format("2006-01-02")
 		}
+	} else if kit, err := kitVault(env); err != nil {
+		return "", err
+	} else if kit {
+		now = env.Now.Format("2006-01-02") // the kit's form, date only
 	}
 	res.Context.LastSession.To = &now
 	if text, err = env.docs().Set(text, "last-session", now); err != nil {

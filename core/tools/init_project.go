@@ -105,14 +105,6 @@ func initProject(env *Env, a initArgs) (any, plan.Plan, error) {
 	return res, append(p, plan.WriteOp(res.History, plan.Absent, hist)), nil
 }
 
-// kitVault reports whether the vault is the memory-kit's: its
-// 10-episodes/index.md, which the kit's scaffolder writes and Kessho never
-// does (as the zones' index.md tell atomKeys).
-func kitVault(env *Env) (bool, error) {
-	f, err := env.View.ReadText(vault.Episodes + "/index.md")
-	return err == nil && f.Exists, err
-}
-
 // kitHistory is a new history.md as the memory-kit writes it: its
 // frontmatter (the slug), its title "<Slug> — Historique des sessions"
 // and its placeholder line, which the first archive's line replaces
