@@ -13,7 +13,7 @@ import (
 )
 
 // noteSpec is mem_note in the catalogue.
-var noteSpec = tool[noteResult](catalogText("note.yaml"), "mem_note", "note kind fact", writes|idempotent, []fault.Code{fault.AtomExists, fault.UnknownSlug, fault.InvalidSlug, fault.SlugConflict}, []catalog.Param{
+var noteSpec = tool[noteResult](catalogText("note.yaml"), "mem_note", "note kind fact", writes|idempotent, []fault.Code{fault.AtomExists, fault.SlugConflict}, []catalog.Param{
 	{Name: "kind", Type: catalog.String, Required: true, Enum: []string{"knowledge", "principle", "goal", "person", "inbox"}},
 	{Name: "fact", Type: catalog.String, Required: true, MinLength: intp(1), MaxLength: intp(300), OneLine: true},
 	{Name: "body", Type: catalog.String, Required: true},
