@@ -18,6 +18,17 @@ var Zones = map[string]Zone{
 	"knowledge": {"20-knowledge", "knowledge"},
 }
 
+// NoteZones are the zones of the atoms mem_note writes: the derived
+// kinds' and, besides, the people and the inbox (the memory-kit's
+// `60-people` and `00-inbox`), which an archive never derives.
+var NoteZones = func() map[string]Zone {
+	out := map[string]Zone{"person": {"60-people", "people"}, "inbox": {"00-inbox", "inbox"}}
+	for k, z := range Zones {
+		out[k] = z
+	}
+	return out
+}()
+
 // Name returns the note name of `[[name]]`, `[[name|alias]]` or `name`.
 func Name(s string) string {
 	s = strings.TrimSpace(s)

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/kessho/kessho/core/fold"
+	"github.com/kessho/kessho/core/frontmatter"
 	"github.com/kessho/kessho/core/markdown"
 	"github.com/kessho/kessho/core/worklog"
 )
@@ -221,15 +222,29 @@ const kitTitle = "— Historique des sessions"
 
 // spaced reports whether a history's entries are separated by blank
 // lines, as the memory-kit writes them: the first two are, or, with one
-// entry, the file is the kit's (its title). Kessho's histories and hand
+// entry, the file is the kit's (its title, after its frontmatter). Kessho's histories and hand
 // made ones with one entry take no blank line (SPEC's form).
 func spaced(text string, e []markdown.Item) bool {
 	if len(e) > 1 {
 		between := text[e[0].End:e[1].Start]
 		return between != "" && strings.TrimSpace(between) == ""
 	}
-	first, _, _ := strings.Cut(text, "\n")
-	return strings.HasSuffix(strings.TrimRight(first, "\r \t"), kitTitle)
+	return strings.HasSuffix(titleLine(text), kitTitle)
+}
+
+// titleLine is the first non-blank line of a history's body, after its
+// frontmatter (every history.md the memory-kit writes has one: its first
+// line is `---`), its line ending and trailing spaces trimmed.
+func titleLine(text string) string {
+	if d, err := frontmatter.Parse(text); err == nil {
+		text = d.Body()
+	}
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimRight(l, "\r \t"); strings.TrimSpace(l) != "" {
+			return l
+		}
+	}
+	return ""
 }
 
 // placeholder finds the memory-kit's line of a history with no entry yet,

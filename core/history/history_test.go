@@ -8,6 +8,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/rogpeppe/go-internal/txtar"
+
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/util"
 
@@ -253,5 +255,33 @@ func TestRemoveUndoesInsert(t *testing.T) {
 		if got := Remove(with, e); got != text {
 			t.Errorf("Remove(Insert(%q)) = %q", text, got)
 		}
+	}
+}
+
+// TestInsertKitHistoryWithFrontmatter: the kit fixture's histories with
+// one entry start with the kit's frontmatter (`---`, its slug), and a new
+// entry still gets the kit's blank line (the spacing once read the file's
+// first line, `---`, and missed the kit's title).
+func TestInsertKitHistoryWithFrontmatter(t *testing.T) {
+	a, err := txtar.ParseFile("../../testdata/vaults/kit-conventions.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := "- [2026-11-30 10h15 — n](archives/n.md)"
+	checked := 0
+	for _, f := range a.Files {
+		text := string(f.Data)
+		if !strings.HasSuffix(f.Name, "/history.md") || !strings.HasPrefix(text, "---\n") || len(Entries(text)) != 1 {
+			continue
+		}
+		checked++
+		at := Entries(text)[0].Start
+		want := text[:at] + n + "\n\n" + text[at:]
+		if got := Insert(text, n); got != want {
+			t.Errorf("%s: Insert = %q; want %q", f.Name, got, want)
+		}
+	}
+	if checked < 2 {
+		t.Fatalf("the kit fixture has %d histories with frontmatter and one entry; want atelier's and carnet's", checked)
 	}
 }

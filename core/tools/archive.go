@@ -39,6 +39,7 @@ var archiveSpec = tool[archiveResult](catalogText("archive.yaml"), "mem_archive"
 		{Name: "fact", Type: catalog.String, Required: true, MinLength: intp(1), MaxLength: intp(300), OneLine: true},
 		{Name: "body", Type: catalog.String, Required: true},
 		{Name: "kind", Type: catalog.String, Required: true, Enum: []string{"principle", "goal", "knowledge"}},
+		{Name: "aliases", Type: catalog.Array, Items: &catalog.Param{Type: catalog.String, OneLine: true}},
 	}}},
 	{Name: "derived_atoms", Type: catalog.Array, Items: &catalog.Param{Type: catalog.String, OneLine: true}},
 	{Name: "no_derived_because", Type: catalog.String, OneLine: true},
@@ -46,9 +47,10 @@ var archiveSpec = tool[archiveResult](catalogText("archive.yaml"), "mem_archive"
 })
 
 type deriveItem struct {
-	Fact string `json:"fact"`
-	Body string `json:"body"`
-	Kind string `json:"kind"`
+	Fact    string   `json:"fact"`
+	Body    string   `json:"body"`
+	Kind    string   `json:"kind"`
+	Aliases []string `json:"aliases"`
 }
 
 type archiveArgs struct {
@@ -202,6 +204,10 @@ func newContext(env *Env, a *archiveArgs, c *contextFile, res *archiveResult, re
 		if dateOnly(prev) {
 			now = env.Now.Format("2006-01-02")
 		}
+	} else if kit, err := kitVault(env); err != nil {
+		return "", err
+	} else if kit {
+		now = env.Now.Format("2006-01-02") // the kit's form, date only
 	}
 	res.Context.LastSession.To = &now
 	if text, err = env.docs().Set(text, "last-session", now); err != nil {
@@ -351,9 +357,6 @@ func archiveReads(env *Env, a *archiveArgs, c *contextFile) ([]string, *wikilink
 	return entries, names, nil
 }
 
-// newAtom is an atom a full archive creates.
-type newAtom struct{ path, name, text string }
-
 // archiveFull writes, as one plan, the archive note (named by
 // history.Stem), the atoms it derives, its history line, and the context
 // (ctxText). A retry of the newest archive writes nothing
@@ -402,7 +405,7 @@ func archiveFull(env *Env, a *archiveArgs, c *contextFile, res *archiveResult, c
 		p = append(p, plan.WriteOp(at.path, plan.Absent, at.text))
 		res.AtomsCreated = append(res.AtomsCreated, at.path)
 	}
-	indexOps, err := zoneIndexOps(env, a, atoms)
+	indexOps, err := zoneIndexOps(env, atoms)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -442,14 +445,9 @@ func archiveUndo(env *Env, c *contextFile, stem, ctxText string, atoms []newAtom
 }
 
 // deriveAtoms renders the atoms of derive, each a note in its kind's zone
-// whose source is the archive stem. A name used twice in the call, or
-// already by a note of the vault, is ATOM_EXISTS. It also returns the
-// index of each name in derive, by lowercase name.
-//
-// The link back to the session and the day are written as the zone's
-// vault writes them (atomKeys): `created` and `source` (SPEC section 5),
-// or the memory-kit's `created_at` and `context_origin` in a zone that has
-// the kit's index.md.
+// whose source is the archive stem (renderAtom). A name used twice in the
+// call, or already by a note of the vault, is ATOM_EXISTS. It also returns
+// the index of each name in derive, by lowercase name.
 func deriveAtoms(env *Env, a *archiveArgs, names *wikilink.Names, date, stem string) ([]newAtom, map[string]int, error) {
 	var atoms []newAtom
 	inCall := map[string]int{}
@@ -463,83 +461,13 @@ func deriveAtoms(env *Env, a *archiveArgs, names *wikilink.Names, date, stem str
 		if p, ok := names.Taken(name); ok {
 			return nil, nil, atomExists(name, p)
 		}
-		z := atom.Zones[d.Kind]
-		created, origin, err := atomKeys(env, d.Kind)
+		at, err := renderAtom(env, atomSpec{Kind: d.Kind, Name: name, Body: d.Body, Aliases: d.Aliases}, date, "[["+stem+"]]")
 		if err != nil {
 			return nil, nil, err
 		}
-		f := note.Fields{
-			{Key: "kind", Node: note.Str(d.Kind)}, {Key: "zone", Node: note.Str(z.Zone)}, {Key: created, Node: note.Stamp(date)},
-			{Key: origin, Node: note.Str("[[" + stem + "]]")},
-			{Key: "slug", Node: note.Str(fold.Slug(name, 120, "atom"))}, {Key: "title", Node: note.Str(name)}, {Key: "display", Node: note.Str(name)},
-			{Key: "tags", Node: note.List([]string{"zone/" + z.Zone, "kind/" + d.Kind})},
-		}
-		text, err := f.Render(d.Body)
-		if err != nil {
-			return nil, nil, fault.Internalf("writing atom %s: %v", name, err)
-		}
-		atoms = append(atoms, newAtom{z.Dir + "/" + name + ".md", name, text})
+		atoms = append(atoms, at)
 	}
 	return atoms, inCall, nil
-}
-
-// atomKeys are the names of a new atom's day and link back to its
-// session: the memory-kit's `created_at` and `context_origin` when the
-// atom's zone has an index.md (the kit makes one in every zone, Kessho
-// never does; its health scan reads those keys, and its `source` means
-// the fact's provenance, not a link), else SPEC's `created` and `source`,
-// so the atoms of a vault Kessho started keep one form. The index was
-// read in archiveReads' round: no read is added.
-func atomKeys(env *Env, kind string) (created, origin string, err error) {
-	f, err := env.View.ReadText(zoneIndex(kind))
-	if err != nil || !f.Exists {
-		return "created", "source", err
-	}
-	return "created_at", "context_origin", nil
-}
-
-// zoneIndex is the index note of the zone of atoms of kind.
-func zoneIndex(kind string) string { return atom.Zones[kind].Dir + "/index.md" }
-
-// zoneIndexOps adds each new atom's entry `- [[name]]` to its zone's
-// index.md, when the zone has one (the memory-kit's health scan reports
-// atoms missing from it), at the end of the file (after one blank line
-// unless the file ends with a list item, as relocate.AppendLogLine does),
-// in the file's line ending; an
-// index that links the name already is left alone, and a zone without
-// index.md gets none.
-func zoneIndexOps(env *Env, a *archiveArgs, atoms []newAtom) (plan.Plan, error) {
-	type index struct {
-		read vault.Content // as read
-		text string        // with the entries added
-	}
-	var indexes []*index
-	byPath := map[string]*index{} // nil: the zone has no index.md
-	for i, at := range atoms {
-		path := zoneIndex(a.Derive[i].Kind)
-		ix, seen := byPath[path]
-		if !seen {
-			f, err := env.View.ReadText(path)
-			if err != nil {
-				return nil, err
-			}
-			if f.Exists {
-				ix = &index{read: f, text: f.Text}
-				indexes = append(indexes, ix)
-			}
-			byPath[path] = ix
-		}
-		if ix != nil && !strings.Contains(strings.ToLower(ix.text), "[["+strings.ToLower(at.name)+"]]") {
-			ix.text = relocate.AppendLogLine(ix.text, "- [["+at.name+"]]")
-		}
-	}
-	var p plan.Plan
-	for _, ix := range indexes {
-		if ix.text != ix.read.Text {
-			p = append(p, plan.WriteOp(ix.read.Path, ix.read.Expect, ix.text))
-		}
-	}
-	return p, nil
 }
 
 // archiveLinks are the archive's derived_atoms: the existing atoms named,

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kessho/kessho/core/catalog"
 	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/note"
 	"github.com/kessho/kessho/core/plan"
 	"github.com/kessho/kessho/core/vault"
 )
@@ -78,7 +79,11 @@ func initProject(env *Env, a initArgs) (any, plan.Plan, error) {
 		kind = vault.KindDomain
 	}
 	dir := vault.Dir(kind, a.Slug)
-	ctx, err := newContextNote(env, contextNote{Slug: a.Slug, Kind: a.Kind, Scope: a.Scope, Summary: summary, Display: a.Display, RepoPath: a.RepoPath})
+	kit, err := kitVault(env)
+	if err != nil {
+		return nil, nil, err
+	}
+	ctx, err := newContextNote(env, contextNote{Slug: a.Slug, Kind: a.Kind, Scope: a.Scope, Summary: summary, Display: a.Display, RepoPath: a.RepoPath, Kit: kit})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -89,11 +94,29 @@ func initProject(env *Env, a initArgs) (any, plan.Plan, error) {
 	// names, does not see, and the new files would land in it silently.
 	// Checking the folder, not listing its parent, keeps the call's cost
 	// flat.
-	return res, plan.Plan{
-		plan.CheckOp(dir, plan.Absent),
-		plan.WriteOp(res.Context, plan.Absent, ctx),
-		plan.WriteOp(res.History, plan.Absent, fmt.Sprintf("# History — %s\n", a.Slug)),
-	}, nil
+	p := plan.Plan{plan.CheckOp(dir, plan.Absent), plan.WriteOp(res.Context, plan.Absent, ctx)}
+	if !kit {
+		return res, append(p, plan.WriteOp(res.History, plan.Absent, fmt.Sprintf("# History — %s\n", a.Slug))), nil
+	}
+	hist, err := kitHistory(a.Slug)
+	if err != nil {
+		return nil, nil, err
+	}
+	return res, append(p, plan.WriteOp(res.History, plan.Absent, hist)), nil
+}
+
+// kitHistory is a new history.md as the memory-kit writes it: its
+// frontmatter (the slug), its title "<Slug> — Historique des sessions"
+// and its placeholder line, which the first archive's line replaces
+// (history.Insert).
+func kitHistory(slug string) (string, error) {
+	title := strings.ToUpper(slug[:1]) + slug[1:]
+	text, err := note.Fields{{Key: "slug", Node: note.Str(slug)}}.Render(
+		"# " + title + " — Historique des sessions\n\n_(no sessions yet — mem_archive will prepend new entries here)_\n")
+	if err != nil {
+		return "", fault.Internalf("writing history.md: %v", err)
+	}
+	return text, nil
 }
 
 // refuseExisting is SLUG_EXISTS when slug names a folder already, of any

@@ -31,3 +31,13 @@ var zoneFolders = func() map[string]string {
 	}
 	return out
 }()
+
+// kitVault reports whether the vault is the memory-kit's: its
+// 10-episodes/index.md, which the kit's scaffolder writes and Kessho never
+// does (as the zones' index.md tell atomKeys). It is what a new
+// note follows where nothing else tells the vault's form: mem_init_project's
+// kit forms, a new context's date-only `last-session`.
+func kitVault(env *Env) (bool, error) {
+	f, err := env.View.ReadText(vault.Episodes + "/index.md")
+	return err == nil && f.Exists, err
+}

@@ -229,6 +229,7 @@ var All = []Tool{
 	{historizeSpec, typed(historize)},
 	{initProjectSpec, typed(initProject)},
 	{listSpec, typed(listTool)},
+	{noteSpec, typed(noteTool)},
 	{readArchiveSpec, withArchives(readArchiveTool)},
 	{readContextSpec, typed(readContextTool)},
 	{readHistorySpec, withArchives(readHistoryTool)},

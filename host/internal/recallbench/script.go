@@ -36,7 +36,8 @@ type Step struct {
 //
 // followed by "key: value" lines (init: summary; archive: subject,
 // aliases and derived separated by " ; ", phase, no_derived, and any
-// number of "derive: <kind> | <fact> | <body>"), then, for an archive, a
+// number of "derive: <kind> | <fact> | <body>", optionally followed by
+// " | <alias> ; <alias>": the atom's aliases), then, for an archive, a
 // line "---" and the archive's body up to the next step; a line
 // "--- context" in the body starts the new context.md body. Lines before
 // the first step and lines starting with "#" among the keys are comments.
@@ -151,12 +152,20 @@ func key(s *Step, line string) error {
 	case "no_derived":
 		s.Args["no_derived_because"] = v
 	case "derive":
-		p := strings.SplitN(v, " | ", 3)
-		if len(p) != 3 {
-			return fmt.Errorf("derive: want '<kind> | <fact> | <body>'")
+		p := strings.Split(v, " | ")
+		if len(p) != 3 && len(p) != 4 {
+			return fmt.Errorf("derive: want '<kind> | <fact> | <body>' or '<kind> | <fact> | <body> | <alias> ; <alias>'")
 		}
-		d, _ := s.Args["derive"].([]map[string]string)
-		s.Args["derive"] = append(d, map[string]string{"kind": p[0], "fact": p[1], "body": p[2]})
+		d, _ := s.Args["derive"].([]map[string]any)
+		item := map[string]any{"kind": p[0], "fact": p[1], "body": p[2]}
+		if len(p) == 4 {
+			var aliases []string
+			for _, x := range strings.Split(p[3], " ; ") {
+				aliases = append(aliases, strings.TrimSpace(x))
+			}
+			item["aliases"] = aliases
+		}
+		s.Args["derive"] = append(d, item)
 	default:
 		return fmt.Errorf("unknown key %q", k)
 	}

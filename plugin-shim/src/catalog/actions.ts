@@ -20,6 +20,7 @@ export const actions: readonly Action[] = [
   { id: "archive-session", tool: "mem_archive", icon: "archive" },
   { id: "set-phase", tool: "mem_update_phase", icon: "milestone" },
   { id: "set-summary", tool: "mem_set_summary", icon: "text" },
+  { id: "note-fact", tool: "mem_note", icon: "sticky-note" },
   { id: "historize-project", tool: "mem_historize", icon: "folder-clock" },
   { id: "roll-back-archive", tool: "mem_rollback_archive", icon: "undo-2" },
   { id: "context-hygiene", tool: "mem_context_hygiene", icon: "brush" },
