@@ -73,7 +73,7 @@ func TestPrefixLastTerm(t *testing.T) {
 
 func TestEditsWithin(t *testing.T) {
 	for _, c := range []struct {
-		a, b string
+		a, b    string
 		k, want int
 	}{{"parser", "parsre", 1, 1}, {"parser", "pasrre", 1, -1}, {"configuratoin", "configur", 1, 0}, {"configuratoin", "confiugr", 1, 1}, {"parser", "parse", 1, 1}, {"été", "ete", 2, 2}, {"été", "ete", 1, -1}, {"same", "same", 1, 0}, {"abcd", "abcdef", 1, -1}} {
 		if got, ok := editsWithin([]rune(c.a), c.b, c.k); !ok && c.want != -1 || ok && got != c.want {
