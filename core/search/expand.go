@@ -135,3 +135,14 @@ func editsWithin(a []rune, u string, k int) (int, bool) {
 	}
 	return best, best <= k
 }
+
+// Read is the terms r reads, each once: the query's known ones and the
+// alternatives, in the order they came. A hit's line is the one holding
+// the most of them.
+func (r *Ranking) Read(x *Index) []string {
+	out := make([]string, len(r.terms))
+	for i, rt := range r.terms {
+		out[i] = x.terms[rt.tid]
+	}
+	return out
+}

@@ -93,7 +93,7 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 		}
 	}
 	terms := env.stems().Terms(a.Query)
-	top, total := warm.ranked(idx, a, terms)
+	top, total, read := warm.ranked(idx, a, terms)
 	res := searchResult{Hits: []searchHit{}, Total: total, QueryTerms: unique(terms), Common: common()}
 	var need vault.Need
 	for _, h := range top {
@@ -107,7 +107,7 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 		return nil, nil, err
 	}
 	for _, h := range top {
-		res.Hits = append(res.Hits, answerHit(env, h, res.QueryTerms))
+		res.Hits = append(res.Hits, answerHit(env, h, read))
 	}
 	if len(terms) == 0 {
 		res.Warnings = append(res.Warnings, env.say(searchText().Msg.Common))
@@ -192,35 +192,35 @@ func unique(terms []string) []string {
 	return out
 }
 
-// ranked returns the first hits and their number for a, reusing the last
+// ranked returns the first hits, their number and the terms the ranking read (the query's and their alternatives) for a, reusing the last
 // ranking when the index, brought up to date with the same listing, and
 // the arguments are the same, and the last query's postings
 // (search.Ranking) when only the listing changed: a search after a write
 // reads the postings of the notes written, not again those of every note
 // its words find.
-func (warm *warmIndex) ranked(idx *search.Index, a searchArgs, terms []string) ([]search.Hit, int) {
+func (warm *warmIndex) ranked(idx *search.Index, a searchArgs, terms []string) ([]search.Hit, int, []string) {
 	l := &warm.last
 	if warm.listing != "" && l.idx == idx && l.listing == warm.listing && l.args == a {
-		return l.top, l.total
+		return l.top, l.total, l.rank.Read(idx)
 	}
 	keep := keeper(a)
 	r := l.rank
 	if l.idx != idx || l.args != a || r == nil || !r.Update(idx, keep) {
-		r = idx.Rank(terms, keep)
+		r = idx.RankExpanded(terms, search.Fuzzy(len(terms), false), keep)
 	}
 	top, total := r.Top(idx, a.Limit)
 	warm.last = lastQuery{}
 	if warm.listing != "" {
 		warm.last = lastQuery{idx, warm.listing, a, top, total, r}
 	}
-	return top, total
+	return top, total, r.Read(idx)
 }
 
 // answerHit returns one hit as mem_search answers it, with its best line: the
 // line holding the most query terms, a body line before a frontmatter
 // one, then the first (trimmed, at most 240 characters); none (line "",
 // line_number 0) when no line holds one (a match on the file's name
-// alone, a file that is not UTF-8). terms are the query's, each once. A
+// alone, a file that is not UTF-8). terms are those the ranking read, each once. A
 // note the index holds cut (Meta.Cut) is read by its head: its line is
 // one of what the index searched.
 func answerHit(env *Env, h search.Hit, terms []string) searchHit {
