@@ -30,6 +30,7 @@ var searchSpec = kitAccepts(tool[searchResult](catalogText("search.yaml"), searc
 	{Name: "since", Type: catalog.String},
 	{Name: "until", Type: catalog.String},
 	{Name: "limit", Type: catalog.Integer, Default: 10, Minimum: floatp(1), Maximum: floatp(100)},
+	{Name: "prefix", Type: catalog.Boolean},
 }), catalog.Param{Name: "case_insensitive", Type: catalog.Boolean})
 
 // searchHit is one note mem_search found.
@@ -70,6 +71,8 @@ type searchArgs struct {
 	Since           string `json:"since"`
 	Until           string `json:"until"`
 	Limit           int    `json:"limit"`
+	// Prefix: the last word also matches the terms it begins (typing).
+	Prefix bool `json:"prefix"`
 	// CaseInsensitive is the memory-kit's: nil when not sent.
 	CaseInsensitive *bool `json:"case_insensitive"`
 }
@@ -206,7 +209,7 @@ func (warm *warmIndex) ranked(idx *search.Index, a searchArgs, terms []string) (
 	keep := keeper(a)
 	r := l.rank
 	if l.idx != idx || l.args != a || r == nil || !r.Update(idx, keep) {
-		r = idx.RankExpanded(terms, search.Fuzzy(len(terms), false), keep)
+		r = idx.RankExpanded(terms, search.Fuzzy(len(terms), a.Prefix), keep)
 	}
 	top, total := r.Top(idx, a.Limit)
 	warm.last = lastQuery{}
