@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -145,4 +146,43 @@ func (r *Ranking) Read(x *Index) []string {
 		out[i] = x.terms[rt.tid]
 	}
 	return out
+}
+
+// A cover is one distinct term of a query, for Coverage: the terms that
+// stand for it (its own when known, then its alternatives) with their
+// weights, and its document frequency (0: unknown).
+type cover struct {
+	tids    []uint32
+	weights []float64
+	df      int
+}
+
+// Coverage is the share of the query's weight that document h matches:
+// each distinct query term weighs its IDF (an unknown term the most), and
+// counts whole when h holds it, at the weight of the best alternative h
+// holds otherwise. 1 when the query has no term.
+func (r *Ranking) Coverage(x *Index, h Hit) float64 {
+	id, ok := x.byPath[h.Path]
+	if !ok || len(r.covers) == 0 {
+		return 1
+	}
+	at := map[uint32]int{}
+	for i, rt := range r.terms {
+		at[rt.tid] = i
+	}
+	got, all := 0.0, 0.0
+	for _, c := range r.covers {
+		idf := math.Log(1 + (float64(x.live)-float64(c.df)+0.5)/(float64(c.df)+0.5))
+		all += idf
+		best := 0.0
+		for k, tid := range c.tids {
+			rt := &r.terms[at[tid]]
+			e, ok := slices.BinarySearchFunc(rt.entries, id, func(e rankEntry, id uint32) int { return int(e.id) - int(id) })
+			if ok && rt.entries[e].kept {
+				best = max(best, c.weights[k])
+			}
+		}
+		got += idf * best
+	}
+	return math.Round(got/all*1e3) / 1e3
 }

@@ -101,3 +101,27 @@ func contains(s []string, v string) bool {
 	}
 	return false
 }
+
+func TestCoverage(t *testing.T) {
+	x := expandVault()
+	cov := func(q string) []float64 {
+		terms := Terms(q)
+		r := x.RankExpanded(terms, Fuzzy(len(terms), false), all)
+		hits, _ := r.Top(x, 10)
+		var out []float64
+		for _, h := range hits {
+			out = append(out, r.Coverage(x, h))
+		}
+		return out
+	}
+	if got := cov("humidity sensors greenhouse"); len(got) != 1 || got[0] != 1 {
+		t.Errorf("every word matched: %v", got)
+	}
+	if got := cov("greenhouse zeppelins"); len(got) != 1 || got[0] <= 0 || got[0] >= 0.5 {
+		t.Errorf("an unknown rare word weighs more than a known one: %v", got)
+	}
+	one, typo := cov("parser"), cov("parsre")
+	if len(typo) != 1 || typo[0] != fuzzyOne || one[0] != 1 {
+		t.Errorf("a typo covers at its alternative's weight: %v, the word %v", typo, one)
+	}
+}

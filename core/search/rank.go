@@ -35,6 +35,7 @@ type Ranking struct {
 	// nterms is the index's term count when an Expansion made r: a term
 	// learned since may be an alternative, so Update declines (0: none).
 	nterms int
+	covers []cover // per distinct query term (Coverage)
 }
 
 // rankTerm is one distinct known term of a Ranking: its entries, sorted
@@ -78,25 +79,35 @@ func (x *Index) RankExpanded(query []string, expand Expansion, keep func(*Meta) 
 	if expand != nil {
 		r.nterms = len(x.terms)
 	}
-	seen := map[uint32]bool{}
+	seen, covered := map[uint32]bool{}, map[string]bool{}
 	for i, t := range query {
+		var c cover
 		tid, ok := x.lookup(t)
 		if !ok {
 			r.known, r.unknown = false, append(r.unknown, t)
 		} else {
 			r.seq = append(r.seq, tid)
 			r.add(x, tid, 1, seen, keep)
+			c = cover{tids: []uint32{tid}, weights: []float64{1}, df: len(r.terms[r.at(tid)].entries)}
 		}
-		if expand == nil {
-			continue
-		}
-		for _, a := range expand(x, i, t) {
-			if id, ok := x.lookup(a.Term); ok {
-				r.add(x, id, a.Weight, seen, keep)
+		if expand != nil {
+			for _, a := range expand(x, i, t) {
+				if id, ok := x.lookup(a.Term); ok {
+					r.add(x, id, a.Weight, seen, keep)
+					c.tids, c.weights = append(c.tids, id), append(c.weights, a.Weight)
+				}
 			}
+		}
+		if !covered[t] {
+			covered[t], r.covers = true, append(r.covers, c)
 		}
 	}
 	return r
+}
+
+// at is the index in r.terms of term tid, which r reads.
+func (r *Ranking) at(tid uint32) int {
+	return slices.IndexFunc(r.terms, func(rt rankTerm) bool { return rt.tid == tid })
 }
 
 // add reads the postings of term tid at weight, once per term.

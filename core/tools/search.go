@@ -33,6 +33,15 @@ var searchSpec = kitAccepts(tool[searchResult](catalogText("search.yaml"), searc
 	{Name: "prefix", Type: catalog.Boolean},
 }), catalog.Param{Name: "case_insensitive", Type: catalog.Boolean})
 
+// The confidence signal (search.Ranking.Coverage): an answer is confident
+// when its best hit covers at least confidentFrom of the query's weight,
+// and a hit covering less than weakBelow is weak. Tuned on the dev half
+// of testdata/recall (NOTES-fuzzy.md).
+const (
+	confidentFrom = 0.26
+	weakBelow     = confidentFrom
+)
+
 // searchHit is one note mem_search found.
 type searchHit struct {
 	Path  string `json:"path"`
@@ -46,6 +55,8 @@ type searchHit struct {
 	Line       string   `json:"line"`
 	LineNumber int      `json:"line_number"`
 	Matched    []string `json:"matched"`
+	// Weak: the note covers less than weakBelow of the query's weight.
+	Weak bool `json:"weak,omitempty"`
 }
 
 // searchResult is mem_search's result.
@@ -53,6 +64,11 @@ type searchResult struct {
 	Hits       []searchHit `json:"hits"`
 	Total      int         `json:"total"`
 	QueryTerms []string    `json:"query_terms"`
+	// Coverage is the share of the query's weight the best hit matches
+	// (0 without hits); Confident: at least confidentFrom. Not confident
+	// reads as "probably not in memory".
+	Coverage  float64 `json:"coverage"`
+	Confident bool    `json:"confident"`
 	Common
 }
 
@@ -96,7 +112,8 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 		}
 	}
 	terms := env.stems().Terms(a.Query)
-	top, total, read := warm.ranked(idx, a, terms)
+	top, total, r := warm.ranked(idx, a, terms)
+	read := r.Read(idx)
 	res := searchResult{Hits: []searchHit{}, Total: total, QueryTerms: unique(terms), Common: common()}
 	var need vault.Need
 	for _, h := range top {
@@ -110,7 +127,13 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 		return nil, nil, err
 	}
 	for _, h := range top {
-		res.Hits = append(res.Hits, answerHit(env, h, read))
+		hit := answerHit(env, h, read)
+		cov := r.Coverage(idx, h)
+		hit.Weak = cov < weakBelow
+		if len(res.Hits) == 0 {
+			res.Coverage, res.Confident = cov, cov >= confidentFrom
+		}
+		res.Hits = append(res.Hits, hit)
 	}
 	if len(terms) == 0 {
 		res.Warnings = append(res.Warnings, env.say(searchText().Msg.Common))
@@ -201,10 +224,10 @@ func unique(terms []string) []string {
 // (search.Ranking) when only the listing changed: a search after a write
 // reads the postings of the notes written, not again those of every note
 // its words find.
-func (warm *warmIndex) ranked(idx *search.Index, a searchArgs, terms []string) ([]search.Hit, int, []string) {
+func (warm *warmIndex) ranked(idx *search.Index, a searchArgs, terms []string) ([]search.Hit, int, *search.Ranking) {
 	l := &warm.last
 	if warm.listing != "" && l.idx == idx && l.listing == warm.listing && l.args == a {
-		return l.top, l.total, l.rank.Read(idx)
+		return l.top, l.total, l.rank
 	}
 	keep := keeper(a)
 	r := l.rank
@@ -216,7 +239,7 @@ func (warm *warmIndex) ranked(idx *search.Index, a searchArgs, terms []string) (
 	if warm.listing != "" {
 		warm.last = lastQuery{idx, warm.listing, a, top, total, r}
 	}
-	return top, total, r.Read(idx)
+	return top, total, r
 }
 
 // answerHit returns one hit as mem_search answers it, with its best line: the

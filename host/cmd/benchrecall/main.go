@@ -23,9 +23,12 @@ func main() {
 	dir := flag.String("dir", "testdata/recall", "the benchmark's folder: script.txt, vault/, needs.json")
 	devDetail := flag.Bool("dev-detail", false, "also list the dev half need by need (to tune on; the test half is never listed)")
 	makeVault := flag.Bool("make-vault", false, "rebuild <dir>/vault from <dir>/script.txt by calling Kessho's tools")
+	confidence := flag.String("confidence", "", "report mem_search's confidence signal on this half (dev, or test once) instead")
 	flag.Parse()
 	var err error
-	if *makeVault {
+	if *confidence != "" {
+		err = recallbench.ConfidenceReport(context.Background(), *dir, *confidence, os.Stdout)
+	} else if *makeVault {
 		err = rebuildVault(*dir)
 	} else {
 		err = bench(*dir, *devDetail)
