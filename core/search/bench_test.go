@@ -73,3 +73,17 @@ func BenchmarkDecode(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkQueryFuzzy ranks 10,000 notes for a two-word query whose
+// second word is unknown (a typo): its alternatives are looked up over
+// every term, and the last term also as a prefix.
+func BenchmarkQueryFuzzy(b *testing.B) {
+	x := New()
+	for _, n := range benchNotes(10000) {
+		x.Put(n)
+	}
+	q := Terms(x.terms[10] + " " + x.terms[200] + "q")
+	for b.Loop() {
+		x.RankExpanded(q, Fuzzy(len(q), true), func(*Meta) bool { return true }).Top(x, 10)
+	}
+}

@@ -32,6 +32,10 @@ type Ranking struct {
 	floor        float64
 	stats        rankStats
 	ranked       bool
+	// nterms is the index's term count when an Expansion made r: a term
+	// learned since may be an alternative, so Update declines (0: none).
+	nterms int
+	covers []cover // per distinct query term (Coverage)
 }
 
 // rankTerm is one distinct known term of a Ranking: its entries, sorted
@@ -42,7 +46,7 @@ type rankTerm struct {
 	entries []rankEntry
 	df      int
 	end     baseEnd
-	w       float64 // 1 for a typed term, an Alt's weight below
+	weight  float64 // 1 for a typed term, an Alt's weight else
 }
 
 // rankEntry is one document a term found.
@@ -64,37 +68,63 @@ type rankStats struct {
 // Rank reads the postings of query's terms (Terms of the query) for the
 // documents keep accepts.
 func (x *Index) Rank(query []string, keep func(*Meta) bool) *Ranking {
-	return x.RankAlts(query, nil, keep)
+	return x.RankExpanded(query, nil, keep)
 }
 
-// RankAlts is Rank with alts added to the query's terms (Alternatives),
-// each scored at its weight; they take no part in the tiers.
-func (x *Index) RankAlts(query []string, alts []Alt, keep func(*Meta) bool) *Ranking {
+// RankExpanded is Rank where expand (nil: none) gives each query term
+// alternatives (expand.go), read as terms of their own at their weight.
+// An unknown term with alternatives still counts as unknown: no tier.
+func (x *Index) RankExpanded(query []string, expand Expansion, keep func(*Meta) bool) *Ranking {
 	r := &Ranking{known: true, epoch: x.epoch, ndocs: len(x.docs), logPos: len(x.removals)}
-	seen := map[uint32]bool{}
-	for _, t := range query {
+	if expand != nil {
+		r.nterms = len(x.terms)
+	}
+	seen, covered := map[uint32]bool{}, map[string]bool{}
+	for i, t := range query {
+		var c cover
 		tid, ok := x.lookup(t)
 		if !ok {
 			r.known, r.unknown = false, append(r.unknown, t)
-			continue
+		} else {
+			r.seq = append(r.seq, tid)
+			r.add(x, tid, 1, seen, keep)
+			c = cover{tids: []uint32{tid}, weights: []float64{1}, df: len(r.terms[r.at(tid)].entries)}
 		}
-		r.seq = append(r.seq, tid)
-		if seen[tid] {
-			continue
+		if expand != nil {
+			for _, a := range expand(x, i, t) {
+				if id, ok := x.lookup(a.Term); ok {
+					r.add(x, id, a.Weight, seen, keep)
+					c.tids, c.weights = append(c.tids, id), append(c.weights, a.Weight)
+				}
+			}
 		}
-		seen[tid] = true
-		r.terms = append(r.terms, x.rankTerm(tid, 1, keep))
+		if !covered[t] {
+			covered[t], r.covers = true, append(r.covers, c)
+		}
 	}
-	r.addAlts(x, alts, seen, keep)
 	return r
 }
 
-// rankTerm reads the postings of term tid, weighted w.
-func (x *Index) rankTerm(tid uint32, w float64, keep func(*Meta) bool) rankTerm {
-	rt := rankTerm{tid: tid, w: w, end: baseEnd{uint32(len(x.post[tid])), x.last[tid]}}
+// RankAlts is Rank with a query's other-language terms (Alternatives).
+func (x *Index) RankAlts(query []string, alts []Alt, keep func(*Meta) bool) *Ranking {
+	return x.RankExpanded(query, Translations(alts), keep)
+}
+
+// at is the index in r.terms of term tid, which r reads.
+func (r *Ranking) at(tid uint32) int {
+	return slices.IndexFunc(r.terms, func(rt rankTerm) bool { return rt.tid == tid })
+}
+
+// add reads the postings of term tid at weight, once per term.
+func (r *Ranking) add(x *Index, tid uint32, weight float64, seen map[uint32]bool, keep func(*Meta) bool) {
+	if seen[tid] {
+		return
+	}
+	seen[tid] = true
+	rt := rankTerm{tid: tid, end: baseEnd{uint32(len(x.post[tid])), x.last[tid]}, weight: weight}
 	rt.entries = x.entries(nil, x.post[tid], 0, keep)
 	rt.df = len(rt.entries)
-	return rt
+	r.terms = append(r.terms, rt)
 }
 
 // entries appends to into the live documents of the postings b (which
@@ -114,7 +144,7 @@ func (x *Index) entries(into []rankEntry, b []byte, last uint32, keep func(*Meta
 // was compacted since (its documents renumbered) or a term of the query
 // it did not know it knows now: Rank again.
 func (r *Ranking) Update(x *Index, keep func(*Meta) bool) bool {
-	if r.epoch != x.epoch || r.logPos > len(x.removals) {
+	if r.epoch != x.epoch || r.logPos > len(x.removals) || r.nterms != 0 && r.nterms != len(x.terms) {
 		return false
 	}
 	for _, t := range r.unknown {
@@ -171,7 +201,7 @@ func (r *Ranking) statsOf(x *Index) rankStats {
 		s.avg[f] = max(float64(x.sumLen[f])/float64(x.live), 1)
 	}
 	for _, rt := range r.terms {
-		idf := rt.w * math.Log(1+(float64(x.live)-float64(rt.df)+0.5)/(float64(rt.df)+0.5))
+		idf := rt.weight * math.Log(1+(float64(x.live)-float64(rt.df)+0.5)/(float64(rt.df)+0.5))
 		s.idf = append(s.idf, idf)
 		s.bound += idf
 	}

@@ -7,13 +7,6 @@ import (
 	"github.com/kessho/kessho/core/search/lexicon"
 )
 
-// An Alt is a term added to a query for one or more of its words, at a
-// weight below the typed terms' 1: its IDF is multiplied by Weight.
-type Alt struct {
-	Term   string
-	Weight float64
-}
-
 // The weights of the other language's terms: a lexicon entry's, and a
 // cognate's (a suffix rule's guess, less sure). Set on the dev split.
 const (
@@ -40,7 +33,7 @@ func (s *Stems) Alternatives(query string) []Alt {
 	}
 	var out []Alt
 	at := map[string]int{}
-	add := func(t string, w float64) {
+	add := func(t string, w float64, from, n int) {
 		if typed[t] {
 			return
 		}
@@ -49,20 +42,20 @@ func (s *Stems) Alternatives(query string) []Alt {
 			return
 		}
 		at[t] = len(out)
-		out = append(out, Alt{t, w})
+		out = append(out, Alt{Term: t, Weight: w, from: from, span: n})
 	}
 	for i := 0; i < len(terms); {
 		n, phrases := lexiconAt(terms[i:])
 		for _, p := range phrases {
 			for t := range strings.SplitSeq(p, " ") {
-				add(t, lexiconWeight)
+				add(t, lexiconWeight, i, n)
 			}
 		}
 		i += n
 	}
-	for _, w := range words {
+	for j, w := range words {
 		for _, c := range cognates(fold.Fold(w)) {
-			add(s.stem(c), cognateWeight)
+			add(s.stem(c), cognateWeight, j, 1)
 		}
 	}
 	return out
@@ -111,21 +104,33 @@ func cognates(w string) []string {
 	return out
 }
 
-// addAlts adds to r the alternatives the index knows and the query has
-// not already (seen), each weighted; the unknown ones are kept so that
-// Update ranks anew when the index learns them. They leave r.seq and
-// r.known (the tiers) alone.
-func (r *Ranking) addAlts(x *Index, alts []Alt, seen map[uint32]bool, keep func(*Meta) bool) {
-	for _, a := range alts {
-		tid, ok := x.lookup(a.Term)
-		if !ok {
-			r.unknown = append(r.unknown, a.Term)
-			continue
-		}
-		if seen[tid] {
-			continue
-		}
-		seen[tid] = true
-		r.terms = append(r.terms, x.rankTerm(tid, a.Weight, keep))
+// Translations is the Expansion of a query's other-language terms (alts,
+// from Alternatives of the same query): each stands in for the query
+// terms of the phrase it translates, so that the coverage of a hit found
+// in the other language counts them (Ranking.Coverage).
+func Translations(alts []Alt) Expansion {
+	if len(alts) == 0 {
+		return nil
 	}
+	return func(_ *Index, i int, _ string) []Alt {
+		var out []Alt
+		for _, a := range alts {
+			if a.from <= i && i < a.from+a.span {
+				out = append(out, a)
+			}
+		}
+		return out
+	}
+}
+
+// Either is the Expansion giving e's alternatives then f's (either nil:
+// the other alone).
+func Either(e, f Expansion) Expansion {
+	switch {
+	case e == nil:
+		return f
+	case f == nil:
+		return e
+	}
+	return func(x *Index, i int, t string) []Alt { return append(e(x, i, t), f(x, i, t)...) }
 }

@@ -30,7 +30,17 @@ var searchSpec = kitAccepts(tool[searchResult](catalogText("search.yaml"), searc
 	{Name: "since", Type: catalog.String},
 	{Name: "until", Type: catalog.String},
 	{Name: "limit", Type: catalog.Integer, Default: 10, Minimum: floatp(1), Maximum: floatp(100)},
+	{Name: "prefix", Type: catalog.Boolean},
 }), catalog.Param{Name: "case_insensitive", Type: catalog.Boolean})
+
+// The confidence signal (search.Ranking.Coverage): an answer is confident
+// when its best hit covers at least confidentFrom of the query's weight,
+// and a hit covering less than weakBelow is weak. Tuned on the dev half
+// of testdata/recall (NOTES-fuzzy.md).
+const (
+	confidentFrom = 0.26
+	weakBelow     = confidentFrom
+)
 
 // searchHit is one note mem_search found.
 type searchHit struct {
@@ -45,6 +55,8 @@ type searchHit struct {
 	Line       string   `json:"line"`
 	LineNumber int      `json:"line_number"`
 	Matched    []string `json:"matched"`
+	// Weak: the note covers less than weakBelow of the query's weight.
+	Weak bool `json:"weak,omitempty"`
 }
 
 // searchResult is mem_search's result.
@@ -52,6 +64,11 @@ type searchResult struct {
 	Hits       []searchHit `json:"hits"`
 	Total      int         `json:"total"`
 	QueryTerms []string    `json:"query_terms"`
+	// Coverage is the share of the query's weight the best hit matches
+	// (0 without hits); Confident: at least confidentFrom. Not confident
+	// reads as "probably not in memory".
+	Coverage  float64 `json:"coverage"`
+	Confident bool    `json:"confident"`
 	Common
 }
 
@@ -70,6 +87,8 @@ type searchArgs struct {
 	Since           string `json:"since"`
 	Until           string `json:"until"`
 	Limit           int    `json:"limit"`
+	// Prefix: the last word also matches the terms it begins (typing).
+	Prefix bool `json:"prefix"`
 	// CaseInsensitive is the memory-kit's: nil when not sent.
 	CaseInsensitive *bool `json:"case_insensitive"`
 }
@@ -92,8 +111,9 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 			return nil, nil, err
 		}
 	}
-	terms, alts := env.stems().Terms(a.Query), env.stems().Alternatives(a.Query)
-	top, total := warm.ranked(idx, a, terms, alts)
+	terms := env.stems().Terms(a.Query)
+	top, total, r := warm.ranked(idx, a, terms, env.stems().Alternatives(a.Query))
+	read := r.Read(idx)
 	res := searchResult{Hits: []searchHit{}, Total: total, QueryTerms: unique(terms), Common: common()}
 	var need vault.Need
 	for _, h := range top {
@@ -107,7 +127,13 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 		return nil, nil, err
 	}
 	for _, h := range top {
-		res.Hits = append(res.Hits, answerHit(env, h, res.QueryTerms, altTerms(alts)))
+		hit := answerHit(env, h, read)
+		cov := r.Coverage(idx, h)
+		hit.Weak = cov < weakBelow
+		if len(res.Hits) == 0 {
+			res.Coverage, res.Confident = cov, cov >= confidentFrom
+		}
+		res.Hits = append(res.Hits, hit)
 	}
 	if len(terms) == 0 {
 		res.Warnings = append(res.Warnings, env.say(searchText().Msg.Common))
@@ -192,39 +218,39 @@ func unique(terms []string) []string {
 	return out
 }
 
-// ranked returns the first hits and their number for a, reusing the last
+// ranked returns the first hits, their number and the ranking for a
+// (terms, and alts their other-language terms), reusing the last
 // ranking when the index, brought up to date with the same listing, and
 // the arguments are the same, and the last query's postings
 // (search.Ranking) when only the listing changed: a search after a write
 // reads the postings of the notes written, not again those of every note
 // its words find.
-func (warm *warmIndex) ranked(idx *search.Index, a searchArgs, terms []string, alts []search.Alt) ([]search.Hit, int) {
+func (warm *warmIndex) ranked(idx *search.Index, a searchArgs, terms []string, alts []search.Alt) ([]search.Hit, int, *search.Ranking) {
 	l := &warm.last
 	if warm.listing != "" && l.idx == idx && l.listing == warm.listing && l.args == a {
-		return l.top, l.total
+		return l.top, l.total, l.rank
 	}
 	keep := keeper(a)
 	r := l.rank
 	if l.idx != idx || l.args != a || r == nil || !r.Update(idx, keep) {
-		r = idx.RankAlts(terms, alts, keep)
+		r = idx.RankExpanded(terms, search.Either(search.Fuzzy(len(terms), a.Prefix), search.Translations(alts)), keep)
 	}
 	top, total := r.Top(idx, a.Limit)
 	warm.last = lastQuery{}
 	if warm.listing != "" {
 		warm.last = lastQuery{idx, warm.listing, a, top, total, r}
 	}
-	return top, total
+	return top, total, r
 }
 
 // answerHit returns one hit as mem_search answers it, with its best line: the
 // line holding the most query terms, a body line before a frontmatter
 // one, then the first (trimmed, at most 240 characters); none (line "",
 // line_number 0) when no line holds one (a match on the file's name
-// alone, a file that is not UTF-8). terms are the query's, each once;
-// alts its other-language alternatives, which count half a term. A
+// alone, a file that is not UTF-8). terms are those the ranking read, each once. A
 // note the index holds cut (Meta.Cut) is read by its head: its line is
 // one of what the index searched.
-func answerHit(env *Env, h search.Hit, terms, alts []string) searchHit {
+func answerHit(env *Env, h search.Hit, terms []string) searchHit {
 	hit := searchHit{Path: h.Path, Title: h.Title, Kind: h.Kind, Zone: optional(h.Zone), Slug: optional(h.Slug), Date: optional(h.Date),
 		Score: h.Score, Matched: h.Matched}
 	c, size := hitText(env, h)
@@ -245,7 +271,6 @@ func answerHit(env *Env, h search.Hit, terms, alts []string) searchHit {
 				n += 2
 			}
 		}
-		n += lineAlts(lt, alts)
 		if n > 0 && i >= bodyLine {
 			n++
 		}

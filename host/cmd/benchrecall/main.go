@@ -27,9 +27,12 @@ func main() {
 	makeVault := flag.Bool("make-vault", false, "rebuild <dir>/vault from <dir>/script.txt by calling Kessho's tools")
 	phrasing := flag.Int("dev-phrasing", 0, "only the dev half's aggregate figures on this phrasing (1-based; 3: the other language)")
 	half := flag.String("phrasing-half", "dev", "the half -dev-phrasing reads: dev to tune on; test once, to report")
+	confidence := flag.String("confidence", "", "report mem_search's confidence signal on this half (dev, or test once) instead")
 	flag.Parse()
 	var err error
 	switch {
+	case *confidence != "":
+		err = recallbench.ConfidenceReport(context.Background(), *dir, *confidence, os.Stdout)
 	case *makeVault:
 		err = rebuildVault(*dir)
 	case *phrasing > 0:

@@ -123,7 +123,8 @@ export class SearchModal extends SuggestModal<SearchHit> {
     let hits: SearchHit[] = [];
     let empty = w.searchEmpty;
     try {
-      const answer = await this.h.run("mem_search", { query, limit: searchLimit });
+      // The last word is still being typed unless a space follows it: it also matches as a prefix.
+      const answer = await this.h.run("mem_search", { query, limit: searchLimit, prefix: !/\s$/.test(query) });
       if (answer.ok) hits = (answer.result["hits"] as SearchHit[] | undefined) ?? [];
       else empty = answer.error.message;
     } catch (err) {

@@ -90,8 +90,9 @@ function suggest<T>(): SuggestModal<T> {
   return m as SuggestModal<T>;
 }
 
+// hitsOf is what the search modal asks for query while typing it.
 async function hitsOf(direct: LoadedPlugin["api"]["call"], query: string): Promise<Hit[]> {
-  const a = (await direct("mem_search", { query, limit: 20 })) as { ok: true; result: { hits: Hit[] } };
+  const a = (await direct("mem_search", { query, limit: 20, prefix: true })) as { ok: true; result: { hits: Hit[] } };
   assert.equal(a.ok, true);
   return a.result.hits;
 }
@@ -135,8 +136,8 @@ describe("read commands", () => {
     await until(() => modal.shown.length > 0, "the suggestions");
     assert.deepEqual(
       calls.filter((c) => c.tool === "mem_search"),
-      [{ tool: "mem_search", args: { query: "webhook", limit: 20 } }],
-      "one call, for the last keystroke; none for blank input",
+      [{ tool: "mem_search", args: { query: "webhook", limit: 20, prefix: true } }],
+      "one call, for the last keystroke, its last word a prefix; none for blank input",
     );
     assert.deepEqual(
       modal.shown.map((h) => h.path),
