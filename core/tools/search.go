@@ -55,6 +55,12 @@ type searchHit struct {
 	Line       string   `json:"line"`
 	LineNumber int      `json:"line_number"`
 	Matched    []string `json:"matched"`
+	// Terms are the terms (folded stems) the line holds, of the query's or
+	// their alternatives; Marks, where: [start, end) in UTF-16 code units
+	// of Line (highlight.go); absent when the line holds none. Not in the
+	// model's view.
+	Terms []string `json:"terms,omitempty"`
+	Marks [][2]int `json:"marks,omitempty"`
 	// Weak: the note covers less than weakBelow of the query's weight.
 	Weak bool `json:"weak,omitempty"`
 }
@@ -128,6 +134,7 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 	}
 	for _, h := range top {
 		hit := answerHit(env, h, read)
+		hit.Terms, hit.Marks = marks(env.stems(), hit.Line, read)
 		cov := r.Coverage(idx, h)
 		hit.Weak = cov < weakBelow
 		if len(res.Hits) == 0 {

@@ -26,7 +26,8 @@ import (
 //   - a search hit or a recalled archive that is a resource is addressed
 //     by its kessho:// URI in place of its vault path (the link is the
 //     address, never both); a search hit drops what its address already
-//     says (zone, slug) and the index's bookkeeping (matched), and its
+//     says (zone, slug), the index's bookkeeping (matched) and the
+//     highlights (terms, marks: for a screen), and its
 //     line is cut at hitLineMax characters.
 //
 // The result's other fields are the core's, in the core's order.
@@ -56,7 +57,7 @@ func modelView(tool string, result json.RawMessage) (json.RawMessage, error) {
 
 // searchHitView is a search hit as the model reads it.
 func searchHitView(h object) (object, error) {
-	h, err := addressed(h.without("zone", "slug", "matched"))
+	h, err := addressed(h.without("zone", "slug", "matched", "terms", "marks"))
 	if err != nil {
 		return nil, err
 	}

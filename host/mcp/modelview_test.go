@@ -76,7 +76,7 @@ func TestModelViewSaysEachFactOnce(t *testing.T) {
 					gv, ok := g[k]
 					switch {
 					case k == "path":
-					case list == "hits" && (k == "zone" || k == "slug" || k == "matched"):
+					case list == "hits" && (k == "zone" || k == "slug" || k == "matched" || k == "terms" || k == "marks"):
 						if ok {
 							t.Errorf("%s: hit %d keeps %s", c.Name, i, k)
 						}
