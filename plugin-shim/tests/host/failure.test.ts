@@ -28,6 +28,21 @@ function failAt(app: App, n: number, then: () => void = () => undefined): void {
   };
 }
 
+/** listCountingPolls runs mem_list through plugin's API (timers made immediate) and counts the journal's polls it waited on. */
+async function listCountingPolls(plugin: LoadedPlugin, c: { now: string; tz: string; lang: string }): Promise<{ list: string; waits: number[] }> {
+  const waits: number[] = [];
+  const real = globalThis.setTimeout;
+  globalThis.setTimeout = ((fn: () => void, ms?: number) => {
+    if (ms === 100) waits.push(ms); // the journal's poll
+    return real(fn, 0);
+  }) as typeof setTimeout;
+  try {
+    return { list: await plugin.api.callText("mem_list", {}, { now: c.now, tz: c.tz, lang: c.lang }), waits };
+  } finally {
+    globalThis.setTimeout = real;
+  }
+}
+
 describe("the plugin after a failure", () => {
   const app = new App();
   const port = new ObsidianVault(app as unknown as ObsidianApp);
@@ -69,18 +84,7 @@ describe("the plugin after a failure", () => {
     failAt(app, 2);
     assert.match(await callCase(plugin, c), /"code":"INTERNAL"/);
     app.vault.hooks = {};
-    const waits: unknown[] = [];
-    const real = globalThis.setTimeout;
-    globalThis.setTimeout = ((fn: () => void, ms?: number) => {
-      if (ms === 100) waits.push(ms); // the journal's poll
-      return real(fn, 0);
-    }) as typeof setTimeout;
-    let list: string;
-    try {
-      list = await plugin.api.callText("mem_list", {}, { now: c.now, tz: c.tz, lang: c.lang });
-    } finally {
-      globalThis.setTimeout = real;
-    }
+    const { list, waits } = await listCountingPolls(plugin, c);
     assert.match(list, /^\{"ok":true/);
     assert.deepEqual(waits, []);
     assert.equal(diffTrees(app.vault.snapshot(), clean.vault), "");
@@ -103,18 +107,7 @@ describe("the plugin after a failure", () => {
     assert.deepEqual(app.loadLocalStorage("kessho-own-journals"), ids, "the journal's id is kept for the next start");
     plugin.unload();
     plugin = await loadPlugin(mainJs(), app); // a new process: main.js evaluated again, nothing in memory
-    const waits: unknown[] = [];
-    const real = globalThis.setTimeout;
-    globalThis.setTimeout = ((fn: () => void, ms?: number) => {
-      if (ms === 100) waits.push(ms); // the journal's poll
-      return real(fn, 0);
-    }) as typeof setTimeout;
-    let list: string;
-    try {
-      list = await plugin.api.callText("mem_list", {}, { now: c.now, tz: c.tz, lang: c.lang });
-    } finally {
-      globalThis.setTimeout = real;
-    }
+    const { list, waits } = await listCountingPolls(plugin, c);
     assert.match(list, /^\{"ok":true/);
     assert.deepEqual(waits, [], "the journal the plugin wrote before its restart is not waited on");
     assert.equal(diffTrees(app.vault.snapshot(), clean.vault), "", "the plan is finished");
