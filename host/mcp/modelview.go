@@ -26,7 +26,8 @@ import (
 //   - a search hit or a recalled archive that is a resource is addressed
 //     by its kessho:// URI in place of its vault path (the link is the
 //     address, never both); a search hit drops what its address already
-//     says (zone, slug), the index's bookkeeping (matched) and the
+//     says (zone, slug) or its title (a date the title holds), the
+//     index's bookkeeping (matched) and the
 //     highlights (terms, marks: for a screen), and its
 //     line is cut at hitLineMax characters.
 //
@@ -61,7 +62,7 @@ func searchHitView(h object) (object, error) {
 	if err != nil {
 		return nil, err
 	}
-	if v, ok := h.get("date"); ok && string(v) == "null" {
+	if v, ok := h.get("date"); ok && (string(v) == "null" || titleSays(h, v)) {
 		h = h.without("date")
 	}
 	if v, ok := h.get("line"); ok {
@@ -74,6 +75,18 @@ func searchHitView(h object) (object, error) {
 		}
 	}
 	return h, nil
+}
+
+// titleSays reports whether hit h's title already says its date (an
+// archive's title is "<slug> — <date> <subject>"): the date is then read
+// once, in the title.
+func titleSays(h object, date json.RawMessage) bool {
+	var d, title string
+	t, ok := h.get("title")
+	if !ok || json.Unmarshal(date, &d) != nil || json.Unmarshal(t, &title) != nil {
+		return false
+	}
+	return d != "" && strings.Contains(title, d)
 }
 
 // addressed replaces o's "path" by its kessho:// URI, in place, when the

@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -80,9 +81,9 @@ func TestModelViewSaysEachFactOnce(t *testing.T) {
 						if ok {
 							t.Errorf("%s: hit %d keeps %s", c.Name, i, k)
 						}
-					case list == "hits" && k == "date" && wv == nil:
+					case list == "hits" && k == "date" && (wv == nil || strings.Contains(fmt.Sprint(w["title"]), fmt.Sprint(wv))):
 						if ok {
-							t.Errorf("%s: hit %d keeps a null date", c.Name, i)
+							t.Errorf("%s: hit %d keeps a date that is null or in its title", c.Name, i)
 						}
 					case list == "hits" && k == "line":
 						if l, _ := wv.(string); len([]rune(l)) <= 160 && gv != wv || len([]rune(gv.(string))) > 160 {
