@@ -32,6 +32,15 @@ type Carry = wire.Carry
 // vault's size. A 10,000-note vault (15 MB) is read in four batches.
 const DefaultBatch = 4 << 20
 
+// KeepBound is the most changes (Index.Unhanded: a note put or removed, a
+// changed note counting twice) a core told to keep its index
+// (Carry.Keep) holds without handing them back: 64, some ten archives of
+// three notes each. Past it the delta, or the whole index, is handed back
+// as without Keep, so the call that crosses it pays what the ones before
+// it did not (a delta of 32 notes encodes in a fraction of a millisecond),
+// and a host that loses the core reads at most some 32 notes again.
+const KeepBound = 64
+
 // MaxIndexBytes is the largest index a host reads: the wasm engine's
 // request bound (64 MiB), past which an index could never be sent to the
 // module anyway. A 50,000-note vault's index is about 25 MB.

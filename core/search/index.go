@@ -67,6 +67,9 @@ type Index struct {
 	// Changed reports whether the index changed since it was made or
 	// decoded: the host should store it again.
 	Changed bool
+	// unhanded counts the changes (a note put or removed: a changed note
+	// is both) since the index was last handed back (Hand): see Unhanded.
+	unhanded int
 	// seg is what the host stores of the index: the base it was decoded
 	// from or last handed back whole, and what changed since (segment.go).
 	seg segments
@@ -142,7 +145,13 @@ func (x *Index) Remove(p string) {
 // stored again, and the listing it is up to date with is unknown.
 func (x *Index) changed() {
 	x.Changed, x.Listing = true, ""
+	x.unhanded++
 }
+
+// Unhanded is how many changes (a note put or removed; a changed note is
+// both) the index holds that it did not hand back (Hand) since it was
+// made or decoded: what a host that stored it last lacks.
+func (x *Index) Unhanded() int { return x.unhanded }
 
 // A Follower is something made of the index's notes that a change of
 // one note changes by that note alone (Follow): Put is told of each note

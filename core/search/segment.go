@@ -79,6 +79,7 @@ func (s *segments) deltaBound() int { return max(128, s.docs/128) }
 // what the host then holds: the base and the delta.
 func (x *Index) Hand(room int, inSegments bool) (b []byte, whole int64) {
 	s := &x.seg
+	x.unhanded = 0
 	if inSegments && s.id != "" && len(x.docs)-s.docs+len(s.died) <= s.deltaBound() {
 		b = x.encodeDelta(room)
 		return b, s.size + int64(len(b))

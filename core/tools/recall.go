@@ -189,7 +189,7 @@ var recallTool = typed(func(env *Env, a recallArgs) (any, plan.Plan, error) {
 	}
 	res, err := recall(env, idx, ar, &a)
 	if err == nil && idx != nil {
-		warm.keepWarm(env, idx)
+		warm.settle(env, idx)
 	}
 	return res, nil, err
 })

@@ -150,7 +150,7 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 	}
 	res.Warnings = append(res.Warnings, indexWarnings(env, idx)...)
 	res.SummaryMD = searchSummary(env, a.Query, res.Hits)
-	warm.keepWarm(env, idx)
+	warm.settle(env, idx)
 	return res, nil, nil
 }
 

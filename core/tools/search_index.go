@@ -499,6 +499,18 @@ func (warm *warmIndex) keepWarm(env *Env, idx *search.Index) {
 	idx.Changed = false
 }
 
+// settle ends a successful call on idx: a core that the host keeps
+// (search.Carry.Keep) holds a few changes in memory (search.KeepBound)
+// when the host stores an index (its id), any other hands the index back
+// when it changed (keepWarm). A host that stores none (a first build) is
+// always handed one.
+func (warm *warmIndex) settle(env *Env, idx *search.Index) {
+	if c := env.Search; warm.carried && c != nil && c.Keep && c.ID != "" && idx.Unhanded() <= search.KeepBound {
+		return
+	}
+	warm.keepWarm(env, idx)
+}
+
 // answerRoom is the room an index handed back keeps after its bytes for
 // the answer's JSON (search.Prepend): the files a batch need names, their
 // JSON escapes, and a success's hits. A larger answer is joined by a copy.

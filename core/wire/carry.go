@@ -67,6 +67,16 @@ type Carry struct {
 	// call cut short then loses nothing it indexed before this round. The
 	// core, which has no clock, hands back by size alone otherwise.
 	Hand bool `json:"hand,omitempty"`
+	// Keep says that the host keeps this core between its calls (a
+	// running MCP server, not a one-shot command): a success whose index
+	// holds few changes the host did not store (search.KeepBound) keeps
+	// them in the core's memory and hands nothing back, so that the call
+	// right after a write does not encode and store a delta for each.
+	// Nothing depends on the stored index being that fresh: a host that
+	// loses the core (a process that ends, a wasm instance dropped) sends
+	// the index it stored, and the notes changed since are read again, as
+	// after any outside edit.
+	Keep bool `json:"keep,omitempty"`
 	// Indexed and Left come with a need for the next batch: the notes the
 	// index built so far holds up to date, and those still to read. A
 	// host that stores the index the need hands back keeps them, and a

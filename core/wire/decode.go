@@ -219,6 +219,8 @@ func (s *scanner) carry() (*Carry, bool) {
 			c.Since, ok = s.str()
 		case "hand":
 			c.Hand, ok = s.boolean()
+		case "keep":
+			c.Keep, ok = s.boolean()
 		case "indexed", "left":
 			var n int64
 			n, ok = s.count()

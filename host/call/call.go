@@ -107,6 +107,12 @@ type Options struct {
 	// IndexBatch bounds the note text one round of a search index's build
 	// reads (search.Carry.Batch); 0 is the core's search.DefaultBatch.
 	IndexBatch int64
+	// KeepIndex says that the engine outlives this call (a running MCP
+	// server): the core may keep a few changes of the search index in its
+	// memory instead of handing them back to be stored after each write
+	// (search.Carry.Keep). A one-shot command leaves it false, or every
+	// run would read those notes again.
+	KeepIndex bool
 	// Clock counts the deadline; nil is the real clock (tests give theirs).
 	Clock Clock
 	// Round, when set, is called before each round of the engine with the
@@ -199,7 +205,7 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 	engCall, release := Pin(eng)
 	defer release()
 	p := newPace(d.now, d.span(), opts.IndexBatch)
-	r := &rounds[L]{v: v, held: held, outer: outer, call: engCall, tool: tool, opts: opts, d: d, policy: hostlogic.Rounds{Tool: tool, Max: opts.MaxRounds}, sc: newCarry(ctx, v, tool, opts.IndexBatch, p)}
+	r := &rounds[L]{v: v, held: held, outer: outer, call: engCall, tool: tool, opts: opts, d: d, policy: hostlogic.Rounds{Tool: tool, Max: opts.MaxRounds}, sc: newCarry(ctx, v, tool, opts, p)}
 	r.req = wire.Request{Tool: tool, Args: args, Now: opts.Now.Format(time.RFC3339), TZ: opts.TZ, Lang: opts.Lang, Search: r.sc.carry}
 	if need := r.sc.changed(); len(need.Files) > 0 && v.AnswerContext(ctx, need, &r.req.Snapshot, opts.MaxBytes) != nil {
 		r.req.Snapshot = vault.Snapshot{} // the core asks for what it lacks

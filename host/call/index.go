@@ -66,7 +66,7 @@ type Progress struct{ Indexed, Left int }
 // newCarry starts the Carry of a mem_search or mem_recall call
 // (search.Carries) on a vault that keeps an index; for any other call (or
 // vault) it carries nothing.
-func newCarry(ctx context.Context, v any, tool string, batch int64, p *pace) *searchCarry {
+func newCarry(ctx context.Context, v any, tool string, opts Options, p *pace) *searchCarry {
 	ix, ok := v.(Indexer)
 	if !ok || !search.Carries(tool) {
 		return &searchCarry{}
@@ -75,7 +75,7 @@ func newCarry(ctx context.Context, v any, tool string, batch int64, p *pace) *se
 	if !ok {
 		return &searchCarry{}
 	}
-	c := &search.Carry{Listing: listing, ID: ix.IndexID(), Batch: batch, Unkept: ix.IndexUnkept()}
+	c := &search.Carry{Listing: listing, ID: ix.IndexID(), Batch: opts.IndexBatch, Unkept: ix.IndexUnkept(), Keep: opts.KeepIndex}
 	if sg, ok := ix.(Segmenter); ok {
 		c.Segments = true
 		if since, changes, ok := sg.NoteChanges(); ok && since != listing {

@@ -15,6 +15,7 @@ import (
 	"github.com/kessho/kessho/core"
 	"github.com/kessho/kessho/host/call"
 	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/vaultfs"
 )
 
 // fileCounting is an engine (the test's native one), recording the files
@@ -290,4 +291,76 @@ func (c *treeCounting) Call(ctx context.Context, req []byte) ([]byte, error) {
 		}
 	}
 	return out, err
+}
+
+// TestKeptIndexStoresFewChanges: a host that keeps its engine between
+// calls (Options.KeepIndex, a running MCP server) stores no index after a
+// search that follows a write, until the changes it holds outgrow
+// search.KeepBound; every search finds the archive just written; and a
+// new process (a new core and Vault) that finds the stored index behind
+// reads the notes changed since and finds them too.
+func TestKeptIndexStoresFewChanges(t *testing.T) {
+	files := map[string]string{
+		"10-episodes/projects/alpha/context.md": "---\nslug: alpha\nkind: project\nphase: build\nsummary: The webhook service.\n---\n# Alpha\n\n## Next\n- Ship.\n",
+		"10-episodes/projects/alpha/history.md": "# History — alpha\n",
+	}
+	for i := range 20 {
+		files[fmt.Sprintf("20-knowledge/fact %02d.md", i)] = fmt.Sprintf("About topic%d.\n", i%4)
+	}
+	dir, v := newVault(t, files)
+	native := engine.Native()
+	at := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
+	kept := call.Options{KeepIndex: true, Now: at}
+	search := func(v *vaultfs.Vault, eng call.Engine, q string) []string {
+		out, err := call.Run(context.Background(), v, eng, "mem_search", json.RawMessage(`{"query":"`+q+`"}`), kept)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hits(t, out)
+	}
+	search(v, native, "topic1")
+	if v.IndexID() == "" {
+		t.Fatal("the first build stored no index")
+	}
+	unstored, stored := 0, false
+	for i := 0; i < 30 && !stored; i++ {
+		kept.Now = at.Add(time.Duration(i) * time.Hour)
+		subject := fmt.Sprintf("Zeppelin%c launch", 'a'+i)
+		arch, err := call.Run(context.Background(), v, native, "mem_archive", json.RawMessage(
+			`{"slug":"alpha","mode":"full","archive_subject":"`+subject+`","archive_body_md":"It flew.","no_derived_because":"a test"}`), kept)
+		if err != nil || !arch.OK {
+			t.Fatalf("mem_archive %d: %v %s", i, err, arch.Answer)
+		}
+		id := v.IndexID()
+		found := search(v, native, strings.Fields(subject)[0])
+		if len(found) == 0 || !strings.Contains(found[0], "/archives/") {
+			t.Fatalf("archive %d: search found %v", i, found)
+		}
+		if stored = v.IndexID() != id; !stored {
+			unstored++
+		}
+	}
+	if !stored || unstored < 3 {
+		t.Fatalf("%d searches after a write stored nothing, then stored: %v (want a few kept, then one stored)", unstored, stored)
+	}
+	// The last archives were kept in the first core's memory alone.
+	kept.Now = kept.Now.Add(time.Hour)
+	arch, err := call.Run(context.Background(), v, native, "mem_archive", json.RawMessage(
+		`{"slug":"alpha","mode":"full","archive_subject":"Dirigible test","archive_body_md":"It floated.","no_derived_because":"a test"}`), kept)
+	if err != nil || !arch.OK {
+		t.Fatalf("mem_archive: %v %s", err, arch.Answer)
+	}
+	id := v.IndexID()
+	if found := search(v, native, "dirigible"); len(found) == 0 || v.IndexID() != id {
+		t.Fatalf("kept search: %v, stored %v", found, v.IndexID() != id)
+	}
+	v.Close()
+	v2, err := vaultfs.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v2.Close()
+	if found := search(v2, engine.Native(), "dirigible"); len(found) == 0 || !strings.Contains(found[0], "dirigible") {
+		t.Fatalf("a new process: search found %v", found)
+	}
 }

@@ -384,7 +384,7 @@ func (c *caller) options() call.Options {
 	if c.opts.Now != nil {
 		now = c.opts.Now
 	}
-	return call.Options{Now: now(), TZ: c.opts.TZ, Lang: c.opts.Lang, Timeout: c.opts.Timeout, Clock: c.opts.Clock}
+	return call.Options{Now: now(), TZ: c.opts.TZ, Lang: c.opts.Lang, Timeout: c.opts.Timeout, Clock: c.opts.Clock, KeepIndex: true}
 }
 
 // arguments passes the client's arguments to the core as they came: the

@@ -16,7 +16,8 @@ import (
 )
 
 // BenchmarkAfterWrite is a search and a recall on a warm Vault and
-// engine (as in a running MCP server), each either again with nothing
+// engine (as in a running MCP server, its calls run with
+// call.Options.KeepIndex), each either again with nothing
 // written since (warm) or right after one mem_archive of bench-target
 // (after-archive): BenchmarkAfterWrite/<size>/<tool>/<when>/<engine>.
 // Before each timed call, outside the timer, the last archive is undone
@@ -76,8 +77,10 @@ func BenchmarkAfterWrite(b *testing.B) {
 func afterWrite(b *testing.B, dir string, eng call.Engine, tool string, args, archive json.RawMessage, write bool) {
 	ctx := context.Background()
 	v := openFresh(b, dir)
+	kept := opts
+	kept.KeepIndex = true // as kessho mcp runs its calls
 	run := func(tool string, args json.RawMessage) {
-		out, err := call.Run(ctx, v, eng, tool, args, opts)
+		out, err := call.Run(ctx, v, eng, tool, args, kept)
 		if err != nil || !out.OK {
 			b.Fatalf("%s: %.300s %v", tool, out.Answer, err)
 		}
