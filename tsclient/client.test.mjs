@@ -187,6 +187,7 @@ test("stdio, the default engine: a first call on a cold cache answers", { timeou
   const stderrEnded = new Promise((resolve) => transport.stderr.on("end", resolve));
   const client = newClient();
   await client.connect(transport);
+  t.after(() => client.close()); // a failed assertion must not leave the server running (the suite would never end)
   const notes = [];
   const res = await client.callTool(
     { name: "mem_update_phase", arguments: { slug: "alpha", phase: "cold" } },
