@@ -87,10 +87,14 @@ function label(w: Words, v: string): string {
   return w.searchLabels[v as keyof Words["searchLabels"]] ?? v;
 }
 
-/** hitTitle is a hit's title: a context or history note is titled by its project ("kessho-docs — history"). */
+/**
+ * hitTitle is a hit's title: a context or history note titled by its
+ * file's name (no display in its frontmatter) is titled by its project
+ * ("kessho-docs — history"); a display is the note's own title, kept.
+ */
 export function hitTitle(hit: SearchHit, w: Words): string {
-  if ((hit.kind === "context" || hit.kind === "history") && hit.slug !== null) return `${hit.slug} — ${label(w, hit.kind)}`;
-  return hit.title;
+  const named = (hit.kind === "context" || hit.kind === "history") && hit.title === hit.kind;
+  return named && hit.slug !== null ? `${hit.slug} — ${label(w, hit.kind)}` : hit.title;
 }
 
 /** hitTags are a hit's tags: its kind, its zone unless the kind says it, its project unless the title says it. */
