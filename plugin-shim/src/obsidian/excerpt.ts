@@ -118,11 +118,21 @@ function link(s: string, i: number, to: number, styles: Style[], out: Piece[], f
     return close + 1;
   }
   if (s[close + 1] !== "(") return i;
-  const paren = s.indexOf(")", close + 2);
-  if (paren < 0 || paren >= to) return i;
+  const paren = closing(s, close + 1, to);
+  if (paren < 0) return i;
   flush(i);
   inline(s, at + 1, close, [...styles, "link"], out);
   return paren + 1;
+}
+
+/** closing is where the parenthesis open at s[at] closes (nested ones balanced) before to, or -1. */
+function closing(s: string, at: number, to: number): number {
+  let depth = 0;
+  for (let k = at; k < to; k++) {
+    if (s[k] === "(") depth++;
+    else if (s[k] === ")" && --depth === 0) return k;
+  }
+  return -1;
 }
 
 /** emphasis: **, __, ~~, ==, * or _ up to the same delimiter, its content parsed in the style. */

@@ -82,7 +82,10 @@ export class SearchModal extends SuggestModal<SearchHit> {
     this.modalEl.insertBefore(this.filtersEl, this.resultContainerEl);
     this.modalEl.insertBefore(this.statusEl, this.resultContainerEl);
     // A filter chosen searches again for what the input holds, as a keystroke does.
-    renderFilters(this.filtersEl, this.filters, projectSlugs(h.app), w, () => this.inputEl.dispatchEvent(new Event("input")));
+    renderFilters(this.filtersEl, this.filters, projectSlugs(h.app), w, () => {
+      this.inputEl.dispatchEvent(new Event("input"));
+      this.inputEl.focus();
+    });
   }
 
   getSuggestions(query: string): SearchHit[] | Promise<SearchHit[]> {

@@ -127,6 +127,32 @@ export function renderHit(el: HTMLElement, hit: SearchHit, w: Words): void {
   if (hit.weak === true) aux.createSpan({ cls: ["suggestion-flair", "kessho-hit-tag", "kessho-hit-weak-tag"], text: w.searchWeak });
 }
 
+/**
+ * renderResults draws an answer into el as the search view shows it: a
+ * hint before any search (o null), why there is no hit, or each hit (as
+ * renderHit draws it) in an item a click or Enter chooses.
+ */
+export function renderResults(el: HTMLElement, o: SearchOutcome | null, w: Words, choose: (hit: SearchHit) => void): void {
+  el.empty();
+  if (o === null) {
+    el.createDiv({ cls: "kessho-search-hint", text: w.searchViewHint });
+    return;
+  }
+  if (o.hits.length === 0) {
+    el.createDiv({ cls: "suggestion-empty", text: o.error ?? w.searchEmpty });
+    return;
+  }
+  for (const hit of o.hits) {
+    const item = el.createDiv({ cls: "suggestion-item", attr: { role: "link", tabindex: "0" } });
+    renderHit(item, hit, w);
+    // The items go with the next empty(), their listeners with them.
+    item.addEventListener("click", () => choose(hit));
+    item.addEventListener("keydown", (evt) => {
+      if (evt.key === "Enter") choose(hit);
+    });
+  }
+}
+
 /** renderStatus says, in el, that nothing is confident when the answer has hits but is not; else el is empty. */
 export function renderStatus(el: HTMLElement, o: SearchOutcome | null, w: Words): void {
   el.empty();

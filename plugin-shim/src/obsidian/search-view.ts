@@ -5,7 +5,7 @@
 
 import { ItemView, requireApiVersion, type ViewStateResult, type WorkspaceLeaf } from "obsidian";
 import { openNote, searchDelayMs, type SearchHost } from "./search-modal";
-import { noFilters, projectSlugs, renderFilters, renderHit, renderStatus, runSearch, type SearchFilters, type SearchOutcome } from "./search-results";
+import { noFilters, projectSlugs, renderFilters, renderResults, renderStatus, runSearch, type SearchFilters, type SearchOutcome } from "./search-results";
 
 /** The view type of the search view. */
 export const searchViewType = "kessho-search";
@@ -83,7 +83,10 @@ export class SearchView extends ItemView {
 
   override async setState(state: unknown, result: ViewStateResult): Promise<void> {
     const s = (state ?? {}) as Record<string, unknown>;
-    const text = (k: string) => (typeof s[k] === "string" ? (s[k] as string) : "");
+    const text = (k: string): string => {
+      const v = s[k];
+      return typeof v === "string" ? v : "";
+    };
     if (typeof s["query"] === "string") {
       this.inputEl.value = text("query");
       for (const k of ["zone", "slug", "kind"] as const) this.filters[k] = text(k);
@@ -113,27 +116,8 @@ export class SearchView extends ItemView {
   /** draw shows the answer: the hits, the "nothing confident" line, or why there are none. */
   private draw(): void {
     const w = this.h.words();
-    const o = this.outcome;
-    renderStatus(this.statusEl, o, w);
-    const el = this.resultsEl;
-    el.empty();
-    if (o === null) {
-      el.createDiv({ cls: "kessho-search-hint", text: w.searchViewHint });
-      return;
-    }
-    if (o.hits.length === 0) {
-      el.createDiv({ cls: "suggestion-empty", text: o.error ?? w.searchEmpty });
-      return;
-    }
-    for (const hit of o.hits) {
-      const item = el.createDiv({ cls: "suggestion-item", attr: { role: "link", tabindex: "0" } });
-      renderHit(item, hit, w);
-      // The items go with the next draw's empty(), their listeners with them.
-      item.addEventListener("click", () => void openNote(this.h, hit.path, hit.line_number));
-      item.addEventListener("keydown", (evt) => {
-        if (evt.key === "Enter") void openNote(this.h, hit.path, hit.line_number);
-      });
-    }
+    renderStatus(this.statusEl, this.outcome, w);
+    renderResults(this.resultsEl, this.outcome, w, (hit) => void openNote(this.h, hit.path, hit.line_number));
   }
 
   /** schedule searches after ms without a newer keystroke (0: at once, for a filter). */

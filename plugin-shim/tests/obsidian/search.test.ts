@@ -242,6 +242,7 @@ describe("search as Obsidian users expect it", () => {
       dropdown(key).input(value);
       await until(() => m.draws > draws, `the hits with ${key}=${value}`);
       assert.deepEqual(calls.at(-1), { tool: "mem_search", args: { query: "sensors minute", limit: 20, prefix: true, ...args } });
+      assert.ok(m.inputEl.focused, "the input has the focus back");
       const direct = await search(calls.at(-1)!.args);
       assert.deepEqual(
         m.shown.map((h) => h.path),
@@ -316,6 +317,11 @@ describe("search as Obsidian users expect it", () => {
     const first = (await search({ query: "sens", limit: 20, prefix: true })).hits[0]!;
     assert.deepEqual(app.workspace.opened[0], { path: first.path, eState: { line: first.line_number - 1 }, side: "main" });
     assert.equal(app.workspace.getLeavesOfType("kessho-search").length, 1);
+    // Enter on a hit opens it too.
+    const second = (await search({ query: "sens", limit: 20, prefix: true })).hits[1]!;
+    items(view.resultsEl)[1]!.dispatch("keydown", { key: "Enter" });
+    await until(() => app.workspace.opened.length === 2, "the second note to open");
+    assert.deepEqual(app.workspace.opened[1], { path: second.path, eState: { line: second.line_number - 1 }, side: "main" });
 
     // Opened again, the same view; restored from its state (the next start), it searches again.
     command(plugin, "kessho:search-view")();
