@@ -79,8 +79,7 @@ export class SearchModal extends SuggestModal<SearchHit> {
     ]);
     this.filtersEl = this.modalEl.createDiv();
     this.statusEl = this.modalEl.createDiv({ cls: "kessho-search-status" });
-    this.modalEl.insertBefore(this.filtersEl, this.resultContainerEl);
-    this.modalEl.insertBefore(this.statusEl, this.resultContainerEl);
+    this.resultContainerEl.before(this.filtersEl, this.statusEl);
     // A filter chosen searches again for what the input holds, as a keystroke does.
     renderFilters(this.filtersEl, this.filters, projectSlugs(h.app), w, () => {
       this.inputEl.dispatchEvent(new Event("input"));

@@ -714,14 +714,14 @@ export class Menu {
 
 // --- Search (the search modal and view, src/obsidian/search-*.ts) ---
 // The DOM calls they make beyond the above, as a browser has them:
-// insertBefore (the modal's filters go between its input and its hits),
+// before (the modal's filters go between its input and its hits),
 // dispatchEvent (a filter chosen searches again as a keystroke does:
 // Obsidian's SuggestModal listens to its input's "input" events), focus.
 
 declare module "./dom" {
   interface FakeEl {
-    /** insertBefore moves el among this element's children, right before ref (at the end when ref is null). */
-    insertBefore(el: FakeEl, ref: FakeEl | null): FakeEl;
+    /** before moves els among this element's parent's children, in order, right before this one. */
+    before(...els: FakeEl[]): void;
     dispatchEvent(e: { type: string }): boolean;
     focus(): void;
     /** Whether focus() was called on it last (of all elements). */
@@ -730,13 +730,14 @@ declare module "./dom" {
 }
 
 let focusedEl: FakeEl | null = null;
-FakeEl.prototype.insertBefore = function (this: FakeEl, el: FakeEl, ref: FakeEl | null): FakeEl {
-  if (el.parent !== null) el.parent.children = el.parent.children.filter((c) => c !== el);
-  el.parent = this;
-  const at = ref === null ? -1 : this.children.indexOf(ref);
-  if (at < 0) this.children.push(el);
-  else this.children.splice(at, 0, el);
-  return el;
+FakeEl.prototype.before = function (this: FakeEl, ...els: FakeEl[]): void {
+  const parent = this.parent;
+  if (parent === null) throw new Error("before: the element has no parent");
+  for (const el of els) {
+    if (el.parent !== null) el.parent.children = el.parent.children.filter((c) => c !== el);
+    el.parent = parent;
+    parent.children.splice(parent.children.indexOf(this), 0, el);
+  }
 };
 FakeEl.prototype.dispatchEvent = function (this: FakeEl, e: { type: string }): boolean {
   this.dispatch(e.type, e);

@@ -224,7 +224,10 @@ describe("search as Obsidian users expect it", () => {
     const m = openModal(plugin);
     // The filters stand between the input and the hits.
     const order = m.modalEl.children;
-    assert.ok(order.indexOf(m.filtersEl) < order.indexOf(m.resultContainerEl));
+    assert.deepEqual(
+      [m.filtersEl, m.statusEl, m.resultContainerEl].map((e) => order.indexOf(e)),
+      [order.indexOf(m.inputEl) + 1, order.indexOf(m.inputEl) + 2, order.indexOf(m.inputEl) + 3],
+    );
     assert.deepEqual(
       dropdown("slug").options.map(([v]) => v),
       ["", "beta", "kessho-docs"],
