@@ -97,12 +97,17 @@ export function hitTitle(hit: SearchHit, w: Words): string {
   return named && hit.slug !== null ? `${hit.slug} — ${label(w, hit.kind)}` : hit.title;
 }
 
-/** hitTags are a hit's tags: its kind, its zone unless the kind says it, its project unless the title says it. */
+/**
+ * hitTags are a hit's tags: its kind; its zone, unless episodes (a
+ * project's notes: the project says more); its project and an archive's
+ * date, unless its title says them.
+ */
 export function hitTags(hit: SearchHit, w: Words): string[] {
+  const title = hitTitle(hit, w);
   const tags = [label(w, hit.kind)];
   if (hit.zone !== null && hit.zone !== "episodes") tags.push(label(w, hit.zone));
-  if (hit.slug !== null && hit.kind !== "context" && hit.kind !== "history") tags.push(hit.slug);
-  if (hit.date !== null && hit.kind === "archive") tags.push(hit.date);
+  if (hit.slug !== null && !title.includes(hit.slug)) tags.push(hit.slug);
+  if (hit.date !== null && hit.kind === "archive" && !title.includes(hit.date)) tags.push(hit.date);
   return tags;
 }
 

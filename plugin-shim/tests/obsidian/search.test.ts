@@ -24,6 +24,7 @@ export const vault: Record<string, string> = {
     '---\nslug: kessho-docs\nkind: archive\ndate: 2026-11-27\ntime: "17:40"\nsubject: Sensors\ndisplay: kessho-docs — 2026-11-27 Sensors\n---\nWe documented them.\n\n## Decisions\n- > The sensors page lists each ~~old~~ sensor.\n',
   [atom]: "---\nkind: knowledge\n---\nThe _sensors_ report every **minute** to the [hub](https://hub.example).\n",
   "10-episodes/domains/beta/context.md": "---\nslug: beta\nkind: domain\nsummary: Billing.\n---\n# Beta\n\n🚀 Each ==webhook== waits a minute before its retry.\n",
+  "10-episodes/domains/beta/Sensor budget.md": "What the sensors cost us each year.\n",
   "00-inbox/Storms.md": "A storm of retries hit the queue.\n",
 };
 
@@ -214,8 +215,10 @@ describe("search as Obsidian users expect it", () => {
     const titles = new Map(items(m.resultContainerEl).map((el, i) => [m.shown[i]!.path, [text(el, "suggestion-title"), el.find("kessho-hit-tag").map((t) => t.getText())]]));
     assert.deepEqual(titles.get(`${docs}/context.md`), ["kessho-docs — context", ["context"]]);
     assert.deepEqual(titles.get(`${docs}/history.md`), ["kessho-docs — history", ["history"]]);
-    assert.deepEqual(titles.get(archive), ["kessho-docs — 2026-11-27 Sensors", ["archive", "kessho-docs", "2026-11-27"]]);
+    // The archive's display says its project and date: its tags do not repeat them.
+    assert.deepEqual(titles.get(archive), ["kessho-docs — 2026-11-27 Sensors", ["archive"]]);
     assert.deepEqual(titles.get(atom), ["Sensors report every minute", ["atom", "knowledge"]]);
+    assert.deepEqual(titles.get("10-episodes/domains/beta/Sensor budget.md"), ["Sensor budget", ["note", "beta"]]);
     m.close();
   });
 
