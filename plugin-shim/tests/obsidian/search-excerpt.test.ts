@@ -6,6 +6,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { FakeEl } from "../fake/obsidian";
 import { pieces, plainExcerpt, renderExcerpt, runs } from "../../src/obsidian/excerpt";
+import { hitTags, hitTitle, type SearchHit } from "../../src/obsidian/search-results";
+import { words } from "../../src/i18n";
 
 function render(line: string, marks: [number, number][] = []): FakeEl {
   const el = new FakeEl("div");
@@ -115,5 +117,17 @@ describe("excerpts", () => {
     const tags = new Set(el.all().map((e) => e.tag));
     assert.deepEqual([...tags].sort(), ["div", "span", "strong"]);
     assert.equal(el.getText(), 'alert("x") bold y');
+  });
+
+  test("a context note's display is its title; one without is titled by its project", () => {
+    const hit = (title: string, kind: string, slug: string | null, zone: string | null = "episodes"): SearchHit => ({
+      path: "p.md", title, kind, zone, slug, date: null, score: 1, line: "", line_number: 0, matched: [],
+    });
+    assert.equal(hitTitle(hit("context", "context", "webshop"), words("en")), "webshop — context");
+    assert.equal(hitTitle(hit("history", "history", "webshop"), words("fr")), "webshop — historique");
+    assert.equal(hitTitle(hit("Webshop — the shop", "context", "webshop"), words("fr")), "Webshop — the shop");
+    assert.deepEqual(hitTags(hit("Webshop — the shop", "context", "webshop"), words("fr")), ["contexte", "webshop"]);
+    assert.equal(hitTitle(hit("context", "note", null, null), words("en")), "context", "a note at the vault's root keeps its name");
+    assert.deepEqual(hitTags(hit("Idea", "note", null, "inbox"), words("fr")), ["note", "boîte de réception"]);
   });
 });
