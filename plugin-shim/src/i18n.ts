@@ -34,7 +34,7 @@ const searchEn = {
 };
 
 const searchFr: typeof searchEn = {
-  searchViewCommand: "Ouvrir la recherche dans la mémoire dans le panneau latéral",
+  searchViewCommand: "Ouvrir la recherche dans la mémoire (barre latérale)",
   searchViewTitle: "Recherche dans la mémoire",
   searchViewPlaceholder: "Chercher dans la mémoire…",
   searchViewHint: "Tapez des mots à trouver dans votre mémoire : un mot en cours de frappe correspond comme un début, et les petites fautes sont pardonnées.",

@@ -372,7 +372,7 @@ describe("search as Obsidian users expect it", () => {
     assert.equal(m.resultContainerEl.getText(), "Aucune note ne correspond.");
     m.close();
 
-    assert.equal(plugin.commands.find((c) => c.id === "kessho:search-view")!.name, "Ouvrir la recherche dans la mémoire dans le panneau latéral");
+    assert.equal(plugin.commands.find((c) => c.id === "kessho:search-view")!.name, "Ouvrir la recherche dans la mémoire (barre latérale)");
     command(plugin, "kessho:search-view")();
     await until(() => app.workspace.getLeavesOfType("kessho-search").length === 1, "the view");
     assert.equal(app.workspace.getLeavesOfType("kessho-search")[0]!.getDisplayText(), "Recherche dans la mémoire");
