@@ -3,6 +3,65 @@
 
 import type { Lang } from "./catalog/catalog";
 
+// --- Search (the search modal and view: src/obsidian/search-results.ts) ---
+
+const searchEn = {
+  searchViewCommand: "Open memory search in the sidebar",
+  searchViewTitle: "Memory search",
+  searchViewPlaceholder: "Search memory…",
+  searchViewHint: "Type words to find in your memory: a word being typed matches as a beginning, and small typos are forgiven.",
+  searchNotConfident: "Nothing confident: no note covers these words well. The closest ones:",
+  searchWeak: "weak match",
+  searchZone: "Zone",
+  searchProject: "Project",
+  searchKind: "Kind",
+  searchAnyZone: "All zones",
+  searchAnyProject: "All projects",
+  searchAnyKind: "All kinds",
+  /** The core's kinds and zones (core/search/note.go, classify), as the user reads them. */
+  searchLabels: {
+    note: "note",
+    atom: "atom",
+    context: "context",
+    history: "history",
+    archive: "archive",
+    episodes: "episodes",
+    knowledge: "knowledge",
+    principles: "principles",
+    goals: "goals",
+    inbox: "inbox",
+  },
+};
+
+const searchFr: typeof searchEn = {
+  searchViewCommand: "Ouvrir la recherche dans la mémoire (barre latérale)",
+  searchViewTitle: "Recherche dans la mémoire",
+  searchViewPlaceholder: "Chercher dans la mémoire…",
+  searchViewHint: "Tapez des mots à trouver dans votre mémoire : un mot en cours de frappe correspond comme un début, et les petites fautes sont pardonnées.",
+  searchNotConfident: "Rien de sûr : aucune note ne couvre bien ces mots. Les plus proches :",
+  searchWeak: "correspondance faible",
+  searchZone: "Zone",
+  searchProject: "Projet",
+  searchKind: "Type",
+  searchAnyZone: "Toutes les zones",
+  searchAnyProject: "Tous les projets",
+  searchAnyKind: "Tous les types",
+  searchLabels: {
+    note: "note",
+    atom: "atome",
+    context: "contexte",
+    history: "historique",
+    archive: "archive",
+    episodes: "épisodes",
+    knowledge: "connaissances",
+    principles: "principes",
+    goals: "objectifs",
+    inbox: "boîte de réception",
+  },
+};
+
+// --- end of the search block ---
+
 const en = {
   ribbon: "Kessho",
   run: "Run",
@@ -42,6 +101,7 @@ const en = {
   openNote: "Open this note",
   noWasm:
     "Kessho cannot run on this device: WebAssembly is turned off (iOS Lockdown Mode does this). Exclude Obsidian from Lockdown Mode, or use Kessho on another device.",
+  ...searchEn,
 };
 
 const fr: typeof en = {
@@ -83,6 +143,7 @@ const fr: typeof en = {
   openNote: "Ouvrir cette note",
   noWasm:
     "Kessho ne peut pas fonctionner sur cet appareil : WebAssembly y est désactivé (le mode Isolement d'iOS le fait). Excluez Obsidian du mode Isolement, ou utilisez Kessho sur un autre appareil.",
+  ...searchFr,
 };
 
 export type Words = typeof en;

@@ -20,6 +20,7 @@ import { Host } from "./host/service";
 import { words, type Words } from "./i18n";
 import { buttons, showMenu } from "./obsidian/actions";
 import { RecallView, recallViewType } from "./obsidian/recall-view";
+import { SearchView, searchViewType } from "./obsidian/search-view";
 import { KesshoSettingTab } from "./obsidian/settings-tab";
 import type { Answer } from "./obsidian/tool-modal";
 import { ObsidianVault } from "./obsidian/vault-port";
@@ -78,6 +79,7 @@ export default class KesshoPlugin extends Plugin {
 
     for (const b of buttons(this)) this.addCommand({ id: b.id, name: b.name, icon: b.icon, callback: b.run });
     this.registerView(recallViewType, (leaf) => new RecallView(leaf, this));
+    this.registerView(searchViewType, (leaf) => new SearchView(leaf, this));
     this.addRibbonIcon("gem", words(this.lang()).ribbon, (evt) => showMenu(this, evt));
     this.addSettingTab(new KesshoSettingTab(this.app, this));
     // Compile the core in its worker once the app is ready and idle, so

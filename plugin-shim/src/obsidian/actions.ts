@@ -7,6 +7,7 @@ import { initialValues, slugFromPath, type Values } from "../catalog/form";
 import type { Words } from "../i18n";
 import { recallProject } from "./recall-view";
 import { SearchModal } from "./search-modal";
+import { openSearchView } from "./search-view";
 import { ToolModal, type Answer } from "./tool-modal";
 
 /** What the actions need from the plugin. */
@@ -52,8 +53,9 @@ export interface Button {
 
 /**
  * buttons lists what the plugin offers, in the menu's order: a form per
- * available action, then "Search memory" (mem_search) and "Recall this
- * project" (mem_recall, mem_list) when the core has their tools.
+ * available action, then "Search memory" and its sidebar view
+ * (mem_search) and "Recall this project" (mem_recall, mem_list) when the
+ * core has their tools.
  */
 export function buttons(h: ActionHost): Button[] {
   const out: Button[] = available(h.catalog).map(({ action, tool }) => ({
@@ -67,6 +69,7 @@ export function buttons(h: ActionHost): Button[] {
   const w = h.words();
   if (findTool(h.catalog, "mem_search")) {
     out.push({ id: "search", name: w.searchCommand, icon: "search", run: () => new SearchModal(h).open() });
+    out.push({ id: "search-view", name: w.searchViewCommand, icon: "search", run: () => void openSearchView(h) });
   }
   if (findTool(h.catalog, "mem_recall") && findTool(h.catalog, "mem_list")) {
     out.push({ id: "recall-project", name: w.recallCommand, icon: "history", run: () => void recallProject(h) });

@@ -4,22 +4,20 @@
 import { Notice, SuggestModal, type App } from "obsidian";
 import type { Words } from "../i18n";
 import type { Answer } from "./tool-modal";
-import { messageOf } from "../host/port";
+import {
+  noFilters,
+  projectSlugs,
+  renderFilters,
+  renderHit,
+  renderStatus,
+  runSearch,
+  type SearchFilters,
+  type SearchHit,
+  type SearchOutcome,
+} from "./search-results";
 
-/** A hit of mem_search's answer (core/tools/search.go, SearchHit). */
-export interface SearchHit {
-  path: string;
-  title: string;
-  kind: string;
-  zone: string | null;
-  slug: string | null;
-  date: string | null;
-  score: number;
-  line: string;
-  /** 1-based; 0 when no line of the note holds a query word. */
-  line_number: number;
-  matched: string[];
-}
+export type { SearchHit } from "./search-results";
+export { searchLimit } from "./search-results";
 
 /**
  * searchDelayMs is how long typing must pause before a search runs: a
@@ -27,9 +25,6 @@ export interface SearchHit {
  * call, and a warm search (a few ms) still feels immediate.
  */
 export const searchDelayMs = 180;
-
-/** searchLimit is how many hits a search asks for: a screenful and more. */
-export const searchLimit = 20;
 
 /** What the search modal needs from the plugin. */
 export interface SearchHost {
@@ -58,16 +53,23 @@ export async function openNote(h: SearchHost, path: string, line = 0): Promise<v
  * key, and an answer that comes back after a newer keystroke is dropped.
  * Every promise getSuggestions returned resolves with the newest query's
  * hits (or nothing when the newest input is blank), so results shown are
- * never stale, whatever order the promises settle in.
+ * never stale, whatever order the promises settle in. Above the hits, the
+ * zone, project and kind filters (a change searches again), and the
+ * "nothing confident" state when the answer says so.
  */
 export class SearchModal extends SuggestModal<SearchHit> {
   private seq = 0;
   private timer: number | null = null;
   private waiting: ((hits: SearchHit[]) => void)[] = [];
+  readonly filters: SearchFilters = { ...noFilters };
+  /** The filters' row and the "nothing confident" line, between the input and the hits. */
+  readonly filtersEl: HTMLElement;
+  readonly statusEl: HTMLElement;
 
   constructor(private h: SearchHost) {
     super(h.app);
     const w = h.words();
+    this.modalEl.addClass("kessho-search-modal");
     this.setPlaceholder(w.searchPlaceholder);
     this.emptyStateText = w.searchEmpty;
     this.setInstructions([
@@ -75,6 +77,14 @@ export class SearchModal extends SuggestModal<SearchHit> {
       { command: "↵", purpose: w.openAtLine },
       { command: "esc", purpose: w.dismiss },
     ]);
+    this.filtersEl = this.modalEl.createDiv();
+    this.statusEl = this.modalEl.createDiv({ cls: "kessho-search-status" });
+    this.resultContainerEl.before(this.filtersEl, this.statusEl);
+    // A filter chosen searches again for what the input holds, as a keystroke does.
+    renderFilters(this.filtersEl, this.filters, projectSlugs(h.app), w, () => {
+      this.inputEl.dispatchEvent(new Event("input"));
+      this.inputEl.focus();
+    });
   }
 
   getSuggestions(query: string): SearchHit[] | Promise<SearchHit[]> {
@@ -82,6 +92,7 @@ export class SearchModal extends SuggestModal<SearchHit> {
     this.cancelTimer();
     if (query.trim() === "") {
       this.emptyStateText = ""; // blank input: no "nothing matches" either
+      renderStatus(this.statusEl, null, this.h.words());
       this.settle([]);
       return [];
     }
@@ -95,16 +106,7 @@ export class SearchModal extends SuggestModal<SearchHit> {
   }
 
   renderSuggestion(hit: SearchHit, el: HTMLElement): void {
-    el.addClass("mod-complex", "kessho-hit");
-    const content = el.createDiv({ cls: "suggestion-content" });
-    content.createDiv({ cls: "suggestion-title", text: hit.title });
-    if (hit.line !== "") content.createDiv({ cls: ["suggestion-note", "kessho-hit-line"], text: hit.line });
-    content.createDiv({
-      cls: ["suggestion-note", "kessho-hit-path"],
-      text: hit.line_number > 0 ? `${hit.path}:${hit.line_number}` : hit.path,
-    });
-    const aux = el.createDiv({ cls: "suggestion-aux" });
-    aux.createSpan({ cls: "suggestion-flair", text: [hit.kind, hit.zone ?? ""].filter((s) => s !== "").join(" · ") });
+    renderHit(el, hit, this.h.words());
   }
 
   onChooseSuggestion(hit: SearchHit): void {
@@ -120,19 +122,11 @@ export class SearchModal extends SuggestModal<SearchHit> {
 
   private async search(seq: number, query: string): Promise<void> {
     const w = this.h.words();
-    let hits: SearchHit[] = [];
-    let empty = w.searchEmpty;
-    try {
-      // The last word is still being typed unless a space follows it: it also matches as a prefix.
-      const answer = await this.h.run("mem_search", { query, limit: searchLimit, prefix: !/\s$/.test(query) });
-      if (answer.ok) hits = (answer.result["hits"] as SearchHit[] | undefined) ?? [];
-      else empty = answer.error.message;
-    } catch (err) {
-      empty = w.engineFailed + messageOf(err);
-    }
+    const o: SearchOutcome = await runSearch(this.h, query, this.filters);
     if (seq !== this.seq) return; // a newer keystroke's search settles the waiting promises
-    this.emptyStateText = empty;
-    this.settle(hits);
+    this.emptyStateText = o.error ?? w.searchEmpty;
+    renderStatus(this.statusEl, o, w);
+    this.settle(o.hits);
   }
 
   private settle(hits: SearchHit[]): void {

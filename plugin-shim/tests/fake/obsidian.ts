@@ -711,3 +711,56 @@ export class Menu {
 
 /** createFragment is Obsidian's global: an empty fragment with its DOM helpers. */
 (globalThis as unknown as { createFragment: () => FakeEl }).createFragment = () => new FakeEl("#fragment");
+
+// --- Search (the search modal and view, src/obsidian/search-*.ts) ---
+// The DOM calls they make beyond the above, as a browser has them:
+// before (the modal's filters go between its input and its hits),
+// dispatchEvent (a filter chosen searches again as a keystroke does:
+// Obsidian's SuggestModal listens to its input's "input" events), focus.
+
+declare module "./dom" {
+  interface FakeEl {
+    /** before moves els among this element's parent's children, in order, right before this one. */
+    before(...els: FakeEl[]): void;
+    dispatchEvent(e: { type: string }): boolean;
+    focus(): void;
+    /** Whether focus() was called on it last (of all elements). */
+    focused: boolean;
+  }
+}
+
+let focusedEl: FakeEl | null = null;
+FakeEl.prototype.before = function (this: FakeEl, ...els: FakeEl[]): void {
+  const parent = this.parent;
+  if (parent === null) throw new Error("before: the element has no parent");
+  for (const el of els) {
+    if (el.parent !== null) el.parent.children = el.parent.children.filter((c) => c !== el);
+    el.parent = parent;
+    parent.children.splice(parent.children.indexOf(this), 0, el);
+  }
+};
+FakeEl.prototype.dispatchEvent = function (this: FakeEl, e: { type: string }): boolean {
+  this.dispatch(e.type, e);
+  return true;
+};
+FakeEl.prototype.focus = function (this: FakeEl): void {
+  focusedEl = this;
+};
+Object.defineProperty(FakeEl.prototype, "focused", {
+  get(this: FakeEl) {
+    return focusedEl === this;
+  },
+});
+
+/** A SuggestModal, when it opens, listens to its input's "input" events as Obsidian's does. */
+const listening = new WeakSet<object>();
+const suggestOpen = SuggestModal.prototype.open;
+SuggestModal.prototype.open = function <T>(this: SuggestModal<T>): void {
+  if (!listening.has(this)) {
+    listening.add(this);
+    this.inputEl.addEventListener("input", () => this.type(this.inputEl.value));
+  }
+  suggestOpen.call(this);
+};
+
+// --- end of the search block ---
