@@ -1,0 +1,87 @@
+package tools
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// What mem_check reports besides its own findings in a vault the
+// memory-kit made (kitVault), as the kit's health scan does (its
+// mem_health_scan; docs/reference.md, "mem_check's findings"): a note
+// without the `display` the kit's conventions want, and a zone folder
+// without its index.md. In such a vault each finding whose meaning the
+// kit's scan shares carries the kit's name of it (Finding.Kit).
+
+// kitZones are the folders of the kit's zones.
+var kitZones = []string{"00-inbox", "10-episodes", "20-knowledge", "30-procedures", "40-principles", "50-goals", "60-people", "70-cognition", "99-meta"}
+
+// kitNames are the kit's health scan names of the findings that mean
+// the same as one of mem_check's.
+var kitNames = map[string]string{
+	FindBrokenLink:       "dangling-wikilinks",
+	FindFrontmatter:      "malformed-frontmatter",
+	FindIndexMissing:     "missing-zone-index-entry",
+	FindDisplayMissing:   "missing-display",
+	FindZoneIndexMissing: "missing-zone-index",
+}
+
+// kitNeedsDisplay reports whether the kit's conventions want `display`
+// in the note p: context.md and history.md, archives, atoms of the
+// transverse zones, repo topologies, the vault's index.md and each zone's.
+func kitNeedsDisplay(p string) bool {
+	name := path.Base(p)
+	parts := strings.Split(p, "/")
+	switch {
+	case name == "context.md" || name == "history.md", slices.Contains(parts, "archives"):
+		return true
+	case slices.Contains([]string{"20-knowledge", "40-principles", "50-goals", "60-people"}, parts[0]):
+		return true
+	case strings.HasPrefix(p, "99-meta/repo-topology/"), p == "index.md":
+		return true
+	}
+	return name == "index.md" && len(parts) == 2 && slices.Contains(kitZones, parts[0])
+}
+
+// kitScan adds, in a kit vault, the kit's own findings and names.
+func (c *checker) kitScan() error {
+	kit, err := kitVault(c.env)
+	if err != nil || !kit {
+		return err
+	}
+	t := checkText().Msg
+	bad := map[string]bool{}
+	for _, f := range c.found {
+		switch f.Code {
+		case FindFrontmatter, FindDuplicateKey, FindNotUTF8, FindConflictCopy:
+			bad[f.Path] = true // unread, or read as the kit cannot
+		}
+	}
+	for _, p := range c.files {
+		if !strings.HasSuffix(p, ".md") || bad[p] || !kitNeedsDisplay(p) {
+			continue
+		}
+		f, err := c.env.View.Read(p)
+		if err != nil {
+			return err
+		}
+		doc, err := c.env.docs().Parse(f.Text)
+		if err != nil {
+			continue
+		}
+		if d, _ := doc.String("display"); strings.TrimSpace(d) == "" {
+			c.add(FindDisplayMissing, p, 0, c.env.say(t.DisplayMissing), c.env.say(t.DisplayMissingFix), false)
+		}
+	}
+	for _, z := range kitZones {
+		i, _ := slices.BinarySearch(c.files, z+"/")
+		_, has := slices.BinarySearch(c.files, z+"/index.md")
+		if i < len(c.files) && strings.HasPrefix(c.files[i], z+"/") && !has {
+			c.add(FindZoneIndexMissing, z+"/index.md", 0, c.env.say(t.ZoneIndexMissing, z), c.env.say(t.ZoneIndexMissingFix, z), false)
+		}
+	}
+	for i := range c.found {
+		c.found[i].Kit = kitNames[c.found[i].Code]
+	}
+	return nil
+}
