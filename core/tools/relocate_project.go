@@ -54,6 +54,7 @@ func (r *relocateResult) Confirmation() string { return r.ask }
 var relocateText = loadText[struct {
 	BadRoot, NoRoot, BadOld, NotUTF8, BadFrontmatter fault.Msg
 	Same, Set, SetNew, Rewrote, DryRun, Ask          fault.Msg
+	DryRewrite, None                                 fault.Msg
 }]("relocate_project.yaml")
 
 // relocateProject is mem_relocate_project: set repo_path in a project's
@@ -153,7 +154,7 @@ func relocateRewrite(env *Env, c *contextFile, old relocate.Root, res *relocateR
 // memory-kit's dry run (confirm: false).
 func relocateSummary(env *Env, a relocateArgs, res *relocateResult, ops plan.Plan) (any, plan.Plan, error) {
 	t := relocateText().Msg
-	old := "—"
+	old := env.say(t.None)
 	if res.OldRoot != nil {
 		old = "`" + *res.OldRoot + "`"
 	}
@@ -162,7 +163,11 @@ func relocateSummary(env *Env, a relocateArgs, res *relocateResult, ops plan.Pla
 		res.SummaryMD = env.say(t.Same, res.Slug, res.NewRoot)
 		return res, nil, nil
 	case a.Confirm != nil && !*a.Confirm:
-		res.SummaryMD = env.say(t.DryRun, res.Slug, old, res.NewRoot, res.PathsRewritten, res.FilesChanged)
+		paths := ""
+		if res.PathsRewritten > 0 {
+			paths = env.say(t.DryRewrite, res.PathsRewritten, res.FilesChanged)
+		}
+		res.SummaryMD = env.say(t.DryRun, res.Slug, old, res.NewRoot, paths)
 		return res, nil, nil
 	}
 	res.Applied = true
