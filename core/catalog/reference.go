@@ -184,12 +184,14 @@ when there is none, 1 otherwise.
 | ` + "`INDEX_MISSING`" + ` | in a zone with an index.md (a memory-kit vault), an atom the index does not link: what the kit's own health scan reports | no |
 | ` + "`DISPLAY_MISSING`" + ` | in a memory-kit vault (its 10-episodes/index.md), a note the kit's conventions want a ` + "`display`" + ` in (context.md, history.md, archives, atoms of 20-knowledge, 40-principles, 50-goals, 60-people, the index.md notes) has none | no |
 | ` + "`ZONE_INDEX_MISSING`" + ` | in a memory-kit vault, a zone folder (00-inbox … 99-meta) without its index.md | no |
+| ` + "`EMPTY_ROOT_NOTE`" + ` | in a memory-kit vault, an empty note at the vault's root (index.md aside) | no |
 
 In a memory-kit vault a finding whose meaning the kit's own health scan
 (its mem_health_scan) shares also has ` + "`kit`" + `, the kit's name of it:
 ` + "`BROKEN_LINK`" + ` dangling-wikilinks, ` + "`FRONTMATTER_INVALID`" + ` malformed-frontmatter,
 ` + "`INDEX_MISSING`" + ` missing-zone-index-entry, ` + "`DISPLAY_MISSING`" + ` missing-display,
-` + "`ZONE_INDEX_MISSING`" + ` missing-zone-index; the others have none.
+` + "`ZONE_INDEX_MISSING`" + ` missing-zone-index, ` + "`EMPTY_ROOT_NOTE`" + ` stray-zone-md (named as a zone) or
+empty-md-at-root; the others have none.
 
 A repair is one plan: every file it writes carries the hash it was read with, so a
 change made meanwhile refuses the whole plan (CONFLICT) and nothing is written.

@@ -42,6 +42,7 @@ const (
 	// In a vault the memory-kit made only (check_kit.go).
 	FindDisplayMissing   = "DISPLAY_MISSING"
 	FindZoneIndexMissing = "ZONE_INDEX_MISSING"
+	FindEmptyRoot        = "EMPTY_ROOT_NOTE"
 )
 
 // Finding is one thing mem_check found wrong: its code, the file and the
@@ -84,6 +85,7 @@ var checkText = loadText[struct {
 	IndexMissing, IndexMissingFix                      fault.Msg
 	DisplayMissing, DisplayMissingFix                  fault.Msg
 	ZoneIndexMissing, ZoneIndexMissingFix              fault.Msg
+	EmptyRoot, EmptyRootFix                            fault.Msg
 }]("check.yaml")
 
 // checker is one mem_check call: the vault's files and what it found.

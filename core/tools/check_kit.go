@@ -9,8 +9,8 @@ import (
 // What mem_check reports besides its own findings in a vault the
 // memory-kit made (kitVault), as the kit's health scan does (its
 // mem_health_scan; docs/reference.md, "mem_check's findings"): a note
-// without the `display` the kit's conventions want, and a zone folder
-// without its index.md. In such a vault each finding whose meaning the
+// without the `display` the kit's conventions want, a zone folder
+// without its index.md, and an empty note at the vault's root. In such a vault each finding whose meaning the
 // kit's scan shares carries the kit's name of it (Finding.Kit).
 
 // kitZones are the folders of the kit's zones.
@@ -24,6 +24,16 @@ var kitNames = map[string]string{
 	FindIndexMissing:     "missing-zone-index-entry",
 	FindDisplayMissing:   "missing-display",
 	FindZoneIndexMissing: "missing-zone-index",
+}
+
+// kitEmptyRoot is the kit's name of an empty note at the vault's root:
+// stray-zone-md when it is named as a zone (Obsidian makes one when a
+// dangling [[20-knowledge]] link is clicked), else empty-md-at-root.
+func kitEmptyRoot(p string) string {
+	if slices.Contains(kitZones, strings.TrimSuffix(p, ".md")) {
+		return "stray-zone-md"
+	}
+	return "empty-md-at-root"
 }
 
 // kitNeedsDisplay reports whether the kit's conventions want `display`
@@ -73,6 +83,9 @@ func (c *checker) kitScan() error {
 			c.add(FindDisplayMissing, p, 0, c.env.say(t.DisplayMissing), c.env.say(t.DisplayMissingFix), false)
 		}
 	}
+	if err := c.kitEmptyRoots(); err != nil {
+		return err
+	}
 	for _, z := range kitZones {
 		i, _ := slices.BinarySearch(c.files, z+"/")
 		_, has := slices.BinarySearch(c.files, z+"/index.md")
@@ -81,7 +94,30 @@ func (c *checker) kitScan() error {
 		}
 	}
 	for i := range c.found {
-		c.found[i].Kit = kitNames[c.found[i].Code]
+		if c.found[i].Code == FindEmptyRoot {
+			c.found[i].Kit = kitEmptyRoot(c.found[i].Path)
+		} else {
+			c.found[i].Kit = kitNames[c.found[i].Code]
+		}
+	}
+	return nil
+}
+
+// kitEmptyRoots reports the empty notes (blank text) at the vault's root,
+// index.md aside, as the kit's scan does.
+func (c *checker) kitEmptyRoots() error {
+	t := checkText().Msg
+	for _, p := range c.files {
+		if strings.Contains(p, "/") || !strings.HasSuffix(p, ".md") || p == "index.md" {
+			continue
+		}
+		f, err := c.env.View.Read(p)
+		if err != nil {
+			return err
+		}
+		if !f.NotUTF8 && strings.TrimSpace(f.Text) == "" {
+			c.add(FindEmptyRoot, p, 0, c.env.say(t.EmptyRoot), c.env.say(t.EmptyRootFix), false)
+		}
 	}
 	return nil
 }
