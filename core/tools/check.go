@@ -98,6 +98,7 @@ type checker struct {
 	found    []Finding
 	repairs  plan.Plan
 	repaired map[int]bool
+	kit      bool // the vault is the memory-kit's (kitVault)
 }
 
 // checkTool is mem_check: reads every file of the vault once (one tree
@@ -112,7 +113,11 @@ func checkTool(env *Env, a checkArgs) (any, plan.Plan, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	c := &checker{env: env, files: files, names: wikilink.NamesOf(files), repaired: map[int]bool{}}
+	kit, err := kitVault(env)
+	if err != nil {
+		return nil, nil, err
+	}
+	c := &checker{env: env, files: files, names: wikilink.NamesOf(files), repaired: map[int]bool{}, kit: kit}
 	notes := 0
 	for _, f := range files {
 		if strings.HasSuffix(f, ".md") {
