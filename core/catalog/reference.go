@@ -174,7 +174,7 @@ when there is none, 1 otherwise.
 | ` + "`BROKEN_LINK`" + ` | a wikilink (outside code) names no note; the fix names the closest note | no |
 | ` + "`HISTORY_DANGLING`" + ` | a history.md line names an archive that is gone | removes the line |
 | ` + "`ARCHIVE_NOT_IN_HISTORY`" + ` | an archive of archives/ that no history.md line names | adds its line (date, time and subject from its name) |
-| ` + "`HISTORY_MISSING`" + ` | archives/ holds archives, history.md is missing | creates it, one line per archive |
+| ` + "`HISTORY_MISSING`" + ` | archives/ holds archives, history.md is missing | creates it, one line per archive (in a memory-kit vault, as the kit's mem_init_project writes it) |
 | ` + "`FRONTMATTER_INVALID`" + ` | the frontmatter is no YAML mapping, or is never closed | no |
 | ` + "`FRONTMATTER_DUPLICATE_KEY`" + ` | a frontmatter key is defined twice | no |
 | ` + "`SLUG_TWICE`" + ` | one slug (any case) names folders in two places (projects, domains, archived) | no |
