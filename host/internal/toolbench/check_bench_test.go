@@ -23,31 +23,32 @@ import (
 // vault (file → text), one of each of mem_check's finding codes, and the
 // code and path mem_check must report for each (code "" for a file that
 // only makes another's finding; at, when the finding names another path
-// than the file's). The generated vault has one finding of its own, on
+// than the file's; the kit's notes carry a display, so that the kit's
+// scan finds nothing more there). The generated vault has findings of its own, on
 // purpose: its session log holds 60 blocks (for the trim's benchmarks),
-// so its hygiene check fails (generatedFindings).
+// so its hygiene check fails; and the kit's scan's own (generatedFindings).
 var checkPlants = []struct{ path, text, code, at string }{
 	{"00-inbox/planted-broken.md", "See [[no-such-note-anywhere]].\n", "BROKEN_LINK", ""},
 	{"00-inbox/planted-dup.md", "---\nslug: a\nslug: b\n---\n", "FRONTMATTER_DUPLICATE_KEY", ""},
 	{"00-inbox/planted-bad.md", "---\nslug: [a\n---\n", "FRONTMATTER_INVALID", ""},
 	{"00-inbox/planted-latin1.md", "caf\xe9\n", "NOT_UTF8", ""},
 	{"00-inbox/planted.kessho-conflict-20261130T101507Z.md", "other\n", "CONFLICT_COPY", ""},
-	{"40-principles/planted-unlisted.md", "---\nslug: planted-unlisted\n---\nUnlisted.\n", "INDEX_MISSING", ""},
+	{"40-principles/planted-unlisted.md", "---\nslug: planted-unlisted\ndisplay: Planted\n---\nUnlisted.\n", "INDEX_MISSING", ""},
 	{"10-episodes/projects/planted-dangling/history.md",
-		"# History — planted-dangling\n\n- [2026-11-20 10h00 — gone](archives/2026-11-20-10h00-planted-dangling-gone.md)\n", "HISTORY_DANGLING", ""},
-	{"10-episodes/projects/planted-unlisted/history.md", "# History — planted-unlisted\n", "", ""},
-	{"10-episodes/projects/planted-unlisted/archives/2026-11-20-10h00-planted-unlisted-x.md", "---\nslug: planted-unlisted\n---\nX.\n", "ARCHIVE_NOT_IN_HISTORY", ""},
-	{"10-episodes/projects/planted-nohist/archives/2026-11-20-10h00-planted-nohist-x.md", "---\nslug: planted-nohist\n---\nX.\n", "HISTORY_MISSING",
+		"---\ndisplay: d\n---\n# History — planted-dangling\n\n- [2026-11-20 10h00 — gone](archives/2026-11-20-10h00-planted-dangling-gone.md)\n", "HISTORY_DANGLING", ""},
+	{"10-episodes/projects/planted-unlisted/history.md", "---\ndisplay: d\n---\n# History — planted-unlisted\n", "", ""},
+	{"10-episodes/projects/planted-unlisted/archives/2026-11-20-10h00-planted-unlisted-x.md", "---\nslug: planted-unlisted\ndisplay: d\n---\nX.\n", "ARCHIVE_NOT_IN_HISTORY", ""},
+	{"10-episodes/projects/planted-nohist/archives/2026-11-20-10h00-planted-nohist-x.md", "---\nslug: planted-nohist\ndisplay: d\n---\nX.\n", "HISTORY_MISSING",
 		"10-episodes/projects/planted-nohist/history.md"},
-	{"10-episodes/projects/planted-twice/context.md", "---\nslug: planted-twice\n---\n# planted-twice\n", "SLUG_TWICE", "10-episodes/projects/planted-twice"},
-	{"10-episodes/domains/planted-twice/context.md", "---\nslug: planted-twice\n---\n# planted-twice\n", "SLUG_TWICE", "10-episodes/domains/planted-twice"},
+	{"10-episodes/projects/planted-twice/context.md", "---\nslug: planted-twice\ndisplay: d\n---\n# planted-twice\n", "SLUG_TWICE", "10-episodes/projects/planted-twice"},
+	{"10-episodes/domains/planted-twice/context.md", "---\nslug: planted-twice\ndisplay: d\n---\n# planted-twice\n", "SLUG_TWICE", "10-episodes/domains/planted-twice"},
 }
 
 // plant writes checkPlants into the vault dir and returns every finding
 // mem_check must report there, sorted ("CODE path"); what it wrote goes
 // at the end of the test, so a cached vault stays as generated.
-func plant(tb testing.TB, dir string) []string {
-	want := slices.Clone(generatedFindings)
+func plant(tb testing.TB, dir string, m genvault.Manifest) []string {
+	want := generatedFindings(m)
 	for _, p := range checkPlants {
 		full := filepath.Join(dir, filepath.FromSlash(p.path))
 		top := full
@@ -98,8 +99,21 @@ func kesshoCheck(tb testing.TB, dir string) (int, []string) {
 }
 
 // generatedFindings is what mem_check reports on a vault the generator
-// made, before anything is planted.
-var generatedFindings = []string{"HYGIENE_FAIL memory/SESSION_LOG.md"}
+// made, before anything is planted, sorted: its hygiene check fails, and,
+// the vault being in the memory-kit's layout (its 10-episodes/index.md),
+// what the kit's own health scan reports there: each folder's history.md,
+// in the kit's older form with no frontmatter, has no display
+// (DISPLAY_MISSING).
+func generatedFindings(m genvault.Manifest) []string {
+	out := []string{"HYGIENE_FAIL memory/SESSION_LOG.md"}
+	for kind, slugs := range map[string][]string{"projects": m.Projects, "domains": m.Domains, "archived": m.Archived} {
+		for _, s := range slugs {
+			out = append(out, "DISPLAY_MISSING 10-episodes/"+kind+"/"+s+"/history.md")
+		}
+	}
+	slices.Sort(out)
+	return out
+}
 
 // BenchmarkCheck is mem_check on the 50k vault with findings planted (one
 // of each code), native engine, the whole call (the host's reads
@@ -111,7 +125,7 @@ var generatedFindings = []string{"HYGIENE_FAIL memory/SESSION_LOG.md"}
 //	go test ./host/internal/toolbench -run '^$' -bench BenchmarkCheck -benchtime 3x
 func BenchmarkCheck(b *testing.B) {
 	gv, v := openSize(b, Size{"50k", 50000})
-	want := plant(b, gv.Dir)
+	want := plant(b, gv.Dir, gv.Manifest)
 	eng := engine.Native()
 	ctx := context.Background()
 	b.ResetTimer()
@@ -172,10 +186,10 @@ func TestCheckGeneratedVault(t *testing.T) {
 		slices.Sort(got)
 		return got
 	}
-	if got := check(); !slices.Equal(got, generatedFindings) {
-		t.Fatalf("the generated vault: %d findings %v; want %v", len(got), got[:min(len(got), 10)], generatedFindings)
+	if got, want := check(), generatedFindings(gv.Manifest); !slices.Equal(got, want) {
+		t.Fatalf("the generated vault: %d findings %v; want %v", len(got), got[:min(len(got), 10)], want)
 	}
-	want := plant(t, gv.Dir)
+	want := plant(t, gv.Dir, gv.Manifest)
 	if got := check(); !slices.Equal(got, want) {
 		t.Errorf("findings %v; want %v", got, want)
 	}
