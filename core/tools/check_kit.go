@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/kessho/kessho/core/frontmatter"
 )
 
 // What mem_check reports besides its own findings in a vault the
@@ -53,35 +55,25 @@ func kitNeedsDisplay(p string) bool {
 	return name == "index.md" && len(parts) == 2 && slices.Contains(kitZones, parts[0])
 }
 
-// kitScan adds, in a kit vault, the kit's own findings and names.
+// kitDisplay reports, in a kit vault, the note p whose frontmatter (doc)
+// has no display where the kit's conventions want one (DISPLAY_MISSING).
+func (c *checker) kitDisplay(p string, doc *frontmatter.Doc) {
+	if !c.kit || !kitNeedsDisplay(p) {
+		return
+	}
+	if d, _ := doc.String("display"); strings.TrimSpace(d) == "" {
+		t := checkText().Msg
+		c.add(FindDisplayMissing, p, 0, c.env.say(t.DisplayMissing), c.env.say(t.DisplayMissingFix), false)
+	}
+}
+
+// kitScan adds, in a kit vault, the kit's other findings (kitDisplay
+// reports a missing display as each note is checked) and the kit's names.
 func (c *checker) kitScan() error {
 	if !c.kit {
 		return nil
 	}
 	t := checkText().Msg
-	bad := map[string]bool{}
-	for _, f := range c.found {
-		switch f.Code {
-		case FindFrontmatter, FindDuplicateKey, FindNotUTF8, FindConflictCopy:
-			bad[f.Path] = true // unread, or read as the kit cannot
-		}
-	}
-	for _, p := range c.files {
-		if !strings.HasSuffix(p, ".md") || bad[p] || !kitNeedsDisplay(p) {
-			continue
-		}
-		f, err := c.env.View.Read(p)
-		if err != nil {
-			return err
-		}
-		doc, err := c.env.docs().Parse(f.Text)
-		if err != nil {
-			continue
-		}
-		if d, _ := doc.String("display"); strings.TrimSpace(d) == "" {
-			c.add(FindDisplayMissing, p, 0, c.env.say(t.DisplayMissing), c.env.say(t.DisplayMissingFix), false)
-		}
-	}
 	if err := c.kitEmptyRoots(); err != nil {
 		return err
 	}
