@@ -174,7 +174,7 @@ when there is none, 1 otherwise.
 | ` + "`BROKEN_LINK`" + ` | a wikilink (outside code) names no note; the fix names the closest note | no |
 | ` + "`HISTORY_DANGLING`" + ` | a history.md line names an archive that is gone | removes the line |
 | ` + "`ARCHIVE_NOT_IN_HISTORY`" + ` | an archive of archives/ that no history.md line names | adds its line (date, time and subject from its name) |
-| ` + "`HISTORY_MISSING`" + ` | archives/ holds archives, history.md is missing | creates it, one line per archive |
+| ` + "`HISTORY_MISSING`" + ` | archives/ holds archives, history.md is missing | creates it, one line per archive (in a memory-kit vault, as the kit's mem_init_project writes it) |
 | ` + "`FRONTMATTER_INVALID`" + ` | the frontmatter is no YAML mapping, or is never closed | no |
 | ` + "`FRONTMATTER_DUPLICATE_KEY`" + ` | a frontmatter key is defined twice | no |
 | ` + "`SLUG_TWICE`" + ` | one slug (any case) names folders in two places (projects, domains, archived) | no |
@@ -182,6 +182,16 @@ when there is none, 1 otherwise.
 | ` + "`CONFLICT_COPY`" + ` | a ` + "`<name>.kessho-conflict-<stamp>.md`" + ` copy a host left after an interrupted change | no |
 | ` + "`HYGIENE_FAIL`" + ` | memory/SESSION_LOG.md and ACTIVE_PRIORITIES.md fail mem_context_hygiene's check | no |
 | ` + "`INDEX_MISSING`" + ` | in a zone with an index.md (a memory-kit vault), an atom the index does not link: what the kit's own health scan reports | no |
+| ` + "`DISPLAY_MISSING`" + ` | in a memory-kit vault (its 10-episodes/index.md), a note the kit's conventions want a ` + "`display`" + ` in (context.md, history.md, archives, atoms of 20-knowledge, 40-principles, 50-goals, 60-people, the index.md notes) has none | no |
+| ` + "`ZONE_INDEX_MISSING`" + ` | in a memory-kit vault, a zone folder (00-inbox … 99-meta) without its index.md | no |
+| ` + "`EMPTY_ROOT_NOTE`" + ` | in a memory-kit vault, an empty note at the vault's root (index.md aside) | no |
+
+In a memory-kit vault a finding whose meaning the kit's own health scan
+(its mem_health_scan) shares also has ` + "`kit`" + `, the kit's name of it:
+` + "`BROKEN_LINK`" + ` dangling-wikilinks, ` + "`FRONTMATTER_INVALID`" + ` malformed-frontmatter,
+` + "`INDEX_MISSING`" + ` missing-zone-index-entry, ` + "`DISPLAY_MISSING`" + ` missing-display,
+` + "`ZONE_INDEX_MISSING`" + ` missing-zone-index, ` + "`EMPTY_ROOT_NOTE`" + ` stray-zone-md (named as a zone) or
+empty-md-at-root; the others have none.
 
 A repair is one plan: every file it writes carries the hash it was read with, so a
 change made meanwhile refuses the whole plan (CONFLICT) and nothing is written.

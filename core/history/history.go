@@ -232,15 +232,17 @@ func spaced(text string, e []markdown.Item) bool {
 	return strings.HasSuffix(titleLine(text), kitTitle)
 }
 
-// titleLine is the first non-blank line of a history's body, after its
+// titleLine is the first heading line of a history's body, after its
 // frontmatter (every history.md the memory-kit writes has one: its first
-// line is `---`), its line ending and trailing spaces trimmed.
+// line is `---`; its mem_init_project writes an intro line, `> Fil
+// chronologique…`, before the title), its line ending and trailing spaces
+// trimmed; "" when there is none.
 func titleLine(text string) string {
 	if d, err := frontmatter.Parse(text); err == nil {
 		text = d.Body()
 	}
 	for _, l := range strings.Split(text, "\n") {
-		if l = strings.TrimRight(l, "\r \t"); strings.TrimSpace(l) != "" {
+		if l = strings.TrimRight(l, "\r \t"); strings.HasPrefix(strings.TrimSpace(l), "#") {
 			return l
 		}
 	}

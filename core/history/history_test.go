@@ -211,6 +211,9 @@ func TestSections(t *testing.T) {
 // kit's "no sessions yet" line; the file's line ending is kept.
 func TestInsertFollowsTheFileStyle(t *testing.T) {
 	const kit = "# Webshop — Historique des sessions\n\n"
+	// kitInit: the kit's mem_init_project writes a frontmatter and an intro
+	// line before the title.
+	const kitInit = "---\nproject: webshop\nslug: webshop\ndisplay: Webshop — history\n---\n\n> Fil chronologique des sessions du projet. Voir aussi : [contexte](context.md)\n\n" + kit
 	a := "- [2026-11-27 17h30 — a](archives/a.md)\n"
 	b := "- [2026-11-25 15h30 — b](archives/b.md)\n"
 	n := "- [2026-11-30 10h15 — n](archives/n.md)"
@@ -220,6 +223,7 @@ func TestInsertFollowsTheFileStyle(t *testing.T) {
 		{"spaced CRLF", strings.ReplaceAll("# P\n\n"+a+"\n"+b, "\n", "\r\n"), strings.ReplaceAll("# P\n\n"+n+"\n\n"+a+"\n"+b, "\n", "\r\n")},
 		{"one entry, Kessho's", Title("p") + a, Title("p") + n + "\n" + a},
 		{"one entry, the kit's", kit + a, kit + n + "\n\n" + a},
+		{"one entry, as the kit's init writes it", kitInit + a, kitInit + n + "\n\n" + a},
 		{"one entry, hand-written", "# P\n\n" + a, "# P\n\n" + n + "\n" + a},
 		{"placeholder", kit + "_(no sessions yet — mem_archive will prepend new entries here)_\n", kit + n + "\n"},
 		{"placeholder, no ending", kit + "_(no sessions yet — mem_archive will prepend new entries here)_", kit + n + "\n"},

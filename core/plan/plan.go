@@ -139,12 +139,19 @@ const UndoDir = ".kessho/undo"
 // IsUndo reports whether p is a path under UndoDir.
 func IsUndo(p string) bool { return strings.HasPrefix(p, UndoDir+"/") }
 
+// GitKeep is the empty file the memory-kit's mem_init_project writes in
+// a new project's archives/ so that Git keeps the folder
+// (mem_init_project writes it in a kit vault). It is no note: tree walks,
+// listings and the search index leave it out as every dot-name.
+const GitKeep = ".gitkeep"
+
 // CheckPath reports whether p is a vault-relative path Kessho may touch:
 // "/"-separated, clean, relative, valid UTF-8, no empty, "." or ".."
 // segment, no segment starting with "." (dot-folders such as .obsidian,
 // .git and .kessho are never read or written through a plan), no
-// backslash, colon or NUL. The one exception is UndoDir: a path under
-// it whose rest obeys the same rules.
+// backslash, colon or NUL. The exceptions are UndoDir: a path under it
+// whose rest obeys the same rules; and GitKeep, as a path's last segment
+// (a file, never a folder to enter).
 func CheckPath(p string) error {
 	if p == "" {
 		return fmt.Errorf("empty path")
@@ -159,6 +166,9 @@ func CheckPath(p string) error {
 		return fmt.Errorf("path %q is absolute", p)
 	}
 	rest := strings.TrimPrefix(p, UndoDir+"/")
+	if dir, ok := strings.CutSuffix(rest, "/"+GitKeep); ok && rest == p {
+		rest = dir
+	}
 	for seg := range strings.SplitSeq(rest, "/") {
 		if seg == "" || seg == "." || seg == ".." {
 			return fmt.Errorf("path %q is not clean", p)

@@ -6,9 +6,11 @@ import (
 )
 
 func TestCheckPath(t *testing.T) {
-	good := []string{"a", "10-episodes/projects/x/context.md", "a b/c é.md", ".kessho/undo/alpha/2026-11-30-10h15-alpha-x.json"}
+	good := []string{"a", "10-episodes/projects/x/context.md", "a b/c é.md", ".kessho/undo/alpha/2026-11-30-10h15-alpha-x.json",
+		"10-episodes/projects/x/archives/.gitkeep"}
 	bad := []string{"", "/etc/passwd", "../x", "a/../b", "a//b", "./a", "a/", ".obsidian/x", "a/.kessho/b", `a\b`, "C:/x", "a\x00b", "\xff",
-		".kessho/undo", ".kessho/undo/", ".kessho/journal/x.json", ".kessho/lock", ".kessho/undo/../lock", ".kessho/undo/a/.x", ".kessho/undox/a", "a/.kessho/undo/b"}
+		".kessho/undo", ".kessho/undo/", ".kessho/journal/x.json", ".kessho/lock", ".kessho/undo/../lock", ".kessho/undo/a/.x", ".kessho/undox/a", "a/.kessho/undo/b",
+		".gitkeep", "a/.gitkeep/b", ".obsidian/.gitkeep", "a/.git/.gitkeep", ".kessho/undo/a/.gitkeep", "a/.gitkeeps", "a/.gitkeep.md"}
 	for _, p := range good {
 		if err := CheckPath(p); err != nil {
 			t.Errorf("CheckPath(%q) = %v; want nil", p, err)

@@ -210,3 +210,15 @@ func scanTail(text string, i int) int {
 	}
 	return i
 }
+
+// Same reports whether r and o name the same folder: Windows roots
+// compared as they match (case and slashes folded), POSIX roots exactly.
+func (r Root) Same(o Root) bool {
+	if r.windows != o.windows {
+		return false
+	}
+	if r.windows {
+		return r.fold == o.fold
+	}
+	return r.raw == o.raw
+}

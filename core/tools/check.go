@@ -39,6 +39,10 @@ const (
 	FindConflictCopy    = "CONFLICT_COPY"
 	FindHygiene         = "HYGIENE_FAIL"
 	FindIndexMissing    = "INDEX_MISSING"
+	// In a vault the memory-kit made only (check_kit.go).
+	FindDisplayMissing   = "DISPLAY_MISSING"
+	FindZoneIndexMissing = "ZONE_INDEX_MISSING"
+	FindEmptyRoot        = "EMPTY_ROOT_NOTE"
 )
 
 // Finding is one thing mem_check found wrong: its code, the file and the
@@ -51,6 +55,10 @@ type Finding struct {
 	Message    string `json:"message"`
 	Fix        string `json:"fix"`
 	Mechanical bool   `json:"mechanical"`
+	// Kit is, in a vault the memory-kit made, the kit's health scan's
+	// name of the finding when it means the same ("dangling-wikilinks"),
+	// else absent.
+	Kit string `json:"kit,omitempty"`
 }
 
 // CheckResult is mem_check's result: sound when nothing is found. With
@@ -75,6 +83,9 @@ var checkText = loadText[struct {
 	NotUTF8, NotUTF8Fix, ConflictCopy, ConflictCopyFix fault.Msg
 	Hygiene, HygieneFix, Sound, Found, Repaired, Gates fault.Msg
 	IndexMissing, IndexMissingFix                      fault.Msg
+	DisplayMissing, DisplayMissingFix                  fault.Msg
+	ZoneIndexMissing, ZoneIndexMissingFix              fault.Msg
+	EmptyRoot, EmptyRootFix                            fault.Msg
 }]("check.yaml")
 
 // checker is one mem_check call: the vault's files and what it found.
@@ -87,6 +98,7 @@ type checker struct {
 	found    []Finding
 	repairs  plan.Plan
 	repaired map[int]bool
+	kit      bool // the vault is the memory-kit's (kitVault)
 }
 
 // checkTool is mem_check: reads every file of the vault once (one tree
@@ -101,7 +113,11 @@ func checkTool(env *Env, a checkArgs) (any, plan.Plan, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	c := &checker{env: env, files: files, names: wikilink.NamesOf(files), repaired: map[int]bool{}}
+	kit, err := kitVault(env)
+	if err != nil {
+		return nil, nil, err
+	}
+	c := &checker{env: env, files: files, names: wikilink.NamesOf(files), repaired: map[int]bool{}, kit: kit}
 	notes := 0
 	for _, f := range files {
 		if strings.HasSuffix(f, ".md") {
@@ -118,6 +134,9 @@ func checkTool(env *Env, a checkArgs) (any, plan.Plan, error) {
 		return nil, nil, err
 	}
 	if err := c.kitIndexes(); err != nil {
+		return nil, nil, err
+	}
+	if err := c.kitScan(); err != nil {
 		return nil, nil, err
 	}
 	sort.SliceStable(c.found, func(i, j int) bool {

@@ -69,6 +69,11 @@ func (c *checker) history(p vault.Project) error {
 	if !h.Exists {
 		c.add(FindNoHistory, p.History(), 0, say(t.NoHistory), say(t.NoHistoryFix), true)
 		text = history.Title(p.Slug)
+		if c.kit { // the kit's history.md, as its mem_init_project writes it
+			if text, err = kitHistory(contextNote{Slug: p.Slug, Kind: p.Type()}); err != nil {
+				return err
+			}
+		}
 	}
 	fixed := text
 	var missing []string

@@ -36,7 +36,9 @@ func (c *checker) note(p string) error {
 		return nil
 	}
 	text := content.Text
-	if _, err := c.env.docs().Parse(text); err != nil {
+	if doc, err := c.env.docs().Parse(text); err == nil {
+		c.kitDisplay(p, doc)
+	} else {
 		var fe *frontmatter.Error
 		if !errors.As(err, &fe) {
 			return err

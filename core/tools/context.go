@@ -118,9 +118,6 @@ type contextChanges struct {
 type contextNote struct {
 	Slug, Kind, Scope, Summary string
 	Display, RepoPath          *string
-	// Kit: the vault is the memory-kit's (kitVault): `phase: initial`,
-	// and a given display suffixed " — context" as the kit writes it.
-	Kit bool
 }
 
 // newContextNote renders the new context.md (mem_init_project's; see
@@ -134,12 +131,6 @@ func newContextNote(env *Env, a contextNote) (string, error) {
 	display := a.Slug + " — context"
 	if a.Display != nil {
 		display = strings.TrimSpace(*a.Display)
-		if a.Kit && !strings.HasSuffix(display, " — context") {
-			display += " — context"
-		}
-	}
-	if a.Kit {
-		f = append(f, note.Field{Key: "phase", Node: note.Str("initial")})
 	}
 	f = append(f, note.Field{Key: "display", Node: note.Str(display)}, note.Field{Key: "created", Node: note.Stamp(env.Now.Format("2006-01-02"))})
 	if a.Summary != "" {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/kessho/kessho/core/catalog"
 	"github.com/kessho/kessho/core/fault"
-	"github.com/kessho/kessho/core/note"
 	"github.com/kessho/kessho/core/plan"
 	"github.com/kessho/kessho/core/vault"
 )
@@ -53,7 +52,8 @@ type initArgs struct {
 // display (given, else "<slug> — context" as the memory-kit writes it, the
 // form mem_historize's " [archived]" suffix extends), created, and summary
 // and repo_path when given; its body is a title and the three headings a
-// context usually has; history.md a title.
+// context usually has; history.md a title. In a kit vault (kitVault)
+// both are the kit's, with its archives/.gitkeep (kitInitOps).
 func initProject(env *Env, a initArgs) (any, plan.Plan, error) {
 	if err := vault.CheckSlug("slug", a.Slug); err != nil {
 		return nil, nil, err
@@ -83,10 +83,7 @@ func initProject(env *Env, a initArgs) (any, plan.Plan, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	ctx, err := newContextNote(env, contextNote{Slug: a.Slug, Kind: a.Kind, Scope: a.Scope, Summary: summary, Display: a.Display, RepoPath: a.RepoPath, Kit: kit})
-	if err != nil {
-		return nil, nil, err
-	}
+	a2 := contextNote{Slug: a.Slug, Kind: a.Kind, Scope: a.Scope, Summary: summary, Display: a.Display, RepoPath: a.RepoPath}
 	res := InitResult{Slug: a.Slug, Kind: a.Kind, Context: dir + "/context.md", History: dir + "/history.md", Common: common()}
 	res.SummaryMD = env.say(initText().Msg.Created, env.say(initText().Msg.Kinds[a.Kind]), a.Slug, dir)
 	// The folder must be absent too: on a disk that ignores case (macOS,
@@ -94,29 +91,16 @@ func initProject(env *Env, a initArgs) (any, plan.Plan, error) {
 	// names, does not see, and the new files would land in it silently.
 	// Checking the folder, not listing its parent, keeps the call's cost
 	// flat.
-	p := plan.Plan{plan.CheckOp(dir, plan.Absent), plan.WriteOp(res.Context, plan.Absent, ctx)}
-	if !kit {
-		return res, append(p, plan.WriteOp(res.History, plan.Absent, fmt.Sprintf("# History — %s\n", a.Slug))), nil
+	p := plan.Plan{plan.CheckOp(dir, plan.Absent)}
+	if kit {
+		ops, err := kitInitOps(env, a2, dir)
+		return res, append(p, ops...), err
 	}
-	hist, err := kitHistory(a.Slug)
+	ctx, err := newContextNote(env, a2)
 	if err != nil {
 		return nil, nil, err
 	}
-	return res, append(p, plan.WriteOp(res.History, plan.Absent, hist)), nil
-}
-
-// kitHistory is a new history.md as the memory-kit writes it: its
-// frontmatter (the slug), its title "<Slug> — Historique des sessions"
-// and its placeholder line, which the first archive's line replaces
-// (history.Insert).
-func kitHistory(slug string) (string, error) {
-	title := strings.ToUpper(slug[:1]) + slug[1:]
-	text, err := note.Fields{{Key: "slug", Node: note.Str(slug)}}.Render(
-		"# " + title + " — Historique des sessions\n\n_(no sessions yet — mem_archive will prepend new entries here)_\n")
-	if err != nil {
-		return "", fault.Internalf("writing history.md: %v", err)
-	}
-	return text, nil
+	return res, append(p, plan.WriteOp(res.Context, plan.Absent, ctx), plan.WriteOp(res.History, plan.Absent, fmt.Sprintf("# History — %s\n", a.Slug))), nil
 }
 
 // refuseExisting is SLUG_EXISTS when slug names a folder already, of any

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"errors"
 	"strings"
 
 	"github.com/kessho/kessho/core/catalog"
@@ -22,13 +21,6 @@ var rewritePathsSpec = tool[rewriteResult](catalogText("rewrite_paths.yaml"), "m
 // RelocationsLog is the note where confirmed rewrites are logged.
 const RelocationsLog = "99-meta/migrations/relocations.md"
 
-// rewriteFile is what the rewrite changes in one file.
-type rewriteFile struct {
-	Path  string          `json:"path"`
-	Count int             `json:"count"`
-	Lines []relocate.Line `json:"lines"`
-}
-
 // rewriteResult is mem_archive_rewrite_paths's result.
 type rewriteResult struct {
 	Slug     string `json:"slug"`
@@ -36,15 +28,12 @@ type rewriteResult struct {
 	Archived bool   `json:"archived"`
 	OldRoot  string `json:"old_root"`
 	// RootFrom says where the root came from: old_root or repo_path.
-	RootFrom       string        `json:"root_from"`
-	Confirm        bool          `json:"confirm"`
-	Applied        bool          `json:"applied"`
-	FilesScanned   int           `json:"files_scanned"`
-	FilesChanged   int           `json:"files_changed"`
-	PathsRewritten int           `json:"paths_rewritten"`
-	Files          []rewriteFile `json:"files"`
-	Log            *string       `json:"log"`
-	LogLine        *string       `json:"log_line"`
+	RootFrom string `json:"root_from"`
+	Confirm  bool   `json:"confirm"`
+	Applied  bool   `json:"applied"`
+	pathsRewritten
+	Log     *string `json:"log"`
+	LogLine *string `json:"log_line"`
 	Common
 	// ask is the question beside the plan (Confirmation).
 	ask string
@@ -90,7 +79,7 @@ func rewritePaths(env *Env, a rewriteArgs) (any, plan.Plan, error) {
 		return nil, nil, err
 	}
 	res := &rewriteResult{Slug: p.Slug, Kind: p.Type(), Archived: p.Archived(), Confirm: a.Confirm,
-		Files: []rewriteFile{}, Common: common()}
+		pathsRewritten: pathsRewritten{Files: []rewriteFile{}}, Common: common()}
 	if res.Archived {
 		res.Kind = vault.KindProject
 	}
@@ -106,7 +95,7 @@ func rewritePaths(env *Env, a rewriteArgs) (any, plan.Plan, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	ops, err := rewriteEach(env, root, files, res)
+	ops, err := rewriteEach(env, root, files, &res.pathsRewritten, &res.Warnings, rewriteText().Msg.NotUTF8, rewriteText().Msg.BadFrontmatter)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -192,62 +181,6 @@ func noRepoRoot(p vault.Project, bad string) error {
 		return rewriteText().Msg.BadRepoPath.Err(fault.NoRepoRoot, map[string]any{"slug": p.Slug, "repo_path": bad}, bad, p.Context())
 	}
 	return rewriteText().Msg.NoRoot.Err(fault.NoRepoRoot, map[string]any{"slug": p.Slug}, p.Slug, p.Context())
-}
-
-// rewriteFiles lists, and asks for in one round, the files to rewrite:
-// context.md and history.md when include is set and they exist, then the
-// `.md` files directly in archives/, by name.
-func rewriteFiles(env *Env, p vault.Project, ctx vault.Content, include bool) ([]string, error) {
-	var files []string
-	if include {
-		if ctx.Exists {
-			files = append(files, p.Context())
-		}
-		if hist, err := env.View.Read(p.History()); err != nil || hist.Exists {
-			files = append(files, p.History())
-		}
-	}
-	entries, err := env.View.List(p.Dir + "/archives")
-	if err != nil && !errors.Is(err, vault.ErrNotExist) {
-		return nil, err
-	}
-	for _, e := range entries {
-		if !strings.HasSuffix(e, "/") && strings.HasSuffix(strings.ToLower(e), ".md") {
-			files = append(files, p.Dir+"/archives/"+e)
-		}
-	}
-	return files, env.View.Ask(vault.Need{Files: files})
-}
-
-// rewriteEach rewrites the bodies of files under root, counting in res,
-// and returns a write for each file that changes. A file that is not
-// UTF-8, or whose frontmatter does not parse, is left with a warning.
-func rewriteEach(env *Env, root relocate.Root, files []string, res *rewriteResult) (plan.Plan, error) {
-	var ops plan.Plan
-	for _, f := range files {
-		c, err := env.View.Read(f)
-		if err != nil {
-			return nil, err
-		}
-		if c.NotUTF8 {
-			res.Warnings = append(res.Warnings, env.say(rewriteText().Msg.NotUTF8, f))
-			continue
-		}
-		text, n, lines, bad := root.Note(env.docs(), c.Text)
-		if bad > 0 {
-			res.Warnings = append(res.Warnings, env.say(rewriteText().Msg.BadFrontmatter, f, bad))
-			continue
-		}
-		res.FilesScanned++
-		if n == 0 {
-			continue
-		}
-		res.Files = append(res.Files, rewriteFile{Path: f, Count: n, Lines: lines})
-		res.FilesChanged++
-		res.PathsRewritten += n
-		ops = append(ops, plan.WriteOp(f, c.Expect, text))
-	}
-	return ops, nil
 }
 
 // relocationLogOp appends the run's line to relocations.md (created with

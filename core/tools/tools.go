@@ -234,6 +234,7 @@ var All = []Tool{
 	{readContextSpec, typed(readContextTool)},
 	{readHistorySpec, withArchives(readHistoryTool)},
 	{recallSpec, recallOrVault},
+	{relocateSpec, typed(relocateProject)},
 	{rollbackSpec, typed(rollback)},
 	{searchSpec, typed(searchTool)},
 	{setSummarySpec, typed(setSummary)},

@@ -561,9 +561,10 @@ func worklogHistoryOp(env *Env, res *worklogPersist, dom vault.Project, file str
 
 // worklogDomainOp creates the domain's context.md, only when missing; in
 // a vault holding the memory-kit's week notes (kit), an existing context
-// says which week was persisted last, as the kit's worklog writes it
-// (worklog.KitReading), so the kit's health scan and its users see the
-// week Kessho wrote.
+// says which week was persisted last, as the kit's worklog writes it, in
+// its phase, last-session, "Dernier relevé" line and the lines under it
+// (worklog.KitContext), so the kit's health scan and its users see the
+// week Kessho wrote, and the file does not contradict itself.
 func worklogDomainOp(env *Env, res *worklogPersist, dom vault.Project, week worklog.Week, kit bool) (plan.Plan, error) {
 	ctx, err := env.View.Read(dom.Context())
 	if err != nil {
@@ -573,7 +574,8 @@ func worklogDomainOp(env *Env, res *worklogPersist, dom vault.Project, week work
 		if !kit || ctx.NotUTF8 {
 			return nil, nil
 		}
-		if text := worklog.KitReading(env.docs(), ctx.Text, week); text != ctx.Text {
+		r := worklog.KitRecord{Week: week, Amplitude: res.AmplitudeHours, Hours: res.HoursByProject, Now: env.Now}
+		if text := worklog.KitContext(env.docs(), ctx.Text, r); text != ctx.Text {
 			return plan.Plan{plan.WriteOp(dom.Context(), ctx.Expect, text)}, nil
 		}
 		return nil, nil

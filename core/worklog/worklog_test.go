@@ -207,24 +207,53 @@ func TestSplitProperties(t *testing.T) {
 	}
 }
 
-// TestKitReading: the memory-kit's worklogs context says which week was
+// TestKitContext: the memory-kit's worklogs context says which week was
 // last persisted ("Dernier relevé : 2026-S47."); a later week moves it,
-// an earlier or the same one leaves the file alone, and a context
-// without the line gets one at its end, in its line ending.
-func TestKitReading(t *testing.T) {
-	w48 := WeekOf(Date{Year: 2026, Month: 11, Day: 25})
+// with phase and last-session, an earlier one leaves the file alone, and
+// a context without the line gets one at its end, in its line ending.
+func TestKitContext(t *testing.T) {
+	r := KitRecord{Week: WeekOf(Date{Year: 2026, Month: 11, Day: 25}), Amplitude: 7, Now: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)}
 	const fm = "---\ndomain: worklogs\n---\n# Worklogs — contexte\n\n"
+	const fm48 = "---\ndomain: worklogs\nphase: dernier relevé 2026-S48\nlast-session: 2026-11-30\n---\n# Worklogs — contexte\n\n"
 	for _, c := range []struct{ name, text, want string }{
-		{"later week", fm + "Dernier relevé : 2026-S47.\n", fm + "Dernier relevé : 2026-S48.\n"},
-		{"any case, CRLF", "Ici.\r\n- dernier RELEVÉ 2025-S52 (fin)\r\nFin.\r\n", "Ici.\r\n- dernier RELEVÉ 2026-S48 (fin)\r\nFin.\r\n"},
-		{"same week", fm + "Dernier relevé : 2026-S48.\n", fm + "Dernier relevé : 2026-S48.\n"},
+		{"later week", fm + "Dernier relevé : 2026-S47.\n", fm48 + "Dernier relevé : 2026-S48.\n"},
+		{"any case, CRLF", "Ici.\r\n- dernier RELEVÉ 2025-S52 (fin)\r\nFin.\r\n",
+			"---\r\nphase: dernier relevé 2026-S48\r\nlast-session: 2026-11-30\r\n---\r\nIci.\r\n- dernier RELEVÉ 2026-S48 (fin)\r\nFin.\r\n"},
+		{"same week, phase said", fm48 + "Dernier relevé : 2026-S48.\n", fm48 + "Dernier relevé : 2026-S48.\n"},
 		{"earlier week", fm + "Dernier relevé : 2026-S49.\n", fm + "Dernier relevé : 2026-S49.\n"},
-		{"no line", fm + "Serveurs.\n", fm + "Serveurs.\n\nDernier relevé : 2026-S48.\n"},
-		{"line without a week", fm + "Dernier relevé : jamais.\n", fm + "Dernier relevé : 2026-S48.\n"},
-		{"only in frontmatter", "---\nnote: Dernier relevé 2026-S40\n---\nBody", "---\nnote: Dernier relevé 2026-S40\n---\nBody\n\nDernier relevé : 2026-S48.\n"},
+		{"earlier week in phase", "---\nphase: dernier relevé 2026-S50\n---\nDernier relevé : 2026-S47.\n", "---\nphase: dernier relevé 2026-S50\n---\nDernier relevé : 2026-S47.\n"},
+		{"no line", fm + "Serveurs.\n", fm48 + "Serveurs.\n\nDernier relevé : 2026-S48.\n"},
+		{"line without a week", fm + "Dernier relevé : jamais.\n", fm48 + "Dernier relevé : 2026-S48.\n"},
 	} {
-		if got := KitReading(nil, c.text, w48); got != c.want {
-			t.Errorf("%s: KitReading = %q; want %q", c.name, got, c.want)
+		if got := KitContext(nil, c.text, r); got != c.want {
+			t.Errorf("%s: KitContext =\n%s\nwant\n%s", c.name, got, c.want)
 		}
+	}
+}
+
+// TestKitContextAsTheKitWrites: on the context the memory-kit's worklog
+// writes (its phase, quoted date-only last-session, "## Dernier relevé"
+// heading and the week's lines under it), a later week's persist leaves
+// no part of the file naming the old week: phase, last-session, heading
+// and lines all say the new one, as the kit's own rewrite does; a heading
+// with no lines under it gets them.
+func TestKitContextAsTheKitWrites(t *testing.T) {
+	r := KitRecord{Week: WeekOf(Date{Year: 2026, Month: 11, Day: 25}), Amplitude: 7.5,
+		Hours: map[string]float64{"atelier": 7, "webshop": 21.5}, Now: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)}
+	kit := func(week, lastSession, span, amplitude, hours string) string {
+		return "---\ndomain: worklogs\nphase: dernier relevé " + week + "\nlast-session: '" + lastSession + "'\ndisplay: Worklogs — context\n---\n\n" +
+			"# Worklogs — Contexte actif\n\n## Dernier relevé : " + week + "\n\n- Semaine : " + span + "\n- Amplitude : " + amplitude +
+			"\n- Heures par projet : " + hours + "\n\nChaque archive hebdo contient 3 niveaux.\n"
+	}
+	old := kit("2026-S47", "2026-11-23", "2026-11-16 → 2026-11-22", "7h/jour", "(non renseignées)")
+	want := kit("2026-S48", "2026-11-30", "2026-11-23 → 2026-11-29", "7.5h/jour", "webshop 21.5h, atelier 7h")
+	if got := KitContext(nil, old, r); got != want {
+		t.Errorf("KitContext =\n%s\nwant\n%s", got, want)
+	}
+	bare := "---\nphase: x\n---\n## Dernier relevé : 2026-S47\nFin.\n"
+	wantBare := "---\nphase: dernier relevé 2026-S48\nlast-session: 2026-11-30\n---\n## Dernier relevé : 2026-S48\n\n" +
+		"- Semaine : 2026-11-23 → 2026-11-29\n- Amplitude : 7.5h/jour\n- Heures par projet : webshop 21.5h, atelier 7h\n\nFin.\n"
+	if got := KitContext(nil, bare, r); got != wantBare {
+		t.Errorf("KitContext on a bare heading =\n%s\nwant\n%s", got, wantBare)
 	}
 }

@@ -61,7 +61,7 @@ func TestKitCasesUseTheFixture(t *testing.T) {
 // by its project; and histories whose entries are separated by
 // blank lines (the kit's style) still are, the atoms in zones with the
 // kit's index.md carry the kit's created_at and context_origin, and the
-// worklogs context names the last week persisted.
+// worklogs context names the last week persisted, and no older one.
 func TestKitVaultSession(t *testing.T) {
 	for name, eng := range engines(t) {
 		t.Run(name, func(t *testing.T) {
@@ -93,10 +93,25 @@ func TestKitVaultSession(t *testing.T) {
 			checkArchivesTagged(t, after)
 			checkHistoriesSpaced(t, before, after)
 			checkKitAtomKeys(t, before, after)
-			if ctx := string(after["10-episodes/domains/worklogs/context.md"]); !strings.Contains(ctx, "Dernier relevé : 2026-S49.") {
-				t.Errorf("the worklogs context names no last week 2026-S49:\n%s", ctx)
-			}
+			checkWorklogsContext(t, string(after["10-episodes/domains/worklogs/context.md"]))
 		})
+	}
+}
+
+// checkWorklogsContext: the worklogs context names the last week
+// persisted, 2026-S49, in its heading, its phase and the week's line, and
+// no older week anywhere (the kit rewrites all of them).
+func checkWorklogsContext(t *testing.T, ctx string) {
+	t.Helper()
+	for _, want := range []string{"## Dernier relevé : 2026-S49\n", "phase: dernier relevé 2026-S49\n", "- Semaine : 2026-11-30 → 2026-12-06\n", "last-session: '2026-11-30'\n"} {
+		if !strings.Contains(ctx, want) {
+			t.Errorf("the worklogs context has no line %q:\n%s", want, ctx)
+		}
+	}
+	for _, old := range []string{"S47", "S48", "2026-11-16", "2026-11-23"} {
+		if strings.Contains(ctx, old) {
+			t.Errorf("the worklogs context still names %s:\n%s", old, ctx)
+		}
 	}
 }
 
@@ -161,7 +176,7 @@ func checkArchivesTagged(t *testing.T, after map[string][]byte) {
 	n := 0
 	for p, data := range after {
 		parts := strings.Split(p, "/")
-		if len(parts) != 5 || parts[0] != "10-episodes" || parts[3] != "archives" || parts[2] == "worklogs" {
+		if len(parts) != 5 || parts[0] != "10-episodes" || parts[3] != "archives" || parts[2] == "worklogs" || !strings.HasSuffix(p, ".md") {
 			continue
 		}
 		n++

@@ -1,60 +1,131 @@
 package toolbench
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/kessho/kessho/core/tools"
 	"github.com/kessho/kessho/host/call"
+	"github.com/kessho/kessho/host/cli"
 	"github.com/kessho/kessho/host/engine"
 	"github.com/kessho/kessho/host/internal/genvault"
 	"github.com/kessho/kessho/host/vaultfs"
 )
 
-// checkPlants are the findings BenchmarkCheck plants in the generated
-// vault (file → text) and the code and path mem_check must report for
-// each. The generated vault has one finding of its own, on purpose:
-// its session log holds 60 blocks (for the trim's benchmarks), so its
-// hygiene check fails (generatedFindings).
-var checkPlants = []struct{ path, text, code string }{
-	{"00-inbox/planted-broken.md", "See [[no-such-note-anywhere]].\n", "BROKEN_LINK"},
-	{"00-inbox/planted-dup.md", "---\nslug: a\nslug: b\n---\n", "FRONTMATTER_DUPLICATE_KEY"},
-	{"00-inbox/planted-bad.md", "---\nslug: [a\n---\n", "FRONTMATTER_INVALID"},
-	{"00-inbox/planted-latin1.md", "caf\xe9\n", "NOT_UTF8"},
-	{"00-inbox/planted.kessho-conflict-20261130T101507Z.md", "other\n", "CONFLICT_COPY"},
-	{"40-principles/planted-unlisted.md", "---\nslug: planted-unlisted\n---\nUnlisted.\n", "INDEX_MISSING"},
+// checkPlants are the findings the check tests plant in a generated
+// vault (file → text), one of each of mem_check's finding codes, and the
+// code and path mem_check must report for each (code "" for a file that
+// only makes another's finding; at, when the finding names another path
+// than the file's; the kit's notes carry a display, so that the kit's
+// scan finds nothing more there). The generated vault has findings of its own, on
+// purpose: its session log holds 60 blocks (for the trim's benchmarks),
+// so its hygiene check fails; and the kit's scan's own (generatedFindings).
+var checkPlants = []struct{ path, text, code, at string }{
+	{"00-inbox/planted-broken.md", "See [[no-such-note-anywhere]].\n", "BROKEN_LINK", ""},
+	{"00-inbox/planted-dup.md", "---\nslug: a\nslug: b\n---\n", "FRONTMATTER_DUPLICATE_KEY", ""},
+	{"00-inbox/planted-bad.md", "---\nslug: [a\n---\n", "FRONTMATTER_INVALID", ""},
+	{"00-inbox/planted-latin1.md", "caf\xe9\n", "NOT_UTF8", ""},
+	{"00-inbox/planted.kessho-conflict-20261130T101507Z.md", "other\n", "CONFLICT_COPY", ""},
+	{"40-principles/planted-unlisted.md", "---\nslug: planted-unlisted\ndisplay: Planted\n---\nUnlisted.\n", "INDEX_MISSING", ""},
+	{"10-episodes/projects/planted-dangling/history.md",
+		"---\ndisplay: d\n---\n# History — planted-dangling\n\n- [2026-11-20 10h00 — gone](archives/2026-11-20-10h00-planted-dangling-gone.md)\n", "HISTORY_DANGLING", ""},
+	{"10-episodes/projects/planted-unlisted/history.md", "---\ndisplay: d\n---\n# History — planted-unlisted\n", "", ""},
+	{"10-episodes/projects/planted-unlisted/archives/2026-11-20-10h00-planted-unlisted-x.md", "---\nslug: planted-unlisted\ndisplay: d\n---\nX.\n", "ARCHIVE_NOT_IN_HISTORY", ""},
+	{"10-episodes/projects/planted-nohist/archives/2026-11-20-10h00-planted-nohist-x.md", "---\nslug: planted-nohist\ndisplay: d\n---\nX.\n", "HISTORY_MISSING",
+		"10-episodes/projects/planted-nohist/history.md"},
+	{"10-episodes/projects/planted-twice/context.md", "---\nslug: planted-twice\ndisplay: d\n---\n# planted-twice\n", "SLUG_TWICE", "10-episodes/projects/planted-twice"},
+	{"10-episodes/domains/planted-twice/context.md", "---\nslug: planted-twice\ndisplay: d\n---\n# planted-twice\n", "SLUG_TWICE", "10-episodes/domains/planted-twice"},
+}
+
+// plant writes checkPlants into the vault dir and returns every finding
+// mem_check must report there, sorted ("CODE path"); what it wrote goes
+// at the end of the test, so a cached vault stays as generated.
+func plant(tb testing.TB, dir string, m genvault.Manifest) []string {
+	want := generatedFindings(m)
+	for _, p := range checkPlants {
+		full := filepath.Join(dir, filepath.FromSlash(p.path))
+		top := full
+		for d := filepath.Dir(full); d != dir; d = filepath.Dir(d) {
+			if _, err := os.Stat(d); err == nil {
+				break
+			}
+			top = d
+		}
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(p.text), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() { os.RemoveAll(top) })
+		switch {
+		case p.code != "" && p.at != "":
+			want = append(want, p.code+" "+p.at)
+		case p.code != "":
+			want = append(want, p.code+" "+p.path)
+		}
+	}
+	slices.Sort(want)
+	return want
+}
+
+// kesshoCheck runs `kessho check --format json` on the vault dir, native
+// engine, and returns its exit code and findings, sorted ("CODE path").
+func kesshoCheck(tb testing.TB, dir string) (int, []string) {
+	tb.Helper()
+	var stdout, stderr bytes.Buffer
+	code := cli.Run([]string{"--vault", dir, "--engine", "native", "--now", genvault.Now.Format(time.RFC3339), "--tz", "UTC", "check", "--format", "json"}, cli.Env{
+		Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr,
+		Getenv: func(string) string { return "" },
+		Getwd:  func() (string, error) { return filepath.Dir(dir), nil },
+	})
+	var res tools.CheckResult
+	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+		tb.Fatalf("kessho check: exit %d, %v: %s %s", code, err, stdout.String(), stderr.String())
+	}
+	var got []string
+	for _, f := range res.Findings {
+		got = append(got, f.Code+" "+f.Path)
+	}
+	slices.Sort(got)
+	return code, got
 }
 
 // generatedFindings is what mem_check reports on a vault the generator
-// made, before anything is planted.
-var generatedFindings = []string{"HYGIENE_FAIL memory/SESSION_LOG.md"}
+// made, before anything is planted, sorted: its hygiene check fails, and,
+// the vault being in the memory-kit's layout (its 10-episodes/index.md),
+// what the kit's own health scan reports there: each folder's history.md,
+// in the kit's older form with no frontmatter, has no display
+// (DISPLAY_MISSING).
+func generatedFindings(m genvault.Manifest) []string {
+	out := []string{"HYGIENE_FAIL memory/SESSION_LOG.md"}
+	for kind, slugs := range map[string][]string{"projects": m.Projects, "domains": m.Domains, "archived": m.Archived} {
+		for _, s := range slugs {
+			out = append(out, "DISPLAY_MISSING 10-episodes/"+kind+"/"+s+"/history.md")
+		}
+	}
+	slices.Sort(out)
+	return out
+}
 
-// BenchmarkCheck is mem_check on the 50k vault with findings planted,
-// native engine, the whole call (the host's reads included): every
-// planted finding reported, nothing else. The planted files are removed
-// at the end, so the cached vault stays as generated.
+// BenchmarkCheck is mem_check on the 50k vault with findings planted (one
+// of each code), native engine, the whole call (the host's reads
+// included): every planted finding reported, nothing else; then `kessho
+// check --format json` on it (untimed) reports the same and exits 1. The
+// planted files are removed at the end, so the cached vault stays as
+// generated.
 //
 //	go test ./host/internal/toolbench -run '^$' -bench BenchmarkCheck -benchtime 3x
 func BenchmarkCheck(b *testing.B) {
 	gv, v := openSize(b, Size{"50k", 50000})
-	gvDir := gv.Dir
-	for _, p := range checkPlants {
-		full := filepath.Join(gvDir, filepath.FromSlash(p.path))
-		if err := os.WriteFile(full, []byte(p.text), 0o644); err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { os.Remove(full) })
-	}
-	want := slices.Clone(generatedFindings)
-	for _, p := range checkPlants {
-		want = append(want, p.code+" "+p.path)
-	}
-	slices.Sort(want)
+	want := plant(b, gv.Dir, gv.Manifest)
 	eng := engine.Native()
 	ctx := context.Background()
 	b.ResetTimer()
@@ -78,11 +149,16 @@ func BenchmarkCheck(b *testing.B) {
 			b.Fatalf("%d notes: findings %v; want %v", res.Notes, got[:min(len(got), 20)], want)
 		}
 	}
+	b.StopTimer()
+	if code, got := kesshoCheck(b, gv.Dir); code != cli.ExitToolError || !slices.Equal(got, want) {
+		b.Fatalf("kessho check: exit %d, findings %v; want 1 and %v", code, got[:min(len(got), 20)], want)
+	}
 }
 
 // TestCheckGeneratedVault is BenchmarkCheck's assertion on a 1k vault
 // generated in a temporary folder: the generator's vault has only its
-// known finding, and every planted finding is reported, nothing else.
+// known finding, and every planted finding is reported, nothing else, by
+// mem_check and by `kessho check --format json` (exit 1).
 func TestCheckGeneratedVault(t *testing.T) {
 	gv, err := genvault.Cached(t.TempDir(), genvault.Config{Notes: 1000, Seed: Seed})
 	if err != nil {
@@ -110,18 +186,14 @@ func TestCheckGeneratedVault(t *testing.T) {
 		slices.Sort(got)
 		return got
 	}
-	if got := check(); !slices.Equal(got, generatedFindings) {
-		t.Fatalf("the generated vault: %d findings %v; want %v", len(got), got[:min(len(got), 10)], generatedFindings)
+	if got, want := check(), generatedFindings(gv.Manifest); !slices.Equal(got, want) {
+		t.Fatalf("the generated vault: %d findings %v; want %v", len(got), got[:min(len(got), 10)], want)
 	}
-	want := slices.Clone(generatedFindings)
-	for _, p := range checkPlants {
-		if err := os.WriteFile(filepath.Join(gv.Dir, filepath.FromSlash(p.path)), []byte(p.text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		want = append(want, p.code+" "+p.path)
-	}
-	slices.Sort(want)
+	want := plant(t, gv.Dir, gv.Manifest)
 	if got := check(); !slices.Equal(got, want) {
 		t.Errorf("findings %v; want %v", got, want)
+	}
+	if code, got := kesshoCheck(t, gv.Dir); code != cli.ExitToolError || !slices.Equal(got, want) {
+		t.Errorf("kessho check: exit %d, findings %v; want 1 and %v", code, got, want)
 	}
 }
