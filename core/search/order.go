@@ -1,0 +1,293 @@
+package search
+
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// A termOrder is the index's first n terms in byte order, made once per
+// index and kept with it (Index.ordered), so that a typo's or a prefix's
+// lookup walks a few of them, not every one: the terms a prefix begins
+// are a run of it, and the terms within k edits of a word lie under the
+// few prefixes within k edits of one of its prefixes (within). Terms are
+// only appended to an index, until Compact renumbers them: the terms
+// after the first n are looked at one by one, and the order is made
+// again once they are more than orderSlack.
+type termOrder struct {
+	epoch int
+	n     int
+	ids   []uint32 // nil: x.terms[:n] are sorted themselves (a decoded index's)
+	// What within walks, made on its first call: the terms in order one
+	// after the other in blob, the i-th at blob[offs[i]:offs[i+1]] (a
+	// walk reads memory in a row, not strings strewn over the heap), and
+	// lcp[i], how many bytes it shares with the one before (at most 255).
+	blob []byte
+	offs []uint32
+	lcp  []uint8
+	// shifts are the terms of longFuzzy-2 runes or more by their runes
+	// split+1 and split+2 (shifted), made on its first call.
+	shifts map[[2]rune][]shift
+}
+
+// orderSlack is how many terms put since the order was made are looked
+// at one by one before it is made again (a merge of theirs into it).
+const orderSlack = 1024
+
+// ordered returns the order of x's terms, made or brought up to date
+// when it lags more than orderSlack terms behind.
+func (x *Index) ordered() *termOrder {
+	o := x.order
+	if o != nil && o.epoch == x.epoch && len(x.terms)-o.n <= orderSlack {
+		return o
+	}
+	if o == nil || o.epoch != x.epoch {
+		o = &termOrder{epoch: x.epoch, n: min(x.sorted, len(x.terms))}
+		if len(x.terms)-o.n <= orderSlack {
+			x.order = o
+			return o
+		}
+	}
+	tail := make([]uint32, 0, len(x.terms)-o.n)
+	for id := o.n; id < len(x.terms); id++ {
+		tail = append(tail, uint32(id))
+	}
+	byTerm := func(a, b uint32) int { return strings.Compare(x.terms[a], x.terms[b]) }
+	slices.SortFunc(tail, byTerm)
+	ids := make([]uint32, 0, len(x.terms))
+	i := 0
+	for _, id := range tail {
+		for ; i < o.n && byTerm(o.id(i), id) < 0; i++ {
+			ids = append(ids, o.id(i))
+		}
+		ids = append(ids, id)
+	}
+	for ; i < o.n; i++ {
+		ids = append(ids, o.id(i))
+	}
+	x.order = &termOrder{epoch: x.epoch, n: len(x.terms), ids: ids}
+	return x.order
+}
+
+// id is the term id of the i-th term in order.
+func (o *termOrder) id(i int) uint32 {
+	if o.ids == nil {
+		return uint32(i)
+	}
+	return o.ids[i]
+}
+
+// from is the first place in order, from lo on, whose term fails ok
+// (ok holds of a run from lo, then never): a gallop, then a binary search.
+func (o *termOrder) from(x *Index, lo int, ok func(string) bool) int {
+	step, hi := 1, lo
+	for hi < o.n && ok(x.terms[o.id(hi)]) {
+		lo, hi, step = hi+1, hi+step, step*2
+	}
+	hi = min(hi, o.n)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if ok(x.terms[o.id(m)]) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// begins calls fn with each term in order that t begins (t included),
+// in byte order.
+func (o *termOrder) begins(x *Index, t string, fn func(u string)) {
+	lo := o.from(x, 0, func(u string) bool { return u < t })
+	for i := lo; i < o.n; i++ {
+		u := x.terms[o.id(i)]
+		if !strings.HasPrefix(u, t) {
+			return
+		}
+		fn(u)
+	}
+}
+
+// A walk is within's state: the edit distances (optimal string
+// alignment, editsWithin's) of every prefix of the query a to the
+// prefixes of the term it is at: rows[d][i] is that of a[:i] and the
+// term's first d runes, which are runes[:d], ends[d] bytes long.
+type walk struct {
+	a []rune
+	k int
+	// split: rows up to this depth are pruned above k-1, not k (within).
+	split int
+	rows  [][]int
+	runes []rune
+	ends  []int
+}
+
+// within calls fn with the id and the distance (editsWithin's) of every
+// term in order within k edits of a (the query term t's runes), as near
+// keeps them, in byte order. The terms are walked as a trie's paths: a
+// term shares its rows with the one before for their common prefix, and
+// once a prefix's row is all above k, no term it begins can come within k
+// (a row's least cell never drops by more than one a rune, a swap
+// included), so they are skipped. Every term's first few runes would be
+// walked so (no row of fewer than k runes is above k): at two edits, the
+// terms whose first split runes are within one of a prefix of a are
+// walked, and the others, whose rows are all at two from there on, are
+// those whose runes past split+1 begin a past one of a few runes
+// (shifted).
+func (o *termOrder) within(x *Index, a []rune, t string, k int, fn func(tid uint32, e int)) {
+	o.walkable(x)
+	lcp := o.lcp
+	w := &walk{a: a, k: k, rows: [][]int{make([]int, len(a)+1)}, ends: []int{0}}
+	if k == 2 {
+		w.split = split
+		o.shifted(x, a, t, fn)
+	}
+	for i := range w.rows[0] {
+		w.rows[0][i] = i
+	}
+	depth := 0
+	for i := 0; i < o.n; {
+		u := o.blob[o.offs[i]:o.offs[i+1]]
+		for depth > 0 && w.ends[depth] > int(lcp[i]) {
+			depth--
+		}
+		d, pruned := w.down(u, depth)
+		depth = d
+		if pruned {
+			for i++; i < o.n && int(lcp[i]) >= w.ends[d]; i++ {
+			}
+			continue
+		}
+		if e, ok := w.leaf(u, t, d); ok {
+			fn(o.id(i), e)
+		}
+		i++
+	}
+}
+
+// split is where within parts the terms at two edits: a term within two
+// edits of a has either a row within one by then, or a row at two and
+// no edit past it, but for a swap across it: its runes from split+1 on
+// are then a's from one of split-1…split+3 on, up to its end (two edits
+// need a of longFuzzy runes, a term of longFuzzy-2, a stem or not).
+const split = 3
+
+// A shift is a term of at least longFuzzy-2 runes in shifted's map: its
+// id and the bytes of its first split+1 runes.
+type shift struct {
+	tid uint32
+	off uint8
+}
+
+// shifted calls fn with the terms within two edits of a (t's runes)
+// whose runes past split+1 begin a from one of split-1…split+3 on: the
+// terms mapped by their two runes after split+1 (o.shifts, made on the
+// first call), each then looked at alone.
+func (o *termOrder) shifted(x *Index, a []rune, t string, fn func(tid uint32, e int)) {
+	if o.shifts == nil {
+		o.shifts = map[[2]rune][]shift{}
+		for i := range o.n {
+			tid := o.id(i)
+			u, off := x.terms[tid], 0
+			for range split + 1 {
+				_, size := utf8.DecodeRuneInString(u[off:])
+				off += size
+			}
+			r1, n1 := utf8.DecodeRuneInString(u[off:])
+			r2, n2 := utf8.DecodeRuneInString(u[min(off+n1, len(u)):])
+			if n1 == 0 || n2 == 0 {
+				continue // fewer than longFuzzy-2 runes
+			}
+			o.shifts[[2]rune{r1, r2}] = append(o.shifts[[2]rune{r1, r2}], shift{tid, uint8(off)})
+		}
+	}
+	at := make([]int, 0, len(a)+1) // the byte offset of each rune of t
+	for i := range t {
+		at = append(at, i)
+	}
+	at = append(at, len(t))
+	for j := split - 1; j <= split+3 && j+2 <= len(a); j++ {
+		for _, s := range o.shifts[[2]rune{a[j], a[j+1]}] {
+			u := x.terms[s.tid]
+			if !strings.HasPrefix(t[at[j]:], u[s.off:]) {
+				continue
+			}
+			if e, ok := nearOne(a, t, u, 2); ok {
+				fn(s.tid, e)
+			}
+		}
+	}
+}
+
+// walkable makes o's blob, offs and lcp, on the first call.
+func (o *termOrder) walkable(x *Index) {
+	if o.offs != nil {
+		return
+	}
+	o.offs, o.lcp = make([]uint32, 0, o.n+1), make([]uint8, o.n)
+	var prev []byte
+	for i := range o.n {
+		o.offs = append(o.offs, uint32(len(o.blob)))
+		o.blob = append(o.blob, x.terms[o.id(i)]...)
+		u := o.blob[o.offs[i]:]
+		n := 0
+		for n < min(len(u), len(prev), 255) && u[n] == prev[n] {
+			n++
+		}
+		o.lcp[i], prev = uint8(n), u
+	}
+	o.offs = append(o.offs, uint32(len(o.blob)))
+}
+
+// down fills the rows of u's runes past the first d, and returns the
+// depth reached: u's length in runes, or the first whose row is all
+// above k (pruned).
+func (w *walk) down(u []byte, d int) (int, bool) {
+	for w.ends[d] < len(u) {
+		r, size := utf8.DecodeRune(u[w.ends[d]:])
+		if len(w.rows) == d+1 {
+			w.rows = append(w.rows, make([]int, len(w.a)+1))
+			w.runes, w.ends = append(w.runes, 0), append(w.ends, 0)
+		}
+		w.runes[d], w.ends[d+1] = r, w.ends[d]+size
+		up, row := w.rows[d], w.rows[d+1]
+		row[0] = d + 1
+		low := row[0]
+		for i := 1; i <= len(w.a); i++ {
+			cost := 1
+			if w.a[i-1] == r {
+				cost = 0
+			}
+			row[i] = min(up[i]+1, row[i-1]+1, up[i-1]+cost)
+			if i > 1 && d > 0 && w.a[i-1] == w.runes[d-1] && w.a[i-2] == r {
+				row[i] = min(row[i], w.rows[d-1][i-2]+1)
+			}
+			low = min(low, row[i])
+		}
+		d++
+		if low > w.k || d <= w.split && low > w.k-1 {
+			return d, true
+		}
+	}
+	return d, false
+}
+
+// leaf is editsWithin(a, u, k) from the rows of u, d runes long, and
+// near's own test (a term much longer than t in bytes, or t itself, is
+// left out).
+func (w *walk) leaf(u []byte, t string, d int) (int, bool) {
+	na, k := len(w.a), w.k
+	if len(u)-len(t) > 2*k || string(u) == t {
+		return 0, false
+	}
+	stem := d >= longFuzzy-2 && d < na
+	if diff := na - d; diff < -k || diff > k && !stem {
+		return 0, false
+	}
+	best := w.rows[d][na]
+	if stem {
+		best = slices.Min(w.rows[d][d:])
+	}
+	return best, best <= k
+}
