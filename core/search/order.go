@@ -25,9 +25,11 @@ type termOrder struct {
 	blob []byte
 	offs []uint32
 	lcp  []uint8
-	// shifts are the terms of longFuzzy-2 runes or more by their runes
-	// split+1 and split+2 (shifted), made on its first call.
-	shifts map[[2]rune][]shift
+	// lcpMin[b] is the least of lcp[b*lcpBlock:][:lcpBlock] (past).
+	lcpMin []uint8
+	// shifts are the terms by their runes past splits[k]+1 (shifted),
+	// made on its first call for k.
+	shifts map[shiftKey][]shift
 }
 
 // orderSlack is how many terms put since the order was made are looked
@@ -125,24 +127,20 @@ type walk struct {
 
 // within calls fn with the id and the distance (editsWithin's) of every
 // term in order within k edits of a (the query term t's runes), as near
-// keeps them, in byte order. The terms are walked as a trie's paths: a
-// term shares its rows with the one before for their common prefix, and
-// once a prefix's row is all above k, no term it begins can come within k
-// (a row's least cell never drops by more than one a rune, a swap
-// included), so they are skipped. Every term's first few runes would be
-// walked so (no row of fewer than k runes is above k): at two edits, the
-// terms whose first split runes are within one of a prefix of a are
-// walked, and the others, whose rows are all at two from there on, are
-// those whose runes past split+1 begin a past one of a few runes
-// (shifted).
+// keeps them, in byte order, some twice. The terms are walked as a
+// trie's paths: a term shares its rows with the one before for their
+// common prefix, and once a prefix's row is all above k, no term it
+// begins can come within k (a row's least cell never drops by more than
+// one a rune, a swap included), so they are skipped. But no row of k
+// runes or fewer is above k: every term's first runes would be walked.
+// So the terms are parted at splits[k] runes: those whose row there is
+// within k-1 are walked, pruned above k-1 until then, and the others,
+// whose rows are at k from there on, have no edit past it (shifted).
 func (o *termOrder) within(x *Index, a []rune, t string, k int, fn func(tid uint32, e int)) {
 	o.walkable(x)
 	lcp := o.lcp
-	w := &walk{a: a, k: k, rows: [][]int{make([]int, len(a)+1)}, ends: []int{0}}
-	if k == 2 {
-		w.split = split
-		o.shifted(x, a, t, fn)
-	}
+	w := &walk{a: a, k: k, split: splits[k], rows: [][]int{make([]int, len(a)+1)}, ends: []int{0}}
+	o.shifted(x, a, t, k, fn)
 	for i := range w.rows[0] {
 		w.rows[0][i] = i
 	}
@@ -155,8 +153,7 @@ func (o *termOrder) within(x *Index, a []rune, t string, k int, fn func(tid uint
 		d, pruned := w.down(u, depth)
 		depth = d
 		if pruned {
-			for i++; i < o.n && int(lcp[i]) >= w.ends[d]; i++ {
-			}
+			i = o.past(i+1, w.ends[d])
 			continue
 		}
 		if e, ok := w.leaf(u, t, d); ok {
@@ -166,61 +163,108 @@ func (o *termOrder) within(x *Index, a []rune, t string, k int, fn func(tid uint
 	}
 }
 
-// split is where within parts the terms at two edits: a term within two
-// edits of a has either a row within one by then, or a row at two and
-// no edit past it, but for a swap across it: its runes from split+1 on
-// are then a's from one of split-1…split+3 on, up to its end (two edits
-// need a of longFuzzy runes, a term of longFuzzy-2, a stem or not).
-const split = 3
+// splits are where within parts the terms, by k. A term within k edits
+// of a whose row at splits[k] runes is at k has no edit past it, but
+// for a swap across it: its runes from splits[k]+1 on are then a's from
+// one of splits[k]+1-k … splits[k]+1+k on, up to the term's end; they
+// are not none, as a term within k is at least longFuzzy-2 runes long
+// at two edits, minFuzzy-1 at one.
+var splits = [3]int{0, 1, 3}
 
-// A shift is a term of at least longFuzzy-2 runes in shifted's map: its
-// id and the bytes of its first split+1 runes.
+// A shift is a term in shifted's map: its id and the bytes of its first
+// splits[k]+1 runes.
 type shift struct {
 	tid uint32
 	off uint8
 }
 
-// shifted calls fn with the terms within two edits of a (t's runes)
-// whose runes past split+1 begin a from one of split-1…split+3 on: the
-// terms mapped by their two runes after split+1 (o.shifts, made on the
-// first call), each then looked at alone.
-func (o *termOrder) shifted(x *Index, a []rune, t string, fn func(tid uint32, e int)) {
-	if o.shifts == nil {
-		o.shifts = map[[2]rune][]shift{}
-		for i := range o.n {
-			tid := o.id(i)
-			u, off := x.terms[tid], 0
-			for range split + 1 {
-				_, size := utf8.DecodeRuneInString(u[off:])
-				off += size
-			}
-			r1, n1 := utf8.DecodeRuneInString(u[off:])
-			r2, n2 := utf8.DecodeRuneInString(u[min(off+n1, len(u)):])
-			if n1 == 0 || n2 == 0 {
-				continue // fewer than longFuzzy-2 runes
-			}
-			o.shifts[[2]rune{r1, r2}] = append(o.shifts[[2]rune{r1, r2}], shift{tid, uint8(off)})
-		}
-	}
+// A shiftKey is a term's one or two runes after its first splits[k]+1
+// (-1: none).
+type shiftKey struct {
+	k      int
+	r1, r2 rune
+}
+
+// shifted calls fn with the terms within k edits of a (t's runes) whose
+// runes past splits[k]+1 begin a from one of a few runes on (within):
+// the terms mapped by their next two runes, or one when they end there
+// (o.shifts, made on the first call for k), each then looked at alone.
+func (o *termOrder) shifted(x *Index, a []rune, t string, k int, fn func(tid uint32, e int)) {
+	sp := splits[k]
+	o.mapShifts(x, k)
 	at := make([]int, 0, len(a)+1) // the byte offset of each rune of t
 	for i := range t {
 		at = append(at, i)
 	}
 	at = append(at, len(t))
-	for j := split - 1; j <= split+3 && j+2 <= len(a); j++ {
-		for _, s := range o.shifts[[2]rune{a[j], a[j+1]}] {
-			u := x.terms[s.tid]
-			if !strings.HasPrefix(t[at[j]:], u[s.off:]) {
-				continue
-			}
-			if e, ok := nearOne(a, t, u, 2); ok {
-				fn(s.tid, e)
+	for j := sp + 1 - k; j <= sp+1+k && j < len(a); j++ {
+		keys := []shiftKey{{k, a[j], -1}}
+		if j+1 < len(a) {
+			keys = append(keys, shiftKey{k, a[j], a[j+1]})
+		}
+		for _, key := range keys {
+			for _, s := range o.shifts[key] {
+				u := x.terms[s.tid]
+				if !strings.HasPrefix(t[at[j]:], u[s.off:]) {
+					continue
+				}
+				if e, ok := nearOne(a, t, u, k); ok {
+					fn(s.tid, e)
+				}
 			}
 		}
 	}
 }
 
-// walkable makes o's blob, offs and lcp, on the first call.
+// mapShifts maps the terms of the order in o.shifts for k, once.
+func (o *termOrder) mapShifts(x *Index, k int) {
+	if o.shifts == nil {
+		o.shifts = map[shiftKey][]shift{}
+	} else if _, ok := o.shifts[shiftKey{k, -1, -1}]; ok {
+		return
+	}
+	o.shifts[shiftKey{k, -1, -1}] = nil // made
+	for i := range o.n {
+		tid := o.id(i)
+		u, off := x.terms[tid], 0
+		for range splits[k] + 1 {
+			_, size := utf8.DecodeRuneInString(u[off:])
+			off += size
+		}
+		r1, n1 := utf8.DecodeRuneInString(u[off:])
+		r2, n2 := utf8.DecodeRuneInString(u[off+n1:])
+		if n1 == 0 {
+			continue // too short to be near
+		}
+		if n2 == 0 {
+			r2 = -1
+		}
+		key := shiftKey{k, r1, r2}
+		o.shifts[key] = append(o.shifts[key], shift{tid, uint8(off)})
+	}
+}
+
+// past is the first place from i on whose term shares fewer than n
+// bytes with the one before: blocks of lcpBlock terms that all share n
+// or more are passed at once.
+func (o *termOrder) past(i, n int) int {
+	for i < o.n {
+		if i%lcpBlock == 0 && int(o.lcpMin[i/lcpBlock]) >= n {
+			i += lcpBlock
+			continue
+		}
+		if int(o.lcp[i]) < n {
+			return i
+		}
+		i++
+	}
+	return o.n
+}
+
+// lcpBlock is how many terms of the order lcpMin holds the least lcp of.
+const lcpBlock = 32
+
+// walkable makes o's blob, offs, lcp and lcpMin, on the first call.
 func (o *termOrder) walkable(x *Index) {
 	if o.offs != nil {
 		return
@@ -238,6 +282,12 @@ func (o *termOrder) walkable(x *Index) {
 		o.lcp[i], prev = uint8(n), u
 	}
 	o.offs = append(o.offs, uint32(len(o.blob)))
+	o.lcpMin = make([]uint8, (o.n+lcpBlock-1)/lcpBlock)
+	for i, l := range o.lcp {
+		if i%lcpBlock == 0 || l < o.lcpMin[i/lcpBlock] {
+			o.lcpMin[i/lcpBlock] = l
+		}
+	}
 }
 
 // down fills the rows of u's runes past the first d, and returns the
