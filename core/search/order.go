@@ -178,11 +178,11 @@ type shift struct {
 	off uint8
 }
 
-// A shiftKey is a term's one or two runes after its first splits[k]+1
-// (-1: none).
+// A shiftKey is a term's first three runes after its first splits[k]+1
+// (-1: none, past its end).
 type shiftKey struct {
-	k      int
-	r1, r2 rune
+	k  int
+	rs [3]rune
 }
 
 // shifted calls fn with the terms within k edits of a (t's runes) whose
@@ -198,11 +198,9 @@ func (o *termOrder) shifted(x *Index, a []rune, t string, k int, fn func(tid uin
 	}
 	at = append(at, len(t))
 	for j := sp + 1 - k; j <= sp+1+k && j < len(a); j++ {
-		keys := []shiftKey{{k, a[j], -1}}
-		if j+1 < len(a) {
-			keys = append(keys, shiftKey{k, a[j], a[j+1]})
-		}
-		for _, key := range keys {
+		for n := 1; n <= 3 && j+n <= len(a); n++ {
+			key := shiftKey{k, [3]rune{-1, -1, -1}}
+			copy(key.rs[:], a[j:j+n])
 			for _, s := range o.shifts[key] {
 				u := x.terms[s.tid]
 				if !strings.HasPrefix(t[at[j]:], u[s.off:]) {
@@ -220,10 +218,10 @@ func (o *termOrder) shifted(x *Index, a []rune, t string, k int, fn func(tid uin
 func (o *termOrder) mapShifts(x *Index, k int) {
 	if o.shifts == nil {
 		o.shifts = map[shiftKey][]shift{}
-	} else if _, ok := o.shifts[shiftKey{k, -1, -1}]; ok {
+	} else if _, ok := o.shifts[shiftKey{k, [3]rune{-1, -1, -1}}]; ok {
 		return
 	}
-	o.shifts[shiftKey{k, -1, -1}] = nil // made
+	o.shifts[shiftKey{k, [3]rune{-1, -1, -1}}] = nil // made
 	for i := range o.n {
 		tid := o.id(i)
 		u, off := x.terms[tid], 0
@@ -231,15 +229,15 @@ func (o *termOrder) mapShifts(x *Index, k int) {
 			_, size := utf8.DecodeRuneInString(u[off:])
 			off += size
 		}
-		r1, n1 := utf8.DecodeRuneInString(u[off:])
-		r2, n2 := utf8.DecodeRuneInString(u[off+n1:])
-		if n1 == 0 {
+		if off == len(u) {
 			continue // too short to be near
 		}
-		if n2 == 0 {
-			r2 = -1
+		key := shiftKey{k, [3]rune{-1, -1, -1}}
+		for i, r := range []rune(u[off:min(len(u), off+12)]) {
+			if i < 3 {
+				key.rs[i] = r
+			}
 		}
-		key := shiftKey{k, r1, r2}
 		o.shifts[key] = append(o.shifts[key], shift{tid, uint8(off)})
 	}
 }
