@@ -222,3 +222,42 @@ func (r *Ranking) Coverage(x *Index, h Hit) float64 {
 	}
 	return math.Round(got/all*1e3) / 1e3
 }
+
+// Covering is keep that also leaves out the notes covering less than
+// least of the query's weight: what Coverage gives each of them, for
+// every note r found at once (its terms' entries walked, not looked up).
+func (r *Ranking) Covering(x *Index, least float64, keep func(*Meta) bool) func(*Meta) bool {
+	if len(r.covers) == 0 { // Coverage is 1
+		return keep
+	}
+	at := map[uint32]int{}
+	for i, rt := range r.terms {
+		at[rt.tid] = i
+	}
+	got, best := make([]float64, len(x.docs)), make([]float64, len(x.docs))
+	all := 0.0
+	var touched []uint32
+	for _, c := range r.covers {
+		idf := math.Log(1 + (float64(x.live)-float64(c.df)+0.5)/(float64(c.df)+0.5))
+		all += idf
+		touched = touched[:0]
+		for k, tid := range c.tids {
+			for _, e := range r.terms[at[tid]].entries {
+				if e.kept && c.weights[k] > best[e.id] {
+					if best[e.id] == 0 {
+						touched = append(touched, e.id)
+					}
+					best[e.id] = c.weights[k]
+				}
+			}
+		}
+		for _, id := range touched { // the others add idf × 0
+			got[id] += idf * best[id]
+			best[id] = 0
+		}
+	}
+	return func(m *Meta) bool {
+		id, ok := x.byPath[m.Path]
+		return keep(m) && (!ok || math.Round(got[id]/all*1e3)/1e3 >= least)
+	}
+}
