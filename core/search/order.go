@@ -199,6 +199,9 @@ func (o *termOrder) shifted(x *Index, a []rune, t string, k int, fn func(tid uin
 	at = append(at, len(t))
 	for j := sp + 1 - k; j <= sp+1+k && j < len(a); j++ {
 		for n := 1; n <= 3 && j+n <= len(a); n++ {
+			if nb := sp + 1 + n; n < 3 && !mayNear(nb, len(a), k) {
+				continue // the terms that end there are too short
+			}
 			key := shiftKey{k, [3]rune{-1, -1, -1}}
 			copy(key.rs[:], a[j:j+n])
 			for _, s := range o.shifts[key] {
@@ -212,6 +215,12 @@ func (o *termOrder) shifted(x *Index, a []rune, t string, k int, fn func(tid uin
 			}
 		}
 	}
+}
+
+// mayNear reports whether a term of nb runes may be within k edits of a
+// word of na (editsWithin's lengths, a stem's included).
+func mayNear(nb, na, k int) bool {
+	return nb >= na-k && nb <= na+k || nb >= longFuzzy-2 && nb < na
 }
 
 // mapShifts maps the terms of the order in o.shifts for k, once.
@@ -290,19 +299,27 @@ func (o *termOrder) walkable(x *Index) {
 
 // down fills the rows of u's runes past the first d, and returns the
 // depth reached: u's length in runes, or the first whose row is all
-// above k (pruned).
+// above k (pruned). A row is filled within k cells of its depth (a cell
+// further is above k) and k+1 put either side: a cell within k is
+// exact, a cell above k is above k.
 func (w *walk) down(u []byte, d int) (int, bool) {
+	na, k := len(w.a), w.k
 	for w.ends[d] < len(u) {
 		r, size := utf8.DecodeRune(u[w.ends[d]:])
 		if len(w.rows) == d+1 {
-			w.rows = append(w.rows, make([]int, len(w.a)+1))
+			w.rows = append(w.rows, make([]int, na+1))
 			w.runes, w.ends = append(w.runes, 0), append(w.ends, 0)
 		}
 		w.runes[d], w.ends[d+1] = r, w.ends[d]+size
 		up, row := w.rows[d], w.rows[d+1]
+		lo, hi := max(1, d+1-k), min(na, d+1+k)
+		row[lo-1] = k + 1
 		row[0] = d + 1
+		if hi < na {
+			row[hi+1] = k + 1
+		}
 		low := row[0]
-		for i := 1; i <= len(w.a); i++ {
+		for i := lo; i <= hi; i++ {
 			cost := 1
 			if w.a[i-1] == r {
 				cost = 0
@@ -314,7 +331,7 @@ func (w *walk) down(u []byte, d int) (int, bool) {
 			low = min(low, row[i])
 		}
 		d++
-		if low > w.k || d <= w.split && low > w.k-1 {
+		if low > k || d <= w.split && low > k-1 {
 			return d, true
 		}
 	}
@@ -335,7 +352,7 @@ func (w *walk) leaf(u []byte, t string, d int) (int, bool) {
 	}
 	best := w.rows[d][na]
 	if stem {
-		best = slices.Min(w.rows[d][d:])
+		best = slices.Min(w.rows[d][d : min(na, d+k)+1]) // the cells further are above k
 	}
 	return best, best <= k
 }
