@@ -102,13 +102,19 @@ func nearOne(a []rune, t, u string, k int) (int, bool) {
 // in byte order: the run of them in the index's order, and those put
 // since it was made.
 func (x *Index) begun(t string) []Alt {
-	var found []string
+	// The order gives them in byte order: of each length, the first
+	// maxPrefixed are all that can be kept.
+	byLen := map[int][]string{}
 	o := x.ordered()
 	o.begins(x, t, func(u string) {
-		if len(u) > len(t) {
-			found = append(found, u)
+		if len(u) > len(t) && len(byLen[len(u)]) < maxPrefixed {
+			byLen[len(u)] = append(byLen[len(u)], u)
 		}
 	})
+	var found []string
+	for _, us := range byLen {
+		found = append(found, us...)
+	}
 	for _, u := range x.terms[o.n:] {
 		if len(u) > len(t) && strings.HasPrefix(u, t) {
 			found = append(found, u)

@@ -160,7 +160,8 @@ func TestOrderAsScan(t *testing.T) {
 
 // BenchmarkNear looks up typos among 120,000 made-up terms (a vault of
 // some 50,000 notes): a long one (two edits) and a short one (one), the
-// term order made before the timer.
+// term order made before the timer; and the terms a one-letter prefix
+// begins (thousands).
 func BenchmarkNear(b *testing.B) {
 	r := rand.New(rand.NewPCG(5, 5))
 	x := New()
@@ -181,4 +182,9 @@ func BenchmarkNear(b *testing.B) {
 			}
 		})
 	}
+	b.Run("prefix-a", func(b *testing.B) {
+		for b.Loop() {
+			x.begun("a")
+		}
+	})
 }
