@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -27,9 +28,9 @@ type termOrder struct {
 	lcp  []uint8
 	// lcpMin[b] is the least of lcp[b*lcpBlock:][:lcpBlock] (past).
 	lcpMin []uint8
-	// shifts are the terms by their runes past splits[k]+1 (shifted),
-	// made on its first call for k.
-	shifts map[shiftKey][]shift
+	// shifts[k] are the terms by their runes past splits[k]+1 (shifted),
+	// sorted by key, made on its first call for k.
+	shifts [3][]shift
 }
 
 // orderSlack is how many terms put since the order was made are looked
@@ -171,27 +172,36 @@ func (o *termOrder) within(x *Index, a []rune, t string, k int, fn func(tid uint
 // at two edits, minFuzzy-1 at one.
 var splits = [3]int{0, 1, 3}
 
-// A shift is a term in shifted's map: its id and the bytes of its first
-// splits[k]+1 runes.
+// A shift is a term in shifted's list: its first three runes after its
+// first splits[k]+1 (shiftKey), its id, and the bytes of those first
+// runes.
 type shift struct {
+	key uint64
 	tid uint32
 	off uint8
 }
 
-// A shiftKey is a term's first three runes after its first splits[k]+1
-// (-1: none, past its end).
-type shiftKey struct {
-	k  int
-	rs [3]rune
+// shiftKey packs up to three runes, 21 bits each (0: none, past the
+// term's end; no term holds a NUL).
+func shiftKey(rs ...rune) uint64 {
+	var key uint64
+	for i := range 3 {
+		key <<= 21
+		if i < len(rs) {
+			key |= uint64(rs[i])
+		}
+	}
+	return key
 }
 
 // shifted calls fn with the terms within k edits of a (t's runes) whose
 // runes past splits[k]+1 begin a from one of a few runes on (within):
-// the terms mapped by their next two runes, or one when they end there
-// (o.shifts, made on the first call for k), each then looked at alone.
+// the terms listed by their next three runes, or fewer when they end
+// there (o.shifts, made on the first call for k), each then looked at
+// alone.
 func (o *termOrder) shifted(x *Index, a []rune, t string, k int, fn func(tid uint32, e int)) {
 	sp := splits[k]
-	o.mapShifts(x, k)
+	list := o.listShifts(x, k)
 	at := make([]int, 0, len(a)+1) // the byte offset of each rune of t
 	for i := range t {
 		at = append(at, i)
@@ -202,15 +212,15 @@ func (o *termOrder) shifted(x *Index, a []rune, t string, k int, fn func(tid uin
 			if nb := sp + 1 + n; n < 3 && !mayNear(nb, len(a), k) {
 				continue // the terms that end there are too short
 			}
-			key := shiftKey{k, [3]rune{-1, -1, -1}}
-			copy(key.rs[:], a[j:j+n])
-			for _, s := range o.shifts[key] {
-				u := x.terms[s.tid]
-				if !strings.HasPrefix(t[at[j]:], u[s.off:]) {
+			key := shiftKey(a[j : j+n]...)
+			i, _ := slices.BinarySearchFunc(list, key, func(s shift, key uint64) int { return cmp.Compare(s.key, key) })
+			for ; i < len(list) && list[i].key == key; i++ {
+				u := x.terms[list[i].tid]
+				if !strings.HasPrefix(t[at[j]:], u[list[i].off:]) {
 					continue
 				}
 				if e, ok := nearOne(a, t, u, k); ok {
-					fn(s.tid, e)
+					fn(list[i].tid, e)
 				}
 			}
 		}
@@ -223,14 +233,12 @@ func mayNear(nb, na, k int) bool {
 	return nb >= na-k && nb <= na+k || nb >= longFuzzy-2 && nb < na
 }
 
-// mapShifts maps the terms of the order in o.shifts for k, once.
-func (o *termOrder) mapShifts(x *Index, k int) {
-	if o.shifts == nil {
-		o.shifts = map[shiftKey][]shift{}
-	} else if _, ok := o.shifts[shiftKey{k, [3]rune{-1, -1, -1}}]; ok {
-		return
+// listShifts returns o.shifts[k], made on the first call.
+func (o *termOrder) listShifts(x *Index, k int) []shift {
+	if o.shifts[k] != nil {
+		return o.shifts[k]
 	}
-	o.shifts[shiftKey{k, [3]rune{-1, -1, -1}}] = nil // made
+	list := make([]shift, 0, o.n)
 	for i := range o.n {
 		tid := o.id(i)
 		u, off := x.terms[tid], 0
@@ -241,14 +249,17 @@ func (o *termOrder) mapShifts(x *Index, k int) {
 		if off == len(u) {
 			continue // too short to be near
 		}
-		key := shiftKey{k, [3]rune{-1, -1, -1}}
-		for i, r := range []rune(u[off:min(len(u), off+12)]) {
-			if i < 3 {
-				key.rs[i] = r
-			}
+		var rs [3]rune
+		n := 0
+		for p := off; p < len(u) && n < 3; n++ {
+			r, size := utf8.DecodeRuneInString(u[p:])
+			rs[n], p = r, p+size
 		}
-		o.shifts[key] = append(o.shifts[key], shift{tid, uint8(off)})
+		list = append(list, shift{shiftKey(rs[:n]...), tid, uint8(off)})
 	}
+	slices.SortFunc(list, func(a, b shift) int { return cmp.Compare(a.key, b.key) })
+	o.shifts[k] = list
+	return list
 }
 
 // past is the first place from i on whose term shares fewer than n
@@ -276,7 +287,11 @@ func (o *termOrder) walkable(x *Index) {
 	if o.offs != nil {
 		return
 	}
-	o.offs, o.lcp = make([]uint32, 0, o.n+1), make([]uint8, o.n)
+	size := 0
+	for i := range o.n {
+		size += len(x.terms[o.id(i)])
+	}
+	o.blob, o.offs, o.lcp = make([]byte, 0, size), make([]uint32, 0, o.n+1), make([]uint8, o.n)
 	var prev []byte
 	for i := range o.n {
 		o.offs = append(o.offs, uint32(len(o.blob)))
