@@ -257,8 +257,31 @@ func (o *termOrder) listShifts(x *Index, k int) []shift {
 		}
 		list = append(list, shift{shiftKey(rs[:n]...), tid, uint8(off)})
 	}
-	slices.SortFunc(list, func(a, b shift) int { return cmp.Compare(a.key, b.key) })
-	o.shifts[k] = list
+	o.shifts[k] = sortShifts(list)
+	return o.shifts[k]
+}
+
+// sortShifts sorts list by key: a radix sort, 16 bits a pass (a
+// comparison sort of 100,000 shifts is most of what the first lookup
+// costs on wasm).
+func sortShifts(list []shift) []shift {
+	tmp := make([]shift, len(list))
+	for shiftBits := 0; shiftBits < 64; shiftBits += 16 {
+		var count [1 << 16]int
+		for _, s := range list {
+			count[s.key>>shiftBits&0xffff]++
+		}
+		sum := 0
+		for i, c := range count {
+			count[i], sum = sum, sum+c
+		}
+		for _, s := range list {
+			d := s.key >> shiftBits & 0xffff
+			tmp[count[d]] = s
+			count[d]++
+		}
+		list, tmp = tmp, list
+	}
 	return list
 }
 
