@@ -128,7 +128,7 @@ type walk struct {
 
 // within calls fn with the id and the distance (editsWithin's) of every
 // term in order within k edits of a (the query term t's runes), as near
-// keeps them, in byte order, some twice. The terms are walked as a
+// keeps them, in no particular order, some twice. The terms are walked as a
 // trie's paths: a term shares its rows with the one before for their
 // common prefix, and once a prefix's row is all above k, no term it
 // begins can come within k (a row's least cell never drops by more than
