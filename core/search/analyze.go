@@ -25,7 +25,8 @@ import (
 // rebuilt (it is part of the encoding's header). Bump it whenever Terms
 // may give another term for some word. 2: stopwords are matched before
 // accents are folded, and French words are stemmed with their accents.
-const analyzer = 2
+// 3: an English -y word loses its i (yStem).
+const analyzer = 3
 
 // maxToken is the longest word kept, in bytes (longer runs are hashes,
 // base64, URLs: cut, so the index stays bounded).
@@ -168,7 +169,7 @@ func (s *Stems) stem(w string) string {
 	f := fold.Fold(w)
 	env := snowballstem.NewEnv(f)
 	porter.Stem(env)
-	t := env.Current()
+	t := yStem(f, env.Current())
 	env = snowballstem.NewEnv(w)
 	french.Stem(env)
 	if fr := fold.Fold(env.Current()); len(fr) < len(t) {
@@ -178,6 +179,27 @@ func (s *Stems) stem(w string) string {
 		t = f
 	}
 	s.keep(w, t)
+	return t
+}
+
+// yStem is t, the English stem of the folded word f, without the i an
+// English -y word's stem ends in (retry, retries, retried, retrying:
+// retr), when a consonant comes before it: the French stemmer takes the
+// -ies of the plural off, and the shorter stem would part the plural
+// from the rest (retr against retri); so the -ie of a French word
+// (stratégie, strateg) meets the English -y (strategy). A stem of three
+// letters keeps its i (try: tri, not tr).
+func yStem(f, t string) string {
+	n := len(t)
+	if n < 4 || t[n-1] != 'i' || strings.IndexByte("aeiouy", t[n-2]) >= 0 {
+		return t
+	}
+	switch f[min(n-1, len(f)):] {
+	case "y", "ies", "ied", "ying":
+		if strings.HasPrefix(f, t[:n-1]) {
+			return t[:n-1]
+		}
+	}
 	return t
 }
 

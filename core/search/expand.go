@@ -55,7 +55,9 @@ func Fuzzy(n int, prefix bool) Expansion {
 }
 
 // near is the index's terms within one edit of t (two when t is long),
-// each weighed by its distance, in the order of the terms.
+// each weighed by its distance, in the order of the terms: those the
+// index's order holds walked (termOrder.within), the few put since
+// looked at one by one.
 func (x *Index) near(t string) []Alt {
 	n := utf8.RuneCountInString(t)
 	if n < minFuzzy {
@@ -66,38 +68,75 @@ func (x *Index) near(t string) []Alt {
 		k = 2
 	}
 	a := []rune(t)
+	type found struct {
+		tid uint32
+		e   int
+	}
+	var got []found
+	o := x.ordered()
+	o.within(x, a, t, k, func(tid uint32, e int) { got = append(got, found{tid, e}) })
+	slices.SortFunc(got, func(p, q found) int { return int(p.tid) - int(q.tid) })
+	got = slices.CompactFunc(got, func(p, q found) bool { return p.tid == q.tid }) // within finds some twice
+	for tid, u := range x.terms[o.n:] {
+		if e, ok := nearOne(a, t, u, k); ok {
+			got = append(got, found{uint32(o.n + tid), e})
+		}
+	}
 	var alts []Alt
-	for _, u := range x.terms {
-		if len(u)-len(t) > 2*k || u == t { // bytes: a folded rune is at most 2
-			continue
-		}
-		if e, ok := editsWithin(a, u, k); ok {
-			alts = append(alts, Alt{Term: u, Weight: []float64{fuzzyOne, fuzzyOne, fuzzyTwo}[e]})
-		}
+	for _, f := range got {
+		alts = append(alts, Alt{Term: x.terms[f.tid], Weight: []float64{fuzzyOne, fuzzyOne, fuzzyTwo}[f.e]})
 	}
 	return alts
 }
 
+// nearOne is whether term u is near t (a, its runes) within k edits, and
+// their distance: what near keeps of one term looked at alone.
+func nearOne(a []rune, t, u string, k int) (int, bool) {
+	if len(u)-len(t) > 2*k || u == t { // bytes: a folded rune is at most 2
+		return 0, false
+	}
+	return editsWithin(a, u, k)
+}
+
 // begun is the shortest maxPrefixed terms t begins (t excluded), then
-// in byte order.
+// in byte order: the run of them in the index's order, and those put
+// since it was made.
 func (x *Index) begun(t string) []Alt {
+	// The order gives them in byte order: of each length, the first
+	// maxPrefixed are all that can be kept.
+	byLen := map[int][]string{}
+	o := x.ordered()
+	o.begins(x, t, func(u string) {
+		if len(u) > len(t) && len(byLen[len(u)]) < maxPrefixed {
+			byLen[len(u)] = append(byLen[len(u)], u)
+		}
+	})
 	var found []string
-	for _, u := range x.terms {
+	for _, us := range byLen {
+		found = append(found, us...)
+	}
+	for _, u := range x.terms[o.n:] {
 		if len(u) > len(t) && strings.HasPrefix(u, t) {
 			found = append(found, u)
 		}
 	}
-	slices.SortFunc(found, func(a, b string) int {
+	found = shortest(found, maxPrefixed)
+	alts := make([]Alt, 0, len(found))
+	for _, u := range found {
+		alts = append(alts, Alt{Term: u, Weight: prefixed})
+	}
+	return alts
+}
+
+// shortest is the first n of terms by length, then in byte order.
+func shortest(terms []string, n int) []string {
+	slices.SortFunc(terms, func(a, b string) int {
 		if len(a) != len(b) {
 			return len(a) - len(b)
 		}
 		return strings.Compare(a, b)
 	})
-	alts := make([]Alt, 0, min(len(found), maxPrefixed))
-	for _, u := range found[:min(len(found), maxPrefixed)] {
-		alts = append(alts, Alt{Term: u, Weight: prefixed})
-	}
-	return alts
+	return terms[:min(len(terms), n)]
 }
 
 // editsWithin is the edit distance of a and u (Levenshtein, a swap of
@@ -188,4 +227,43 @@ func (r *Ranking) Coverage(x *Index, h Hit) float64 {
 		got += idf * best
 	}
 	return math.Round(got/all*1e3) / 1e3
+}
+
+// Covering is keep that also leaves out the notes covering less than
+// least of the query's weight: what Coverage gives each of them, for
+// every note r found at once (its terms' entries walked, not looked up).
+func (r *Ranking) Covering(x *Index, least float64, keep func(*Meta) bool) func(*Meta) bool {
+	if len(r.covers) == 0 { // Coverage is 1
+		return keep
+	}
+	at := map[uint32]int{}
+	for i, rt := range r.terms {
+		at[rt.tid] = i
+	}
+	got, best := make([]float64, len(x.docs)), make([]float64, len(x.docs))
+	all := 0.0
+	var touched []uint32
+	for _, c := range r.covers {
+		idf := math.Log(1 + (float64(x.live)-float64(c.df)+0.5)/(float64(c.df)+0.5))
+		all += idf
+		touched = touched[:0]
+		for k, tid := range c.tids {
+			for _, e := range r.terms[at[tid]].entries {
+				if e.kept && c.weights[k] > best[e.id] {
+					if best[e.id] == 0 {
+						touched = append(touched, e.id)
+					}
+					best[e.id] = c.weights[k]
+				}
+			}
+		}
+		for _, id := range touched { // the others add idf × 0
+			got[id] += idf * best[id]
+			best[id] = 0
+		}
+	}
+	return func(m *Meta) bool {
+		id, ok := x.byPath[m.Path]
+		return keep(m) && (!ok || math.Round(got[id]/all*1e3)/1e3 >= least)
+	}
 }

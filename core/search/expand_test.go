@@ -2,7 +2,9 @@ package search
 
 import (
 	"math"
+	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -123,5 +125,37 @@ func TestCoverage(t *testing.T) {
 	one, typo := cov("parser"), cov("parsre")
 	if len(typo) != 1 || typo[0] != fuzzyOne || one[0] != 1 {
 		t.Errorf("a typo covers at its alternative's weight: %v, the word %v", typo, one)
+	}
+}
+
+// TestCovering checks that Covering keeps exactly the hits whose
+// Coverage reaches the least asked, over random queries of an index's
+// words, typos and words it does not know.
+func TestCovering(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 2))
+	x := New()
+	for _, n := range orderNotes(r, 200, 0) {
+		x.Put(n)
+	}
+	kept := map[bool]int{}
+	for range 200 {
+		var q []string
+		for range 1 + r.IntN(4) {
+			q = append(q, []string{x.terms[r.IntN(len(x.terms))], randomWord(r, 5+r.IntN(6))}[r.IntN(2)])
+		}
+		terms := Terms(strings.Join(q, " "))
+		rk := x.RankExpanded(terms, Fuzzy(len(terms), true), all)
+		hits, _ := rk.Top(x, math.MaxInt)
+		least := []float64{0, 0.26, 0.5, 0.8, 1}[r.IntN(5)]
+		keep := rk.Covering(x, least, all)
+		for _, h := range hits {
+			if got, want := keep(h.Meta), rk.Coverage(x, h) >= least; got != want {
+				t.Fatalf("%q, %s: Covering(%v) %v, Coverage %v", q, h.Path, least, got, rk.Coverage(x, h))
+			}
+			kept[keep(h.Meta)]++
+		}
+	}
+	if kept[true] < 100 || kept[false] < 100 {
+		t.Fatalf("hits kept and left out: %v", kept)
 	}
 }

@@ -70,6 +70,9 @@ type Index struct {
 	// unhanded counts the changes (a note put or removed: a changed note
 	// is both) since the index was last handed back (Hand): see Unhanded.
 	unhanded int
+	// order is the terms in byte order, for typos and prefixes (order.go),
+	// made on the first one's lookup; not encoded.
+	order *termOrder
 	// seg is what the host stores of the index: the base it was decoded
 	// from or last handed back whole, and what changed since (segment.go).
 	seg segments
@@ -530,8 +533,8 @@ func (x *Index) Compact() {
 		}
 	}
 	x.docs, x.terms, x.post, x.last, x.dict, x.words = docs, terms, post, last, nil, nil
-	x.sorted, x.seg = 0, segments{}      // renumbered: the base stored no longer names these documents
-	x.epoch, x.removals = x.epoch+1, nil // nor do the rankings made before
+	x.sorted, x.seg, x.order = 0, segments{}, nil // renumbered: the base stored no longer names these documents
+	x.epoch, x.removals = x.epoch+1, nil          // nor do the rankings made before
 	x.ensureDict()
 	x.byPath = make(map[string]uint32, len(docs))
 	for i, d := range docs {

@@ -115,6 +115,9 @@ func TestAlternatives(t *testing.T) {
 func TestCognates(t *testing.T) {
 	var s Stems
 	for fr, en := range map[string]string{"moniteur": "monitor", "stratégie": "strategy", "curieux": "curious", "manuelle": "manual"} {
+		if s.stem(fr) == s.stem(en) {
+			continue // they meet without a cognate (strategy, yStem)
+		}
 		if !slices.ContainsFunc(s.Alternatives(fr), func(a Alt) bool { return a.Term == s.stem(en) }) {
 			t.Errorf("%s: no %s among %v", fr, en, s.Alternatives(fr))
 		}

@@ -31,6 +31,7 @@ var searchSpec = kitAccepts(tool[searchResult](catalogText("search.yaml"), searc
 	{Name: "until", Type: catalog.String},
 	{Name: "limit", Type: catalog.Integer, Default: 10, Minimum: floatp(1), Maximum: floatp(100)},
 	{Name: "prefix", Type: catalog.Boolean},
+	{Name: "min_coverage", Type: catalog.Number, Minimum: floatp(0), Maximum: floatp(1)},
 }), catalog.Param{Name: "case_insensitive", Type: catalog.Boolean})
 
 // The confidence signal (search.Ranking.Coverage): an answer is confident
@@ -80,7 +81,7 @@ type searchResult struct {
 
 // searchText is search.yaml: mem_search's messages, parsed on first use.
 var searchText = loadText[struct {
-	NoWord, BadDate, Order, UnknownSlug, Near, None, Common, Hit, Folded fault.Msg
+	NoWord, BadDate, Order, UnknownSlug, Near, None, NoneCovers, Common, Hit, Folded fault.Msg
 }]("search.yaml")
 
 // searchArgs is searchTool's arguments.
@@ -95,6 +96,9 @@ type searchArgs struct {
 	Limit           int    `json:"limit"`
 	// Prefix: the last word also matches the terms it begins (typing).
 	Prefix bool `json:"prefix"`
+	// MinCoverage: the hits covering less of the query's weight
+	// (search.Ranking.Coverage) are left out, of the total too.
+	MinCoverage float64 `json:"min_coverage"`
 	// CaseInsensitive is the memory-kit's: nil when not sent.
 	CaseInsensitive *bool `json:"case_insensitive"`
 }
@@ -149,7 +153,7 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 		res.Warnings = append(res.Warnings, env.say(searchText().Msg.Folded))
 	}
 	res.Warnings = append(res.Warnings, indexWarnings(env, idx)...)
-	res.SummaryMD = searchSummary(env, a.Query, res.Hits)
+	res.SummaryMD = searchSummary(env, a, res.Hits)
 	warm.settle(env, idx)
 	return res, nil, nil
 }
@@ -231,7 +235,9 @@ func unique(terms []string) []string {
 // the arguments are the same, and the last query's postings
 // (search.Ranking) when only the listing changed: a search after a write
 // reads the postings of the notes written, not again those of every note
-// its words find.
+// its words find. With a min_coverage, the query is ranked again with
+// the notes covering less left out (and no ranking brought up to date:
+// a note's coverage changes with the others').
 func (warm *warmIndex) ranked(idx *search.Index, a searchArgs, terms []string, alts []search.Alt) ([]search.Hit, int, *search.Ranking) {
 	l := &warm.last
 	if warm.listing != "" && l.idx == idx && l.listing == warm.listing && l.args == a {
@@ -239,8 +245,12 @@ func (warm *warmIndex) ranked(idx *search.Index, a searchArgs, terms []string, a
 	}
 	keep := keeper(a)
 	r := l.rank
-	if l.idx != idx || l.args != a || r == nil || !r.Update(idx, keep) {
-		r = idx.RankExpanded(terms, search.Either(search.Fuzzy(len(terms), a.Prefix), search.Translations(alts)), keep)
+	if l.idx != idx || l.args != a || r == nil || a.MinCoverage > 0 || !r.Update(idx, keep) {
+		expand := search.Either(search.Fuzzy(len(terms), a.Prefix), search.Translations(alts))
+		r = idx.RankExpanded(terms, expand, keep)
+		if a.MinCoverage > 0 {
+			r = idx.RankExpanded(terms, expand, r.Covering(idx, a.MinCoverage, keep))
+		}
 	}
 	top, total := r.Top(idx, a.Limit)
 	warm.last = lastQuery{}
@@ -317,9 +327,12 @@ func clip(s string, n int) string {
 }
 
 // searchSummary is the hits as a numbered list for people.
-func searchSummary(env *Env, query string, hits []searchHit) string {
-	if len(hits) == 0 {
-		return env.say(searchText().Msg.None, query)
+func searchSummary(env *Env, a searchArgs, hits []searchHit) string {
+	switch {
+	case len(hits) == 0 && a.MinCoverage > 0:
+		return env.say(searchText().Msg.NoneCovers, a.MinCoverage, a.Query)
+	case len(hits) == 0:
+		return env.say(searchText().Msg.None, a.Query)
 	}
 	var md strings.Builder
 	for i, h := range hits {

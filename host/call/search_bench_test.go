@@ -7,8 +7,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
 
 	"github.com/kessho/kessho/host/call"
 	"github.com/kessho/kessho/host/engine"
@@ -133,4 +136,145 @@ func BenchmarkSearchCold(b *testing.B) {
 			benchSearch(b, v, eng, "budget review")
 		}
 	})
+}
+
+// wordyVault is a vault of n notes of about 1.1 KB whose words come
+// from a vocabulary of vocabSize made-up words, drawn by Zipf's law as a
+// language's are: at 50,000 notes its index holds some 100,000 terms, as
+// a real vault of that size does (benchVault's 6,000 words are too few
+// for what scales with the terms: typo and prefix lookups). It returns
+// the folder and the vocabulary, most frequent first. The vault is kept
+// under $KESSHO_BENCH_CACHE when set (made once), else in a new folder.
+func wordyVault(b *testing.B, n int) (string, []string) {
+	const vocabSize = 120000
+	r := rand.New(rand.NewPCG(uint64(n), 11))
+	vocab := make([]string, vocabSize)
+	seen := map[string]bool{}
+	for i := range vocab {
+		for {
+			var w strings.Builder
+			for range 3 + r.IntN(5) + r.IntN(5) {
+				w.WriteString(string([]rune("abcdefghijklmnopqrstuvwxyzéè")[r.IntN(28)]))
+			}
+			if s := w.String(); !seen[s] {
+				seen[s], vocab[i] = true, s
+				break
+			}
+		}
+	}
+	dir := b.TempDir()
+	if root := os.Getenv("KESSHO_BENCH_CACHE"); root != "" {
+		dir = filepath.Join(root, fmt.Sprintf("wordy-%d-v1", n))
+		if _, err := os.Stat(filepath.Join(dir, "stamp")); err == nil {
+			return filepath.Join(dir, "vault"), vocab
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			b.Fatal(err)
+		}
+	}
+	zipf := rand.NewZipf(r, 1.05, 2, vocabSize-1)
+	word := func() string { return vocab[zipf.Uint64()] }
+	for i := range n {
+		p := fmt.Sprintf("20-knowledge/%s %s %d.md", word(), word(), i)
+		if i%2 == 0 {
+			p = fmt.Sprintf("10-episodes/projects/p%02d/archives/2026-%02d-%02d-10h00-p%02d-%s.md", i%50, 1+i%12, 1+i%28, i%50, word())
+		}
+		var body strings.Builder
+		fmt.Fprintf(&body, "---\nsubject: %s %s\naliases:\n  - %s %s\ndate: 2026-%02d-%02d\n---\n", word(), word(), word(), word(), 1+i%12, 1+i%28)
+		for body.Len() < 1100 {
+			for range 12 {
+				body.WriteString(word() + " ")
+			}
+			body.WriteString("\n")
+		}
+		full := filepath.Join(dir, "vault", filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(body.String()), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "stamp"), nil, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return filepath.Join(dir, "vault"), vocab
+}
+
+// typoQueries are warm searches of each kind on wordyVault's
+// vocabulary, two of each so that the calls alternate (the core answers
+// a query the same as the last one from what it kept): words as
+// written; a typo in each word (one edit, two in a long word); the last
+// word cut short, with prefix; and long words the vault does not hold
+// (made up from the same letters: each looked up within two edits, what
+// costs most).
+func typoQueries(vocab []string) map[string][2]string {
+	long := func(from, min int) string { // a word of rank from on, of min letters or more
+		for _, w := range vocab[from:] {
+			if len(w) >= min && utf8.ValidString(w) && !strings.ContainsAny(w, "éè") {
+				return w
+			}
+		}
+		return ""
+	}
+	swap := func(w string) string { return w[:2] + w[3:4] + w[2:3] + w[4:] }
+	sub := func(w string) string { return w[:len(w)/2] + "q" + w[len(w)/2+1:] }
+	a, c, d, e := long(300, 9), long(1500, 6), long(800, 10), long(3000, 7)
+	q := func(s string, prefix bool) string {
+		return fmt.Sprintf(`{"query":%q,"prefix":%t}`, s, prefix)
+	}
+	return map[string][2]string{
+		"exact":   {q(a+" "+c, false), q(d+" "+e, false)},
+		"typo":    {q(sub(a)+" "+swap(c), false), q(swap(d)+" "+sub(e), false)},
+		"prefix":  {q(a+" "+c[:3], true), q(d+" "+e[:4], true)},
+		"unknown": {q("qzxwvjkqpl zzqxwvkjpx", false), q("xqzvwkjqlp qqzzxwvkjm", false)},
+	}
+}
+
+// BenchmarkSearchTypos is a warm mem_search at 50,000 notes with some
+// 100,000 terms (wordyVault) on each engine, for each kind of query
+// (typoQueries): p50-ms is the median call. Each query but the unknown
+// one finds notes.
+func BenchmarkSearchTypos(b *testing.B) {
+	dir, vocab := wordyVault(b, 50000)
+	queries := typoQueries(vocab)
+	for _, name := range []string{"native", "wasm"} {
+		b.Run(name, func(b *testing.B) {
+			v, _ := vaultfs.Open(dir)
+			defer v.Close()
+			eng := benchEngine(b, name)
+			for _, kind := range []string{"exact", "typo", "prefix", "unknown"} {
+				b.Run(kind, func(b *testing.B) {
+					var took []time.Duration
+					for i := 0; b.Loop(); i++ {
+						start := time.Now()
+						total := typoSearch(b, v, eng, queries[kind][i%2])
+						took = append(took, time.Since(start))
+						if total == 0 && kind != "unknown" {
+							b.Fatalf("%s: %d hits", queries[kind][i%2], total)
+						}
+					}
+					slices.Sort(took)
+					b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
+				})
+			}
+		})
+	}
+}
+
+// typoSearch runs mem_search with args and returns its total.
+func typoSearch(b *testing.B, v *vaultfs.Vault, eng call.Engine, args string) int {
+	out, err := call.Run(context.Background(), v, eng, "mem_search", json.RawMessage(args), call.Options{Timeout: -1})
+	if err != nil || !out.OK {
+		b.Fatalf("%v %.300s", err, out.Answer)
+	}
+	var res struct {
+		Result struct {
+			Total int `json:"total"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(out.Answer, &res); err != nil {
+		b.Fatal(err)
+	}
+	return res.Result.Total
 }

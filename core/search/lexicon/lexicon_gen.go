@@ -6,12 +6,12 @@ const data = `2fa	authentif deux facteur|doubl authentif
 3d print	impress 3d|imprim 3d
 abandon	drop|giv
 abon	subscrib|subscript
-abon mensuel	monthli subscript
+abon mensuel	monthl subscript
 absent	miss
 acc	access
-acc refus	access deni|deni
+acc refus	access den|den
 access	acc|accessibil
-access deni	acc refus|refus
+access den	acc refus|refus
 access point	point acc
 access right	droit acc
 accessibil	access
@@ -20,7 +20,7 @@ accord	agre
 account	compt|comptabl
 accueil	onboard
 accur	exact|just
-accuraci	precis
+accurac	precis
 achat	bui|purchas
 achet	bui|purchas
 acompt	depos|payment
@@ -53,10 +53,8 @@ agreg	aggreg
 aid	help
 ajout	add|addit
 aleatoir	random
-aliment	pow|pow suppli
+aliment	pow|pow suppl
 aliv	viv
-allerg	allergi
-allergi	allerg
 allow	autoris|indemn|permettr
 allum	switch|turn
 alphabet order	ordr alphabet
@@ -67,16 +65,16 @@ analog digit convert	convertisseur analog numer
 analys	analyz|pars
 analyseur	analyz|pars
 analyz	analys|analyseur
-ancien	form|legaci|old
+ancien	form|legac|old
 anne	year
 annex	appendix
-anniversair	anniversari|birthdai
-anniversari	anniversair
+anniversair	anniversar|birthdai
+anniversar	anniversair
 annonc	announc
 announc	annonc
 annual	annuel
 annual review	entretien annuel
-annuel	annual|yearli
+annuel	annual|yearl
 annul	cancel|undo
 answer	repondr|repons
 antislash	backslash
@@ -104,7 +102,7 @@ apprendr	learn
 approuv	approv
 approv	approuv|valid
 april	avril
-arboresc	directori tre|tre
+arboresc	director tre|tre
 archiv compress	compress archiv|zip fil
 argil	clai
 argument	parametr
@@ -122,7 +120,7 @@ assist	help desk|support
 associ	nonprof
 assumpt	hypothes
 assur	ensur|insur|mak sur
-astreint	call|call duti
+astreint	call|call dut
 astuc	tip|trick
 async	asynchron
 asynchron	async
@@ -142,7 +140,7 @@ authent	authentif
 authentif	authent
 authentif deux facteur	2fa|two factor authent
 author	autoris|droit
-auto repli	repons automat
+auto repl	repons automat
 automn	autumn|fall
 autor certif	certif author
 autoris	allow|author|permiss|right
@@ -185,38 +183,35 @@ bas don	databas
 bascul	failov|switch
 basket	pani
 batch	lot|trait lot
-batter	batteri
-batteri	batter
 begin	commenc|debut
 benefic	prof
 benevol	volunt
 besoin	need|requir
 best practic	bon pratiqu
-bibliograph	bibliographi|refer
-bibliographi	bibliograph
-bibliothequ	librari
+bibliograph	refer
+bibliothequ	librar
 bientot	soon
 big	grand
 bilan	assess|balanc sheet|review
 bill	factur
 billet	ticket
-binair	binari
-binari	binair
+binair	binar
+binar	binair
 birthdai	anniversair
 bitrat	deb binair
 blank	vid
 block	bloqu
 bloqu	block|stuck
-blurri	flou
+blurr	flou
 board	cart
-bodi	corp
+bod	corp
 bogu	bug
 boit envoi	outbox
 boit recept	inbox
 boiti	cas|enclosur
 boiti etanch	waterproof cas
 bon command	purchas order
-bon livraison	deliveri not
+bon livraison	deliver not
 bon march	cheap
 bon pratiqu	best practic|good practic
 book	reserv
@@ -257,7 +252,8 @@ bui	achat|achet
 build	compil|construir
 bundl	group|regroup
 bureau	desk|offic
-busi	entrepris|meti|occup|societ
+bus	occup
+busi	entrepris|meti|societ
 busi domain	domain activ
 button	bouton
 byt	octet
@@ -272,7 +268,7 @@ calendri	calendar|schedul|timelin
 calendri partag	share calendar
 calibr	etalon|etalonnag
 call	appel|astreint|gard
-call duti	astreint
+call dut	astreint
 call schedul	plan astreint
 call someon	appel quelqu
 call stack	pil appel
@@ -327,8 +323,6 @@ chapt	chapitr
 charact	caracter
 charact encod	encodag caracter
 charg	load|recharg|respons
-charg batter	charg batteri
-charg batteri	charg batter
 charg don	dat load
 charg travail	workload
 chargeback	retrofactur
@@ -362,8 +356,8 @@ citat	quot
 clai	argil|terr
 claim	reclam
 clair	clear
-class	classifi|cour|rank|sort
-classifi	class
+class	classif|cour|rank|sort
+classif	class
 clavi	keyboard
 cle	kei
 cle api	api kei
@@ -381,7 +375,7 @@ clic	click
 click	clic|cliqu
 client	custom
 client final	end custom|end user
-client mecont	unhappi custom
+client mecont	unhapp custom
 cliqu	click
 clock	horlog
 clock chang	chang heur
@@ -415,7 +409,7 @@ comment	commentair|remarqu
 commentair	comment
 commiss	mis servic
 commut	switch|trajet
-compani	entrepris|societ
+compan	entrepris|societ
 compar	comparaison|comparison
 comparaison	compar|comparison
 comparison	compar|comparaison
@@ -437,7 +431,7 @@ compt	account|count
 compt bancair	bank account
 compt bloqu	lock account
 compt rebour	countdown
-compt rendu	minut|report|summari
+compt rendu	minut|report|summar
 comptabl	account|bookkeep
 comptag	count
 comput	calcul|ordin
@@ -448,7 +442,7 @@ condens	capacitor
 condit cours	rac condit
 condit general	term condit|term servic
 confidenti	confidential
-confidential	confidenti|privaci
+confidential	confidenti|privac
 config fil	fichi configur
 configur	parametrag|set
 configur fil	fichi configur
@@ -489,7 +483,7 @@ cook	cuir|cuisin|cuisson|temoin
 cop	copi
 copi	cop
 copyright	droit auteur
-corp	bodi
+corp	bod
 correct	corrig|fix|patch|right
 correct orthograph	spel check
 correct secur	secur patch
@@ -532,12 +526,12 @@ cuisin	cook|kitchen
 cuisson	bak|cook|fire
 currenc	devis|monnai
 current	cour
-custodi	gard
+custod	gard
 custom	client
 custom servic	servic apr vent
 cut	decoup|divis
 dai	jour
-daili	quotidien
+dail	quotidien
 damp	humid|mouill
 dark mod	mod sombr
 dash	tiret
@@ -591,8 +585,8 @@ decompress	unzip
 deconnect	disconnect|log|logout
 deconnexion	disconnect|log|logout
 decoup	cut|divid|split
-decouvert	discov|discoveri|find
-decouvr	discov|discoveri|find
+decouvert	discov|discover|find
+decouvr	discov|discover|find
 decreas	baiss|decroiss|diminu
 decroiss	decreas|descend
 decrypt	dechiffr
@@ -616,9 +610,8 @@ delimit	delimiteur|separ
 delimiteur	delimit
 deliv	livr|livraison
 deliv tim	livr temp
-deliver	livrabl
-deliveri	livr|livraison
-deliveri not	bon livraison
+deliver	livr|livrabl|livraison
+deliver not	bon livraison
 demain	tomorrow
 demand	ask|request
 demand aid	ask help
@@ -630,7 +623,7 @@ demenag serveur	mov serv
 demiss	resign
 demo	demonstr
 demonstr	demo
-deni	acc refus|refus
+den	acc refus|refus
 depart	departur|leav
 departur	depart
 depass	exce|overflow
@@ -641,7 +634,7 @@ deplac	mov
 deploi	deploy|rollout
 deploy	deploi
 depos	acompt
-depot	repo|repositori
+depot	repo|repositor
 deprec	depreci|obsolet
 depreci	deprec|obsolet
 depth	profondeur
@@ -678,16 +671,15 @@ dir	sai|tel
 direct deb	prelev
 directeur	director
 directeur thes	supervisor|thes advisor
-director	directeur
-directori	dossi|repertoir
-directori tre	arboresc
-dirti	sal
+director	directeur|dossi|repertoir
+director tre	arboresc
+dirt	sal
 disabl	desactiv
 discard	jet
 disconnect	deconnect|deconnexion
 discount	reduct|remis
 discov	decouvert|decouvr
-discoveri	decouvert|decouvr
+discover	decouvert|decouvr
 discuss	discut
 discut	discuss
 disk	disqu
@@ -718,7 +710,7 @@ domain nam	nom domain
 domot	hom autom
 don	dat|fin|giv|termin
 don personnel	person dat
-dossi	directori|fold
+dossi	director|fold
 doubl authentif	2fa|two factor authent
 doublon	duplic
 download	telecharg
@@ -738,10 +730,10 @@ dun	relanc pai
 duplic	doublon
 dur	durat
 durat	dur
-duti	perman
+dut	perman
 e mail	email
 e signatur	signatur electron
-easi	facil
+eas	facil
 ecart	deviat|differ|gap
 echantillon	sampl
 echantillonnag	sampl
@@ -758,7 +750,7 @@ ecran lcd	lcd screen
 ecran tactil	touchscreen
 ecrir	writ|write
 ecritur	writ|write
-ecritur comptabl	journal entri
+ecritur comptabl	journal entr
 edg cas	ca limit
 edit	modif|modifi
 editeur text	text editor
@@ -777,8 +769,8 @@ employ contract	contrat travail
 employe	employ|salari
 empreint	fingerprint|hash
 empreint numer	fingerprint
-empti	vid
-empti respons	repons vid
+empt	vid
+empt respons	repons vid
 enabl	activ|permettr
 enamel	email
 enclosur	boiti
@@ -792,8 +784,7 @@ end dat	dat fin
 end user	client final|utilis final
 endpoint	point terminaison
 endroit	locat|plac
-energ	energi|pow
-energi	energ
+energ	pow
 engin	moteur
 enquet	investig|survei
 enquet satisfact	satisfact survei
@@ -806,12 +797,12 @@ ensembl	set|whol
 ensur	assur|garant
 enter	sais
 enti	integ
+entr	sais
 entrepot	warehous
 entrepot don	dat warehous
-entrepris	busi|compani
+entrepris	busi|compan
 entretien	interview|mainten
 entretien annuel	annual review|perform review
-entri	sais
 environ developp	develop environ|id
 environ variabl	variabl environ
 envoi	send|shipment
@@ -869,10 +860,8 @@ expens	cher|depens|frai
 expens report	not frai
 exper	experi
 experi	exper
-expir	expiri
 expir domain	nom domain expir
 expir token	jeton expir
-expiri	expir
 explain	explic|expliqu
 explan	explic|expliqu
 explic	explain|explan
@@ -884,7 +873,7 @@ extens navig	brows extens
 extern depend	depend extern
 extract	extrair
 extrair	extract
-facil	easi
+facil	eas
 factur	bill|invoic
 factur recurrent	recur invoic
 factur retard	overdu invoic
@@ -896,8 +885,6 @@ failur	echec|echou|pann
 fair	mak|todo
 fall	automn
 fals	faux
-famil	famili
-famili	famil
 fan	ventil
 faq	foir question|question frequent
 fast	rapid
@@ -907,14 +894,14 @@ faux	fals|wrong
 fe	frai
 featur	fonctionnal
 featur request	demand fonctionnal
-februari	fevri
+februar	fevri
 feed	flux
 feedback	avi|retour experi
 fenetr	window
 ferm	clos|close
 feuill calcul	spreadsheet
 feuill rout	roadmap
-fevri	februari
+fevri	februar
 fiabl	reliabl
 fib	fibr optiqu
 fibr optiqu	fib|optic fib
@@ -922,7 +909,7 @@ fich pai	pai slip|payslip
 fich post	job descript
 fichi	fil
 fichi configur	config fil|configur fil
-fidel	loyalti
+fidel	loyalt
 field	champ
 fig	frozen|hung
 figur	chiffr
@@ -956,11 +943,11 @@ first	premi
 fiscal year	exercic
 fix	correct|corrig|repar|solut
 flag	signal
-flaki	instabl|intermitt
+flak	instabl|intermitt
 flat	appart
 flaw	faill|vulner
 flight	vol
-flou	blurri|vagu
+flou	blurr|vagu
 flow	flux
 flush	vid
 flux	feed|flow|stream
@@ -986,7 +973,7 @@ format	train
 formulair	form
 found item	objet trouv
 four	kiln|oven
-fourn	provid|suppli
+fourn	provid|suppl
 fournisseur	provid|suppli|vendor
 frai	cost|expens|fe
 frai port	ship cost|ship fe
@@ -999,7 +986,7 @@ fridai	vendred
 froid	cold
 frozen	fig|gel
 fuit	leak
-fuit memoir	memori leak
+fuit memoir	memor leak
 full	plein|satur
 function	fonction|march
 fuseau horair	tim zon|timezon
@@ -1007,11 +994,11 @@ fusion	merg
 fusion doublon	merg duplic
 futur	aven
 gabar	model|templat
-galer	galleri
-galleri	galer
+galer	galler
+galler	galer
 gap	ecart
-garant	ensur|guarante|warranti
-gard	call|custodi|keep|retain
+garant	ensur|guarante|warrant
+gard	call|custod|keep|retain
 gatewai	passerel
 gdpr	rgpd
 gel	frozen|hung
@@ -1062,8 +1049,8 @@ health	sant
 health insur	mutuel
 heap	ta
 heatmap	cart thermiqu
-heavi	lourd
-hebdomadair	weekli
+heav	lourd
+hebdomadair	weekl
 heberg	host
 hebergeur	host|host provid
 height	hauteur
@@ -1079,9 +1066,8 @@ hidden	cach|invis
 high	haut
 hir	embauch|recrut
 hire	embauch|recrut
-histoir	histori|stori
-histor	histori|stori
-histori	histoir|histor
+histoir	histor|stor
+histor	histoir|stor
 hiv	wint
 holidai	cong|vacanc
 hom	maison
@@ -1135,14 +1121,14 @@ indic	indiqu
 indiqu	indic|kpi|metric
 indispon	unavail
 infinit loop	boucl infin
-inform	notifi
+inform	notif
 input	sais
 input field	champ sais
 inscript	enrol|regist|registr|sign
 inscrir	enrol|regist|registr|sign
 inser	insert
 insert	inser
-instabl	flaki|unstabl
+instabl	flak|unstabl
 instruct	mod emploi
 insur	assur
 integ	enti
@@ -1152,7 +1138,7 @@ interblocag	deadlock
 interd	forbidden
 interfac programm	api
 interfac utilis	user interfac
-intermitt	flaki
+intermitt	flak
 intern	stagiair
 intern document	document intern
 internet rout	box internet
@@ -1162,8 +1148,8 @@ interrupteur	switch
 interv	interval
 interval	interv
 interview	entretien
-inventair	inventori|stock
-inventori	inventair|stock
+inventair	inventor|stock
+inventor	inventair|stock
 invert	onduleur
 investig	cherch caus|enquet
 invis	cach|hidden
@@ -1175,8 +1161,8 @@ ip address	adress ip
 issu	problem|souc|ticket
 jalon	mileston
 jam	nev
-januari	janvi
-janvi	januari
+januar	janvi
+janvi	januar
 jet	discard|throw awai
 jeton	token
 jeton expir	expir token
@@ -1192,12 +1178,12 @@ jointur	join
 jour	dai
 jour feri	bank holidai|public holidai
 journal	log|revu
-journal entri	ecritur comptabl
+journal entr	ecritur comptabl
 journalis	log
 journei	voyag
-juillet	juli
+juillet	jul
 juin	jun
-juli	juillet
+jul	juillet
 jun	juin
 junk mail	courri indesir|pourriel
 jurid	legal
@@ -1247,7 +1233,7 @@ lectur capteur	sensor read
 led	diod electroluminescent
 ledg	grand livr|registr
 leg	light|lightweight
-legaci	ancien
+legac	ancien
 legal	jurid
 legal notic	mention legal
 legend	caption
@@ -1262,7 +1248,7 @@ lettr inform	newslet
 level	niveau
 liaison ser	serial link
 libr	avail|fre
-librari	bibliothequ
+librar	bibliothequ
 licenc	licens
 licens	licenc
 lien	link
@@ -1295,10 +1281,10 @@ lit	litr
 litig	disput
 litr	lit
 liv	viv
-livr	deliv|deliveri
+livr	deliv|deliver
 livr temp	deliv tim
 livrabl	deliver
-livraison	deliv|deliveri
+livraison	deliv|deliver
 livraison gratuit	fre ship
 load	charg
 load balanc	equilibreur charg
@@ -1319,10 +1305,10 @@ los	perdr|perdu
 loss	pert
 lost	perdr|perdu
 lot	batch
-lourd	heavi
+lourd	heav
 low	ba
 lowercas	minuscul
-loyalti	fidel
+loyalt	fidel
 lumi	light
 luminos	bright
 lund	mondai
@@ -1339,9 +1325,9 @@ majuscul	capit|uppercas
 mak	fair
 mak sur	assur
 manag	respons|reuss
-mandatair	proxi
-mandatair invers	revers proxi
-mandatori	obligatoir
+mandatair	prox
+mandatair invers	revers prox
+mandator	obligatoir
 manqu	miss
 manual	main|manuel
 manuel	manual
@@ -1369,15 +1355,15 @@ meet	point|point equip|reunion
 megabyt	megaoctet
 megaoctet	megabyt
 melang	mix
-memoir	memori
+memoir	memor
 memoir fin etud	mast thes
-memoir insuffis	memori
-memoir viv	memori|ram
-memori	memoir|memoir insuffis|memoir viv
-memori leak	fuit memoir
-mensuel	monthli
+memoir insuffis	memor
+memoir viv	memor|ram
+memor	memoir|memoir insuffis|memoir viv
+memor leak	fuit memoir
+mensuel	monthl
 mention legal	legal notic
-menu semain	meal plan|weekli menu
+menu semain	meal plan|weekl menu
 mercred	wednesdai
 merg	fusion
 merg duplic	fusion doublon
@@ -1416,7 +1402,7 @@ mis niveau	upgrad
 mis product	go liv|releas
 mis servic	commiss|go liv
 mis tension	pow
-mis veil	sleep|standbi
+mis veil	sleep|standb
 miss	absent|manqu
 miss valu	valeur manqu
 mistak	erreur|faut|faut frapp
@@ -1442,8 +1428,8 @@ mont	amount
 mont charg	load increas|scale
 mont version	upgrad
 month	moi
-monthli	mensuel
-monthli subscript	abon mensuel
+monthl	mensuel
+monthl subscript	abon mensuel
 montr	show
 morceau	chunk|piec
 morn	matin
@@ -1505,11 +1491,11 @@ not frai	expens report
 not version	releas not
 notic	avi|preav
 notic period	preav
-notifi	inform
-notifi team	preven equip
+notif	inform
+notif team	preven equip
 nouveau	new
 nouvel	new
-nouvel tent	retri
+nouvel tent	retr
 novemb	novembr
 novembr	novemb
 nuag	cloud
@@ -1522,15 +1508,15 @@ numeris	scan
 numero factur	invoic numb
 numero telephon	phon numb
 object	goal|objet
-object trimestriel	quarterli goal
+object trimestriel	quarterl goal
 objet	object
 objet connect	iot devic|smart devic
 objet trouv	found item
-obligatoir	mandatori|requir
+obligatoir	mandator|requir
 obsolet	deprec|depreci
 obtain	obten
 obten	get|obtain
-occup	busi
+occup	bus
 octet	byt
 octob	octobr
 octobr	octob
@@ -1642,7 +1628,7 @@ perdu	los|lost
 perform review	entretien annuel
 period essai	probat period|trial period
 peripher	devic
-perman	duti|help desk
+perman	dut|help desk
 permettr	allow|enabl
 permiss	autoris|droit
 person dat	don personnel
@@ -1654,8 +1640,6 @@ phd	doctorat
 phon	telephon
 phon numb	numero telephon
 photo	pictur
-photograph	photographi
-photographi	photograph
 phras	sentenc
 pi pag	foot
 pictur	imag|photo
@@ -1687,16 +1671,16 @@ point terminaison	endpoint
 point virgul	semicolon
 pointeur nul	null point
 polic	font
-polit confidential	privaci polici
+polit confidential	privac polic
 port	rang
 port radio	radio rang
 port ser	serial port
 pos	ask|put
 postal address	adress postal
-poter	potteri
-potteri	poter
-potteri class	stag poter
-potteri wheel	tour poti
+poter	potter
+potter	poter
+potter class	stag poter
+potter wheel	tour poti
 pourcentag	percentag
 pourriel	junk mail|spam
 pow	aliment|energ|mis tension
@@ -1704,9 +1688,9 @@ pow cut	coupur cour
 pow draw	consomm
 pow outag	coupur cour
 pow save	econom energ
-pow suppli	aliment
+pow suppl	aliment
 preav	notic|notic period
-precis	accuraci
+precis	accurac
 predict	previs|prevoir
 prelev	direct deb|withdraw
 premi	first
@@ -1715,27 +1699,26 @@ prendr	tak
 pression	pressur
 pressur	pression
 prestatair	contractor|provid
-pret	readi
+pret	read
 preven	prevent|warn
-preven equip	notifi team
+preven equip	notif team
 prevent	empech|preven
 previs	forecast|predict
 prevoir	forecast|predict
 pric	prix|tarif
 price	tarif
-primari	princip
-princip	main|primari|principl
+primar	princip
+princip	main|primar|principl
 princip problem	main issu
 principl	princip
 print	impress|imprim
 printemp	spring
 prioris	priorit
-priorit	prioris|prioriti
-prioriti	priorit
+priorit	prioris
 pris	outlet|plug|socket
 priv	privat
-privaci	confidential|vi priv
-privaci polici	polit confidential
+privac	confidential|vi priv
+privac polic	polit confidential
 privat	priv
 privat kei	cle priv
 privat network	reseau priv|vpn
@@ -1773,7 +1756,7 @@ propr	clean
 proprietair	owner
 prospect	lead
 provid	fourn|fournisseur|prestatair
-proxi	mandatair
+prox	mandatair
 publi	publish|releas
 public holidai	jour feri
 public kei	cle publiqu
@@ -1784,17 +1767,16 @@ purchas order	bon command
 put	mettr|plac|pos
 put awai	rang
 put back	remettr
-quantit	amount|quantiti
-quantiti	quantit
+quantit	amount
 quart	trimestr
-quarterli goal	object trimestriel
-quarterli review	revu trimestriel
-queri	requet
+quarterl goal	object trimestriel
+quarterl review	revu trimestriel
+quer	requet
 question frequent	faq|frequent ask question
 queu	fil attent
 quick	rapid
 quot	citat|dev|guillemet
-quotidien	daili
+quotidien	dail
 rac condit	condit cours
 raccourc	shortcut
 raccourc clavi	keyboard shortcut
@@ -1805,16 +1787,15 @@ rais	augment
 raison	reason
 ram	memoir viv
 random	aleatoir
-rang	port|put awai|stor|tidi
+rang	port|put awai|stor|tid
 rank	class
 rapid	fast|quick
 rappel	callback|rememb|remind
 rapport	report
 rat	deb|tarif|taux
 rat lim	limit deb
-read	lectur|lir|relev
+read	lectur|lir|pret|relev
 readabl	lisibl
-readi	pret
 real tim clock	horlog temp reel
 reason	raison
 reboot	redemarr|redemarrag
@@ -1836,11 +1817,11 @@ recommenc	redo|start
 recommend	recommand
 record	enregistr
 recov	recuper
-recoveri	recuper
+recover	recuper
 recruit	embauch|recrut
 recrut	hir|hire|recruit
 recu	receipt
-recuper	recov|recoveri|retriev
+recuper	recov|recover|retriev
 recur invoic	factur recurrent
 redact	draft|writ|write
 redemarr	reboot|restart
@@ -1855,7 +1836,7 @@ reduct	discount|reduc|reduir
 reduir	reduc|reduct
 reecrir	rewrit
 reecritur	rewrit
-reessay	retri
+reessay	retr
 refactor	refactoris|refont
 refactoris	redesign|refactor|rewrit
 refair	redo
@@ -1863,12 +1844,11 @@ refer	bibliograph|sku
 referenc	search rank|seo
 refont	redesign|refactor|rewrit
 refund	rembours
-refus	access deni|declin|deni|reject|rejet
+refus	access den|declin|den|reject|rejet
 regard	look|watch
 regex	express reguli
 regist	enregistr|inscript|inscrir|registr
-registr	inscript|inscrir|ledg|regist|registri
-registri	registr
+registr	inscript|inscrir|ledg|regist
 regl	regul|rul|settl
 reglag	set
 regroup	bundl|group
@@ -1881,7 +1861,7 @@ reject	refus|rejet
 rejet	declin|refus|reject
 rel	relai
 relai	rel
-relanc	follow|remind|restart|retri
+relanc	follow|remind|restart|retr
 relanc pai	dun|payment remind
 releas	mis product|publi|version
 releas not	not version
@@ -1917,26 +1897,26 @@ repair databas	repar bas
 repar	fix|repair
 repar bas	repair databas
 repeat	repeteur
-repertoir	directori|fold
+repertoir	director|fold
 repeteur	extend|repeat
+repl	repondr
 replac	remplac
-repli	repondr
 replic	repliqu
 repliqu	replic
 repo	depot
-repondr	answer|repli
+repondr	answer|repl
 repons	answer|respons
-repons automat	auto repli
-repons vid	empti respons
+repons automat	auto repl
+repons vid	empt respons
 report	compt rendu|rapport|signal
-repositori	depot
+repositor	depot
 reprendr	resum|tak
 reproduc	reproduir
 reproduir	reproduc
 request	demand|requet
-requet	queri|request
-requet lent	slow queri
-requet sql	sql queri
+requet	quer|request
+requet lent	slow quer
+requet sql	sql quer
 requir	besoin|exig|obligatoir
 requir docu	cahi charg
 research	recherch
@@ -1963,7 +1943,7 @@ restor	remettr|restaur|retabl
 result	resultat
 result tabl	tableau resultat
 resultat	find|result
-resum	reprendr|summari
+resum	reprendr|summar
 retabl	redo|restor
 retain	conserv|gard
 retard	delai|lat|overdu
@@ -1975,29 +1955,29 @@ retour	return
 retour arrier	revert|rollback
 retour experi	feedback|lesson learn|retrospect
 retourn	return
+retr	nouvel tent|reessay|relanc
 retrait	pension|retir
-retri	nouvel tent|reessay|relanc
 retriev	recuper
 retrocompat	backward compat
 retrofactur	chargeback
 retrospect	retour experi
 return	declar|renvoy|retour|retourn
 reunion	meet
-reunion hebdomadair	weekli meet
+reunion hebdomadair	weekl meet
 reuss	manag|succe|success
 reussit	succe|success
 reveil	wak
 reven	go back|revert
 reven arrier	revert|rollback
 revenu	chiffr affair|recet
-revers proxi	mandatair invers
+revers prox	mandatair invers
 revert	retour arrier|reven|reven arrier
 review	bilan|relecteur|relectur|relir|revu|revu cod
 revok	revoqu
 revoqu	revok
 revu	journal|review
 revu cod	cod review|review
-revu trimestriel	quarterli review
+revu trimestriel	quarterl review
 rewrit	reecrir|reecritur|refactoris|refont
 rgpd	gdpr
 right	autoris|correct|droit|just
@@ -2019,11 +1999,12 @@ run	execu|execut|lanc
 ruptur	breakup|termin
 saf	coffr|coffr fort|sur
 sai	dir
-sais	enter|entri|input
-sal	dirti|promot|vent
+sais	enter|entr|input
+sal	dirt|promot|vent
 sal servic	servic apr vent
-salair	pai|salari
-salari	employe|salair
+salair	pai|salar
+salar	salair
+salari	employe
 sall	room
 samed	saturdai
 sampl	echantillon|echantillonnag
@@ -2051,8 +2032,8 @@ search	cherch|recherch
 search rank	referenc
 seat	plac
 sec	dry
-secondair	secondari
-secondari	secondair
+secondair	secondar
+secondar	secondair
 secur patch	correct secur
 sel	vendr
 semain	week
@@ -2108,6 +2089,8 @@ signal	flag|report
 signal arret	kill signal
 signatur contrat	contract sign
 signatur electron	e signatur|electron signatur
+simplif	simplifi
+simplifi	simplif
 sinc	depui
 sit	sit web|websit
 sit web	sit|websit
@@ -2119,11 +2102,11 @@ slash	barr obliqu
 sleep	mis veil|veil
 slot	emplac
 slow	lent|lenteur
-slow queri	requet lent
+slow quer	requet lent
 small	pet
 smart devic	objet connect
 social medi	reseau social
-societ	busi|compani
+societ	busi|compan
 socket	pris
 softwar	logiciel
 soir	even
@@ -2161,14 +2144,14 @@ spoon	cuiller
 spot	plac
 spreadsheet	feuill calcul|tableur
 spring	printemp
-sql queri	requet sql
+sql quer	requet sql
 stack	pil
 stack trac	pil appel
 stag	etap
-stag poter	potteri class
+stag poter	potter class
 stagiair	intern
 standard	norm
-standbi	mis veil|veil
+standb	mis veil|veil
 standup	point|point equip
 start	commenc|debut|demarr|demarrag|recommenc
 start dat	dat debut
@@ -2179,13 +2162,12 @@ statist	stat
 statu	etat|statut
 statut	statu
 step	etap
-stock	inventair|inventori
+stock	inventair|inventor
 stockag	storag
 stop	arret
-stor	boutiqu|rang
+stor	boutiqu|histoir|histor|rang
 storag	stockag
 storag spac	espac stockag
-stori	histoir|histor
 stream	flux
 string	chain|chain caracter
 stuck	bloqu
@@ -2197,9 +2179,9 @@ subject	sujet
 subnet	reseau
 subscrib	abon
 subscript	abon
-subsidi	subvent
+subsid	subvent
 subtitl	titr
-subvent	grant|subsidi
+subvent	grant|subsid
 succ	success
 succe	reuss|reussit
 success	reuss|reussit|succ
@@ -2209,12 +2191,13 @@ suivr	follow|track
 sujet	subject|topic
 sum	somm
 summ	et
-summari	compt rendu|resum
+summar	compt rendu|resum
 sundai	dimanch
 superus	superutilis
 superutilis	root|superus
 supervisor	directeur thes
-suppli	fourn|fournisseur
+suppl	fourn
+suppli	fournisseur
 support	assist|help desk
 support docu	justif
 suppress	delet|remov
@@ -2296,7 +2279,7 @@ throw awai	jet
 thumbnail	miniatur
 thursdai	jeud
 ticket	billet|issu
-tidi	rang
+tid	rang
 till	caiss
 tim	chronometr|cong|heur|mesur temp|minuter|minuteur
 tim differ	decalag horair
@@ -2323,7 +2306,7 @@ topic	sujet
 total	somm
 touchscreen	ecran tactil
 toujour	alwai
-tour poti	potteri wheel
+tour poti	potter wheel
 tout tax compris	includ tax
 track	suiv|suivr|tableau suiv
 track sheet	tableau suiv
@@ -2376,7 +2359,7 @@ unblock	debloqu
 undefin	non defin
 understand	comprendr
 undo	annul|defair
-unhappi custom	client mecont
+unhapp custom	client mecont
 uninstal	desinstal
 unit test	test unitair
 univers tim	temp universel
@@ -2427,7 +2410,7 @@ vat return	declar tva
 vault	coffr|coffr fort
 vegetarian	vegetarien
 vegetarien	vegetarian
-veil	sleep|standbi
+veil	sleep|standb
 vendor	fournisseur
 vendr	sel
 vendred	fridai
@@ -2435,13 +2418,15 @@ vent	sal
 ventil	fan
 verif	check|verifi
 verif cod	cod verif
+verif ident	verifi ident
 verifi	check|verif
+verifi ident	verif ident
 verrou	lock
 verrouil	lock
 version	releas
 version final	final version
-vi priv	privaci
-vid	blank|clear|empti|flush
+vi priv	privac
+vid	blank|clear|empt|flush
 vid cach	clear cach
 vir	transf|wir transf
 virgul	comm
@@ -2469,7 +2454,7 @@ wak	reveil
 warehous	entrepot
 warm	chaud
 warn	avert|preven
-warranti	garant
+warrant	garant
 watch	regard
 watchdog	chien gard
 waterproof	etanch
@@ -2481,9 +2466,9 @@ wednesdai	mercred
 week	semain
 week end	weekend
 weekend	week end
-weekli	hebdomadair
-weekli meet	reunion hebdomadair
-weekli menu	menu semain
+weekl	hebdomadair
+weekl meet	reunion hebdomadair
+weekl menu	menu semain
 weight	poid
 wet	humid|mouill
 whol	ensembl
@@ -2510,7 +2495,7 @@ writ	ecrir|ecritur|not|redact|redig
 write	ecrir|ecritur|redact|redig
 wrong	faux
 year	anne
-yearli	annuel
+yearl	annuel
 yesterdai	hi
 zip fil	archiv compress
 `
