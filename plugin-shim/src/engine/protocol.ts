@@ -43,7 +43,7 @@ export type FromWorker =
       answer?: string;
       /** What a step that ran a round handed back (call.ts's Stepped): the answer to print, the search index (base64). */
       printed?: string;
-      index?: string;
+      index?: string | Uint8Array;
       error?: string;
       /** Requests this worker answered so far (the Done-when test checks that calls run here). */
       calls: number;

@@ -9,7 +9,7 @@
 import { ConsoleStdout, File, OpenFile, WASI, WASIProcExit } from "@bjorn3/browser_wasi_shim";
 import { decompress as unzstd } from "fzstd";
 import type { Engine, RoundRequest, Stepped } from "../host/call";
-import { fromBase64, messageOf, toBase64 } from "../host/port";
+import { fromBase64, messageOf, toBase64Bytes } from "../host/port";
 import type { Warmup } from "./warmup";
 
 /**
@@ -141,14 +141,14 @@ export class WasmEngine implements Engine {
  * back.
  */
 function stepIn(inst: Exports, input: string, round?: RoundRequest): Stepped {
-  const text = round === undefined ? input : input + "\u0000" + round.now + "\u0000" + round.head + "\u0000" + round.tail;
+  const text = round === undefined ? input : input + "\u0000" + round.now + "\u0000" + round.head + "\u0000" + round.tail + (round.more?.join("") ?? "");
   const after = round?.after ?? "";
   const out = exchange(inst, text, after === "" ? null : after.slice(1));
   const a = out.indexOf(0);
   if (a < 0) return { out: decoder.decode(out) };
   const b = out.indexOf(0, a + 1);
   if (b < 0) throw new Error("the module broke the call protocol (a round's step hands back no index)");
-  return { out: decoder.decode(out.subarray(0, a)), printed: decoder.decode(out.subarray(a + 1, b)), index: toBase64(out.subarray(b + 1)) };
+  return { out: decoder.decode(out.subarray(0, a)), printed: decoder.decode(out.subarray(a + 1, b)), index: b + 1 === out.length ? "" : toBase64Bytes(out.subarray(b + 1)) };
 }
 
 /**

@@ -11,7 +11,7 @@ import { newSnapshot, needOp, type Snapshot } from "./answer";
 import { execute, type OwnOps } from "./apply";
 import { journalDir, ownJournals, type RecoverOptions } from "./journal";
 import { nextTask, randomHex, type VaultPort } from "./port";
-import { requestHead, requestTail, type RequestRest } from "./request";
+import { requestHead, requestPieces, type RequestRest } from "./request";
 import { SearchCarry } from "./search";
 import type { IO, IOResult, StepEnd, StepIn, StepOut, StepStart } from "./step";
 
@@ -21,6 +21,8 @@ export interface RoundRequest {
   /** The time as given (RFC 3339); the core makes it canonical. */
   now: string;
   tail: string;
+  /** Pieces of the request after tail, when it is large: the engine joins them (requestPieces). */
+  more?: string[];
   /** What follows the request's JSON, if anything: a NUL and the search index (base64, SearchCarry). */
   after?: string;
 }
@@ -29,7 +31,8 @@ export interface RoundRequest {
 export interface Stepped {
   out: string;
   printed?: string;
-  index?: string;
+  /** The index's base64, as text or as its ASCII bytes (the worker's, transferred); "" for none. */
+  index?: string | Uint8Array;
 }
 
 /**
@@ -158,7 +161,10 @@ export async function runSteps(v: VaultPort, eng: Engine, start: StepStart, opts
     const results: IOResult[] = [];
     let foreseen = true;
     round = undefined;
-    for (const io of out.io ?? []) {
+    const ios = out.io ?? [];
+    for (let i = 0; i < ios.length; i++) {
+      const io = ios[i]!;
+      kept?.readAhead(ios, i);
       if (io.op === "round" && kept !== undefined) {
         round = await kept.next();
         foreseen = false;
@@ -176,6 +182,7 @@ export async function runSteps(v: VaultPort, eng: Engine, start: StepStart, opts
       }
       if (r.err !== undefined) break;
     }
+    kept?.dropAhead();
     if (foreseen && out.then !== undefined) return out.then;
     out = await send({ state: out.state, results }, round, kept);
   }
@@ -205,6 +212,28 @@ function sender(eng: Engine, opts: RecoverOptions): Send {
  */
 const largeRequest = 256 * 1024;
 
+/**
+ * readAheadFiles is how many of a step's file and head reads are asked of
+ * the vault together (Promise.all), ahead of the loop that answers them
+ * in order: a first index build asks for every note of its batch, and
+ * reading one, then the next, was a round of tasks each on the UI thread.
+ */
+export const readAheadFiles = 128;
+
+/** A read asked ahead: the file's bytes, or what is there instead. */
+type Ahead = Promise<Uint8Array | "folder" | null>;
+
+/** readOne is a file's bytes, or what is at p instead: the port's readFile, or kind then readBytes. */
+function readOne(v: VaultPort, p: string): Ahead {
+  if (v.readFile !== undefined) return v.readFile(p);
+  return v.kind(p).then((k): Ahead | "folder" | null => (k === "file" ? v.readBytes(p) : k));
+}
+
+/** readsAhead tells whether io reads a file the host can ask ahead: a need's file or head. */
+function readsAhead(io: IO): boolean {
+  return (io.op === "need_file" || io.op === "need_head") && io.path !== undefined;
+}
+
 /** CallState is what a call keeps between its steps: the snapshot its needs read into, its search index, what the last round handed back. */
 export class CallState implements OwnOps {
   private snap: Snapshot = newSnapshot();
@@ -215,9 +244,13 @@ export class CallState implements OwnOps {
   private started = false;
   /** The answer to print when the call ends OK, and the index to keep, as the step that ran the last round handed them. */
   printed = "";
-  private index = "";
+  private index: string | Uint8Array = "";
   /** How far the index this call stored got (null: it stored none of a build's batches). */
   kept: Progress | null = null;
+  /** The reads asked ahead (readAhead), by path, until their op runs or the step ends. */
+  private ahead = new Map<string, Ahead>();
+  /** The vault as the needs read it: the reads asked ahead first, then the vault's own. */
+  private reading: VaultPort;
 
   constructor(
     private v: VaultPort,
@@ -229,6 +262,56 @@ export class CallState implements OwnOps {
     // The request: the arguments as written, the time, then the rest with Go's omitempty.
     this.head = requestHead(tool, args);
     this.rest = { tz: opts.tz || undefined, lang: opts.lang || undefined };
+    this.reading = this.readingPort();
+  }
+
+  /**
+   * readAhead asks the vault, together, for the files and heads of the
+   * need ops from ios[i] on (at most readAheadFiles), when ios[i]'s was
+   * not asked yet: they are then answered, in order, from what came.
+   */
+  readAhead(ios: IO[], i: number): void {
+    const first = ios[i]!;
+    if (!readsAhead(first) || this.ahead.has(first.path!)) return;
+    for (let k = i; k < ios.length && k < i + readAheadFiles && readsAhead(ios[k]!); k++) {
+      const p = ios[k]!.path!;
+      if (this.ahead.has(p) || p in this.snap.files || this.snap.missing.has(p)) continue;
+      const r = readOne(this.v, p);
+      r.catch(() => undefined); // its op says the error, reading again
+      this.ahead.set(p, r);
+    }
+  }
+
+  /** dropAhead forgets the reads asked ahead that no op used: a later step reads again. */
+  dropAhead(): void {
+    this.ahead.clear();
+  }
+
+  /** readingPort is this.v but for kind and readBytes, which answer from the reads asked ahead when there is one (a failed one asks the vault again). */
+  private readingPort(): VaultPort {
+    const v = this.v;
+    const got = async (p: string) => {
+      const r = this.ahead.get(p);
+      if (r === undefined) return undefined;
+      try {
+        return await r;
+      } catch {
+        this.ahead.delete(p);
+        return undefined;
+      }
+    };
+    // Every other member is the vault's own (its prototype).
+    return Object.assign(Object.create(v) as VaultPort, {
+      kind: async (p: string) => {
+        const r = await got(p);
+        return r === undefined ? v.kind(p) : r instanceof Uint8Array ? "file" : r;
+      },
+      readBytes: async (p: string) => {
+        const r = await got(p);
+        this.ahead.delete(p);
+        return r instanceof Uint8Array ? r : v.readBytes(p);
+      },
+    });
   }
 
   /** request is the next round's request, the search index started with the first (after the journals' recovery: it lists the notes). */
@@ -236,9 +319,11 @@ export class CallState implements OwnOps {
     this.started = true;
     if (this.sc === undefined) this.sc = await SearchCarry.start(this.v, this.tool, this.opts.indexBatch ?? 0);
     const search = this.sc?.request();
-    const r = { head: this.head, now: this.opts.now, tail: requestTail(this.snap, { ...this.rest, search: search?.member }), after: search?.tail };
+    const { tail, more } = requestPieces(this.snap, { ...this.rest, search: search?.member });
+    const r: RoundRequest = { head: this.head, now: this.opts.now, tail, after: search?.tail };
+    if (more !== undefined) r.more = more;
     // Sending a large request (structured clone to the worker) is a task of its own.
-    if (r.tail.length > largeRequest) await nextTask();
+    if (tail.length + this.snap.filesJSON.length * 64 * 1024 > largeRequest) await nextTask();
     return r;
   }
 
@@ -249,7 +334,7 @@ export class CallState implements OwnOps {
   }
 
   /** handed keeps what the step that ran a round handed back. */
-  handed(printed: string, index: string): void {
+  handed(printed: string, index: string | Uint8Array): void {
     this.printed = printed;
     this.index = index;
   }
@@ -272,8 +357,9 @@ export class CallState implements OwnOps {
         return {};
       case "snapshot_reset":
         this.snap = newSnapshot();
+        this.ahead.clear();
         return {};
     }
-    return needOp(this.v, this.snap, this.opts.maxBytes ?? 256 * 1024 * 1024, io);
+    return needOp(this.reading, this.snap, this.opts.maxBytes ?? 256 * 1024 * 1024, io);
   }
 }
