@@ -6,7 +6,7 @@
 // keeps the vault's I/O, its snapshot (the bulk of each round's request)
 // and its search index.
 
-import { words } from "../i18n";
+import { words, workWords } from "../i18n";
 import { newSnapshot, needOp, type Snapshot } from "./answer";
 import { execute, type OwnOps } from "./apply";
 import { journalDir, ownJournals, type RecoverOptions } from "./journal";
@@ -77,6 +77,52 @@ export function overdueAnswer(tool: string, err: Overdue, lang: string, kept: Pr
   return JSON.stringify({ ok: false, error: { code: "LIMIT_EXCEEDED", message, details } });
 }
 
+/**
+ * Cancelled is what a call stops with when its watch was cancelled (the
+ * user clicked the status bar's item, src/obsidian/status.ts): at the
+ * call's next batch (a round asked, a batch of reads, an index batch
+ * stored), never once it wrote anything (a plan is applied whole).
+ */
+export class Cancelled extends Error {
+  constructor() {
+    super("kessho: the call was cancelled");
+  }
+}
+
+/** WorkProgress is how far a call got: the files and heads it read, and a search index's build (indexed, left) once it stored a batch. */
+export interface WorkProgress {
+  tool: string;
+  read: number;
+  indexed?: number;
+  left?: number;
+}
+
+/** Watch follows a call: progress is told how far it got at each batch; cancelled tells whether it is to stop there. */
+export interface Watch {
+  progress(p: WorkProgress): void;
+  cancelled(): boolean;
+}
+
+/**
+ * cancelledAnswer is the refusal of a call of tool the user cancelled,
+ * in the shape of the others ({"ok":false,"error":{"code":"CANCELLED",
+ * "message","details"}}): nothing written, and how far it got (the files
+ * read; a stored index's notes, which the next call goes on from).
+ */
+export function cancelledAnswer(tool: string, lang: string, read: number, kept: Progress | null): string {
+  const w = workWords(lang === "fr" ? "fr" : "en");
+  let message = w.cancelled.replace("{n}", String(read));
+  const details: { [k: string]: number | string } = {};
+  if (kept !== null) {
+    details.indexed = kept.indexed;
+    details.left = kept.left;
+    message += " " + words(lang === "fr" ? "fr" : "en").overdueStored.replace("{n}", String(kept.indexed)).replace("{m}", String(kept.indexed + kept.left));
+  }
+  details.read = read;
+  details.tool = tool;
+  return JSON.stringify({ ok: false, error: { code: "CANCELLED", message, details } });
+}
+
 /** An engine runs the core's steps (core/hostlogic.Step, the module's step entry). */
 export interface Engine {
   /** step runs one step: input is a StepIn's JSON; round, the round's request sent with it (the last step asked for one). */
@@ -110,6 +156,8 @@ export interface CallOptions extends RecoverOptions {
   maxBytes?: number;
   /** note text one batch of a search index's build reads, in bytes; default: the core's (4 MiB) */
   indexBatch?: number;
+  /** what follows the call's progress and may cancel it (the status bar's item) */
+  watch?: Watch;
 }
 
 /** Outcome is what a call produced. */
@@ -139,6 +187,7 @@ export async function call(v: VaultPort, eng: Engine, tool: string, args: string
   try {
     return await (eng.within !== undefined ? eng.within(run) : run());
   } catch (err) {
+    if (err instanceof Cancelled) return { answer: cancelledAnswer(tool, opts.lang, state.read, state.kept), ok: false };
     if (!(err instanceof Overdue)) throw err;
     return { answer: overdueAnswer(tool, err, opts.lang, state.kept), ok: false };
   }
@@ -164,6 +213,7 @@ export async function runSteps(v: VaultPort, eng: Engine, start: StepStart, opts
     const ios = out.io ?? [];
     for (let i = 0; i < ios.length; i++) {
       const io = ios[i]!;
+      kept?.before(io);
       kept?.readAhead(ios, i);
       if (io.op === "round" && kept !== undefined) {
         round = await kept.next();
@@ -229,6 +279,9 @@ function readOne(v: VaultPort, p: string): Ahead {
   return v.kind(p).then((k): Ahead | "folder" | null => (k === "file" ? v.readBytes(p) : k));
 }
 
+/** The ops that change the vault or Kessho's files: once a call ran one, it is never cancelled. */
+const writes = new Set(["modify", "create", "remove", "move", "mkdir", "rmdir", "state_write", "state_append", "state_remove", "state_rename", "own", "disown"]);
+
 /** readsAhead tells whether io reads a file the host can ask ahead: a need's file or head. */
 function readsAhead(io: IO): boolean {
   return (io.op === "need_file" || io.op === "need_head") && io.path !== undefined;
@@ -247,6 +300,10 @@ export class CallState implements OwnOps {
   private index: string | Uint8Array = "";
   /** How far the index this call stored got (null: it stored none of a build's batches). */
   kept: Progress | null = null;
+  /** Files and heads read so far (WorkProgress.read). */
+  read = 0;
+  /** The call ran an op that writes: from then on it is never cancelled. */
+  private wrote = false;
   /** The reads asked ahead (readAhead), by path, until their op runs or the step ends. */
   private ahead = new Map<string, Ahead>();
   /** The vault as the needs read it: the reads asked ahead first, then the vault's own. */
@@ -273,6 +330,7 @@ export class CallState implements OwnOps {
   readAhead(ios: IO[], i: number): void {
     const first = ios[i]!;
     if (!readsAhead(first) || this.ahead.has(first.path!)) return;
+    this.tell();
     for (let k = i; k < ios.length && k < i + readAheadFiles && readsAhead(ios[k]!); k++) {
       const p = ios[k]!.path!;
       if (this.ahead.has(p) || p in this.snap.files || this.snap.missing.has(p)) continue;
@@ -280,6 +338,25 @@ export class CallState implements OwnOps {
       r.catch(() => undefined); // its op says the error, reading again
       this.ahead.set(p, r);
     }
+  }
+
+  /**
+   * before is told of each op before it runs: an op that writes marks the
+   * call as past cancelling; a round asked, or an op of the call's own (a
+   * need, an index batch), is where a cancelled call stops (Cancelled).
+   */
+  before(io: IO): void {
+    if (writes.has(io.op)) this.wrote = true;
+    else if (!this.wrote && (io.op === "round" || this.owns(io)) && this.opts.watch?.cancelled() === true) throw new Cancelled();
+  }
+
+  /** tell tells the watch how far the call got. */
+  private tell(): void {
+    const w = this.opts.watch;
+    if (w === undefined) return;
+    const p: WorkProgress = { tool: this.tool, read: this.read };
+    if (this.kept !== null) Object.assign(p, this.kept);
+    w.progress(p);
   }
 
   /** dropAhead forgets the reads asked ahead that no op used: a later step reads again. */
@@ -351,6 +428,7 @@ export class CallState implements OwnOps {
         // A batch of the index built, or a success's index: stored (a cache: never a failure).
         if ((await this.sc?.store(this.index, io.to ?? "")) === true && io.left !== undefined) this.kept = { indexed: io.indexed ?? 0, left: io.left };
         this.eng.renew?.();
+        this.tell();
         return {};
       case "index_read":
         await this.sc?.answer(io.what);
@@ -360,6 +438,7 @@ export class CallState implements OwnOps {
         this.ahead.clear();
         return {};
     }
+    if (io.op === "need_file" || io.op === "need_head") this.read++;
     return needOp(this.reading, this.snap, this.opts.maxBytes ?? 256 * 1024 * 1024, io);
   }
 }

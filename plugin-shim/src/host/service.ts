@@ -1,7 +1,7 @@
 // Host is what the plugin and its API call: one call at a time through the
 // host loop (call.ts), with the time, zone and language filled in.
 
-import { call, type Engine, type Outcome } from "./call";
+import { call, type Engine, type Outcome, type Watch } from "./call";
 import type { VaultPort } from "./port";
 
 /** Per-call overrides: tests pin time, zone and language this way. */
@@ -19,6 +19,8 @@ export interface HostEnv {
   clock: () => Date;
   tz: () => string;
   lang: () => "en" | "fr";
+  /** watch, when given, follows each call on the vault (not the rehearsal's) from its turn to its end (done): the status bar's item. */
+  watch?: () => Watch & { done(): void };
 }
 
 export class Host {
@@ -60,7 +62,15 @@ export class Host {
     // The time as given: the core writes it as the Go host writes --now.
     const now = typeof at === "string" ? at : at.toISOString();
     this.pending++;
-    const next = this.queue.then(() => call(v, this.engine, tool, argsText, { ...opts, now })).finally(() => this.pending--);
+    const run = async () => {
+      const watch = v === this.vault ? this.env.watch?.() : undefined;
+      try {
+        return await call(v, this.engine, tool, argsText, watch === undefined ? { ...opts, now } : { ...opts, now, watch });
+      } finally {
+        watch?.done();
+      }
+    };
+    const next = this.queue.then(run).finally(() => this.pending--);
     this.queue = next.catch(() => undefined);
     return next;
   }
