@@ -100,6 +100,8 @@ export default class KesshoPlugin extends Plugin {
     let calls = 0;
     try {
       await this.engine.warm();
+      // A plan this plugin left half-way before it was stopped: finished now, not at the first call.
+      if (!this.unloaded) await this.host.recover().catch(() => 0);
       calls = await this.rehearse();
     } catch {
       // A failed compile is said at the first call; a failed rehearsal is dropped.
