@@ -53,7 +53,8 @@ export type FromWorker =
 
 /** CoreWorker is what a Web Worker and the in-thread fallback (InThread) both offer. */
 export interface CoreWorker {
-  postMessage(msg: ToWorker): void;
+  /** transfer: the buffers handed over with msg (a round's bytes), no longer the sender's. */
+  postMessage(msg: ToWorker, transfer?: Transferable[]): void;
   onmessage: ((ev: { data: FromWorker }) => void) | null;
   /** A Worker's error event: its script failed, or it crashed. */
   onerror?: ((ev: { message?: string; preventDefault?: () => void }) => void) | null;

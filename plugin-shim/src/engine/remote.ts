@@ -299,7 +299,10 @@ export class RemoteEngine implements Engine {
         live.reply = null;
         resolve(m);
       };
-      live.worker.postMessage(msg(id));
+      const m = msg(id);
+      // A round's bytes are handed over, not copied (the buffer is the worker's from now on).
+      const bytes = m.kind === "step" ? m.round?.bytes : undefined;
+      live.worker.postMessage(m, bytes === undefined ? [] : [bytes.buffer]);
     });
     this.workerCalls = a.calls;
     if (a.memory > (this.opts.memoryBound ?? memoryBound)) {

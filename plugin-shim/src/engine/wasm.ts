@@ -141,9 +141,9 @@ export class WasmEngine implements Engine {
  * back.
  */
 function stepIn(inst: Exports, input: string, round?: RoundRequest): Stepped {
-  const text = round === undefined ? input : input + "\u0000" + round.now + "\u0000" + round.head + "\u0000" + round.tail + (round.more?.join("") ?? "");
+  const text = round === undefined ? input : input + "\u0000" + round.now + "\u0000" + round.head + "\u0000" + round.tail;
   const after = round?.after ?? "";
-  const out = exchange(inst, text, after === "" ? null : after.slice(1));
+  const out = exchange(inst, text, round?.bytes ?? null, after === "" ? null : after.slice(1));
   const a = out.indexOf(0);
   if (a < 0) return { out: decoder.decode(out) };
   const b = out.indexOf(0, a + 1);
@@ -158,9 +158,10 @@ function stepIn(inst: Exports, input: string, round?: RoundRequest): Stepped {
  * bytes: a view of the module's memory, to read before the next call into
  * the module (which drops the answer).
  */
-function exchange(inst: Exports, text: string, index: string | null): Uint8Array {
+function exchange(inst: Exports, text: string, bytes: Uint8Array | null, index: string | null): Uint8Array {
   const tail = index === null ? null : storedIndex(index);
-  const extra = tail === null ? 0 : 1 + tail.length;
+  const more = bytes?.length ?? 0;
+  const extra = more + (tail === null ? 0 : 1 + tail.length);
   // Written straight into the module's memory (encodeInto: several times
   // faster than encode in Chromium): first in room for mostly ASCII text,
   // again in room for the worst case when that was short (the next alloc
@@ -175,10 +176,12 @@ function exchange(inst: Exports, text: string, index: string | null): Uint8Array
   }
   const n = 1 + w.written + extra;
   new Uint8Array(inst.memory.buffer, ptr, 1)[0] = stepTag;
+  // The request's bytes (RoundRequest.bytes) right after its text, then the index.
+  const into = new Uint8Array(inst.memory.buffer, ptr + 1 + w.written, extra);
+  if (bytes !== null) into.set(bytes);
   if (tail !== null) {
-    const into = new Uint8Array(inst.memory.buffer, ptr + 1 + w.written, extra);
-    into[0] = 0;
-    into.set(tail, 1);
+    into[more] = 0;
+    into.set(tail, more + 1);
   }
   const res = inst.call(ptr, n);
   if (res === 0n) throw new Error("the module broke the call protocol (call returned 0)");

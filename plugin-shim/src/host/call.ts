@@ -21,8 +21,12 @@ export interface RoundRequest {
   /** The time as given (RFC 3339); the core makes it canonical. */
   now: string;
   tail: string;
-  /** Pieces of the request after tail, when it is large: the engine joins them (requestPieces). */
-  more?: string[];
+  /**
+   * The request after tail, when it holds files (requestPieces): their
+   * members and the rest, as UTF-8, which a worker is handed (its buffer
+   * transferred, not copied) and the engine writes as they are.
+   */
+  bytes?: Uint8Array<ArrayBuffer>;
   /** What follows the request's JSON, if anything: a NUL and the search index (base64, SearchCarry). */
   after?: string;
 }
@@ -282,6 +286,32 @@ function readOne(v: VaultPort, p: string): Ahead {
 /** The ops that change the vault or Kessho's files: once a call ran one, it is never cancelled. */
 const writes = new Set(["modify", "create", "remove", "move", "mkdir", "rmdir", "state_write", "state_append", "state_remove", "state_rename", "own", "disown"]);
 
+const encoder = new TextEncoder();
+
+/**
+ * utf8Of is the UTF-8 of pieces, one after the other, encoded straight
+ * into one buffer (encodeInto): in room for mostly ASCII text first, again
+ * in room for the worst case when that was short.
+ */
+export function utf8Of(pieces: string[]): Uint8Array<ArrayBuffer> {
+  const length = pieces.reduce((n, p) => n + p.length, 0);
+  for (const room of [length + (length >> 3) + 16, length * 3]) {
+    const buf = new Uint8Array(room);
+    let at = 0;
+    let whole = true;
+    for (const p of pieces) {
+      const w = encoder.encodeInto(p, buf.subarray(at));
+      at += w.written;
+      if (w.read < p.length) {
+        whole = false;
+        break;
+      }
+    }
+    if (whole) return buf.subarray(0, at);
+  }
+  throw new Error("kessho: a request's text did not fit three bytes a character");
+}
+
 /** readsAhead tells whether io reads a file the host can ask ahead: a need's file or head. */
 function readsAhead(io: IO): boolean {
   return (io.op === "need_file" || io.op === "need_head") && io.path !== undefined;
@@ -398,9 +428,15 @@ export class CallState implements OwnOps {
     const search = this.sc?.request();
     const { tail, more } = requestPieces(this.snap, { ...this.rest, search: search?.member });
     const r: RoundRequest = { head: this.head, now: this.opts.now, tail, after: search?.tail };
-    if (more !== undefined) r.more = more;
-    // Sending a large request (structured clone to the worker) is a task of its own.
-    if (tail.length + this.snap.filesJSON.length * 64 * 1024 > largeRequest) await nextTask();
+    if (more === undefined) {
+      // Sending a large request (structured clone to the worker) is a task of its own.
+      if (tail.length > largeRequest) await nextTask();
+      return r;
+    }
+    // The files' pieces encoded in a task of their own, then sent in the next.
+    await nextTask();
+    r.bytes = utf8Of(more);
+    await nextTask();
     return r;
   }
 

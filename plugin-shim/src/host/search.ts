@@ -11,7 +11,7 @@
 // and back: src/engine/wasm.ts), and so they are stored: the state port
 // writes text.
 
-import { sha256HexInTasks, Unsafe, type NoteStat, type VaultPort } from "./port";
+import { nextTask, sha256HexInTasks, Unsafe, type NoteStat, type VaultPort } from "./port";
 import type { Carry } from "../wire.gen";
 
 /** Where the index is kept: the plugin's own files, not the Go host's (search.idx), whose versions count nanoseconds where Obsidian's count milliseconds, so that neither host rebuilds after the other. */
@@ -118,6 +118,8 @@ function unchanged(last: Digested, listed: NoteStat[]): boolean {
 async function digest(v: VaultPort, listed: NoteStat[]): Promise<Digested> {
   const last = digested.get(v);
   if (last !== undefined && unchanged(last, listed)) return last;
+  // A first listing of 10,000 notes: listed, sorted, then hashed, each in tasks of its own.
+  await nextTask();
   const notes = listed.filter((x) => isNote(x.path));
   const versions = new Map<string, string>();
   const stats = new Map<string, NoteStat>();
@@ -129,6 +131,7 @@ async function digest(v: VaultPort, listed: NoteStat[]): Promise<Digested> {
     lines.push(n.path + "\u0000" + version + "\n");
   }
   // Hashed 64 KB a task: a 10,000-note listing (1.3 MB) hashed at once was a task of 95 ms in a fresh page.
+  await nextTask();
   const d = { versions, stats, listing: await sha256HexInTasks(encoder.encode(lines.join(""))) };
   digested.set(v, d);
   return d;
