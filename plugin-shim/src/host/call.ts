@@ -7,10 +7,10 @@
 // and its search index.
 
 import { words, workWords } from "../i18n";
-import { newSnapshot, needOp, type Snapshot } from "./answer";
+import { newSnapshot, needOp, putFile, type Snapshot } from "./answer";
 import { execute, type OwnOps } from "./apply";
 import { journalDir, ownJournals, type RecoverOptions } from "./journal";
-import { nextTask, randomHex, type VaultPort } from "./port";
+import { decodeUTF8, nextTask, randomHex, sha256HexInTasks, type VaultPort } from "./port";
 import { requestHead, requestPieces, type RequestRest } from "./request";
 import { SearchCarry } from "./search";
 import type { IO, IOResult, StepEnd, StepIn, StepOut, StepStart } from "./step";
@@ -27,8 +27,23 @@ export interface RoundRequest {
    * transferred, not copied) and the engine writes as they are.
    */
   bytes?: Uint8Array<ArrayBuffer>;
+  /**
+   * Files read as bytes whose members the engine writes (Engine.raw):
+   * their hash and text made where the core runs, not on the UI thread,
+   * after bytes' members and before close.
+   */
+  raw?: RawFiles;
+  /** What follows the files' members when raw is set: the end of "files", then the request's other members. */
+  close?: string;
   /** What follows the request's JSON, if anything: a NUL and the search index (base64, SearchCarry). */
   after?: string;
+}
+
+/** RawFiles are files' exact bytes, one after the other in data, each ending at its ends[i]: valid UTF-8 all. */
+export interface RawFiles {
+  paths: string[];
+  ends: number[];
+  data: Uint8Array<ArrayBuffer>;
 }
 
 /** What one step gives: the StepOut's JSON and, when the step ran a round, the answer to print if the call ends OK and the search index (base64) the round handed back ("" for none). */
@@ -144,6 +159,12 @@ export interface Engine {
    * journal.
    */
   renew?(): void;
+  /**
+   * raw, when set, says that the engine writes the members of a round's
+   * raw files itself (RoundRequest.raw: WasmEngine, and RemoteEngine,
+   * whose worker runs one): a need's files then go to it as bytes.
+   */
+  readonly raw?: boolean;
 }
 
 /** CallOptions are a call's inputs besides the tool and its arguments. */
@@ -312,6 +333,20 @@ export function utf8Of(pieces: string[]): Uint8Array<ArrayBuffer> {
   throw new Error("kessho: a request's text did not fit three bytes a character");
 }
 
+/** rawFiles is held's files in one new buffer (a copy: a worker is handed it, and later rounds carry them again). */
+function rawFiles(held: { paths: string[]; data: Uint8Array[] }): RawFiles {
+  const ends: number[] = [];
+  let n = 0;
+  for (const d of held.data) ends.push((n += d.length));
+  const data = new Uint8Array(n);
+  let at = 0;
+  for (const d of held.data) {
+    data.set(d, at);
+    at += d.length;
+  }
+  return { paths: [...held.paths], ends, data };
+}
+
 /** readsAhead tells whether io reads a file the host can ask ahead: a need's file or head. */
 function readsAhead(io: IO): boolean {
   return (io.op === "need_file" || io.op === "need_head") && io.path !== undefined;
@@ -330,6 +365,8 @@ export class CallState implements OwnOps {
   private index: string | Uint8Array = "";
   /** How far the index this call stored got (null: it stored none of a build's batches). */
   kept: Progress | null = null;
+  /** The files read as bytes, for the engine to write (Engine.raw): every round of the snapshot carries them. */
+  private held: { paths: string[]; data: Uint8Array[] } = { paths: [], data: [] };
   /** Files and heads read so far (WorkProgress.read). */
   read = 0;
   /** The call ran an op that writes: from then on it is never cancelled. */
@@ -380,6 +417,34 @@ export class CallState implements OwnOps {
     else if (!this.wrote && (io.op === "round" || this.owns(io)) && this.opts.watch?.cancelled() === true) throw new Cancelled();
   }
 
+  /**
+   * readRaw is a need's file read for an engine that writes files itself
+   * (Engine.raw): its bytes are held as they are, for the round's request,
+   * once they are found to be UTF-8 text within the call's bound (answer.ts
+   * readFile's results, in its order); a file that is not text is hashed
+   * and put here, as readFile does.
+   */
+  private async readRaw(p: string): Promise<IOResult> {
+    const snap = this.snap;
+    if (p in snap.files || snap.missing.has(p)) return { v: "had" };
+    const kind = await this.reading.kind(p);
+    if (kind === null) snap.missing.add(p);
+    if (kind !== "file") return { v: kind ?? "absent" };
+    const bytes = await this.reading.readBytes(p);
+    if (decodeUTF8(bytes) === null) {
+      putFile(snap, p, { sha256: await sha256HexInTasks(bytes), not_utf8: true });
+      return { v: "not_utf8" };
+    }
+    const max = this.opts.maxBytes ?? 256 * 1024 * 1024;
+    if (max > 0 && snap.used + bytes.length > max) return { v: "too_much", max };
+    snap.used += bytes.length;
+    // Held for membership ("had"): its member is the engine's to write.
+    snap.files[p] = { sha256: "" };
+    this.held.paths.push(p);
+    this.held.data.push(bytes);
+    return { v: "text" };
+  }
+
   /** tell tells the watch how far the call got. */
   private tell(): void {
     const w = this.opts.watch;
@@ -426,8 +491,13 @@ export class CallState implements OwnOps {
     this.started = true;
     if (this.sc === undefined) this.sc = await SearchCarry.start(this.v, this.tool, this.opts.indexBatch ?? 0);
     const search = this.sc?.request();
-    const { tail, more } = requestPieces(this.snap, { ...this.rest, search: search?.member });
+    const held = this.held.paths.length > 0;
+    const { tail, more, close } = requestPieces(this.snap, { ...this.rest, search: search?.member }, held);
     const r: RoundRequest = { head: this.head, now: this.opts.now, tail, after: search?.tail };
+    if (held) {
+      r.raw = rawFiles(this.held);
+      r.close = close!;
+    }
     if (more === undefined) {
       // Sending a large request (structured clone to the worker) is a task of its own.
       if (tail.length > largeRequest) await nextTask();
@@ -471,10 +541,12 @@ export class CallState implements OwnOps {
         return {};
       case "snapshot_reset":
         this.snap = newSnapshot();
+        this.held = { paths: [], data: [] };
         this.ahead.clear();
         return {};
     }
     if (io.op === "need_file" || io.op === "need_head") this.read++;
+    if (io.op === "need_file" && this.eng.raw === true) return this.readRaw(io.path!);
     return needOp(this.reading, this.snap, this.opts.maxBytes ?? 256 * 1024 * 1024, io);
   }
 }

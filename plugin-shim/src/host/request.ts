@@ -35,15 +35,17 @@ export function requestTail(snap: Snapshot, rest: RequestRest): string {
  * 60-80 ms of CPU in Chromium (tests/browser/index.test.ts). The text is
  * requestTail's, byte for byte.
  */
-export function requestPieces(snap: Snapshot, rest: RequestRest): { tail: string; more?: string[] } {
+export function requestPieces(snap: Snapshot, rest: RequestRest, held = false): { tail: string; more?: string[]; close?: string } {
   const files = snap.pending.length > 0 ? [...snap.filesJSON, snap.pending.join(",")] : snap.filesJSON;
-  if (files.length === 0) return { tail: requestTail(snap, rest) };
+  if (files.length === 0 && !held) return { tail: requestTail(snap, rest) };
   const others = snapshotJSON({ ...snap, filesJSON: [], pending: [] }, rest);
   const more: string[] = [];
   for (const f of files) {
     if (more.length > 0) more.push(",");
     more.push(f);
   }
-  more.push(others === "{}" ? "}}" : "}," + others.slice(1));
-  return { tail: "," + member("files" satisfies keyof Request) + "{", more };
+  // held: the engine writes more files' members before close.
+  const close = others === "{}" ? "}}" : "}," + others.slice(1);
+  if (!held) more.push(close);
+  return { tail: "," + member("files" satisfies keyof Request) + "{", more, ...(held ? { close } : {}) };
 }
