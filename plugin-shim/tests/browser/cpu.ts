@@ -3,6 +3,8 @@
 // tasks, each with its thread time, tdur: the CPU it spent, which a
 // loaded machine does not stretch as it stretches wall time), and the
 // Performance domain's ThreadTime (the main thread's CPU time).
+// KESSHO_TRACE_DUMP=<file> writes the trace there, with the timeline's
+// and V8's CPU samples (a diagnosis: where a long task's time went).
 
 import type { CDPSession, Page } from "playwright-core";
 

@@ -28,18 +28,27 @@ function rand(seed: number): () => number {
 
 const lexicon = "deploy retry webhook sensor archive backlog cache index phase review build release queue worker thread batch vault note project session memory agent search budget window render layout frame status cancel progress journal plan recovery lock commit branch merge test bench trace metric".split(" ");
 
-/** vaultOf is n notes in 40 projects, each a page of frontmatter and a few paragraphs of words (about 1.2 KB). */
+/**
+ * vaultOf is n notes shaped as the Go benchmarks' generated vault's
+ * (host/internal/genvault): archives in 400 projects, paths of about 100
+ * characters, a frontmatter with tags and a display line (an em dash:
+ * not ASCII), sections of words; about 1.3 KB each.
+ */
 export function vaultOf(n: number): Record<string, string> {
   const r = rand(20261203);
   const word = () => lexicon[Math.floor(r() * lexicon.length)]!;
   const files: Record<string, string> = {};
   for (let i = 0; i < n; i++) {
-    const slug = `p${i % 40}`;
-    const d = new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString().slice(0, 10);
-    const paras: string[] = [];
-    for (let k = 0; k < 4; k++) paras.push(Array.from({ length: 30 + Math.floor(r() * 30) }, word).join(" ") + ".");
-    files[`10-episodes/projects/${slug}/archives/${d}-n${i}.md`] =
-      `---\nslug: ${slug}\nkind: archive\nzone: episodes\ndate: ${d}\nsubject: ${word()} ${word()} ${i}\n---\n# ${word()} ${word()}\n\n` + paras.join("\n\n") + "\n";
+    const slug = `${lexicon[i % 37]}-${lexicon[(i * 7) % 41]}-${i % 400}`;
+    const d = new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString();
+    const date = d.slice(0, 10);
+    const time = d.slice(11, 16);
+    const subject = `${word()} ${word()} ${word()}`;
+    const sentences = (k: number) => Array.from({ length: k }, () => Array.from({ length: 8 + Math.floor(r() * 10) }, word).join(" ") + ".").join(" ");
+    files[`10-episodes/projects/${slug}/archives/${date}-${time.replace(":", "h")}-${slug}-${subject.replace(/ /g, "-")}.md`] =
+      `---\nproject: ${slug}\ntags:\n- project/${slug}\n- zone/episodes\n- kind/archive\nzone: episodes\nkind: archive\nslug: ${slug}\n` +
+      `date: '${date}'\ntime: '${time}'\nsubject: ${subject}\ndisplay: ${slug} — ${date} ${subject}\n---\n\n` +
+      `## Done\n${sentences(5)}\n\n## Decisions\n- ${sentences(2)}\n- ${sentences(1)}\n\n## Next\n- ${sentences(2)}\n`;
   }
   return files;
 }
