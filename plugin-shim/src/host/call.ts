@@ -410,11 +410,12 @@ export class CallState implements OwnOps {
   /**
    * before is told of each op before it runs: an op that writes marks the
    * call as past cancelling; a round asked, or an op of the call's own (a
-   * need, an index batch), is where a cancelled call stops (Cancelled).
+   * need, the next batch's start), is where a cancelled call stops
+   * (Cancelled). A batch just built is stored first (index_store).
    */
   before(io: IO): void {
     if (writes.has(io.op)) this.wrote = true;
-    else if (!this.wrote && (io.op === "round" || this.owns(io)) && this.opts.watch?.cancelled() === true) throw new Cancelled();
+    else if (!this.wrote && io.op !== "index_store" && (io.op === "round" || this.owns(io)) && this.opts.watch?.cancelled() === true) throw new Cancelled();
   }
 
   /**

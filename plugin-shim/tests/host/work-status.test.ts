@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 import type { App as ObsidianApp } from "obsidian";
-import { call, type Watch, type WorkProgress } from "../../src/host/call";
+import { call, type Engine, type Watch, type WorkProgress } from "../../src/host/call";
 import { indexFile } from "../../src/host/search";
 import { showAfterReads } from "../../src/obsidian/status";
 import { ObsidianVault } from "../../src/obsidian/vault-port";
@@ -60,6 +60,24 @@ describe("long work in the status bar, cancellable", () => {
     assert.equal(next.answer, whole.answer);
     const reads = [...app.vault.reads.values()].reduce((a, b) => a + b, 0) - reads0;
     assert.ok(reads < 200, `the next search read ${reads} notes`);
+  });
+
+  test("a cancel while a batch is being built stores that batch first", async () => {
+    app.vault.reset(notes(200));
+    let cancel = false;
+    // Cancelled while the core builds the first batch's index from the notes the round carries.
+    const eng: Engine = {
+      raw: true,
+      step: (input, round) => {
+        if ((round?.raw?.paths.length ?? 0) > 0) cancel = true;
+        return plugin.engine.step(input, round);
+      },
+    };
+    const stopped = await call(port, eng, "mem_search", args, { ...opts, indexBatch: 4000, watch: { progress: () => undefined, cancelled: () => cancel } });
+    const err = (JSON.parse(stopped.answer) as { error: { code: string; details: { indexed?: number; left?: number } } }).error;
+    assert.equal(err.code, "CANCELLED");
+    assert.ok((err.details.indexed ?? 0) > 0, `the batch built is stored: ${JSON.stringify(err.details)}`);
+    assert.ok(app.vault.files.has(indexFile));
   });
 
   test("the status bar item shows a long call's progress; a click stops it at its next batch; a short call never shows it", async () => {
