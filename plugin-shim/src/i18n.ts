@@ -152,3 +152,26 @@ export type Words = typeof en;
 export function words(lang: Lang): Words {
   return lang === "fr" ? fr : en;
 }
+
+// The words of long work (src/obsidian/status.ts, and a cancelled call's refusal), kept apart.
+const workEn = {
+  indexing: "Kessho: search index {n} of {m} notes",
+  reading: "Kessho: {n} files read",
+  stopHint: "Click to stop: the call stops at its next batch, nothing written.",
+  stopping: "Kessho: stopping…",
+  cancelled: "Stopped at your request after {n} files read. Nothing was written.",
+};
+const workFr: typeof workEn = {
+  indexing: "Kessho : index de recherche, {n} notes sur {m}",
+  reading: "Kessho : {n} fichiers lus",
+  stopHint: "Cliquez pour arrêter : l'appel s'arrête à son prochain lot, sans rien écrire.",
+  stopping: "Kessho : arrêt en cours…",
+  cancelled: "Arrêté à votre demande après {n} fichiers lus. Rien n'a été écrit.",
+};
+
+export type WorkWords = typeof workEn;
+
+/** workWords returns the words of long work in lang. */
+export function workWords(lang: Lang): WorkWords {
+  return lang === "fr" ? workFr : workEn;
+}

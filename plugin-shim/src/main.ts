@@ -17,11 +17,12 @@ import { packedIn } from "./engine/unpack";
 import { keepOwn, type OwnStore } from "./host/journal";
 import { rehearse } from "./host/rehearsal";
 import { Host } from "./host/service";
-import { words, type Words } from "./i18n";
+import { words, workWords, type Words } from "./i18n";
 import { buttons, showMenu } from "./obsidian/actions";
 import { RecallView, recallViewType } from "./obsidian/recall-view";
 import { SearchView, searchViewType } from "./obsidian/search-view";
 import { KesshoSettingTab } from "./obsidian/settings-tab";
+import { WorkStatus } from "./obsidian/status";
 import type { Answer } from "./obsidian/tool-modal";
 import { ObsidianVault } from "./obsidian/vault-port";
 import { mergeSettings, resolveLang, resolveTZ, type Settings } from "./settings";
@@ -70,10 +71,13 @@ export default class KesshoPlugin extends Plugin {
       // A stopped worker's replacement starts when the UI thread is idle (a Notice may be rendering).
       idle: whenIdle,
     });
+    // Long work (a first index build, a big dry run) in the status bar, a click to stop it.
+    const status = new WorkStatus(this.addStatusBarItem(), () => workWords(this.lang()));
     this.host = new Host(this.engine, new ObsidianVault(this.app), {
       clock: () => this.clock(),
       tz: () => resolveTZ(this.settings),
       lang: () => this.lang(),
+      watch: () => status.watch(),
     });
     this.api = makeAPI(this.host, this.catalog);
 
@@ -98,6 +102,8 @@ export default class KesshoPlugin extends Plugin {
     let calls = 0;
     try {
       await this.engine.warm();
+      // A plan this plugin left half-way before it was stopped: finished now, not at the first call.
+      if (!this.unloaded) await this.host.recover().catch(() => 0);
       calls = await this.rehearse();
     } catch {
       // A failed compile is said at the first call; a failed rehearsal is dropped.

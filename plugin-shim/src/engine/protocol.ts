@@ -43,7 +43,7 @@ export type FromWorker =
       answer?: string;
       /** What a step that ran a round handed back (call.ts's Stepped): the answer to print, the search index (base64). */
       printed?: string;
-      index?: string;
+      index?: string | Uint8Array;
       error?: string;
       /** Requests this worker answered so far (the Done-when test checks that calls run here). */
       calls: number;
@@ -53,7 +53,8 @@ export type FromWorker =
 
 /** CoreWorker is what a Web Worker and the in-thread fallback (InThread) both offer. */
 export interface CoreWorker {
-  postMessage(msg: ToWorker): void;
+  /** transfer: the buffers handed over with msg (a round's bytes), no longer the sender's. */
+  postMessage(msg: ToWorker, transfer?: Transferable[]): void;
   onmessage: ((ev: { data: FromWorker }) => void) | null;
   /** A Worker's error event: its script failed, or it crashed. */
   onerror?: ((ev: { message?: string; preventDefault?: () => void }) => void) | null;

@@ -88,6 +88,8 @@ interface Live {
  * a cold start.
  */
 export class RemoteEngine implements Engine {
+  /** Its worker writes a round's raw files itself (Engine.raw). */
+  readonly raw = true;
   /** Workers started. */
   started = 0;
   /** Requests the current worker answered (its own count). */
@@ -299,7 +301,10 @@ export class RemoteEngine implements Engine {
         live.reply = null;
         resolve(m);
       };
-      live.worker.postMessage(msg(id));
+      const m = msg(id);
+      // A round's bytes are handed over, not copied (the buffer is the worker's from now on).
+      const r = m.kind === "step" ? m.round : undefined;
+      live.worker.postMessage(m, [r?.bytes?.buffer, r?.raw?.data.buffer].filter((b) => b !== undefined));
     });
     this.workerCalls = a.calls;
     if (a.memory > (this.opts.memoryBound ?? memoryBound)) {

@@ -10,7 +10,7 @@ import { decompress, WasmEngine } from "./wasm";
 import { messageOf } from "../host/port";
 
 /** serve returns the handler of the messages a worker gets; post sends its replies. */
-export function serve(post: (msg: FromWorker) => void): (msg: ToWorker) => void {
+export function serve(post: (msg: FromWorker, transfer?: Transferable[]) => void): (msg: ToWorker) => void {
   let engine: WasmEngine | null = null;
   let calls = 0;
   /** The module's pieces sent ahead of its load message. */
@@ -40,7 +40,8 @@ export function serve(post: (msg: FromWorker) => void): (msg: ToWorker) => void 
       return;
     }
     eng.step(msg.request, msg.round).then(
-      ({ out, printed, index }) => post({ kind: "answer", id, answer: out, printed, index, calls: ++calls, memory: eng.memoryBytes() }),
+      // The index's bytes are handed over, not copied: its buffer is the worker's no more.
+      ({ out, printed, index }) => post({ kind: "answer", id, answer: out, printed, index, calls: ++calls, memory: eng.memoryBytes() }, index instanceof Uint8Array ? [index.buffer] : []),
       (err: unknown) => post({ kind: "answer", id, error: messageOf(err), calls: ++calls, memory: eng.memoryBytes() }),
     );
   };

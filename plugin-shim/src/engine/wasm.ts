@@ -8,8 +8,8 @@
 
 import { ConsoleStdout, File, OpenFile, WASI, WASIProcExit } from "@bjorn3/browser_wasi_shim";
 import { decompress as unzstd } from "fzstd";
-import type { Engine, RoundRequest, Stepped } from "../host/call";
-import { fromBase64, messageOf, toBase64 } from "../host/port";
+import type { Engine, RawFiles, RoundRequest, Stepped } from "../host/call";
+import { fromBase64, messageOf, sha256Hex, toBase64Bytes } from "../host/port";
 import type { Warmup } from "./warmup";
 
 /**
@@ -41,6 +41,8 @@ const keepLines = 20;
  *	const { out, printed } = await eng.step(input, round);
  */
 export class WasmEngine implements Engine {
+  /** It writes a round's raw files' members itself (Engine.raw). */
+  readonly raw = true;
   private module: Promise<WebAssembly.Module> | null = null;
   private instance: Exports | null = null;
   private queue: Promise<unknown> = Promise.resolve();
@@ -143,12 +145,18 @@ export class WasmEngine implements Engine {
 function stepIn(inst: Exports, input: string, round?: RoundRequest): Stepped {
   const text = round === undefined ? input : input + "\u0000" + round.now + "\u0000" + round.head + "\u0000" + round.tail;
   const after = round?.after ?? "";
-  const out = exchange(inst, text, after === "" ? null : after.slice(1));
+  const parts: (string | Uint8Array)[] = [text];
+  if (round?.bytes !== undefined) parts.push(round.bytes);
+  if (round?.raw !== undefined) {
+    if (round.bytes !== undefined && round.bytes.length > 0) parts.push(",");
+    parts.push(rawMembers(round.raw), round.close ?? "");
+  }
+  const out = exchange(inst, parts, after === "" ? null : after.slice(1));
   const a = out.indexOf(0);
   if (a < 0) return { out: decoder.decode(out) };
   const b = out.indexOf(0, a + 1);
   if (b < 0) throw new Error("the module broke the call protocol (a round's step hands back no index)");
-  return { out: decoder.decode(out.subarray(0, a)), printed: decoder.decode(out.subarray(a + 1, b)), index: toBase64(out.subarray(b + 1)) };
+  return { out: decoder.decode(out.subarray(0, a)), printed: decoder.decode(out.subarray(a + 1, b)), index: b + 1 === out.length ? "" : toBase64Bytes(out.subarray(b + 1)) };
 }
 
 /**
@@ -158,25 +166,25 @@ function stepIn(inst: Exports, input: string, round?: RoundRequest): Stepped {
  * bytes: a view of the module's memory, to read before the next call into
  * the module (which drops the answer).
  */
-function exchange(inst: Exports, text: string, index: string | null): Uint8Array {
+function exchange(inst: Exports, parts: (string | Uint8Array)[], index: string | null): Uint8Array {
   const tail = index === null ? null : storedIndex(index);
   const extra = tail === null ? 0 : 1 + tail.length;
   // Written straight into the module's memory (encodeInto: several times
   // faster than encode in Chromium): first in room for mostly ASCII text,
   // again in room for the worst case when that was short (the next alloc
-  // drops the first buffer).
-  let room = text.length + (text.length >> 3) + 16;
-  let ptr = inst.alloc(1 + room + extra) >>> 0;
-  let w = encoder.encodeInto(text, new Uint8Array(inst.memory.buffer, ptr + 1, room));
-  if (w.read < text.length) {
-    room = text.length * 3;
+  // drops the first buffer). Bytes (a round's, RoundRequest.bytes) are copied as they are.
+  let written = -1;
+  let ptr = 0;
+  for (const wide of [false, true]) {
+    const room = parts.reduce((n, p) => n + (typeof p !== "string" ? p.length : wide ? p.length * 3 : p.length + (p.length >> 3) + 16), 0);
     ptr = inst.alloc(1 + room + extra) >>> 0;
-    w = encoder.encodeInto(text, new Uint8Array(inst.memory.buffer, ptr + 1, room));
+    written = writeParts(new Uint8Array(inst.memory.buffer, ptr + 1, room), parts);
+    if (written >= 0) break;
   }
-  const n = 1 + w.written + extra;
+  const n = 1 + written + extra;
   new Uint8Array(inst.memory.buffer, ptr, 1)[0] = stepTag;
   if (tail !== null) {
-    const into = new Uint8Array(inst.memory.buffer, ptr + 1 + w.written, extra);
+    const into = new Uint8Array(inst.memory.buffer, ptr + 1 + written, extra);
     into[0] = 0;
     into.set(tail, 1);
   }
@@ -186,6 +194,40 @@ function exchange(inst: Exports, text: string, index: string | null): Uint8Array
   const outLen = Number(res & 0xffffffffn);
   // A fresh view: the memory may have grown (and the old buffer detached).
   return new Uint8Array(inst.memory.buffer, outPtr, outLen);
+}
+
+/** writeParts writes parts one after the other into buf and returns how many bytes they took, or -1 when buf was too short. */
+function writeParts(buf: Uint8Array, parts: (string | Uint8Array)[]): number {
+  let at = 0;
+  for (const p of parts) {
+    if (typeof p !== "string") {
+      if (at + p.length > buf.length) return -1;
+      buf.set(p, at);
+      at += p.length;
+      continue;
+    }
+    const w = encoder.encodeInto(p, buf.subarray(at));
+    if (w.read < p.length) return -1;
+    at += w.written;
+  }
+  return at;
+}
+
+/**
+ * rawMembers is the "files" members of raw (core/vault.File: the hash of
+ * each file's bytes, and its text), as the host writes them for files it
+ * read itself (answer.ts, putFile): made here, where the core runs, so
+ * that a first index build's hashing and JSON stay off the UI thread.
+ */
+function rawMembers(raw: RawFiles): string {
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 0; i < raw.paths.length; i++) {
+    const b = raw.data.subarray(start, raw.ends[i]);
+    start = raw.ends[i]!;
+    out.push(JSON.stringify(raw.paths[i]) + ":" + JSON.stringify({ sha256: sha256Hex(b), text: decoder.decode(b) }));
+  }
+  return out.join(",");
 }
 
 /**

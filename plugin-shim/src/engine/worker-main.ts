@@ -6,10 +6,10 @@ import { serve } from "./serve";
 
 /** The worker's global scope, as far as it is used here. */
 interface Scope {
-  postMessage(msg: FromWorker): void;
+  postMessage(msg: FromWorker, transfer?: Transferable[]): void;
   onmessage: ((ev: { data: ToWorker }) => void) | null;
 }
 
 const scope = self as unknown as Scope;
-const handle = serve((msg) => scope.postMessage(msg));
+const handle = serve((msg, transfer) => scope.postMessage(msg, transfer ?? []));
 scope.onmessage = (ev) => handle(ev.data);

@@ -178,8 +178,8 @@ class MemoryState implements StatePort {
     return Promise.resolve(text === undefined || encoder.encode(text).length > max ? null : text);
   }
 
-  keepCache(p: string, text: string): Promise<void> {
-    return this.write(p, text);
+  keepCache(p: string, text: string | Uint8Array): Promise<void> {
+    return this.write(p, typeof text === "string" ? text : new TextDecoder().decode(text));
   }
 }
 

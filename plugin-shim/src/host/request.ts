@@ -25,3 +25,27 @@ export function requestTail(snap: Snapshot, rest: RequestRest): string {
   const tail = snapshotJSON(snap, rest);
   return tail === "{}" ? "}" : "," + tail.slice(1);
 }
+
+/**
+ * requestPieces is requestTail in pieces, never joined on this thread:
+ * tail, then more (the files' members, as written when each was read,
+ * then the rest), which the engine joins where it runs (the worker). A
+ * first index build's batch is 4 MB of files: joining it and cutting the
+ * join's first character copied it twice in one task of the UI thread,
+ * 60-80 ms of CPU in Chromium (tests/browser/index.test.ts). The text is
+ * requestTail's, byte for byte.
+ */
+export function requestPieces(snap: Snapshot, rest: RequestRest, held = false): { tail: string; more?: string[]; close?: string } {
+  const files = snap.pending.length > 0 ? [...snap.filesJSON, snap.pending.join(",")] : snap.filesJSON;
+  if (files.length === 0 && !held) return { tail: requestTail(snap, rest) };
+  const others = snapshotJSON({ ...snap, filesJSON: [], pending: [] }, rest);
+  const more: string[] = [];
+  for (const f of files) {
+    if (more.length > 0) more.push(",");
+    more.push(f);
+  }
+  // held: the engine writes more files' members before close.
+  const close = others === "{}" ? "}}" : "}," + others.slice(1);
+  if (!held) more.push(close);
+  return { tail: "," + member("files" satisfies keyof Request) + "{", more, ...(held ? { close } : {}) };
+}

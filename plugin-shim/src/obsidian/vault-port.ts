@@ -73,6 +73,26 @@ export class ObsidianVault implements VaultPort {
     return Promise.resolve(this.app.vault.getMarkdownFiles().map((f) => ({ path: f.path, size: f.stat.size, mtime: f.stat.mtime })));
   }
 
+  /**
+   * readFile reads a file Obsidian's vault index knows with no stat first
+   * (VaultPort.readFile): a read that fails asks the adapter what is
+   * there (gone, a folder now), as kind then readBytes would have. A path
+   * the index leaves out (a dot-folder) is looked at first.
+   */
+  async readFile(p: string): Promise<Uint8Array | "folder" | null> {
+    if (this.app.vault.getAbstractFileByPath(p) instanceof TFile) {
+      try {
+        return await this.readBytes(p);
+      } catch (err) {
+        const k = await this.kind(p);
+        if (k === "file") throw err;
+        return k;
+      }
+    }
+    const k = await this.kind(p);
+    return k === "file" ? this.readBytes(p) : k;
+  }
+
   async readBytes(p: string): Promise<Uint8Array> {
     return new Uint8Array(await this.app.vault.adapter.readBinary(adapterPath(p)));
   }
@@ -189,7 +209,7 @@ interface NodeStats {
 interface NodeHandle {
   stat(): Promise<NodeStats>;
   read(buf: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
-  writeFile(data: string): Promise<void>;
+  writeFile(data: string | Uint8Array): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -282,7 +302,7 @@ class ObsidianState implements StatePort {
     }
   }
 
-  async keepCache(p: string, text: string): Promise<void> {
+  async keepCache(p: string, text: string | Uint8Array): Promise<void> {
     await this.way(p, true);
     const tmp = tempOf(p);
     if (this.disk !== null) {
@@ -310,7 +330,9 @@ class ObsidianState implements StatePort {
     // existing target: what is at p goes first.
     if (await this.a.exists(tmp)) throw new Error(`keep ${p}: ${tmp} exists`);
     try {
-      await this.a.write(tmp, text);
+      // Bytes (an index the worker handed over) are written as they are: no text made of them here.
+      if (typeof text === "string") await this.a.write(tmp, text);
+      else await this.a.writeBinary(tmp, text.byteOffset === 0 && text.byteLength === text.buffer.byteLength ? (text.buffer as ArrayBuffer) : text.slice().buffer);
       if (await this.a.exists(p)) await this.a.remove(p);
       await this.a.rename(tmp, p);
     } catch (err) {

@@ -92,6 +92,11 @@ export class DiskAdapter extends FileSystemAdapter {
     await fs.promises.writeFile(this.getFullPath(p), data);
   }
 
+  async writeBinary(p: string, data: ArrayBuffer): Promise<void> {
+    this.writes.push(p);
+    await fs.promises.writeFile(this.getFullPath(p), new Uint8Array(data));
+  }
+
   async append(p: string, data: string): Promise<void> {
     this.writes.push(p);
     await fs.promises.appendFile(this.getFullPath(p), data);

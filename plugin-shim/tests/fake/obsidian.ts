@@ -274,6 +274,13 @@ export class Plugin extends Component {
     this.ribbonIcons.push({ icon, title, el, callback });
     return el;
   }
+  /** The status bar's items the plugin added, in order. */
+  statusBarItems: FakeEl[] = [];
+  addStatusBarItem(): FakeEl {
+    const el = new FakeEl("div");
+    this.statusBarItems.push(el);
+    return el;
+  }
   addSettingTab(t: PluginSettingTab): void {
     this.settingTabs.push(t);
   }

@@ -33,7 +33,9 @@ class Watch implements Engine {
   ) {}
   async step(input: string, round?: RoundRequest): Promise<Stepped> {
     if (this.cut > 0 && this.batches >= this.cut) throw new Error("cut");
-    if (round?.tail.includes('"notes":{') === true) this.versions++;
+    // The request's text: its tail, the files' pieces (bytes) and what follows them (close).
+    const text = (round?.tail ?? "") + (round?.bytes !== undefined ? new TextDecoder().decode(round.bytes) : "") + (round?.close ?? "");
+    if (text.includes('"notes":{')) this.versions++;
     const got = await this.eng.step(input, round);
     const out = JSON.parse(got.out) as StepOut;
     const io = out.io ?? [];
