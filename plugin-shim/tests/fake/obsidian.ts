@@ -566,6 +566,7 @@ export class ToggleComponent extends ValueComponent<boolean> {
   }
   setValue(v: boolean): this {
     this.toggleEl.checked = v;
+    this.toggleEl.toggleClass("is-enabled", v);
     return this;
   }
 }
@@ -584,9 +585,11 @@ export class ButtonComponent {
   }
   setCta(): this {
     this.cta = true;
+    this.buttonEl.addClass("mod-cta");
     return this;
   }
   setWarning(): this {
+    this.buttonEl.addClass("mod-warning");
     return this;
   }
   setIcon(_i: string): this {
