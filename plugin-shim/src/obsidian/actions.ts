@@ -3,11 +3,11 @@
 import { Menu, Notice, type App, type Component } from "obsidian";
 import { available } from "../catalog/actions";
 import { findTool, textIn, type Catalog, type Lang, type Tool } from "../catalog/catalog";
-import { initialValues, slugFromPath, type Values } from "../catalog/form";
+import { personFields, personValues, prefills, slugFromPath, type Values } from "../catalog/form";
 import type { Words } from "../i18n";
 import { recallProject } from "./recall-view";
 import { SearchModal } from "./search-modal";
-import { ToolModal, type Answer } from "./tool-modal";
+import { ToolModal, type Answer, type Preview } from "./tool-modal";
 
 /** What the actions need from the plugin. */
 export interface ActionHost extends Component {
@@ -15,22 +15,47 @@ export interface ActionHost extends Component {
   catalog: Catalog;
   lang(): Lang;
   words(): Words;
-  run(tool: string, args: Record<string, unknown>): Promise<Answer>;
+  /** run makes a call; now pins its time (the time its preview ran at). */
+  run(tool: string, args: Record<string, unknown>, now?: Date): Promise<Answer>;
+  /** preview makes the call on a copy held in memory, at now: its answer and what it would write (src/catalog/preview.ts). */
+  preview?(tool: string, args: Record<string, unknown>, now: Date): Promise<Preview>;
+  /** The time calls are made at. */
+  clock: () => Date;
+  /** shown turns a refusal's message into the words of the plugin's buttons (src/catalog/host-words.ts). */
+  shown?(message: string): string;
   /** What the user typed in forms that were refused, by tool: reopening a form brings it back. */
   drafts: Map<string, Values>;
 }
 
-/** openTool opens the form of tool, the current project's slug preselected. */
-export function openTool(h: ActionHost, tool: Tool): ToolModal {
+/**
+ * openTool opens the person's form of tool, for the current note's
+ * project: the slug preselected, the fields the person form prefills
+ * (phase, summary, the context's body) read from the project's context
+ * first. A form whose call previews runs its write at the time of its
+ * preview, so that it writes what was shown.
+ */
+export async function openTool(h: ActionHost, tool: Tool): Promise<ToolModal> {
   const slug = slugFromPath(h.app.workspace.getActiveFile()?.path);
-  const values = h.drafts.get(tool.name) ?? initialValues(tool, { slug });
+  const draft = h.drafts.get(tool.name);
+  const values = draft ?? personValues(tool, { slug });
+  const baseline: Values = {};
+  if (slug !== null) await prefill(h, tool, slug, draft === undefined ? values : null, baseline);
+  let pinned: Date | undefined;
   const modal = new ToolModal(h.app, {
     tool,
     lang: h.lang(),
     words: h.words(),
+    fields: personFields(tool, h.lang(), { slug }),
     values,
+    baseline,
     component: h,
-    run: (args) => h.run(tool.name, args),
+    run: async (args) => {
+      const at = pinned;
+      pinned = undefined;
+      return h.run(tool.name, args, at);
+    },
+    ...(h.preview === undefined ? {} : { preview: (args) => h.preview!(tool.name, args, (pinned = h.clock())) }),
+    ...(h.shown === undefined ? {} : { shown: (m: string) => h.shown!(m) }),
     remember: (keep) => {
       if (keep) h.drafts.set(tool.name, values);
       else h.drafts.delete(tool.name);
@@ -38,6 +63,31 @@ export function openTool(h: ActionHost, tool: Tool): ToolModal {
   });
   modal.open();
   return modal;
+}
+
+/**
+ * prefill reads slug's context (mem_read_context) for the fields tool's
+ * person form prefills: it sets them in values (null: a draft, kept as
+ * typed) and records what they started with in baseline. A failed read
+ * leaves the fields as they are: the call says what is wrong.
+ */
+async function prefill(h: ActionHost, tool: Tool, slug: string, values: Values | null, baseline: Values): Promise<void> {
+  const wanted = prefills(tool);
+  if (wanted.length === 0 || !findTool(h.catalog, "mem_read_context")) return;
+  let a: Answer;
+  try {
+    a = await h.run("mem_read_context", { slug });
+  } catch {
+    return;
+  }
+  if (!a.ok) return;
+  const fm = (a.result["frontmatter"] ?? {}) as Record<string, unknown>;
+  for (const { param, from } of wanted) {
+    const v = from === "body" ? a.result["body"] : fm[from];
+    const text = typeof v === "string" ? v : v === undefined || v === null ? "" : String(v);
+    baseline[param] = text;
+    if (values !== null) values[param] = text;
+  }
 }
 
 /** A button: a command of the palette and an item of the ribbon's menu. */
@@ -61,7 +111,7 @@ export function buttons(h: ActionHost): Button[] {
     name: textIn(tool.title, h.lang()),
     icon: action.icon,
     run: () => {
-      openTool(h, tool);
+      void openTool(h, tool);
     },
   }));
   const w = h.words();

@@ -106,26 +106,30 @@ describe("plugin", () => {
     const { app, plugin } = await freshPlugin({ [context]: "---\nphase: draft # keep me\n---\nBody\n" });
     app.workspace.activeFile = new TFile(app.vault, context);
     plugin.commands.find((c) => c.id === "kessho:set-phase")!.callback!();
+    await until(() => Modal.opened.length === 1, "the form");
     const modal = Modal.opened[0]!;
-    assert.equal(field("Slug").getValue(), "alpha", "the active note's project is preselected");
-    field("Slug").input("alpah");
+    assert.equal(field("Project").getValue(), "alpha", "the active note's project is preselected");
+    assert.equal(field("Phase").getValue(), "draft", "the phase starts as the project's");
+    field("Project").input("alpah");
     field("Phase").input("review");
-    button("Run").click();
+    button("Set phase").click();
     await until(() => Notice.messages.length === 1, "the refusal");
     assert.match(Notice.messages[0]!, /alpah/);
     assert.ok(modal.isOpen, "the modal stays open on a refusal");
     assert.equal(field("Phase").getValue(), "review");
-    assert.equal(field("Slug").getValue(), "alpah");
+    assert.equal(field("Project").getValue(), "alpah");
     assert.match(modal.contentEl.find("kessho-error")[0]!.text, /alpah/);
 
     // Closed and opened again, the form still holds what was typed.
     modal.close();
     Setting.all.length = 0;
     plugin.commands.find((c) => c.id === "kessho:set-phase")!.callback!();
+    await until(() => Modal.opened.length === 1, "the form again");
     const again = Modal.opened[0]!;
-    assert.equal(field("Slug").getValue(), "alpah");
-    field("Slug").input("alpha");
-    button("Run").click();
+    assert.equal(field("Project").getValue(), "alpah");
+    assert.equal(field("Phase").getValue(), "review", "the draft, not the project's phase");
+    field("Project").input("alpha");
+    button("Set phase").click();
     await until(() => !again.isOpen, "the modal to close");
     // The summary is rendered as Markdown, not shown with its stars and backticks.
     assert.equal(Notice.messages[1], "Phase of alpha set to review (was draft).");
@@ -141,9 +145,10 @@ describe("plugin", () => {
   test("the check command runs mem_check and shows its report", async () => {
     const { plugin } = await freshPlugin({ [context]: "---\nphase: draft\n---\nSee [[nowhere]].\n" });
     plugin.commands.find((c) => c.id === "kessho:check-vault")!.callback!();
+    await until(() => Modal.opened.length === 1, "the form");
     const modal = Modal.opened[0]!;
     assert.equal(modal.titleEl.text, "Check the vault");
-    button("Run").click();
+    button("Check").click();
     await until(() => Notice.messages.length === 1, "the report");
     assert.match(Notice.messages[0]!, /Findings \(1\)/);
     assert.match(Notice.messages[0]!, /BROKEN_LINK 10-episodes\/projects\/alpha\/context\.md:4/);

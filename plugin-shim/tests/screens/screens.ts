@@ -101,6 +101,7 @@ function formScreen(id: string): Screen {
     name: `form-${id}`,
     async render(c) {
       command(c, id);
+      await until(() => Modal.opened.length > 0, `the form of ${id}`);
       await settle();
       return modalHTML();
     },
@@ -115,8 +116,43 @@ export async function settle(): Promise<void> {
 /** The command ids whose forms are shot. */
 export const formCommands = ["archive-session", "set-phase", "set-summary", "note-fact", "historize-project", "roll-back-archive", "context-hygiene", "worklog", "check-vault"];
 
+/** fillArchive fills the archive form as a person would: subject, what happened, one fact, one alias. */
+async function fillArchive(c: ScreenContext): Promise<Modal> {
+  command(c, "archive-session");
+  await until(() => Modal.opened.length > 0, "the archive form");
+  const modal = Modal.opened.at(-1)!;
+  const fr = c.lang === "fr";
+  typeInto(modal, "archive_subject", fr ? "Guide relu" : "French guide proofread");
+  typeInto(modal, "archive_body_md", fr ? "Relu le guide.\n\n## Prochaines étapes\n- Le publier." : "Proofread the French guide.\n\n## Next steps\n- Publish it.");
+  clickText(modal, fr ? "Ajouter un fait" : "Add a fact");
+  typeInto(modal, "derive.0.fact", fr ? "Un guide est relu par une personne de langue maternelle" : "A guide is proofread by a native speaker");
+  typeInto(modal, "derive.0.body", fr ? "La traduction automatique a manqué le ton deux fois." : "Machine translation missed the tone twice.");
+  typeInto(modal, "archive_aliases", fr ? "relecture" : "proofreading");
+  const alias = modal.modalEl.all().find((e) => e.dataset["param"] === "archive_aliases")!;
+  alias.dispatch("keydown", { key: "Enter", preventDefault: () => undefined });
+  return modal;
+}
+
 export const screens: Screen[] = [
   ...formCommands.map(formScreen),
+  {
+    name: "form-archive-session-filled",
+    async render(c) {
+      const modal = await fillArchive(c);
+      modal.modalEl.find("kessho-more-toggle")[0]!.dispatch("click");
+      return modalHTML();
+    },
+  },
+  {
+    name: "preview-archive-session",
+    async render(c) {
+      const modal = await fillArchive(c);
+      clickMain(modal);
+      await until(() => modal.modalEl.find("kessho-preview").length === 1, "the preview");
+      await settle();
+      return modalHTML();
+    },
+  },
   {
     name: "recall-view",
     async render(c) {
@@ -131,7 +167,7 @@ export const screens: Screen[] = [
     async render(c) {
       c.app.workspace.activeFile = null;
       command(c, "set-phase");
-      await settle();
+      await until(() => Modal.opened.length > 0, "the form");
       const modal = Modal.opened.at(-1)!;
       typeInto(modal, "slug", "kessho-doc");
       typeInto(modal, "phase", "published");
@@ -155,6 +191,20 @@ export function typeInto(modal: Modal, name: string, value: string): void {
     }
   }
   throw new Error(`no field ${name} in the form`);
+}
+
+/** clickText presses the button of a modal that reads text. */
+export function clickText(modal: Modal, text: string): void {
+  for (const s of Setting.all) {
+    for (const comp of s.components) {
+      const b = comp as { buttonEl?: FakeEl; click?: () => void };
+      if (b.buttonEl?.text === text && modal.modalEl.all().includes(b.buttonEl)) {
+        b.click!();
+        return;
+      }
+    }
+  }
+  throw new Error(`no button ${text} in the form`);
 }
 
 /** clickMain presses the main button (the call to action) of a modal. */

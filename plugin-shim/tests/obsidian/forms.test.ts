@@ -1,0 +1,144 @@
+// The forms as a person fills them (issue 31): the archive form fills and
+// runs with no JSON typed (subject, what happened, a fact in the atom
+// editor, an alias as a chip), shows what it will write before writing,
+// and writes exactly that; the phase and summary forms start with the
+// project's values; "More" holds the rest.
+
+import assert from "node:assert/strict";
+import { beforeEach, describe, test } from "node:test";
+import { ButtonComponent, DropdownComponent, Modal, Notice, setLanguage, Setting, type FakeEl, type TextComponent } from "../fake/obsidian";
+import { until } from "../node";
+import { contextPath, freshPlugin, reset, slug } from "../screens/screens";
+
+/** input returns the text control of the open modal whose input carries data-param name. */
+function input(modal: Modal, name: string): TextComponent {
+  for (const s of Setting.all) {
+    for (const c of s.components) {
+      const el = (c as { inputEl?: FakeEl }).inputEl;
+      if (el?.dataset["param"] === name && modal.modalEl.all().includes(el)) return c as TextComponent;
+    }
+  }
+  throw new Error(`no field ${name}`);
+}
+
+/** button returns the button of the open modal that reads text. */
+function button(modal: Modal, text: string): ButtonComponent {
+  for (const s of Setting.all) for (const c of s.components) if (c instanceof ButtonComponent && c.buttonEl.text === text && modal.modalEl.all().includes(c.buttonEl)) return c;
+  throw new Error(`no button ${text} in ${modal.modalEl.findAll("button").map((b) => b.text).join(", ")}`);
+}
+
+/** visibleNames lists the field names shown outside "More". */
+function visibleNames(modal: Modal): string[] {
+  const more = modal.modalEl.find("kessho-more-body")[0];
+  return Setting.all.filter((s) => modal.modalEl.all().includes(s.settingEl) && !(more?.all().includes(s.settingEl) ?? false) && s.nameEl.text !== "").map((s) => s.nameEl.text);
+}
+
+async function openForm(c: Awaited<ReturnType<typeof freshPlugin>>, id: string): Promise<Modal> {
+  void c.plugin.commands.find((x) => x.id === `kessho:${id}`)!.callback!();
+  await until(() => Modal.opened.length > 0, `the form of ${id}`);
+  return Modal.opened.at(-1)!;
+}
+
+const read = (c: Awaited<ReturnType<typeof freshPlugin>>, p: string) => {
+  const b = c.app.vault.files.get(p);
+  return b === undefined ? undefined : new TextDecoder().decode(b);
+};
+
+describe("forms for people", () => {
+  beforeEach(() => {
+    reset();
+    setLanguage("en");
+  });
+
+  test("the archive form fills and runs with no JSON typed, after showing what it will write", async () => {
+    const c = await freshPlugin("en");
+    const modal = await openForm(c, "archive-session");
+    assert.deepEqual(visibleNames(modal), ["Subject", "What happened", "What stays", "Facts to keep", "No fact to keep, because", "Other words for it"]);
+    assert.equal(modal.modalEl.find("kessho-more-body")[0]!.hasClass("is-collapsed"), true, "the rest is under a collapsed More");
+    assert.match(input(modal, "context_md").getValue(), /^# Kessho docs — context\n/, "what stays starts as the project's context");
+    input(modal, "archive_subject").input("French guide proofread");
+    input(modal, "archive_body_md").input("Proofread the French guide.\n\n## Next steps\n- Publish it.");
+    button(modal, "Add a fact").click();
+    input(modal, "derive.0.fact").input("The French guide is proofread by a native speaker");
+    const kind = Setting.all.find((s) => s.nameEl.text === "Kind" && modal.modalEl.all().includes(s.settingEl))!.components[0] as DropdownComponent;
+    assert.deepEqual(
+      kind.options.map(([v]) => v),
+      ["principle", "goal", "knowledge"],
+    );
+    kind.input("principle");
+    input(modal, "derive.0.body").input("Machine translation missed the tone twice.");
+    const alias = input(modal, "archive_aliases");
+    alias.input("relecture");
+    alias.inputEl.dispatch("keydown", { key: "Enter", preventDefault: () => undefined });
+    assert.deepEqual(
+      modal.modalEl.find("kessho-chip").map((e) => e.text),
+      ["relecture"],
+    );
+    const before = c.app.vault.snapshot();
+
+    button(modal, "Show what it will write").click();
+    await until(() => modal.modalEl.find("kessho-preview").length === 1, "the preview");
+    assert.deepEqual(c.app.vault.snapshot(), before, "a preview writes nothing");
+    const changes = modal.modalEl.find("kessho-change").map((e) => e.getText());
+    const archive = `10-episodes/projects/${slug}/archives/2026-11-30-10h15-${slug}-french-guide-proofread.md`;
+    assert.ok(changes.includes(`Creates ${archive}`), changes.join("\n"));
+    assert.ok(changes.some((l) => l.startsWith(`Changes 10-episodes/projects/${slug}/history.md`)), changes.join("\n"));
+    assert.ok(changes.some((l) => /^Creates .*The French guide is proofread by a native speaker\.md$/.test(l)), changes.join("\n"));
+
+    button(modal, "Write").click();
+    await until(() => !modal.isOpen, "the modal to close");
+    assert.match(read(c, archive) ?? "", /Proofread the French guide\./);
+    assert.match(read(c, archive) ?? "", /relecture/);
+    assert.match(read(c, contextPath)!, /## Decisions\n- One page per tool in the reference\./, "the context left as it was is kept");
+    assert.match(Notice.messages.at(-1)!, /Archived kessho-docs/);
+  });
+
+  test("a refusal in the preview stays in the form, nothing written", async () => {
+    const c = await freshPlugin("en");
+    const modal = await openForm(c, "archive-session");
+    input(modal, "archive_subject").input("No body");
+    const before = c.app.vault.snapshot();
+    button(modal, "Show what it will write").click();
+    await until(() => Notice.messages.length > 0, "the refusal");
+    assert.ok(modal.isOpen);
+    assert.equal(modal.modalEl.find("kessho-preview").length, 0);
+    assert.notEqual(modal.contentEl.find("kessho-error")[0]!.text, "");
+    assert.deepEqual(c.app.vault.snapshot(), before);
+    assert.equal(input(modal, "archive_subject").getValue(), "No body", "what was typed stays");
+  });
+
+  test("the phase form starts with the project's phase; the summary form counts to 300", async () => {
+    const c = await freshPlugin("en");
+    const phase = await openForm(c, "set-phase");
+    assert.deepEqual(visibleNames(phase), ["Phase"]);
+    assert.equal(input(phase, "phase").getValue(), "review");
+    assert.equal(input(phase, "slug").getValue(), slug, "the project, under More");
+    input(phase, "phase").input("published");
+    button(phase, "Set phase").click();
+    await until(() => !phase.isOpen, "the phase form to close");
+    assert.match(read(c, contextPath)!, /phase: published/);
+
+    reset();
+    const summary = await openForm(c, "set-summary");
+    const text = input(summary, "summary");
+    assert.equal(text.getValue(), "The user guide and reference of Kessho.");
+    assert.equal(summary.modalEl.find("kessho-counter")[0]!.text, "39 / 300 characters");
+    text.input("x".repeat(301));
+    text.inputEl.dispatch("input");
+    assert.equal(summary.modalEl.find("kessho-counter")[0]!.hasClass("is-over"), true);
+    const before = c.app.vault.snapshot();
+    button(summary, "Save summary").click();
+    await until(() => Notice.messages.length > 0, "the form's refusal");
+    assert.match(Notice.messages.at(-1)!, /Summary: 301 characters, at most 300/);
+    assert.deepEqual(c.app.vault.snapshot(), before);
+  });
+
+  test("French labels are the person's words, not the catalogue's", async () => {
+    setLanguage("fr");
+    const c = await freshPlugin("fr");
+    const modal = await openForm(c, "archive-session");
+    assert.deepEqual(visibleNames(modal), ["Sujet", "Ce qui s'est passé", "Ce qui reste", "Faits à garder", "Aucun fait à garder, parce que", "Autres mots pour la retrouver"]);
+    assert.equal(modal.modalEl.find("kessho-more-toggle")[0]!.text, "▸ Plus");
+    assert.ok(!modal.modalEl.getText().includes("context_md"), "no parameter name is shown");
+  });
+});
