@@ -66,6 +66,10 @@ const en = {
   counter: "{n} / {max} characters",
   tooLong: "{field}: {n} characters, at most {max}. Shorten it.",
   // --- end of forms ---
+  // --- Settings that cannot break calls (issue 31) ---
+  notSaved: "not saved",
+  badSettingZone: "Kessho's setting “Vault time zone” holds “{v}”, which the core does not know as a time zone: correct it in Settings → Kessho (empty: this device's zone).",
+  // --- end of settings ---
   noWasm:
     "Kessho cannot run on this device: WebAssembly is turned off (iOS Lockdown Mode does this). Exclude Obsidian from Lockdown Mode, or use Kessho on another device.",
 };
@@ -99,12 +103,13 @@ const fr: typeof en = {
   openAtLine: "pour ouvrir la note à cette ligne",
   dismiss: "pour fermer",
   noSuchNote: "Kessho : aucune note à ",
-  recallCommand: "Rappeler ce projet",
-  recallPick: "Quel projet ou domaine rappeler ?",
+  // One word for one thing: the core's briefing is headed « Remémoration » (core/tools/recall.yaml), so is the view.
+  recallCommand: "Remémorer ce projet",
+  recallPick: "Quel projet ou domaine remémorer ?",
   noProjects: "Kessho : aucun projet ni domaine dans ce coffre pour l'instant.",
-  recallTitle: "Rappel",
-  recalling: "Rappel en cours…",
-  recallAgain: "Rappeler à nouveau",
+  recallTitle: "Remémoration",
+  recalling: "Remémoration en cours…",
+  recallAgain: "Remémorer à nouveau",
   archived: "archivé",
   openNote: "Ouvrir cette note",
   // --- Forms (issue 31: forms for people; src/obsidian/tool-modal.ts) ---
@@ -133,6 +138,10 @@ const fr: typeof en = {
   counter: "{n} / {max} caractères",
   tooLong: "{field} : {n} caractères, {max} au plus. Raccourcissez.",
   // --- end of forms ---
+  // --- Settings that cannot break calls (issue 31) ---
+  notSaved: "non enregistré",
+  badSettingZone: "Le réglage « Fuseau horaire du coffre » de Kessho contient « {v} », que le cœur ne connaît pas comme fuseau : corrigez-le dans Paramètres → Kessho (vide : le fuseau de cet appareil).",
+  // --- end of settings ---
   noWasm:
     "Kessho ne peut pas fonctionner sur cet appareil : WebAssembly y est désactivé (le mode Isolement d'iOS le fait). Excluez Obsidian du mode Isolement, ou utilisez Kessho sur un autre appareil.",
 };

@@ -233,7 +233,7 @@ function personField(f: Field, tool: Tool, pp: PersonParam | undefined, lang: La
   if (pp === undefined) return { ...f, more: true };
   const p = tool.params.find((q) => q.name === f.name)!;
   const out: Field = { ...f, label: textIn(pp.label, lang), desc: textIn(pp.help, lang), more: pp.more === true };
-  if (f.name === "slug") out.more = ctx.slug != null && ctx.slug !== "";
+  if (f.name === "slug") out.more = pp.fresh !== true && ctx.slug != null && ctx.slug !== "";
   if (pp.control === "chips" || pp.control === "atoms") out.kind = pp.control;
   if (pp.control === "line") out.kind = "text";
   if (pp.control === "counter") {
@@ -250,8 +250,8 @@ function personField(f: Field, tool: Tool, pp: PersonParam | undefined, lang: La
 
 /** personValues is what a person's fresh form holds: the catalogue's defaults, the person form's, the slug. */
 export function personValues(tool: Tool, ctx: FormContext): Values {
-  const out = initialValues(tool, ctx);
   const spec = people[tool.name];
+  const out = initialValues(tool, spec?.params["slug"]?.fresh === true ? {} : ctx);
   for (const f of personFields(tool, "en", ctx)) {
     if (f.kind === "chips") out[f.name] = [];
     if (f.kind === "atoms") out[f.name] = [];

@@ -26,6 +26,8 @@ export interface PersonParam {
   start?: string | boolean;
   /** Sent only when another parameter holds this value (archive_subject: mode "full"). */
   only?: { param: string; value: string };
+  /** slug: a new project's, never the current note's, always on the form. */
+  fresh?: boolean;
   /** Read from the project's context when the form opens: its frontmatter key, or "body". */
   prefill?: "phase" | "summary" | "body";
 }
@@ -56,6 +58,22 @@ const atomKinds = {
 };
 
 export const people: Record<string, PersonForm> = {
+  mem_init_project: {
+    intro: t("Start a project (it ends) or a domain (it lasts): its folder, its context and its history.", "Commencer un projet (il se termine) ou un domaine (il dure) : son dossier, son contexte et son historique."),
+    button: t("Create", "Créer"),
+    params: {
+      slug: {
+        label: t("Name", "Nom"),
+        help: t("Its folder's name: lowercase letters, digits and dashes, e.g. kessho-docs.", "Le nom de son dossier : minuscules, chiffres et tirets, par ex. kessho-docs."),
+        fresh: true,
+      },
+      kind: { label: t("Kind", "Genre"), options: { project: t("Project (it ends)", "Projet (il se termine)"), domain: t("Domain (it lasts)", "Domaine (il dure)") } },
+      summary: { label: t("Summary", "Résumé"), help: t("What it is, in a sentence or two.", "Ce que c'est, en une ou deux phrases."), control: "counter", max: 300 },
+      display: { label: t("Display name", "Nom affiché"), more: true },
+      repo_path: { label: t("Repository folder", "Dossier du dépôt"), help: t("Its absolute path on this computer, if it has one.", "Son chemin absolu sur cet ordinateur, s'il en a un."), more: true },
+      scope: { label: t("Scope", "Portée"), more: true, options: { work: t("Work", "Travail"), personal: t("Personal", "Personnel") } },
+    },
+  },
   mem_archive: {
     intro: t(
       "Write down this session: an archive note, its line in the project's history, the facts worth keeping, and the project's context as it stands now.",

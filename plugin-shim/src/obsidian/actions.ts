@@ -7,7 +7,7 @@ import { personFields, personValues, prefills, slugFromPath, type Values } from 
 import type { Words } from "../i18n";
 import { recallProject } from "./recall-view";
 import { SearchModal } from "./search-modal";
-import { ToolModal, type Answer, type Preview } from "./tool-modal";
+import { shownAnswer, ToolModal, type Answer, type Preview } from "./tool-modal";
 
 /** What the actions need from the plugin. */
 export interface ActionHost extends Component {
@@ -21,8 +21,6 @@ export interface ActionHost extends Component {
   preview?(tool: string, args: Record<string, unknown>, now: Date): Promise<Preview>;
   /** The time calls are made at. */
   clock: () => Date;
-  /** shown turns a refusal's message into the words of the plugin's buttons (src/catalog/host-words.ts). */
-  shown?(message: string): string;
   /** What the user typed in forms that were refused, by tool: reopening a form brings it back. */
   drafts: Map<string, Values>;
 }
@@ -41,11 +39,14 @@ export async function openTool(h: ActionHost, tool: Tool): Promise<ToolModal> {
   const baseline: Values = {};
   if (slug !== null) await prefill(h, tool, slug, draft === undefined ? values : null, baseline);
   let pinned: Date | undefined;
+  const lang = h.lang();
+  const words = h.words();
+  const fields = personFields(tool, lang, { slug });
   const modal = new ToolModal(h.app, {
     tool,
-    lang: h.lang(),
-    words: h.words(),
-    fields: personFields(tool, h.lang(), { slug }),
+    lang,
+    words,
+    fields,
     values,
     baseline,
     component: h,
@@ -55,7 +56,7 @@ export async function openTool(h: ActionHost, tool: Tool): Promise<ToolModal> {
       return h.run(tool.name, args, at);
     },
     ...(h.preview === undefined ? {} : { preview: (args) => h.preview!(tool.name, args, (pinned = h.clock())) }),
-    ...(h.shown === undefined ? {} : { shown: (m: string) => h.shown!(m) }),
+    shown: (a) => shownAnswer(lang, a, { fields, badSettingZone: words.badSettingZone }),
     remember: (keep) => {
       if (keep) h.drafts.set(tool.name, values);
       else h.drafts.delete(tool.name);

@@ -8,6 +8,7 @@
 import { MarkdownRenderer, Modal, Notice, Setting, type App, type ButtonComponent, type Component } from "obsidian";
 import { textIn, type Lang, type Tool } from "../catalog/catalog";
 import { argsFrom, type AtomValue, type Field, type Values } from "../catalog/form";
+import { inObsidian, shownRefusal, type RefusalWords } from "../catalog/host-words";
 import { people } from "../catalog/people";
 import { lineDiff, type Change } from "../catalog/preview";
 import type { Words } from "../i18n";
@@ -39,14 +40,27 @@ export interface ToolModalOptions {
   run: (args: Record<string, unknown>) => Promise<Answer>;
   /** preview runs the call on a copy held in memory: what it would write. Absent: the form writes at once. */
   preview?: (args: Record<string, unknown>) => Promise<Preview>;
-  /** shown turns a refusal's message into the words of the form (src/catalog/host-words.ts). */
-  shown?: (message: string) => string;
+  /** shown turns an answer into the words of the plugin's buttons and of this form (shownAnswer). */
+  shown?: (a: Answer) => Answer;
   /**
    * remember is told, after each attempt, whether the values are worth
    * keeping for the next time the form opens: true after a refusal, false
    * after a success.
    */
   remember?: (keep: boolean) => void;
+}
+
+/**
+ * shownAnswer is an answer as the plugin's screens show it
+ * (src/catalog/host-words.ts): a refusal naming the command, button, field
+ * or setting to use; a success's summary and warnings in the same words.
+ */
+export function shownAnswer(lang: Lang, a: Answer, w: RefusalWords): Answer {
+  if (!a.ok) return { ok: false, error: { ...a.error, message: shownRefusal(lang, a.error, w) } };
+  const result = { ...a.result };
+  if (typeof result.summary_md === "string") result.summary_md = inObsidian(lang, result.summary_md);
+  if (Array.isArray(result.warnings)) result.warnings = result.warnings.map((m) => inObsidian(lang, m));
+  return { ok: true, result };
 }
 
 /** resultText is what a Notice shows for an answer. */
@@ -369,10 +383,9 @@ export class ToolModal extends Modal {
     return answer;
   }
 
-  /** shownAnswer is an answer with its refusal in the form's words. */
+  /** shownAnswer is an answer in the words of the plugin's buttons and of this form. */
   private shownAnswer(a: Answer): Answer {
-    if (a.ok || this.o.shown === undefined) return a;
-    return { ok: false, error: { ...a.error, message: this.o.shown(a.error.message) } };
+    return this.o.shown === undefined ? a : this.o.shown(a);
   }
 
   /** showPreview shows what the call would write, with "Write" and "Back"; a refusal stays in the form. */

@@ -43,6 +43,7 @@ describe("plugin", () => {
     const tools = new Set(plugin.api.catalog.tools.map((t) => t.name));
     const want = [
       ["kessho:archive-session", "mem_archive", "Archive session"],
+      ["kessho:new-project", "mem_init_project", "New project"],
       ["kessho:set-phase", "mem_update_phase", "Set phase"],
       ["kessho:set-summary", "mem_set_summary", "Set summary"],
       ["kessho:note-fact", "mem_note", "Note a fact"],

@@ -46,9 +46,9 @@ export const vault: Record<string, string> = {
 /** The fixed time of every shot: 30 November 2026, 10:15 in Paris. */
 export const now = new Date(Date.UTC(2026, 10, 30, 9, 15, 0));
 
-/** freshPlugin loads main.js in a new fake app on the vault, the active note the project's context. */
-export async function freshPlugin(lang: "en" | "fr"): Promise<ScreenContext> {
-  const app = new App({ ...vault });
+/** freshPlugin loads main.js in a new fake app on the vault (and more files), the active note the project's context. */
+export async function freshPlugin(lang: "en" | "fr", more: Record<string, string> = {}): Promise<ScreenContext> {
+  const app = new App({ ...vault, ...more });
   app.data["kessho"] = { lang, tz: "Europe/Paris", rehearse: false };
   const plugin = await loadPlugin(mainJs(), app);
   plugin.clock = () => now;
@@ -114,7 +114,7 @@ export async function settle(): Promise<void> {
 }
 
 /** The command ids whose forms are shot. */
-export const formCommands = ["archive-session", "set-phase", "set-summary", "note-fact", "historize-project", "roll-back-archive", "context-hygiene", "worklog", "check-vault"];
+export const formCommands = ["archive-session", "new-project", "set-phase", "set-summary", "note-fact", "historize-project", "roll-back-archive", "context-hygiene", "worklog", "check-vault"];
 
 /** fillArchive fills the archive form as a person would: subject, what happened, one fact, one alias. */
 async function fillArchive(c: ScreenContext): Promise<Modal> {
