@@ -85,7 +85,8 @@ async function prefill(h: ActionHost, tool: Tool, slug: string, values: Values |
   const fm = (a.result["frontmatter"] ?? {}) as Record<string, unknown>;
   for (const { param, from } of wanted) {
     const v = from === "body" ? a.result["body"] : fm[from];
-    const text = typeof v === "string" ? v : v === undefined || v === null ? "" : String(v);
+    // A scalar as it reads; anything else (a list, a mapping) is not a text to prefill.
+    const text = typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : "";
     baseline[param] = text;
     if (values !== null) values[param] = text;
   }

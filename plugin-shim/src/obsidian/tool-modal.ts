@@ -133,7 +133,7 @@ export class ToolModal extends Modal {
       };
       head.addEventListener("click", toggle);
       head.addEventListener("keydown", (evt) => {
-        if ((evt as KeyboardEvent).key === "Enter") toggle();
+        if (evt.key === "Enter") toggle();
       });
     }
     this.errorEl = el.createDiv({ cls: "kessho-error" });
@@ -254,9 +254,8 @@ export class ToolModal extends Modal {
       t.inputEl.dataset["param"] = f.name;
       t.setPlaceholder(words.chipPlaceholder);
       t.inputEl.addEventListener("keydown", (evt) => {
-        const e = evt as KeyboardEvent;
-        if (e.key !== "Enter" && e.key !== ",") return;
-        e.preventDefault();
+        if (evt.key !== "Enter" && evt.key !== ",") return;
+        evt.preventDefault();
         add();
       });
       t.inputEl.addEventListener("blur", add);
@@ -389,7 +388,7 @@ export class ToolModal extends Modal {
   }
 
   /** showPreview shows what the call would write, with "Write" and "Back"; a refusal stays in the form. */
-  private async showPreview(args: Record<string, unknown>, p: Preview): Promise<Answer> {
+  private showPreview(args: Record<string, unknown>, p: Preview): Answer {
     const answer = this.shownAnswer(p.answer);
     if (!answer.ok) {
       this.o.remember?.(true);
@@ -400,9 +399,8 @@ export class ToolModal extends Modal {
     const { words } = this.o;
     const el = this.contentEl;
     el.empty();
+    // The changes only: the call's summary speaks of them as done.
     el.createEl("h3", { text: words.previewTitle, cls: "kessho-preview-title" });
-    const summary = el.createDiv({ cls: "kessho-preview-summary" });
-    await MarkdownRenderer.render(this.app, answer.result.summary_md ?? "", summary, "", this.o.component);
     drawChanges(el.createDiv({ cls: "kessho-preview" }), p.changes, words);
     this.errorEl = el.createDiv({ cls: "kessho-error" });
     new Setting(el)

@@ -141,4 +141,32 @@ describe("forms for people", () => {
     assert.equal(modal.modalEl.find("kessho-more-toggle")[0]!.text, "▸ Plus");
     assert.ok(!modal.modalEl.getText().includes("context_md"), "no parameter name is shown");
   });
+
+  test("historize and roll back show what they will move and delete before they do", async () => {
+    const c = await freshPlugin("en");
+    const dir = `10-episodes/projects/${slug}`;
+    const roll = await openForm(c, "roll-back-archive");
+    const before = c.app.vault.snapshot();
+    button(roll, "Show what it will write").click();
+    await until(() => roll.modalEl.find("kessho-preview").length === 1, "the rollback's preview");
+    assert.deepEqual(c.app.vault.snapshot(), before, "a preview writes nothing");
+    const rows = roll.modalEl.find("kessho-change").map((e) => e.getText());
+    assert.ok(rows.includes(`Deletes ${dir}/archives/2026-11-27-17h30-${slug}-reference-pages.md`), rows.join("\n"));
+    assert.ok(rows.some((r) => r.startsWith(`Changes ${dir}/history.md− - [2026-11-27 17h30 — Reference pages]`)), rows.join("\n"));
+    button(roll, "Back").click();
+    assert.equal(roll.modalEl.find("kessho-preview").length, 0, "Back returns to the form");
+    roll.close();
+
+    reset();
+    const hist = await openForm(c, "historize-project");
+    button(hist, "Show what it will write").click();
+    await until(() => hist.modalEl.find("kessho-preview").length === 1, "the historize preview");
+    assert.deepEqual(c.app.vault.snapshot(), before);
+    const moves = hist.modalEl.find("kessho-change-move").map((e) => e.getText());
+    assert.deepEqual(moves, [`Moves ${dir} → 10-episodes/archived/${slug}`]);
+    button(hist, "Write").click();
+    await until(() => !hist.isOpen, "the historize form to close");
+    assert.ok(read(c, `10-episodes/archived/${slug}/context.md`) !== undefined);
+    assert.equal(read(c, contextPath), undefined);
+  });
 });

@@ -41,6 +41,17 @@ function page(body: string, phone: boolean): string {
   return `<!doctype html><html><head><meta charset="utf-8"><style>${css}</style></head><body><div class="kessho-shot${phone ? " phone" : ""}">${body}</div></body></html>`;
 }
 
+test("the comparison sees a change: a few pixels altered differ, the same image does not", () => {
+  const png = readFileSync(join(dir, "form-set-phase.en.png"));
+  const a = decodePNG(png);
+  const b = { ...a, rgba: a.rgba.slice() };
+  assert.equal(diffPixels(a, b, tolerance), 0);
+  for (let i = 0; i < 40 * 4; i += 4) b.rgba[i] = 255 - b.rgba[i]!;
+  assert.ok(a.rgba.length > 0 && a.width > 100);
+  assert.ok(diffPixels(a, b, tolerance) > 0);
+  assert.equal(diffPixels(a, { ...a, width: a.width - 1 }, tolerance), a.width * a.height, "another size differs everywhere");
+});
+
 describe("screens", { skip: existsSync(executablePath) ? false : "no /usr/bin/chromium (scripts/ensure-chromium.sh)" }, () => {
   let browser: Browser;
   before(async () => {

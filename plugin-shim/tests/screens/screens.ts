@@ -154,6 +154,18 @@ export const screens: Screen[] = [
     },
   },
   {
+    name: "preview-roll-back-archive",
+    async render(c) {
+      command(c, "roll-back-archive");
+      await until(() => Modal.opened.length > 0, "the rollback form");
+      const modal = Modal.opened.at(-1)!;
+      clickMain(modal);
+      await until(() => modal.modalEl.find("kessho-preview").length === 1, "the preview");
+      await settle();
+      return modalHTML();
+    },
+  },
+  {
     name: "recall-view",
     async render(c) {
       command(c, "recall-project");
