@@ -67,7 +67,7 @@ const en = {
   tooLong: "{field}: {n} characters, at most {max}. Shorten it.",
   // --- end of forms ---
   // --- Settings that cannot break calls (issue 31) ---
-  notSaved: "not saved",
+  settingRefused: "⚠ {v}: {why}; not saved.",
   badSettingZone: "Kessho's setting “Vault time zone” holds “{v}”, which the core does not know as a time zone: correct it in Settings → Kessho (empty: this device's zone).",
   // --- end of settings ---
   noWasm:
@@ -139,7 +139,7 @@ const fr: typeof en = {
   tooLong: "{field} : {n} caractères, {max} au plus. Raccourcissez.",
   // --- end of forms ---
   // --- Settings that cannot break calls (issue 31) ---
-  notSaved: "non enregistré",
+  settingRefused: "⚠ {v} : {why} ; non enregistré.",
   badSettingZone: "Le réglage « Fuseau horaire du coffre » de Kessho contient « {v} », que le cœur ne connaît pas comme fuseau : corrigez-le dans Paramètres → Kessho (vide : le fuseau de cet appareil).",
   // --- end of settings ---
   noWasm:

@@ -255,6 +255,8 @@ export function personValues(tool: Tool, ctx: FormContext): Values {
   for (const f of personFields(tool, "en", ctx)) {
     if (f.kind === "chips") out[f.name] = [];
     if (f.kind === "atoms") out[f.name] = [];
+    // A required choice with no default starts on its first option: a select shows one, so it is what is sent.
+    if (f.kind === "dropdown" && f.required && out[f.name] === "") out[f.name] = f.options?.[0] ?? "";
     const start = spec?.params[f.name]?.start;
     if (start !== undefined) out[f.name] = start;
   }

@@ -151,6 +151,7 @@ export const people: Record<string, PersonForm> = {
         label: t("Rebuilt from git", "Reconstruite depuis git"),
         help: t("Only for archives rebuilt from a repository's history.", "Seulement pour les archives reconstruites depuis l'historique d'un dépôt."),
         more: true,
+        options: { "archeo-git": t("Yes, from git's history", "Oui, depuis l'historique git") },
         only: { param: "mode", value: "full" },
       },
     },
@@ -232,7 +233,7 @@ export const people: Record<string, PersonForm> = {
     button: t("Gather", "Rassembler"),
     preview: (a) => a["phase"] === "persist",
     params: {
-      week_of: { label: t("Week of", "Semaine du"), help: t("Any day of the week, as YYYY-MM-DD. Default: this week.", "N'importe quel jour de la semaine, en AAAA-MM-JJ. Par défaut : cette semaine.") },
+      week_of: { label: t("Week of", "Semaine du"), control: "line", help: t("Any day of the week, as YYYY-MM-DD. Default: this week.", "N'importe quel jour de la semaine, en AAAA-MM-JJ. Par défaut : cette semaine.") },
       phase: {
         label: t("Step", "Étape"),
         more: true,

@@ -53,7 +53,7 @@ export class KesshoSettingTab extends PluginSettingTab {
           max: maxDeadline,
           defaultValue: defaultSettings.deadline,
           placeholder: String(defaultSettings.deadline),
-          validate: (v: number) => (validDeadline(v) ? undefined : `⚠ ${v}: ${w.badDeadline}; ${w.notSaved}.`),
+          validate: (v: number) => (validDeadline(v) ? undefined : refused(w, String(v), w.badDeadline)),
         },
       },
       { name: w.settingsRehearse, desc: w.settingsRehearseDesc, control: { type: "toggle", key: "rehearse" } },
@@ -132,7 +132,7 @@ export class KesshoSettingTab extends PluginSettingTab {
           // A value out of bounds is not kept, and the description says why.
           const n = Number(v.trim());
           const ok = v.trim() !== "" && validDeadline(n);
-          deadline.setDesc(w.settingsDeadlineDesc + (ok ? "" : ` ⚠ ${v.trim()}: ${w.badDeadline}; ${w.notSaved}.`));
+          deadline.setDesc(w.settingsDeadlineDesc + (ok ? "" : " " + refused(w, v.trim(), w.badDeadline)));
           deadline.settingEl.toggleClass("kessho-setting-invalid", !ok);
           if (!ok) return;
           this.host.settings.deadline = n;
@@ -154,5 +154,10 @@ export class KesshoSettingTab extends PluginSettingTab {
 /** zoneProblem says why v cannot be the vault's time zone (its name in the sentence), or undefined when it can (empty: the device's). */
 export function zoneProblem(v: string, w: Words): string | undefined {
   const z = v.trim();
-  return z !== "" && !validZone(z) ? `⚠ ${z}: ${w.badZone}; ${w.notSaved}.` : undefined;
+  return z !== "" && !validZone(z) ? refused(w, z, w.badZone) : undefined;
+}
+
+/** refused is the sentence for a typed value a setting refuses: the value, why, and that it is not saved. */
+function refused(w: Words, value: string, why: string): string {
+  return w.settingRefused.replace("{v}", value).replace("{why}", why);
 }

@@ -169,4 +169,19 @@ describe("forms for people", () => {
     assert.ok(read(c, `10-episodes/archived/${slug}/context.md`) !== undefined);
     assert.equal(read(c, contextPath), undefined);
   });
+
+  test("a required choice starts on its first option: noting a fact needs only the sentence and why", async () => {
+    const c = await freshPlugin("en");
+    const modal = await openForm(c, "note-fact");
+    assert.deepEqual(visibleNames(modal), ["Fact", "Kind", "Why it holds"]);
+    input(modal, "fact").input("Examples in the reference are real calls");
+    input(modal, "body").input("A made-up example drifted from the code twice.");
+    const before = c.app.vault.snapshot();
+    button(modal, "Note it").click();
+    await until(() => !modal.isOpen, "the form to close");
+    const made = [...c.app.vault.snapshot().keys()].filter((p) => !before.has(p));
+    assert.equal(made.length, 1, made.join(", "));
+    assert.match(made[0]!, /Examples in the reference are real calls\.md$/);
+    assert.match(read(c, made[0]!)!, /kind: knowledge/);
+  });
 });

@@ -183,7 +183,7 @@ describe("plugin", () => {
     // The time limit: out of bounds is said and not kept; in bounds is saved.
     const limit = Setting.all.find((s) => s.nameEl.text === "Durée maximale d'un appel")!;
     (limit.components[0] as TextComponent).input("0");
-    assert.match(limit.descEl.text, /⚠ 0: pas un nombre de secondes de 1 à 600/);
+    assert.match(limit.descEl.text, /⚠ 0 : pas un nombre de secondes de 1 à 600 ; non enregistré\./);
     assert.equal(plugin.settings.deadline, 10);
     (limit.components[0] as TextComponent).input("25");
     await until(() => (app.data["kessho"] as { deadline?: number }).deadline === 25, "the time limit to be saved");

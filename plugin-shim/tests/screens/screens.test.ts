@@ -22,6 +22,9 @@ import { executablePath } from "../browser/chromium";
 import { decodePNG, diffPixels } from "./png";
 import { freshPlugin, reset, screens } from "./screens";
 
+// The device's zone shows in the settings tab: the same on every machine.
+process.env["TZ"] = "Europe/Paris";
+
 const dir = join(pluginDir, "tests", "screens");
 const update = process.env["KESSHO_UPDATE_SCREENS"] === "1";
 const css = readFileSync(join(dir, "obsidian.css"), "utf8") + "\n" + readFileSync(join(pluginDir, "styles.css"), "utf8");

@@ -8,7 +8,7 @@
 //
 // to write its images under tests/screens/; review them, commit them.
 
-import { App, Modal, Notice, Setting, TFile, type FakeEl, type View } from "../fake/obsidian";
+import { App, Modal, Notice, Setting, TextComponent, TFile, type FakeEl, type View } from "../fake/obsidian";
 import { loadPlugin, type LoadedPlugin } from "../fake/plugin";
 import { mainJs, until } from "../node";
 import { toHTML } from "./html";
@@ -172,6 +172,17 @@ export const screens: Screen[] = [
       await until(() => c.app.workspace.getLeavesOfType("kessho-recall")[0]?.view?.containerEl.find("kessho-recall-briefing").length === 1, "the briefing");
       await settle();
       return viewHTML(c.app.workspace.getLeavesOfType("kessho-recall")[0]!.view as View & { contentEl: FakeEl });
+    },
+  },
+  {
+    name: "settings-invalid-zone",
+    async render(c) {
+      const tab = c.plugin.settingTabs[0]!;
+      tab.display();
+      const tz = Setting.all.find((s) => tab.containerEl.all().includes(s.settingEl) && s.components[0] instanceof TextComponent)!;
+      (tz.components[0] as TextComponent).input("Europe/Pariss");
+      await settle();
+      return `<div class="vertical-tab-content">${toHTML(tab.containerEl)}</div>`;
     },
   },
   {
