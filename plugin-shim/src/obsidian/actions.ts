@@ -27,17 +27,16 @@ export interface ActionHost extends Component {
 
 /**
  * openTool opens the person's form of tool, for the current note's
- * project: the slug preselected, the fields the person form prefills
- * (phase, summary, the context's body) read from the project's context
- * first. A form whose call previews runs its write at the time of its
- * preview, so that it writes what was shown.
+ * project: the slug preselected; the fields the person form prefills
+ * (phase, summary, the context's body) are filled once the project's
+ * context is read (the form opens at once: a core still compiling does not
+ * hold it back). A form whose call previews runs its write at the time of
+ * its preview, so that it writes what was shown.
  */
 export async function openTool(h: ActionHost, tool: Tool): Promise<ToolModal> {
   const slug = slugFromPath(h.app.workspace.getActiveFile()?.path);
   const draft = h.drafts.get(tool.name);
   const values = draft ?? personValues(tool, { slug });
-  const baseline: Values = {};
-  if (slug !== null) await prefill(h, tool, slug, draft === undefined ? values : null, baseline);
   let pinned: Date | undefined;
   const lang = h.lang();
   const words = h.words();
@@ -48,7 +47,7 @@ export async function openTool(h: ActionHost, tool: Tool): Promise<ToolModal> {
     words,
     fields,
     values,
-    baseline,
+    baseline: {},
     component: h,
     run: async (args) => {
       const at = pinned;
@@ -63,33 +62,36 @@ export async function openTool(h: ActionHost, tool: Tool): Promise<ToolModal> {
     },
   });
   modal.open();
+  if (slug !== null && prefills(tool).length > 0) {
+    modal.loading(true);
+    // A draft keeps what was typed; the read still gives what the fields started with.
+    modal.prefill(await readPrefill(h, tool, slug), draft === undefined);
+  }
   return modal;
 }
 
 /**
- * prefill reads slug's context (mem_read_context) for the fields tool's
- * person form prefills: it sets them in values (null: a draft, kept as
- * typed) and records what they started with in baseline. A failed read
- * leaves the fields as they are: the call says what is wrong.
+ * readPrefill reads slug's context (mem_read_context) for the fields tool's
+ * person form prefills, by parameter. A failed read gives none: the call
+ * says what is wrong.
  */
-async function prefill(h: ActionHost, tool: Tool, slug: string, values: Values | null, baseline: Values): Promise<void> {
-  const wanted = prefills(tool);
-  if (wanted.length === 0 || !findTool(h.catalog, "mem_read_context")) return;
+async function readPrefill(h: ActionHost, tool: Tool, slug: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  if (!findTool(h.catalog, "mem_read_context")) return out;
   let a: Answer;
   try {
     a = await h.run("mem_read_context", { slug });
   } catch {
-    return;
+    return out;
   }
-  if (!a.ok) return;
+  if (!a.ok) return out;
   const fm = (a.result["frontmatter"] ?? {}) as Record<string, unknown>;
-  for (const { param, from } of wanted) {
+  for (const { param, from } of prefills(tool)) {
     const v = from === "body" ? a.result["body"] : fm[from];
     // A scalar as it reads; anything else (a list, a mapping) is not a text to prefill.
-    const text = typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : "";
-    baseline[param] = text;
-    if (values !== null) values[param] = text;
+    out[param] = typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : "";
   }
+  return out;
 }
 
 /** A button: a command of the palette and an item of the ribbon's menu. */

@@ -94,6 +94,10 @@ export class ToolModal extends Modal {
   private busy = false;
   /** Text typed in chips inputs and not yet made a chip, by field. */
   private pending = new Map<string, () => void>();
+  /** What sets a text field's control, by field (prefill). */
+  private setters = new Map<string, (v: string) => void>();
+  /** What shows a counted field's counter again, by field. */
+  private counted = new Map<string, () => void>();
 
   constructor(
     app: App,
@@ -114,6 +118,8 @@ export class ToolModal extends Modal {
     const el = this.contentEl;
     el.empty();
     this.pending.clear();
+    this.setters.clear();
+    this.counted.clear();
     const intro = people[tool.name]?.intro;
     el.createEl("p", { text: intro !== undefined ? textIn(intro, lang) : textIn(tool.description, lang), cls: "kessho-description" });
     for (const f of fields.filter((f) => f.more !== true)) this.drawField(el, f);
@@ -191,10 +197,14 @@ export class ToolModal extends Modal {
       case "json":
         s.addTextArea((t) => {
           t.setValue(str()).onChange(set);
+          this.setters.set(f.name, (v) => {
+            t.setValue(v);
+            this.counted.get(f.name)?.();
+          });
           t.inputEl.rows = f.kind === "textarea" ? (f.max !== undefined ? 3 : 5) : 3;
           t.inputEl.dataset["param"] = f.name;
           if (f.kind === "json") t.setPlaceholder("{ … }");
-          if (f.max !== undefined) this.drawCounter(s, t.inputEl, f.max);
+          if (f.max !== undefined) this.counted.set(f.name, this.drawCounter(s, t.inputEl, f.max));
         });
         break;
       case "number":
@@ -208,12 +218,15 @@ export class ToolModal extends Modal {
         s.addText((t) => {
           t.inputEl.dataset["param"] = f.name;
           t.setValue(str()).onChange(set);
+          this.setters.set(f.name, (v) => {
+            t.setValue(v);
+          });
         });
     }
   }
 
-  /** drawCounter shows "n / max characters" under a bounded text, red past max. */
-  private drawCounter(s: Setting, input: HTMLTextAreaElement | HTMLInputElement, max: number): void {
+  /** drawCounter shows "n / max characters" under a bounded text, red past max; it returns what shows it again. */
+  private drawCounter(s: Setting, input: HTMLTextAreaElement | HTMLInputElement, max: number): () => void {
     const counter = s.controlEl.createDiv({ cls: "kessho-counter" });
     const show = () => {
       const n = [...input.value].length;
@@ -222,6 +235,7 @@ export class ToolModal extends Modal {
     };
     show();
     input.addEventListener("input", show);
+    return show;
   }
 
   /** drawChips draws a list as chips, each with its remove button, and an input that adds one on Enter. */
@@ -312,6 +326,28 @@ export class ToolModal extends Modal {
         redraw();
       }),
     );
+  }
+
+  /** loading marks the form while its prefilled fields are read. */
+  loading(on: boolean): void {
+    this.modalEl.toggleClass("kessho-loading", on);
+  }
+
+  /**
+   * prefill takes what prefilled fields start with (the project's
+   * context): the baseline (a field left so is not sent), and, when fill,
+   * the value of each field the user has not typed in yet.
+   */
+  prefill(got: Record<string, string>, fill: boolean): void {
+    const baseline = (this.o.baseline ??= {});
+    for (const [param, v] of Object.entries(got)) {
+      baseline[param] = v;
+      if (!fill || this.o.values[param] !== "") continue;
+      this.o.values[param] = v;
+      this.setters.get(param)?.(v);
+    }
+    this.loading(false);
+    this.relabel();
   }
 
   override onClose(): void {

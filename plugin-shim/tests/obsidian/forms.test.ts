@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { beforeEach, describe, test } from "node:test";
 import { ButtonComponent, DropdownComponent, Modal, Notice, setLanguage, Setting, type FakeEl, type TextComponent } from "../fake/obsidian";
 import { until } from "../node";
-import { contextPath, freshPlugin, reset, slug } from "../screens/screens";
+import { contextPath, freshPlugin, openedForm, reset, slug } from "../screens/screens";
 
 /** input returns the text control of the open modal whose input carries data-param name. */
 function input(modal: Modal, name: string): TextComponent {
@@ -35,8 +35,7 @@ function visibleNames(modal: Modal): string[] {
 
 async function openForm(c: Awaited<ReturnType<typeof freshPlugin>>, id: string): Promise<Modal> {
   void c.plugin.commands.find((x) => x.id === `kessho:${id}`)!.callback!();
-  await until(() => Modal.opened.length > 0, `the form of ${id}`);
-  return Modal.opened.at(-1)!;
+  return openedForm(`the form of ${id}`);
 }
 
 const read = (c: Awaited<ReturnType<typeof freshPlugin>>, p: string) => {
@@ -183,5 +182,23 @@ describe("forms for people", () => {
     assert.equal(made.length, 1, made.join(", "));
     assert.match(made[0]!, /Examples in the reference are real calls\.md$/);
     assert.match(read(c, made[0]!)!, /kind: knowledge/);
+  });
+
+  test("a form opens at once; the project's values fill only the fields not typed in yet", async () => {
+    const c = await freshPlugin("en");
+    void c.plugin.commands.find((x) => x.id === "kessho:set-summary")!.callback!();
+    assert.equal(Modal.opened.length, 1, "the form is open before the context is read");
+    const modal = Modal.opened[0]!;
+    assert.ok(modal.modalEl.hasClass("kessho-loading"));
+    input(modal, "summary").input("Typed before the read came back.");
+    await openedForm("the read");
+    assert.equal(input(modal, "summary").getValue(), "Typed before the read came back.");
+    modal.close();
+
+    reset();
+    void c.plugin.commands.find((x) => x.id === "kessho:set-summary")!.callback!();
+    const again = await openedForm("the summary form");
+    assert.equal(input(again, "summary").getValue(), "The user guide and reference of Kessho.");
+    assert.equal(again.modalEl.find("kessho-counter")[0]!.text, "39 / 300 characters", "the counter follows the prefilled text");
   });
 });

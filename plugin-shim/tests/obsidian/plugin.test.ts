@@ -107,7 +107,7 @@ describe("plugin", () => {
     const { app, plugin } = await freshPlugin({ [context]: "---\nphase: draft # keep me\n---\nBody\n" });
     app.workspace.activeFile = new TFile(app.vault, context);
     plugin.commands.find((c) => c.id === "kessho:set-phase")!.callback!();
-    await until(() => Modal.opened.length === 1, "the form");
+    await until(() => Modal.opened.length === 1 && !Modal.opened[0]!.modalEl.hasClass("kessho-loading"), "the form");
     const modal = Modal.opened[0]!;
     assert.equal(field("Project").getValue(), "alpha", "the active note's project is preselected");
     assert.equal(field("Phase").getValue(), "draft", "the phase starts as the project's");
@@ -125,7 +125,7 @@ describe("plugin", () => {
     modal.close();
     Setting.all.length = 0;
     plugin.commands.find((c) => c.id === "kessho:set-phase")!.callback!();
-    await until(() => Modal.opened.length === 1, "the form again");
+    await until(() => Modal.opened.length === 1 && !Modal.opened[0]!.modalEl.hasClass("kessho-loading"), "the form again");
     const again = Modal.opened[0]!;
     assert.equal(field("Project").getValue(), "alpah");
     assert.equal(field("Phase").getValue(), "review", "the draft, not the project's phase");

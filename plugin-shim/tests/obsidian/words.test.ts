@@ -10,7 +10,7 @@ import { beforeEach, describe, test } from "node:test";
 import { App, ButtonComponent, Modal, Notice, setLanguage, Setting, TFile, type FakeEl, type TextComponent } from "../fake/obsidian";
 import { loadPlugin } from "../fake/plugin";
 import { mainJs, until } from "../node";
-import { contextPath, freshPlugin, reset, vault } from "../screens/screens";
+import { contextPath, freshPlugin, openedForm, reset, vault } from "../screens/screens";
 
 function input(modal: Modal, name: string): TextComponent {
   for (const s of Setting.all) {
@@ -35,8 +35,7 @@ async function refusal(lang: "en" | "fr", slug: string, files: Record<string, st
   const c = await freshPlugin(lang, files);
   c.app.workspace.activeFile = null;
   void c.plugin.commands.find((x) => x.id === "kessho:set-phase")!.callback!();
-  await until(() => Modal.opened.length > 0, "the form");
-  const modal = Modal.opened.at(-1)!;
+  const modal = await openedForm("the form");
   input(modal, "slug").input(slug);
   input(modal, "phase").input("done");
   mainButton(modal).click();
@@ -68,8 +67,7 @@ describe("words and settings", () => {
   test("a refusal of one parameter names its field", async () => {
     const c = await freshPlugin("en");
     void c.plugin.commands.find((x) => x.id === "kessho:set-phase")!.callback!();
-    await until(() => Modal.opened.length > 0, "the form");
-    const modal = Modal.opened.at(-1)!;
+    const modal = await openedForm("the form");
     input(modal, "phase").input("one\ntwo");
     mainButton(modal).click();
     await until(() => Notice.messages.length > 0, "the refusal");
@@ -104,8 +102,7 @@ describe("words and settings", () => {
     const plugin = await loadPlugin(mainJs(), app);
     app.workspace.activeFile = new TFile(app.vault, contextPath);
     void plugin.commands.find((x) => x.id === "kessho:set-phase")!.callback!();
-    await until(() => Modal.opened.length > 0, "the form");
-    const modal = Modal.opened.at(-1)!;
+    const modal = await openedForm("the form");
     input(modal, "phase").input("done");
     mainButton(modal).click();
     await until(() => Notice.messages.length > 0, "the refusal");

@@ -88,6 +88,12 @@ export function viewHTML(view: View & { contentEl: FakeEl }): string {
   return `<div class="workspace-leaf"><div class="view-header"><div class="view-header-title">${escapeText(view.getDisplayText())}</div></div><div class="view-content">${toHTML(view.contentEl)}</div></div>`;
 }
 
+/** openedForm waits for the form a command opened, its prefilled fields read, and returns it. */
+export async function openedForm(what: string): Promise<Modal> {
+  await until(() => Modal.opened.length > 0 && !Modal.opened.at(-1)!.modalEl.hasClass("kessho-loading"), what);
+  return Modal.opened.at(-1)!;
+}
+
 /** command runs the plugin's command id (without the plugin's prefix). */
 export function command(c: ScreenContext, id: string): void {
   const cmd = c.plugin.commands.find((x) => x.id === `kessho:${id}`);
@@ -101,7 +107,7 @@ function formScreen(id: string): Screen {
     name: `form-${id}`,
     async render(c) {
       command(c, id);
-      await until(() => Modal.opened.length > 0, `the form of ${id}`);
+      await openedForm(`the form of ${id}`);
       await settle();
       return modalHTML();
     },
@@ -119,8 +125,7 @@ export const formCommands = ["archive-session", "new-project", "set-phase", "set
 /** fillArchive fills the archive form as a person would: subject, what happened, one fact, one alias. */
 async function fillArchive(c: ScreenContext): Promise<Modal> {
   command(c, "archive-session");
-  await until(() => Modal.opened.length > 0, "the archive form");
-  const modal = Modal.opened.at(-1)!;
+  const modal = await openedForm("the archive form");
   const fr = c.lang === "fr";
   typeInto(modal, "archive_subject", fr ? "Guide relu" : "French guide proofread");
   typeInto(modal, "archive_body_md", fr ? "Relu le guide.\n\n## Prochaines étapes\n- Le publier." : "Proofread the French guide.\n\n## Next steps\n- Publish it.");
@@ -157,8 +162,7 @@ export const screens: Screen[] = [
     name: "preview-roll-back-archive",
     async render(c) {
       command(c, "roll-back-archive");
-      await until(() => Modal.opened.length > 0, "the rollback form");
-      const modal = Modal.opened.at(-1)!;
+      const modal = await openedForm("the rollback form");
       clickMain(modal);
       await until(() => modal.modalEl.find("kessho-preview").length === 1, "the preview");
       await settle();
@@ -190,8 +194,7 @@ export const screens: Screen[] = [
     async render(c) {
       c.app.workspace.activeFile = null;
       command(c, "set-phase");
-      await until(() => Modal.opened.length > 0, "the form");
-      const modal = Modal.opened.at(-1)!;
+      const modal = await openedForm("the form");
       typeInto(modal, "slug", "kessho-doc");
       typeInto(modal, "phase", "published");
       clickMain(modal);
