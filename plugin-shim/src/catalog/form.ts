@@ -35,6 +35,8 @@ export interface AtomValue {
   fact: string;
   kind: string;
   body: string;
+  /** Other words to find it by (sent only when there are some). */
+  aliases?: string[];
 }
 
 /** The values of a form: text for most kinds, a boolean for toggles, a list for chips, facts for atoms. */
@@ -177,7 +179,10 @@ function chipsOf(v: unknown): string[] {
 function atomsOf(v: unknown): AtomValue[] {
   if (!Array.isArray(v)) return [];
   return (v as AtomValue[])
-    .map((a) => ({ fact: a.fact.trim(), kind: a.kind, body: a.body.trim() }))
+    .map((a) => {
+      const aliases = chipsOf(a.aliases);
+      return { fact: a.fact.trim(), kind: a.kind, body: a.body.trim(), ...(aliases.length > 0 ? { aliases } : {}) };
+    })
     .filter((a) => a.fact !== "" || a.body !== "");
 }
 

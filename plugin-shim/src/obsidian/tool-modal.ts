@@ -187,7 +187,12 @@ export class ToolModal extends Modal {
         });
         break;
       case "chips":
-        this.drawChips(s, f);
+        this.drawChips(
+          s,
+          f.name,
+          () => (Array.isArray(values[f.name]) ? (values[f.name] as string[]) : []),
+          (v) => (values[f.name] = v),
+        );
         break;
       case "atoms":
         this.drawAtoms(s, f);
@@ -238,19 +243,18 @@ export class ToolModal extends Modal {
     return show;
   }
 
-  /** drawChips draws a list as chips, each with its remove button, and an input that adds one on Enter. */
-  private drawChips(s: Setting, f: Field): void {
-    const { words, values } = this.o;
-    const list = () => (Array.isArray(values[f.name]) ? (values[f.name] as string[]) : []);
+  /** drawChips draws a list as chips, each with its remove button, and an input (data-param name) that adds one on Enter. */
+  private drawChips(s: Setting, name: string, get: () => string[], put: (v: string[]) => void): void {
+    const { words } = this.o;
     const box = s.controlEl.createDiv({ cls: "kessho-chips" });
     let input: HTMLInputElement | null = null;
     const redraw = () => {
       box.empty();
-      list().forEach((c, i) => {
+      get().forEach((c, i) => {
         const chip = box.createSpan({ cls: "kessho-chip", text: c });
         const x = chip.createEl("button", { cls: "kessho-chip-remove", text: "×", attr: { "aria-label": `${words.chipRemove} ${c}` } });
         x.addEventListener("click", () => {
-          values[f.name] = list().filter((_, j) => j !== i);
+          put(get().filter((_, j) => j !== i));
           redraw();
         });
       });
@@ -258,14 +262,14 @@ export class ToolModal extends Modal {
     const add = () => {
       const v = input?.value.trim() ?? "";
       if (v === "") return;
-      if (!list().includes(v)) values[f.name] = [...list(), v];
+      if (!get().includes(v)) put([...get(), v]);
       if (input) input.value = "";
       redraw();
     };
-    this.pending.set(f.name, add);
+    this.pending.set(name, add);
     s.addText((t) => {
       input = t.inputEl;
-      t.inputEl.dataset["param"] = f.name;
+      t.inputEl.dataset["param"] = name;
       t.setPlaceholder(words.chipPlaceholder);
       t.inputEl.addEventListener("keydown", (evt) => {
         if (evt.key !== "Enter" && evt.key !== ",") return;
@@ -320,6 +324,13 @@ export class ToolModal extends Modal {
       t.inputEl.rows = 3;
       t.setValue(a.body).onChange((v) => (a.body = v));
     });
+    const aliases = wide(new Setting(card).setName(words.factAliases).setDesc(words.factAliasesDesc));
+    this.drawChips(
+      aliases,
+      `${f.name}.${i}.aliases`,
+      () => a.aliases ?? [],
+      (v) => (a.aliases = v),
+    );
     new Setting(card).addButton((b) =>
       b.setButtonText(words.removeFact).onClick(() => {
         values[f.name] = (values[f.name] as AtomValue[]).filter((_, j) => j !== i);

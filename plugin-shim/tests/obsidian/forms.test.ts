@@ -66,6 +66,8 @@ describe("forms for people", () => {
     );
     kind.input("principle");
     input(modal, "derive.0.body").input("Machine translation missed the tone twice.");
+    // The fact's own other words: typed and left in the input, they are taken when the form is sent.
+    input(modal, "derive.0.aliases").input("native review");
     const alias = input(modal, "archive_aliases");
     alias.input("relecture");
     alias.inputEl.dispatch("keydown", { key: "Enter", preventDefault: () => undefined });
@@ -89,6 +91,9 @@ describe("forms for people", () => {
     assert.match(read(c, archive) ?? "", /Proofread the French guide\./);
     assert.match(read(c, archive) ?? "", /relecture/);
     assert.match(read(c, contextPath)!, /## Decisions\n- One page per tool in the reference\./, "the context left as it was is kept");
+    const atom = read(c, "40-principles/The French guide is proofread by a native speaker.md") ?? "";
+    assert.match(atom, /Machine translation missed the tone twice\./);
+    assert.match(atom, /native review/);
     assert.match(Notice.messages.at(-1)!, /Archived kessho-docs/);
   });
 
