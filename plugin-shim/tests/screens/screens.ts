@@ -39,6 +39,7 @@ export const vault: Record<string, string> = {
     `# Kessho docs — context\n\n## Decisions\n- One page per tool in the reference.\n- Examples are real calls.\n\n## Next\nProofread the French guide.\n`,
   [`${dir}/history.md`]:
     `# Kessho docs — history\n\n- [2026-11-27 17h30 — Reference pages](archives/2026-11-27-17h30-${slug}-reference-pages.md)\n`,
+  "10-episodes/archived/old-site/context.md": "---\nslug: old-site\nkind: project\nphase: archived\n---\n# Old site — context\n",
   [`${dir}/archives/2026-11-27-17h30-${slug}-reference-pages.md`]:
     `---\nproject: ${slug}\nslug: ${slug}\nkind: archive\nzone: episodes\ndate: '2026-11-27'\ndisplay: ${slug} — 2026-11-27 Reference pages\n---\n\nOne page per tool.\n\n## Next steps\n- Proofread the French guide.\n`,
 };
@@ -189,21 +190,28 @@ export const screens: Screen[] = [
       return `<div class="vertical-tab-content">${toHTML(tab.containerEl)}</div>`;
     },
   },
-  {
-    name: "refusal",
+  refusalScreen("refusal", "kessho-doc"),
+  // A refusal that names the button to use: the project is archived.
+  refusalScreen("refusal-archived", "old-site"),
+];
+
+/** refusalScreen is the phase form sent for slug, refused: the notice over the form, which says why. */
+function refusalScreen(name: string, slug: string): Screen {
+  return {
+    name,
     async render(c) {
       c.app.workspace.activeFile = null;
       command(c, "set-phase");
       const modal = await openedForm("the form");
-      typeInto(modal, "slug", "kessho-doc");
+      typeInto(modal, "slug", slug);
       typeInto(modal, "phase", "published");
       clickMain(modal);
       await until(() => Notice.messages.length > 0, "the refusal");
       await settle();
-      return noticeHTML() + "<div style=\"height:12px\"></div>" + modalHTML();
+      return noticeHTML() + '<div style="height:12px"></div>' + modalHTML();
     },
-  },
-];
+  };
+}
 
 /** typeInto types value into the field of a modal whose input carries data-param name. */
 export function typeInto(modal: Modal, name: string, value: string): void {
