@@ -10,6 +10,7 @@ import catalogJSON from "./generated/catalog.json";
 import { makeAPI, type KesshoAPI } from "./api";
 import type { Catalog, Lang } from "./catalog/catalog";
 import type { Values } from "./catalog/form";
+import { previewCall } from "./catalog/preview";
 import type { CoreWorker } from "./engine/protocol";
 import { RemoteEngine } from "./engine/remote";
 import { InThread } from "./engine/serve";
@@ -23,7 +24,7 @@ import { RecallView, recallViewType } from "./obsidian/recall-view";
 import { SearchView, searchViewType } from "./obsidian/search-view";
 import { KesshoSettingTab } from "./obsidian/settings-tab";
 import { WorkStatus } from "./obsidian/status";
-import type { Answer } from "./obsidian/tool-modal";
+import type { Answer, Preview } from "./obsidian/tool-modal";
 import { ObsidianVault } from "./obsidian/vault-port";
 import { mergeSettings, resolveLang, resolveTZ, type Settings } from "./settings";
 
@@ -182,8 +183,13 @@ export default class KesshoPlugin extends Plugin {
     return words(this.lang());
   }
 
-  async run(tool: string, args: Record<string, unknown>): Promise<Answer> {
-    return (await this.api.call(tool, args)) as Answer;
+  async run(tool: string, args: Record<string, unknown>, now?: Date): Promise<Answer> {
+    return (await this.api.call(tool, args, now === undefined ? {} : { now })) as Answer;
+  }
+
+  /** preview makes the call at now on a copy of the vault held in memory: what it would write (src/catalog/preview.ts). */
+  preview(tool: string, args: Record<string, unknown>, now: Date): Promise<Preview> {
+    return previewCall<Answer>(this.host, tool, args, now);
   }
 
   async saveSettings(): Promise<void> {

@@ -18,6 +18,7 @@ export interface Action {
 
 export const actions: readonly Action[] = [
   { id: "archive-session", tool: "mem_archive", icon: "archive" },
+  { id: "new-project", tool: "mem_init_project", icon: "folder-plus" },
   { id: "set-phase", tool: "mem_update_phase", icon: "milestone" },
   { id: "set-summary", tool: "mem_set_summary", icon: "text" },
   { id: "note-fact", tool: "mem_note", icon: "sticky-note" },

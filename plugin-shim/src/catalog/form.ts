@@ -4,9 +4,10 @@
 // Setting components.
 
 import { textIn, type Lang, type Param, type Tool } from "./catalog";
+import { people, type PersonParam } from "./people";
 import { messageOf } from "../host/port";
 
-export type FieldKind = "text" | "textarea" | "dropdown" | "toggle" | "number" | "lines" | "json";
+export type FieldKind = "text" | "textarea" | "dropdown" | "toggle" | "number" | "lines" | "json" | "chips" | "atoms";
 
 /** A form field for one parameter. */
 export interface Field {
@@ -19,10 +20,27 @@ export interface Field {
   options?: string[];
   /** number: integers only */
   integer?: boolean;
+  /** dropdown, atoms: what each value reads as (the value itself when absent) */
+  optionLabels?: Record<string, string>;
+  /** Under "More", collapsed. */
+  more?: boolean;
+  /** The most characters, counted as the user types. */
+  max?: number;
+  /** Sent only when another field holds this value. */
+  only?: { param: string; value: string };
 }
 
-/** The values of a form: text for every kind but toggle. */
-export type Values = Record<string, string | boolean>;
+/** A fact of the atom editor (mem_archive's derive): a sentence, its kind, why it holds. */
+export interface AtomValue {
+  fact: string;
+  kind: string;
+  body: string;
+  /** Other words to find it by (sent only when there are some). */
+  aliases?: string[];
+}
+
+/** The values of a form: text for most kinds, a boolean for toggles, a list for chips, facts for atoms. */
+export type Values = Record<string, string | boolean | string[] | AtomValue[]>;
 
 /** Where a form opens: the current project's slug, when the active note is in one. */
 export interface FormContext {
@@ -113,56 +131,148 @@ export interface FormError {
   fr: string;
 }
 
+/** Options of argsFrom: the fields drawn (the catalogue's when absent), what prefilled fields started with. */
+export interface ArgsOptions {
+  fields?: Field[];
+  /** A field left as it was prefilled is not sent, unless required (context_md: kept as it is). */
+  baseline?: Values;
+}
+
 /**
  * argsFrom turns a form's values into the call's arguments. A required
  * parameter is always sent (the core says what is wrong with it); an
  * optional one only when given: text not empty, a list with an item, a
- * toggle away from its default.
+ * toggle away from its default, a prefilled text changed; and a field that
+ * applies to one value of another (mode "full") only with it.
  */
-export function argsFrom(tool: Tool, values: Values): { args: Record<string, unknown> } | { error: FormError } {
+export function argsFrom(tool: Tool, values: Values, o: ArgsOptions = {}): { args: Record<string, unknown> } | { error: FormError } {
   const args: Record<string, unknown> = {};
-  for (const f of fields(tool, "en")) {
+  for (const f of o.fields ?? fields(tool, "en")) {
     const p = tool.params.find((q) => q.name === f.name)!;
     const v = values[f.name];
+    if (f.only !== undefined && values[f.only.param] !== f.only.value) continue;
+    if (!f.required && o.baseline !== undefined && f.name in o.baseline && o.baseline[f.name] === v) continue;
     if (f.kind === "toggle") {
       const b = v === true;
       if (f.required || b !== (p.default === true)) args[f.name] = b;
       continue;
     }
-    const s = typeof v === "string" ? v : "";
-    switch (f.kind) {
-      case "number": {
-        if (s.trim() === "") continue;
-        const n = Number(s.trim());
-        if (!Number.isFinite(n)) {
-          return { error: { param: f.name, en: `${f.label}: "${s}" is not a number`, fr: `${f.label} : « ${s} » n'est pas un nombre` } };
-        }
-        args[f.name] = n;
-        break;
-      }
-      case "lines": {
-        const items = s
-          .split(/\r\n|\r|\n/)
-          .map((l) => l.trim())
-          .filter((l) => l !== "");
-        if (f.required || items.length > 0) args[f.name] = items;
-        break;
-      }
-      case "json": {
-        if (s.trim() === "") continue;
-        try {
-          args[f.name] = JSON.parse(s);
-        } catch (err) {
-          const why = messageOf(err);
-          return { error: { param: f.name, en: `${f.label}: not valid JSON (${why})`, fr: `${f.label} : JSON invalide (${why})` } };
-        }
-        break;
-      }
-      default:
-        if (f.required || s !== "") args[f.name] = s;
+    if (f.kind === "chips" || f.kind === "atoms") {
+      const list = f.kind === "chips" ? chipsOf(v) : atomsOf(v);
+      if (f.required || list.length > 0) args[f.name] = list;
+      continue;
     }
+    const got = scalarArg(f, typeof v === "string" ? v : "");
+    if (got === undefined) continue;
+    if ("error" in got) return got;
+    args[f.name] = got.value;
   }
   return { args };
+}
+
+/** chipsOf is a chips field's items, trimmed, blanks dropped. */
+function chipsOf(v: unknown): string[] {
+  return Array.isArray(v) ? (v as unknown[]).map((x) => String(x).trim()).filter((x) => x !== "") : [];
+}
+
+/** atomsOf is the atom editor's facts, trimmed; a fact left wholly blank is dropped. */
+function atomsOf(v: unknown): AtomValue[] {
+  if (!Array.isArray(v)) return [];
+  return (v as AtomValue[])
+    .map((a) => {
+      const aliases = chipsOf(a.aliases);
+      return { fact: a.fact.trim(), kind: a.kind, body: a.body.trim(), ...(aliases.length > 0 ? { aliases } : {}) };
+    })
+    .filter((a) => a.fact !== "" || a.body !== "");
+}
+
+/** scalarArg is a text-like field's argument: undefined when it is not sent. */
+function scalarArg(f: Field, s: string): { value: unknown } | { error: FormError } | undefined {
+  switch (f.kind) {
+    case "number": {
+      if (s.trim() === "") return undefined;
+      const n = Number(s.trim());
+      if (!Number.isFinite(n)) {
+        return { error: { param: f.name, en: `${f.label}: "${s}" is not a number`, fr: `${f.label} : « ${s} » n'est pas un nombre` } };
+      }
+      return { value: n };
+    }
+    case "lines": {
+      const items = s
+        .split(/\r\n|\r|\n/)
+        .map((l) => l.trim())
+        .filter((l) => l !== "");
+      return f.required || items.length > 0 ? { value: items } : undefined;
+    }
+    case "json": {
+      if (s.trim() === "") return undefined;
+      try {
+        return { value: JSON.parse(s) };
+      } catch (err) {
+        const why = messageOf(err);
+        return { error: { param: f.name, en: `${f.label}: not valid JSON (${why})`, fr: `${f.label} : JSON invalide (${why})` } };
+      }
+    }
+    default:
+      return f.required || s !== "" ? { value: s } : undefined;
+  }
+}
+
+/**
+ * personFields is the form a person fills for tool (src/catalog/people.ts):
+ * its fields in their order there, then the catalogue's others under
+ * "More"; the slug under "More" when the form opens on a project (ctx).
+ * Without a person form, the catalogue's fields.
+ */
+export function personFields(tool: Tool, lang: Lang, ctx: FormContext = {}): Field[] {
+  const spec = people[tool.name];
+  const base = fields(tool, lang);
+  if (spec === undefined) return base;
+  const order = Object.keys(spec.params);
+  const rank = (n: string) => (order.includes(n) ? order.indexOf(n) : order.length);
+  const out = base.map((f) => personField(f, tool, spec.params[f.name], lang, ctx));
+  return out.sort((a, b) => Number(a.more === true) - Number(b.more === true) || rank(a.name) - rank(b.name));
+}
+
+function personField(f: Field, tool: Tool, pp: PersonParam | undefined, lang: Lang, ctx: FormContext): Field {
+  if (pp === undefined) return { ...f, more: true };
+  const p = tool.params.find((q) => q.name === f.name)!;
+  const out: Field = { ...f, label: textIn(pp.label, lang), desc: textIn(pp.help, lang), more: pp.more === true };
+  if (f.name === "slug") out.more = pp.fresh !== true && ctx.slug != null && ctx.slug !== "";
+  if (pp.control === "chips" || pp.control === "atoms") out.kind = pp.control;
+  if (pp.control === "line") out.kind = "text";
+  if (pp.control === "counter") {
+    out.kind = "textarea";
+    out.max = pp.max;
+  }
+  if (pp.only !== undefined) out.only = pp.only;
+  if (pp.options !== undefined) {
+    out.optionLabels = Object.fromEntries(Object.entries(pp.options).map(([k, v]) => [k, textIn(v, lang)]));
+    if (out.kind === "atoms") out.options = p.items?.props?.find((q) => q.name === "kind")?.enum ?? Object.keys(pp.options);
+  }
+  return out;
+}
+
+/** personValues is what a person's fresh form holds: the catalogue's defaults, the person form's, the slug. */
+export function personValues(tool: Tool, ctx: FormContext): Values {
+  const spec = people[tool.name];
+  const out = initialValues(tool, spec?.params["slug"]?.fresh === true ? {} : ctx);
+  for (const f of personFields(tool, "en", ctx)) {
+    if (f.kind === "chips") out[f.name] = [];
+    if (f.kind === "atoms") out[f.name] = [];
+    // A required choice with no default starts on its first option: a select shows one, so it is what is sent.
+    if (f.kind === "dropdown" && f.required && out[f.name] === "") out[f.name] = f.options?.[0] ?? "";
+    const start = spec?.params[f.name]?.start;
+    if (start !== undefined) out[f.name] = start;
+  }
+  return out;
+}
+
+/** prefills lists the fields of tool's person form read from the project's context when it opens. */
+export function prefills(tool: Tool): { param: string; from: "phase" | "summary" | "body" }[] {
+  const spec = people[tool.name];
+  if (spec === undefined) return [];
+  return Object.entries(spec.params).flatMap(([param, pp]) => (pp.prefill !== undefined && tool.params.some((q) => q.name === param) ? [{ param, from: pp.prefill }] : []));
 }
 
 /**

@@ -3,9 +3,14 @@
 // link to its note. Read-only.
 
 import { ItemView, MarkdownRenderer, Notice, requireApiVersion, SuggestModal, type ViewStateResult, type WorkspaceLeaf } from "obsidian";
+import type { Lang } from "../catalog/catalog";
 import { slugFromPath } from "../catalog/form";
 import { openNote, type SearchHost } from "./search-modal";
 import { messageOf } from "../host/port";
+import { shownAnswer, type Answer } from "./tool-modal";
+
+/** What the recall view needs of the plugin: the search modal's, and the language (its refusals' words). */
+export type RecallHost = SearchHost & { lang(): Lang };
 
 /** The view type the briefing is shown in. */
 export const recallViewType = "kessho-recall";
@@ -23,12 +28,12 @@ interface Listed {
  * under 10-episodes/projects, domains or archived); from any other note,
  * or with none open, it first asks which one, among mem_list's.
  */
-export async function recallProject(h: SearchHost): Promise<void> {
+export async function recallProject(h: RecallHost): Promise<void> {
   const slug = slugFromPath(h.app.workspace.getActiveFile()?.path);
   if (slug !== null) return showRecall(h, slug);
-  let answer;
+  let answer: Answer;
   try {
-    answer = await h.run("mem_list", {});
+    answer = shown(h, await h.run("mem_list", {}));
   } catch (err) {
     new Notice(h.words().engineFailed + messageOf(err));
     return;
@@ -45,8 +50,13 @@ export async function recallProject(h: SearchHost): Promise<void> {
   new SlugModal(h, projects).open();
 }
 
+/** shown is an answer in the words of the plugin's buttons (src/catalog/host-words.ts). */
+function shown(h: RecallHost, a: Answer): Answer {
+  return shownAnswer(h.lang(), a, { badSettingZone: h.words().badSettingZone });
+}
+
 /** showRecall shows slug's briefing in the recall view, opened in the right sidebar when none is. */
-export async function showRecall(h: SearchHost, slug: string): Promise<void> {
+export async function showRecall(h: RecallHost, slug: string): Promise<void> {
   const ws = h.app.workspace;
   const leaf = ws.getLeavesOfType(recallViewType)[0] ?? ws.getRightLeaf(false);
   if (leaf === null) return;
@@ -59,7 +69,7 @@ export async function showRecall(h: SearchHost, slug: string): Promise<void> {
 /** SlugModal asks which project or domain to recall. */
 class SlugModal extends SuggestModal<Listed> {
   constructor(
-    private h: SearchHost,
+    private h: RecallHost,
     private projects: Listed[],
   ) {
     super(h.app);
@@ -96,7 +106,7 @@ export class RecallView extends ItemView {
 
   constructor(
     leaf: WorkspaceLeaf,
-    private h: SearchHost,
+    private h: RecallHost,
   ) {
     super(leaf);
     this.addAction("refresh-cw", h.words().recallAgain, () => void this.refresh());
@@ -137,9 +147,9 @@ export class RecallView extends ItemView {
     el.empty();
     el.addClass("kessho-recall");
     el.createDiv({ cls: "kessho-recall-status", text: w.recalling });
-    let answer;
+    let answer: Answer;
     try {
-      answer = await this.h.run("mem_recall", { slug: this.slug });
+      answer = shown(this.h, await this.h.run("mem_recall", { slug: this.slug }));
     } catch (err) {
       answer = { ok: false as const, error: { code: "", message: w.engineFailed + messageOf(err) } };
     }

@@ -39,8 +39,8 @@ export class KesshoSettingTab extends PluginSettingTab {
           type: "text",
           key: "tz",
           placeholder: deviceZone(),
-          // A zone this device does not know is refused, its name in the message.
-          validate: (v: string) => (v.trim() !== "" && !validZone(v.trim()) ? `⚠ ${v.trim()}: ${w.badZone}.` : undefined),
+          // A zone this device does not know is refused, its name in the message, and not saved.
+          validate: (v: string) => zoneProblem(v, w),
         },
       },
       {
@@ -53,7 +53,7 @@ export class KesshoSettingTab extends PluginSettingTab {
           max: maxDeadline,
           defaultValue: defaultSettings.deadline,
           placeholder: String(defaultSettings.deadline),
-          validate: (v: number) => (validDeadline(v) ? undefined : `⚠ ${v}: ${w.badDeadline}.`),
+          validate: (v: number) => (validDeadline(v) ? undefined : refused(w, String(v), w.badDeadline)),
         },
       },
       { name: w.settingsRehearse, desc: w.settingsRehearseDesc, control: { type: "toggle", key: "rehearse" } },
@@ -70,7 +70,7 @@ export class KesshoSettingTab extends PluginSettingTab {
 
   override async setControlValue(key: string, value: unknown): Promise<void> {
     if (key === "lang" && (value === "auto" || value === "en" || value === "fr")) this.host.settings.lang = value;
-    else if (key === "tz" && typeof value === "string") this.host.settings.tz = value.trim();
+    else if (key === "tz" && typeof value === "string" && zoneProblem(value, this.host.words()) === undefined) this.host.settings.tz = value.trim();
     else if (key === "deadline" && typeof value === "number" && validDeadline(value)) this.host.settings.deadline = value;
     else if (key === "rehearse" && typeof value === "boolean") this.host.settings.rehearse = value;
     else return;
@@ -105,9 +105,12 @@ export class KesshoSettingTab extends PluginSettingTab {
           }),
       );
     const tz = new Setting(containerEl).setName(w.settingsTZ);
+    // A zone is checked as it is typed: one this device does not know is said, and not saved.
     const describe = (value: string) => {
-      const bad = value !== "" && !validZone(value);
-      tz.setDesc(`${w.settingsTZDesc} (${deviceZone()}).` + (bad ? ` ⚠ ${value}: ${w.badZone}.` : ""));
+      const bad = zoneProblem(value, w);
+      tz.setDesc(`${w.settingsTZDesc} (${deviceZone()}).` + (bad !== undefined ? " " + bad : ""));
+      tz.settingEl.toggleClass("kessho-setting-invalid", bad !== undefined);
+      return bad === undefined;
     };
     describe(this.host.settings.tz);
     tz.addText((t) =>
@@ -115,8 +118,8 @@ export class KesshoSettingTab extends PluginSettingTab {
         .setPlaceholder(deviceZone())
         .setValue(this.host.settings.tz)
         .onChange(async (v) => {
+          if (!describe(v)) return;
           this.host.settings.tz = v.trim();
-          describe(this.host.settings.tz);
           await this.host.saveSettings();
         }),
     );
@@ -129,7 +132,8 @@ export class KesshoSettingTab extends PluginSettingTab {
           // A value out of bounds is not kept, and the description says why.
           const n = Number(v.trim());
           const ok = v.trim() !== "" && validDeadline(n);
-          deadline.setDesc(w.settingsDeadlineDesc + (ok ? "" : ` ⚠ ${v.trim()}: ${w.badDeadline}.`));
+          deadline.setDesc(w.settingsDeadlineDesc + (ok ? "" : " " + refused(w, v.trim(), w.badDeadline)));
+          deadline.settingEl.toggleClass("kessho-setting-invalid", !ok);
           if (!ok) return;
           this.host.settings.deadline = n;
           await this.host.saveSettings();
@@ -145,4 +149,15 @@ export class KesshoSettingTab extends PluginSettingTab {
         }),
       );
   }
+}
+
+/** zoneProblem says why v cannot be the vault's time zone (its name in the sentence), or undefined when it can (empty: the device's). */
+export function zoneProblem(v: string, w: Words): string | undefined {
+  const z = v.trim();
+  return z !== "" && !validZone(z) ? refused(w, z, w.badZone) : undefined;
+}
+
+/** refused is the sentence for a typed value a setting refuses: the value, why, and that it is not saved. */
+function refused(w: Words, value: string, why: string): string {
+  return w.settingRefused.replace("{v}", value).replace("{why}", why);
 }

@@ -573,6 +573,7 @@ export class ToggleComponent extends ValueComponent<boolean> {
   }
   setValue(v: boolean): this {
     this.toggleEl.checked = v;
+    this.toggleEl.toggleClass("is-enabled", v);
     return this;
   }
 }
@@ -591,9 +592,11 @@ export class ButtonComponent {
   }
   setCta(): this {
     this.cta = true;
+    this.buttonEl.addClass("mod-cta");
     return this;
   }
   setWarning(): this {
+    this.buttonEl.addClass("mod-warning");
     return this;
   }
   setIcon(_i: string): this {

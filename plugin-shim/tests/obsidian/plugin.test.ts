@@ -43,6 +43,7 @@ describe("plugin", () => {
     const tools = new Set(plugin.api.catalog.tools.map((t) => t.name));
     const want = [
       ["kessho:archive-session", "mem_archive", "Archive session"],
+      ["kessho:new-project", "mem_init_project", "New project"],
       ["kessho:set-phase", "mem_update_phase", "Set phase"],
       ["kessho:set-summary", "mem_set_summary", "Set summary"],
       ["kessho:note-fact", "mem_note", "Note a fact"],
@@ -107,26 +108,30 @@ describe("plugin", () => {
     const { app, plugin } = await freshPlugin({ [context]: "---\nphase: draft # keep me\n---\nBody\n" });
     app.workspace.activeFile = new TFile(app.vault, context);
     plugin.commands.find((c) => c.id === "kessho:set-phase")!.callback!();
+    await until(() => Modal.opened.length === 1 && !Modal.opened[0]!.modalEl.hasClass("kessho-loading"), "the form");
     const modal = Modal.opened[0]!;
-    assert.equal(field("Slug").getValue(), "alpha", "the active note's project is preselected");
-    field("Slug").input("alpah");
+    assert.equal(field("Project").getValue(), "alpha", "the active note's project is preselected");
+    assert.equal(field("Phase").getValue(), "draft", "the phase starts as the project's");
+    field("Project").input("alpah");
     field("Phase").input("review");
-    button("Run").click();
+    button("Set phase").click();
     await until(() => Notice.messages.length === 1, "the refusal");
     assert.match(Notice.messages[0]!, /alpah/);
     assert.ok(modal.isOpen, "the modal stays open on a refusal");
     assert.equal(field("Phase").getValue(), "review");
-    assert.equal(field("Slug").getValue(), "alpah");
+    assert.equal(field("Project").getValue(), "alpah");
     assert.match(modal.contentEl.find("kessho-error")[0]!.text, /alpah/);
 
     // Closed and opened again, the form still holds what was typed.
     modal.close();
     Setting.all.length = 0;
     plugin.commands.find((c) => c.id === "kessho:set-phase")!.callback!();
+    await until(() => Modal.opened.length === 1 && !Modal.opened[0]!.modalEl.hasClass("kessho-loading"), "the form again");
     const again = Modal.opened[0]!;
-    assert.equal(field("Slug").getValue(), "alpah");
-    field("Slug").input("alpha");
-    button("Run").click();
+    assert.equal(field("Project").getValue(), "alpah");
+    assert.equal(field("Phase").getValue(), "review", "the draft, not the project's phase");
+    field("Project").input("alpha");
+    button("Set phase").click();
     await until(() => !again.isOpen, "the modal to close");
     // The summary is rendered as Markdown, not shown with its stars and backticks.
     assert.equal(Notice.messages[1], "Phase of alpha set to review (was draft).");
@@ -142,9 +147,10 @@ describe("plugin", () => {
   test("the check command runs mem_check and shows its report", async () => {
     const { plugin } = await freshPlugin({ [context]: "---\nphase: draft\n---\nSee [[nowhere]].\n" });
     plugin.commands.find((c) => c.id === "kessho:check-vault")!.callback!();
+    await until(() => Modal.opened.length === 1, "the form");
     const modal = Modal.opened[0]!;
     assert.equal(modal.titleEl.text, "Check the vault");
-    button("Run").click();
+    button("Check").click();
     await until(() => Notice.messages.length === 1, "the report");
     assert.match(Notice.messages[0]!, /Findings \(1\)/);
     assert.match(Notice.messages[0]!, /BROKEN_LINK 10-episodes\/projects\/alpha\/context\.md:4/);
@@ -178,7 +184,7 @@ describe("plugin", () => {
     // The time limit: out of bounds is said and not kept; in bounds is saved.
     const limit = Setting.all.find((s) => s.nameEl.text === "Durée maximale d'un appel")!;
     (limit.components[0] as TextComponent).input("0");
-    assert.match(limit.descEl.text, /⚠ 0: pas un nombre de secondes de 1 à 600/);
+    assert.match(limit.descEl.text, /⚠ 0 : pas un nombre de secondes de 1 à 600 ; non enregistré\./);
     assert.equal(plugin.settings.deadline, 10);
     (limit.components[0] as TextComponent).input("25");
     await until(() => (app.data["kessho"] as { deadline?: number }).deadline === 25, "the time limit to be saved");

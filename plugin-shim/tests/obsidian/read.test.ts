@@ -119,7 +119,7 @@ describe("read commands", () => {
     setLanguage("fr");
     const fr = await freshPlugin();
     assert.equal(fr.plugin.commands.find((c) => c.id === "kessho:search")!.name, "Chercher dans la mémoire");
-    assert.equal(fr.plugin.commands.find((c) => c.id === "kessho:recall-project")!.name, "Rappeler ce projet");
+    assert.equal(fr.plugin.commands.find((c) => c.id === "kessho:recall-project")!.name, "Remémorer ce projet");
   });
 
   test("search: typing calls mem_search once the typing pauses; the suggestions are its hits in order", async () => {
