@@ -27,6 +27,7 @@ export const actions: readonly Action[] = [
   { id: "context-hygiene", tool: "mem_context_hygiene", icon: "brush" },
   { id: "worklog", tool: "mem_worklog", icon: "calendar-range" },
   { id: "check-vault", tool: "mem_check", icon: "stethoscope" },
+  { id: "relocate-project", tool: "mem_relocate_project", icon: "folder-input" },
 ];
 
 /** available returns the actions whose tool the catalogue has, with the tool. */

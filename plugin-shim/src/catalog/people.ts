@@ -254,4 +254,17 @@ export const people: Record<string, PersonForm> = {
       repair: { label: t("Repair history lines", "Réparer les lignes d'historique"), help: t("Off: only report.", "Désactivé : seulement signaler.") },
     },
   },
+  mem_relocate_project: {
+    intro: t("The project's repository moved: record its new folder.", "Le dépôt du projet a bougé : noter son nouveau dossier."),
+    button: t("Move", "Déplacer"),
+    preview: (a) => a["rewrite"] === true,
+    params: {
+      slug: slugParam,
+      new_root: { label: t("New folder", "Nouveau dossier"), help: t("Its absolute path, e.g. /home/ada/src/app.", "Son chemin absolu, par ex. /home/ada/src/app."), control: "line" },
+      rewrite: {
+        label: t("Rewrite the old paths", "Réécrire les anciens chemins"),
+        help: t("On: paths under the old folder in the context, the history and the archives become <repo>/….", "Activé : les chemins sous l'ancien dossier dans le contexte, l'historique et les archives deviennent <repo>/…."),
+      },
+    },
+  },
 };

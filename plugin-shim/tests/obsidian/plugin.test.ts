@@ -52,6 +52,7 @@ describe("plugin", () => {
       ["kessho:context-hygiene", "mem_context_hygiene", null],
       ["kessho:worklog", "mem_worklog", null],
       ["kessho:check-vault", "mem_check", "Check the vault"],
+      ["kessho:relocate-project", "mem_relocate_project", "Move a repository"],
       ["kessho:search", "mem_search", "Search memory"],
       ["kessho:search-view", "mem_search", "Open memory search in the sidebar"],
       ["kessho:recall-project", "mem_recall", "Recall this project"],

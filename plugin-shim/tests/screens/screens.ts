@@ -121,7 +121,7 @@ export async function settle(): Promise<void> {
 }
 
 /** The command ids whose forms are shot. */
-export const formCommands = ["archive-session", "new-project", "set-phase", "set-summary", "note-fact", "historize-project", "roll-back-archive", "context-hygiene", "worklog", "check-vault"];
+export const formCommands = ["archive-session", "new-project", "set-phase", "set-summary", "note-fact", "historize-project", "roll-back-archive", "context-hygiene", "worklog", "check-vault", "relocate-project"];
 
 /** fillArchive fills the archive form as a person would: subject, what happened, one fact, one alias. */
 async function fillArchive(c: ScreenContext): Promise<Modal> {
@@ -188,6 +188,33 @@ export const screens: Screen[] = [
       (tz.components[0] as TextComponent).input("Europe/Pariss");
       await settle();
       return `<div class="vertical-tab-content">${toHTML(tab.containerEl)}</div>`;
+    },
+  },
+  {
+    // The search modal while typing: the last word a prefix ("proofr"), the hits' matched words highlighted.
+    name: "search-modal",
+    async render(c) {
+      command(c, "search");
+      await until(() => Modal.opened.length > 0, "the search modal");
+      const modal = Modal.opened.at(-1)! as Modal & { type(v: string): void; draws: number; resultContainerEl: FakeEl };
+      modal.type(c.lang === "fr" ? "guide proofr" : "french proofr");
+      await until(() => modal.resultContainerEl.find("kessho-hit").length > 0, "the search's hits");
+      await settle();
+      return modalHTML();
+    },
+  },
+  {
+    // The search view in the sidebar, restored with a query and a kind filter.
+    name: "search-view",
+    async render(c) {
+      command(c, "search-view");
+      await until(() => c.app.workspace.getLeavesOfType("kessho-search")[0]?.view !== undefined, "the search view");
+      const leaf = c.app.workspace.getLeavesOfType("kessho-search")[0]!;
+      await leaf.setViewState({ type: "kessho-search", state: { query: "guide", zone: "", slug: "", kind: "" } });
+      const view = leaf.view as View & { contentEl: FakeEl };
+      await until(() => view.contentEl.find("kessho-hit").length > 0, "the view's hits");
+      await settle();
+      return viewHTML(view);
     },
   },
   refusalScreen("refusal", "kessho-doc"),
