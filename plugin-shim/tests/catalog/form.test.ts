@@ -119,6 +119,6 @@ test("only tools the catalogue has get a button, with stable ids", () => {
   assert.deepEqual(available({ tools: [] }), []);
   assert.deepEqual(
     actions.map((a) => a.id),
-    ["archive-session", "new-project", "set-phase", "set-summary", "note-fact", "historize-project", "roll-back-archive", "context-hygiene", "worklog", "check-vault"],
+    ["archive-session", "new-project", "set-phase", "set-summary", "note-fact", "historize-project", "roll-back-archive", "context-hygiene", "worklog", "check-vault", "relocate-project"],
   );
 });
