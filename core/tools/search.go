@@ -37,7 +37,7 @@ var searchSpec = kitAccepts(tool[searchResult](catalogText("search.yaml"), searc
 // The confidence signal (search.Ranking.Coverage): an answer is confident
 // when its best hit covers at least confidentFrom of the query's weight,
 // and a hit covering less than weakBelow is weak. Tuned on the dev half
-// of testdata/recall (NOTES-fuzzy.md).
+// of testdata/recall (RATIONALE.md, "Why does search reach across French and English…").
 const (
 	confidentFrom = 0.26
 	weakBelow     = confidentFrom

@@ -12,7 +12,7 @@
 // handed back as text): 20,000 tasks and a longest of 51 ms of CPU on
 // this vault, 66 ms on the Go benchmarks' 10k vault. KESSHO_INDEX_VAULT,
 // a JSON file of path to text, runs the test on another vault (that one:
-// NOTES-hindex.md); KESSHO_TRACE_DUMP keeps the trace, with V8's CPU
+// docs/PLUGIN.md); KESSHO_TRACE_DUMP keeps the trace, with V8's CPU
 // samples (cpu.ts).
 
 import assert from "node:assert/strict";
