@@ -6,14 +6,14 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/kessho/kessho/core/search"
+	"github.com/kessho/kessho/core/search/internal/lexbuild"
 )
 
 func main() {
 	src, err := os.ReadFile("fr-en.txt")
 	if err == nil {
 		var out string
-		if out, err = search.LexiconSource(string(src)); err == nil {
+		if out, err = lexbuild.Source(string(src)); err == nil {
 			err = os.WriteFile("lexicon_gen.go", []byte(out), 0o644)
 		}
 	}

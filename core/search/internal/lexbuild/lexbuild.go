@@ -1,20 +1,25 @@
-package search
+// Package lexbuild makes lexicon_gen.go, the compact form of package
+// lexicon, from its text (core/search/lexicon/fr-en.txt): run by
+// go generate in core/search/lexicon (its gen command).
+package lexbuild
 
 import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/kessho/kessho/core/search"
 )
 
-// LexiconSource returns the Go source of package lexicon's compact form
+// Source returns the Go source of package lexicon's compact form
 // (lexicon_gen.go) for src, the lexicon's text (lexicon/fr-en.txt): each
 // line "French; … = English; …" pairs every phrase of one side with every
 // phrase of the other, both ways, in the analyzer's terms (Terms of each
 // phrase, joined by spaces). Pairs whose terms are equal (cognates the
 // stems already meet) are left out; keys and their alternatives are
 // sorted, so the output depends on src and the analyzer alone.
-func LexiconSource(src string) (string, error) {
-	var s Stems
+func Source(src string) (string, error) {
+	var s search.Stems
 	pairs := map[string]map[string]bool{}
 	add := func(k, v string) {
 		if k == "" || v == "" || k == v {
