@@ -108,6 +108,58 @@ func (f Fields) Render(body string) (string, error) {
 	return b.String(), nil
 }
 
+// RenderFlush renders a new note as Render does, but with the frontmatter's
+// lists of single-line scalars flush with their key ("tags:\n- a"), as
+// the memory-kit's writer (PyYAML's safe_dump) writes them, where yaml.v3
+// indents them by two ("tags:\n  - a"; v3.0.1 has no option for it). The
+// items are found by their yaml.v3 positions in Render's own output, and
+// the result is decoded again and must hold the same tree: a list it
+// cannot move so is left as Render wrote it.
+func (f Fields) RenderFlush(body string) (string, error) {
+	text, err := f.Render(body)
+	if err != nil {
+		return "", err
+	}
+	fm, rest, _ := strings.Cut(strings.TrimPrefix(text, "---\n"), "\n---\n")
+	var doc yaml.Node
+	if yaml.Unmarshal([]byte(fm), &doc) != nil || len(doc.Content) != 1 {
+		return text, nil
+	}
+	lines := strings.SplitAfter(fm+"\n", "\n")
+	for _, v := range doc.Content[0].Content {
+		if v.Kind != yaml.SequenceNode || v.Style&yaml.FlowStyle != 0 {
+			continue
+		}
+		for _, it := range v.Content {
+			l := it.Line - 1
+			if it.Kind != yaml.ScalarNode || it.Column != 5 || l >= len(lines) || !strings.HasPrefix(lines[l], "  - ") {
+				return text, nil // not one line an item, as Render writes them
+			}
+			lines[l] = lines[l][2:]
+		}
+	}
+	flush := strings.TrimSuffix(strings.Join(lines, ""), "\n")
+	var a, b yaml.Node
+	if yaml.Unmarshal([]byte(flush), &b) != nil || yaml.Unmarshal([]byte(fm), &a) != nil || !sameTree(&a, &b) {
+		return text, nil
+	}
+	return "---\n" + flush + "\n---\n" + rest, nil
+}
+
+// sameTree reports whether two decoded YAML trees hold the same kinds,
+// tags and values in the same order (positions aside).
+func sameTree(a, b *yaml.Node) bool {
+	if a.Kind != b.Kind || a.ShortTag() != b.ShortTag() || a.Value != b.Value || len(a.Content) != len(b.Content) {
+		return false
+	}
+	for i := range a.Content {
+		if !sameTree(a.Content[i], b.Content[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // OrderedObject decodes a JSON object keeping its keys' order.
 func OrderedObject(raw json.RawMessage) ([]string, map[string]any, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))

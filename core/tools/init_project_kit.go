@@ -62,7 +62,7 @@ func kitContextNote(env *Env, a contextNote) (string, error) {
 	if a.Summary != "" {
 		f = append(f, note.Field{Key: "summary", Node: note.Str(a.Summary)})
 	}
-	text, err := f.Render("\n> Snapshot mutable du projet. Voir aussi : [historique](history.md) · [archives/](archives/)\n\n" +
+	text, err := f.RenderFlush("\n> Snapshot mutable du projet. Voir aussi : [historique](history.md) · [archives/](archives/)\n\n" +
 		"# " + display + " — Active context\n\n## Current state\n- Phase : initial\n- Validated : (none yet)\n- In progress : (none yet)\n\n" +
 		"## Cumulative decisions\n_(none yet — will accumulate as the project evolves)_\n\n## Next steps\n_(none yet)_\n\n" +
 		"## Active assets (URLs)\n_(none yet)_\n")
@@ -83,7 +83,7 @@ func kitHistory(a contextNote) (string, error) {
 		{Key: "tags", Node: note.List([]string{a.Kind + "/" + a.Slug, "zone/episodes", "kind/" + a.Kind})},
 		{Key: "zone", Node: note.Str("episodes")}, {Key: "kind", Node: note.Str(a.Kind)}, {Key: "slug", Node: note.Str(a.Slug)},
 		{Key: "display", Node: note.Str(display + " — history")}}
-	text, err := f.Render("\n> Fil chronologique des sessions du projet. Voir aussi : [contexte](context.md)\n\n" +
+	text, err := f.RenderFlush("\n> Fil chronologique des sessions du projet. Voir aussi : [contexte](context.md)\n\n" +
 		"# " + display + " — Historique des sessions\n\n_(no sessions yet — mem_archive will prepend new entries here)_\n")
 	if err != nil {
 		return "", fault.Internalf("writing history.md: %v", err)
