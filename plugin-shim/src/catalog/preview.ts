@@ -8,6 +8,7 @@
 // changed meanwhile.
 
 import { Stale, textHash, type Kind, type StatePort, type VaultPort } from "../host/port";
+import { MemoryState } from "../host/rehearsal";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -174,38 +175,12 @@ function join(dir: string, name: string): string {
  * the search index's cache is read from the real vault's, never written
  * there.
  */
-class PreviewState implements StatePort {
-  private files = new Map<string, string>();
-  constructor(private base: StatePort) {}
-  list(dir: string): Promise<string[] | null> {
-    const names = [...this.files.keys()].filter((p) => dirOf(p) === dir).map(nameOf);
-    return Promise.resolve(names.length > 0 ? names : null);
+class PreviewState extends MemoryState {
+  constructor(private base: StatePort) {
+    super();
   }
-  read(p: string): Promise<string | null> {
-    return Promise.resolve(this.files.get(p) ?? null);
-  }
-  write(p: string, text: string): Promise<void> {
-    this.files.set(p, text);
-    return Promise.resolve();
-  }
-  append(p: string, text: string): Promise<void> {
-    return this.write(p, (this.files.get(p) ?? "") + text);
-  }
-  remove(p: string): Promise<void> {
-    this.files.delete(p);
-    return Promise.resolve();
-  }
-  rename(from: string, to: string): Promise<void> {
-    const text = this.files.get(from);
-    if (text === undefined) return Promise.reject(new Error(`no file ${from}`));
-    this.files.delete(from);
-    return this.write(to, text);
-  }
-  async readCache(p: string, max: number): Promise<string | null> {
-    return this.files.get(p) ?? this.base.readCache(p, max);
-  }
-  keepCache(p: string, text: string): Promise<void> {
-    return this.write(p, text);
+  override async readCache(p: string, max: number): Promise<string | null> {
+    return (await super.readCache(p, max)) ?? this.base.readCache(p, max);
   }
 }
 

@@ -136,8 +136,8 @@ export class MemoryVault implements VaultPort {
   }
 }
 
-/** Kessho's own files of a MemoryVault. */
-class MemoryState implements StatePort {
+/** Kessho's own files of a MemoryVault (and of a preview: src/catalog/preview.ts). */
+export class MemoryState implements StatePort {
   private files = new Map<string, string>();
   private dirs = new Set<string>();
 
