@@ -185,13 +185,17 @@ when there is none, 1 otherwise.
 | ` + "`DISPLAY_MISSING`" + ` | in a memory-kit vault (its 10-episodes/index.md), a note the kit's conventions want a ` + "`display`" + ` in (context.md, history.md, archives, atoms of 20-knowledge, 40-principles, 50-goals, 60-people, the index.md notes) has none | no |
 | ` + "`ZONE_INDEX_MISSING`" + ` | in a memory-kit vault, a zone folder (00-inbox … 99-meta) without its index.md | no |
 | ` + "`EMPTY_ROOT_NOTE`" + ` | in a memory-kit vault, an empty note at the vault's root (index.md aside) | no |
+| ` + "`ATOM_ORPHAN`" + ` | in a memory-kit vault, an atom of 20-knowledge, 40-principles, 50-goals or 60-people (a zone's index.md aside) whose ` + "`project`" + ` or ` + "`domain`" + ` names no folder of 10-episodes, or, with neither, that no ` + "`project/…`" + ` or ` + "`domain/…`" + ` tag attaches and no other note links to (embeds do not count; links in any case, as Obsidian resolves them) | no |
+| ` + "`ARCHEO_HASH_MISSING`" + ` | in a memory-kit vault, a note whose ` + "`source`" + ` starts with ` + "`archeo-`" + ` and has no ` + "`content_hash`" + `, or a repo topology (99-meta/repo-topology/) of such a source with no ` + "`previous_topology_hash`" + ` key | no |
 
 In a memory-kit vault a finding whose meaning the kit's own health scan
 (its mem_health_scan) shares also has ` + "`kit`" + `, the kit's name of it:
 ` + "`BROKEN_LINK`" + ` dangling-wikilinks, ` + "`FRONTMATTER_INVALID`" + ` malformed-frontmatter,
 ` + "`INDEX_MISSING`" + ` missing-zone-index-entry, ` + "`DISPLAY_MISSING`" + ` missing-display,
 ` + "`ZONE_INDEX_MISSING`" + ` missing-zone-index, ` + "`EMPTY_ROOT_NOTE`" + ` stray-zone-md (named as a zone) or
-empty-md-at-root; the others have none.
+empty-md-at-root, ` + "`ATOM_ORPHAN`" + ` orphan-atoms, ` + "`ARCHEO_HASH_MISSING`" + ` missing-archeo-hashes; the
+others have none. The kit's scan has one category more, mcp-tool-spec-drift, which audits the
+kit's own source tree (its procedures against its sync manifest), not a vault: Kessho has none.
 
 A repair is one plan: every file it writes carries the hash it was read with, so a
 change made meanwhile refuses the whole plan (CONFLICT) and nothing is written.

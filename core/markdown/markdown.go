@@ -17,11 +17,16 @@ import (
 // md is goldmark's CommonMark parser, as goldmark.New() configures it,
 // without the HTML renderer goldmark.New() also links into the wasm
 // module (the core never renders).
-var md = parser.NewParser(
-	parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-	parser.WithInlineParsers(parser.DefaultInlineParsers()...),
-	parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
-)
+var md = newParser()
+
+// newParser is a parser configured as md.
+func newParser() parser.Parser {
+	return parser.NewParser(
+		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+	)
+}
 
 // blockParser is md without its inline parsers: the block structure alone
 // (goldmark settles every block before it parses a block's inlines, so the
@@ -169,9 +174,22 @@ type WikiLink struct {
 
 // WikiLinks returns the wikilinks of src in order, ignoring those inside
 // code spans and code blocks (goldmark finds those).
-func WikiLinks(src []byte) []WikiLink {
+func WikiLinks(src []byte) []WikiLink { return wikiLinksWith(md, src) }
+
+// LinkReader reads wikilinks with a parser of its own: one per goroutine
+// (mem_check reads a vault's notes on several), since goldmark does not
+// say that its parsers may parse on several at once.
+type LinkReader struct{ p parser.Parser }
+
+// NewLinkReader is a LinkReader with its own parser, configured as md.
+func NewLinkReader() LinkReader { return LinkReader{newParser()} }
+
+// WikiLinks is the package's WikiLinks, with r's parser.
+func (r LinkReader) WikiLinks(src []byte) []WikiLink { return wikiLinksWith(r.p, src) }
+
+func wikiLinksWith(p parser.Parser, src []byte) []WikiLink {
 	var links []WikiLink
-	doc := parse(src)
+	doc := parseWith(p, src)
 	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil

@@ -43,6 +43,8 @@ const (
 	FindDisplayMissing   = "DISPLAY_MISSING"
 	FindZoneIndexMissing = "ZONE_INDEX_MISSING"
 	FindEmptyRoot        = "EMPTY_ROOT_NOTE"
+	FindOrphanAtom       = "ATOM_ORPHAN"
+	FindArcheoHash       = "ARCHEO_HASH_MISSING"
 )
 
 // Finding is one thing mem_check found wrong: its code, the file and the
@@ -86,6 +88,8 @@ var checkText = loadText[struct {
 	DisplayMissing, DisplayMissingFix                  fault.Msg
 	ZoneIndexMissing, ZoneIndexMissingFix              fault.Msg
 	EmptyRoot, EmptyRootFix                            fault.Msg
+	OrphanGone, OrphanUnlinked, OrphanFix              fault.Msg
+	ArcheoHash, ArcheoTopology, ArcheoFix              fault.Msg
 }]("check.yaml")
 
 // checker is one mem_check call: the vault's files and what it found.
@@ -99,6 +103,10 @@ type checker struct {
 	repairs  plan.Plan
 	repaired map[int]bool
 	kit      bool // the vault is the memory-kit's (kitVault)
+	// incoming is, in a kit vault, the lowercased stems the notes link
+	// to, each with the notes that link to it (kitOrphans).
+	incoming map[string][]string
+	atoms    []kitAtom // in a kit vault, its atoms' attachments (kitOrphans)
 }
 
 // checkTool is mem_check: reads every file of the vault once (one tree
@@ -118,14 +126,9 @@ func checkTool(env *Env, a checkArgs) (any, plan.Plan, error) {
 		return nil, nil, err
 	}
 	c := &checker{env: env, files: files, names: wikilink.NamesOf(files), repaired: map[int]bool{}, kit: kit}
-	notes := 0
-	for _, f := range files {
-		if strings.HasSuffix(f, ".md") {
-			notes++
-			if err := c.note(f); err != nil {
-				return nil, nil, err
-			}
-		}
+	notes, err := c.notes()
+	if err != nil {
+		return nil, nil, err
 	}
 	if err := c.projects(); err != nil {
 		return nil, nil, err

@@ -26,6 +26,8 @@ var kitNames = map[string]string{
 	FindIndexMissing:     "missing-zone-index-entry",
 	FindDisplayMissing:   "missing-display",
 	FindZoneIndexMissing: "missing-zone-index",
+	FindOrphanAtom:       "orphan-atoms",
+	FindArcheoHash:       "missing-archeo-hashes",
 }
 
 // kitEmptyRoot is the kit's name of an empty note at the vault's root:
@@ -55,16 +57,15 @@ func kitNeedsDisplay(p string) bool {
 	return name == "index.md" && len(parts) == 2 && slices.Contains(kitZones, parts[0])
 }
 
-// kitDisplay reports, in a kit vault, the note p whose frontmatter (doc)
-// has no display where the kit's conventions want one (DISPLAY_MISSING).
-func (c *checker) kitDisplay(p string, doc *frontmatter.Doc) {
+// kitNoDisplay reports whether, in a kit vault, the note p whose
+// frontmatter is doc has no display where the kit's conventions want one
+// (DISPLAY_MISSING).
+func (c *checker) kitNoDisplay(p string, doc *frontmatter.Doc) bool {
 	if !c.kit || !kitNeedsDisplay(p) {
-		return
+		return false
 	}
-	if d, _ := doc.String("display"); strings.TrimSpace(d) == "" {
-		t := checkText().Msg
-		c.add(FindDisplayMissing, p, 0, c.env.say(t.DisplayMissing), c.env.say(t.DisplayMissingFix), false)
-	}
+	d, _ := doc.String("display")
+	return strings.TrimSpace(d) == ""
 }
 
 // kitScan adds, in a kit vault, the kit's other findings (kitDisplay
@@ -75,6 +76,9 @@ func (c *checker) kitScan() error {
 	}
 	t := checkText().Msg
 	if err := c.kitEmptyRoots(); err != nil {
+		return err
+	}
+	if err := c.kitOrphans(); err != nil {
 		return err
 	}
 	for _, z := range kitZones {

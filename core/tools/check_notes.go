@@ -2,8 +2,11 @@ package tools
 
 import (
 	"errors"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/kessho/kessho/core/atom"
 	"github.com/kessho/kessho/core/frontmatter"
@@ -17,43 +20,108 @@ import (
 // `<stem>.kessho-conflict-<UTC stamp>[-n].md`).
 const conflictMark = ".kessho-conflict-"
 
-// note checks one note: its encoding, whether it is a conflict copy, its
-// frontmatter and its wikilinks.
-func (c *checker) note(p string) error {
+// noteCheck is what checking one note found: its findings, and the
+// link targets it names (for the kit's orphan atoms).
+type noteCheck struct {
+	found   []Finding
+	targets []string
+	atom    *kitAtom // in a kit vault, an atom of a transverse zone
+	err     error
+}
+
+// notes checks every note of the vault (checkNote), on as many
+// goroutines as the process may run at once (runtime.GOMAXPROCS: one in
+// the wasm module, where the notes are checked in turn), each with its
+// own Markdown parser; the findings are kept in the files' order, so
+// the answer is the same on every engine. It returns how many notes
+// there are.
+func (c *checker) notes() (int, error) {
+	var paths []string
+	var texts []vault.Content
+	for _, f := range c.files {
+		if !strings.HasSuffix(f, ".md") {
+			continue
+		}
+		content, err := c.env.View.Read(f)
+		if err != nil {
+			return 0, err
+		}
+		paths, texts = append(paths, f), append(texts, content)
+	}
+	c.lookups()
+	checks := make([]noteCheck, len(paths))
+	workers := min(runtime.GOMAXPROCS(0), len(paths), 8)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(workers, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			links := markdown.NewLinkReader()
+			for i := int(next.Add(1) - 1); i < len(paths); i = int(next.Add(1) - 1) {
+				checks[i] = c.checkNote(links, paths[i], texts[i])
+			}
+		}()
+	}
+	wg.Wait()
+	for i, nc := range checks {
+		if nc.err != nil {
+			return 0, nc.err
+		}
+		c.found = append(c.found, nc.found...)
+		c.linked(paths[i], nc.targets)
+		if nc.atom != nil {
+			c.atoms = append(c.atoms, *nc.atom)
+		}
+	}
+	return len(paths), nil
+}
+
+// checkNote checks one note: its encoding, whether it is a conflict
+// copy, its frontmatter and its wikilinks. It reads only what is shared
+// (c's lookups made before, by c.lookups), so notes are checked at once.
+func (c *checker) checkNote(links markdown.LinkReader, p string, content vault.Content) (nc noteCheck) {
 	t := checkText().Msg
 	say := c.env.say
-	content, err := c.env.View.Read(p)
-	if err != nil {
-		return err
+	add := func(code string, line int, msg, fix string) {
+		nc.found = append(nc.found, Finding{Code: code, Path: p, Line: line, Message: msg, Fix: fix})
 	}
 	if content.NotUTF8 {
-		c.add(FindNotUTF8, p, 0, say(t.NotUTF8), say(t.NotUTF8Fix), false)
-		return nil
+		add(FindNotUTF8, 0, say(t.NotUTF8), say(t.NotUTF8Fix))
+		return nc
 	}
 	if stem, _, ok := strings.Cut(p, conflictMark); ok {
 		orig := stem + ".md"
-		c.add(FindConflictCopy, p, 0, say(t.ConflictCopy, orig), say(t.ConflictCopyFix, orig), false)
-		return nil
+		add(FindConflictCopy, 0, say(t.ConflictCopy, orig), say(t.ConflictCopyFix, orig))
+		return nc
 	}
 	text := content.Text
-	if doc, err := c.env.docs().Parse(text); err == nil {
-		c.kitDisplay(p, doc)
+	if doc, err := frontmatter.Parse(text); err == nil {
+		if c.kitNoDisplay(p, doc) {
+			add(FindDisplayMissing, 0, say(t.DisplayMissing), say(t.DisplayMissingFix))
+		}
+		nc.found = append(nc.found, c.kitArcheo(p, doc)...)
+		nc.atom = c.kitAtomOf(p, doc)
 	} else {
 		var fe *frontmatter.Error
 		if !errors.As(err, &fe) {
-			return err
+			nc.err = err
+			return nc
 		}
 		code, fix := FindFrontmatter, say(t.FrontmatterFix)
 		if strings.Contains(fe.Reason, "already defined") {
 			code, fix = FindDuplicateKey, say(t.DuplicateFix)
 		}
-		c.add(code, p, fe.Line, say(t.Frontmatter, fe.Reason), fix, false)
+		add(code, fe.Line, say(t.Frontmatter, fe.Reason), fix)
 	}
 	if !wikilink.Has(text) {
-		return nil
+		return nc
 	}
 	seen := map[string]bool{}
-	for _, l := range markdown.WikiLinks([]byte(text)) {
+	for _, l := range links.WikiLinks([]byte(text)) {
+		if !strings.HasPrefix(l.Raw, "!") {
+			nc.targets = append(nc.targets, l.Target)
+		}
 		k := wikilink.Key(l.Target)
 		if l.Target == "" || seen[k] || c.resolves(l.Target) {
 			continue
@@ -63,9 +131,25 @@ func (c *checker) note(p string) error {
 		if near := c.closest(l.Target); near != "" {
 			fix = say(t.BrokenLinkFix, near)
 		}
-		c.add(FindBrokenLink, p, lineOf(text, strings.Index(text, l.Raw)), say(t.BrokenLink, l.Target), fix, false)
+		add(FindBrokenLink, lineOf(text, strings.Index(text, l.Raw)), say(t.BrokenLink, l.Target), fix)
 	}
-	return nil
+	return nc
+}
+
+// lookups makes the tables checkNote reads, before the notes are
+// checked at once: the vault's paths (for links with a folder) and its
+// notes' stems (a broken link's fix).
+func (c *checker) lookups() {
+	c.paths = make(map[string]bool, len(c.files))
+	for _, f := range c.files {
+		c.paths[wikilink.Key(f)] = true
+	}
+	c.stems = []string{}
+	for _, f := range c.files {
+		if strings.HasSuffix(f, ".md") && !strings.Contains(f, conflictMark) {
+			c.stems = append(c.stems, wikilink.Stem(f))
+		}
+	}
 }
 
 // resolves reports whether a link target names a file: by its stem, or,
@@ -79,12 +163,6 @@ func (c *checker) resolves(target string) bool {
 	if !strings.Contains(target, "/") {
 		return false
 	}
-	if c.paths == nil {
-		c.paths = make(map[string]bool, len(c.files))
-		for _, f := range c.files {
-			c.paths[wikilink.Key(f)] = true
-		}
-	}
 	return c.paths[wikilink.Key(target)]
 }
 
@@ -92,7 +170,7 @@ func (c *checker) resolves(target string) bool {
 // stem, or by path for a target with a folder.
 func (c *checker) closest(target string) string {
 	if !strings.Contains(target, "/") {
-		near := vault.Closest(wikilink.Stem(target), c.noteStems(), 1)
+		near := vault.Closest(wikilink.Stem(target), c.stems, 1)
 		if len(near) == 0 {
 			return ""
 		}
@@ -120,20 +198,6 @@ func (c *checker) closest(target string) string {
 		return full[near[0]]
 	}
 	return ""
-}
-
-// noteStems is the stems of the vault's notes, the names a broken link's
-// fix may suggest, made on the first broken link.
-func (c *checker) noteStems() []string {
-	if c.stems == nil {
-		c.stems = []string{}
-		for _, f := range c.files {
-			if strings.HasSuffix(f, ".md") && !strings.Contains(f, conflictMark) {
-				c.stems = append(c.stems, wikilink.Stem(f))
-			}
-		}
-	}
-	return c.stems
 }
 
 // lineOf is the 1-based line of byte offset at in text (0 when at < 0).

@@ -19,6 +19,7 @@ package wire
 
 import (
 	"encoding/json"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -200,4 +201,36 @@ type Need struct {
 // Empty reports whether nothing is needed.
 func (n Need) Empty() bool {
 	return len(n.Files)+len(n.Heads)+len(n.Dirs)+len(n.Trees)+len(n.Matches) == 0 && n.Search == ""
+}
+
+// Clone is the request as a core reads it from its JSON
+// (EncodeCompacted then DecodeRequest), for an engine in the host's
+// process (core.Core.HandleRequest): a copy of the snapshot's maps (not
+// of the notes' texts, which are strings), an empty map or list left out
+// as the JSON leaves it out. The host adds the next round's answers to
+// its own maps while the core may keep the copy.
+func (r Request) Clone() Request {
+	r.Files = cloneMap(r.Files)
+	r.Heads = cloneMap(r.Heads)
+	r.Dirs = cloneMap(r.Dirs)
+	r.Matches = cloneMap(r.Matches)
+	r.RawDirs = cloneMap(r.RawDirs)
+	r.RawMatches = cloneMap(r.RawMatches)
+	if len(r.Missing) == 0 {
+		r.Missing = nil
+	} else {
+		r.Missing = slices.Clone(r.Missing)
+	}
+	if len(r.Args) == 0 {
+		r.Args = nil
+	}
+	return r
+}
+
+// cloneMap is a copy of m, nil when m is empty.
+func cloneMap[V any](m map[string]V) map[string]V {
+	if len(m) == 0 {
+		return nil
+	}
+	return maps.Clone(m)
 }

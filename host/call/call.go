@@ -60,6 +60,24 @@ type Pinner interface {
 	Pin() (call func(ctx context.Context, request []byte) ([]byte, error), release func())
 }
 
+// DirectPinner is a Pinner whose pinned core also takes a request as a
+// value (engine.Native, in the host's process): Run sends it so the
+// rounds that carry no search index (wire.Request.Search nil), which
+// are then the same bytes as the request's JSON would give (HOSTS.md §6).
+type DirectPinner interface {
+	PinDirect() (call func(ctx context.Context, request []byte) ([]byte, error), direct func(ctx context.Context, req wire.Request) ([]byte, error), release func())
+}
+
+// pinDirect is Pin, with eng's direct call when it is a DirectPinner
+// (nil otherwise).
+func pinDirect(eng Engine) (call func(ctx context.Context, request []byte) ([]byte, error), direct func(ctx context.Context, req wire.Request) ([]byte, error), release func()) {
+	if p, ok := eng.(DirectPinner); ok {
+		return p.PinDirect()
+	}
+	call, release = Pin(eng)
+	return call, nil, release
+}
+
 // Pin pins eng for one call (see Pinner): a Pinner's Pin, or eng's Call
 // and a release that does nothing. Hosts that wrap an engine forward
 // their Pin with it.
@@ -202,10 +220,10 @@ func Run[L Lock](ctx context.Context, v Vault[L], eng Engine, tool string, args 
 	outer := ctx
 	ctx, d, cancel := newDeadline(ctx, opts.Timeout, opts.Clock)
 	defer cancel()
-	engCall, release := Pin(eng)
+	engCall, direct, release := pinDirect(eng)
 	defer release()
 	p := newPace(d.now, d.span(), opts.IndexBatch)
-	r := &rounds[L]{v: v, held: held, outer: outer, call: engCall, tool: tool, opts: opts, d: d, policy: hostlogic.Rounds{Tool: tool, Max: opts.MaxRounds}, sc: newCarry(ctx, v, tool, opts, p)}
+	r := &rounds[L]{v: v, held: held, outer: outer, call: engCall, direct: direct, tool: tool, opts: opts, d: d, policy: hostlogic.Rounds{Tool: tool, Max: opts.MaxRounds}, sc: newCarry(ctx, v, tool, opts, p)}
 	r.req = wire.Request{Tool: tool, Args: args, Now: opts.Now.Format(time.RFC3339), TZ: opts.TZ, Lang: opts.Lang, Search: r.sc.carry}
 	if need := r.sc.changed(); len(need.Files) > 0 && v.AnswerContext(ctx, need, &r.req.Snapshot, opts.MaxBytes) != nil {
 		r.req.Snapshot = vault.Snapshot{} // the core asks for what it lacks
@@ -238,11 +256,14 @@ type rounds[L Lock] struct {
 	// outer is Run's ctx, without the call's deadline (Options.Confirm).
 	outer context.Context
 	call  func(ctx context.Context, request []byte) ([]byte, error) // the pinned engine
-	tool  string
-	opts  Options
-	d     deadline
-	sc    *searchCarry
-	req   wire.Request
+	// direct is the pinned engine's call with the request as a value
+	// (DirectPinner), nil when it has none.
+	direct func(ctx context.Context, req wire.Request) ([]byte, error)
+	tool   string
+	opts   Options
+	d      deadline
+	sc     *searchCarry
+	req    wire.Request
 	// policy is the round loop's (hostlogic.Rounds): which rounds count.
 	policy hostlogic.Rounds
 	// compacted is whether req.Args are compacted (request).
@@ -285,11 +306,10 @@ func (r *rounds[L]) exchange(ctx context.Context) (ans *hostlogic.Read, raw, ind
 		out, _ := r.refuse(err)
 		return nil, nil, nil, out, nil
 	}
-	reqJSON, err := r.request()
-	if err != nil {
-		return fail(fmt.Errorf("encoding request: %w", err))
+	raw, err := r.send(ctx)
+	if e, ok := err.(encodeError); ok {
+		return fail(fmt.Errorf("encoding request: %w", e.error))
 	}
-	raw, err = r.call(ctx, reqJSON)
 	if r.d.late(err) {
 		// Whatever the engine answered or died of: the deadline passed.
 		// A batch's index that came with a late answer is stored still:
@@ -328,17 +348,26 @@ func (r *rounds[L]) keepLate(raw []byte) {
 	}
 }
 
-// request is the round's request: the call's arguments compacted on the
-// first round (wire.CompactArgs), and sent as they are from then on.
-func (r *rounds[L]) request() ([]byte, error) {
+// encodeError is a request that could not be encoded (its arguments).
+type encodeError struct{ error }
+
+// send sends the round's request to the engine: the call's arguments
+// compacted on the first round (wire.CompactArgs), and sent as they are
+// from then on; as a value when the engine takes one and the round
+// carries no search index (DirectPinner), else as JSON. The value's
+// maps are copied: the host adds the next round's answers to its own.
+func (r *rounds[L]) send(ctx context.Context) ([]byte, error) {
 	if !r.compacted {
 		args, err := wire.CompactArgs(r.req.Args)
 		if err != nil {
-			return nil, err
+			return nil, encodeError{err}
 		}
 		r.req.Args, r.compacted = args, true
 	}
-	return r.sc.request(&r.req), nil
+	if r.direct != nil && r.req.Search == nil {
+		return r.direct(ctx, r.req.Clone())
+	}
+	return r.call(ctx, r.sc.request(&r.req))
 }
 
 // answer answers the engine's need from the vault into the next request;

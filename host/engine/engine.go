@@ -24,6 +24,7 @@ import (
 
 	"github.com/kessho/kessho/core"
 	"github.com/kessho/kessho/core/fault"
+	"github.com/kessho/kessho/core/wire"
 )
 
 // Engine runs requests through the core: JSON in, JSON out (see core.Core.Handle).
@@ -79,12 +80,35 @@ func (n *native) Pin() (func(context.Context, []byte) ([]byte, error), func()) {
 		func() { n.put(c) }
 }
 
-func (n *native) run(ctx context.Context, c *core.Core, request []byte) ([]byte, error) {
+// PinDirect is Pin, with the pinned core also taking a request as a
+// value (host/call's DirectPinner): in the host's process a request's
+// JSON would be written only to be read back at once.
+func (n *native) PinDirect() (call func(context.Context, []byte) ([]byte, error), direct func(context.Context, wire.Request) ([]byte, error), release func()) {
+	c := n.take()
+	call = func(ctx context.Context, request []byte) ([]byte, error) { return n.run(ctx, c, request) }
+	direct = func(ctx context.Context, req wire.Request) ([]byte, error) {
+		if err := n.usable(ctx); err != nil {
+			return nil, err
+		}
+		return c.HandleRequest(req), nil
+	}
+	return call, direct, func() { n.put(c) }
+}
+
+// usable is why the engine cannot take a call now: closed, or ctx ended.
+func (n *native) usable(ctx context.Context) error {
 	if n.closed.Load() {
-		return nil, fmt.Errorf("engine: call: %w", ErrClosed)
+		return fmt.Errorf("engine: call: %w", ErrClosed)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("engine: call: %w", err)
+		return fmt.Errorf("engine: call: %w", err)
+	}
+	return nil
+}
+
+func (n *native) run(ctx context.Context, c *core.Core, request []byte) ([]byte, error) {
+	if err := n.usable(ctx); err != nil {
+		return nil, err
 	}
 	return c.Handle(request), nil
 }

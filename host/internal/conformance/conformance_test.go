@@ -48,17 +48,21 @@ func TestCases(t *testing.T) {
 					t.Errorf("%s engine: answer\n got %s\nwant %s", e.name, out.Answer, c.Answer)
 				}
 			}
-			if len(raws) > 1 && !bytes.Equal(raws[0], raws[1]) {
-				t.Errorf("engines differ:\nnative %s\nwasm   %s", raws[0], raws[1])
+			for i := 1; i < len(raws); i++ {
+				if !bytes.Equal(raws[0], raws[i]) {
+					t.Errorf("engines differ:\nnative %s\n%-6s %s", raws[0], engines[i].name, raws[i])
+				}
 			}
 		})
 	}
 }
 
-// caseEngines returns the engines TestCases runs each case on: native and
-// wasm, or native alone under -native.
+// caseEngines returns the engines TestCases runs each case on: native
+// (which takes the rounds with no search index as values:
+// call.DirectPinner), native through JSON alone, and wasm; or the first
+// two under -native.
 func caseEngines(t *testing.T) []caseEngine {
-	engines := []caseEngine{{"native", engine.Native()}}
+	engines := []caseEngine{{"native", engine.Native()}, {"json", jsonOnly{engine.Native().(call.Pinner)}}}
 	if *nativeOnly {
 		return engines
 	}
@@ -69,6 +73,17 @@ func caseEngines(t *testing.T) []caseEngine {
 	}
 	t.Cleanup(func() { wasm.Close(ctx) })
 	return append(engines, caseEngine{"wasm", wasm})
+}
+
+// jsonOnly is an engine that takes its requests as JSON only: the
+// native engine without its DirectPinner, so that the request as a
+// value is proved to give what its JSON gives.
+type jsonOnly struct{ call.Pinner }
+
+func (j jsonOnly) Call(ctx context.Context, req []byte) ([]byte, error) {
+	call, release := j.Pin()
+	defer release()
+	return call(ctx, req)
 }
 
 // caseEngine is an engine TestCases runs the cases on, by name.

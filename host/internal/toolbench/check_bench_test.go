@@ -15,6 +15,7 @@ import (
 	"github.com/kessho/kessho/host/call"
 	"github.com/kessho/kessho/host/cli"
 	"github.com/kessho/kessho/host/engine"
+	"github.com/kessho/kessho/host/internal/cputime"
 	"github.com/kessho/kessho/host/internal/genvault"
 	"github.com/kessho/kessho/host/vaultfs"
 )
@@ -23,8 +24,9 @@ import (
 // vault (file → text), one of each of mem_check's finding codes, and the
 // code and path mem_check must report for each (code "" for a file that
 // only makes another's finding; at, when the finding names another path
-// than the file's; the kit's notes carry a display, so that the kit's
-// scan finds nothing more there). The generated vault has findings of its own, on
+// than the file's; a file with two findings is planted twice; the kit's
+// notes carry a display, so that the kit's scan finds nothing more
+// there). The generated vault has findings of its own, on
 // purpose: its session log holds 60 blocks (for the trim's benchmarks),
 // so its hygiene check fails; and the kit's scan's own (generatedFindings).
 var checkPlants = []struct{ path, text, code, at string }{
@@ -34,6 +36,8 @@ var checkPlants = []struct{ path, text, code, at string }{
 	{"00-inbox/planted-latin1.md", "caf\xe9\n", "NOT_UTF8", ""},
 	{"00-inbox/planted.kessho-conflict-20261130T101507Z.md", "other\n", "CONFLICT_COPY", ""},
 	{"40-principles/planted-unlisted.md", "---\nslug: planted-unlisted\ndisplay: Planted\n---\nUnlisted.\n", "INDEX_MISSING", ""},
+	{"40-principles/planted-unlisted.md", "---\nslug: planted-unlisted\ndisplay: Planted\n---\nUnlisted.\n", "ATOM_ORPHAN", ""},
+	{"99-meta/repo-topology/planted-archeo.md", "---\ndisplay: d\nsource: archeo-topology\ncontent_hash: 9f2c\n---\nsrc/\n", "ARCHEO_HASH_MISSING", ""},
 	{"10-episodes/projects/planted-dangling/history.md",
 		"---\ndisplay: d\n---\n# History — planted-dangling\n\n- [2026-11-20 10h00 — gone](archives/2026-11-20-10h00-planted-dangling-gone.md)\n", "HISTORY_DANGLING", ""},
 	{"10-episodes/projects/planted-unlisted/history.md", "---\ndisplay: d\n---\n# History — planted-unlisted\n", "", ""},
@@ -48,7 +52,7 @@ var checkPlants = []struct{ path, text, code, at string }{
 // mem_check must report there, sorted ("CODE path"); what it wrote goes
 // at the end of the test, so a cached vault stays as generated.
 func plant(tb testing.TB, dir string, m genvault.Manifest) []string {
-	want := generatedFindings(m)
+	want := generatedFindings(tb, dir, m)
 	for _, p := range checkPlants {
 		full := filepath.Join(dir, filepath.FromSlash(p.path))
 		top := full
@@ -99,16 +103,27 @@ func kesshoCheck(tb testing.TB, dir string) (int, []string) {
 }
 
 // generatedFindings is what mem_check reports on a vault the generator
-// made, before anything is planted, sorted: its hygiene check fails, and,
-// the vault being in the memory-kit's layout (its 10-episodes/index.md),
-// what the kit's own health scan reports there: each folder's history.md,
-// in the kit's older form with no frontmatter, has no display
-// (DISPLAY_MISSING).
-func generatedFindings(m genvault.Manifest) []string {
+// made in dir, before anything is planted, sorted: its hygiene check
+// fails, and, the vault being in the memory-kit's layout (its
+// 10-episodes/index.md), what the kit's own health scan reports there:
+// each folder's history.md, in the kit's older form with no frontmatter,
+// has no display (DISPLAY_MISSING); and the loose notes of 60-people,
+// which no project, domain, tag or link attaches (the generator links
+// only the atoms of the zones it indexes), are orphans (ATOM_ORPHAN).
+func generatedFindings(tb testing.TB, dir string, m genvault.Manifest) []string {
 	out := []string{"HYGIENE_FAIL memory/SESSION_LOG.md"}
 	for kind, slugs := range map[string][]string{"projects": m.Projects, "domains": m.Domains, "archived": m.Archived} {
 		for _, s := range slugs {
 			out = append(out, "DISPLAY_MISSING 10-episodes/"+kind+"/"+s+"/history.md")
+		}
+	}
+	people, err := os.ReadDir(filepath.Join(dir, "60-people"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, e := range people {
+		if name := e.Name(); strings.HasSuffix(name, ".md") && name != "index.md" {
+			out = append(out, "ATOM_ORPHAN 60-people/"+name)
 		}
 	}
 	slices.Sort(out)
@@ -130,12 +145,13 @@ func BenchmarkCheck(b *testing.B) {
 	ctx := context.Background()
 	b.ResetTimer()
 	for range b.N {
-		start := time.Now()
+		start, cpu := time.Now(), cputime.Process()
 		out, err := call.Run(ctx, v, eng, "mem_check", json.RawMessage(`{}`), opts)
 		if err != nil || !out.OK {
 			b.Fatalf("mem_check: %v %s", err, out.Answer)
 		}
 		b.ReportMetric(float64(time.Since(start).Milliseconds()), "ms/check")
+		b.ReportMetric(float64((cputime.Process() - cpu).Milliseconds()), "cpu-ms/check")
 		var res tools.CheckResult
 		if err := json.Unmarshal(out.Result, &res); err != nil {
 			b.Fatal(err)
@@ -186,7 +202,7 @@ func TestCheckGeneratedVault(t *testing.T) {
 		slices.Sort(got)
 		return got
 	}
-	if got, want := check(), generatedFindings(gv.Manifest); !slices.Equal(got, want) {
+	if got, want := check(), generatedFindings(t, gv.Dir, gv.Manifest); !slices.Equal(got, want) {
 		t.Fatalf("the generated vault: %d findings %v; want %v", len(got), got[:min(len(got), 10)], want)
 	}
 	want := plant(t, gv.Dir, gv.Manifest)
