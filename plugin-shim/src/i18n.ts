@@ -12,6 +12,8 @@ const searchEn = {
   searchViewHint: "Type words to find in your memory: a word being typed matches as a beginning, and small typos are forgiven.",
   searchNotConfident: "Nothing confident: no note covers these words well. The closest ones:",
   searchWeak: "weak match",
+  /** What a search's words are called when a refusal names them. */
+  searchQuery: "Search",
   searchZone: "Zone",
   searchProject: "Project",
   searchKind: "Kind",
@@ -40,6 +42,7 @@ const searchFr: typeof searchEn = {
   searchViewHint: "Tapez des mots à trouver dans votre mémoire : un mot en cours de frappe correspond comme un début, et les petites fautes sont pardonnées.",
   searchNotConfident: "Rien de sûr : aucune note ne couvre bien ces mots. Les plus proches :",
   searchWeak: "correspondance faible",
+  searchQuery: "Recherche",
   searchZone: "Zone",
   searchProject: "Projet",
   searchKind: "Type",

@@ -217,6 +217,35 @@ export const screens: Screen[] = [
       return viewHTML(view);
     },
   },
+  {
+    // A search refused: the vault's time zone setting holds a zone the core does not know; the refusal names the setting.
+    name: "search-refused",
+    async render(c) {
+      c.plugin.settings.tz = "Europe/Pariss";
+      command(c, "search");
+      await until(() => Modal.opened.length > 0, "the search modal");
+      const modal = Modal.opened.at(-1)! as Modal & { type(v: string): void; resultContainerEl: FakeEl };
+      modal.type("guide");
+      await until(() => modal.resultContainerEl.hasClass("kessho-search-refused"), "the search's refusal");
+      await settle();
+      return modalHTML();
+    },
+  },
+  {
+    // The same refusal in the sidebar's search view.
+    name: "search-view-refused",
+    async render(c) {
+      c.plugin.settings.tz = "Europe/Pariss";
+      command(c, "search-view");
+      await until(() => c.app.workspace.getLeavesOfType("kessho-search")[0]?.view !== undefined, "the search view");
+      const leaf = c.app.workspace.getLeavesOfType("kessho-search")[0]!;
+      await leaf.setViewState({ type: "kessho-search", state: { query: "guide", zone: "", slug: "", kind: "" } });
+      const view = leaf.view as View & { contentEl: FakeEl };
+      await until(() => view.contentEl.find("kessho-search-refused").length > 0, "the view's refusal");
+      await settle();
+      return viewHTML(view);
+    },
+  },
   refusalScreen("refusal", "kessho-doc"),
   // A refusal that names the button to use: the project is archived.
   refusalScreen("refusal-archived", "old-site"),
