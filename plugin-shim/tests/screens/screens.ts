@@ -146,6 +146,11 @@ export const screens: Screen[] = [
     async render(c) {
       const modal = await fillArchive(c);
       modal.modalEl.find("kessho-more-toggle")[0]!.dispatch("click");
+      // The extra properties under More: a row of name and value, and an empty one just added.
+      clickText(modal, c.lang === "fr" ? "Ajouter une propriété" : "Add a property");
+      typeInto(modal, "archive_extra_fm.0.key", c.lang === "fr" ? "relecteur" : "reviewer");
+      typeInto(modal, "archive_extra_fm.0.value", "Camille");
+      clickText(modal, c.lang === "fr" ? "Ajouter une propriété" : "Add a property");
       return modalHTML();
     },
   },
