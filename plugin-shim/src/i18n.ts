@@ -77,6 +77,8 @@ const en = {
   settingsTZ: "Vault time zone",
   settingsTZDesc: "IANA time zone used for dates and archive names, e.g. Europe/Paris. Empty: this device's zone",
   badZone: "not a time zone this device knows",
+  badZoneCore: "not a time zone Kessho's core knows",
+  zoneMeant: "(did you mean {z}?)",
   settingsDeadline: "Time limit of a call",
   settingsDeadlineDesc: "Seconds a call (all of its steps) may take before Kessho stops it (nothing is written), from 1 to 600. Default: 10.",
   badDeadline: "not a number of seconds from 1 to 600",
@@ -136,6 +138,7 @@ const en = {
   // --- end of forms ---
   // --- Settings that cannot break calls (issue 31) ---
   settingRefused: "⚠ {v}: {why}; not saved.",
+  settingBroken: "⚠ {v}: {why}; every call fails until it is corrected.",
   badSettingZone: "Kessho's setting “Vault time zone” holds “{v}”, which the core does not know as a time zone: correct it in Settings → Kessho (empty: this device's zone).",
   // --- end of settings ---
   noWasm:
@@ -155,6 +158,8 @@ const fr: typeof en = {
   settingsTZ: "Fuseau horaire du coffre",
   settingsTZDesc: "Fuseau IANA des dates et des noms d'archives, par ex. Europe/Paris. Vide : le fuseau de cet appareil",
   badZone: "fuseau inconnu de cet appareil",
+  badZoneCore: "fuseau inconnu du cœur de Kessho",
+  zoneMeant: "(vouliez-vous dire {z} ?)",
   settingsDeadline: "Durée maximale d'un appel",
   settingsDeadlineDesc: "Secondes qu'un appel (toutes ses étapes) peut prendre avant que Kessho ne l'arrête (rien n'est écrit), de 1 à 600. Par défaut : 10.",
   badDeadline: "pas un nombre de secondes de 1 à 600",
@@ -215,6 +220,7 @@ const fr: typeof en = {
   // --- end of forms ---
   // --- Settings that cannot break calls (issue 31) ---
   settingRefused: "⚠ {v} : {why} ; non enregistré.",
+  settingBroken: "⚠ {v} : {why} ; chaque appel échoue tant qu'il n'est pas corrigé.",
   badSettingZone: "Le réglage « Fuseau horaire du coffre » de Kessho contient « {v} », que le cœur ne connaît pas comme fuseau : corrigez-le dans Paramètres → Kessho (vide : le fuseau de cet appareil).",
   // --- end of settings ---
   noWasm:

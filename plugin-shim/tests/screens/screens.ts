@@ -196,6 +196,19 @@ export const screens: Screen[] = [
     },
   },
   {
+    // A zone the device knows (its Intl ignores case) but the core does not: refused by the core, its right name suggested.
+    name: "settings-zone-core-refused",
+    async render(c) {
+      const tab = c.plugin.settingTabs[0]!;
+      tab.display();
+      const tz = Setting.all.find((s) => tab.containerEl.all().includes(s.settingEl) && s.components[0] instanceof TextComponent)!;
+      (tz.components[0] as TextComponent).input("europe/paris");
+      await until(() => tz.settingEl.hasClass("kessho-setting-invalid"), "the core's refusal");
+      await settle();
+      return `<div class="vertical-tab-content">${toHTML(tab.containerEl)}</div>`;
+    },
+  },
+  {
     // The search modal while typing: the last word a prefix ("proofr"), the hits' matched words highlighted.
     name: "search-modal",
     async render(c) {
