@@ -360,11 +360,13 @@ export class ToolModal extends Modal {
         r.settingEl.addClass("kessho-pair-row");
         r.addText((t) => {
           t.inputEl.dataset["param"] = `${f.name}.${i}.key`;
+          t.inputEl.addClass("kessho-pair-key");
           t.inputEl.setAttr("aria-label", words.propertyName);
           t.setPlaceholder(words.propertyName).setValue(row.key).onChange((v) => (row.key = v));
         });
         r.addText((t) => {
           t.inputEl.dataset["param"] = `${f.name}.${i}.value`;
+          t.inputEl.addClass("kessho-pair-value");
           t.inputEl.setAttr("aria-label", words.propertyValue);
           t.setPlaceholder(words.propertyValue).setValue(row.value).onChange((v) => (row.value = v));
         });
