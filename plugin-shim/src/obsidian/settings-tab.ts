@@ -1,10 +1,10 @@
 // The settings tab: language, the vault's time zone, the time limit of a
-// call and the rehearsal after start. A zone is checked as typed by the
-// device's Intl (at once), then by the core, which is what uses it
-// (src/host/zone.ts): a zone either refuses is said, and not saved. Obsidian 1.13 and later draw it from
+// call and the rehearsal after start. Obsidian 1.13 and later draw it from
 // getSettingDefinitions (so its settings search finds them); earlier
 // versions (minAppVersion is 1.6.6) call display(), which draws the same
-// settings by hand.
+// settings by hand. A zone is checked as it is typed by the device's Intl
+// (at once), then by the core, which is what uses it (src/host/zone.ts):
+// a zone either refuses is said, and not saved.
 
 import { PluginSettingTab, requireApiVersion, Setting, type App, type Plugin, type SettingDefinitionItem } from "obsidian";
 import type { Lang } from "../catalog/catalog";
