@@ -12,6 +12,8 @@ const searchEn = {
   searchViewHint: "Type words to find in your memory: a word being typed matches as a beginning, and small typos are forgiven.",
   searchNotConfident: "Nothing confident: no note covers these words well. The closest ones:",
   searchWeak: "weak match",
+  /** What a search's words are called when a refusal names them. */
+  searchQuery: "Search",
   searchZone: "Zone",
   searchProject: "Project",
   searchKind: "Kind",
@@ -40,6 +42,7 @@ const searchFr: typeof searchEn = {
   searchViewHint: "Tapez des mots à trouver dans votre mémoire : un mot en cours de frappe correspond comme un début, et les petites fautes sont pardonnées.",
   searchNotConfident: "Rien de sûr : aucune note ne couvre bien ces mots. Les plus proches :",
   searchWeak: "correspondance faible",
+  searchQuery: "Recherche",
   searchZone: "Zone",
   searchProject: "Projet",
   searchKind: "Type",
@@ -74,6 +77,8 @@ const en = {
   settingsTZ: "Vault time zone",
   settingsTZDesc: "IANA time zone used for dates and archive names, e.g. Europe/Paris. Empty: this device's zone",
   badZone: "not a time zone this device knows",
+  badZoneCore: "not a time zone Kessho's core knows",
+  zoneMeant: "(did you mean {z}?)",
   settingsDeadline: "Time limit of a call",
   settingsDeadlineDesc: "Seconds a call (all of its steps) may take before Kessho stops it (nothing is written), from 1 to 600. Default: 10.",
   badDeadline: "not a number of seconds from 1 to 600",
@@ -122,6 +127,10 @@ const en = {
   factBodyDesc: "Why it is true, and what ignoring it costs.",
   factAliases: "Other words for it",
   factAliasesDesc: "Words you would search for this fact with. Press Enter after each.",
+  addProperty: "Add a property",
+  removeProperty: "Remove this property",
+  propertyName: "Name",
+  propertyValue: "Value",
   chipPlaceholder: "Type, then Enter",
   chipRemove: "Remove",
   counter: "{n} / {max} characters",
@@ -129,6 +138,7 @@ const en = {
   // --- end of forms ---
   // --- Settings that cannot break calls (issue 31) ---
   settingRefused: "⚠ {v}: {why}; not saved.",
+  settingBroken: "⚠ {v}: {why}; every call fails until it is corrected.",
   badSettingZone: "Kessho's setting “Vault time zone” holds “{v}”, which the core does not know as a time zone: correct it in Settings → Kessho (empty: this device's zone).",
   // --- end of settings ---
   noWasm:
@@ -148,6 +158,8 @@ const fr: typeof en = {
   settingsTZ: "Fuseau horaire du coffre",
   settingsTZDesc: "Fuseau IANA des dates et des noms d'archives, par ex. Europe/Paris. Vide : le fuseau de cet appareil",
   badZone: "fuseau inconnu de cet appareil",
+  badZoneCore: "fuseau inconnu du cœur de Kessho",
+  zoneMeant: "(vouliez-vous dire {z} ?)",
   settingsDeadline: "Durée maximale d'un appel",
   settingsDeadlineDesc: "Secondes qu'un appel (toutes ses étapes) peut prendre avant que Kessho ne l'arrête (rien n'est écrit), de 1 à 600. Par défaut : 10.",
   badDeadline: "pas un nombre de secondes de 1 à 600",
@@ -197,6 +209,10 @@ const fr: typeof en = {
   factBodyDesc: "Pourquoi c'est vrai, et ce que coûte de l'ignorer.",
   factAliases: "Autres mots pour le retrouver",
   factAliasesDesc: "Les mots avec lesquels vous chercheriez ce fait. Entrée après chacun.",
+  addProperty: "Ajouter une propriété",
+  removeProperty: "Retirer cette propriété",
+  propertyName: "Nom",
+  propertyValue: "Valeur",
   chipPlaceholder: "Tapez, puis Entrée",
   chipRemove: "Retirer",
   counter: "{n} / {max} caractères",
@@ -204,6 +220,7 @@ const fr: typeof en = {
   // --- end of forms ---
   // --- Settings that cannot break calls (issue 31) ---
   settingRefused: "⚠ {v} : {why} ; non enregistré.",
+  settingBroken: "⚠ {v} : {why} ; chaque appel échoue tant qu'il n'est pas corrigé.",
   badSettingZone: "Le réglage « Fuseau horaire du coffre » de Kessho contient « {v} », que le cœur ne connaît pas comme fuseau : corrigez-le dans Paramètres → Kessho (vide : le fuseau de cet appareil).",
   // --- end of settings ---
   noWasm:

@@ -18,6 +18,7 @@ import { packedIn } from "./engine/unpack";
 import { keepOwn, type OwnStore } from "./host/journal";
 import { rehearse } from "./host/rehearsal";
 import { Host } from "./host/service";
+import { CoreZones } from "./host/zone";
 import { words, workWords, type Words } from "./i18n";
 import { buttons, showMenu } from "./obsidian/actions";
 import { RecallView, recallViewType } from "./obsidian/recall-view";
@@ -50,6 +51,8 @@ export default class KesshoPlugin extends Plugin {
   private workerURL: string | null = null;
   host!: Host;
   api!: KesshoAPI;
+  /** The core's verdicts on time zones (src/host/zone.ts): the settings tab's check. */
+  zones!: CoreZones;
   /** Set at unload: a rehearsal under way stops. */
   private unloaded = false;
   private rehearsalDone: (calls: number) => void = () => undefined;
@@ -81,6 +84,7 @@ export default class KesshoPlugin extends Plugin {
       watch: () => status.watch(),
     });
     this.api = makeAPI(this.host, this.catalog);
+    this.zones = new CoreZones((v, tool, args, o) => this.host.callOn(v, tool, args, o), () => this.clock());
 
     for (const b of buttons(this)) this.addCommand({ id: b.id, name: b.name, icon: b.icon, callback: b.run });
     this.registerView(recallViewType, (leaf) => new RecallView(leaf, this));
@@ -190,6 +194,11 @@ export default class KesshoPlugin extends Plugin {
   /** preview makes the call at now on a copy of the vault held in memory: what it would write (src/catalog/preview.ts). */
   preview(tool: string, args: Record<string, unknown>, now: Date): Promise<Preview> {
     return previewCall<Answer>(this.host, tool, args, now);
+  }
+
+  /** zoneKnown asks the core whether it can use tz (true, false; null: it could not be asked). */
+  zoneKnown(tz: string): Promise<boolean | null> {
+    return this.zones.knows(tz);
   }
 
   async saveSettings(): Promise<void> {

@@ -7,7 +7,7 @@ import { textIn, type Lang, type Param, type Tool } from "./catalog";
 import { people, type PersonParam } from "./people";
 import { messageOf } from "../host/port";
 
-export type FieldKind = "text" | "textarea" | "dropdown" | "toggle" | "number" | "lines" | "json" | "chips" | "atoms";
+export type FieldKind = "text" | "textarea" | "dropdown" | "toggle" | "number" | "lines" | "json" | "chips" | "atoms" | "pairs";
 
 /** A form field for one parameter. */
 export interface Field {
@@ -39,8 +39,14 @@ export interface AtomValue {
   aliases?: string[];
 }
 
-/** The values of a form: text for most kinds, a boolean for toggles, a list for chips, facts for atoms. */
-export type Values = Record<string, string | boolean | string[] | AtomValue[]>;
+/** A row of the properties editor (an object of free keys, archive_extra_fm): a property's name and its value, as typed. */
+export interface PairValue {
+  key: string;
+  value: string;
+}
+
+/** The values of a form: text for most kinds, a boolean for toggles, a list for chips, facts for atoms, rows for pairs. */
+export type Values = Record<string, string | boolean | string[] | AtomValue[] | PairValue[]>;
 
 /** Where a form opens: the current project's slug, when the active note is in one. */
 export interface FormContext {
@@ -162,6 +168,12 @@ export function argsFrom(tool: Tool, values: Values, o: ArgsOptions = {}): { arg
       if (f.required || list.length > 0) args[f.name] = list;
       continue;
     }
+    if (f.kind === "pairs") {
+      const got = pairsArg(f, p, v);
+      if ("error" in got) return got;
+      if (f.required || Object.keys(got.value).length > 0) args[f.name] = got.value;
+      continue;
+    }
     const got = scalarArg(f, typeof v === "string" ? v : "");
     if (got === undefined) continue;
     if ("error" in got) return got;
@@ -184,6 +196,58 @@ function atomsOf(v: unknown): AtomValue[] {
       return { fact: a.fact.trim(), kind: a.kind, body: a.body.trim(), ...(aliases.length > 0 ? { aliases } : {}) };
     })
     .filter((a) => a.fact !== "" || a.body !== "");
+}
+
+/**
+ * pairsArg is the properties editor's object: each row's name (trimmed)
+ * and its value, typed as the parameter's props say for that name
+ * (propValue), text otherwise: archive_extra_fm's schema is an object
+ * with no props, so each value goes as the text typed. A row left wholly
+ * blank is dropped; one with a value and no name, or a name given twice,
+ * is refused, naming the field and the row.
+ */
+function pairsArg(f: Field, p: Param, v: unknown): { value: Record<string, unknown> } | { error: FormError } {
+  const out: Record<string, unknown> = {};
+  const rows = Array.isArray(v) ? (v as PairValue[]) : [];
+  for (const [i, row] of rows.entries()) {
+    const key = row.key.trim();
+    if (key === "" && row.value.trim() === "") continue;
+    const n = i + 1;
+    if (key === "") {
+      return { error: { param: f.name, en: `${f.label}: row ${n} has a value but no name; name the property, or remove the row`, fr: `${f.label} : la ligne ${n} a une valeur mais pas de nom ; nommez la propriété, ou retirez la ligne` } };
+    }
+    if (key in out) {
+      return { error: { param: f.name, en: `${f.label}: “${key}” is given twice; keep one row for it`, fr: `${f.label} : « ${key} » est donné deux fois ; gardez-en une seule ligne` } };
+    }
+    const got = propValue(f, p.props?.find((q) => q.name === key), key, row.value);
+    if ("error" in got) return got;
+    out[key] = got.value;
+  }
+  return { value: out };
+}
+
+/**
+ * propValue is one property's value as its schema (prop) types it: a
+ * number, a boolean (true or false), a list of strings (one per comma);
+ * text, as typed, when the schema says nothing of it or says a string.
+ */
+function propValue(f: Field, prop: Param | undefined, key: string, s: string): { value: unknown } | { error: FormError } {
+  const t = s.trim();
+  switch (prop?.type) {
+    case "integer":
+    case "number": {
+      const n = Number(t);
+      if (t !== "" && Number.isFinite(n) && (prop.type === "number" || Number.isInteger(n))) return { value: n };
+      return { error: { param: f.name, en: `${f.label}: “${key}” is “${s}”, not a number`, fr: `${f.label} : « ${key} » vaut « ${s} », pas un nombre` } };
+    }
+    case "boolean":
+      if (t === "true" || t === "false") return { value: t === "true" };
+      return { error: { param: f.name, en: `${f.label}: “${key}” is “${s}”, not true or false`, fr: `${f.label} : « ${key} » vaut « ${s} », pas true ni false` } };
+    case "array":
+      return { value: t === "" ? [] : t.split(",").map((x) => x.trim()).filter((x) => x !== "") };
+    default:
+      return { value: s };
+  }
 }
 
 /** scalarArg is a text-like field's argument: undefined when it is not sent. */
@@ -239,7 +303,7 @@ function personField(f: Field, tool: Tool, pp: PersonParam | undefined, lang: La
   const p = tool.params.find((q) => q.name === f.name)!;
   const out: Field = { ...f, label: textIn(pp.label, lang), desc: textIn(pp.help, lang), more: pp.more === true };
   if (f.name === "slug") out.more = pp.fresh !== true && ctx.slug != null && ctx.slug !== "";
-  if (pp.control === "chips" || pp.control === "atoms") out.kind = pp.control;
+  if (pp.control === "chips" || pp.control === "atoms" || pp.control === "pairs") out.kind = pp.control;
   if (pp.control === "line") out.kind = "text";
   if (pp.control === "counter") {
     out.kind = "textarea";
@@ -258,8 +322,7 @@ export function personValues(tool: Tool, ctx: FormContext): Values {
   const spec = people[tool.name];
   const out = initialValues(tool, spec?.params["slug"]?.fresh === true ? {} : ctx);
   for (const f of personFields(tool, "en", ctx)) {
-    if (f.kind === "chips") out[f.name] = [];
-    if (f.kind === "atoms") out[f.name] = [];
+    if (f.kind === "chips" || f.kind === "atoms" || f.kind === "pairs") out[f.name] = [];
     // A required choice with no default starts on its first option: a select shows one, so it is what is sent.
     if (f.kind === "dropdown" && f.required && out[f.name] === "") out[f.name] = f.options?.[0] ?? "";
     const start = spec?.params[f.name]?.start;

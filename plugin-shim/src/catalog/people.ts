@@ -16,8 +16,8 @@ export interface PersonParam {
   help?: Text;
   /** Under "More", collapsed; false or absent: on the form itself. */
   more?: boolean;
-  /** The control: a list as chips, facts as an atom editor, text with a counter. */
-  control?: "chips" | "atoms" | "counter" | "line";
+  /** The control: a list as chips, facts as an atom editor, an object of free keys as rows of name and value, text with a counter. */
+  control?: "chips" | "atoms" | "pairs" | "counter" | "line";
   /** counter: the most characters. */
   max?: number;
   /** The labels of a choice's values. */
@@ -142,8 +142,12 @@ export const people: Record<string, PersonForm> = {
         only: { param: "mode", value: "full" },
       },
       archive_extra_fm: {
-        label: t("Extra properties (JSON)", "Propriétés en plus (JSON)"),
-        help: t("Properties added to the archive note, as a JSON object; tags are merged.", "Propriétés ajoutées à la note d'archive, en objet JSON ; les tags s'ajoutent."),
+        label: t("Extra properties", "Propriétés en plus"),
+        help: t(
+          "Properties added to the archive note: a name and its value per row, the value as text. A tags row adds a tag; another name replaces the property.",
+          "Propriétés ajoutées à la note d'archive : un nom et sa valeur par ligne, la valeur en texte. Une ligne tags ajoute un tag ; un autre nom remplace la propriété.",
+        ),
+        control: "pairs",
         more: true,
         only: { param: "mode", value: "full" },
       },

@@ -3,14 +3,13 @@
 // link to its note. Read-only.
 
 import { ItemView, MarkdownRenderer, Notice, requireApiVersion, SuggestModal, type ViewStateResult, type WorkspaceLeaf } from "obsidian";
-import type { Lang } from "../catalog/catalog";
 import { slugFromPath } from "../catalog/form";
 import { openNote, type SearchHost } from "./search-modal";
 import { messageOf } from "../host/port";
 import { shownAnswer, type Answer } from "./tool-modal";
 
-/** What the recall view needs of the plugin: the search modal's, and the language (its refusals' words). */
-export type RecallHost = SearchHost & { lang(): Lang };
+/** What the recall view needs of the plugin: the search modal's (its language too, its refusals' words). */
+export type RecallHost = SearchHost;
 
 /** The view type the briefing is shown in. */
 export const recallViewType = "kessho-recall";

@@ -2,6 +2,7 @@
 // and opens the chosen note at its matched line. Read-only.
 
 import { Notice, SuggestModal, type App } from "obsidian";
+import type { Lang } from "../catalog/catalog";
 import type { Words } from "../i18n";
 import type { Answer } from "./tool-modal";
 import {
@@ -26,10 +27,11 @@ export { searchLimit } from "./search-results";
  */
 export const searchDelayMs = 180;
 
-/** What the search modal needs from the plugin. */
+/** What the search modal needs from the plugin: the app, its words and language (a refusal's), a call. */
 export interface SearchHost {
   app: App;
   words(): Words;
+  lang(): Lang;
   run(tool: string, args: Record<string, unknown>): Promise<Answer>;
 }
 
@@ -55,7 +57,8 @@ export async function openNote(h: SearchHost, path: string, line = 0): Promise<v
  * hits (or nothing when the newest input is blank), so results shown are
  * never stale, whatever order the promises settle in. Above the hits, the
  * zone, project and kind filters (a change searches again), and the
- * "nothing confident" state when the answer says so.
+ * "nothing confident" state when the answer says so. A refusal shows in
+ * place of the hits, in the plugin's words (runSearch, shownSearch).
  */
 export class SearchModal extends SuggestModal<SearchHit> {
   private seq = 0;
@@ -92,6 +95,7 @@ export class SearchModal extends SuggestModal<SearchHit> {
     this.cancelTimer();
     if (query.trim() === "") {
       this.emptyStateText = ""; // blank input: no "nothing matches" either
+      this.resultContainerEl.removeClass("kessho-search-refused");
       renderStatus(this.statusEl, null, this.h.words());
       this.settle([]);
       return [];
@@ -125,6 +129,7 @@ export class SearchModal extends SuggestModal<SearchHit> {
     const o: SearchOutcome = await runSearch(this.h, query, this.filters);
     if (seq !== this.seq) return; // a newer keystroke's search settles the waiting promises
     this.emptyStateText = o.error ?? w.searchEmpty;
+    this.resultContainerEl.toggleClass("kessho-search-refused", o.error !== null);
     renderStatus(this.statusEl, o, w);
     this.settle(o.hits);
   }

@@ -5,9 +5,11 @@
 // "nothing confident" state). One module, so both draw a hit the same way.
 
 import { DropdownComponent, TFolder, type App } from "obsidian";
+import type { Lang } from "../catalog/catalog";
+import type { Field } from "../catalog/form";
 import type { Words } from "../i18n";
 import { messageOf } from "../host/port";
-import type { Answer } from "./tool-modal";
+import { shownAnswer, type Answer } from "./tool-modal";
 import { renderExcerpt } from "./excerpt";
 
 /** A hit of mem_search's answer (core/tools/search.go, searchHit). */
@@ -51,10 +53,33 @@ export interface SearchOutcome {
   error: string | null;
 }
 
-/** What searching needs from the plugin. */
+/** What searching needs from the plugin: its words and language (a refusal's), and a call. */
 export interface SearchRunner {
   words(): Words;
+  lang(): Lang;
   run(tool: string, args: Record<string, unknown>): Promise<Answer>;
+}
+
+/**
+ * searchFields are what a search sends, as the modal and the view show
+ * them: what is typed and the three filters, each by the name the user
+ * sees, so that a refusal of one of mem_search's parameters names it
+ * ("Search: holds no word…", not `parameter "query": …`).
+ */
+export function searchFields(w: Words): Field[] {
+  const field = (name: string, label: string): Field => ({ name, label, desc: "", kind: "text", required: false });
+  return [field("query", w.searchQuery), field("zone", w.searchZone), field("slug", w.searchProject), field("kind", w.searchKind)];
+}
+
+/**
+ * shownSearch is mem_search's answer in the plugin's words (shownAnswer,
+ * as the forms and the recall view show theirs): a refusal names the
+ * field, the command or the setting to use, never an MCP tool or
+ * parameter; a refused time zone names its setting.
+ */
+export function shownSearch(h: SearchRunner, a: Answer): Answer {
+  const w = h.words();
+  return shownAnswer(h.lang(), a, { fields: searchFields(w), badSettingZone: w.badSettingZone });
 }
 
 /**
@@ -70,10 +95,10 @@ export function searchArgs(query: string, f: SearchFilters = noFilters): Record<
   return args;
 }
 
-/** runSearch calls mem_search for query and filters; a refusal or failure comes back as its message. */
+/** runSearch calls mem_search for query and filters; a refusal (in the plugin's words, shownSearch) or a failure comes back as its message. */
 export async function runSearch(h: SearchRunner, query: string, f: SearchFilters): Promise<SearchOutcome> {
   try {
-    const answer = await h.run("mem_search", searchArgs(query, f));
+    const answer = shownSearch(h, await h.run("mem_search", searchArgs(query, f)));
     if (!answer.ok) return { hits: [], confident: false, error: answer.error.message };
     const hits = (answer.result["hits"] as SearchHit[] | undefined) ?? [];
     return { hits, confident: answer.result["confident"] !== false, error: null };
@@ -144,7 +169,7 @@ export function renderResults(el: HTMLElement, o: SearchOutcome | null, w: Words
     return;
   }
   if (o.hits.length === 0) {
-    el.createDiv({ cls: "suggestion-empty", text: o.error ?? w.searchEmpty });
+    el.createDiv({ cls: o.error !== null ? ["suggestion-empty", "kessho-search-refused"] : "suggestion-empty", text: o.error ?? w.searchEmpty });
     return;
   }
   for (const hit of o.hits) {

@@ -7,7 +7,7 @@
 
 import { MarkdownRenderer, Modal, Notice, Setting, type App, type ButtonComponent, type Component } from "obsidian";
 import { textIn, type Lang, type Tool } from "../catalog/catalog";
-import { argsFrom, type AtomValue, type Field, type Values } from "../catalog/form";
+import { argsFrom, type AtomValue, type Field, type PairValue, type Values } from "../catalog/form";
 import { inObsidian, shownRefusal, type RefusalWords } from "../catalog/host-words";
 import { people } from "../catalog/people";
 import { lineDiff, type Change } from "../catalog/preview";
@@ -197,6 +197,9 @@ export class ToolModal extends Modal {
       case "atoms":
         this.drawAtoms(s, f);
         break;
+      case "pairs":
+        this.drawPairs(s, f);
+        break;
       case "textarea":
       case "lines":
       case "json":
@@ -337,6 +340,54 @@ export class ToolModal extends Modal {
         redraw();
       }),
     );
+  }
+
+  /**
+   * drawPairs draws the properties editor (an object of free keys, as
+   * Obsidian's Properties show a note's): a row per property, its name and
+   * its value (text inputs, data-param name.i.key and name.i.value) and a
+   * button that removes it, then "Add a property". No JSON is typed.
+   */
+  private drawPairs(s: Setting, f: Field): void {
+    const { words, values } = this.o;
+    const rows = () => (Array.isArray(values[f.name]) ? (values[f.name] as PairValue[]) : []);
+    s.settingEl.addClass("kessho-field-wide");
+    const box = s.settingEl.createDiv({ cls: "kessho-pairs" });
+    const redraw = () => {
+      box.empty();
+      rows().forEach((row, i) => {
+        const r = new Setting(box.createDiv({ cls: "kessho-pair" }));
+        r.settingEl.addClass("kessho-pair-row");
+        r.addText((t) => {
+          t.inputEl.dataset["param"] = `${f.name}.${i}.key`;
+          t.inputEl.addClass("kessho-pair-key");
+          t.inputEl.setAttr("aria-label", words.propertyName);
+          t.setPlaceholder(words.propertyName).setValue(row.key).onChange((v) => (row.key = v));
+        });
+        r.addText((t) => {
+          t.inputEl.dataset["param"] = `${f.name}.${i}.value`;
+          t.inputEl.addClass("kessho-pair-value");
+          t.inputEl.setAttr("aria-label", words.propertyValue);
+          t.setPlaceholder(words.propertyValue).setValue(row.value).onChange((v) => (row.value = v));
+        });
+        r.addButton((b) => {
+          b.setButtonText("×").onClick(() => {
+            values[f.name] = rows().filter((_, j) => j !== i);
+            redraw();
+          });
+          b.buttonEl.addClass("kessho-pair-remove");
+          b.buttonEl.setAttr("aria-label", words.removeProperty);
+        });
+      });
+    };
+    const add = new Setting(s.settingEl).addButton((b) =>
+      b.setButtonText(words.addProperty).onClick(() => {
+        values[f.name] = [...rows(), { key: "", value: "" }];
+        redraw();
+      }),
+    );
+    add.settingEl.addClass("kessho-pair-add");
+    redraw();
   }
 
   /** loading marks the form while its prefilled fields are read. */

@@ -33,6 +33,8 @@ export interface LoadedPlugin {
   settingTabs: obsidian.PluginSettingTab[];
   drafts: Map<string, Record<string, string | boolean>>;
   lang(): string;
+  /** Asks the core whether it can use a zone (src/host/zone.ts); tests replace it to inject a verdict. */
+  zoneKnown(tz: string): Promise<boolean | null>;
   onload(): Promise<void>;
   unload(): void;
 }

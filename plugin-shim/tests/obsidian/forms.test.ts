@@ -97,6 +97,76 @@ describe("forms for people", () => {
     assert.match(Notice.messages.at(-1)!, /Archived kessho-docs/);
   });
 
+  test("the archive's extra properties are rows of name and value: a nameless one is refused in the form, the others written", async () => {
+    const c = await freshPlugin("en");
+    const modal = await openForm(c, "archive-session");
+    input(modal, "archive_subject").input("Guide published");
+    input(modal, "archive_body_md").input("Published the guide.\n\n## Next steps\n- Nothing.");
+    input(modal, "no_derived_because").input("nothing durable");
+    assert.equal(modal.modalEl.find("kessho-pair").length, 0, "no row at first");
+    for (let i = 0; i < 3; i++) button(modal, "Add a property").click();
+    assert.equal(modal.modalEl.find("kessho-pair").length, 3);
+    input(modal, "archive_extra_fm.0.key").input("reviewer");
+    input(modal, "archive_extra_fm.0.value").input("Camille");
+    input(modal, "archive_extra_fm.1.value").input("orphan");
+    input(modal, "archive_extra_fm.2.key").input("tags");
+    input(modal, "archive_extra_fm.2.value").input("published");
+    const before = c.app.vault.snapshot();
+    button(modal, "Show what it will write").click();
+    await until(() => Notice.messages.length > 0, "the form's refusal");
+    const msg = "Extra properties: row 2 has a value but no name; name the property, or remove the row";
+    assert.equal(Notice.messages.at(-1), msg);
+    assert.equal(modal.contentEl.find("kessho-error")[0]!.text, msg);
+    assert.equal(modal.modalEl.find("kessho-preview").length, 0, "nothing previewed");
+    assert.deepEqual(c.app.vault.snapshot(), before);
+
+    // The nameless row removed (its ×): the rows left are what is written.
+    const remove = modal.modalEl.find("kessho-pair-remove");
+    assert.equal(remove[1]!.attrs["aria-label"], "Remove this property");
+    const x = Setting.all.flatMap((s) => s.components).find((b) => b instanceof ButtonComponent && b.buttonEl === remove[1]) as ButtonComponent;
+    x.click();
+    assert.deepEqual(
+      modal.modalEl.find("kessho-pair").map((row) => row.findAll("input").map((e) => e.value)),
+      [["reviewer", "Camille"], ["tags", "published"]],
+    );
+    button(modal, "Show what it will write").click();
+    await until(() => modal.modalEl.find("kessho-preview").length === 1, "the preview");
+    button(modal, "Write").click();
+    await until(() => !modal.isOpen, "the modal to close");
+    const archive = read(c, `10-episodes/projects/${slug}/archives/2026-11-30-10h15-${slug}-guide-published.md`) ?? "";
+    assert.match(archive, /\nreviewer: Camille\n/);
+    assert.match(archive, /\ntags:\n {2}- kind\/archive\n {2}- zone\/episodes\n {2}- published\n/, "a tags row adds a tag to the archive's");
+  });
+
+  test("an archive rebuilt from git gets its keys as rows: the refusal of a missing one names the field, all given it is written", async () => {
+    const c = await freshPlugin("en");
+    const modal = await openForm(c, "archive-session");
+    input(modal, "archive_subject").input("Rebuilt session");
+    input(modal, "archive_body_md").input("Rebuilt from the repository.\n\n## Next steps\n- None.");
+    input(modal, "no_derived_because").input("rebuilt from git");
+    const rebuilt = Setting.all.find((s) => s.nameEl.text === "Rebuilt from git" && modal.modalEl.all().includes(s.settingEl))!.components[0] as DropdownComponent;
+    rebuilt.input("archeo-git");
+    const keys = ["source", "scope", "collective", "modality", "branch", "branch_base", "branch_base_sha", "milestone_kind", "source_milestone", "commit_sha", "granularity", "friction_detected", "derived_atoms", "content_hash", "previous_atom", "topology_snapshot_hash", "repo_path"];
+    const row = (i: number, k: string, v: string) => {
+      button(modal, "Add a property").click();
+      input(modal, `archive_extra_fm.${i}.key`).input(k);
+      input(modal, `archive_extra_fm.${i}.value`).input(v);
+    };
+    row(0, "source", "archeo-git");
+    button(modal, "Show what it will write").click();
+    await until(() => Notice.messages.length > 0, "the refusal");
+    assert.match(Notice.messages.at(-1)!, /missing or null: scope, collective, .*, repo_path \(add them under “Extra properties”, a row each; a value may be left empty\)$/);
+    keys.slice(1).forEach((k, i) => row(i + 1, k, k === "commit_sha" ? "0042abc" : ""));
+    button(modal, "Show what it will write").click();
+    await until(() => modal.modalEl.find("kessho-preview").length === 1, "the preview");
+    button(modal, "Write").click();
+    await until(() => !modal.isOpen, "the modal to close");
+    const archive = read(c, `10-episodes/projects/${slug}/archives/2026-11-30-10h15-${slug}-rebuilt-session.md`) ?? "";
+    assert.match(archive, /\nsource: archeo-git\n/);
+    assert.match(archive, /\ncommit_sha: 0042abc\n/);
+    assert.match(archive, /\nrepo_path: ""\n/);
+  });
+
   test("a refusal in the preview stays in the form, nothing written", async () => {
     const c = await freshPlugin("en");
     const modal = await openForm(c, "archive-session");

@@ -45,9 +45,10 @@ interface Result {
 }
 type Args = Record<string, unknown>;
 
-/** A plugin on the vault, each call it makes recorded. */
-async function freshPlugin() {
+/** A plugin on the vault (its saved settings data, if any), each call it makes recorded. */
+async function freshPlugin(data?: Record<string, unknown>) {
   const app = new App(vault);
+  if (data !== undefined) app.data["kessho"] = data;
   const plugin = await loadPlugin(js, app);
   const calls: { tool: string; args: Args }[] = [];
   const direct = plugin.api.call.bind(plugin.api);
@@ -376,5 +377,51 @@ describe("search as Obsidian users expect it", () => {
     command(plugin, "kessho:search-view")();
     await until(() => app.workspace.getLeavesOfType("kessho-search").length === 1, "the view");
     assert.equal(app.workspace.getLeavesOfType("kessho-search")[0]!.getDisplayText(), "Recherche dans la mémoire");
+  });
+
+  test("a refused search says so in the plugin's words: a bad zone names its setting, bad words the search box", async () => {
+    const refusals = {
+      en: {
+        zone: "Kessho's setting “Vault time zone” holds “Mars/Olympus”, which the core does not know as a time zone: correct it in Settings → Kessho (empty: this device's zone).",
+        words: "Search: holds no word to search for; give at least one word of letters or digits",
+      },
+      fr: {
+        zone: "Le réglage « Fuseau horaire du coffre » de Kessho contient « Mars/Olympus », que le cœur ne connaît pas comme fuseau : corrigez-le dans Paramètres → Kessho (vide : le fuseau de cet appareil).",
+        words: "Recherche : ne contient aucun mot à chercher ; donnez au moins un mot de lettres ou de chiffres",
+      },
+    };
+    for (const lang of ["en", "fr"] as const) {
+      Modal.opened = [];
+      setLanguage(lang);
+      // A zone the device's settings hold but the core refuses (saved before it was checked, or synced from elsewhere).
+      const { app, plugin } = await freshPlugin({ lang, tz: "Mars/Olympus", rehearse: false });
+      const raw = (await plugin.api.call("mem_search", { query: "sensors" })) as { ok: false; error: { message: string } };
+      assert.match(raw.error.message, /^parameter "tz"|^paramètre « tz »/, "the API keeps the core's words");
+      const m = openModal(plugin);
+      await typeAndWait(m, "sensors");
+      assert.equal(m.resultContainerEl.getText(), refusals[lang].zone, `${lang}: the modal names the setting`);
+      assert.ok(m.resultContainerEl.hasClass("kessho-search-refused"), "said as a refusal");
+      m.close();
+
+      command(plugin, "kessho:search-view")();
+      await until(() => app.workspace.getLeavesOfType("kessho-search").length === 1, "the view");
+      const view = app.workspace.getLeavesOfType("kessho-search")[0]!.view as unknown as { inputEl: FakeEl; resultsEl: FakeEl };
+      view.inputEl.value = "sensors";
+      view.inputEl.dispatch("input");
+      await until(() => view.resultsEl.find("kessho-search-refused").length === 1, "the view's refusal");
+      assert.equal(view.resultsEl.getText(), refusals[lang].zone, `${lang}: the view names the setting`);
+
+      // The zone set right, words the core cannot search for: the refusal names the search box, not mem_search's "query".
+      plugin.settings.tz = "Europe/Paris";
+      const again = openModal(plugin);
+      again.type("!!!");
+      await until(() => again.draws > 0 && again.resultContainerEl.hasClass("kessho-search-refused"), "the refusal of the words");
+      assert.equal(again.resultContainerEl.getText(), refusals[lang].words);
+      // A search that finds again is no refusal any more.
+      await typeAndWait(again, "sensors");
+      assert.ok(items(again.resultContainerEl).length > 0);
+      assert.equal(again.resultContainerEl.hasClass("kessho-search-refused"), false);
+      again.close();
+    }
   });
 });

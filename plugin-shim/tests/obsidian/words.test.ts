@@ -2,8 +2,10 @@
 // (issue 31): a refusal shown in Obsidian names the command, button, field
 // or setting to use (core/i18n/hosts/obsidian.json), in English and
 // French, while the API keeps the core's message byte for byte; a time
-// zone is checked as it is typed, an invalid one is not saved and says
-// why; a call refused because of a saved zone names the setting.
+// zone is checked as it is typed, by the device and then by the core (a
+// zone the device knows but the core does not is refused too), an invalid
+// one is not saved and says why; a call refused because of a saved zone
+// names the setting.
 
 import assert from "node:assert/strict";
 import { beforeEach, describe, test } from "node:test";
@@ -93,6 +95,90 @@ describe("words and settings", () => {
     const t13 = tab as unknown as { setControlValue(k: string, v: unknown): Promise<void> };
     await t13.setControlValue("tz", "Mars/Olympus");
     assert.equal(c.plugin.settings.tz, "Asia/Tokyo");
+  });
+
+  test("a zone the device knows but the core does not is said, with the name the core knows, and not saved", async () => {
+    for (const lang of ["en", "fr"] as const) {
+      reset();
+      setLanguage(lang);
+      const c = await freshPlugin(lang);
+      // Every round the core is sent, to see that the core is asked.
+      const zones: string[] = [];
+      const step = c.plugin.engine.step.bind(c.plugin.engine);
+      c.plugin.engine.step = (input, r) => {
+        if (r !== undefined) zones.push(/"tz":"([^"]*)"/.exec(r.head + r.tail)?.[1] ?? "");
+        return step(input, r);
+      };
+      const tab = c.plugin.settingTabs[0]!;
+      tab.display();
+      const tz = Setting.all.find((s) => s.nameEl.text === (lang === "fr" ? "Fuseau horaire du coffre" : "Vault time zone"))!;
+      const text = tz.components[0] as TextComponent;
+      text.input("Asia/Tokyo");
+      await until(() => (c.app.data["kessho"] as { tz?: string }).tz === "Asia/Tokyo", "the zone to be saved");
+      assert.ok(zones.includes("Asia/Tokyo"), "the core was asked before the zone was saved");
+      // Intl takes any case ("asia/tokyo" is Asia/Tokyo to the device); the core's tzdata does not.
+      assert.ok(new Intl.DateTimeFormat("en", { timeZone: "asia/tokyo" }).resolvedOptions().timeZone === "Asia/Tokyo");
+      text.input("asia/tokyo");
+      await until(() => tz.settingEl.hasClass("kessho-setting-invalid"), "the core's refusal");
+      assert.ok(zones.includes("asia/tokyo"), "the core was asked");
+      const said = lang === "fr" ? "⚠ asia/tokyo : fuseau inconnu du cœur de Kessho (vouliez-vous dire Asia/Tokyo ?) ; non enregistré." : "⚠ asia/tokyo: not a time zone Kessho's core knows (did you mean Asia/Tokyo?); not saved.";
+      assert.ok(tz.descEl.text.endsWith(" " + said), tz.descEl.text);
+      assert.equal(c.plugin.settings.tz, "Asia/Tokyo", "the zone the core refuses is not taken");
+      assert.equal((c.app.data["kessho"] as { tz?: string }).tz, "Asia/Tokyo", "nor saved");
+      // Obsidian 1.13's tab: the same checks, the same refusal.
+      const t13 = tab as unknown as { setControlValue(k: string, v: unknown): Promise<void>; getSettingDefinitions(): { control: { validate?: (v: string) => unknown } }[] };
+      await t13.setControlValue("tz", "asia/tokyo");
+      assert.equal(c.plugin.settings.tz, "Asia/Tokyo");
+      const validate = t13.getSettingDefinitions()[1]!.control.validate!;
+      assert.equal(await validate("asia/tokyo"), said);
+      assert.equal(await validate("Europe/Paris"), undefined);
+      // Typed right, it is saved.
+      text.input("Europe/Paris");
+      await until(() => (c.app.data["kessho"] as { tz?: string }).tz === "Europe/Paris", "the corrected zone to be saved");
+      assert.equal(tz.settingEl.hasClass("kessho-setting-invalid"), false);
+    }
+  });
+
+  test("the core's verdict on a zone is what decides: refused, not saved; not asked (no engine), the device's stands", async () => {
+    const c = await freshPlugin("en");
+    const asked: string[] = [];
+    let verdict: boolean | null = false;
+    c.plugin.zoneKnown = (tz) => {
+      asked.push(tz);
+      return Promise.resolve(verdict);
+    };
+    const tab = c.plugin.settingTabs[0]!;
+    tab.display();
+    const tz = Setting.all.find((s) => s.nameEl.text === "Vault time zone")!;
+    const text = tz.components[0] as TextComponent;
+    // A zone every device knows, refused by the (injected) core: not saved, the core's words.
+    text.input("Asia/Tokyo");
+    await until(() => tz.settingEl.hasClass("kessho-setting-invalid"), "the refusal");
+    assert.match(tz.descEl.text, /⚠ Asia\/Tokyo: not a time zone Kessho's core knows; not saved\.$/);
+    assert.equal(c.plugin.settings.tz, "Europe/Paris");
+    assert.equal((c.app.data["kessho"] as { tz?: string }).tz, "Europe/Paris");
+    // One the device refuses is refused at once: the core is not asked.
+    asked.length = 0;
+    text.input("Mars/Olympus");
+    assert.match(tz.descEl.text, /⚠ Mars\/Olympus: not a time zone this device knows; not saved\.$/);
+    await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(asked, []);
+    // The core could not say (its engine failed): the device's verdict stands, the zone is saved.
+    verdict = null;
+    text.input("Asia/Tokyo");
+    await until(() => (c.app.data["kessho"] as { tz?: string }).tz === "Asia/Tokyo", "the zone to be saved");
+    assert.equal(tz.settingEl.hasClass("kessho-setting-invalid"), false);
+  });
+
+  test("a saved zone the core refuses (synced from elsewhere) is said when the settings open: calls fail until it is corrected", async () => {
+    setLanguage("fr");
+    const app = new App({ ...vault });
+    app.data["kessho"] = { lang: "fr", tz: "asia/tokyo", rehearse: false };
+    const plugin = await loadPlugin(mainJs(), app);
+    plugin.settingTabs[0]!.display();
+    const tz = Setting.all.find((s) => s.nameEl.text === "Fuseau horaire du coffre")!;
+    await until(() => tz.settingEl.hasClass("kessho-setting-invalid"), "the saved zone's refusal");
+    assert.ok(tz.descEl.text.endsWith(" ⚠ asia/tokyo : fuseau inconnu du cœur de Kessho (vouliez-vous dire Asia/Tokyo ?) ; chaque appel échoue tant qu'il n'est pas corrigé."), tz.descEl.text);
   });
 
   test("a call refused because of a saved zone names the setting", async () => {

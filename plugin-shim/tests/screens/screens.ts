@@ -146,6 +146,11 @@ export const screens: Screen[] = [
     async render(c) {
       const modal = await fillArchive(c);
       modal.modalEl.find("kessho-more-toggle")[0]!.dispatch("click");
+      // The extra properties under More: a row of name and value, and an empty one just added.
+      clickText(modal, c.lang === "fr" ? "Ajouter une propriété" : "Add a property");
+      typeInto(modal, "archive_extra_fm.0.key", c.lang === "fr" ? "relecteur" : "reviewer");
+      typeInto(modal, "archive_extra_fm.0.value", "Camille");
+      clickText(modal, c.lang === "fr" ? "Ajouter une propriété" : "Add a property");
       return modalHTML();
     },
   },
@@ -191,6 +196,19 @@ export const screens: Screen[] = [
     },
   },
   {
+    // A zone the device knows (its Intl ignores case) but the core does not: refused by the core, its right name suggested.
+    name: "settings-zone-core-refused",
+    async render(c) {
+      const tab = c.plugin.settingTabs[0]!;
+      tab.display();
+      const tz = Setting.all.find((s) => tab.containerEl.all().includes(s.settingEl) && s.components[0] instanceof TextComponent)!;
+      (tz.components[0] as TextComponent).input("europe/paris");
+      await until(() => tz.settingEl.hasClass("kessho-setting-invalid"), "the core's refusal");
+      await settle();
+      return `<div class="vertical-tab-content">${toHTML(tab.containerEl)}</div>`;
+    },
+  },
+  {
     // The search modal while typing: the last word a prefix ("proofr"), the hits' matched words highlighted.
     name: "search-modal",
     async render(c) {
@@ -213,6 +231,35 @@ export const screens: Screen[] = [
       await leaf.setViewState({ type: "kessho-search", state: { query: "guide", zone: "", slug: "", kind: "" } });
       const view = leaf.view as View & { contentEl: FakeEl };
       await until(() => view.contentEl.find("kessho-hit").length > 0, "the view's hits");
+      await settle();
+      return viewHTML(view);
+    },
+  },
+  {
+    // A search refused: the vault's time zone setting holds a zone the core does not know; the refusal names the setting.
+    name: "search-refused",
+    async render(c) {
+      c.plugin.settings.tz = "Europe/Pariss";
+      command(c, "search");
+      await until(() => Modal.opened.length > 0, "the search modal");
+      const modal = Modal.opened.at(-1)! as Modal & { type(v: string): void; resultContainerEl: FakeEl };
+      modal.type("guide");
+      await until(() => modal.resultContainerEl.hasClass("kessho-search-refused"), "the search's refusal");
+      await settle();
+      return modalHTML();
+    },
+  },
+  {
+    // The same refusal in the sidebar's search view.
+    name: "search-view-refused",
+    async render(c) {
+      c.plugin.settings.tz = "Europe/Pariss";
+      command(c, "search-view");
+      await until(() => c.app.workspace.getLeavesOfType("kessho-search")[0]?.view !== undefined, "the search view");
+      const leaf = c.app.workspace.getLeavesOfType("kessho-search")[0]!;
+      await leaf.setViewState({ type: "kessho-search", state: { query: "guide", zone: "", slug: "", kind: "" } });
+      const view = leaf.view as View & { contentEl: FakeEl };
+      await until(() => view.contentEl.find("kessho-search-refused").length > 0, "the view's refusal");
       await settle();
       return viewHTML(view);
     },
