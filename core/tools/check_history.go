@@ -22,9 +22,24 @@ func (c *checker) projects() error {
 	for _, p := range found {
 		k := strings.ToLower(p.Slug)
 		bySlug[k] = append(bySlug[k], p)
-		if err := c.history(p); err != nil {
+	}
+	// Each history.md is parsed on its own (goldmark): at once, as the
+	// notes are (inParallel), the findings kept in the projects' order.
+	// Read first, in turn: a read the View lacks is a need it records.
+	histories := make([]vault.Content, len(found))
+	for i, p := range found {
+		if histories[i], err = c.env.View.Read(p.History()); err != nil {
 			return err
 		}
+	}
+	checks := make([]historyCheck, len(found))
+	inParallel(len(found), func(i int) { checks[i] = c.history(found[i], histories[i]) })
+	for _, hc := range checks {
+		if hc.err != nil {
+			return hc.err
+		}
+		c.found = append(c.found, hc.found...)
+		c.repairs = append(c.repairs, hc.repairs...)
 	}
 	for _, p := range found {
 		for _, o := range bySlug[strings.ToLower(p.Slug)] {
@@ -51,27 +66,37 @@ func (c *checker) archivesOf(p vault.Project) []string {
 	return out
 }
 
+// historyCheck is what checking one project's history found: its
+// findings and the repair's write.
+type historyCheck struct {
+	found   []Finding
+	repairs plan.Plan
+	err     error
+}
+
 // history checks p's history.md against its archives and records the
 // mechanical repair: the lines of the archives it misses (history.md
-// created when missing), without the lines of archives gone.
-func (c *checker) history(p vault.Project) error {
+// created when missing), without the lines of archives gone. It reads
+// only what is shared, so projects are checked at once.
+func (c *checker) history(p vault.Project, h vault.Content) (hc historyCheck) {
 	t := checkText().Msg
 	say := c.env.say
-	listing := c.archivesOf(p)
-	h, err := c.env.View.Read(p.History())
-	if err != nil || h.NotUTF8 {
-		return err
+	add := func(code, path string, line int, msg, fix string) {
+		hc.found = append(hc.found, Finding{Code: code, Path: path, Line: line, Message: msg, Fix: fix, Mechanical: true})
 	}
-	if !h.Exists && len(listing) == 0 {
-		return nil
+	listing := c.archivesOf(p)
+	if h.NotUTF8 || !h.Exists && len(listing) == 0 {
+		return hc
 	}
 	text := h.Text
 	if !h.Exists {
-		c.add(FindNoHistory, p.History(), 0, say(t.NoHistory), say(t.NoHistoryFix), true)
+		add(FindNoHistory, p.History(), 0, say(t.NoHistory), say(t.NoHistoryFix))
 		text = history.Title(p.Slug)
 		if c.kit { // the kit's history.md, as its mem_init_project writes it
+			var err error
 			if text, err = kitHistory(contextNote{Slug: p.Slug, Kind: p.Type()}); err != nil {
-				return err
+				hc.err = err
+				return hc
 			}
 		}
 	}
@@ -82,11 +107,11 @@ func (c *checker) history(p vault.Project) error {
 		case a.Entry == nil:
 			missing = append(missing, a.Name)
 			if h.Exists {
-				c.add(FindNotInHistory, a.Path, 0, say(t.NotInHistory), say(t.NotInHistoryFix), true)
+				add(FindNotInHistory, a.Path, 0, say(t.NotInHistory), say(t.NotInHistoryFix))
 			}
 		case !a.Exists && a.Name != "":
-			c.add(FindHistoryDangling, p.History(), lineOf(text, strings.Index(text, a.Entry.Line)),
-				say(t.HistoryDangling, a.Path), say(t.HistoryDanglingFix), true)
+			add(FindHistoryDangling, p.History(), lineOf(text, strings.Index(text, a.Entry.Line)),
+				say(t.HistoryDangling, a.Path), say(t.HistoryDanglingFix))
 			if it, ok := history.Find(fixed, a.Name); ok {
 				fixed = history.Remove(fixed, it)
 			}
@@ -96,9 +121,9 @@ func (c *checker) history(p vault.Project) error {
 		fixed = history.Insert(fixed, archiveLine(p, missing[i]))
 	}
 	if fixed != h.Text || !h.Exists {
-		c.repairs = append(c.repairs, plan.WriteOp(p.History(), h.Expect, fixed))
+		hc.repairs = plan.Plan{plan.WriteOp(p.History(), h.Expect, fixed)}
 	}
-	return nil
+	return hc
 }
 
 // archiveLine is the history line of archive name of p: its date and

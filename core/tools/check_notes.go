@@ -29,12 +29,10 @@ type noteCheck struct {
 	err     error
 }
 
-// notes checks every note of the vault (checkNote), on as many
-// goroutines as the process may run at once (runtime.GOMAXPROCS: one in
-// the wasm module, where the notes are checked in turn), each with its
-// own Markdown parser; the findings are kept in the files' order, so
-// the answer is the same on every engine. It returns how many notes
-// there are.
+// notes checks every note of the vault (checkNote) at once
+// (inParallelOn), each goroutine with its own Markdown parser; the
+// findings are kept in the files' order, so the answer is the same on
+// every engine. It returns how many notes there are.
 func (c *checker) notes() (int, error) {
 	var paths []string
 	var texts []vault.Content
@@ -50,20 +48,11 @@ func (c *checker) notes() (int, error) {
 	}
 	c.lookups()
 	checks := make([]noteCheck, len(paths))
-	workers := min(runtime.GOMAXPROCS(0), len(paths), 8)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range max(workers, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			links := markdown.NewLinkReader()
-			for i := int(next.Add(1) - 1); i < len(paths); i = int(next.Add(1) - 1) {
-				checks[i] = c.checkNote(links, paths[i], texts[i])
-			}
-		}()
+	readers := make([]markdown.LinkReader, workers(len(paths)))
+	for w := range readers {
+		readers[w] = markdown.NewLinkReader()
 	}
-	wg.Wait()
+	inParallelOn(len(readers), len(paths), func(w, i int) { checks[i] = c.checkNote(readers[w], paths[i], texts[i]) })
 	for i, nc := range checks {
 		if nc.err != nil {
 			return 0, nc.err
@@ -243,4 +232,38 @@ func (c *checker) kitIndexes() error {
 		}
 	}
 	return nil
+}
+
+// workers is how many goroutines check n items: as many as the process
+// may run at once (runtime.GOMAXPROCS: one in the wasm module, whose
+// goroutines take turns), at most 8, at least 1.
+func workers(n int) int { return max(1, min(runtime.GOMAXPROCS(0), n, 8)) }
+
+// inParallel runs f(i) for each i < n on workers(n) goroutines.
+func inParallel(n int, f func(i int)) {
+	inParallelOn(workers(n), n, func(_, i int) { f(i) })
+}
+
+// inParallelOn runs f(w, i) for each i < n on k goroutines, w the
+// goroutine's number (for what each keeps of its own); inline when k is
+// 1. f must write only what belongs to i or w.
+func inParallelOn(k, n int, f func(w, i int)) {
+	if k <= 1 {
+		for i := range n {
+			f(0, i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range k {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(w, i)
+			}
+		}()
+	}
+	wg.Wait()
 }

@@ -683,7 +683,7 @@ func (a *answerer) tree(t vault.Tree) error {
 	for _, p := range w.order {
 		a.snap.Dirs[p] = names(w.listings[p])
 	}
-	return nil
+	return a.files(w.files)
 }
 
 // needWalk is the state of the walk of one tree a need asks for
@@ -695,6 +695,10 @@ type needWalk struct {
 	listings map[string][]entry
 	order    []string   // listed folders, in walk order
 	links    []treeLink // links to folders, in the order met
+	// files are the files whose content is read once the tree is
+	// walked, in walk order, by several workers (answerer.files): a
+	// mem_check reads every note of the vault this way.
+	files []string
 }
 
 // treeLink is a link to a folder met in the walk: its folder and entry.
@@ -743,9 +747,7 @@ func (w *needWalk) walk(p string) error {
 				return err
 			}
 		case !e.dir && w.content:
-			if err := a.file(full); err != nil {
-				return err
-			}
+			w.files = append(w.files, full)
 		}
 	}
 	return nil
