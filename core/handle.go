@@ -99,16 +99,15 @@ func (c *Core) HandleAnswer(request []byte) (Answer, []byte) {
 	return c.encoded(c.handle(request))
 }
 
-// HandleRequest is Handle for a request already decoded: the native
+// HandleRequest is HandleAnswer for a request already decoded: the native
 // engine's (host/engine), in the host's process, where a request's JSON
 // would be written only to be read back at once (a mem_check of a
 // 50k-note vault holds 65 MB of notes, each way). The core reads req's
 // maps and never changes them; the host must not change them while the
 // call runs. The answer is the same bytes as Handle's for the request's
 // JSON (wire.DecodeRequest of wire.EncodeCompacted gives req back).
-func (c *Core) HandleRequest(req Request) []byte {
-	_, out := c.encoded(c.run(req))
-	return out
+func (c *Core) HandleRequest(req Request) (Answer, []byte) {
+	return c.encoded(c.run(req))
 }
 
 // encoded is the answer's JSON, with its search index after it.

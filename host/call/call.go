@@ -65,12 +65,16 @@ type Pinner interface {
 // rounds that carry no search index (wire.Request.Search nil), which
 // are then the same bytes as the request's JSON would give (HOSTS.md §6).
 type DirectPinner interface {
-	PinDirect() (call func(ctx context.Context, request []byte) ([]byte, error), direct func(ctx context.Context, req wire.Request) ([]byte, error), release func())
+	PinDirect() (call func(ctx context.Context, request []byte) ([]byte, error), direct DirectCall, release func())
 }
+
+// DirectCall is a DirectPinner's call: the request as a value, the
+// answer as one beside its JSON (core.Core.HandleRequest).
+type DirectCall func(ctx context.Context, req wire.Request) (wire.Answer, []byte, error)
 
 // pinDirect is Pin, with eng's direct call when it is a DirectPinner
 // (nil otherwise).
-func pinDirect(eng Engine) (call func(ctx context.Context, request []byte) ([]byte, error), direct func(ctx context.Context, req wire.Request) ([]byte, error), release func()) {
+func pinDirect(eng Engine) (call func(ctx context.Context, request []byte) ([]byte, error), direct DirectCall, release func()) {
 	if p, ok := eng.(DirectPinner); ok {
 		return p.PinDirect()
 	}
@@ -258,7 +262,7 @@ type rounds[L Lock] struct {
 	call  func(ctx context.Context, request []byte) ([]byte, error) // the pinned engine
 	// direct is the pinned engine's call with the request as a value
 	// (DirectPinner), nil when it has none.
-	direct func(ctx context.Context, req wire.Request) ([]byte, error)
+	direct DirectCall
 	tool   string
 	opts   Options
 	d      deadline
@@ -306,7 +310,7 @@ func (r *rounds[L]) exchange(ctx context.Context) (ans *hostlogic.Read, raw, ind
 		out, _ := r.refuse(err)
 		return nil, nil, nil, out, nil
 	}
-	raw, err := r.send(ctx)
+	need, raw, err := r.send(ctx)
 	if e, ok := err.(encodeError); ok {
 		return fail(fmt.Errorf("encoding request: %w", e.error))
 	}
@@ -327,6 +331,9 @@ func (r *rounds[L]) exchange(ctx context.Context) (ans *hostlogic.Read, raw, ind
 	}
 	if err != nil {
 		return fail(err)
+	}
+	if need != nil {
+		return &hostlogic.Read{Answer: *need}, raw, nil, Outcome{}, nil
 	}
 	raw, index = wire.Split(raw)
 	read, err := hostlogic.ReadAnswer(raw)
@@ -356,18 +363,25 @@ type encodeError struct{ error }
 // from then on; as a value when the engine takes one and the round
 // carries no search index (DirectPinner), else as JSON. The value's
 // maps are copied: the host adds the next round's answers to its own.
-func (r *rounds[L]) send(ctx context.Context) ([]byte, error) {
+// need is the engine's answer as a value when it is a need with no
+// search index (raw is then only its JSON): it need not be decoded.
+func (r *rounds[L]) send(ctx context.Context) (need *wire.Answer, raw []byte, err error) {
 	if !r.compacted {
 		args, err := wire.CompactArgs(r.req.Args)
 		if err != nil {
-			return nil, encodeError{err}
+			return nil, nil, encodeError{err}
 		}
 		r.req.Args, r.compacted = args, true
 	}
-	if r.direct != nil && r.req.Search == nil {
-		return r.direct(ctx, r.req.Clone())
+	if r.direct == nil || r.req.Search != nil {
+		raw, err = r.call(ctx, r.sc.request(&r.req))
+		return nil, raw, err
 	}
-	return r.call(ctx, r.sc.request(&r.req))
+	ans, raw, err := r.direct(ctx, r.req.Clone())
+	if err == nil && ans.Need != nil && ans.Search == nil {
+		return &ans, raw, nil
+	}
+	return nil, raw, err
 }
 
 // answer answers the engine's need from the vault into the next request;

@@ -81,16 +81,18 @@ func (n *native) Pin() (func(context.Context, []byte) ([]byte, error), func()) {
 }
 
 // PinDirect is Pin, with the pinned core also taking a request as a
-// value (host/call's DirectPinner): in the host's process a request's
-// JSON would be written only to be read back at once.
-func (n *native) PinDirect() (call func(context.Context, []byte) ([]byte, error), direct func(context.Context, wire.Request) ([]byte, error), release func()) {
+// value and giving the answer as one beside its JSON (host/call's
+// DirectPinner): in the host's process a request's JSON would be
+// written only to be read back at once, and a need's too.
+func (n *native) PinDirect() (call func(context.Context, []byte) ([]byte, error), direct func(context.Context, wire.Request) (wire.Answer, []byte, error), release func()) {
 	c := n.take()
 	call = func(ctx context.Context, request []byte) ([]byte, error) { return n.run(ctx, c, request) }
-	direct = func(ctx context.Context, req wire.Request) ([]byte, error) {
+	direct = func(ctx context.Context, req wire.Request) (wire.Answer, []byte, error) {
 		if err := n.usable(ctx); err != nil {
-			return nil, err
+			return wire.Answer{}, nil, err
 		}
-		return c.HandleRequest(req), nil
+		ans, raw := c.HandleRequest(req)
+		return ans, raw, nil
 	}
 	return call, direct, func() { n.put(c) }
 }
