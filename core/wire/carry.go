@@ -87,3 +87,10 @@ type Carry struct {
 	// base64 at 10,000 notes cost more than the whole search.
 	Index []byte `json:"-"`
 }
+
+// Clone is c as a core reads it from its JSON (Clone of Request): its
+// maps copied, nil when empty, and no index (it travels after the JSON).
+func (c Carry) Clone() Carry {
+	c.Notes, c.Changes, c.Index = cloneMap(c.Notes), cloneMap(c.Changes), nil
+	return c
+}

@@ -61,16 +61,17 @@ type Pinner interface {
 }
 
 // DirectPinner is a Pinner whose pinned core also takes a request as a
-// value (engine.Native, in the host's process): Run sends it so the
-// rounds that carry no search index (wire.Request.Search nil), which
-// are then the same bytes as the request's JSON would give (HOSTS.md §6).
+// value (engine.Native, in the host's process): Run sends every round
+// so, the value being what the request's JSON decodes to
+// (searchCarry.value; HOSTS.md §6).
 type DirectPinner interface {
 	PinDirect() (call func(ctx context.Context, request []byte) ([]byte, error), direct DirectCall, release func())
 }
 
 // DirectCall is a DirectPinner's call: the request as a value, the
-// answer as one beside its JSON (core.Core.HandleRequest).
-type DirectCall func(ctx context.Context, req wire.Request) (wire.Answer, []byte, error)
+// answer as one beside its JSON (core.Core.HandleRequest). An alias, so
+// that an engine implements DirectPinner without importing this package.
+type DirectCall = func(ctx context.Context, req wire.Request) (wire.Answer, []byte, error)
 
 // pinDirect is Pin, with eng's direct call when it is a DirectPinner
 // (nil otherwise).
@@ -360,9 +361,9 @@ type encodeError struct{ error }
 
 // send sends the round's request to the engine: the call's arguments
 // compacted on the first round (wire.CompactArgs), and sent as they are
-// from then on; as a value when the engine takes one and the round
-// carries no search index (DirectPinner), else as JSON. The value's
-// maps are copied: the host adds the next round's answers to its own.
+// from then on; as a value when the engine takes one (DirectPinner),
+// else as JSON. The value's maps are copied: the host adds the next
+// round's answers to its own.
 // need is the engine's answer as a value when it is a need with no
 // search index (raw is then only its JSON): it need not be decoded.
 func (r *rounds[L]) send(ctx context.Context) (need *wire.Answer, raw []byte, err error) {
@@ -373,11 +374,11 @@ func (r *rounds[L]) send(ctx context.Context) (need *wire.Answer, raw []byte, er
 		}
 		r.req.Args, r.compacted = args, true
 	}
-	if r.direct == nil || r.req.Search != nil {
+	if r.direct == nil {
 		raw, err = r.call(ctx, r.sc.request(&r.req))
 		return nil, raw, err
 	}
-	ans, raw, err := r.direct(ctx, r.req.Clone())
+	ans, raw, err := r.direct(ctx, r.sc.value(&r.req))
 	if err == nil && ans.Need != nil && ans.Search == nil {
 		return &ans, raw, nil
 	}

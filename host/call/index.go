@@ -285,6 +285,28 @@ func (s *searchCarry) request(req *wire.Request) []byte {
 	return out
 }
 
+// value is the request request would send, as a value (DirectPinner):
+// what request's JSON decodes to (wire.Request.Clone), the search
+// carry a copy holding this round's notes and the stored index when the
+// core asked for it. Like request, it sends the notes' versions and the
+// index once.
+func (s *searchCarry) value(req *wire.Request) wire.Request {
+	out := req.Clone()
+	if s.carry == nil {
+		return out
+	}
+	c := s.carry.Clone()
+	s.carry.Notes = nil
+	if s.withIndex {
+		if index := s.ix.LoadIndex(nil, search.IndexBound(s.notes)); len(index) > 0 {
+			c.Index = index
+		}
+	}
+	s.carry.Full, s.withIndex = false, false
+	out.Search = &c
+	return out
+}
+
 // store stores the index a successful answer carries (index: the bytes
 // after its NUL, under the id in ans.Search), and returns raw
 // without it (Outcome.Raw: the index holds the notes' mtimes, which differ

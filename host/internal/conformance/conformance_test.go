@@ -62,6 +62,9 @@ func TestCases(t *testing.T) {
 // call.DirectPinner), native through JSON alone, and wasm; or the first
 // two under -native.
 func caseEngines(t *testing.T) []caseEngine {
+	if _, ok := engine.Native().(call.DirectPinner); !ok {
+		t.Fatal("the native engine is no call.DirectPinner: every case would run through JSON twice")
+	}
 	engines := []caseEngine{{"native", engine.Native()}, {"json", jsonOnly{engine.Native().(call.Pinner)}}}
 	if *nativeOnly {
 		return engines
