@@ -47,7 +47,7 @@ func simpleMapping(content string) (*yaml.Node, bool) {
 	// The nodes come from one slab (the wasm engine pays dearly for each
 	// allocation); a mapping holds a pair a line at most, but list items
 	// take a node a line too: a full slab starts another.
-	slab := make([]yaml.Node, 0, 2*len(lines))
+	slab := make([]yaml.Node, 0, slabSize(lines))
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
@@ -91,6 +91,23 @@ func simpleMapping(content string) (*yaml.Node, bool) {
 		return nil, false
 	}
 	return root, true
+}
+
+// slabSize is how many nodes simpleMapping builds for lines when it
+// reads them all: two for a line of a key (the key and its value, or
+// its list), one for a list item.
+func slabSize(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		switch t := strings.TrimLeft(l, " "); {
+		case t == "":
+		case t[0] == '-':
+			n++
+		default:
+			n += 2
+		}
+	}
+	return n
 }
 
 // newNode returns a copy of n in the slab, or in a new one when it is full
@@ -171,24 +188,31 @@ func simpleList(slab *[]yaml.Node, lines []string, line int) (*yaml.Node, int) {
 		return nil, 0
 	}
 	indent := len(lines[0]) - len(strings.TrimLeft(lines[0], " "))
-	seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: line, Column: indent + 1}
+	seq := newNode(slab, yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: line, Column: indent + 1})
+	dash := lines[0][:indent] + "- " // lines[0] starts with indent spaces
+	if !strings.HasPrefix(lines[0], dash) {
+		dash = strings.Repeat(" ", indent) + "- "
+	}
 	n := 0
 	for ; n < len(lines); n++ {
 		l := lines[n]
-		item, ok := strings.CutPrefix(l, strings.Repeat(" ", indent)+"- ")
+		item, ok := strings.CutPrefix(l, dash)
 		if !ok {
 			if strings.HasPrefix(strings.TrimLeft(l, " "), "-") {
 				return nil, 0 // an item at another indentation, or `-` alone
 			}
 			break
 		}
-		// The item read as the value of a `k: ` line, whose columns shift by
-		// the item's own offset.
-		_, value, col, ok := simpleLine("k: " + item)
+		// The item read as the value of a `key: ` line (simpleValue),
+		// its column shifted by the item's offset.
+		if !printableLine(item) {
+			return nil, 0
+		}
+		value, off, ok := simpleValue(item)
 		if !ok {
 			return nil, 0
 		}
-		col += indent + 2 - 3
+		col := indent + 2 + off + 1
 		seq.Content = append(seq.Content, scalarNode(slab, value, l[col-1], line+n, col))
 	}
 	if n == 0 || indent > 0 && n < len(lines) && strings.HasPrefix(lines[n], " ") {
@@ -212,32 +236,40 @@ func simpleLine(l string) (key, value string, col int, ok bool) {
 	if i == 0 || l[0] == '-' || i > 1000 || !strings.HasPrefix(l[i:], ": ") {
 		return "", "", 0, false
 	}
-	key = l[:i]
-	j := i + 2
-	for j < len(l) && l[j] == ' ' {
-		j++
-	}
-	raw := strings.TrimRight(l[j:], " ")
-	if raw == "" {
+	value, off, ok := simpleValue(l[i+2:])
+	if !ok {
 		return "", "", 0, false
 	}
 	// Everything before the value is ASCII: its column is its offset.
-	col = j + 1
+	return l[:i], value, i + 2 + off + 1, true
+}
+
+// simpleValue reads what follows a key's ": " (or a list item's "- ")
+// as simpleLine takes it: the value as YAML reads it and its offset in
+// s (the spaces before it skipped).
+func simpleValue(s string) (value string, off int, ok bool) {
+	for off < len(s) && s[off] == ' ' {
+		off++
+	}
+	raw := strings.TrimRight(s[off:], " ")
+	if raw == "" {
+		return "", 0, false
+	}
 	switch q := raw[0]; q {
 	case '"', '\'':
 		if len(raw) < 2 || raw[len(raw)-1] != q || strings.ContainsAny(raw[1:len(raw)-1], `"'\`) {
-			return "", "", 0, false
+			return "", 0, false
 		}
-		return key, raw[1 : len(raw)-1], col, true
+		return raw[1 : len(raw)-1], off, true
 	}
 	c := raw[0]
 	if !(isKeyByte(c) && c != '-' || c == '.' || c == '/' || c == '(' || c >= utf8.RuneSelf) {
-		return "", "", 0, false
+		return "", 0, false
 	}
 	if strings.Contains(raw, ": ") || strings.HasSuffix(raw, ":") {
-		return "", "", 0, false
+		return "", 0, false
 	}
-	return key, raw, col, true
+	return raw, off, true
 }
 
 func isKeyByte(c byte) bool {
