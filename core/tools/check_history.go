@@ -26,8 +26,15 @@ func (c *checker) projects() error {
 	// Each history.md is parsed on its own (goldmark): at once, as the
 	// notes are (inParallel), the findings kept in the projects' order.
 	// Read first, in turn: a read the View lacks is a need it records.
+	// A history.md the tree of the first round does not hold is absent,
+	// as the host would answer (the repair's create expects so): read, it
+	// would cost a round, each redoing the whole check.
 	histories := make([]vault.Content, len(found))
 	for i, p := range found {
+		if _, ok := slices.BinarySearch(c.files, p.History()); !ok {
+			histories[i] = vault.Content{Path: p.History(), Expect: plan.Absent}
+			continue
+		}
 		if histories[i], err = c.env.View.Read(p.History()); err != nil {
 			return err
 		}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -171,10 +173,49 @@ func BenchmarkCheck(b *testing.B) {
 	}
 }
 
+// BenchmarkCheckProcess is `kessho check --format json` as a user or a
+// CI job runs it (bin/kessho, `make build`): the whole process on the
+// 50k vault with findings planted, its collection as a one-shot
+// command's (host/cli/gc.go), native engine; it must exit 1 with every
+// planted finding and nothing else. It reports the process's wall time.
+//
+//	go test ./host/internal/toolbench -run '^$' -bench BenchmarkCheckProcess -benchtime 3x
+func BenchmarkCheckProcess(b *testing.B) {
+	gv, _ := openSize(b, Size{"50k", 50000})
+	want := plant(b, gv.Dir, gv.Manifest)
+	bin := kesshoBin(b)
+	var wall time.Duration
+	for b.Loop() {
+		cmd := exec.Command(bin, "--vault", gv.Dir, "--engine", "native", "--now", genvault.Now.Format(time.RFC3339), "--tz", "UTC", "check", "--format", "json")
+		start := time.Now()
+		out, err := cmd.Output()
+		wall += time.Since(start)
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != cli.ExitToolError {
+			b.Fatalf("kessho check: %v, want exit %d", err, cli.ExitToolError)
+		}
+		var res tools.CheckResult
+		if err := json.Unmarshal(out, &res); err != nil {
+			b.Fatal(err)
+		}
+		var got []string
+		for _, f := range res.Findings {
+			got = append(got, f.Code+" "+f.Path)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			b.Fatalf("findings %v; want %v", got[:min(len(got), 20)], want)
+		}
+	}
+	b.ReportMetric(float64(wall.Milliseconds())/float64(b.N), "wall-ms")
+}
+
 // TestCheckGeneratedVault is BenchmarkCheck's assertion on a 1k vault
 // generated in a temporary folder: the generator's vault has only its
 // known finding, and every planted finding is reported, nothing else, by
-// mem_check and by `kessho check --format json` (exit 1).
+// mem_check and by `kessho check --format json` (exit 1); each mem_check
+// in two rounds (the tree, then the answer), projects without history.md
+// planted or not.
 func TestCheckGeneratedVault(t *testing.T) {
 	gv, err := genvault.Cached(t.TempDir(), genvault.Config{Notes: 1000, Seed: Seed})
 	if err != nil {
@@ -187,9 +228,16 @@ func TestCheckGeneratedVault(t *testing.T) {
 	defer v.Close()
 	eng := engine.Native()
 	check := func() []string {
-		out, err := call.Run(context.Background(), v, eng, "mem_check", json.RawMessage(`{}`), opts)
+		o, rounds := opts, 0
+		o.Round = func(int) { rounds++ }
+		out, err := call.Run(context.Background(), v, eng, "mem_check", json.RawMessage(`{}`), o)
 		if err != nil || !out.OK {
 			t.Fatalf("mem_check: %v %s", err, out.Answer)
+		}
+		// One round asks for the vault's tree, the next answers: a
+		// round more would check every note again.
+		if rounds != 2 {
+			t.Errorf("mem_check took %d rounds, want 2", rounds)
 		}
 		var res tools.CheckResult
 		if err := json.Unmarshal(out.Result, &res); err != nil {
