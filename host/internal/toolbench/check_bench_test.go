@@ -96,12 +96,17 @@ func kesshoCheck(tb testing.TB, dir string) (int, []string) {
 	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
 		tb.Fatalf("kessho check: exit %d, %v: %s %s", code, err, stdout.String(), stderr.String())
 	}
+	return code, findingKeys(res)
+}
+
+// findingKeys is res's findings as "CODE path", sorted.
+func findingKeys(res tools.CheckResult) []string {
 	var got []string
 	for _, f := range res.Findings {
 		got = append(got, f.Code+" "+f.Path)
 	}
 	slices.Sort(got)
-	return code, got
+	return got
 }
 
 // generatedFindings is what mem_check reports on a vault the generator
@@ -158,12 +163,7 @@ func BenchmarkCheck(b *testing.B) {
 		if err := json.Unmarshal(out.Result, &res); err != nil {
 			b.Fatal(err)
 		}
-		var got []string
-		for _, f := range res.Findings {
-			got = append(got, f.Code+" "+f.Path)
-		}
-		slices.Sort(got)
-		if !slices.Equal(got, want) {
+		if got := findingKeys(res); !slices.Equal(got, want) {
 			b.Fatalf("%d notes: findings %v; want %v", res.Notes, got[:min(len(got), 20)], want)
 		}
 	}
@@ -198,12 +198,7 @@ func BenchmarkCheckProcess(b *testing.B) {
 		if err := json.Unmarshal(out, &res); err != nil {
 			b.Fatal(err)
 		}
-		var got []string
-		for _, f := range res.Findings {
-			got = append(got, f.Code+" "+f.Path)
-		}
-		slices.Sort(got)
-		if !slices.Equal(got, want) {
+		if got := findingKeys(res); !slices.Equal(got, want) {
 			b.Fatalf("findings %v; want %v", got[:min(len(got), 20)], want)
 		}
 	}
@@ -243,12 +238,7 @@ func TestCheckGeneratedVault(t *testing.T) {
 		if err := json.Unmarshal(out.Result, &res); err != nil {
 			t.Fatal(err)
 		}
-		var got []string
-		for _, f := range res.Findings {
-			got = append(got, f.Code+" "+f.Path)
-		}
-		slices.Sort(got)
-		return got
+		return findingKeys(res)
 	}
 	if got, want := check(), generatedFindings(t, gv.Dir, gv.Manifest); !slices.Equal(got, want) {
 		t.Fatalf("the generated vault: %d findings %v; want %v", len(got), got[:min(len(got), 10)], want)
