@@ -76,6 +76,10 @@ type Index struct {
 	// seg is what the host stores of the index: the base it was decoded
 	// from or last handed back whole, and what changed since (segment.go).
 	seg segments
+	// scores is the per-document arrays of the last query, kept zeroed
+	// for the next one (rank.go); not encoded. A query, like Put, is not
+	// safe for concurrent use with the index.
+	scores *scores
 }
 
 // A query reads a found document's lens and dead, which come first: one
