@@ -14,7 +14,10 @@ type Matcher struct {
 	x     *Index
 	terms []string
 	at    map[uint32]int // term id → its place in terms
-	buf   []byte
+	// some has bit bloomBit(tid) set for each term id of at: most words
+	// are none of the terms, and are told so without a map lookup.
+	some uint64
+	buf  []byte
 }
 
 // Matcher returns the Matcher of r's terms, as Read gives them.
@@ -22,9 +25,13 @@ func (r *Ranking) Matcher(x *Index) *Matcher {
 	m := &Matcher{x: x, terms: r.Read(x), at: make(map[uint32]int, len(r.terms))}
 	for i, rt := range r.terms {
 		m.at[rt.tid] = i
+		m.some |= bloomBit(rt.tid)
 	}
 	return m
 }
+
+// bloomBit is term id tid's bit in Matcher.some (Fibonacci hashing).
+func bloomBit(tid uint32) uint64 { return 1 << (uint32(tid*0x9e3779b9) >> 26) }
 
 // Terms is the terms m looks for, in Read's order.
 func (m *Matcher) Terms() []string { return m.terms }
@@ -33,7 +40,7 @@ func (m *Matcher) Terms() []string { return m.terms }
 // term is m.Terms()[i], in order.
 func (m *Matcher) Each(text string, fn func(i int)) {
 	m.buf = scanWords(text, m.buf, func(w []byte) {
-		if tid, ok := m.x.wordID(w); ok {
+		if tid, ok := m.x.wordID(w); ok && m.some&bloomBit(tid) != 0 {
 			if i, ok := m.at[tid]; ok {
 				fn(i)
 			}
