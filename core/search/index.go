@@ -43,9 +43,12 @@ type Index struct {
 	// words maps a folded word to its term id (-1: a stopword), mark and
 	// cur count the note being put; none of them is encoded.
 	words map[string]int64
-	mark  []int32
-	cur   []counted
-	buf   []byte // scanWords' buffer
+	// misses are the words a Matcher found no term of (match.go); not
+	// encoded.
+	misses wordMisses
+	mark   []int32
+	cur    []counted
+	buf    []byte // scanWords' buffer
 	// stems stems the words of the notes put (UseStems); nil: the index's
 	// words alone keep them.
 	stems *Stems

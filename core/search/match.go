@@ -51,11 +51,19 @@ func (m *Matcher) Each(text string, fn func(i int)) {
 // wordID is the id of the term of the folded word b (a word as Words
 // gives it), false for a stopword or a term the index does not hold. It
 // reads the index's words, and records there the words it stems whose
-// term the index holds (and stopwords): a term the index learns later
-// would get an id that a miss recorded now would hide.
+// term the index holds (and stopwords); the others (a frontmatter key, a
+// word of a note edited since it was indexed) go to misses, which hold
+// only while the index's terms stay the same (missesOf): a term the index
+// learns later gets an id.
 func (x *Index) wordID(b []byte) (uint32, bool) {
 	if id, ok := x.words[string(b)]; ok {
 		return uint32(id), id >= 0
+	}
+	if x.misses.of != (termsState{x.epoch, len(x.terms)}) {
+		x.misses = wordMisses{of: termsState{x.epoch, len(x.terms)}}
+	}
+	if x.misses.words[string(b)] {
+		return 0, false
 	}
 	w := string(b)
 	t := x.stems.term(w)
@@ -66,9 +74,25 @@ func (x *Index) wordID(b []byte) (uint32, bool) {
 	id, ok := x.lookup(t)
 	if ok {
 		x.keepWord(w, int64(id))
+	} else {
+		if x.misses.words == nil {
+			x.misses.words = map[string]bool{}
+		}
+		x.misses.words[w] = true
 	}
 	return id, ok
 }
+
+// wordMisses are the folded words whose term an index did not hold when
+// its terms were of (Index.wordID).
+type wordMisses struct {
+	of    termsState
+	words map[string]bool
+}
+
+// termsState names an index's terms: terms are only appended, until
+// Compact renumbers them (a new epoch).
+type termsState struct{ epoch, n int }
 
 // keepWord records that folded word w has term id (-1: a stopword).
 func (x *Index) keepWord(w string, id int64) {
