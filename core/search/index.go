@@ -450,15 +450,18 @@ func compareHits(sa, sb float64, a, b *doc) int {
 
 // first returns the first limit of found in order (found itself, sorted,
 // when it holds no more), kept sorted as they come: most documents lose
-// to the last one kept at the first comparison.
-func first(found []uint32, limit int, order func(i, j uint32) int) []uint32 {
+// to the last one kept at the first comparison. order is by score[id]
+// first, highest first (compareHits): a document scoring less than the
+// last one kept loses without a call to order (in the wasm engine, a call
+// through a func value costs more than the comparison).
+func first(found []uint32, limit int, score []float64, order func(i, j uint32) int) []uint32 {
 	top := make([]uint32, 0, min(len(found), limit)+1)
 	if limit >= len(found) {
 		top = found
 		slices.SortFunc(top, order)
 	}
 	for _, id := range found[len(top):] {
-		if len(top) == limit && order(id, top[limit-1]) >= 0 {
+		if len(top) == limit && (score[id] < score[top[limit-1]] || order(id, top[limit-1]) >= 0) {
 			continue
 		}
 		i, _ := slices.BinarySearchFunc(top, id, order)

@@ -268,7 +268,7 @@ func (r *Ranking) all(x *Index, limit int, s *rankStats) ([]Hit, int) {
 	}
 	r.total = len(found)
 	sc.found = found
-	return x.hits(first(found, limit, x.byScore(score)), score, masks), len(found)
+	return x.hits(first(found, limit, score, x.byScore(score)), score, masks), len(found)
 }
 
 // scores are the per-document arrays all scores in, zero but for the
@@ -417,7 +417,7 @@ func (r *Ranking) again(x *Index, limit int, s *rankStats) ([]Hit, bool) {
 	for i, sc := range score {
 		rounded[i], local[i] = math.Round(sc*1e4)/1e4, uint32(i)
 	}
-	top := first(local, limit, func(i, j uint32) int { return compareHits(rounded[i], rounded[j], &x.docs[ids[i]], &x.docs[ids[j]]) })
+	top := first(local, limit, rounded, func(i, j uint32) int { return compareHits(rounded[i], rounded[j], &x.docs[ids[i]], &x.docs[ids[j]]) })
 	if floor > 0 && (len(top) < limit || floor+0.5e-4 >= rounded[top[len(top)-1]]) {
 		return nil, false
 	}
