@@ -130,6 +130,9 @@ type walk struct {
 	rows  [][]int
 	eqs   []uint64
 	ends  []int
+	// lows[d] is the least cell of rows[d] (row 0's: 0): a rune that is
+	// nowhere in a takes the next row's least cell one above it (down).
+	lows  []int
 	ascii [utf8.RuneSelf]uint64 // eq of each ASCII rune
 }
 
@@ -148,7 +151,7 @@ func newWalk(a []rune, k int) *walk {
 		w.rows = w.rows[:d+1]
 		w.rows[d] = cells[d*(len(a)+1) : (d+1)*(len(a)+1)]
 	}
-	w.eqs, w.ends = make([]uint64, len(w.rows)), make([]int, len(w.rows)+1)
+	w.eqs, w.ends, w.lows = make([]uint64, len(w.rows)), make([]int, len(w.rows)+1), make([]int, len(w.rows))
 	for i := range w.rows[0] {
 		w.rows[0][i] = i
 	}
@@ -203,6 +206,11 @@ func (o *termOrder) within(x *Index, a []rune, t string, k int, fn func(tid uint
 		u := o.blob[o.offs[i]:o.offs[i+1]]
 		for depth > 0 && w.ends[depth] > int(lcp[i]) {
 			depth--
+		}
+		if w.skips(u, depth) { // down would prune the next row
+			depth++
+			i = o.past(i+1, w.ends[depth])
+			continue
 		}
 		d, pruned := w.down(u, depth)
 		depth = d
@@ -422,10 +430,16 @@ func (w *walk) down(u []byte, d int) (int, bool) {
 		}
 		if len(w.rows) == d+1 {
 			w.rows = append(w.rows, make([]int, na+1))
-			w.eqs, w.ends = append(w.eqs, 0), append(w.ends, 0)
+			w.eqs, w.ends, w.lows = append(w.eqs, 0), append(w.ends, 0), append(w.lows, 0)
 		}
 		eq := w.eq(r)
 		w.eqs[d], w.ends[d+1] = eq, w.ends[d]+size
+		if eq == 0 && w.lows[d] >= w.bound(d+1) {
+			// Every cell the next row takes is at least lows[d] (or d, or
+			// k+1, each as large) plus one, as no cell of a matches r and
+			// no swap ends at r: that row is pruned.
+			return d + 1, true
+		}
 		// bit i-1 of swaps: a[i-1] is the rune before and a[i-2] this one.
 		var swaps uint64
 		if d > 0 {
@@ -453,11 +467,34 @@ func (w *walk) down(u []byte, d int) (int, bool) {
 			low = min(low, c)
 		}
 		d++
-		if low > k || d <= w.split && low > k-1 {
+		w.lows[d] = low
+		if low > w.bound(d) {
 			return d, true
 		}
 	}
 	return d, false
+}
+
+// skips reports whether down(u, d) would prune the row of depth d+1 at
+// once, its rune being an ASCII one nowhere in a (down's first test), and
+// then records that row's end as down does: within passes the term
+// without a call (this is inlined; a call costs in Go's wasm code).
+func (w *walk) skips(u []byte, d int) bool {
+	e := w.ends[d]
+	if e == len(u) || d+1 >= len(w.rows) || u[e] >= utf8.RuneSelf || w.ascii[u[e]] != 0 || w.lows[d] < w.bound(d+1) {
+		return false
+	}
+	w.ends[d+1] = e + 1
+	return true
+}
+
+// bound is the most a row of depth d may hold in its least cell and not
+// be pruned: k-1 down to the split, k past it.
+func (w *walk) bound(d int) int {
+	if d <= w.split {
+		return w.k - 1
+	}
+	return w.k
 }
 
 // leaf is editsWithin(a, u, k) from the rows of u, d runes long, and
