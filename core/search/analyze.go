@@ -108,6 +108,9 @@ func scanWords(text string, buf []byte, fn func([]byte)) []byte {
 					buf = append(buf, c)
 				}
 				fn(buf)
+			} else if w, ok := latinWord(text[start:i], buf); ok {
+				buf = w
+				fn(buf)
 			} else {
 				unicodeWords(text[start:i], func(w string) { buf = append(buf[:0], w...); fn(buf) })
 			}
@@ -115,6 +118,49 @@ func scanWords(text string, buf []byte, fn func([]byte)) []byte {
 		start, ascii = i+1, true
 	}
 	return buf
+}
+
+// latinWord is the one word unicodeWords finds in s, a stretch of
+// scanWords (ASCII letters and digits, and bytes past ASCII), written into
+// buf, when s holds no character past ASCII but the letters of Latin-1
+// (à…ÿ, À…Þ: French's accents): each is a letter, lowercased by adding
+// 0x20 to its second byte, and composed already (no combining mark
+// follows it). false for any other s: unicodeWords reads it. French notes
+// are full of such words, and unicodeWords' lowercasing, composing and
+// letter tests cost most of what a word costs.
+func latinWord(s string, buf []byte) ([]byte, bool) {
+	buf = buf[:0]
+	for j := 0; j < len(s); j++ {
+		c := s[j]
+		switch {
+		case c < utf8.RuneSelf: // a letter or digit: scanWords' stretch holds no other ASCII
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			buf = append(buf, c)
+			continue
+		case c != 0xc3 || j+1 == len(s):
+			return buf, false
+		}
+		d := s[j+1]
+		switch {
+		case d >= 0x80 && d <= 0x9e && d != 0x97: // À…Þ but ×
+			d += 0x20
+		case d >= 0x9f && d <= 0xbf && d != 0xb7: // ß…ÿ but ÷
+		default:
+			return buf, false
+		}
+		buf = append(buf, c, d)
+		j++
+	}
+	n := len(buf)
+	if n > maxToken { // cut, as unicodeWords cuts
+		n = maxToken
+		for n > 0 && !utf8.RuneStart(buf[n]) {
+			n--
+		}
+	}
+	return buf[:n], true
 }
 
 // unicodeWords calls fn with each run of letters, digits and combining

@@ -1,7 +1,9 @@
 package search
 
 import (
+	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -27,5 +29,47 @@ func TestEnglishYWords(t *testing.T) {
 	}
 	if got := Terms("try"); !reflect.DeepEqual(got, []string{"try"}) {
 		t.Errorf("try: %v", got)
+	}
+}
+
+// TestLatinWords checks that scanWords' Latin-1 words (latinWord) are
+// unicodeWords': on random stretches of ASCII letters and digits, every
+// character of Latin-1's upper half (letters, × and ÷ among them), and
+// others (combining accents, Ÿ, ǅ, a Hangul jamo, an emoji), up to past
+// maxToken.
+func TestLatinWords(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 2))
+	var pool []rune
+	for c := rune(0xa0); c <= 0xff; c++ {
+		pool = append(pool, c)
+	}
+	latin := pool[0x20:] // À…ÿ, × and ÷ among them
+	pool = append(pool, []rune("aZ09qÉ\u0301\u0300ŸǅᄀŒœ🙂İı")...)
+	fast := 0
+	for n := range 20000 {
+		var b strings.Builder
+		for range 1 + r.IntN(30) {
+			switch {
+			case r.IntN(2) == 0:
+				b.WriteByte("azAZ09mQ"[r.IntN(8)])
+			case n%2 == 0:
+				b.WriteRune(latin[r.IntN(len(latin))])
+			default:
+				b.WriteRune(pool[r.IntN(len(pool))])
+			}
+		}
+		s := b.String()
+		var want []string
+		unicodeWords(s, func(w string) { want = append(want, w) })
+		w, ok := latinWord(s, nil)
+		if ok && (len(want) != 1 || string(w) != want[0]) {
+			t.Fatalf("%q: latinWord %q, unicodeWords %q", s, w, want)
+		}
+		if ok {
+			fast++
+		}
+	}
+	if fast < 2000 {
+		t.Errorf("latinWord read %d stretches of 20,000", fast)
 	}
 }

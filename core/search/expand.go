@@ -144,13 +144,21 @@ func shortest(terms []string, n int) []string {
 // a's letters past u's count for nothing: a typo in a suffix leaves the
 // typed word unstemmed (`configuratoin`, not `configur`).
 func editsWithin(a []rune, u string, k int) (int, bool) {
-	b := []rune(u)
+	var runes [maxToken]rune // a term's runes, without allocating
+	b := runes[:0]
+	for _, c := range u {
+		b = append(b, c)
+	}
 	stem := len(b) >= longFuzzy-2 && len(b) < len(a)
 	if d := len(a) - len(b); d < -k || d > k && !stem {
 		return 0, false
 	}
 	best := k + 1
-	prev2, prev, row := make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
+	var rows [3][maxToken + 1]int
+	prev2, prev, row := rows[0][:0], rows[1][:0], rows[2][:0]
+	for range len(b) + 1 {
+		prev2, prev, row = append(prev2, 0), append(prev, 0), append(row, 0)
+	}
 	for j := range prev {
 		prev[j] = j
 	}

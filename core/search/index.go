@@ -43,9 +43,12 @@ type Index struct {
 	// words maps a folded word to its term id (-1: a stopword), mark and
 	// cur count the note being put; none of them is encoded.
 	words map[string]int64
-	mark  []int32
-	cur   []counted
-	buf   []byte // scanWords' buffer
+	// misses are the words a Matcher found no term of (match.go); not
+	// encoded.
+	misses wordMisses
+	mark   []int32
+	cur    []counted
+	buf    []byte // scanWords' buffer
 	// stems stems the words of the notes put (UseStems); nil: the index's
 	// words alone keep them.
 	stems *Stems
@@ -76,6 +79,10 @@ type Index struct {
 	// seg is what the host stores of the index: the base it was decoded
 	// from or last handed back whole, and what changed since (segment.go).
 	seg segments
+	// scores is the per-document arrays of the last query, kept zeroed
+	// for the next one (rank.go); not encoded. A query, like Put, is not
+	// safe for concurrent use with the index.
+	scores *scores
 }
 
 // A query reads a found document's lens and dead, which come first: one
@@ -443,15 +450,18 @@ func compareHits(sa, sb float64, a, b *doc) int {
 
 // first returns the first limit of found in order (found itself, sorted,
 // when it holds no more), kept sorted as they come: most documents lose
-// to the last one kept at the first comparison.
-func first(found []uint32, limit int, order func(i, j uint32) int) []uint32 {
+// to the last one kept at the first comparison. order is by score[id]
+// first, highest first (compareHits): a document scoring less than the
+// last one kept loses without a call to order (in the wasm engine, a call
+// through a func value costs more than the comparison).
+func first(found []uint32, limit int, score []float64, order func(i, j uint32) int) []uint32 {
 	top := make([]uint32, 0, min(len(found), limit)+1)
 	if limit >= len(found) {
 		top = found
 		slices.SortFunc(top, order)
 	}
 	for _, id := range found[len(top):] {
-		if len(top) == limit && order(id, top[limit-1]) >= 0 {
+		if len(top) == limit && (score[id] < score[top[limit-1]] || order(id, top[limit-1]) >= 0) {
 			continue
 		}
 		i, _ := slices.BinarySearchFunc(top, id, order)

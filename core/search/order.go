@@ -28,6 +28,10 @@ type termOrder struct {
 	lcp  []uint8
 	// lcpMin[b] is the least of lcp[b*lcpBlock:][:lcpBlock] (past).
 	lcpMin []uint8
+	// next[n-1][i] is the first place from i on whose lcp is below n,
+	// for n up to nextBytes: past in one step where a walk prunes most,
+	// near the root.
+	next [nextBytes][]uint32
 	// shifts[k] are the terms by their runes past splits[k]+1 (shifted),
 	// sorted by key, made on its first call for k.
 	shifts [3][]shift
@@ -115,15 +119,62 @@ func (o *termOrder) begins(x *Index, t string, fn func(u string)) {
 // A walk is within's state: the edit distances (optimal string
 // alignment, editsWithin's) of every prefix of the query a to the
 // prefixes of the term it is at: rows[d][i] is that of a[:i] and the
-// term's first d runes, which are runes[:d], ends[d] bytes long.
+// term's first d runes, ends[d] bytes long; eqs[d] is where the term's
+// rune at depth d is in a (bit i: a[i] is that rune), which the rows
+// are filled from instead of the runes themselves.
 type walk struct {
 	a []rune
 	k int
 	// split: rows up to this depth are pruned above k-1, not k (within).
 	split int
 	rows  [][]int
-	runes []rune
+	eqs   []uint64
 	ends  []int
+	// lows[d] is the least cell of rows[d] (row 0's: 0): a rune that is
+	// nowhere in a takes the next row's least cell one above it (down).
+	lows  []int
+	ascii [utf8.RuneSelf]uint64 // eq of each ASCII rune
+}
+
+// maxWalked is the longest query term, in runes, within walks (a's
+// places fit in a uint64's bits): a longer one is compared with every
+// term alone (nearOne).
+const maxWalked = 64
+
+// newWalk is the walk of a within k edits: rows for terms of up to
+// maxToken runes (longer ones get theirs as they come), row 0 filled.
+func newWalk(a []rune, k int) *walk {
+	w := &walk{a: a, k: k, split: splits[k]}
+	w.rows = make([][]int, 1, maxToken+1)
+	cells := make([]int, (maxToken+1)*(len(a)+1))
+	for d := range cap(w.rows) {
+		w.rows = w.rows[:d+1]
+		w.rows[d] = cells[d*(len(a)+1) : (d+1)*(len(a)+1)]
+	}
+	w.eqs, w.ends, w.lows = make([]uint64, len(w.rows)), make([]int, len(w.rows)+1), make([]int, len(w.rows))
+	for i := range w.rows[0] {
+		w.rows[0][i] = i
+	}
+	for i, r := range a {
+		if r < utf8.RuneSelf {
+			w.ascii[r] |= 1 << i
+		}
+	}
+	return w
+}
+
+// eq is where rune r is in a (bit i: a[i] is r).
+func (w *walk) eq(r rune) uint64 {
+	if r < utf8.RuneSelf {
+		return w.ascii[r]
+	}
+	var m uint64
+	for i, c := range w.a {
+		if c == r {
+			m |= 1 << i
+		}
+	}
+	return m
 }
 
 // within calls fn with the id and the distance (editsWithin's) of every
@@ -138,18 +189,28 @@ type walk struct {
 // within k-1 are walked, pruned above k-1 until then, and the others,
 // whose rows are at k from there on, have no edit past it (shifted).
 func (o *termOrder) within(x *Index, a []rune, t string, k int, fn func(tid uint32, e int)) {
+	if len(a) > maxWalked {
+		for i := range o.n {
+			if e, ok := nearOne(a, t, x.terms[o.id(i)], k); ok {
+				fn(o.id(i), e)
+			}
+		}
+		return
+	}
 	o.walkable(x)
 	lcp := o.lcp
-	w := &walk{a: a, k: k, split: splits[k], rows: [][]int{make([]int, len(a)+1)}, ends: []int{0}}
+	w := newWalk(a, k)
 	o.shifted(x, a, t, k, fn)
-	for i := range w.rows[0] {
-		w.rows[0][i] = i
-	}
 	depth := 0
 	for i := 0; i < o.n; {
 		u := o.blob[o.offs[i]:o.offs[i+1]]
 		for depth > 0 && w.ends[depth] > int(lcp[i]) {
 			depth--
+		}
+		if w.skips(u, depth) { // down would prune the next row
+			depth++
+			i = o.past(i+1, w.ends[depth])
+			continue
 		}
 		d, pruned := w.down(u, depth)
 		depth = d
@@ -289,6 +350,12 @@ func sortShifts(list []shift) []shift {
 // bytes with the one before: blocks of lcpBlock terms that all share n
 // or more are passed at once.
 func (o *termOrder) past(i, n int) int {
+	if n >= 1 && n <= nextBytes {
+		if i >= o.n {
+			return o.n
+		}
+		return int(o.next[n-1][i])
+	}
 	for i < o.n {
 		if i%lcpBlock == 0 && int(o.lcpMin[i/lcpBlock]) >= n {
 			i += lcpBlock
@@ -304,6 +371,10 @@ func (o *termOrder) past(i, n int) int {
 
 // lcpBlock is how many terms of the order lcpMin holds the least lcp of.
 const lcpBlock = 32
+
+// nextBytes is how many shared bytes termOrder.next knows the end of a
+// run for (a walk pruned that near the root passes thousands of terms).
+const nextBytes = 4
 
 // walkable makes o's blob, offs, lcp and lcpMin, on the first call.
 func (o *termOrder) walkable(x *Index) {
@@ -333,6 +404,16 @@ func (o *termOrder) walkable(x *Index) {
 			o.lcpMin[i/lcpBlock] = l
 		}
 	}
+	for n := range nextBytes {
+		next, at := make([]uint32, o.n), uint32(o.n)
+		for i := o.n - 1; i >= 0; i-- {
+			if int(o.lcp[i]) <= n {
+				at = uint32(i)
+			}
+			next[i] = at
+		}
+		o.next[n] = next
+	}
 }
 
 // down fills the rows of u's runes past the first d, and returns the
@@ -343,12 +424,27 @@ func (o *termOrder) walkable(x *Index) {
 func (w *walk) down(u []byte, d int) (int, bool) {
 	na, k := len(w.a), w.k
 	for w.ends[d] < len(u) {
-		r, size := utf8.DecodeRune(u[w.ends[d]:])
+		r, size := rune(u[w.ends[d]]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRune(u[w.ends[d]:])
+		}
 		if len(w.rows) == d+1 {
 			w.rows = append(w.rows, make([]int, na+1))
-			w.runes, w.ends = append(w.runes, 0), append(w.ends, 0)
+			w.eqs, w.ends, w.lows = append(w.eqs, 0), append(w.ends, 0), append(w.lows, 0)
 		}
-		w.runes[d], w.ends[d+1] = r, w.ends[d]+size
+		eq := w.eq(r)
+		w.eqs[d], w.ends[d+1] = eq, w.ends[d]+size
+		if eq == 0 && w.lows[d] >= w.bound(d+1) {
+			// Every cell the next row takes is at least lows[d] (or d, or
+			// k+1, each as large) plus one, as no cell of a matches r and
+			// no swap ends at r: that row is pruned.
+			return d + 1, true
+		}
+		// bit i-1 of swaps: a[i-1] is the rune before and a[i-2] this one.
+		var swaps uint64
+		if d > 0 {
+			swaps = w.eqs[d-1] & (eq << 1)
+		}
 		up, row := w.rows[d], w.rows[d+1]
 		lo, hi := max(1, d+1-k), min(na, d+1+k)
 		row[lo-1] = k + 1
@@ -358,22 +454,47 @@ func (w *walk) down(u []byte, d int) (int, bool) {
 		}
 		low := row[0]
 		for i := lo; i <= hi; i++ {
-			cost := 1
-			if w.a[i-1] == r {
-				cost = 0
+			c := min(up[i], row[i-1]) + 1
+			if eq>>(i-1)&1 != 0 {
+				c = min(c, up[i-1])
+			} else {
+				c = min(c, up[i-1]+1)
 			}
-			row[i] = min(up[i]+1, row[i-1]+1, up[i-1]+cost)
-			if i > 1 && d > 0 && w.a[i-1] == w.runes[d-1] && w.a[i-2] == r {
-				row[i] = min(row[i], w.rows[d-1][i-2]+1)
+			if i > 1 && swaps>>(i-1)&1 != 0 {
+				c = min(c, w.rows[d-1][i-2]+1)
 			}
-			low = min(low, row[i])
+			row[i] = c
+			low = min(low, c)
 		}
 		d++
-		if low > k || d <= w.split && low > k-1 {
+		w.lows[d] = low
+		if low > w.bound(d) {
 			return d, true
 		}
 	}
 	return d, false
+}
+
+// skips reports whether down(u, d) would prune the row of depth d+1 at
+// once, its rune being an ASCII one nowhere in a (down's first test), and
+// then records that row's end as down does: within passes the term
+// without a call (this is inlined; a call costs in Go's wasm code).
+func (w *walk) skips(u []byte, d int) bool {
+	e := w.ends[d]
+	if e == len(u) || d+1 >= len(w.rows) || u[e] >= utf8.RuneSelf || w.ascii[u[e]] != 0 || w.lows[d] < w.bound(d+1) {
+		return false
+	}
+	w.ends[d+1] = e + 1
+	return true
+}
+
+// bound is the most a row of depth d may hold in its least cell and not
+// be pruned: k-1 down to the split, k past it.
+func (w *walk) bound(d int) int {
+	if d <= w.split {
+		return w.k - 1
+	}
+	return w.k
 }
 
 // leaf is editsWithin(a, u, k) from the rows of u, d runes long, and

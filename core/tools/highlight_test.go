@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 	"unicode/utf16"
@@ -11,8 +12,8 @@ import (
 func TestMarksUTF16(t *testing.T) {
 	var stems search.Stems
 	line := "🙂 Les Caches d'été: the cache, CACHE-headers; cachet"
-	terms := stems.Terms("cache été headers")
-	holds, got := marks(&stems, line, terms)
+	m := matcherOf("cache été headers", "cachet", "autre")
+	holds, got := marks(m, line)
 	u := utf16.Encode([]rune(line))
 	var words []string
 	for _, m := range got {
@@ -27,7 +28,17 @@ func TestMarksUTF16(t *testing.T) {
 	if !reflect.DeepEqual(holds, stems.Terms("caches été headers")) {
 		t.Errorf("terms %v", holds)
 	}
-	if h, m := marks(&stems, "", terms); len(h) != 0 || len(m) != 0 || m == nil {
-		t.Errorf("an empty line: %v %v", h, m)
+	if h, got := marks(m, ""); len(h) != 0 || len(got) != 0 || got == nil {
+		t.Errorf("an empty line: %v %v", h, got)
 	}
+}
+
+// matcherOf is the Matcher of query's terms in an index of notes holding
+// them and others.
+func matcherOf(query string, others ...string) *search.Matcher {
+	idx := search.New()
+	for i, text := range append([]string{query}, others...) {
+		idx.Put(search.ParseNote(fmt.Sprintf("20-knowledge/n%d.md", i), "1", &text))
+	}
+	return idx.Rank((*search.Stems)(nil).Terms(query), func(*search.Meta) bool { return true }).Matcher(idx)
 }

@@ -123,7 +123,7 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 	}
 	terms := env.stems().Terms(a.Query)
 	top, total, r := warm.ranked(idx, a, terms, env.stems().Alternatives(a.Query))
-	read := r.Read(idx)
+	match := r.Matcher(idx)
 	res := searchResult{Hits: []searchHit{}, Total: total, QueryTerms: unique(terms), Common: common()}
 	var need vault.Need
 	for _, h := range top {
@@ -137,8 +137,8 @@ func searchTool(env *Env, a searchArgs) (any, plan.Plan, error) {
 		return nil, nil, err
 	}
 	for _, h := range top {
-		hit := answerHit(env, h, read)
-		hit.Terms, hit.Marks = marks(env.stems(), hit.Line, read)
+		hit := answerHit(env, h, match)
+		hit.Terms, hit.Marks = marks(match, hit.Line)
 		cov := r.Coverage(idx, h)
 		hit.Weak = cov < weakBelow
 		if len(res.Hits) == 0 {
@@ -264,10 +264,10 @@ func (warm *warmIndex) ranked(idx *search.Index, a searchArgs, terms []string, a
 // line holding the most query terms, a body line before a frontmatter
 // one, then the first (trimmed, at most 240 characters); none (line "",
 // line_number 0) when no line holds one (a match on the file's name
-// alone, a file that is not UTF-8). terms are those the ranking read, each once. A
-// note the index holds cut (Meta.Cut) is read by its head: its line is
-// one of what the index searched.
-func answerHit(env *Env, h search.Hit, terms []string) searchHit {
+// alone, a file that is not UTF-8). The terms are those the ranking
+// read, each once (m). A note the index holds cut (Meta.Cut) is read by
+// its head: its line is one of what the index searched.
+func answerHit(env *Env, h search.Hit, m *search.Matcher) searchHit {
 	hit := searchHit{Path: h.Path, Title: h.Title, Kind: h.Kind, Zone: optional(h.Zone), Slug: optional(h.Slug), Date: optional(h.Date),
 		Score: h.Score, Matched: h.Matched}
 	c, size := hitText(env, h)
@@ -280,14 +280,14 @@ func answerHit(env *Env, h search.Hit, terms []string) searchHit {
 		}
 	}
 	best := 0
+	held := make([]int, len(m.Terms())) // per term, the last line holding it, plus one
 	for i, line := range strings.Split(c.Text, "\n") {
 		n := 0
-		lt := env.stems().Terms(line)
-		for _, t := range terms {
-			if slices.Contains(lt, t) {
-				n += 2
+		m.Each(line, func(t int) {
+			if held[t] != i+1 {
+				held[t], n = i+1, n+2
 			}
-		}
+		})
 		if n > 0 && i >= bodyLine {
 			n++
 		}

@@ -1,0 +1,130 @@
+package tools
+
+import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/kessho/kessho/core/search"
+	"github.com/kessho/kessho/core/vault"
+	"github.com/kessho/kessho/core/wire"
+)
+
+// wordyNotes is the notes of host/call's wordyVault (the same generator
+// and seed: 50,000 of them give some 100,000 terms), by path, and its
+// vocabulary, most frequent first.
+func wordyNotes(n int) (map[string]string, []string) {
+	const vocabSize = 120000
+	r := rand.New(rand.NewPCG(uint64(n), 11))
+	vocab := make([]string, vocabSize)
+	seen := map[string]bool{}
+	letters := []rune("abcdefghijklmnopqrstuvwxyzéè")
+	for i := range vocab {
+		for {
+			var w strings.Builder
+			for range 3 + r.IntN(5) + r.IntN(5) {
+				w.WriteRune(letters[r.IntN(28)])
+			}
+			if s := w.String(); !seen[s] {
+				seen[s], vocab[i] = true, s
+				break
+			}
+		}
+	}
+	zipf := rand.NewZipf(r, 1.05, 2, vocabSize-1)
+	word := func() string { return vocab[zipf.Uint64()] }
+	notes := make(map[string]string, n)
+	for i := range n {
+		p := fmt.Sprintf("20-knowledge/%s %s %d.md", word(), word(), i)
+		if i%2 == 0 {
+			p = fmt.Sprintf("10-episodes/projects/p%02d/archives/2026-%02d-%02d-10h00-p%02d-%s.md", i%50, 1+i%12, 1+i%28, i%50, word())
+		}
+		var body strings.Builder
+		fmt.Fprintf(&body, "---\nsubject: %s %s\naliases:\n  - %s %s\ndate: 2026-%02d-%02d\n---\n", word(), word(), word(), word(), 1+i%12, 1+i%28)
+		for body.Len() < 1100 {
+			for range 12 {
+				body.WriteString(word() + " ")
+			}
+			body.WriteString("\n")
+		}
+		notes[p] = body.String()
+	}
+	return notes, vocab
+}
+
+// wordyQueries are host/call's typoQueries as searchArgs: two of each
+// kind, so that the calls alternate.
+func wordyQueries(vocab []string) map[string][2]searchArgs {
+	long := func(from, min int) string {
+		for _, w := range vocab[from:] {
+			if len(w) >= min && utf8.ValidString(w) && !strings.ContainsAny(w, "éè") {
+				return w
+			}
+		}
+		return ""
+	}
+	swap := func(w string) string { return w[:2] + w[3:4] + w[2:3] + w[4:] }
+	sub := func(w string) string { return w[:len(w)/2] + "q" + w[len(w)/2+1:] }
+	a, c, d, e := long(300, 9), long(1500, 6), long(800, 10), long(3000, 7)
+	q := func(s string, prefix bool) searchArgs { return searchArgs{Query: s, Prefix: prefix, Limit: 10} }
+	return map[string][2]searchArgs{
+		"exact":   {q(a+" "+c, false), q(d+" "+e, false)},
+		"typo":    {q(sub(a)+" "+swap(c), false), q(swap(d)+" "+sub(e), false)},
+		"prefix":  {q(a+" "+c[:3], true), q(d+" "+e[:4], true)},
+		"unknown": {q("qzxwvjkqpl zzqxwvkjpx", false), q("xqzvwkjqlp qqzzxwvkjm", false)},
+	}
+}
+
+// warmSearchEnv is an Env whose State holds the index of notes warm (as
+// a host that carries it sent it, decoded), up to date with the Carry's
+// listing, and whose View holds every note: a search on it runs in one
+// round, as the last round of a warm call does.
+func warmSearchEnv(notes map[string]string) (*Env, vault.Snapshot) {
+	idx := search.New()
+	st := NewState()
+	idx.UseStems(&st.stems)
+	snap := vault.Snapshot{Files: map[string]wire.File{}}
+	for _, p := range slices.Sorted(maps.Keys(notes)) {
+		text := notes[p]
+		idx.Put(search.ParseNote(p, fmt.Sprintf("%d:1", len(text)), &text))
+		snap.Files[p] = wire.File{SHA256: "-", Text: &text}
+	}
+	idx.Compact()
+	idx, err := search.Decode(idx.EncodeRoom(0))
+	if err != nil {
+		panic(err)
+	}
+	idx.UseStems(&st.stems)
+	st.warm.idx, st.warm.carried, st.warm.listing = idx, true, "L"
+	return &Env{Now: time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC), Lang: "en", State: st}, snap
+}
+
+// BenchmarkSearchWarmCore is BenchmarkSearchTypos (host/call) without
+// the host: a warm mem_search at 50,000 wordy notes, the core's work
+// alone (searchTool), for each kind of query. Compiled to wasip1 and run
+// under wazero, it shows what the wasm engine spends in the core.
+func BenchmarkSearchWarmCore(b *testing.B) {
+	notes, vocab := wordyNotes(50000)
+	env, snap := warmSearchEnv(notes)
+	queries := wordyQueries(vocab)
+	for _, kind := range []string{"exact", "typo", "prefix", "unknown"} {
+		b.Run(kind, func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				env.View = vault.NewView(snap)
+				env.Search = &search.Carry{Listing: "L"}
+				res, _, err := searchTool(env, queries[kind][i%2])
+				if err != nil {
+					b.Fatal(err)
+				}
+				if r := res.(searchResult); r.Total == 0 && kind != "unknown" {
+					b.Fatalf("%v: no hit", queries[kind][i%2])
+				}
+			}
+		})
+	}
+}
