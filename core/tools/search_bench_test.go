@@ -3,7 +3,6 @@ package tools
 import (
 	"fmt"
 	"maps"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -13,46 +12,17 @@ import (
 	"github.com/kessho/kessho/core/search"
 	"github.com/kessho/kessho/core/vault"
 	"github.com/kessho/kessho/core/wire"
+	"github.com/kessho/kessho/internal/wordy"
 )
 
-// wordyNotes is the notes of host/call's wordyVault (the same generator
-// and seed: 50,000 of them give some 100,000 terms), by path, and its
-// vocabulary, most frequent first.
+// wordyNotes is the notes of host/call's wordyVault (internal/wordy:
+// 50,000 of them give some 100,000 terms), by path, and its vocabulary,
+// most frequent first.
 func wordyNotes(n int) (map[string]string, []string) {
-	const vocabSize = 120000
-	r := rand.New(rand.NewPCG(uint64(n), 11))
-	vocab := make([]string, vocabSize)
-	seen := map[string]bool{}
-	letters := []rune("abcdefghijklmnopqrstuvwxyzéè")
-	for i := range vocab {
-		for {
-			var w strings.Builder
-			for range 3 + r.IntN(5) + r.IntN(5) {
-				w.WriteRune(letters[r.IntN(28)])
-			}
-			if s := w.String(); !seen[s] {
-				seen[s], vocab[i] = true, s
-				break
-			}
-		}
-	}
-	zipf := rand.NewZipf(r, 1.05, 2, vocabSize-1)
-	word := func() string { return vocab[zipf.Uint64()] }
+	vocab, made := wordy.New(n)
 	notes := make(map[string]string, n)
-	for i := range n {
-		p := fmt.Sprintf("20-knowledge/%s %s %d.md", word(), word(), i)
-		if i%2 == 0 {
-			p = fmt.Sprintf("10-episodes/projects/p%02d/archives/2026-%02d-%02d-10h00-p%02d-%s.md", i%50, 1+i%12, 1+i%28, i%50, word())
-		}
-		var body strings.Builder
-		fmt.Fprintf(&body, "---\nsubject: %s %s\naliases:\n  - %s %s\ndate: 2026-%02d-%02d\n---\n", word(), word(), word(), word(), 1+i%12, 1+i%28)
-		for body.Len() < 1100 {
-			for range 12 {
-				body.WriteString(word() + " ")
-			}
-			body.WriteString("\n")
-		}
-		notes[p] = body.String()
+	for p, text := range made {
+		notes[p] = text
 	}
 	return notes, vocab
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/kessho/kessho/host/call"
 	"github.com/kessho/kessho/host/engine"
 	"github.com/kessho/kessho/host/vaultfs"
+	"github.com/kessho/kessho/internal/wordy"
 )
 
 // benchVault writes n synthetic notes of about 1.1 KB (archives of 50
@@ -146,22 +147,7 @@ func BenchmarkSearchCold(b *testing.B) {
 // the folder and the vocabulary, most frequent first. The vault is kept
 // under $KESSHO_BENCH_CACHE when set (made once), else in a new folder.
 func wordyVault(b *testing.B, n int) (string, []string) {
-	const vocabSize = 120000
-	r := rand.New(rand.NewPCG(uint64(n), 11))
-	vocab := make([]string, vocabSize)
-	seen := map[string]bool{}
-	for i := range vocab {
-		for {
-			var w strings.Builder
-			for range 3 + r.IntN(5) + r.IntN(5) {
-				w.WriteString(string([]rune("abcdefghijklmnopqrstuvwxyzéè")[r.IntN(28)]))
-			}
-			if s := w.String(); !seen[s] {
-				seen[s], vocab[i] = true, s
-				break
-			}
-		}
-	}
+	vocab, notes := wordy.New(n)
 	dir := b.TempDir()
 	if root := os.Getenv("KESSHO_BENCH_CACHE"); root != "" {
 		dir = filepath.Join(root, fmt.Sprintf("wordy-%d-v1", n))
@@ -172,26 +158,12 @@ func wordyVault(b *testing.B, n int) (string, []string) {
 			b.Fatal(err)
 		}
 	}
-	zipf := rand.NewZipf(r, 1.05, 2, vocabSize-1)
-	word := func() string { return vocab[zipf.Uint64()] }
-	for i := range n {
-		p := fmt.Sprintf("20-knowledge/%s %s %d.md", word(), word(), i)
-		if i%2 == 0 {
-			p = fmt.Sprintf("10-episodes/projects/p%02d/archives/2026-%02d-%02d-10h00-p%02d-%s.md", i%50, 1+i%12, 1+i%28, i%50, word())
-		}
-		var body strings.Builder
-		fmt.Fprintf(&body, "---\nsubject: %s %s\naliases:\n  - %s %s\ndate: 2026-%02d-%02d\n---\n", word(), word(), word(), word(), 1+i%12, 1+i%28)
-		for body.Len() < 1100 {
-			for range 12 {
-				body.WriteString(word() + " ")
-			}
-			body.WriteString("\n")
-		}
+	for p, text := range notes {
 		full := filepath.Join(dir, "vault", filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 			b.Fatal(err)
 		}
-		if err := os.WriteFile(full, []byte(body.String()), 0o644); err != nil {
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
 			b.Fatal(err)
 		}
 	}
