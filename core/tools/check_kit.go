@@ -49,7 +49,7 @@ func kitNeedsDisplay(p string) bool {
 	switch {
 	case name == "context.md" || name == "history.md", slices.Contains(parts, "archives"):
 		return true
-	case slices.Contains([]string{"20-knowledge", "40-principles", "50-goals", "60-people"}, parts[0]):
+	case slices.Contains(kitTransverse, parts[0]):
 		return true
 	case strings.HasPrefix(p, "99-meta/repo-topology/"), p == "index.md":
 		return true

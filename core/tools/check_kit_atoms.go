@@ -2,7 +2,6 @@ package tools
 
 import (
 	"errors"
-	"path"
 	"slices"
 	"strings"
 
@@ -31,7 +30,8 @@ import (
 // The kit's ninth category, mcp-tool-spec-drift, audits the kit's own
 // source tree, not a vault: Kessho has no such tree to audit.
 
-// kitTransverse are the kit's zones whose atoms must be attached.
+// kitTransverse are the kit's transverse zones: their atoms must be
+// attached, and have a display.
 var kitTransverse = []string{"20-knowledge", "40-principles", "50-goals", "60-people"}
 
 // kitAtom is an atom of a transverse zone and what attaches it.
@@ -95,7 +95,7 @@ func (c *checker) linked(from string, targets []string) {
 		c.incoming = map[string][]string{}
 	}
 	for _, t := range targets {
-		k := strings.ToLower(wikilink.Stem(path.Base(t)))
+		k := strings.ToLower(wikilink.Stem(t))
 		c.incoming[k] = append(c.incoming[k], from)
 	}
 }

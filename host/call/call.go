@@ -63,7 +63,7 @@ type Pinner interface {
 // DirectPinner is a Pinner whose pinned core also takes a request as a
 // value (engine.Native, in the host's process): Run sends every round
 // so, the value being what the request's JSON decodes to
-// (searchCarry.value; HOSTS.md §6).
+// (searchCarry.value; docs/HOSTS.md §1).
 type DirectPinner interface {
 	PinDirect() (call func(ctx context.Context, request []byte) ([]byte, error), direct DirectCall, release func())
 }
@@ -311,10 +311,10 @@ func (r *rounds[L]) exchange(ctx context.Context) (ans *hostlogic.Read, raw, ind
 		out, _ := r.refuse(err)
 		return nil, nil, nil, out, nil
 	}
-	need, raw, err := r.send(ctx)
-	if e, ok := err.(encodeError); ok {
-		return fail(fmt.Errorf("encoding request: %w", e.error))
+	if err := r.compact(); err != nil {
+		return fail(fmt.Errorf("encoding request: %w", err))
 	}
+	need, raw, err := r.send(ctx)
 	if r.d.late(err) {
 		// Whatever the engine answered or died of: the deadline passed.
 		// A batch's index that came with a late answer is stored still:
@@ -356,24 +356,25 @@ func (r *rounds[L]) keepLate(raw []byte) {
 	}
 }
 
-// encodeError is a request that could not be encoded (its arguments).
-type encodeError struct{ error }
-
-// send sends the round's request to the engine: the call's arguments
-// compacted on the first round (wire.CompactArgs), and sent as they are
-// from then on; as a value when the engine takes one (DirectPinner),
-// else as JSON. The value's maps are copied: the host adds the next
-// round's answers to its own.
-// need is the engine's answer as a value when it is a need with no
-// search index (raw is then only its JSON): it need not be decoded.
-func (r *rounds[L]) send(ctx context.Context) (need *wire.Answer, raw []byte, err error) {
+// compact compacts the call's arguments on the first round
+// (wire.CompactArgs); they are sent as they are from then on.
+func (r *rounds[L]) compact() error {
 	if !r.compacted {
 		args, err := wire.CompactArgs(r.req.Args)
 		if err != nil {
-			return nil, nil, encodeError{err}
+			return err
 		}
 		r.req.Args, r.compacted = args, true
 	}
+	return nil
+}
+
+// send sends the round's request to the engine: as a value when the
+// engine takes one (DirectPinner), else as JSON. The value's maps are
+// copied: the host adds the next round's answers to its own. need is
+// the engine's answer as a value when it is a need with no search index
+// (raw is then only its JSON): it need not be decoded.
+func (r *rounds[L]) send(ctx context.Context) (need *wire.Answer, raw []byte, err error) {
 	if r.direct == nil {
 		raw, err = r.call(ctx, r.sc.request(&r.req))
 		return nil, raw, err

@@ -75,9 +75,8 @@ func (n *native) Call(ctx context.Context, request []byte) ([]byte, error) {
 // Pin implements host/call's Pinner: the calls run on one core until
 // release.
 func (n *native) Pin() (func(context.Context, []byte) ([]byte, error), func()) {
-	c := n.take()
-	return func(ctx context.Context, request []byte) ([]byte, error) { return n.run(ctx, c, request) },
-		func() { n.put(c) }
+	call, _, release := n.PinDirect()
+	return call, release
 }
 
 // PinDirect is Pin, with the pinned core also taking a request as a
