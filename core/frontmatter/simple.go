@@ -189,10 +189,7 @@ func simpleList(slab *[]yaml.Node, lines []string, line int) (*yaml.Node, int) {
 	}
 	indent := len(lines[0]) - len(strings.TrimLeft(lines[0], " "))
 	seq := newNode(slab, yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: line, Column: indent + 1})
-	dash := lines[0][:indent] + "- " // lines[0] starts with indent spaces
-	if !strings.HasPrefix(lines[0], dash) {
-		dash = strings.Repeat(" ", indent) + "- "
-	}
+	dash := lines[0][:indent] + "- " // the item's prefix: lines[0]'s indent spaces, "- "
 	n := 0
 	for ; n < len(lines); n++ {
 		l := lines[n]
