@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/kessho/kessho/core/search"
 	"github.com/kessho/kessho/core/vault"
@@ -30,24 +28,15 @@ func wordyNotes(n int) (map[string]string, []string) {
 // wordyQueries are host/call's typoQueries as searchArgs: two of each
 // kind, so that the calls alternate.
 func wordyQueries(vocab []string) map[string][2]searchArgs {
-	long := func(from, min int) string {
-		for _, w := range vocab[from:] {
-			if len(w) >= min && utf8.ValidString(w) && !strings.ContainsAny(w, "éè") {
-				return w
-			}
+	out := map[string][2]searchArgs{}
+	for kind, qs := range wordy.Queries(vocab) {
+		for i, q := range qs {
+			v := out[kind]
+			v[i] = searchArgs{Query: q.Text, Prefix: q.Prefix, Limit: 10}
+			out[kind] = v
 		}
-		return ""
 	}
-	swap := func(w string) string { return w[:2] + w[3:4] + w[2:3] + w[4:] }
-	sub := func(w string) string { return w[:len(w)/2] + "q" + w[len(w)/2+1:] }
-	a, c, d, e := long(300, 9), long(1500, 6), long(800, 10), long(3000, 7)
-	q := func(s string, prefix bool) searchArgs { return searchArgs{Query: s, Prefix: prefix, Limit: 10} }
-	return map[string][2]searchArgs{
-		"exact":   {q(a+" "+c, false), q(d+" "+e, false)},
-		"typo":    {q(sub(a)+" "+swap(c), false), q(swap(d)+" "+sub(e), false)},
-		"prefix":  {q(a+" "+c[:3], true), q(d+" "+e[:4], true)},
-		"unknown": {q("qzxwvjkqpl zzqxwvkjpx", false), q("xqzvwkjqlp qqzzxwvkjm", false)},
-	}
+	return out
 }
 
 // warmSearchEnv is an Env whose State holds the index of notes warm (as

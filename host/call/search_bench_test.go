@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/kessho/kessho/host/call"
 	"github.com/kessho/kessho/host/engine"
@@ -181,26 +180,15 @@ func wordyVault(b *testing.B, n int) (string, []string) {
 // (made up from the same letters: each looked up within two edits, what
 // costs most).
 func typoQueries(vocab []string) map[string][2]string {
-	long := func(from, min int) string { // a word of rank from on, of min letters or more
-		for _, w := range vocab[from:] {
-			if len(w) >= min && utf8.ValidString(w) && !strings.ContainsAny(w, "éè") {
-				return w
-			}
+	out := map[string][2]string{}
+	for kind, qs := range wordy.Queries(vocab) {
+		for i, q := range qs {
+			v := out[kind]
+			v[i] = fmt.Sprintf(`{"query":%q,"prefix":%t}`, q.Text, q.Prefix)
+			out[kind] = v
 		}
-		return ""
 	}
-	swap := func(w string) string { return w[:2] + w[3:4] + w[2:3] + w[4:] }
-	sub := func(w string) string { return w[:len(w)/2] + "q" + w[len(w)/2+1:] }
-	a, c, d, e := long(300, 9), long(1500, 6), long(800, 10), long(3000, 7)
-	q := func(s string, prefix bool) string {
-		return fmt.Sprintf(`{"query":%q,"prefix":%t}`, s, prefix)
-	}
-	return map[string][2]string{
-		"exact":   {q(a+" "+c, false), q(d+" "+e, false)},
-		"typo":    {q(sub(a)+" "+swap(c), false), q(swap(d)+" "+sub(e), false)},
-		"prefix":  {q(a+" "+c[:3], true), q(d+" "+e[:4], true)},
-		"unknown": {q("qzxwvjkqpl zzqxwvkjpx", false), q("xqzvwkjqlp qqzzxwvkjm", false)},
-	}
+	return out
 }
 
 // BenchmarkSearchTypos is a warm mem_search at 50,000 notes with some

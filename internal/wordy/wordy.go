@@ -11,6 +11,7 @@ import (
 	"iter"
 	"math/rand/v2"
 	"strings"
+	"unicode/utf8"
 )
 
 // vocabSize is how many words the vocabulary holds.
@@ -58,4 +59,37 @@ func New(n int) ([]string, iter.Seq2[string, string]) {
 		}
 	}
 	return vocab, notes
+}
+
+// Query is a search of a benchmark: its text, and whether its last word
+// matches as a prefix.
+type Query struct {
+	Text   string
+	Prefix bool
+}
+
+// Queries are warm searches of each kind on vocab (New's), two of each
+// so that the calls alternate (a core answers a query the same as the
+// last one from what it kept): "exact", words as written; "typo", one
+// edit in each word (a swap or a substitution); "prefix", the last word
+// cut short; "unknown", long words no vault of New holds (each looked up
+// within two edits, what costs most).
+func Queries(vocab []string) map[string][2]Query {
+	long := func(from, min int) string { // a word of rank from on, of min letters or more
+		for _, w := range vocab[from:] {
+			if len(w) >= min && utf8.ValidString(w) && !strings.ContainsAny(w, "éè") {
+				return w
+			}
+		}
+		return ""
+	}
+	swap := func(w string) string { return w[:2] + w[3:4] + w[2:3] + w[4:] }
+	sub := func(w string) string { return w[:len(w)/2] + "q" + w[len(w)/2+1:] }
+	a, c, d, e := long(300, 9), long(1500, 6), long(800, 10), long(3000, 7)
+	return map[string][2]Query{
+		"exact":   {{a + " " + c, false}, {d + " " + e, false}},
+		"typo":    {{sub(a) + " " + swap(c), false}, {swap(d) + " " + sub(e), false}},
+		"prefix":  {{a + " " + c[:3], true}, {d + " " + e[:4], true}},
+		"unknown": {{"qzxwvjkqpl zzqxwvkjpx", false}, {"xqzvwkjqlp qqzzxwvkjm", false}},
+	}
 }
