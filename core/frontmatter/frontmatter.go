@@ -163,6 +163,57 @@ func (c *Cache) remember(d *Doc) {
 }
 
 func parse(text string) (*Doc, error) {
+	d, err := split(text)
+	if err != nil || !d.has {
+		return d, err
+	}
+	if err := d.parseYAML(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// Fields is what ReadFields read of a note: the values of the keys it
+// was asked for, and where the body starts. It is no Doc: nothing edits
+// it, nothing lists its keys.
+type Fields struct{ d *Doc }
+
+// ReadFields reads text as Parse does, keeping of its frontmatter the
+// top-level keys of keep alone: it fails where Parse fails, and String
+// and Strings of those keys, Body and BodyOffset answer what the Doc's
+// would (TestReadFieldsIsParse). The search index reads seven keys of
+// every note: a Doc's nodes for every key, its lines' offsets, were most
+// of what a first build allocated (some 6 KB a note).
+func ReadFields(text string, keep ...string) (Fields, error) {
+	d, err := split(text)
+	if err != nil || !d.has {
+		return Fields{d}, err
+	}
+	if simple {
+		if root, ok := simpleKept(d.text[d.contentStart:d.contentEnd], keep); ok {
+			untime(root)
+			d.root = root
+			return Fields{d}, d.layout()
+		}
+	}
+	return Fields{d}, d.parseYAML()
+}
+
+// String is Doc.String of a key ReadFields kept.
+func (f Fields) String(key string) (string, bool) { return f.d.String(key) }
+
+// Strings is Doc.Strings of a key ReadFields kept.
+func (f Fields) Strings(key string) ([]string, bool) { return f.d.Strings(key) }
+
+// Body is Doc.Body.
+func (f Fields) Body() string { return f.d.Body() }
+
+// BodyOffset is Doc.BodyOffset.
+func (f Fields) BodyOffset() int { return f.d.BodyOffset() }
+
+// split reads text's frontmatter delimiters, its line endings and where
+// its body starts: a Doc without its YAML read (parseYAML), or with none.
+func split(text string) (*Doc, error) {
 	d := &Doc{src: text, nl: "\n"}
 	text = eol.LoneCR(text) // lone-CR lines read as lines, offsets kept
 	d.text = text
@@ -200,9 +251,6 @@ func parse(text string) (*Doc, error) {
 	}
 	if !closed {
 		return nil, &Error{Line: 1, Reason: "unclosed frontmatter"}
-	}
-	if err := d.parseYAML(); err != nil {
-		return nil, err
 	}
 	return d, nil
 }

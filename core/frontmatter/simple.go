@@ -1,6 +1,7 @@
 package frontmatter
 
 import (
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -41,16 +42,26 @@ func fastPath(content string) (*yaml.Node, bool) {
 //
 // The nodes are yaml.v3's to the field (kind, tag, style, value, line,
 // column), which TestSimpleMappingIsYAMLs checks against yaml.v3 itself.
-func simpleMapping(content string) (*yaml.Node, bool) {
+func simpleMapping(content string) (*yaml.Node, bool) { return simpleKept(content, nil) }
+
+// simpleKept is simpleMapping, whose root holds only the keys of keep
+// when keep is not nil: the other lines are read and checked alike, so
+// that it says no to the same texts, but make no node (ReadFields).
+func simpleKept(content string, keep []string) (*yaml.Node, bool) {
 	lines := strings.Split(content, "\n")
-	root := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: make([]*yaml.Node, 0, 2*len(lines))}
 	// The nodes come from one slab (the wasm engine pays dearly for each
 	// allocation); a mapping holds a pair a line at most, but list items
 	// take a node a line too: a full slab starts another.
-	slab := make([]yaml.Node, 0, slabSize(lines))
+	size, pairs := slabSize(lines), 2*len(lines)
+	if keep != nil {
+		size, pairs = 8, 2*len(keep) // the few kept (ParseNote: two to four)
+	}
+	root := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: make([]*yaml.Node, 0, pairs)}
+	slab := make([]yaml.Node, 0, size)
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
+	seen := make([]string, 0, len(lines)) // the keys read, kept or not
 	for i := 0; i < len(lines); i++ {
 		l, line := lines[i], i+1
 		if strings.TrimLeft(l, " ") == "" {
@@ -59,26 +70,17 @@ func simpleMapping(content string) (*yaml.Node, bool) {
 			}
 			continue
 		}
-		var v *yaml.Node
-		key, value, col, ok := simpleLine(l)
+		key, v, n, kept, ok := keptValue(&slab, lines[i:], line, keep)
 		if !ok {
-			// `key:` alone, then a block list of scalars (tags, aliases).
-			key, ok = listKey(l)
-			if !ok {
-				return nil, false
-			}
-			var n int
-			if v, n = simpleList(&slab, lines[i+1:], line+1); v == nil {
-				return nil, false
-			}
-			i += n
-		} else {
-			v = scalarNode(&slab, value, l[col-1], line, col)
+			return nil, false
 		}
-		for j := 0; j < len(root.Content); j += 2 {
-			if root.Content[j].Value == key {
-				return nil, false // keys are few: no map to see them
-			}
+		i += n
+		if slices.Contains(seen, key) {
+			return nil, false // keys are few: no map to see them
+		}
+		seen = append(seen, key)
+		if !kept {
+			continue
 		}
 		if len(root.Content) == 0 {
 			root.Line, root.Column = line, 1
@@ -87,10 +89,42 @@ func simpleMapping(content string) (*yaml.Node, bool) {
 		k.Tag = plainTag(k)
 		root.Content = append(root.Content, k, v)
 	}
-	if len(root.Content) == 0 {
+	if len(seen) == 0 {
 		return nil, false
 	}
 	return root, true
+}
+
+// keptValue reads the key at the start of lines (line its number) and
+// its value: a scalar on its line, or `key:` alone and a block list of
+// scalars (tags, aliases) on the n lines after. A key not in keep (nil:
+// every key) makes no node (v nil, kept false): its list is checked in
+// the slab's room, which the next nodes take again.
+func keptValue(slab *[]yaml.Node, lines []string, line int, keep []string) (key string, v *yaml.Node, n int, kept, ok bool) {
+	l := lines[0]
+	key, value, col, ok := simpleLine(l)
+	if ok {
+		if keep != nil && !slices.Contains(keep, key) {
+			return key, nil, 0, false, true
+		}
+		return key, scalarNode(slab, value, l[col-1], line, col), 0, true, true
+	}
+	if key, ok = listKey(l); !ok {
+		return "", nil, 0, false, false
+	}
+	kept = keep == nil || slices.Contains(keep, key)
+	into := slab
+	if !kept {
+		scratch := *slab
+		into = &scratch
+	}
+	if v, n = simpleList(into, lines[1:], line+1); v == nil {
+		return "", nil, 0, false, false
+	}
+	if !kept {
+		v = nil
+	}
+	return key, v, n, kept, true
 }
 
 // slabSize is how many nodes simpleMapping builds for lines when it

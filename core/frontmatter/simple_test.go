@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -180,5 +181,73 @@ func TestSimpleMappingTakesArchives(t *testing.T) {
 	content := "project: p000\ntags:\n- project/p000\n- zone/episodes\nslug: p000\nkind: archive\ndate: 2026-11-29\ntime: \"08:00\"\nsubject: Session 0 — réunion\naliases:\n  - the app is all white\n  - écran blanc\n\nphase: 'draft'\n"
 	if _, ok := simpleMapping(content); !ok {
 		t.Fatalf("%q: not taken", content)
+	}
+}
+
+// TestReadFieldsIsParse: ReadFields fails where Parse fails, and answers
+// String and Strings of the keys it kept, Body and BodyOffset, as the
+// Doc does; its fast reading (simpleKept) takes most of the texts, lists
+// of keys it does not keep included, and skips none it should read.
+func TestReadFieldsIsParse(t *testing.T) {
+	keep := []string{"display", "aliases", "date"}
+	keys := []string{"display", "aliases", "date", "tags", "slug", "a-b", "true", "display "}
+	values := []string{"x", "2026-11-29", `"q"`, "'s'", "~", "null", "a #b", "a: b", "[a, b]", "{a: 1}", "- x", "&a x", "*a", "", "x\r", "é", "true", "12"}
+	lists := []string{"  - a\n  - b\n", "- a\n- 2026-01-02\n", "  - [x]\n", "  -\n", "  - a\n - b\n", "  - 'q'\n", "  - a: b\n"}
+	rng := rand.New(rand.NewSource(27))
+	fast := 0
+	for i := 0; i < 4000; i++ {
+		var b strings.Builder
+		if rng.Intn(20) == 0 {
+			b.WriteString("\ufeff")
+		}
+		b.WriteString("---\n")
+		for j := rng.Intn(6); j >= 0; j-- {
+			k, v, l := keys[rng.Intn(4)], values[rng.Intn(4)], lists[rng.Intn(2)]
+			if rng.Intn(4) == 0 { // anything, most of which yaml.v3 reads
+				k, v, l = keys[rng.Intn(len(keys))], values[rng.Intn(len(values))], lists[rng.Intn(len(lists))]
+			}
+			switch rng.Intn(10) {
+			case 0, 1:
+				b.WriteString(k + ":\n" + l)
+			case 2:
+				b.WriteString("# a comment\n")
+			default:
+				b.WriteString(k + ": " + v + "\n")
+			}
+		}
+		if rng.Intn(30) != 0 {
+			b.WriteString("---\n")
+		}
+		b.WriteString("Body " + fmt.Sprint(i) + ".\n")
+		text := b.String()
+		if rng.Intn(10) == 0 {
+			text = strings.ReplaceAll(text, "\n", "\r\n")
+		}
+		d, derr := Parse(text)
+		f, ferr := ReadFields(text, keep...)
+		if fmt.Sprint(derr) != fmt.Sprint(ferr) {
+			t.Fatalf("%q: ReadFields error %v; Parse %v", text, ferr, derr)
+		}
+		if derr != nil {
+			continue
+		}
+		if _, ok := simpleKept(text[d.contentStart:d.contentEnd], keep); ok {
+			fast++
+		}
+		if f.Body() != d.Body() || f.BodyOffset() != d.BodyOffset() {
+			t.Fatalf("%q: body at %d; Parse %d", text, f.BodyOffset(), d.BodyOffset())
+		}
+		for _, k := range keep {
+			fs, fok := f.String(k)
+			ds, dok := d.String(k)
+			fl, flok := f.Strings(k)
+			dl, dlok := d.Strings(k)
+			if fs != ds || fok != dok || !slices.Equal(fl, dl) || flok != dlok {
+				t.Fatalf("%q: %s is %q %v, %q %v; Parse %q %v, %q %v", text, k, fs, fok, fl, flok, ds, dok, dl, dlok)
+			}
+		}
+	}
+	if fast < 500 { // 816 when written (a key twice, a CR, a comment: yaml.v3's)
+		t.Errorf("the fast reading took %d of 4000 texts: it no longer serves", fast)
 	}
 }

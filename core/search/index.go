@@ -109,6 +109,14 @@ func New() *Index {
 // differs from the indexed one, or that are not indexed, are returned,
 // sorted: the notes to read and Put.
 func (x *Index) Stale(listing map[string]string) []string {
+	return x.StaleSorted(listing, nil)
+}
+
+// StaleSorted is Stale for a listing whose paths sorted holds in byte
+// order (wire.Carry.Sorted: every key of listing once; nil when none
+// is known): the stale notes are taken in that order, not sorted (a
+// third of a second at 100,000 notes on wasm).
+func (x *Index) StaleSorted(listing map[string]string, sorted []string) []string {
 	var gone []string
 	for p := range x.byPath {
 		if _, ok := listing[p]; !ok {
@@ -119,6 +127,14 @@ func (x *Index) Stale(listing map[string]string) []string {
 		x.Remove(p)
 	}
 	var stale []string
+	if len(sorted) == len(listing) {
+		for _, p := range sorted {
+			if id, ok := x.byPath[p]; !ok || x.docs[id].Key != listing[p] {
+				stale = append(stale, p)
+			}
+		}
+		return stale
+	}
 	for p, key := range listing {
 		if id, ok := x.byPath[p]; !ok || x.docs[id].Key != key {
 			stale = append(stale, p)

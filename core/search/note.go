@@ -136,13 +136,20 @@ func IsNote(p string) bool {
 	return strings.HasSuffix(p, ".md") && !strings.HasPrefix(p, ".") && !strings.Contains(p, "/.")
 }
 
+// noteKeys are the frontmatter's keys ParseNote reads
+// (frontmatter.ReadFields).
+var noteKeys = []string{"display", "subject", "summary", "aliases", "alias", "date", "last-session", "created"}
+
 // ParseNote reads a note for the index. text is nil for a file that is not
 // UTF-8: it is found by its title alone. A note without frontmatter, or
 // whose frontmatter is not valid YAML, is indexed by its title and its
-// whole text as the body: never an error.
+// whole text as the body: never an error. The index keeps p and key:
+// they are cloned, since they may be pieces of a whole listing's bytes
+// (wire.Carry.Notes), which the index would otherwise keep alive.
 func ParseNote(p, key string, text *string) Note {
+	p = strings.Clone(p)
 	n := Note{Meta: classify(p)}
-	n.Key = key
+	n.Key = strings.Clone(key)
 	base := strings.TrimSuffix(path.Base(p), ".md")
 	n.Title = base
 	n.Fields[FieldTitle] = []string{base}
@@ -153,7 +160,7 @@ func ParseNote(p, key string, text *string) Note {
 	if keepsLinks(p) {
 		n.Links = links(*text)
 	}
-	doc, err := frontmatter.Parse(*text)
+	doc, err := frontmatter.ReadFields(*text, noteKeys...)
 	if err != nil {
 		n.Fields[FieldBody] = []string{*text}
 		n.Date = firstDate(base)

@@ -3,9 +3,11 @@ package search
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -193,9 +195,14 @@ func TestIncrementalEqualsFresh(t *testing.T) {
 	for p, tx := range notes {
 		listing[p] = key(tx)
 	}
+	sorted := slices.Sorted(maps.Keys(listing))
+	inOrder := build(corpus(120)).StaleSorted(listing, sorted) // taken in the listing's order, not sorted again
 	stale := x.Stale(listing)
 	if !reflect.DeepEqual(stale, []string{"20-knowledge/added.md", "20-knowledge/note 005.md"}) {
 		t.Fatalf("stale = %v", stale)
+	}
+	if !reflect.DeepEqual(inOrder, stale) {
+		t.Fatalf("StaleSorted = %v; Stale %v", inOrder, stale)
 	}
 	for _, p := range stale {
 		x.Put(ParseNote(p, listing[p], strp(notes[p])))

@@ -100,6 +100,9 @@ type warmIndex struct {
 	// a host sends them with one round of a call, not with the next.
 	notes        map[string]string
 	notesListing string
+	// sorted is notes' paths in byte order, when the host listed them so
+	// (search.Carry.Sorted; nil otherwise).
+	sorted []string
 	// gone are the notes of listing notesListing the host found missing
 	// when the core asked for them (removed since the listing was made):
 	// the later batches of the call do not ask for them again.
@@ -163,17 +166,21 @@ func (warm *warmIndex) upToDate(env *Env) (*search.Index, error) {
 			return nil, env.View.AskSearch("index")
 		}
 	}
-	listing, err := noteVersions(env, sent)
+	sorted := warm.sorted
+	if sent == nil {
+		sorted = nil
+	}
+	listing, sorted, err := noteVersions(env, sent, sorted)
 	if err != nil {
 		return nil, err
 	}
 	if carried && warm.notesListing != c.Listing {
-		warm.notes, warm.notesListing = listing, c.Listing
+		warm.notes, warm.notesListing, warm.sorted = listing, c.Listing, sorted
 		warm.gone = map[string]bool{}
 	}
 	idx := warm.base(c, carried)
 	idx.UseStems(env.stems())
-	stale := warm.stale(idx, listing, sent != nil)
+	stale := warm.stale(idx, listing, sorted, sent != nil)
 	warm.idx, warm.carried, warm.listing = idx, carried, ""
 	if !carried {
 		// Versions are hashes: every note was read to make them.
@@ -193,13 +200,14 @@ func (warm *warmIndex) upToDate(env *Env) (*search.Index, error) {
 	return idx, nil
 }
 
-// stale is the notes of listing idx must read (search.Index.Stale): the
-// ones the last batch need left (pending), when that need was of idx and,
-// sameListing, of this listing, else every listed note compared again.
-func (warm *warmIndex) stale(idx *search.Index, listing map[string]string, sameListing bool) []string {
+// stale is the notes of listing idx must read (search.Index.StaleSorted,
+// sorted its paths in order when known): the ones the last batch need
+// left (pending), when that need was of idx and, sameListing, of this
+// listing, else every listed note compared again.
+func (warm *warmIndex) stale(idx *search.Index, listing map[string]string, sorted []string, sameListing bool) []string {
 	stale := warm.pending // the same index and listing as the round that left them
 	if !sameListing || warm.pendingIdx != idx {
-		stale = idx.Stale(listing)
+		stale = idx.StaleSorted(listing, sorted)
 	}
 	warm.pending, warm.pendingIdx = nil, nil
 	return stale
@@ -372,7 +380,7 @@ func (warm *warmIndex) askBatch(env *Env, idx *search.Index, listing map[string]
 	left := len(stale)
 	warm.back.text += built
 	collect() // the batch's garbage, before the index is encoded
-	if env.Search.Hand || handBack(warm.back.size, warm.back.text, bound) {
+	if env.Search.Hand || handBack(warm.back.size, warm.back.text, bound, env.Search.Paced) {
 		warm.keepWarm(env, idx)
 	}
 	if env.IndexID == "" {
@@ -392,8 +400,16 @@ func (warm *warmIndex) askBatch(env *Env, idx *search.Index, listing map[string]
 // the vault, and each buffer, a little larger than the last, stayed in the
 // wasm engine's memory. So the bytes handed back are at most the text
 // indexed, plus one index; and a call cut short loses at most four
-// batches of work, and no more than the index's own size of text.
-func handBack(size, text, bound int64) bool {
+// batches of work, and no more than the index's own size of text. A host
+// that paces the build by its clock (search.Carry.Paced: it asks with
+// Hand as its deadline draws near, and every half of it) is handed the
+// index, after its run's first batch, once the text reaches both: at
+// 100,000 notes on wasm each whole hand-back of 30 to 45 MB cost a call
+// some tenths of a second, and a crash loses no more than the larger.
+func handBack(size, text, bound int64, paced bool) bool {
+	if paced && size > 0 { // a run's first batch hands back all the same
+		return text >= max(size, 4*bound)
+	}
 	return text >= min(size, 4*bound)
 }
 
@@ -401,26 +417,22 @@ func handBack(size, text, bound int64) bool {
 // size, at most search.MaxNoteBytes (a longer note is read by its head).
 func indexedSize(v string) int64 { return min(search.VersionSize(v), search.MaxNoteBytes) }
 
-// noteVersions returns every note's path and version: sent, the notes the
-// host sent with an earlier round, or those it sends now, else the
+// noteVersions returns every note's path and version, and those paths
+// in byte order when known (nil otherwise): sent, the notes the host sent
+// with an earlier round (sorted, theirs), or those it sends now (the
+// listing itself when it lists notes alone, as hosts do), else the
 // vault's listing (one tree need) and each note's SHA-256 (one files
 // need).
-func noteVersions(env *Env, sent map[string]string) (map[string]string, error) {
+func noteVersions(env *Env, sent map[string]string, sorted []string) (map[string]string, []string, error) {
 	if sent != nil {
-		return sent, nil
+		return sent, sorted, nil
 	}
-	out := map[string]string{}
-	if env.Search != nil && env.Search.Full {
-		for p, v := range env.Search.Notes {
-			if search.IsNote(p) {
-				out[p] = v
-			}
-		}
-		return out, nil
+	if c := env.Search; c != nil && c.Full {
+		return onlyNotes(c.Notes, c.Sorted)
 	}
 	all, err := env.View.Walk(".")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var notes []string
 	for _, p := range all {
@@ -429,14 +441,42 @@ func noteVersions(env *Env, sent map[string]string) (map[string]string, error) {
 		}
 	}
 	if err := env.View.Ask(vault.Need{Files: notes}); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	out := map[string]string{}
 	for _, p := range notes {
 		if c, _ := env.View.Read(p); c.Exists {
 			out[p] = c.Expect
 		}
 	}
-	return out, nil
+	return out, nil, nil
+}
+
+// onlyNotes is the listing a host sent (sorted, its paths in order or
+// nil) without what is not a note (search.IsNote): the listing itself
+// when it holds notes alone, where a copy cost a tenth of a second at
+// 100,000 notes on wasm.
+func onlyNotes(listing map[string]string, sorted []string) (map[string]string, []string, error) {
+	all := true
+	for p := range listing {
+		if !search.IsNote(p) {
+			all = false
+			break
+		}
+	}
+	if all {
+		return listing, sorted, nil
+	}
+	out := map[string]string{}
+	for p, v := range listing {
+		if search.IsNote(p) {
+			out[p] = v
+		}
+	}
+	if sorted != nil {
+		sorted = slices.DeleteFunc(slices.Clone(sorted), func(p string) bool { return !search.IsNote(p) })
+	}
+	return out, sorted, nil
 }
 
 // changesFit reports whether the host's changes since its last listing

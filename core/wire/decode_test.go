@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -25,6 +27,13 @@ func sameAsJSON(t *testing.T, b []byte) {
 	}
 	if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 		t.Fatalf("%q: error %v, encoding/json %v", b, gotErr, wantErr)
+	}
+	if got.Search != nil && got.Search.Sorted != nil {
+		// Sorted is no JSON's: the notes' keys, when they came in order.
+		if keys := slices.Sorted(maps.Keys(got.Search.Notes)); !slices.Equal(got.Search.Sorted, keys) {
+			t.Fatalf("%q: sorted %q; the notes are %q", b, got.Search.Sorted, keys)
+		}
+		got.Search.Sorted = nil
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("%q: read\n%#v\nencoding/json\n%#v", b, got, want)
@@ -187,4 +196,47 @@ func FuzzValue(f *testing.F) {
 			t.Fatalf("%q: the scanner says %v", b, got)
 		}
 	})
+}
+
+// TestListingSorted: a listing whose paths come in byte order, as hosts
+// write it, is read with them in that order (Carry.Sorted); one out of
+// order, or one read by the general path (an escape), has none, and
+// reads the same notes all the same.
+func TestListingSorted(t *testing.T) {
+	for _, c := range []struct {
+		notes  string
+		sorted []string
+	}{
+		{`{"a.md":"1:2","b/c.md":"3:4","b/d.md":"5:6"}`, []string{"a.md", "b/c.md", "b/d.md"}},
+		{`{"b.md":"1:2","a.md":"3:4"}`, nil},
+		{`{"a.md":"1:2","b\u00e9.md":"3:4"}`, nil},
+		{`{"a.md":"1:2"}`, []string{"a.md"}},
+	} {
+		b := []byte(`{"tool":"mem_search","now":"x","search":{"full":true,"notes":` + c.notes + `}}`)
+		sameAsJSON(t, b)
+		req, err := DecodeRequest(b)
+		if err != nil || req.Search == nil {
+			t.Fatalf("%s: %v", c.notes, err)
+		}
+		if !slices.Equal(req.Search.Sorted, c.sorted) || (c.sorted == nil) != (req.Search.Sorted == nil) {
+			t.Errorf("%s: sorted %q; want %q", c.notes, req.Search.Sorted, c.sorted)
+		}
+	}
+}
+
+// BenchmarkDecodeListing reads a first build's listing of 100,000 notes
+// (Carry.Notes, in order, as hosts send it).
+func BenchmarkDecodeListing(b *testing.B) {
+	notes := map[string]string{}
+	for i := range 100000 {
+		notes[fmt.Sprintf("10-episodes/projects/deploy-webhook-%d/archives/2025-12-04-10h47-deploy-webhook-%d.md", i%300, i)] = fmt.Sprintf("%d:1764979200123456789", 1000+i)
+	}
+	data := EncodeCompacted(&Request{Tool: "mem_search", Now: "x", Search: &Carry{Listing: "l", Full: true}}, notes)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		req, err := DecodeRequest(data)
+		if err != nil || len(req.Search.Sorted) != len(notes) {
+			b.Fatalf("%v: %d sorted", err, len(req.Search.Sorted))
+		}
+	}
 }

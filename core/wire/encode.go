@@ -134,6 +134,9 @@ func appendCarry(b []byte, c *Carry, notes map[string]string) []byte {
 	if c.Hand {
 		b = append(comma(b, n), `"hand":true`...)
 	}
+	if c.Paced {
+		b = append(comma(b, n), `"paced":true`...)
+	}
 	if c.Keep {
 		b = append(comma(b, n), `"keep":true`...)
 	}

@@ -110,7 +110,7 @@ func TestEncodeRequestIsJSONs(t *testing.T) {
 			req.RawMatches = map[string][]string{pick(): {pick()}, pick(): {}}
 		}
 		if i%7 < 3 {
-			req.Search = &Carry{Listing: pick(), ID: pick(), Full: i%2 == 0, Batch: int64(i % 3 * 1000), Segments: i%3 == 1, Since: pick(), Hand: i%4 == 2}
+			req.Search = &Carry{Listing: pick(), ID: pick(), Full: i%2 == 0, Batch: int64(i % 3 * 1000), Segments: i%3 == 1, Since: pick(), Hand: i%4 == 2, Paced: i%5 == 3}
 			if i%3 == 0 {
 				req.Search.Unkept = pick()
 				req.Search.Changes = map[string]string{pick(): pick(), pick(): ""}
@@ -177,7 +177,7 @@ func TestRequestFields(t *testing.T) {
 		{Snapshot{}, []string{"Files files,omitempty", "Heads heads,omitempty", "Missing missing,omitempty", "Dirs dirs,omitempty", "Matches matches,omitempty", "RawDirs raw_dirs,omitempty", "RawMatches raw_matches,omitempty"}},
 		{File{}, []string{"SHA256 sha256", "Text text,omitempty", "NotUTF8 not_utf8,omitempty"}},
 		{Head{}, []string{"Text text,omitempty", "NotUTF8 not_utf8,omitempty", "Size size"}},
-		{Carry{}, []string{"Listing listing,omitempty", "ID id,omitempty", "Full full,omitempty", "Notes notes,omitempty", "Batch batch,omitempty", "Unkept unkept,omitempty", "Segments segments,omitempty", "Since since,omitempty", "Changes changes,omitempty", "Hand hand,omitempty", "Keep keep,omitempty", "Indexed indexed,omitempty", "Left left,omitempty", "Index -"}},
+		{Carry{}, []string{"Listing listing,omitempty", "ID id,omitempty", "Full full,omitempty", "Notes notes,omitempty", "Sorted -", "Batch batch,omitempty", "Unkept unkept,omitempty", "Segments segments,omitempty", "Since since,omitempty", "Changes changes,omitempty", "Hand hand,omitempty", "Paced paced,omitempty", "Keep keep,omitempty", "Indexed indexed,omitempty", "Left left,omitempty", "Index -"}},
 	} {
 		typ := reflect.TypeOf(c.v)
 		var got []string

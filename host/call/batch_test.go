@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/kessho/kessho/core"
 	"github.com/kessho/kessho/core/wire"
@@ -124,47 +125,58 @@ func TestSearchIndexInBatches(t *testing.T) {
 // TestSearchResumesAfterCut: a build cut after a few batches (the engine
 // fails: a kill, a deadline, a lost instance) leaves the index of those
 // batches stored, and the next search, on a fresh engine, reads only the
-// notes it lacks.
+// notes it lacks. A call without a deadline is cut after 5 batches (the
+// core hands back as soon as the text indexed reaches the index's size);
+// one with a deadline, which paces the build (search.Carry.Paced: the
+// core waits for four batches too), after 8.
 func TestSearchResumesAfterCut(t *testing.T) {
 	files := batchVault(120)
 	args := json.RawMessage(`{"query":"budget review","limit":3}`)
 	_, whole := newVault(t, files)
 	want, _ := call.Run(context.Background(), whole, engine.Native(), "mem_search", args, call.Options{})
 	for name, eng := range batchEngines(t) {
-		t.Run(name, func(t *testing.T) {
-			_, v := newVault(t, files)
-			opts := call.Options{IndexBatch: 3000}
-			cut := &batchWatch{eng: eng(), cut: 5}
-			if _, err := call.Run(context.Background(), v, cut, "mem_search", args, opts); !errors.Is(err, errCut) {
-				t.Fatalf("the call was not cut: %v", err)
-			}
-			// The first 5 batches were read, those up to the last hand-back
-			// stored; the call was cut before reading the 6th, the last
-			// need's files.
-			read, stored := map[string]bool{}, map[string]bool{}
-			for _, p := range cut.files {
-				read[p] = true
-			}
-			for _, p := range cut.stored {
-				stored[p] = true
-			}
-			next := &batchWatch{eng: eng()}
-			out, err := call.Run(context.Background(), v, next, "mem_search", args, opts)
-			if err != nil || string(out.Answer) != string(want.Answer) {
-				t.Fatalf("resumed build answered\n%s\nnot\n%s (%v)", out.Answer, want.Answer, err)
-			}
-			again := 0
-			for _, p := range next.files {
-				if stored[p] {
-					again++
-				}
-				read[p] = true
-			}
-			// Read again of those stored: the hits alone.
-			if len(read) != len(files) || again > 3 || len(cut.files) < 30 || len(cut.stored) < 20 {
-				t.Errorf("cut call read %d notes, stored %d, the next %d (%d of the stored again), %d of %d in all",
-					len(cut.files), len(cut.stored), len(next.files), again, len(read), len(files))
-			}
-		})
+		for _, timeout := range []time.Duration{-1, 0} {
+			t.Run(fmt.Sprintf("%s/timeout=%v", name, timeout), func(t *testing.T) { resumeAfterCut(t, eng, files, args, timeout, want.Answer) })
+		}
+	}
+}
+
+// resumeAfterCut is TestSearchResumesAfterCut for one engine and timeout.
+func resumeAfterCut(t *testing.T, eng func() call.Engine, files map[string]string, args json.RawMessage, timeout time.Duration, want []byte) {
+	_, v := newVault(t, files)
+	opts := call.Options{IndexBatch: 3000, Timeout: timeout}
+	cut := &batchWatch{eng: eng(), cut: 5}
+	if timeout >= 0 {
+		cut.cut = 8
+	}
+	if _, err := call.Run(context.Background(), v, cut, "mem_search", args, opts); !errors.Is(err, errCut) {
+		t.Fatalf("the call was not cut: %v", err)
+	}
+	// The first batches were read, those up to the last hand-back
+	// stored; the call was cut before reading the next, the last
+	// need's files.
+	read, stored := map[string]bool{}, map[string]bool{}
+	for _, p := range cut.files {
+		read[p] = true
+	}
+	for _, p := range cut.stored {
+		stored[p] = true
+	}
+	next := &batchWatch{eng: eng()}
+	out, err := call.Run(context.Background(), v, next, "mem_search", args, opts)
+	if err != nil || string(out.Answer) != string(want) {
+		t.Fatalf("resumed build answered\n%s\nnot\n%s (%v)", out.Answer, want, err)
+	}
+	again := 0
+	for _, p := range next.files {
+		if stored[p] {
+			again++
+		}
+		read[p] = true
+	}
+	// Read again of those stored: the hits alone.
+	if len(read) != len(files) || again > 3 || len(cut.files) < 30 || len(cut.stored) < 20 {
+		t.Errorf("cut call read %d notes, stored %d, the next %d (%d of the stored again), %d of %d in all",
+			len(cut.files), len(cut.stored), len(next.files), again, len(read), len(files))
 	}
 }

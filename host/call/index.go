@@ -75,7 +75,7 @@ func newCarry(ctx context.Context, v any, tool string, opts Options, p *pace) *s
 	if !ok {
 		return &searchCarry{}
 	}
-	c := &search.Carry{Listing: listing, ID: ix.IndexID(), Batch: opts.IndexBatch, Unkept: ix.IndexUnkept(), Keep: opts.KeepIndex}
+	c := &search.Carry{Listing: listing, ID: ix.IndexID(), Batch: opts.IndexBatch, Unkept: ix.IndexUnkept(), Keep: opts.KeepIndex, Paced: p.span > 0}
 	if sg, ok := ix.(Segmenter); ok {
 		c.Segments = true
 		if since, changes, ok := sg.NoteChanges(); ok && since != listing {
@@ -132,16 +132,17 @@ func (s *searchCarry) batch(ans wire.Answer, index []byte) bool {
 // core to hand its index back (search.Carry.Hand) often enough that a
 // call cut at its deadline loses little: the core has no clock, the host
 // has. Each batch is sized to take an eighth of the call's deadline, by
-// the note text the last one read and the time from its need to the
-// next (the host's reads, the core's indexing, a hand-back stored); the
-// index is handed back once half the deadline passed since it was last
-// stored (or since the call started), besides the core's own cadence by
-// size, and after the first batch of every call; and once more at the
-// last batch need from which a hand-back can still land before the
-// deadline (lastChance): a call whose first round took most of its time
-// (a large stored index decoded in wasm) otherwise lost everything it
-// indexed after its first hand-back. Until a batch was timed, batches are
-// firstBatch; with no deadline, the largest.
+// the time a byte of note text took in the last round that handed
+// nothing back (the host's reads, the core's indexing: rate); a round
+// that handed an index back measures what that cost beyond its text
+// (hand). The index is handed back once half the deadline passed since
+// it was last stored (or since the call started), besides the core's own
+// cadence by size, and after the first batch of every call; and at the
+// last batch that can land before the deadline with a hand-back after it
+// (last): that batch is sized to end, with its hand-back, before the
+// deadline. A call cut at its deadline loses at most the one batch
+// after it. Until a batch was timed, batches are firstBatch; with no
+// deadline, the largest.
 type pace struct {
 	now  func() time.Time
 	span time.Duration // the call's deadline from its start; 0: none
@@ -152,12 +153,17 @@ type pace struct {
 	stored, asked time.Time
 	bytes         int64
 	// start is when the call started; firstTook how long its first
-	// round took (up to the first batch need: the stored index decoded,
-	// a batch indexed), handTook how long the last round that stored an
-	// index took; last is whether the last chance was taken.
-	start               time.Time
-	firstTook, handTook time.Duration
-	last                bool
+	// round took (up to the first batch need: the listing and the stored
+	// index decoded, a batch indexed).
+	start     time.Time
+	firstTook time.Duration
+	// rate is the time a byte of note text took (0: none timed), hand
+	// the time the last round that stored an index took beyond its text
+	// at that rate (0: none measured).
+	rate float64
+	hand time.Duration
+	// lastTaken is whether the last batch was asked (last): once a call.
+	lastTaken bool
 }
 
 const (
@@ -193,13 +199,7 @@ func (p *pace) first() int64 { return min(p.max, firstBatch) }
 // and Hand.
 func (p *pace) next(bytes int64, stored bool) (batch int64, hand bool) {
 	t := p.now()
-	took := t.Sub(p.asked)
-	switch {
-	case p.asked.IsZero():
-		p.firstTook = t.Sub(p.start)
-	case stored:
-		p.handTook = took
-	}
+	p.measure(t, stored)
 	if stored {
 		p.stored = t
 	}
@@ -208,37 +208,71 @@ func (p *pace) next(bytes int64, stored bool) (batch int64, hand bool) {
 		batch = p.max
 	case p.asked.IsZero():
 		batch = p.first() // none measured yet
-	case took <= 0:
+	case p.rate <= 0:
 		batch = p.max // no time passed (a clock that moves when told)
 	default:
-		aim := float64(p.bytes) * float64(p.span/batchShare) / float64(took)
-		batch = int64(max(min(aim, float64(p.max)), float64(min(minBatch, p.max))))
+		batch = p.clamp(float64(p.span/batchShare) / p.rate)
 	}
 	p.asked, p.bytes = t, bytes
 	if p.span <= 0 {
 		return batch, false
 	}
-	return batch, t.Sub(p.stored) >= p.span/handShare || p.lastChance(t)
+	if last, ok := p.last(t, batch); ok {
+		p.lastTaken = true
+		return last, true
+	}
+	return batch, t.Sub(p.stored) >= p.span/handShare
 }
 
-// lastChance reports whether a hand-back asked at t is the last that can
-// land before the deadline: the next round (a batch, aimed at a
-// batchShare of the deadline) and a hand-back end before it, and would
-// not after one more batch. A hand-back is taken to last as long as the
-// call's last one, or half its first round if that is longer: the first
-// round decodes the stored index and the notes' versions, a hand-back
-// encodes the index alone, and both grow with it. Asked once a call: at
-// worst it hands back work the deadline would have lost anyway.
-func (p *pace) lastChance(t time.Time) bool {
-	if p.last {
-		return false
+// measure times the round that ended at t (stored: it handed an index
+// back), from the need before it: its rate, when it stored nothing or
+// none was timed yet, and else its hand-back's cost.
+func (p *pace) measure(t time.Time, stored bool) {
+	took := t.Sub(p.asked)
+	switch {
+	case p.asked.IsZero():
+		p.firstTook = t.Sub(p.start)
+	case took <= 0 || p.bytes <= 0:
+	case !stored || p.rate <= 0:
+		p.rate = float64(took) / float64(p.bytes)
+	default:
+		p.hand = max(took-time.Duration(p.rate*float64(p.bytes)), 0)
 	}
-	end, round, hand := p.start.Add(p.span), p.span/batchShare, max(p.firstTook/2, p.handTook)
-	if t.Add(round+hand).After(end) || !t.Add(2*round+hand).After(end) {
-		return false
+}
+
+// clamp is a batch of about n bytes, between minBatch and the largest.
+func (p *pace) clamp(n float64) int64 {
+	return int64(max(min(n, float64(p.max)), float64(min(minBatch, p.max))))
+}
+
+// last reports whether the batch asked at t is the last that can land
+// before the deadline with a hand-back after it: after it, another batch
+// of that size and a hand-back would not; it is then sized (at most
+// batch) to end with its hand-back before the deadline. A round is
+// taken to last a quarter longer than the rate says, a hand-back half
+// again as long as the last one measured, or, before one was, half the
+// call's first round (which decoded the stored index and the notes'
+// versions; a hand-back encodes the index alone, and both grow with it).
+// A hand-back is taken to last at least a hundredth of the deadline. ok
+// is false, too, when no batch was timed, or when none of minBatch can
+// land (the batch is then lost to the deadline whatever it asks).
+func (p *pace) last(t time.Time, batch int64) (int64, bool) {
+	if p.rate <= 0 || p.lastTaken {
+		return batch, false
 	}
-	p.last = true
-	return true
+	hand := p.firstTook / 2
+	if p.hand > 0 {
+		hand = p.hand * 3 / 2
+	}
+	hand = max(hand, p.span/100)
+	perByte := p.rate * 5 / 4
+	round := time.Duration(perByte * float64(batch))
+	left := p.start.Add(p.span).Sub(t) - hand
+	fit := min(batch, int64(float64(left)/perByte))
+	if left >= 2*round || fit < min(minBatch, batch) {
+		return batch, false
+	}
+	return fit, true
 }
 
 // answer answers a need's "search": the notes' versions ("notes"), them

@@ -6,10 +6,12 @@ import (
 )
 
 // TestPaceSizesBatchesByTime: the batches of a call are small
-// (firstBatch) until one was timed; each next one is sized to take an eighth of the deadline
-// by the text the last one read and the time it took, between minBatch
-// and the largest; Hand is asked once half the deadline passed since the
-// index was last stored. No deadline: the largest batch, never Hand.
+// (firstBatch) until one was timed; each next one is sized to take an
+// eighth of the deadline by the text the last round that stored nothing
+// read and the time it took, between minBatch and the largest (a round
+// that stored an index times its hand-back instead); Hand is asked once
+// half the deadline passed since the index was last stored. No
+// deadline: the largest batch, never Hand.
 func TestPaceSizesBatchesByTime(t *testing.T) {
 	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
@@ -27,7 +29,7 @@ func TestPaceSizesBatchesByTime(t *testing.T) {
 		{500 * time.Millisecond, firstBatch, true, firstBatch, false}, // none timed yet; stored
 		{250 * time.Millisecond, 1 << 20, false, 1280 << 10, false},   // 256 KiB in 0.25 s: 1.25 MiB in 1.25 s
 		{2 * time.Second, 256 << 10, false, 640 << 10, false},         // 1 MiB in 2 s
-		{5 * time.Second, 1 << 10, true, minBatch, false},             // 256 KiB in 5 s: 64 KiB; stored
+		{5 * time.Second, 1 << 10, true, 640 << 10, false},            // 256 KiB in 5 s, stored: a hand-back of 4.5 s, the rate kept
 		{time.Millisecond, 1 << 20, false, 1250 << 10, false},         // 1 KiB in 1 ms
 		{2500 * time.Millisecond, 1 << 10, false, 512 << 10, false},   // 1 MiB in 2.5 s
 		{2500 * time.Millisecond, 1 << 10, false, minBatch, true},     // 1 KiB in 2.5 s; half the deadline since the store
@@ -46,30 +48,62 @@ func TestPaceSizesBatchesByTime(t *testing.T) {
 	}
 }
 
-// TestPaceLastChance: a call whose first round took half its deadline (a
-// large stored index decoded) asks for the index once more at the last
-// batch need from which a hand-back still lands before the deadline, and
-// only once; a call with time to spare is not asked early.
+// TestPaceLastChance: the last batch that can land before the deadline
+// with a hand-back after it asks for one (Hand), once a call: a round
+// taken a quarter longer than the rate says (here 1 s a MiB), a
+// hand-back half again as long as the last one measured (0.2 s beyond
+// its text), or half the first round before one was; a call with time
+// to spare is not asked early.
 func TestPaceLastChance(t *testing.T) {
 	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
-	p := newPace(clock, 10*time.Second, 4<<20)
-	// Each step: the time since the last need, and whether Hand is asked.
+	p := newPace(clock, 10*time.Second, 1<<20)
 	steps := []struct {
 		took   time.Duration
 		stored bool
 		hand   bool
 	}{
-		{4 * time.Second, true, false},         // the first need at 4 s: a hand-back taken as 2 s
-		{800 * time.Millisecond, false, false}, // 4.8 s: another batch (1.25 s) still leaves room after it
-		{800 * time.Millisecond, false, true},  // 5.6 s: 5.6 + 1.25 + 2 lands, one batch later would not
-		{800 * time.Millisecond, false, false}, // 6.4 s: asked once
-		{3 * time.Second, false, true},         // 9.4 s: the half-deadline rule's (5.4 s since the store), not a last chance
+		{time.Second, true, false},             // 1 s: the first batch need (256 KiB next)
+		{200 * time.Millisecond, false, false}, // 1.2 s: 256 KiB in 0.2 s, 0.8 s a MiB: batches of 1 MiB
+		{800 * time.Millisecond, false, false}, // 2.0 s
+		{800 * time.Millisecond, false, false}, // 2.8 s
+		{800 * time.Millisecond, false, false}, // 3.6 s
+		{800 * time.Millisecond, false, false}, // 4.4 s
+		{800 * time.Millisecond, false, false}, // 5.2 s
+		{800 * time.Millisecond, false, true},  // 6.0 s: half the deadline since the store
+		{time.Second, true, false},             // 7.0 s: stored, a hand-back of 0.2 s; 2.7 s left for two rounds of 1 s and 0.3 s
+		{800 * time.Millisecond, false, true},  // 7.8 s: 1.9 s left: the last batch
+		{time.Second, true, false},             // 8.8 s: asked once
 	}
 	for i, s := range steps {
 		now = now.Add(s.took)
-		if _, hand := p.next(1<<20, s.stored); hand != s.hand {
-			t.Errorf("step %d (%v since the start): hand %v; want %v", i, now.Sub(p.start), hand, s.hand)
+		bytes := int64(1 << 20)
+		if i == 0 {
+			bytes = firstBatch
 		}
+		if batch, hand := p.next(bytes, s.stored); hand != s.hand || batch != 1<<20 && i > 0 {
+			t.Errorf("step %d (%v since the start): batch %d, hand %v; want %d, %v", i, now.Sub(p.start), batch, hand, 1<<20, s.hand)
+		}
+	}
+}
+
+// TestPaceLastBatchFits: the last batch is sized to end, with its
+// hand-back, before the deadline: 1.2 s left after a hand-back taken as
+// 0.5 s (half a first round of 1 s) is 1.2 MiB at 1 s a MiB, where the
+// time-sized batch is 1.5625 MiB.
+func TestPaceLastBatchFits(t *testing.T) {
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	p := newPace(clock, 10*time.Second, 4<<20)
+	now = now.Add(time.Second)
+	p.next(firstBatch, false)
+	now = now.Add(200 * time.Millisecond) // 256 KiB in 0.2 s: 0.8 s a MiB
+	if batch, hand := p.next(9088<<10, false); batch != 1600<<10 || hand {
+		t.Fatalf("batch %d, hand %v; want %d, false", batch, hand, 1600<<10)
+	}
+	now = now.Add(7100 * time.Millisecond) // 8.875 MiB at 0.8 s a MiB: at 8.3 s
+	batch, hand := p.next(1<<20, false)
+	if want := int64(1258291); !hand || batch < want-1024 || batch > want+1024 {
+		t.Fatalf("batch %d, hand %v; want about %d, true", batch, hand, want)
 	}
 }

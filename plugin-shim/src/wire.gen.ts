@@ -25,6 +25,7 @@ export interface Carry {
   since?: string;
   changes?: Record<string, string>;
   hand?: boolean;
+  paced?: boolean;
   keep?: boolean;
   indexed?: number;
   left?: number;

@@ -140,6 +140,9 @@ func TestFixtures(t *testing.T) {
 	for name := range requests() {
 		b := want["request-"+name+".json"]
 		back, err := wire.DecodeRequest(b)
+		if back.Search != nil {
+			back.Search.Sorted = nil // no JSON's (the wire package's tests check it)
+		}
 		var viaJSON wire.Request
 		if jerr := json.Unmarshal(b, &viaJSON); err != nil || jerr != nil || !reflect.DeepEqual(back, viaJSON) {
 			t.Errorf("request %s read back: %v, %v\n%+v\n%+v", name, err, jerr, back, viaJSON)
