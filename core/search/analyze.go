@@ -86,39 +86,66 @@ func Words(text string, fn func(string)) {
 // letters nor digits) are lowercased into buf; the rest goes through
 // unicodeWords.
 func scanWords(text string, buf []byte, fn func([]byte)) []byte {
-	start, ascii := 0, true
-	for i := 0; i <= len(text); i++ {
-		if i < len(text) {
-			c := text[i]
-			if c >= 0x80 {
-				ascii = false
-				continue
-			}
-			if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' {
-				continue
-			}
+	for i := 0; i < len(text); {
+		for i < len(text) && wordByte[text[i]] == 0 {
+			i++
 		}
-		if i > start {
-			if ascii {
+		start, class := i, byte(0) // class: the bytes' classes, or-ed
+		for i < len(text) && wordByte[text[i]] != 0 {
+			class |= wordByte[text[i]]
+			i++
+		}
+		switch {
+		case i == start:
+		case class&beyondASCII == 0:
+			w := text[start:min(i, start+maxToken)]
+			if class&upperASCII == 0 {
+				buf = append(buf[:0], w...)
+			} else {
 				buf = buf[:0]
-				for _, c := range []byte(text[start:min(i, start+maxToken)]) {
-					if c >= 'A' && c <= 'Z' {
-						c += 'a' - 'A'
-					}
-					buf = append(buf, c)
+				for j := 0; j < len(w); j++ {
+					buf = append(buf, lowerASCII[w[j]])
 				}
-				fn(buf)
-			} else if w, ok := latinWord(text[start:i], buf); ok {
+			}
+			fn(buf)
+		default:
+			if w, ok := latinWord(text[start:i], buf); ok {
 				buf = w
 				fn(buf)
 			} else {
 				unicodeWords(text[start:i], func(w string) { buf = append(buf[:0], w...); fn(buf) })
 			}
 		}
-		start, ascii = i+1, true
 	}
 	return buf
 }
+
+// The classes of a byte for scanWords (wordByte): 0 ends a stretch
+// (ASCII but not a letter or a digit); a stretch's bytes or-ed say
+// whether it holds a capital (upperASCII) or a byte beyond ASCII. A table
+// read a byte, and a stretch copied whole when it holds no capital: on
+// the wasm engine each comparison and append of a byte loop costs, and
+// the text's words were a fifth of a first build.
+const (
+	lowerOrDigit byte = 1 << iota
+	upperASCII
+	beyondASCII
+)
+
+var wordByte, lowerASCII = func() (class, lower [256]byte) {
+	for c := range 256 {
+		lower[c] = byte(c)
+		switch {
+		case c >= 0x80:
+			class[c] = beyondASCII
+		case c >= 'A' && c <= 'Z':
+			class[c], lower[c] = upperASCII, byte(c)+'a'-'A'
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			class[c] = lowerOrDigit
+		}
+	}
+	return class, lower
+}()
 
 // latinWord is the one word unicodeWords finds in s, a stretch of
 // scanWords (ASCII letters and digits, and bytes past ASCII), written into

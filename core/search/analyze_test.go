@@ -3,6 +3,7 @@ package search
 import (
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -71,5 +72,26 @@ func TestLatinWords(t *testing.T) {
 	}
 	if fast < 2000 {
 		t.Errorf("latinWord read %d stretches of 20,000", fast)
+	}
+}
+
+// TestScanWordsAsUnicode: scanWords, its byte classes and its copies of
+// words without a capital, finds in any text the words unicodeWords finds
+// in it whole: lowercased, composed, cut at maxToken bytes.
+func TestScanWordsAsUnicode(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 7))
+	pieces := []string{"a", "Z", "q", "M", "0", "9", " ", "-", "'", ".", "\n", "é", "É", "e\u0301", "—", "🙂", "ß", "İ", "œ", "_", "\t", strings.Repeat("x", 50), strings.Repeat("Ab", 30)}
+	for range 20000 {
+		var b strings.Builder
+		for range 1 + r.IntN(20) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		var want, got []string
+		unicodeWords(s, func(w string) { want = append(want, w) })
+		scanWords(s, nil, func(w []byte) { got = append(got, string(w)) })
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q: scanWords %q, unicodeWords %q", s, got, want)
+		}
 	}
 }

@@ -122,6 +122,11 @@ type warmIndex struct {
 	// the index it stored last (handed back, or sent), and the note text
 	// indexed since (handBack).
 	back struct{ size, text int64 }
+	// uncollected is the note text a build indexed since the core last
+	// collected its heap (collect): it collects every two batches, and
+	// before a hand-back. A collection marks the whole index (some 0.2 s
+	// at 100,000 notes on wasm); once a batch, it was a fifth of a build.
+	uncollected int64
 }
 
 // lastQuery is the ranking of the last search on the warm index: the
@@ -379,8 +384,13 @@ func nextBatch(listing map[string]string, stale []string, bound int64) (n int, s
 func (warm *warmIndex) askBatch(env *Env, idx *search.Index, listing map[string]string, built, bound int64, stale []string) error {
 	left := len(stale)
 	warm.back.text += built
-	collect() // the batch's garbage, before the index is encoded
-	if env.Search.Hand || handBack(warm.back.size, warm.back.text, bound, env.Search.Paced) {
+	warm.uncollected += built
+	hand := env.Search.Hand || handBack(warm.back.size, warm.back.text, bound, env.Search.Paced)
+	if hand || warm.uncollected >= 2*bound {
+		collect() // the batches' garbage, before the index is encoded
+		warm.uncollected = 0
+	}
+	if hand {
 		warm.keepWarm(env, idx)
 	}
 	if env.IndexID == "" {
