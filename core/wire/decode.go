@@ -305,18 +305,18 @@ func (s *scanner) plainVersions() (map[string]string, []string, bool) {
 	}
 	all := string(b[start:p])
 	m, sorted := make(map[string]string, len(offs)/4), make([]string, 0, len(offs)/4)
+	inOrder := true
 	for i := 0; i < len(offs); i += 4 {
 		key := all[offs[i]:offs[i+1]]
-		if sorted != nil && len(sorted) > 0 && key <= sorted[len(sorted)-1] {
-			sorted = nil // not in order
-		}
+		inOrder = inOrder && (len(sorted) == 0 || key > sorted[len(sorted)-1])
 		m[key] = all[offs[i+2]:offs[i+3]]
-		if sorted != nil {
-			sorted = append(sorted, key)
-		}
+		sorted = append(sorted, key)
 	}
 	if len(m) != len(offs)/4 {
 		return nil, nil, false
+	}
+	if !inOrder {
+		sorted = nil
 	}
 	s.p = p
 	return m, sorted, true
