@@ -250,21 +250,20 @@ func (p *pace) clamp(n float64) int64 {
 // of that size and a hand-back would not; it is then sized (at most
 // batch) to end with its hand-back before the deadline. A round is
 // taken to last a quarter longer than the rate says, a hand-back half
-// again as long as the last one measured, or, before one was, half the
-// call's first round (which decoded the stored index and the notes'
-// versions; a hand-back encodes the index alone, and both grow with it).
-// A hand-back is taken to last at least a hundredth of the deadline. ok
+// again as long as the last one measured, and at least half the call's
+// first round (which decoded the stored index and the notes' versions; a
+// hand-back encodes the index alone, and both grow with it) and a
+// hundredth of the deadline: the last one measured may be the first
+// batch's, a delta of a few notes, where the last is the whole index (at
+// 100,000 notes on wasm, a call that took the one for the other lost all
+// but its first batch). ok
 // is false, too, when no batch was timed, or when none of minBatch can
 // land (the batch is then lost to the deadline whatever it asks).
 func (p *pace) last(t time.Time, batch int64) (int64, bool) {
 	if p.rate <= 0 || p.lastTaken {
 		return batch, false
 	}
-	hand := p.firstTook / 2
-	if p.hand > 0 {
-		hand = p.hand * 3 / 2
-	}
-	hand = max(hand, p.span/100)
+	hand := max(p.hand*3/2, p.firstTook/2, p.span/100)
 	perByte := p.rate * 5 / 4
 	round := time.Duration(perByte * float64(batch))
 	left := p.start.Add(p.span).Sub(t) - hand

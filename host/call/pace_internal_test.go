@@ -52,8 +52,8 @@ func TestPaceSizesBatchesByTime(t *testing.T) {
 // with a hand-back after it asks for one (Hand), once a call: a round
 // taken a quarter longer than the rate says (here 1 s a MiB), a
 // hand-back half again as long as the last one measured (0.2 s beyond
-// its text), or half the first round before one was; a call with time
-// to spare is not asked early.
+// its text: 0.3 s), and at least half the first round (1 s: 0.5 s); a
+// call with time to spare is not asked early.
 func TestPaceLastChance(t *testing.T) {
 	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
@@ -71,8 +71,8 @@ func TestPaceLastChance(t *testing.T) {
 		{800 * time.Millisecond, false, false}, // 4.4 s
 		{800 * time.Millisecond, false, false}, // 5.2 s
 		{800 * time.Millisecond, false, true},  // 6.0 s: half the deadline since the store
-		{time.Second, true, false},             // 7.0 s: stored, a hand-back of 0.2 s; 2.7 s left for two rounds of 1 s and 0.3 s
-		{800 * time.Millisecond, false, true},  // 7.8 s: 1.9 s left: the last batch
+		{time.Second, true, false},             // 7.0 s: stored, a hand-back of 0.2 s; 3 s left for two rounds of 1 s and 0.5 s
+		{800 * time.Millisecond, false, true},  // 7.8 s: 2.2 s left: the last batch
 		{time.Second, true, false},             // 8.8 s: asked once
 	}
 	for i, s := range steps {
@@ -105,5 +105,34 @@ func TestPaceLastBatchFits(t *testing.T) {
 	batch, hand := p.next(1<<20, false)
 	if want := int64(1258291); !hand || batch < want-1024 || batch > want+1024 {
 		t.Fatalf("batch %d, hand %v; want about %d, true", batch, hand, want)
+	}
+}
+
+// TestPaceLastAfterCheapHand: a call whose first round took 4 s (a large
+// stored index decoded) and whose only hand-back measured was cheap (its
+// first batch's, a delta: 0.05 s beyond its text) takes the last one,
+// the whole index, as at least half that first round: it asks at 6.65 s,
+// not at 7.9 s, after which the whole index no longer lands.
+func TestPaceLastAfterCheapHand(t *testing.T) {
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	p := newPace(clock, 10*time.Second, 1<<20)
+	steps := []struct {
+		took   time.Duration
+		bytes  int64
+		stored bool
+		hand   bool
+	}{
+		{4 * time.Second, firstBatch, true, false},      // 4.0 s: the first batch need
+		{200 * time.Millisecond, 1 << 20, false, false}, // 4.2 s: 256 KiB in 0.2 s, 0.8 s a MiB
+		{850 * time.Millisecond, 1 << 20, true, false},  // 5.05 s: stored, a hand-back of 0.05 s
+		{800 * time.Millisecond, 1 << 20, false, false}, // 5.85 s: 2.15 s left after a hand-back of 2 s
+		{800 * time.Millisecond, 1 << 20, false, true},  // 6.65 s: 1.35 s: the last batch
+	}
+	for i, s := range steps {
+		now = now.Add(s.took)
+		if _, hand := p.next(s.bytes, s.stored); hand != s.hand {
+			t.Errorf("step %d (%v since the start): hand %v; want %v", i, now.Sub(p.start), hand, s.hand)
+		}
 	}
 }
