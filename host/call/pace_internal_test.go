@@ -55,34 +55,42 @@ func TestPaceSizesBatchesByTime(t *testing.T) {
 // its text: 0.3 s), and at least half the first round (1 s: 0.5 s); a
 // call with time to spare is not asked early.
 func TestPaceLastChance(t *testing.T) {
+	paceSteps(t, 1<<20, []paceStep{
+		{time.Second, firstBatch, true, false},          // 1 s: the first batch need (256 KiB next)
+		{200 * time.Millisecond, 1 << 20, false, false}, // 1.2 s: 256 KiB in 0.2 s, 0.8 s a MiB: batches of 1 MiB
+		{800 * time.Millisecond, 1 << 20, false, false}, // 2.0 s
+		{800 * time.Millisecond, 1 << 20, false, false}, // 2.8 s
+		{800 * time.Millisecond, 1 << 20, false, false}, // 3.6 s
+		{800 * time.Millisecond, 1 << 20, false, false}, // 4.4 s
+		{800 * time.Millisecond, 1 << 20, false, false}, // 5.2 s
+		{800 * time.Millisecond, 1 << 20, false, true},  // 6.0 s: half the deadline since the store
+		{time.Second, 1 << 20, true, false},             // 7.0 s: stored, a hand-back of 0.2 s; 3 s left for two rounds of 1 s and 0.5 s
+		{800 * time.Millisecond, 1 << 20, false, true},  // 7.8 s: 2.2 s left: the last batch
+		{time.Second, 1 << 20, true, false},             // 8.8 s: asked once
+	})
+}
+
+// paceStep is a batch need of a pace test: the time since the last one,
+// the text it asks for, whether the index it handed back was stored, and
+// whether the next request asks for a hand-back.
+type paceStep struct {
+	took   time.Duration
+	bytes  int64
+	stored bool
+	hand   bool
+}
+
+// paceSteps runs steps on a pace of a 10 s deadline whose largest batch
+// is largest: every batch after the first is that (the steps' rate sizes
+// it larger), and Hand is asked as each step says.
+func paceSteps(t *testing.T, largest int64, steps []paceStep) {
+	t.Helper()
 	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
-	clock := func() time.Time { return now }
-	p := newPace(clock, 10*time.Second, 1<<20)
-	steps := []struct {
-		took   time.Duration
-		stored bool
-		hand   bool
-	}{
-		{time.Second, true, false},             // 1 s: the first batch need (256 KiB next)
-		{200 * time.Millisecond, false, false}, // 1.2 s: 256 KiB in 0.2 s, 0.8 s a MiB: batches of 1 MiB
-		{800 * time.Millisecond, false, false}, // 2.0 s
-		{800 * time.Millisecond, false, false}, // 2.8 s
-		{800 * time.Millisecond, false, false}, // 3.6 s
-		{800 * time.Millisecond, false, false}, // 4.4 s
-		{800 * time.Millisecond, false, false}, // 5.2 s
-		{800 * time.Millisecond, false, true},  // 6.0 s: half the deadline since the store
-		{time.Second, true, false},             // 7.0 s: stored, a hand-back of 0.2 s; 3 s left for two rounds of 1 s and 0.5 s
-		{800 * time.Millisecond, false, true},  // 7.8 s: 2.2 s left: the last batch
-		{time.Second, true, false},             // 8.8 s: asked once
-	}
+	p := newPace(func() time.Time { return now }, 10*time.Second, largest)
 	for i, s := range steps {
 		now = now.Add(s.took)
-		bytes := int64(1 << 20)
-		if i == 0 {
-			bytes = firstBatch
-		}
-		if batch, hand := p.next(bytes, s.stored); hand != s.hand || batch != 1<<20 && i > 0 {
-			t.Errorf("step %d (%v since the start): batch %d, hand %v; want %d, %v", i, now.Sub(p.start), batch, hand, 1<<20, s.hand)
+		if batch, hand := p.next(s.bytes, s.stored); hand != s.hand || batch != largest && i > 0 {
+			t.Errorf("step %d (%v since the start): batch %d, hand %v; want %d, %v", i, now.Sub(p.start), batch, hand, largest, s.hand)
 		}
 	}
 }
@@ -114,25 +122,11 @@ func TestPaceLastBatchFits(t *testing.T) {
 // the whole index, as at least half that first round: it asks at 6.65 s,
 // not at 7.9 s, after which the whole index no longer lands.
 func TestPaceLastAfterCheapHand(t *testing.T) {
-	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
-	clock := func() time.Time { return now }
-	p := newPace(clock, 10*time.Second, 1<<20)
-	steps := []struct {
-		took   time.Duration
-		bytes  int64
-		stored bool
-		hand   bool
-	}{
+	paceSteps(t, 1<<20, []paceStep{
 		{4 * time.Second, firstBatch, true, false},      // 4.0 s: the first batch need
 		{200 * time.Millisecond, 1 << 20, false, false}, // 4.2 s: 256 KiB in 0.2 s, 0.8 s a MiB
 		{850 * time.Millisecond, 1 << 20, true, false},  // 5.05 s: stored, a hand-back of 0.05 s
 		{800 * time.Millisecond, 1 << 20, false, false}, // 5.85 s: 2.15 s left after a hand-back of 2 s
 		{800 * time.Millisecond, 1 << 20, false, true},  // 6.65 s: 1.35 s: the last batch
-	}
-	for i, s := range steps {
-		now = now.Add(s.took)
-		if _, hand := p.next(s.bytes, s.stored); hand != s.hand {
-			t.Errorf("step %d (%v since the start): hand %v; want %v", i, now.Sub(p.start), hand, s.hand)
-		}
-	}
+	})
 }
