@@ -171,13 +171,12 @@ func (warm *warmIndex) upToDate(env *Env) (*search.Index, error) {
 			return nil, env.View.AskSearch("index")
 		}
 	}
-	sorted := warm.sorted
+	listing, sorted := sent, warm.sorted // sent with an earlier round, and its order
 	if sent == nil {
-		sorted = nil
-	}
-	listing, sorted, err := noteVersions(env, sent, sorted)
-	if err != nil {
-		return nil, err
+		var err error
+		if listing, sorted, err = noteVersions(env); err != nil {
+			return nil, err
+		}
 	}
 	if carried && warm.notesListing != c.Listing {
 		warm.notes, warm.notesListing, warm.sorted = listing, c.Listing, sorted
@@ -428,17 +427,14 @@ func handBack(size, text, bound int64, paced bool) bool {
 func indexedSize(v string) int64 { return min(search.VersionSize(v), search.MaxNoteBytes) }
 
 // noteVersions returns every note's path and version, and those paths
-// in byte order when known (nil otherwise): sent, the notes the host sent
-// with an earlier round (sorted, theirs), or those it sends now (the
+// in byte order when known (nil otherwise): those the host sends now (the
 // listing itself when it lists notes alone, as hosts do), else the
 // vault's listing (one tree need) and each note's SHA-256 (one files
 // need).
-func noteVersions(env *Env, sent map[string]string, sorted []string) (map[string]string, []string, error) {
-	if sent != nil {
-		return sent, sorted, nil
-	}
+func noteVersions(env *Env) (map[string]string, []string, error) {
 	if c := env.Search; c != nil && c.Full {
-		return onlyNotes(c.Notes, c.Sorted)
+		listing, sorted := onlyNotes(c.Notes, c.Sorted)
+		return listing, sorted, nil
 	}
 	all, err := env.View.Walk(".")
 	if err != nil {
@@ -466,7 +462,7 @@ func noteVersions(env *Env, sent map[string]string, sorted []string) (map[string
 // nil) without what is not a note (search.IsNote): the listing itself
 // when it holds notes alone, where a copy cost a tenth of a second at
 // 100,000 notes on wasm.
-func onlyNotes(listing map[string]string, sorted []string) (map[string]string, []string, error) {
+func onlyNotes(listing map[string]string, sorted []string) (map[string]string, []string) {
 	all := true
 	for p := range listing {
 		if !search.IsNote(p) {
@@ -475,7 +471,7 @@ func onlyNotes(listing map[string]string, sorted []string) (map[string]string, [
 		}
 	}
 	if all {
-		return listing, sorted, nil
+		return listing, sorted
 	}
 	out := map[string]string{}
 	for p, v := range listing {
@@ -486,7 +482,7 @@ func onlyNotes(listing map[string]string, sorted []string) (map[string]string, [
 	if sorted != nil {
 		sorted = slices.DeleteFunc(slices.Clone(sorted), func(p string) bool { return !search.IsNote(p) })
 	}
-	return out, sorted, nil
+	return out, sorted
 }
 
 // changesFit reports whether the host's changes since its last listing

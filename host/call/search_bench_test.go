@@ -43,19 +43,12 @@ func benchVault(b testing.TB, n int) string {
 		default:
 			p = fmt.Sprintf("40-principles/%s %s %d.md", word(), word(), i)
 		}
-		var body strings.Builder
-		fmt.Fprintf(&body, "---\nsubject: %s %s\naliases:\n  - %s %s\ndate: 2026-%02d-%02d\n---\n", word(), word(), word(), word(), 1+i%12, 1+i%28)
-		for body.Len() < 1100 {
-			for range 12 {
-				body.WriteString(word() + " ")
-			}
-			body.WriteString("\n")
-		}
+		body := wordy.Body(i, word)
 		full := filepath.Join(dir, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 			b.Fatal(err)
 		}
-		if err := os.WriteFile(full, []byte(body.String()), 0o644); err != nil {
+		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -45,20 +45,27 @@ func New(n int) ([]string, iter.Seq2[string, string]) {
 			if i%2 == 0 {
 				p = fmt.Sprintf("10-episodes/projects/p%02d/archives/2026-%02d-%02d-10h00-p%02d-%s.md", i%50, 1+i%12, 1+i%28, i%50, word())
 			}
-			var body strings.Builder
-			fmt.Fprintf(&body, "---\nsubject: %s %s\naliases:\n  - %s %s\ndate: 2026-%02d-%02d\n---\n", word(), word(), word(), word(), 1+i%12, 1+i%28)
-			for body.Len() < 1100 {
-				for range 12 {
-					body.WriteString(word() + " ")
-				}
-				body.WriteString("\n")
-			}
-			if !yield(p, body.String()) {
+			if !yield(p, Body(i, word)) {
 				return
 			}
 		}
 	}
 	return vocab, notes
+}
+
+// Body is the text of a benchmark vault's note i, its words drawn by
+// word: a frontmatter (subject, aliases, a date of i), then lines of 12
+// words up to about 1.1 KB.
+func Body(i int, word func() string) string {
+	var body strings.Builder
+	fmt.Fprintf(&body, "---\nsubject: %s %s\naliases:\n  - %s %s\ndate: 2026-%02d-%02d\n---\n", word(), word(), word(), word(), 1+i%12, 1+i%28)
+	for body.Len() < 1100 {
+		for range 12 {
+			body.WriteString(word() + " ")
+		}
+		body.WriteString("\n")
+	}
+	return body.String()
 }
 
 // Query is a search of a benchmark: its text, and whether its last word
